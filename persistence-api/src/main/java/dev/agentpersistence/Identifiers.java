@@ -1,0 +1,62 @@
+package dev.agentpersistence;
+
+/**
+ * The rules every agent and checkpoint id follows: not empty, at most {@value #MAX_LENGTH} UTF-16
+ * characters, no control characters and no unpaired surrogates. Anything else is allowed
+ * ({@code ../x}, {@code a/b}, quotes, {@code %}, unicode); providers encode ids and never use them
+ * as paths or SQL.
+ */
+public final class Identifiers {
+    /** Longest id accepted, in UTF-16 characters. */
+    public static final int MAX_LENGTH = 256;
+
+    private Identifiers() {
+    }
+
+    /**
+     * Returns {@code id} when it is valid.
+     *
+     * @param what what the id names, for the message ("agentId", "checkpointId")
+     * @throws InvalidIdentifierException naming the rule broken and the offending position
+     */
+    public static String requireValid(String id, String what) {
+        if (id == null) {
+            throw new InvalidIdentifierException(what + " must not be null");
+        }
+        if (id.isEmpty()) {
+            throw new InvalidIdentifierException(what + " must not be empty");
+        }
+        if (id.length() > MAX_LENGTH) {
+            throw new InvalidIdentifierException(what + " is " + id.length() + " characters long; at most "
+                    + MAX_LENGTH + " are allowed (starts with '" + id.substring(0, 32) + "…')");
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (Character.isISOControl(c)) {
+                throw new InvalidIdentifierException(what + " contains control character U+"
+                        + String.format("%04X", (int) c) + " at index " + i);
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                throw new InvalidIdentifierException(what + " contains an unpaired surrogate at index " + i);
+            }
+            if (Character.isLowSurrogate(c)) {
+                throw new InvalidIdentifierException(what + " contains an unpaired surrogate at index " + i);
+            }
+        }
+        return id;
+    }
+
+    /** Whether {@code id} follows the rules. */
+    public static boolean isValid(String id) {
+        try {
+            requireValid(id, "id");
+            return true;
+        } catch (InvalidIdentifierException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.agentpersistence.codec;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.ToolCall;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The stored JSON form of a checkpoint, format version {@value #FORMAT_VERSION}:
+ * <pre>{@code
+ * {"formatVersion":1,"checkpointId":"…","agentId":"…","version":3,"createdAt":"2026-01-01T00:00:00.123456789Z",
+ *  "nodeId":"…","lastInput":{…},"lastInputType":"…","parentCheckpointId":"…",
+ *  "metadata":{…},"state":{…},"messageHistory":[{"role":"USER","content":"…","toolCall":{…},"metadata":{…}}]}
+ * }</pre>
+ * Absent optional fields are left out, so a {@code null} {@code lastInput} and a JSON {@code null}
+ * one stay distinct. A document with a higher {@code formatVersion} is refused rather than half read.
+ * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting
+ * integer node, fractions as doubles).
+ */
+public final class JsonCheckpointCodec implements CheckpointCodec {
+    /** The format this codec writes and the newest it reads. */
+    public static final int FORMAT_VERSION = 1;
+
+    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(new ObjectMapper());
+
+    private final ObjectMapper mapper;
+    private final JsonFactory factory;
+
+    private JsonCheckpointCodec(ObjectMapper mapper) {
+        this.mapper = mapper;
+        this.factory = mapper.getFactory();
+    }
+
+    /** The shared, stateless instance. */
+    public static JsonCheckpointCodec instance() {
+        return INSTANCE;
+    }
+
+    @Override
+    public byte[] encode(AgentCheckpoint checkpoint) {
+        var out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = factory.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("formatVersion", FORMAT_VERSION);
+            g.writeStringField("checkpointId", checkpoint.checkpointId());
+            g.writeStringField("agentId", checkpoint.agentId());
+            g.writeNumberField("version", checkpoint.version());
+            g.writeStringField("createdAt", checkpoint.createdAt().toString());
+            writeOptional(g, "nodeId", checkpoint.nodeId());
+            if (checkpoint.lastInput() != null) {
+                g.writeFieldName("lastInput");
+                mapper.writeTree(g, checkpoint.lastInput());
+            }
+            writeOptional(g, "lastInputType", checkpoint.lastInputType());
+            writeOptional(g, "parentCheckpointId", checkpoint.parentCheckpointId());
+            writeStrings(g, "metadata", checkpoint.metadata());
+            g.writeObjectFieldStart("state");
+            for (var entry : checkpoint.state().entrySet()) {
+                g.writeFieldName(entry.getKey());
+                mapper.writeTree(g, entry.getValue());
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("messageHistory");
+            for (Message message : checkpoint.messageHistory()) {
+                writeMessage(g, message);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not encode checkpoint '" + checkpoint.checkpointId() + "'", e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Encodes one message the way {@link #encode} does inside a checkpoint. */
+    public void writeMessage(JsonGenerator g, Message message) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("role", message.role().name());
+        g.writeStringField("content", message.content());
+        if (message.toolCall() != null) {
+            ToolCall call = message.toolCall();
+            g.writeObjectFieldStart("toolCall");
+            g.writeStringField("id", call.id());
+            g.writeStringField("toolName", call.toolName());
+            g.writeFieldName("arguments");
+            mapper.writeTree(g, call.arguments());
+            g.writeEndObject();
+        }
+        if (!message.metadata().isEmpty()) {
+            writeStrings(g, "metadata", message.metadata());
+        }
+        g.writeEndObject();
+    }
+
+    @Override
+    public AgentCheckpoint decode(byte[] document, CheckpointLocation where) {
+        if (document == null || document.length == 0) {
+            throw corrupt(where, "the stored document is empty", null);
+        }
+        JsonNode root;
+        try {
+            root = mapper.readTree(document);
+        } catch (JsonProcessingException e) {
+            throw corrupt(where, "not valid JSON (" + e.getOriginalMessage() + ")", e);
+        } catch (IOException e) {
+            throw corrupt(where, "unreadable (" + e.getMessage() + ")", e);
+        }
+        if (root == null || !root.isObject()) {
+            throw corrupt(where, "expected a JSON object", null);
+        }
+        JsonNode format = root.get("formatVersion");
+        if (format == null || !format.canConvertToInt()) {
+            throw corrupt(where, "no formatVersion field", null);
+        }
+        if (format.intValue() > FORMAT_VERSION) {
+            throw corrupt(where, "format version " + format.intValue() + " is newer than this library reads ("
+                    + FORMAT_VERSION + "); upgrade agent-persistence to read it", null);
+        }
+        AgentCheckpoint checkpoint;
+        try {
+            checkpoint = read(root);
+        } catch (PersistenceException | IllegalArgumentException | NullPointerException | DateTimeParseException e) {
+            throw corrupt(where, e.getMessage(), e);
+        }
+        if (!checkpoint.agentId().equals(where.agentId())) {
+            throw corrupt(where, "the document belongs to agent '" + checkpoint.agentId() + "'", null);
+        }
+        if (where.checkpointId() != null && !checkpoint.checkpointId().equals(where.checkpointId())) {
+            throw corrupt(where, "the document holds checkpoint '" + checkpoint.checkpointId() + "'", null);
+        }
+        return checkpoint;
+    }
+
+    private AgentCheckpoint read(JsonNode root) {
+        var history = new ArrayList<Message>();
+        JsonNode messages = required(root, "messageHistory");
+        if (!messages.isArray()) {
+            throw new IllegalArgumentException("messageHistory is not an array");
+        }
+        for (JsonNode message : messages) {
+            history.add(readMessage(message));
+        }
+        var state = new LinkedHashMap<String, JsonNode>();
+        Iterator<Map.Entry<String, JsonNode>> fields = objectField(root, "state").fields();
+        fields.forEachRemaining(e -> state.put(e.getKey(), e.getValue()));
+        JsonNode version = required(root, "version");
+        if (!version.canConvertToLong() || !version.isIntegralNumber()) {
+            throw new IllegalArgumentException("version is not an integer");
+        }
+        return new AgentCheckpoint(
+                text(root, "checkpointId", true),
+                text(root, "agentId", true),
+                version.longValue(),
+                Instant.parse(text(root, "createdAt", true)),
+                text(root, "nodeId", false),
+                root.get("lastInput"),
+                text(root, "lastInputType", false),
+                history,
+                state,
+                strings(root.get("metadata")),
+                text(root, "parentCheckpointId", false));
+    }
+
+    private Message readMessage(JsonNode node) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("a messageHistory entry is not an object");
+        }
+        ToolCall call = null;
+        JsonNode callNode = node.get("toolCall");
+        if (callNode != null && !callNode.isNull()) {
+            call = new ToolCall(text(callNode, "id", true), text(callNode, "toolName", true), callNode.get("arguments"));
+        }
+        return new Message(Message.Role.valueOf(text(node, "role", true)), text(node, "content", false), call,
+                strings(node.get("metadata")));
+    }
+
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return value;
+    }
+
+    private static JsonNode objectField(JsonNode node, String field) {
+        JsonNode value = required(node, field);
+        if (!value.isObject()) {
+            throw new IllegalArgumentException("'" + field + "' is not an object");
+        }
+        return value;
+    }
+
+    private static String text(JsonNode node, String field, boolean required) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            if (required) {
+                throw new IllegalArgumentException("missing field '" + field + "'");
+            }
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new IllegalArgumentException("'" + field + "' is not a string");
+        }
+        return value.textValue();
+    }
+
+    private static Map<String, String> strings(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("metadata is not an object");
+        }
+        var map = new LinkedHashMap<String, String>();
+        node.fields().forEachRemaining(e -> {
+            if (!e.getValue().isTextual()) {
+                throw new IllegalArgumentException("metadata '" + e.getKey() + "' is not a string");
+            }
+            map.put(e.getKey(), e.getValue().textValue());
+        });
+        return map;
+    }
+
+    private static void writeOptional(JsonGenerator g, String field, String value) throws IOException {
+        if (value != null) {
+            g.writeStringField(field, value);
+        }
+    }
+
+    private static void writeStrings(JsonGenerator g, String field, Map<String, String> values) throws IOException {
+        g.writeObjectFieldStart(field);
+        for (var entry : values.entrySet()) {
+            g.writeStringField(entry.getKey(), entry.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
+        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+    }
+
+    /** Helper for providers: whether two checkpoints have the same stored form. */
+    public boolean sameContent(AgentCheckpoint a, AgentCheckpoint b) {
+        return a.equals(b) || java.util.Arrays.equals(encode(a), encode(b));
+    }
+}

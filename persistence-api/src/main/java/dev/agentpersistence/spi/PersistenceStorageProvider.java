@@ -1,0 +1,90 @@
+package dev.agentpersistence.spi;
+
+import dev.agentpersistence.AgentCheckpoint;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Stores and retrieves {@link AgentCheckpoint}s. Implement the three abstract methods to write a
+ * provider; override the defaults when the backend can do better, and run the
+ * {@code StorageProviderCompatibilityKit} from {@code persistence-tck} against it.
+ *
+ * <p>Contract, checked by the kit:
+ * <ul>
+ *   <li>Lists are in ascending version order; a filter's {@code limit} keeps the newest matches.</li>
+ *   <li>{@code saveCheckpoint} rejects a checkpoint whose {@code agentId} differs from the argument
+ *       with {@link IllegalArgumentException}.</li>
+ *   <li>A save whose {@code (agentId, version)} or {@code (agentId, checkpointId)} is already stored
+ *       with different content throws {@link dev.agentpersistence.CheckpointConflictException};
+ *       saving an identical checkpoint again does nothing.</li>
+ *   <li>A save is either fully visible or not at all, also across a crash.</li>
+ *   <li>Any valid id ({@link dev.agentpersistence.Identifiers}) is stored safely.</li>
+ * </ul>
+ * Implementations are thread-safe.
+ *
+ * @param <F> the filter type; built-in providers use {@link dev.agentpersistence.CheckpointFilter}
+ */
+public interface PersistenceStorageProvider<F> extends AutoCloseable {
+
+    /** The agent's checkpoints matching {@code filter} ({@code null}: all), ascending by version. */
+    List<AgentCheckpoint> getCheckpoints(String agentId, F filter);
+
+    /** Stores one checkpoint; see the class documentation for conflicts and idempotence. */
+    void saveCheckpoint(String agentId, AgentCheckpoint checkpoint);
+
+    /** The matching checkpoint with the highest version. */
+    Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, F filter);
+
+    /** All checkpoints of the agent, ascending by version. */
+    default List<AgentCheckpoint> getCheckpoints(String agentId) {
+        return getCheckpoints(agentId, null);
+    }
+
+    /** The checkpoint with the highest version. */
+    default Optional<AgentCheckpoint> getLatestCheckpoint(String agentId) {
+        return getLatestCheckpoint(agentId, null);
+    }
+
+    /** One checkpoint by id. The default scans {@link #getCheckpoints(String)}; built-ins look it up directly. */
+    default Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        for (var checkpoint : getCheckpoints(agentId)) {
+            if (checkpoint.checkpointId().equals(checkpointId)) {
+                return Optional.of(checkpoint);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Deletes every checkpoint of the agent and returns how many there were.
+     *
+     * @throws UnsupportedOperationException when the provider does not support deletion
+     */
+    default int deleteCheckpoints(String agentId) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support deleteCheckpoints");
+    }
+
+    /**
+     * Deletes the agent's checkpoints with a version strictly below {@code version} (retention) and
+     * returns how many were deleted.
+     *
+     * @throws UnsupportedOperationException when the provider does not support deletion
+     */
+    default int deleteCheckpointsBefore(String agentId, long version) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support deleteCheckpointsBefore");
+    }
+
+    /**
+     * The ids of agents with at least one checkpoint, sorted.
+     *
+     * @throws UnsupportedOperationException when the provider cannot enumerate agents
+     */
+    default List<String> listAgents() {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support listAgents");
+    }
+
+    /** Releases connections, pools and files. Later calls throw {@link IllegalStateException}. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,200 @@
+package dev.agentpersistence.spi;
+
+import dev.agentpersistence.PersistenceException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Immutable string settings for storage providers, keyed like {@code agent.persistence.jdbc.url}.
+ *
+ * <p>Keys are matched loosely: case, dots, dashes and underscores are equivalent, so the
+ * environment variable {@code AGENT_PERSISTENCE_JDBC_POOL_SIZE} answers the key
+ * {@code agent.persistence.jdbc.pool-size}. {@link #toString()} hides passwords and secrets.
+ */
+public final class ProviderConfig {
+    /** The key that chooses a provider by its factory name. */
+    public static final String PROVIDER = "agent.persistence.provider";
+    /** Prefix of every key this library reads. */
+    public static final String PREFIX = "agent.persistence.";
+
+    private static final String ENV_PREFIX = "AGENT_PERSISTENCE_";
+    private static final Pattern URI_PASSWORD = Pattern.compile("(://[^:/@\\s]*:)[^@/\\s]*@");
+    private static final Pattern SECRET_KEY = Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key).*");
+
+    private static final ProviderConfig EMPTY = new ProviderConfig(Map.of());
+
+    /** Normalized key → entry holding the original key and the value. */
+    private final Map<String, Map.Entry<String, String>> entries;
+
+    private ProviderConfig(Map<String, Map.Entry<String, String>> entries) {
+        this.entries = entries;
+    }
+
+    /** No settings: every provider uses its defaults. */
+    public static ProviderConfig empty() {
+        return EMPTY;
+    }
+
+    /** Settings from a map; later keys that normalize to the same name win. */
+    public static ProviderConfig of(Map<String, String> settings) {
+        Objects.requireNonNull(settings, "settings");
+        var entries = new LinkedHashMap<String, Map.Entry<String, String>>();
+        settings.forEach((key, value) -> entries.put(normalize(Objects.requireNonNull(key, "key")),
+                Map.entry(key, Objects.requireNonNull(value, () -> "value of " + key))));
+        return new ProviderConfig(Collections.unmodifiableMap(entries));
+    }
+
+    /** System properties {@code agent.persistence.*} over environment variables {@code AGENT_PERSISTENCE_*}. */
+    public static ProviderConfig fromEnvironment() {
+        return fromEnvironment(System.getenv(), System.getProperties());
+    }
+
+    /** As {@link #fromEnvironment()}, from the given sources (for tests and embedding). */
+    public static ProviderConfig fromEnvironment(Map<String, String> environment, Properties systemProperties) {
+        var settings = new LinkedHashMap<String, String>();
+        new TreeMap<>(environment).forEach((key, value) -> {
+            if (key.startsWith(ENV_PREFIX)) {
+                settings.put(key, value);
+            }
+        });
+        for (String name : new java.util.TreeSet<>(systemProperties.stringPropertyNames())) {
+            if (name.startsWith(PREFIX)) {
+                settings.put(name, systemProperties.getProperty(name));
+            }
+        }
+        return of(settings);
+    }
+
+    /** A copy with one more setting. */
+    public ProviderConfig with(String key, String value) {
+        var copy = new LinkedHashMap<>(entries);
+        copy.put(normalize(Objects.requireNonNull(key, "key")), Map.entry(key, Objects.requireNonNull(value, "value")));
+        return new ProviderConfig(Collections.unmodifiableMap(copy));
+    }
+
+    /** The value of {@code key}, if set. */
+    public Optional<String> get(String key) {
+        var entry = entries.get(normalize(key));
+        return entry == null ? Optional.empty() : Optional.of(entry.getValue());
+    }
+
+    /** The value of {@code key}, or {@code defaultValue}. */
+    public String get(String key, String defaultValue) {
+        return get(key).orElse(defaultValue);
+    }
+
+    /** The value of {@code key}, or an exception telling how to set it. */
+    public String require(String key) {
+        return get(key).filter(v -> !v.isBlank()).orElseThrow(() -> new PersistenceException(
+                "Missing required setting '" + key + "' (system property -D" + key + "=… or environment variable "
+                        + environmentName(key) + ")"));
+    }
+
+    public int getInt(String key, int defaultValue) {
+        return get(key).map(v -> parse(key, v, "an integer", Integer::parseInt)).orElse(defaultValue);
+    }
+
+    public long getLong(String key, long defaultValue) {
+        return get(key).map(v -> parse(key, v, "an integer", Long::parseLong)).orElse(defaultValue);
+    }
+
+    public boolean getBoolean(String key, boolean defaultValue) {
+        return get(key).map(v -> parse(key, v, "true or false", s -> {
+            if (s.equalsIgnoreCase("true")) {
+                return true;
+            }
+            if (s.equalsIgnoreCase("false")) {
+                return false;
+            }
+            throw new IllegalArgumentException(s);
+        })).orElse(defaultValue);
+    }
+
+    /** A duration written as ISO-8601 ({@code PT30S}) or as a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}. */
+    public Optional<Duration> getDuration(String key) {
+        return get(key).map(v -> parse(key, v, "a duration such as 30s, 5m, 2h, 7d or PT30S", ProviderConfig::duration));
+    }
+
+    /** The environment variable that sets {@code key}: {@code agent.persistence.jdbc.url} → {@code AGENT_PERSISTENCE_JDBC_URL}. */
+    public static String environmentName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** Replaces the password of any {@code scheme://user:password@host} in {@code text} with {@code ****}. */
+    public static String redact(String text) {
+        return text == null ? null : URI_PASSWORD.matcher(text).replaceAll("$1****@");
+    }
+
+    /** The settings as given, secrets hidden. */
+    @Override
+    public String toString() {
+        var shown = new TreeMap<String, String>();
+        entries.forEach((normalized, entry) -> shown.put(entry.getKey(),
+                SECRET_KEY.matcher(normalized).matches() ? "****" : redact(entry.getValue())));
+        return "ProviderConfig" + shown;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ProviderConfig that && toMap().equals(that.toMap());
+    }
+
+    @Override
+    public int hashCode() {
+        return toMap().hashCode();
+    }
+
+    private Map<String, String> toMap() {
+        var map = new TreeMap<String, String>();
+        entries.forEach((normalized, entry) -> map.put(normalized, entry.getValue()));
+        return map;
+    }
+
+    private static String normalize(String key) {
+        return key.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
+    }
+
+    private static Duration duration(String text) {
+        String s = text.trim();
+        if (s.startsWith("P") || s.startsWith("p")) {
+            return Duration.parse(s);
+        }
+        int split = 0;
+        while (split < s.length() && Character.isDigit(s.charAt(split))) {
+            split++;
+        }
+        if (split == 0) {
+            throw new IllegalArgumentException(text);
+        }
+        long amount = Long.parseLong(s.substring(0, split));
+        return switch (s.substring(split).trim().toLowerCase(Locale.ROOT)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s", "" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            case "d" -> Duration.ofDays(amount);
+            default -> throw new IllegalArgumentException(text);
+        };
+    }
+
+    private interface Parser<T> {
+        T parse(String text);
+    }
+
+    private static <T> T parse(String key, String value, String expected, Parser<T> parser) {
+        try {
+            return parser.parse(value.trim());
+        } catch (IllegalArgumentException | DateTimeParseException | ArithmeticException e) {
+            throw new PersistenceException("Setting '" + key + "' must be " + expected + " but was '" + value + "'", e);
+        }
+    }
+}
