@@ -1,10 +1,14 @@
 package dev.agentpersistence;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pairs tools with the inverse tools that undo their side effects. On a rollback, every tool call
@@ -13,6 +17,8 @@ import java.util.Optional;
  * Immutable; build with {@link #builder()}.
  */
 public final class RollbackToolRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(RollbackToolRegistry.class);
+
     /** No inverses: a rollback restores state only. */
     public static final RollbackToolRegistry EMPTY = new RollbackToolRegistry(Map.of());
 
@@ -34,6 +40,46 @@ public final class RollbackToolRegistry {
     /** Whether {@code toolName} has an inverse. */
     public boolean hasInverse(String toolName) {
         return inverses.containsKey(Objects.requireNonNull(toolName, "toolName"));
+    }
+
+    /**
+     * Undoes tool calls: calls the inverse of every call whose tool has one, with the call's own
+     * arguments, newest call first. An inverse that throws does not stop the others; it is
+     * recorded in {@link RollbackResult#failures()}. Calls whose tool has no inverse are listed in
+     * {@link RollbackResult#withoutInverse()}. {@link Error}s are not caught.
+     *
+     * @param callsInOrderMade the calls to undo, oldest first (the order the agent made them)
+     * @return what was undone, what failed and what had no inverse, each newest call first
+     */
+    public RollbackResult undo(List<ToolCall> callsInOrderMade) {
+        Objects.requireNonNull(callsInOrderMade, "callsInOrderMade");
+        var calls = List.copyOf(callsInOrderMade); // also rejects null elements
+        if (calls.isEmpty()) {
+            return RollbackResult.EMPTY;
+        }
+        var performed = new ArrayList<InverseCall>();
+        var failures = new ArrayList<InverseFailure>();
+        var withoutInverse = new ArrayList<ToolCall>();
+        for (int i = calls.size() - 1; i >= 0; i--) {
+            var call = calls.get(i);
+            var inverse = inverses.get(call.toolName());
+            if (inverse == null) {
+                withoutInverse.add(call);
+                continue;
+            }
+            try {
+                inverse.execute(call.arguments());
+                performed.add(new InverseCall(call, inverse.name()));
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("Inverse tool '{}' failed to undo call '{}' of '{}': {}", inverse.name(), call.id(),
+                        call.toolName(), e.toString());
+                failures.add(new InverseFailure(call, inverse.name(), e));
+            }
+        }
+        return new RollbackResult(performed, failures, withoutInverse);
     }
 
     /** Tool name → inverse tool, in registration order. */
