@@ -1,0 +1,379 @@
+package dev.agentpersistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpersistence.internal.FacadeMetrics;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints and rollbacks for agents: what an agent framework (or plain code through
+ * {@link SimpleAgentContext}) calls to save an agent's state and to put it back.
+ *
+ * <p><b>Checkpoints.</b> {@link #createCheckpoint} snapshots an {@link AgentContext} and saves it
+ * with a fresh unique id, the next version of the agent (latest + 1, or 0 for the first) and the
+ * previous latest checkpoint as parent. When another writer takes that version first
+ * ({@link CheckpointConflictException}), it reloads the latest and tries again, at most
+ * {@link Builder#maxConflictRetries(int)} times.
+ *
+ * <p><b>Automatic persistence.</b> With {@link Builder#automaticPersistence(boolean)} on, the
+ * framework integration calls {@link #onNodeCompleted} after every node (which then creates a
+ * checkpoint) and {@link #markRunCompleted} when a run completes (which writes a tombstone, so
+ * {@link #rollbackToLatestCheckpoint} of the next run starts fresh). With it off,
+ * {@link #onNodeCompleted} does nothing and the application checkpoints where it chooses.
+ *
+ * <p><b>Rollback.</b> {@link #rollbackToCheckpoint} and {@link #rollbackToLatestCheckpoint} first
+ * undo the tool calls made after the checkpoint ({@link ToolCallHistory#callsAfter} over the
+ * context's current history; {@link RollbackToolRegistry#undo} calls the inverses newest first and
+ * keeps going past failures), then restore the checkpoint's {@link ExecutionPoint} into the context.
+ * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse.
+ *
+ * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer
+ * {@value FacadeMetrics#CHECKPOINT_CREATE} (tags {@code kind}: {@code checkpoint}|{@code tombstone},
+ * {@code outcome}: {@code success}|{@code conflict}|{@code error}), timer
+ * {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest},
+ * {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}),
+ * counter {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure})
+ * and counter {@value FacadeMetrics#CONFLICT_RETRIES}.
+ *
+ * <p>Immutable and thread-safe. It does not own the storage: close the provider yourself.
+ */
+public final class AgentPersistence {
+    /** How often a save is retried after a version conflict unless configured otherwise. */
+    public static final int DEFAULT_MAX_CONFLICT_RETRIES = 5;
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentPersistence.class);
+
+    private final PersistenceStorageProvider<?> storage;
+    private final RollbackToolRegistry rollbackTools;
+    private final boolean automaticPersistence;
+    private final Clock clock;
+    private final int maxConflictRetries;
+    private final Supplier<String> checkpointIds;
+    private final FacadeMetrics metrics;
+
+    private AgentPersistence(Builder builder) {
+        this.storage = builder.storage;
+        this.rollbackTools = builder.rollbackTools;
+        this.automaticPersistence = builder.automaticPersistence;
+        this.clock = builder.clock;
+        this.maxConflictRetries = builder.maxConflictRetries;
+        this.checkpointIds = builder.checkpointIds;
+        this.metrics = new FacadeMetrics(builder.meterRegistry);
+    }
+
+    /** A builder; {@link Builder#storage} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Saves the context's current history and state as a new checkpoint.
+     *
+     * @param context       the agent to snapshot
+     * @param nodeId        the node that was running, or {@code null}
+     * @param lastInput     that node's input, or {@code null}
+     * @param lastInputType a type name for {@code lastInput}, or {@code null}
+     * @return the saved checkpoint
+     * @throws CheckpointConflictException when other writers took the next version on every attempt
+     */
+    public AgentCheckpoint createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
+                                            String lastInputType) {
+        return createCheckpoint(context, nodeId, lastInput, lastInputType, Map.of());
+    }
+
+    /** As {@link #createCheckpoint(AgentContext, String, JsonNode, String)}, with filterable metadata. */
+    public AgentCheckpoint createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
+                                            String lastInputType, Map<String, String> metadata) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(metadata, "metadata");
+        String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+        var history = context.messageHistory();
+        var state = context.state();
+        String checkpointId = Identifiers.requireValid(checkpointIds.get(), "generated checkpointId");
+        return saveNext(agentId, "checkpoint", latest -> AgentCheckpoint.builder()
+                .checkpointId(checkpointId)
+                .agentId(agentId)
+                .version(latest.map(cp -> cp.version() + 1).orElse(0L))
+                .createdAt(clock.instant())
+                .nodeId(nodeId)
+                .lastInput(lastInput)
+                .lastInputType(lastInputType)
+                .messageHistory(history)
+                .state(state)
+                .metadata(metadata)
+                .parentCheckpointId(latest.map(AgentCheckpoint::checkpointId).orElse(null))
+                .build());
+    }
+
+    /**
+     * The hook a framework calls after each node: creates a checkpoint when automatic persistence
+     * is on, else does nothing.
+     *
+     * @return the checkpoint created, or empty when automatic persistence is off
+     */
+    public Optional<AgentCheckpoint> onNodeCompleted(AgentContext context, String nodeId, JsonNode input,
+                                                     String inputType) {
+        Objects.requireNonNull(context, "context");
+        if (!automaticPersistence) {
+            return Optional.empty();
+        }
+        return Optional.of(createCheckpoint(context, nodeId, input, inputType));
+    }
+
+    /**
+     * Records that the agent's run completed by saving a tombstone as its newest checkpoint, so
+     * {@link #rollbackToLatestCheckpoint} starts fresh instead of resuming the finished run.
+     * In automatic mode the framework integration calls this when a run completes.
+     *
+     * @return the tombstone saved
+     */
+    public AgentCheckpoint markRunCompleted(AgentContext context) {
+        Objects.requireNonNull(context, "context");
+        String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+        return saveNext(agentId, "tombstone", latest -> {
+            long version = latest.map(cp -> cp.version() + 1).orElse(0L);
+            return AgentCheckpoint.tombstone(agentId, version, clock.instant()).toBuilder()
+                    .parentCheckpointId(latest.map(AgentCheckpoint::checkpointId).orElse(null))
+                    .build();
+        });
+    }
+
+    /**
+     * Undoes the tool calls made after checkpoint {@code checkpointId} and restores it into
+     * {@code context}.
+     *
+     * @throws CheckpointNotFoundException when the agent has no such checkpoint
+     * @throws IllegalArgumentException   when the checkpoint is a tombstone (it marks a finished run, not a point to resume)
+     */
+    public RollbackReport rollbackToCheckpoint(String checkpointId, AgentContext context) {
+        Identifiers.requireValid(checkpointId, "checkpointId");
+        Objects.requireNonNull(context, "context");
+        long start = metrics.start();
+        try {
+            String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+            var checkpoint = storage.getCheckpoint(agentId, checkpointId)
+                    .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
+            if (checkpoint.isTombstone()) {
+                throw new IllegalArgumentException("Checkpoint '" + checkpointId + "' of agent '" + agentId
+                        + "' is a tombstone marking a completed run; it cannot be restored");
+            }
+            var report = restore(checkpoint, context);
+            metrics.recordRollback(start, "checkpoint", tag(report.outcome()));
+            return report;
+        } catch (RuntimeException e) {
+            metrics.recordRollback(start, "checkpoint", "error");
+            throw e;
+        }
+    }
+
+    /**
+     * Undoes the tool calls made after the agent's newest checkpoint and restores it into
+     * {@code context}. When the agent has no checkpoint, or the newest is a tombstone (its last run
+     * completed: start fresh), nothing is undone or restored and the report's
+     * {@link RollbackReport#restoredCheckpoint()} is empty.
+     */
+    public RollbackReport rollbackToLatestCheckpoint(AgentContext context) {
+        Objects.requireNonNull(context, "context");
+        long start = metrics.start();
+        try {
+            String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+            var latest = storage.getLatestCheckpoint(agentId);
+            RollbackReport report;
+            if (latest.isEmpty()) {
+                report = RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT);
+            } else if (latest.get().isTombstone()) {
+                report = RollbackReport.nothingRestored(RollbackReport.Outcome.RUN_COMPLETED);
+            } else {
+                report = restore(latest.get(), context);
+            }
+            metrics.recordRollback(start, "latest", tag(report.outcome()));
+            return report;
+        } catch (RuntimeException e) {
+            metrics.recordRollback(start, "latest", "error");
+            throw e;
+        }
+    }
+
+    /**
+     * Puts the agent at {@code nodeId} with the given history and input, keeping its current state.
+     * Saves nothing and undoes no tool calls.
+     */
+    public void setExecutionPoint(AgentContext context, String nodeId, List<Message> messageHistory, JsonNode input) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(messageHistory, "messageHistory");
+        context.restore(new ExecutionPoint(nodeId, messageHistory, input, context.state()));
+    }
+
+    /** Every checkpoint of the agent, tombstones included, ascending by version. */
+    public List<AgentCheckpoint> checkpoints(String agentId) {
+        return storage.getCheckpoints(Identifiers.requireValid(agentId, "agentId"));
+    }
+
+    /** The agent's newest checkpoint (possibly a tombstone). */
+    public Optional<AgentCheckpoint> latestCheckpoint(String agentId) {
+        return storage.getLatestCheckpoint(Identifiers.requireValid(agentId, "agentId"));
+    }
+
+    /** One checkpoint of the agent by id. */
+    public Optional<AgentCheckpoint> checkpoint(String agentId, String checkpointId) {
+        return storage.getCheckpoint(Identifiers.requireValid(agentId, "agentId"),
+                Identifiers.requireValid(checkpointId, "checkpointId"));
+    }
+
+    /** The storage checkpoints go to. */
+    public PersistenceStorageProvider<?> storage() {
+        return storage;
+    }
+
+    /** The inverses used by rollbacks. */
+    public RollbackToolRegistry rollbackTools() {
+        return rollbackTools;
+    }
+
+    /** Whether {@link #onNodeCompleted} creates checkpoints. */
+    public boolean isAutomaticPersistence() {
+        return automaticPersistence;
+    }
+
+    /** The clock checkpoints are stamped with. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** How often a save is retried after a version conflict. */
+    public int maxConflictRetries() {
+        return maxConflictRetries;
+    }
+
+    @Override
+    public String toString() {
+        return "AgentPersistence[storage=" + storage + ", rollbackTools=" + rollbackTools + ", automaticPersistence="
+                + automaticPersistence + ", maxConflictRetries=" + maxConflictRetries + "]";
+    }
+
+    private RollbackReport restore(AgentCheckpoint checkpoint, AgentContext context) {
+        var calls = ToolCallHistory.callsAfter(checkpoint.messageHistory(), context.messageHistory());
+        var result = rollbackTools.undo(calls);
+        metrics.countInverseCalls(result.performed().size(), result.failures().size());
+        context.restore(ExecutionPoint.of(checkpoint));
+        LOG.debug("Agent '{}' rolled back to checkpoint '{}' (version {}): {} inverse calls, {} failed, {} without inverse",
+                checkpoint.agentId(), checkpoint.checkpointId(), checkpoint.version(), result.performed().size(),
+                result.failures().size(), result.withoutInverse().size());
+        return RollbackReport.restored(checkpoint, result);
+    }
+
+    /** Saves the checkpoint {@code next} builds from the current latest, retrying on version conflicts. */
+    private AgentCheckpoint saveNext(String agentId, String kind,
+                                     Function<Optional<AgentCheckpoint>, AgentCheckpoint> next) {
+        long start = metrics.start();
+        CheckpointConflictException conflict = null;
+        try {
+            for (int attempt = 0; attempt <= maxConflictRetries; attempt++) {
+                if (attempt > 0) {
+                    metrics.countConflictRetry();
+                }
+                var checkpoint = next.apply(storage.getLatestCheckpoint(agentId));
+                try {
+                    storage.saveCheckpoint(agentId, checkpoint);
+                    metrics.recordCreate(start, kind, "success");
+                    return checkpoint;
+                } catch (CheckpointConflictException e) {
+                    LOG.debug("Version {} of agent '{}' was taken by another writer (attempt {} of {})",
+                            checkpoint.version(), agentId, attempt + 1, maxConflictRetries + 1);
+                    conflict = e;
+                }
+            }
+        } catch (RuntimeException e) {
+            metrics.recordCreate(start, kind, "error");
+            throw e;
+        }
+        metrics.recordCreate(start, kind, "conflict");
+        var failure = new CheckpointConflictException(agentId, conflict.checkpointId(), conflict.version(),
+                "Could not save a " + kind + " of agent '" + agentId + "': other writers took the next version on all "
+                        + (maxConflictRetries + 1) + " attempts; last: " + conflict.getMessage());
+        failure.addSuppressed(conflict);
+        throw failure;
+    }
+
+    private static String tag(RollbackReport.Outcome outcome) {
+        return outcome.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Configures an {@link AgentPersistence}. */
+    public static final class Builder {
+        private PersistenceStorageProvider<?> storage;
+        private RollbackToolRegistry rollbackTools = RollbackToolRegistry.EMPTY;
+        private boolean automaticPersistence;
+        private Clock clock = Clock.systemUTC();
+        private MeterRegistry meterRegistry;
+        private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
+        private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
+
+        private Builder() {
+        }
+
+        /** Where checkpoints are stored. Required. */
+        public Builder storage(PersistenceStorageProvider<?> storage) {
+            this.storage = Objects.requireNonNull(storage, "storage");
+            return this;
+        }
+
+        /** The inverses rollbacks call; default {@link RollbackToolRegistry#EMPTY}. */
+        public Builder rollbackTools(RollbackToolRegistry rollbackTools) {
+            this.rollbackTools = Objects.requireNonNull(rollbackTools, "rollbackTools");
+            return this;
+        }
+
+        /** Whether {@link #onNodeCompleted} creates a checkpoint after every node; default {@code false}. */
+        public Builder automaticPersistence(boolean automaticPersistence) {
+            this.automaticPersistence = automaticPersistence;
+            return this;
+        }
+
+        /** The clock for {@link AgentCheckpoint#createdAt()}; default {@link Clock#systemUTC()}. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Where to record metrics; default none. */
+        public Builder meterRegistry(MeterRegistry meterRegistry) {
+            this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+            return this;
+        }
+
+        /** How often a save is retried after a version conflict; default {@value AgentPersistence#DEFAULT_MAX_CONFLICT_RETRIES}, at least 0. */
+        public Builder maxConflictRetries(int maxConflictRetries) {
+            if (maxConflictRetries < 0) {
+                throw new IllegalArgumentException("maxConflictRetries must be >= 0 but was " + maxConflictRetries);
+            }
+            this.maxConflictRetries = maxConflictRetries;
+            return this;
+        }
+
+        /** Where new checkpoint ids come from; default random UUIDs. Each id must be unique and valid ({@link Identifiers}). */
+        public Builder checkpointIds(Supplier<String> checkpointIds) {
+            this.checkpointIds = Objects.requireNonNull(checkpointIds, "checkpointIds");
+            return this;
+        }
+
+        /** @throws IllegalStateException when no storage was set */
+        public AgentPersistence build() {
+            if (storage == null) {
+                throw new IllegalStateException("AgentPersistence needs a storage provider: call storage(...)");
+            }
+            return new AgentPersistence(this);
+        }
+    }
+}
