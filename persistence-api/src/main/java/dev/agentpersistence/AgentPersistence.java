@@ -300,8 +300,9 @@ public final class AgentPersistence {
         }
         metrics.recordCreate(start, kind, "conflict");
         var failure = new CheckpointConflictException(agentId, conflict.checkpointId(), conflict.version(),
-                "Could not save a " + kind + " of agent '" + agentId + "': other writers took the next version on all "
-                        + (maxConflictRetries + 1) + " attempts; last: " + conflict.getMessage());
+                "Could not save a " + kind + " of agent '" + agentId + "': other writers took the next version on "
+                        + (maxConflictRetries == 0 ? "the only attempt" : "all " + (maxConflictRetries + 1) + " attempts")
+                        + "; last: " + conflict.getMessage());
         failure.addSuppressed(conflict);
         throw failure;
     }
