@@ -1,0 +1,34 @@
+package dev.agentpersistence.redis;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.util.Objects;
+
+/**
+ * Discovers the Redis provider under the name {@value #NAME}, configured by the
+ * {@code agent.persistence.redis.*} keys described in {@link RedisStorageConfig}.
+ */
+public final class RedisStorageProviderFactory implements PersistenceStorageProviderFactory {
+    /** The name that selects this provider. */
+    public static final String NAME = "redis";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
+        Objects.requireNonNull(config, "config");
+        RedisStorageConfig settings;
+        try {
+            settings = RedisStorageConfig.of(config);
+        } catch (IllegalArgumentException e) {
+            throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
+        }
+        return RedisStorageProvider.create(settings);
+    }
+}

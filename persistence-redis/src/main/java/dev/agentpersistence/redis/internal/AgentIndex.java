@@ -1,0 +1,115 @@
+package dev.agentpersistence.redis.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The set of agent ids behind {@code listAgents}. An entry may outlive its agent (keys expired by
+ * the TTL; in cluster mode also a crash between the index write and the save): {@link #list()}
+ * checks each candidate's versions key and drops stale entries. An agent with checkpoints is never
+ * missing, except in the cluster-mode window described in the module README.
+ *
+ * <p>Standalone mode: the save and delete scripts update the set in the same atomic step, so
+ * {@link #beforeSave}, {@link #afterSave} do nothing. Cluster mode: the set lives in its own slot,
+ * which no script of an agent may touch, so a save adds the id before its script (a crash leaves at
+ * most a stale entry) and again after it (undoing a concurrent removal), and a removal re-checks
+ * the agent and adds the id back when a save got in between.
+ */
+public final class AgentIndex {
+    private static final int PAGE = 1000;
+
+    private final UnifiedJedis client;
+    private final RedisKeys keys;
+    private final boolean cluster;
+    private final RedisScript forget;
+
+    /** The index under {@code keys}; {@code cluster} selects the cluster-mode protocol. */
+    public AgentIndex(UnifiedJedis client, RedisKeys keys, boolean cluster) {
+        this.client = client;
+        this.keys = keys;
+        this.cluster = cluster;
+        this.forget = RedisScript.load("forget_agent");
+    }
+
+    /** The keys a writing script of {@code agent} declares: the agent's, plus the index in standalone mode. */
+    public List<byte[]> scriptKeys(AgentKeys agent) {
+        return cluster ? agent.all() : agent.with(keys.agentIndex());
+    }
+
+    /** Called before a save's script. */
+    public void beforeSave(String agentId) {
+        if (cluster) {
+            client.sadd(keys.agentIndex(), bytes(agentId));
+        }
+    }
+
+    /** Called after a save's script found or wrote the checkpoint. */
+    public void afterSave(String agentId) {
+        if (cluster) {
+            client.sadd(keys.agentIndex(), bytes(agentId));
+        }
+    }
+
+    /** Removes the agent from the index unless it has checkpoints. */
+    public void forgetIfEmpty(AgentKeys agent) {
+        byte[] member = bytes(agent.agentId());
+        if (!cluster) {
+            forget.run(client, List.of(agent.versions(), keys.agentIndex()), List.of(member));
+            return;
+        }
+        if (client.exists(agent.versions())) {
+            return;
+        }
+        client.srem(keys.agentIndex(), member);
+        if (client.exists(agent.versions())) {
+            client.sadd(keys.agentIndex(), member);
+        }
+    }
+
+    /** The ids of agents with at least one checkpoint, sorted; drops stale entries on the way. */
+    public List<String> list() {
+        Set<String> candidates = new LinkedHashSet<>();
+        byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+        do {
+            ScanResult<byte[]> page = client.sscan(keys.agentIndex(), cursor, new ScanParams().count(PAGE));
+            for (byte[] member : page.getResult()) {
+                candidates.add(new String(member, StandardCharsets.UTF_8));
+            }
+            cursor = page.getCursorAsBytes();
+        } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+
+        var live = new ArrayList<String>(candidates.size());
+        var ids = new ArrayList<>(candidates);
+        for (int from = 0; from < ids.size(); from += PAGE) {
+            var chunk = ids.subList(from, Math.min(ids.size(), from + PAGE));
+            var exists = new ArrayList<Response<Boolean>>(chunk.size());
+            try (var pipeline = client.pipelined()) {
+                for (String id : chunk) {
+                    exists.add(pipeline.exists(keys.agent(id).versions()));
+                }
+                pipeline.sync();
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                if (Boolean.TRUE.equals(exists.get(i).get())) {
+                    live.add(chunk.get(i));
+                } else {
+                    forgetIfEmpty(keys.agent(chunk.get(i)));
+                }
+            }
+        }
+        live.sort(null);
+        return List.copyOf(live);
+    }
+
+    private static byte[] bytes(String id) {
+        return id.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.agentpersistence.redis.internal;
+
+import dev.agentpersistence.CheckpointFilter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The ARGV of {@code query.lua} for one filter; the layout is documented in the script. */
+final class QueryArguments {
+    private static final byte[] EMPTY = new byte[0];
+
+    private QueryArguments() {
+    }
+
+    static List<byte[]> of(CheckpointFilter filter, boolean latestOnly) {
+        var args = new ArrayList<byte[]>(9 + 2 * filter.metadata().size());
+        args.add(filter.maxVersion() == null ? EMPTY : bytes(IndexValues.version(filter.maxVersion())));
+        args.add(bytes(latestOnly ? "1" : filter.limit() == null ? "0" : Integer.toString(filter.limit())));
+        if (filter.createdAfter() == null) {
+            args.add(EMPTY);
+            args.add(EMPTY);
+        } else {
+            args.add(bytes(IndexValues.instantKey(filter.createdAfter())));
+            args.add(bytes(IndexValues.instantScore(filter.createdAfter())));
+        }
+        if (filter.createdBefore() == null) {
+            args.add(EMPTY);
+            args.add(EMPTY);
+        } else {
+            args.add(bytes(IndexValues.instantKey(filter.createdBefore())));
+            args.add(bytes(IndexValues.instantScore(filter.createdBefore())));
+        }
+        args.add(bytes(filter.nodeId() == null ? "0" : "1"));
+        args.add(filter.nodeId() == null ? EMPTY : bytes(filter.nodeId()));
+        args.add(bytes(filter.includeTombstones() ? "1" : "0"));
+        filter.metadata().forEach((key, value) -> {
+            args.add(bytes(key));
+            args.add(bytes(value));
+        });
+        return args;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

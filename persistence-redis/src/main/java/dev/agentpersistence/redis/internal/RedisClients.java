@@ -1,0 +1,57 @@
+package dev.agentpersistence.redis.internal;
+
+import dev.agentpersistence.redis.RedisStorageConfig;
+import java.net.URI;
+import java.util.LinkedHashSet;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/** Creates the pooled Jedis client a {@link RedisStorageConfig} describes. */
+public final class RedisClients {
+    private RedisClients() {
+    }
+
+    /**
+     * A {@link RedisClient} for a standalone server or a {@link RedisClusterClient} when cluster nodes
+     * are configured. A cluster client reads the topology here, so this fails when no seed answers.
+     */
+    public static UnifiedJedis create(RedisStorageConfig config) {
+        URI uri = URI.create(config.uri());
+        var clientConfig = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) config.connectTimeout().toMillis())
+                .socketTimeoutMillis((int) config.socketTimeout().toMillis())
+                .user(JedisURIHelper.getUser(uri))
+                .password(JedisURIHelper.getPassword(uri))
+                .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                .clientName("agent-persistence");
+        var pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(config.poolMaxTotal());
+        pool.setMaxIdle(config.poolMaxIdle());
+        pool.setMinIdle(config.poolMinIdle());
+        pool.setMaxWait(config.poolMaxWait());
+        pool.setTestOnBorrow(config.poolTestOnBorrow());
+        if (config.isCluster()) {
+            var nodes = new LinkedHashSet<HostAndPort>();
+            config.clusterNodes().forEach(node -> nodes.add(HostAndPort.from(node)));
+            return RedisClusterClient.builder()
+                    .nodes(nodes)
+                    .clientConfig(clientConfig.build())
+                    .poolConfig(pool)
+                    .maxAttempts(config.clusterMaxAttempts())
+                    .build();
+        }
+        if (JedisURIHelper.hasDbIndex(uri)) {
+            clientConfig.database(JedisURIHelper.getDBIndex(uri));
+        }
+        return RedisClient.builder()
+                .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+                .clientConfig(clientConfig.build())
+                .poolConfig(pool)
+                .build();
+    }
+}

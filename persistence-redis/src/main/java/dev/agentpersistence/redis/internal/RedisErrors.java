@@ -1,0 +1,57 @@
+package dev.agentpersistence.redis.internal;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageUnavailableException;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisClusterException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Turns Jedis exceptions into this library's: anything that says the server cannot serve now
+ * (connection refused or lost, timeouts, pool exhausted, cluster down, loading, busy script,
+ * credentials refused) becomes {@link StorageUnavailableException}; other error replies become
+ * {@link PersistenceException}. Messages name the endpoint with its password hidden.
+ */
+public final class RedisErrors {
+    private static final String[] UNAVAILABLE_REPLIES = {"LOADING", "MASTERDOWN", "TRYAGAIN", "READONLY",
+            "CLUSTERDOWN", "BUSY"};
+
+    private final String endpoint;
+
+    /** Errors naming {@code endpoint}, which must already be redacted. */
+    public RedisErrors(String endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** The endpoint, password hidden. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /** The exception to throw for {@code e}, raised while doing {@code operation}. */
+    public PersistenceException translate(JedisException e, String operation) {
+        if (unavailable(e)) {
+            return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + e.getMessage(), e);
+        }
+        return new PersistenceException(endpoint + " rejected " + operation + ": " + e.getMessage(), e);
+    }
+
+    private static boolean unavailable(JedisException e) {
+        if (!(e instanceof JedisDataException)) {
+            return true;
+        }
+        if (e instanceof JedisBusyException || e instanceof JedisClusterException
+                || e instanceof JedisAccessControlException) {
+            return true;
+        }
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        for (String reply : UNAVAILABLE_REPLIES) {
+            if (message.startsWith(reply)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

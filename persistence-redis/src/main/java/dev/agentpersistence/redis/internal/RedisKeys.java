@@ -1,0 +1,44 @@
+package dev.agentpersistence.redis.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * The key layout. Every key of one agent carries the hash tag <code>{base64url(utf8(agentId))}</code>,
+ * so an agent lives in one cluster slot and any id (braces, colons, spaces, unicode) becomes a safe
+ * key part. The agent index is one key outside every agent's slot.
+ */
+public final class RedisKeys {
+    private static final Base64.Encoder TAG = Base64.getUrlEncoder().withoutPadding();
+
+    private final String prefix;
+    private final byte[] agentIndex;
+
+    /** Keys under {@code prefix}, which must not contain braces (checked by the configuration). */
+    public RedisKeys(String prefix) {
+        this.prefix = Objects.requireNonNull(prefix, "prefix");
+        this.agentIndex = bytes(prefix + "agents");
+    }
+
+    /** The keys of one agent. */
+    public AgentKeys agent(String agentId) {
+        String base = prefix + "{" + TAG.encodeToString(agentId.getBytes(StandardCharsets.UTF_8)) + "}:";
+        return new AgentKeys(agentId, bytes(base + "v"), bytes(base + "c"), bytes(base + "b"), bytes(base + "m"),
+                bytes(base + "i"));
+    }
+
+    /** The set of agent ids that have (or recently had) checkpoints. */
+    public byte[] agentIndex() {
+        return agentIndex.clone();
+    }
+
+    /** The prefix every key starts with. */
+    public String prefix() {
+        return prefix;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

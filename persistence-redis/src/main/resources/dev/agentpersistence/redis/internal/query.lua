@@ -1,0 +1,116 @@
+-- Selects an agent's checkpoints newest first and stops at the limit; never reads a body that
+-- does not match. Filters look only at the small attribute records.
+-- KEYS: 1 versions zset, 2 createdAt zset, 3 bodies hash, 4 attributes hash
+-- ARGV: 1 max version, 19 digits ('' = none), 2 limit ('0' = none),
+--       3 createdAfter instant key ('' = none), 4 its score, 5 createdBefore instant key ('' = none), 6 its score,
+--       7 '1' to filter by node id, 8 node id, 9 '1' to include tombstones, 10.. metadata key, value pairs
+-- Returns {0, version, body, version, body, ...} ascending by version, or {1, version} when the
+-- attribute record of that version is missing or unreadable, or {2, version} when its body is missing.
+local maxv, limit = ARGV[1], tonumber(ARGV[2])
+local after, before = ARGV[3], ARGV[5]
+local byNode, node, tombstones = ARGV[7] == '1', ARGV[8], ARGV[9] == '1'
+local readAttributes = byNode or not tombstones or after ~= '' or before ~= '' or #ARGV > 9
+local broken
+
+local function matches(v)
+  if maxv ~= '' and v > maxv then
+    return false
+  end
+  if not readAttributes then
+    return true
+  end
+  local raw = redis.call('HGET', KEYS[4], v)
+  if not raw then
+    broken = v
+    return false
+  end
+  local ok, a = pcall(cjson.decode, raw)
+  if not ok or type(a) ~= 'table' or type(a.c) ~= 'string' then
+    broken = v
+    return false
+  end
+  if byNode and a.n ~= node then
+    return false
+  end
+  if not tombstones and a.t == true then
+    return false
+  end
+  if after ~= '' and a.c < after then
+    return false
+  end
+  if before ~= '' and a.c >= before then
+    return false
+  end
+  if #ARGV > 9 then
+    if type(a.m) ~= 'table' then
+      return false
+    end
+    for i = 10, #ARGV, 2 do
+      if a.m[ARGV[i]] ~= ARGV[i + 1] then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+local found = {}
+-- Adds v when it matches; true once the limit is reached or the data is broken.
+local function take(v)
+  if matches(v) then
+    found[#found + 1] = v
+  end
+  return broken ~= nil or (limit > 0 and #found >= limit)
+end
+
+local upper = maxv == '' and '+' or '[' .. maxv
+local walked = false
+if after ~= '' or before ~= '' then
+  -- Drive by the createdAt index when its range holds fewer entries than the version range.
+  local lo = after ~= '' and ARGV[4] or '-inf'
+  local hi = before ~= '' and ARGV[6] or '+inf'
+  if redis.call('ZCOUNT', KEYS[2], lo, hi) < redis.call('ZLEXCOUNT', KEYS[1], '-', upper) then
+    local candidates = redis.call('ZRANGE', KEYS[2], lo, hi, 'BYSCORE')
+    table.sort(candidates, function(x, y) return x > y end)
+    for _, v in ipairs(candidates) do
+      if take(v) then
+        break
+      end
+    end
+    walked = true
+  end
+end
+if not walked then
+  -- Walk the versions newest first, a page at a time, resuming below the last one seen.
+  while true do
+    local page = redis.call('ZRANGE', KEYS[1], upper, '-', 'BYLEX', 'REV', 'LIMIT', 0, 256)
+    if #page == 0 then
+      break
+    end
+    local stop = false
+    for _, v in ipairs(page) do
+      if take(v) then
+        stop = true
+        break
+      end
+    end
+    if stop then
+      break
+    end
+    upper = '(' .. page[#page]
+  end
+end
+if broken then
+  return {1, broken}
+end
+
+local out = {0}
+for i = #found, 1, -1 do
+  local body = redis.call('HGET', KEYS[3], found[i])
+  if not body then
+    return {2, found[i]}
+  end
+  out[#out + 1] = found[i]
+  out[#out + 1] = body
+end
+return out

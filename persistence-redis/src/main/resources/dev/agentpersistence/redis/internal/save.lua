@@ -1,0 +1,42 @@
+-- Saves one checkpoint atomically: conflict checks and every index update in one step.
+-- KEYS: 1 versions zset, 2 createdAt zset, 3 bodies hash, 4 attributes hash, 5 id index hash,
+--       6 agent index set (standalone mode only; in cluster mode it lives in another slot)
+-- ARGV: 1 19-digit version, 2 checkpoint id, 3 body, 4 attributes JSON, 5 createdAt score,
+--       6 TTL in milliseconds ('0': keys never expire), 7 agent id
+-- Returns {0} when written, {1, body} when the version is taken, {2, version, body} when the id is
+-- taken at another version, {3, version} when the id index names a version without a body.
+local function refresh()
+  for i = 1, 5 do
+    if ARGV[6] ~= '0' then
+      redis.call('PEXPIRE', KEYS[i], ARGV[6])
+    else
+      redis.call('PERSIST', KEYS[i])
+    end
+  end
+end
+
+local stored = redis.call('HGET', KEYS[3], ARGV[1])
+if stored then
+  refresh()
+  return {1, stored}
+end
+local at = redis.call('HGET', KEYS[5], ARGV[2])
+if at then
+  refresh()
+  local other = redis.call('HGET', KEYS[3], at)
+  if other then
+    return {2, at, other}
+  end
+  return {3, at}
+end
+
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[5], ARGV[2], ARGV[1])
+refresh()
+if KEYS[6] then
+  redis.call('SADD', KEYS[6], ARGV[7])
+end
+return {0}
