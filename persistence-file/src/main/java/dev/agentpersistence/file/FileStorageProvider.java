@@ -1,0 +1,167 @@
+package dev.agentpersistence.file;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.file.internal.AgentLister;
+import dev.agentpersistence.file.internal.CheckpointDeleter;
+import dev.agentpersistence.file.internal.CheckpointQuery;
+import dev.agentpersistence.file.internal.CheckpointReader;
+import dev.agentpersistence.file.internal.CheckpointWriter;
+import dev.agentpersistence.file.internal.DurableFiles;
+import dev.agentpersistence.file.internal.FileLayout;
+import dev.agentpersistence.file.internal.Fsync;
+import dev.agentpersistence.file.internal.IoFailures;
+import dev.agentpersistence.file.internal.StaleFileSweeper;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.StorageChecks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Stores checkpoints as files: one directory per agent under a root, one file per checkpoint named
+ * by its zero-padded version, plus an id index of hard links. Ids are encoded, so any valid id is
+ * safe. Saves are crash-safe and durable when they return; several providers — in this process or
+ * others — may share one root. See the module README for the layout and guarantees.
+ *
+ * <p>Versions, the latest checkpoint, {@code maxVersion} and {@code limit} are answered from the
+ * sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
+ * inside the documents: candidates are read newest first and reading stops once {@code limit}
+ * matches are found. Thread-safe.
+ */
+public final class FileStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+    private final FileStorageConfig config;
+    private final String name;
+    private final CheckpointWriter writer;
+    private final CheckpointQuery query;
+    private final CheckpointDeleter deleter;
+    private final AgentLister lister;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    FileStorageProvider(FileStorageConfig config, Fsync fsync) {
+        this.config = Objects.requireNonNull(config, "config");
+        Path root = config.directory().toAbsolutePath().normalize();
+        this.name = "FileStorageProvider(" + root + ")";
+        var files = new DurableFiles(fsync);
+        var layout = new FileLayout(root, files);
+        var reader = new CheckpointReader(config.codec(), config.skipCorrupt());
+        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
+                config.tempFileGracePeriod());
+        this.query = new CheckpointQuery(layout, files, reader);
+        this.deleter = new CheckpointDeleter(layout, files, reader);
+        this.lister = new AgentLister(layout, config.skipCorrupt());
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("create the root directory", root, e);
+        }
+        if (config.cleanUpOnOpen()) {
+            new StaleFileSweeper(root, files, config.clock(), config.tempFileGracePeriod()).sweep();
+        }
+    }
+
+    /**
+     * Opens the storage under {@code config.directory()}, creating it when missing and removing
+     * stale temporary files.
+     *
+     * @throws dev.agentpersistence.StorageUnavailableException when the directory cannot be created or read
+     */
+    public static FileStorageProvider of(FileStorageConfig config) {
+        Objects.requireNonNull(config, "config");
+        return new FileStorageProvider(config, config.fsync() ? Fsync.system() : Fsync.none());
+    }
+
+    /** Opens the storage under {@code directory} with default settings. */
+    public static FileStorageProvider of(Path directory) {
+        return of(FileStorageConfig.custom().directory(directory).build());
+    }
+
+    /** Opens the storage under {@link FileStorageConfig#DEFAULT_DIRECTORY}. */
+    public static FileStorageProvider ofDefaults() {
+        return of(FileStorageConfig.ofDefaults());
+    }
+
+    /** The settings this provider was opened with. */
+    public FileStorageConfig config() {
+        return config;
+    }
+
+    @Override
+    public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+        requireOpen();
+        StorageChecks.requireSaveArguments(agentId, checkpoint);
+        writer.save(agentId, checkpoint);
+    }
+
+    @Override
+    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return query.find(agentId, filter == null ? CheckpointFilter.ALL : filter);
+    }
+
+    @Override
+    public List<AgentCheckpoint> getCheckpoints(String agentId) {
+        return getCheckpoints(agentId, null);
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return query.latest(agentId, filter == null ? CheckpointFilter.ALL : filter);
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId) {
+        return getLatestCheckpoint(agentId, null);
+    }
+
+    /** Reads the id entry directly; an entry whose save has not completed is not visible. */
+    @Override
+    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireCheckpointId(checkpointId);
+        return query.byId(agentId, checkpointId);
+    }
+
+    @Override
+    public int deleteCheckpoints(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return deleter.delete(agentId, version -> true);
+    }
+
+    @Override
+    public int deleteCheckpointsBefore(String agentId, long version) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return deleter.delete(agentId, stored -> stored < version);
+    }
+
+    @Override
+    public List<String> listAgents() {
+        requireOpen();
+        return lister.list();
+    }
+
+    /** Marks the provider closed; it holds no open files between calls. Idempotent. */
+    @Override
+    public void close() {
+        closed.set(true);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private void requireOpen() {
+        StorageChecks.requireOpen(closed.get(), name);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.agentpersistence.file.internal;
+
+import java.nio.file.Path;
+
+/**
+ * Where one agent's files live.
+ *
+ * @param agentId   the agent
+ * @param directory the agent's directory: one file per checkpoint, named by version
+ * @param ids       the id index: one hard link per checkpoint, named by checkpoint id
+ */
+public record AgentPaths(String agentId, Path directory, Path ids) {
+
+    /** The checkpoint file of {@code version}. */
+    public Path versionFile(long version) {
+        return directory.resolve(FileNames.versionFileName(version));
+    }
+
+    /** The id entry of {@code checkpointId}. */
+    public Path idEntry(String checkpointId) {
+        return ids.resolve(FileNames.encode(checkpointId));
+    }
+
+    /** The file holding the agent id of a hashed directory name. */
+    public Path agentIdFile() {
+        return directory.resolve(FileNames.AGENT_ID_FILE);
+    }
+
+    /** Whether the directory name is a hash, so the agent id must be kept in {@link #agentIdFile()}. */
+    public boolean hashedName() {
+        return FileNames.isHashed(directory.getFileName().toString());
+    }
+}

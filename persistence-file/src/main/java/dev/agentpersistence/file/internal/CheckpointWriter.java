@@ -1,0 +1,189 @@
+package dev.agentpersistence.file.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.spi.StorageChecks;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Saves one checkpoint so that it is fully visible or not at all, also across a crash, and so that
+ * no two writers — threads or processes — both win a version or a checkpoint id.
+ *
+ * <ol>
+ *   <li>Write the document to a temporary file in the agent directory and fsync it.</li>
+ *   <li>Reserve the id: hard-link the file as {@code .ids/<id>}; fails atomically if the name is
+ *       taken. Readers ignore an entry until the checkpoint file of its version is the same file.
+ *       Fsync {@code .ids}.</li>
+ *   <li>Publish: hard-link the file as {@code <version>.checkpoint}; fails atomically if the
+ *       version is taken. Fsync the agent directory. Remove the temporary name.</li>
+ * </ol>
+ * A taken id or version is compared with {@link StorageChecks#requireIdentical}: identical is a
+ * no-op, different is a {@link CheckpointConflictException}. A writer that meets another writer's
+ * unpublished reservation waits for it to resolve (bounded); a reservation abandoned by a crash is
+ * removed.
+ */
+public final class CheckpointWriter {
+    /** Longest wait for another writer's reservation of the same id to be published or released. */
+    static final Duration RESERVATION_WAIT = Duration.ofSeconds(10);
+    private static final int ATTEMPTS = 3;
+
+    private final FileLayout layout;
+    private final DurableFiles files;
+    private final CheckpointCodec codec;
+    private final CheckpointReader reader;
+    private final Clock clock;
+    private final Duration gracePeriod;
+
+    public CheckpointWriter(FileLayout layout, DurableFiles files, CheckpointCodec codec, CheckpointReader reader,
+                            Clock clock, Duration gracePeriod) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.files = Objects.requireNonNull(files, "files");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
+    }
+
+    /** Saves {@code checkpoint}; see the class documentation. */
+    public void save(String agentId, AgentCheckpoint checkpoint) {
+        byte[] document = codec.encode(checkpoint);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                saveOnce(agentId, checkpoint, document);
+                return;
+            } catch (NoSuchFileException e) {
+                // a directory was removed under us (by hand, or by a clean-up); create it again
+                if (attempt == ATTEMPTS) {
+                    throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                }
+            } catch (IOException e) {
+                throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+            }
+        }
+    }
+
+    private void saveOnce(String agentId, AgentCheckpoint checkpoint, byte[] document) throws IOException {
+        AgentPaths paths = layout.prepare(agentId);
+        Path temp = files.writeTemp(paths.directory(), document);
+        try {
+            Path entry = paths.idEntry(checkpoint.checkpointId());
+            if (!reserveId(paths, checkpoint, entry, temp)) {
+                return;
+            }
+            try {
+                files.syncDirectory(paths.ids());
+                publish(paths, checkpoint, entry, temp);
+            } catch (IOException | RuntimeException e) {
+                releaseQuietly(entry, temp);
+                throw e;
+            }
+        } finally {
+            files.deleteQuietly(temp);
+        }
+    }
+
+    /** Links the id entry; {@code false} when the identical checkpoint is already stored. */
+    private boolean reserveId(AgentPaths paths, AgentCheckpoint checkpoint, Path entry, Path temp)
+            throws IOException {
+        long deadline = System.nanoTime() + RESERVATION_WAIT.toNanos();
+        long pauseMillis = 1;
+        while (!files.linkIfAbsent(entry, temp)) {
+            Optional<IdReservation> found = inspect(paths, checkpoint.checkpointId(), entry);
+            if (found.isEmpty()) {
+                continue; // released meanwhile: try again
+            }
+            IdReservation reservation = found.get();
+            if (reservation.published()) {
+                StorageChecks.requireIdentical(paths.agentId(), checkpoint, reservation.stored());
+                return false;
+            }
+            if (reservation.abandoned(clock.instant(), gracePeriod)) {
+                files.removeIfUnchanged(entry, reservation.attributes(), paths.directory());
+                continue;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(), checkpoint.version(),
+                        "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
+                                + "' is being saved by another writer (at version " + reservation.stored().version()
+                                + "); nothing was written");
+            }
+            pause(pauseMillis);
+            pauseMillis = Math.min(pauseMillis * 2, 50);
+        }
+        return true;
+    }
+
+    private Optional<IdReservation> inspect(AgentPaths paths, String checkpointId, Path entry) throws IOException {
+        var attributes = files.attributes(entry);
+        if (attributes.isEmpty()) {
+            return Optional.empty();
+        }
+        var linkCount = files.linkCount(entry);
+        var stored = reader.idEntryStrict(paths, checkpointId);
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean published = files.sameFile(entry, paths.versionFile(stored.get().version()));
+        return Optional.of(new IdReservation(stored.get(), published, attributes.get(), linkCount));
+    }
+
+    private void publish(AgentPaths paths, AgentCheckpoint checkpoint, Path entry, Path temp) throws IOException {
+        Path file = paths.versionFile(checkpoint.version());
+        while (!files.linkIfAbsent(file, temp)) {
+            var stored = reader.versionStrict(paths, checkpoint.version());
+            if (stored.isEmpty()) {
+                continue; // deleted meanwhile: try again
+            }
+            // the version is taken: our id reservation is of no use either way
+            releaseOwn(entry, temp);
+            files.syncDirectory(paths.ids());
+            StorageChecks.requireIdentical(paths.agentId(), checkpoint, stored.get());
+            // the identical checkpoint is stored, but its id entry was missing: restore it
+            files.linkIfAbsent(entry, file);
+            files.syncDirectory(paths.ids());
+            return;
+        }
+        files.syncDirectory(paths.directory());
+        if (!files.sameFile(entry, file)) {
+            // our reservation was removed while we published (only a racing clean-up does that): undo
+            releaseOwn(file, temp);
+            files.syncDirectory(paths.directory());
+            throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(), checkpoint.version(),
+                    "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
+                            + "' was taken by another writer while saving; nothing was written");
+        }
+    }
+
+    /** Removes {@code name} if it still names this writer's file. */
+    private void releaseOwn(Path name, Path temp) throws IOException {
+        if (files.sameFile(name, temp)) {
+            files.deleteIfExists(name);
+        }
+    }
+
+    private void releaseQuietly(Path name, Path temp) {
+        try {
+            releaseOwn(name, temp);
+        } catch (IOException | RuntimeException ignored) {
+            // an entry left behind is unpublished, ignored by readers and removed by the next writer of its id
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.agentpersistence.StorageUnavailableException(
+                    "File storage: interrupted while waiting for another writer", e);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.agentpersistence.file.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/**
+ * The file operations the layout is built from: write-and-fsync a temporary file, publish it under
+ * a new name that must not exist yet (a hard link, which fails atomically when the name is taken,
+ * also between processes), fsync directories.
+ */
+public final class DurableFiles {
+    private final Fsync fsync;
+
+    public DurableFiles(Fsync fsync) {
+        this.fsync = Objects.requireNonNull(fsync, "fsync");
+    }
+
+    /** Writes {@code content} to a new temporary file in {@code directory} and forces it to disk. */
+    public Path writeTemp(Path directory, byte[] content) throws IOException {
+        Path temp = directory.resolve(FileNames.TEMP_PREFIX + UUID.randomUUID());
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(content);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            fsync.file(channel, temp);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw e;
+        }
+        return temp;
+    }
+
+    /**
+     * Makes {@code existing} also reachable as {@code target}, unless {@code target} exists.
+     *
+     * @return {@code false} when {@code target} already existed (nothing changed)
+     */
+    public boolean linkIfAbsent(Path target, Path existing) throws IOException {
+        try {
+            Files.createLink(target, existing);
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (UnsupportedOperationException e) {
+            throw new IOException("the file system does not support hard links, which the file provider needs", e);
+        }
+    }
+
+    /** Creates {@code directory} when missing, making its entry in the parent durable. */
+    public void ensureDirectory(Path directory) throws IOException {
+        if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.createDirectory(directory);
+            fsync.directory(directory.getParent());
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+                throw e;
+            }
+        }
+    }
+
+    /** Forces the entries of {@code directory}. */
+    public void syncDirectory(Path directory) throws IOException {
+        fsync.directory(directory);
+    }
+
+    /** Deletes {@code path} if it exists; {@code true} when this call removed it. */
+    public boolean deleteIfExists(Path path) throws IOException {
+        return Files.deleteIfExists(path);
+    }
+
+    /** Deletes {@code path}, ignoring every failure; for clean-up after another error. */
+    public void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: a stray temporary file is ignored by readers and swept later
+        }
+    }
+
+    /** The attributes of {@code path} without following links; empty when it does not exist. */
+    public Optional<BasicFileAttributes> attributes(Path path) throws IOException {
+        try {
+            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether both paths name the same file (hard links of one another); {@code false} when either is missing. */
+    public boolean sameFile(Path a, Path b) throws IOException {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+    }
+
+    /** How many names the file has, where the file system tells (POSIX); empty elsewhere or when missing. */
+    public OptionalInt linkCount(Path path) {
+        try {
+            Object count = Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            return count instanceof Integer n ? OptionalInt.of(n) : OptionalInt.empty();
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * Removes the file named {@code entry} only if it is still the file described by {@code seen}:
+     * renames it to a unique trash name (atomic; only one caller gets it), checks it is the same
+     * file, and either deletes it or puts it back.
+     *
+     * @return {@code true} when this call removed exactly that file
+     */
+    public boolean removeIfUnchanged(Path entry, BasicFileAttributes seen, Path trashDirectory) throws IOException {
+        Path trash = trashDirectory.resolve(FileNames.TRASH_PREFIX + UUID.randomUUID());
+        try {
+            Files.move(entry, trash, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        var now = attributes(trash);
+        if (now.isPresent() && sameIdentity(seen, now.get())) {
+            deleteIfExists(trash);
+            syncDirectory(entry.getParent());
+            return true;
+        }
+        if (now.isPresent()) {
+            linkIfAbsent(entry, trash); // not ours to remove: put it back unless its name was taken again
+        }
+        deleteQuietly(trash);
+        return false;
+    }
+
+    private static boolean sameIdentity(BasicFileAttributes a, BasicFileAttributes b) {
+        if (a.fileKey() != null && b.fileKey() != null) {
+            return a.fileKey().equals(b.fileKey());
+        }
+        return a.lastModifiedTime().equals(b.lastModifiedTime()) && a.size() == b.size()
+                && a.creationTime().equals(b.creationTime());
+    }
+}

@@ -1,0 +1,109 @@
+package dev.agentpersistence.file.internal;
+
+import dev.agentpersistence.CorruptCheckpointException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Maps agents and checkpoints to paths under the root and lists what is there:
+ * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
+ */
+public final class FileLayout {
+    private final Path root;
+    private final DurableFiles files;
+
+    public FileLayout(Path root, DurableFiles files) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.files = Objects.requireNonNull(files, "files");
+    }
+
+    /** The root directory. */
+    public Path root() {
+        return root;
+    }
+
+    /** The paths of {@code agentId}; nothing is created. */
+    public AgentPaths agent(String agentId) {
+        Path directory = root.resolve(FileNames.encode(agentId));
+        return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY));
+    }
+
+    /** Creates the agent's directories (and its agent id file when the name is hashed). */
+    public AgentPaths prepare(String agentId) throws IOException {
+        AgentPaths paths = agent(agentId);
+        files.ensureDirectory(root);
+        files.ensureDirectory(paths.directory());
+        files.ensureDirectory(paths.ids());
+        if (paths.hashedName()) {
+            writeAgentIdFile(paths);
+        }
+        return paths;
+    }
+
+    /** The versions stored for the agent, ascending; empty when the agent has no directory. */
+    public long[] versions(AgentPaths paths) throws IOException {
+        long[] versions = new long[16];
+        int count = 0;
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(paths.directory())) {
+            for (Path file : stream) {
+                var version = FileNames.parseVersion(file.getFileName().toString());
+                if (version.isPresent()) {
+                    if (count == versions.length) {
+                        versions = Arrays.copyOf(versions, count * 2);
+                    }
+                    versions[count++] = version.getAsLong();
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return new long[0];
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        long[] sorted = Arrays.copyOf(versions, count);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** Whether the agent directory holds at least one checkpoint file (stops at the first). */
+    public boolean hasCheckpoints(Path agentDirectory) throws IOException {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(agentDirectory)) {
+            for (Path file : stream) {
+                if (FileNames.parseVersion(file.getFileName().toString()).isPresent()) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return false;
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+    }
+
+    private void writeAgentIdFile(AgentPaths paths) throws IOException {
+        Path target = paths.agentIdFile();
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            Path temp = files.writeTemp(paths.directory(), paths.agentId().getBytes(StandardCharsets.UTF_8));
+            try {
+                files.linkIfAbsent(target, temp);
+            } finally {
+                files.deleteQuietly(temp);
+            }
+            files.syncDirectory(paths.directory());
+        }
+        String stored = new String(Files.readAllBytes(target), StandardCharsets.UTF_8);
+        if (!stored.equals(paths.agentId())) {
+            throw new CorruptCheckpointException(paths.agentId(), null, target.toString(),
+                    "the directory is filed for agent '" + stored + "'", null);
+        }
+    }
+}
