@@ -1,0 +1,31 @@
+package dev.agentpersistence.jdbc;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.util.Objects;
+
+/**
+ * Discovers the JDBC provider under the name {@value #NAME}; reads the
+ * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}.
+ */
+public final class JdbcStorageProviderFactory implements PersistenceStorageProviderFactory {
+    /** The provider name. */
+    public static final String NAME = "jdbc";
+
+    /** Used by {@link java.util.ServiceLoader}. */
+    public JdbcStorageProviderFactory() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
+        Objects.requireNonNull(config, "config");
+        return JdbcStorageProvider.create(JdbcStorageConfig.from(config));
+    }
+}

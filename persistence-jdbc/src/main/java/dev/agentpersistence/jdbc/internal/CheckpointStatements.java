@@ -1,0 +1,137 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+/**
+ * The SQL of every provider operation, run on a handle the caller owns. Every statement names one
+ * agent in its {@code WHERE} clause, so each is served by the primary key or the
+ * {@code (agent_id, version DESC)} index; ids and values are always bound, never spliced.
+ */
+public final class CheckpointStatements {
+    private static final RowMapper<StoredRow> ROW = (rs, ctx) ->
+            new StoredRow(rs.getString("agent_id"), rs.getString("checkpoint_id"), rs.getBytes("payload"));
+
+    private final Tables tables;
+    private final String selectRows;
+
+    public CheckpointStatements(Tables tables) {
+        this.tables = Objects.requireNonNull(tables, "tables");
+        this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.payload FROM " + tables.checkpoints() + " c WHERE ";
+    }
+
+    /** Inserts the checkpoint row and its metadata rows; the caller provides the transaction. */
+    public void insert(Handle handle, AgentCheckpoint checkpoint, byte[] document) {
+        handle.createUpdate("INSERT INTO " + tables.checkpoints()
+                        + " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)"
+                        + " VALUES (:agentId, :checkpointId, :version, :seconds, :nanos, :nodeId, :tombstone, :payload)")
+                .bind("agentId", checkpoint.agentId())
+                .bind("checkpointId", checkpoint.checkpointId())
+                .bind("version", checkpoint.version())
+                .bind("seconds", checkpoint.createdAt().getEpochSecond())
+                .bind("nanos", checkpoint.createdAt().getNano())
+                .bind("nodeId", checkpoint.nodeId())
+                .bind("tombstone", FilterSql.tombstoneFlag(checkpoint))
+                .bind("payload", document)
+                .execute();
+        if (checkpoint.metadata().isEmpty()) {
+            return;
+        }
+        var batch = handle.prepareBatch("INSERT INTO " + tables.metadata()
+                + " (agent_id, checkpoint_id, meta_key, meta_value) VALUES (:agentId, :checkpointId, :key, :value)");
+        for (var entry : checkpoint.metadata().entrySet()) {
+            batch.bind("agentId", checkpoint.agentId())
+                    .bind("checkpointId", checkpoint.checkpointId())
+                    .bind("key", entry.getKey())
+                    .bind("value", entry.getValue())
+                    .add();
+        }
+        batch.execute();
+    }
+
+    /** The matching rows in ascending version order; with a limit, the newest {@code limit} of them. */
+    public List<StoredRow> select(Handle handle, String agentId, CheckpointFilter filter) {
+        FilterSql where = FilterSql.of(agentId, filter, tables);
+        if (filter.limit() == null) {
+            return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version ASC")
+                    .bindMap(where.parameters())
+                    .map(ROW)
+                    .list();
+        }
+        var newestFirst = new ArrayList<>(handle.createQuery(selectRows + where.condition()
+                        + " ORDER BY c.version DESC LIMIT :limit")
+                .bindMap(where.parameters())
+                .bind("limit", filter.limit().intValue())
+                .map(ROW)
+                .list());
+        Collections.reverse(newestFirst);
+        return newestFirst;
+    }
+
+    /** The matching row with the highest version. */
+    public Optional<StoredRow> latest(Handle handle, String agentId, CheckpointFilter filter) {
+        FilterSql where = FilterSql.of(agentId, filter, tables);
+        return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1")
+                .bindMap(where.parameters())
+                .map(ROW)
+                .findOne();
+    }
+
+    /** The row with this primary key. */
+    public Optional<StoredRow> byId(Handle handle, String agentId, String checkpointId) {
+        return handle.createQuery(selectRows + "c.agent_id = :agentId AND c.checkpoint_id = :checkpointId")
+                .bind("agentId", agentId)
+                .bind("checkpointId", checkpointId)
+                .map(ROW)
+                .findOne();
+    }
+
+    /** The rows a new checkpoint collided with: same version or same id (at most two). */
+    public List<StoredRow> colliding(Handle handle, String agentId, long version, String checkpointId) {
+        return handle.createQuery(selectRows + "c.agent_id = :agentId AND (c.version = :version"
+                        + " OR c.checkpoint_id = :checkpointId) ORDER BY c.version ASC")
+                .bind("agentId", agentId)
+                .bind("version", version)
+                .bind("checkpointId", checkpointId)
+                .map(ROW)
+                .list();
+    }
+
+    /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */
+    public int deleteAll(Handle handle, String agentId) {
+        handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId")
+                .bind("agentId", agentId)
+                .execute();
+        return handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId")
+                .bind("agentId", agentId)
+                .execute();
+    }
+
+    /** Deletes the agent's rows with a version below {@code version}; returns the checkpoints deleted. */
+    public int deleteBefore(Handle handle, String agentId, long version) {
+        handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId AND checkpoint_id IN"
+                        + " (SELECT c.checkpoint_id FROM " + tables.checkpoints() + " c"
+                        + " WHERE c.agent_id = :agentId AND c.version < :version)")
+                .bind("agentId", agentId)
+                .bind("version", version)
+                .execute();
+        return handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId AND version < :version")
+                .bind("agentId", agentId)
+                .bind("version", version)
+                .execute();
+    }
+
+    /** Every agent id with at least one row, in no particular order. */
+    public List<String> agentIds(Handle handle) {
+        return handle.createQuery("SELECT DISTINCT agent_id FROM " + tables.checkpoints())
+                .mapTo(String.class)
+                .list();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.agentpersistence.jdbc.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.SQLException;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/** What differs between the supported databases: DDL, locking, error codes and connection set-up. */
+public interface Dialect {
+
+    /** The database's name for messages: {@code PostgreSQL}, {@code SQLite}, … */
+    String name();
+
+    /** Column types and table options for the schema. */
+    SchemaDdl ddl();
+
+    /** Whether DDL takes part in transactions, so a migration and its version row commit together. */
+    boolean transactionalDdl();
+
+    /**
+     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional
+     * DDL the handle is inside the migration's transaction and the lock ends with it; otherwise it is
+     * a session lock released by {@link #unlockSchema}. May do nothing when the database serializes
+     * schema changes itself.
+     */
+    void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config);
+
+    /** Releases a session lock taken by {@link #lockSchema}. */
+    default void unlockSchema(Handle handle, Tables tables) {
+    }
+
+    /** Whether all writes of one provider must go through one lock (SQLite allows a single writer). */
+    default boolean serializesWrites() {
+        return false;
+    }
+
+    /** Adds the dialect's settings to a pool the provider creates itself. */
+    default void configurePool(HikariConfig pool, JdbcStorageConfig config) {
+    }
+
+    /** Statements to run on every connection of a data source the application supplied. */
+    default List<String> sessionSetup(JdbcStorageConfig config) {
+        return List.of();
+    }
+
+    /** A duplicate primary key or unique index entry. */
+    boolean isUniqueViolation(SQLException e);
+
+    /** A failure that a retry of the whole operation is expected to resolve: deadlock, serialization, busy. */
+    default boolean isTransient(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40P01".equals(state);
+    }
+
+    /** The connection or the server is gone, or the server refuses connections for now. */
+    default boolean isConnectionFailure(SQLException e) {
+        return SqlStates.isConnectionFailure(e);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.agentpersistence.jdbc.internal;
+
+import java.sql.SQLException;
+import java.util.Optional;
+import org.jdbi.v3.core.ConnectionException;
+
+/** How the provider reacts to a failed database call. */
+enum FailureKind {
+    /** A duplicate key: the save met an existing checkpoint. */
+    UNIQUE_VIOLATION,
+    /** Deadlock, serialization failure or busy database: retry the whole operation. */
+    TRANSIENT,
+    /** An established connection broke: an idempotent operation may retry on a fresh one. */
+    CONNECTION_LOST,
+    /** No connection could be obtained: the database is down or unreachable. */
+    UNAVAILABLE,
+    /** Anything else: a bug, a permission or a schema problem. */
+    OTHER;
+
+    /** Classifies {@code failure} with {@code dialect}'s error codes. */
+    static FailureKind of(RuntimeException failure, Dialect dialect) {
+        Optional<SQLException> found = SqlStates.find(failure);
+        boolean acquiring = failure instanceof ConnectionException;
+        if (found.isEmpty()) {
+            return acquiring ? UNAVAILABLE : OTHER;
+        }
+        SQLException sql = found.get();
+        if (dialect != null && dialect.isUniqueViolation(sql)) {
+            return UNIQUE_VIOLATION;
+        }
+        if (dialect != null && dialect.isTransient(sql)) {
+            return TRANSIENT;
+        }
+        boolean connection = dialect == null ? SqlStates.isConnectionFailure(sql) : dialect.isConnectionFailure(sql);
+        if (acquiring) {
+            return UNAVAILABLE;
+        }
+        return connection ? CONNECTION_LOST : OTHER;
+    }
+}

@@ -1,0 +1,240 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs provider operations against one database: prepares the schema on first use, serializes
+ * writes where the dialect needs it, retries deadlocks and broken connections a bounded number of
+ * times, and turns driver errors into the library's exceptions.
+ */
+public final class JdbcDatabase implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcDatabase.class);
+    private static final int MAX_TRANSIENT_ATTEMPTS = 8;
+    private static final int MAX_RECONNECT_ATTEMPTS = 3;
+
+    private final Jdbi jdbi;
+    private final AutoCloseable ownedPool;
+    private final JdbcStorageConfig config;
+    private final Tables tables;
+    private final ReentrantLock initLock = new ReentrantLock();
+    private final ReentrantLock writeLock = new ReentrantLock(true);
+    private volatile Dialect dialect;
+    private volatile String endpoint;
+    private volatile List<String> sessionSetup = List.of();
+    private volatile boolean ready;
+
+    private JdbcDatabase(Jdbi jdbi, AutoCloseable ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
+        this.jdbi = jdbi;
+        this.ownedPool = ownedPool;
+        this.config = config;
+        this.tables = new Tables(config.tablePrefix());
+        this.dialect = dialect;
+        this.endpoint = endpoint;
+    }
+
+    /** A database reached through a pool this object creates and closes; the dialect comes from the URL. */
+    public static JdbcDatabase pooled(JdbcStorageConfig config) {
+        Objects.requireNonNull(config, "config");
+        Dialect dialect = Dialects.forUrl(config.url());
+        DataSource pool = PoolFactory.create(config, dialect);
+        return new JdbcDatabase(Jdbi.create(pool), (AutoCloseable) pool, config, dialect,
+                ProviderConfig.redact(config.url()));
+    }
+
+    /** A database reached through the application's {@code Jdbi}; the dialect is detected on first use. */
+    public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config) {
+        return new JdbcDatabase(Objects.requireNonNull(jdbi, "jdbi"), null, Objects.requireNonNull(config, "config"),
+                null, "the application's data source");
+    }
+
+    /** The table names. */
+    public Tables tables() {
+        return tables;
+    }
+
+    /** The database's URL (password hidden), or a description until it is known. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /** The dialect's name, or {@code "unknown"} before the first connection to an external data source. */
+    public String dialectName() {
+        Dialect d = dialect;
+        return d == null ? "unknown" : d.name();
+    }
+
+    /** Runs a read. Broken connections are retried, as reads are idempotent. */
+    public <T> T read(String operation, HandleCallback<T, RuntimeException> work) {
+        return run(operation, false, true, work);
+    }
+
+    /**
+     * Runs a write in one transaction.
+     *
+     * @param idempotent whether repeating it after a connection broke mid-way gives the same result
+     */
+    public <T> T write(String operation, boolean idempotent, HandleCallback<T, RuntimeException> work) {
+        return run(operation, true, idempotent, handle -> handle.inTransaction(work::withHandle));
+    }
+
+    /**
+     * Runs an insert in one transaction; returns {@code false} instead of failing when it hit a
+     * duplicate key. Safe to repeat after a broken connection: the repeat finds its own row.
+     */
+    public boolean insert(String operation, java.util.function.Consumer<Handle> work) {
+        return run(operation, true, true, handle -> {
+            try {
+                handle.useTransaction(work::accept);
+                return true;
+            } catch (RuntimeException e) {
+                if (FailureKind.of(e, dialect) == FailureKind.UNIQUE_VIOLATION) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Closes the pool when this object created it. */
+    @Override
+    public void close() {
+        if (ownedPool != null) {
+            try {
+                ownedPool.close();
+            } catch (Exception e) {
+                LOG.warn("Closing the connection pool of {} failed", endpoint, e);
+            }
+        }
+    }
+
+    private <T> T run(String operation, boolean write, boolean idempotent, HandleCallback<T, RuntimeException> work) {
+        ensureReady();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                if (write && dialect.serializesWrites()) {
+                    writeLock.lock();
+                    try {
+                        return withHandle(work);
+                    } finally {
+                        writeLock.unlock();
+                    }
+                }
+                return withHandle(work);
+            } catch (PersistenceException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                FailureKind kind = FailureKind.of(e, dialect);
+                boolean retry = (kind == FailureKind.TRANSIENT && attempt < MAX_TRANSIENT_ATTEMPTS)
+                        || (kind == FailureKind.CONNECTION_LOST && idempotent && attempt < MAX_RECONNECT_ATTEMPTS);
+                if (!retry) {
+                    throw translate(operation, e, kind);
+                }
+                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, attempt, e.toString());
+                if (kind == FailureKind.TRANSIENT) {
+                    Backoff.pause(attempt);
+                }
+            }
+        }
+    }
+
+    private <T> T withHandle(HandleCallback<T, RuntimeException> work) {
+        List<String> setup = sessionSetup;
+        return jdbi.withHandle(handle -> {
+            for (String statement : setup) {
+                handle.execute(statement);
+            }
+            return work.withHandle(handle);
+        });
+    }
+
+    /** Detects the dialect of an external data source and migrates the schema, once. */
+    private void ensureReady() {
+        if (ready) {
+            return;
+        }
+        initLock.lock();
+        try {
+            if (ready) {
+                return;
+            }
+            if (dialect == null) {
+                detectDialect();
+            }
+            if (config.migrate()) {
+                var migrator = new SchemaMigrator(dialect, tables, config, dialect.ddl().migrations(tables));
+                runPreparation("schema migration", () -> {
+                    if (dialect.serializesWrites()) {
+                        writeLock.lock();
+                        try {
+                            migrator.migrate(jdbi);
+                        } finally {
+                            writeLock.unlock();
+                        }
+                    } else {
+                        migrator.migrate(jdbi);
+                    }
+                });
+            }
+            ready = true;
+        } finally {
+            initLock.unlock();
+        }
+    }
+
+    private void detectDialect() {
+        runPreparation("database detection", () -> jdbi.useHandle(handle -> {
+            String url;
+            String product;
+            try {
+                var meta = handle.getConnection().getMetaData();
+                url = meta.getURL();
+                product = meta.getDatabaseProductName();
+            } catch (SQLException e) {
+                throw new ConnectionException(e);
+            }
+            Dialect detected = Dialects.forConnection(url, product);
+            if (url != null) {
+                endpoint = ProviderConfig.redact(url);
+            }
+            sessionSetup = List.copyOf(detected.sessionSetup(config));
+            dialect = detected;
+        }));
+    }
+
+    private void runPreparation(String operation, Runnable step) {
+        try {
+            step.run();
+        } catch (PersistenceException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw translate(operation, e, FailureKind.of(e, dialect));
+        }
+    }
+
+    private PersistenceException translate(String operation, RuntimeException failure, FailureKind kind) {
+        SQLException sql = SqlStates.find(failure).orElse(null);
+        String detail = sql != null ? sql.getMessage() : String.valueOf(failure.getMessage());
+        String where = dialectName() + " database " + endpoint;
+        return switch (kind) {
+            case UNAVAILABLE, CONNECTION_LOST -> new StorageUnavailableException(
+                    where + " is unavailable (" + operation + "): " + detail, sql != null ? sql : failure);
+            case TRANSIENT -> new StorageUnavailableException(where + " stayed busy or deadlocked through "
+                    + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, sql != null ? sql : failure);
+            default -> new PersistenceException(operation + " failed on " + where + ": " + detail, failure);
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package dev.agentpersistence.jdbc.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.SQLException;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * MariaDB and MySQL (InnoDB): DDL commits implicitly, so migrations are idempotent and serialized
+ * by a named {@code GET_LOCK}. Strings use a binary no-pad collation so ids compare exactly
+ * (case, accents and trailing spaces all count).
+ */
+final class MariaDbDialect implements Dialect {
+    private static final int DUPLICATE_KEY = 1062;
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int DEADLOCK = 1213;
+
+    private final String name;
+    private final SchemaDdl ddl;
+
+    private MariaDbDialect(String name, String collation) {
+        this.name = name;
+        this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMTEXT", "LONGBLOB",
+                " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true);
+    }
+
+    /** MariaDB 10.6 and later. */
+    static MariaDbDialect mariaDb() {
+        return new MariaDbDialect("MariaDB", "utf8mb4_nopad_bin");
+    }
+
+    /** MySQL 8 and later. */
+    static MariaDbDialect mySql() {
+        return new MariaDbDialect("MySQL", "utf8mb4_0900_bin");
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public SchemaDdl ddl() {
+        return ddl;
+    }
+
+    @Override
+    public boolean transactionalDdl() {
+        return false;
+    }
+
+    @Override
+    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+        long seconds = Math.max(10, config.connectionTimeout().toSeconds() * 6);
+        Integer got = handle.createQuery("SELECT GET_LOCK(:name, :seconds)")
+                .bind("name", tables.lockName())
+                .bind("seconds", seconds)
+                .mapTo(Integer.class)
+                .one();
+        if (got == null || got != 1) {
+            throw new PersistenceException("Could not take the schema lock '" + tables.lockName() + "' within "
+                    + seconds + "s; another process may be migrating the same tables");
+        }
+    }
+
+    @Override
+    public void unlockSchema(Handle handle, Tables tables) {
+        handle.createQuery("SELECT RELEASE_LOCK(:name)").bind("name", tables.lockName()).mapTo(Integer.class).one();
+    }
+
+    @Override
+    public void configurePool(HikariConfig pool, JdbcStorageConfig config) {
+        pool.addDataSourceProperty("connectTimeout", Long.toString(config.connectionTimeout().toMillis()));
+    }
+
+    @Override
+    public boolean isUniqueViolation(SQLException e) {
+        return e.getErrorCode() == DUPLICATE_KEY;
+    }
+
+    @Override
+    public boolean isTransient(SQLException e) {
+        return e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || Dialect.super.isTransient(e);
+    }
+}

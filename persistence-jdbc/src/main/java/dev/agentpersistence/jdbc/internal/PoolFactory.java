@@ -1,0 +1,35 @@
+package dev.agentpersistence.jdbc.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+
+/** Creates the HikariCP pool of a provider that owns its connections. */
+final class PoolFactory {
+    private static final long MIN_VALIDATION_MILLIS = 250;
+
+    private PoolFactory() {
+    }
+
+    /**
+     * A pool that starts without connecting (so a provider can be created while the database is
+     * down), waits at most the configured connection timeout for a connection, and replaces broken
+     * connections on the next borrow.
+     */
+    static HikariDataSource create(JdbcStorageConfig config, Dialect dialect) {
+        var pool = new HikariConfig();
+        pool.setJdbcUrl(config.url());
+        config.user().ifPresent(pool::setUsername);
+        config.password().ifPresent(pool::setPassword);
+        pool.setMaximumPoolSize(config.poolSize());
+        pool.setMinimumIdle(Math.min(2, config.poolSize()));
+        long timeout = config.connectionTimeout().toMillis();
+        pool.setConnectionTimeout(timeout);
+        pool.setValidationTimeout(Math.max(MIN_VALIDATION_MILLIS, timeout / 2));
+        pool.setInitializationFailTimeout(-1);
+        pool.setAutoCommit(true);
+        pool.setPoolName("agent-persistence-" + config.tablePrefix());
+        dialect.configurePool(pool, config);
+        return new HikariDataSource(pool);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.agentpersistence.jdbc.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * PostgreSQL: transactional DDL guarded by a transaction-scoped advisory lock; the document is
+ * stored as {@code bytea} (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
+ */
+final class PostgresDialect implements Dialect {
+    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "TEXT", "BYTEA", "", false);
+
+    @Override
+    public String name() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public SchemaDdl ddl() {
+        return DDL;
+    }
+
+    @Override
+    public boolean transactionalDdl() {
+        return true;
+    }
+
+    @Override
+    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+        handle.createQuery("SELECT pg_advisory_xact_lock(:key)")
+                .bind("key", advisoryKey(tables.lockName()))
+                .mapTo(String.class)
+                .one();
+    }
+
+    @Override
+    public void configurePool(HikariConfig pool, JdbcStorageConfig config) {
+        long seconds = Math.max(1, (config.connectionTimeout().toMillis() + 999) / 1000);
+        pool.addDataSourceProperty("connectTimeout", Long.toString(seconds));
+        pool.addDataSourceProperty("tcpKeepAlive", "true");
+    }
+
+    @Override
+    public boolean isUniqueViolation(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
+
+    /** A stable 64-bit key for {@code name}: the first 8 bytes of its SHA-256. */
+    static long advisoryKey(String name) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+            return ByteBuffer.wrap(digest, 0, Long.BYTES).getLong();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.agentpersistence.jdbc.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The schema's DDL written with one dialect's column types.
+ *
+ * @param idType        type of agent and checkpoint ids (up to 256 UTF-16 characters, compared exactly)
+ * @param textType      type of node ids and metadata keys and values (unbounded text, compared exactly)
+ * @param binaryType    type of the codec document
+ * @param tableOptions  appended to every {@code CREATE TABLE}, such as engine and collation
+ * @param inlineIndexes whether indexes are declared inside {@code CREATE TABLE} (MySQL has no
+ *                      {@code CREATE INDEX IF NOT EXISTS}) rather than as separate statements
+ */
+public record SchemaDdl(String idType, String textType, String binaryType, String tableOptions,
+                        boolean inlineIndexes) {
+    public SchemaDdl {
+        Objects.requireNonNull(idType, "idType");
+        Objects.requireNonNull(textType, "textType");
+        Objects.requireNonNull(binaryType, "binaryType");
+        Objects.requireNonNull(tableOptions, "tableOptions");
+    }
+
+    /** The table recording applied migrations. */
+    public String schemaVersionTable(Tables t) {
+        return "CREATE TABLE IF NOT EXISTS " + t.schemaVersion() + " ("
+                + "version INTEGER NOT NULL PRIMARY KEY, "
+                + "description VARCHAR(200) NOT NULL, "
+                + "applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)" + tableOptions;
+    }
+
+    /**
+     * Version 1: the checkpoint table, keyed by {@code (agent_id, checkpoint_id)} with a unique
+     * {@code (agent_id, version DESC)} index (latest is one index probe), and the metadata table.
+     */
+    public List<String> version1(Tables t) {
+        var statements = new ArrayList<String>();
+        String versionIndex = "UNIQUE " + (inlineIndexes ? "KEY " : "INDEX ") + t.versionIndex();
+        statements.add("CREATE TABLE IF NOT EXISTS " + t.checkpoints() + " ("
+                + "agent_id " + idType + " NOT NULL, "
+                + "checkpoint_id " + idType + " NOT NULL, "
+                + "version BIGINT NOT NULL, "
+                + "created_at_seconds BIGINT NOT NULL, "
+                + "created_at_nanos INTEGER NOT NULL, "
+                + "node_id " + textType + ", "
+                + "tombstone SMALLINT NOT NULL, "
+                + "payload " + binaryType + " NOT NULL, "
+                + "CONSTRAINT " + t.checkpoints() + "_pk PRIMARY KEY (agent_id, checkpoint_id)"
+                + (inlineIndexes ? ", " + versionIndex + " (agent_id, version DESC)" : "")
+                + ")" + tableOptions);
+        if (!inlineIndexes) {
+            statements.add("CREATE " + versionIndex.replace("INDEX ", "INDEX IF NOT EXISTS ")
+                    + " ON " + t.checkpoints() + " (agent_id, version DESC)");
+        }
+        statements.add("CREATE TABLE IF NOT EXISTS " + t.metadata() + " ("
+                + "agent_id " + idType + " NOT NULL, "
+                + "checkpoint_id " + idType + " NOT NULL, "
+                + "meta_key " + textType + " NOT NULL, "
+                + "meta_value " + textType + " NOT NULL, "
+                + (inlineIndexes ? "KEY " + t.metadataIndex() + " (agent_id, checkpoint_id), " : "")
+                + "CONSTRAINT " + t.metadata() + "_fk FOREIGN KEY (agent_id, checkpoint_id) "
+                + "REFERENCES " + t.checkpoints() + " (agent_id, checkpoint_id)"
+                + ")" + tableOptions);
+        if (!inlineIndexes) {
+            statements.add("CREATE INDEX IF NOT EXISTS " + t.metadataIndex() + " ON " + t.metadata()
+                    + " (agent_id, checkpoint_id)");
+        }
+        return statements;
+    }
+
+    /** Every migration, ascending. */
+    public List<Migration> migrations(Tables t) {
+        return List.of(new Migration(1, "checkpoints, metadata and their indexes", version1(t)));
+    }
+}

@@ -1,0 +1,52 @@
+package dev.agentpersistence.jdbc.internal;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.Set;
+
+/** Classification of {@link SQLException}s shared by the dialects. */
+public final class SqlStates {
+    /** PostgreSQL: admin shutdown, crash shutdown, cannot connect now, too many connections. */
+    private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
+
+    private SqlStates() {
+    }
+
+    /** The first {@link SQLException} in {@code failure}'s cause chain. */
+    public static Optional<SQLException> find(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                return Optional.of(sql);
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** SQLState class 08, the JDBC connection exception types, server shutdown states, or an I/O error as cause. */
+    public static boolean isConnectionFailure(SQLException e) {
+        if (e instanceof SQLTransientConnectionException || e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLRecoverableException) {
+            return true;
+        }
+        String state = e.getSQLState();
+        if (state != null && (state.startsWith("08") || UNAVAILABLE_STATES.contains(state))) {
+            return true;
+        }
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+            if (t instanceof SQLException nested && nested != e && isConnectionFailure(nested)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

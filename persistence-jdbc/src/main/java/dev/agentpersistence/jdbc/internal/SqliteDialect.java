@@ -1,0 +1,111 @@
+package dev.agentpersistence.jdbc.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * SQLite: WAL journal (readers never block the writer), a busy timeout, write transactions that
+ * take the write lock when they begin, and one writer at a time inside the provider, so
+ * {@code SQLITE_BUSY} is absorbed instead of reaching callers.
+ */
+final class SqliteDialect implements Dialect {
+    private static final SchemaDdl DDL = new SchemaDdl("TEXT", "TEXT", "BLOB", "", false);
+    private static final int BUSY = 5;
+    private static final int LOCKED = 6;
+    private static final int CANTOPEN = 14;
+
+    @Override
+    public String name() {
+        return "SQLite";
+    }
+
+    @Override
+    public SchemaDdl ddl() {
+        return DDL;
+    }
+
+    @Override
+    public boolean transactionalDdl() {
+        return true;
+    }
+
+    @Override
+    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+        // The migration transaction holds SQLite's database-wide write lock from its first write on;
+        // a deadlock between two processes surfaces as SQLITE_BUSY and the migrator retries.
+    }
+
+    @Override
+    public boolean serializesWrites() {
+        return true;
+    }
+
+    @Override
+    public void configurePool(HikariConfig pool, JdbcStorageConfig config) {
+        String url = config.url();
+        if (url.contains(":memory:") || url.contains("mode=memory")) {
+            throw new PersistenceException("An in-memory SQLite database lives in one connection and cannot back a "
+                    + "connection pool; use a file URL such as " + JdbcStorageConfig.DEFAULT_URL);
+        }
+        createParentDirectory(url);
+        pool.addDataSourceProperty("journal_mode", "WAL");
+        pool.addDataSourceProperty("busy_timeout", Long.toString(config.busyTimeout().toMillis()));
+        pool.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+        pool.addDataSourceProperty("foreign_keys", "true");
+    }
+
+    @Override
+    public List<String> sessionSetup(JdbcStorageConfig config) {
+        return List.of("PRAGMA busy_timeout = " + config.busyTimeout().toMillis());
+    }
+
+    @Override
+    public boolean isUniqueViolation(SQLException e) {
+        if (e instanceof SQLiteException sqlite) {
+            SQLiteErrorCode code = sqlite.getResultCode();
+            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isTransient(SQLException e) {
+        int base = e.getErrorCode() & 0xFF;
+        return base == BUSY || base == LOCKED;
+    }
+
+    @Override
+    public boolean isConnectionFailure(SQLException e) {
+        return (e.getErrorCode() & 0xFF) == CANTOPEN || Dialect.super.isConnectionFailure(e);
+    }
+
+    /** For {@code jdbc:sqlite:dir/file.db}, creates {@code dir} so the first start does not fail. */
+    private static void createParentDirectory(String url) {
+        String path = url.substring("jdbc:sqlite:".length());
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            path = path.substring(0, query);
+        }
+        if (path.isEmpty() || path.startsWith("file:")) {
+            return;
+        }
+        try {
+            Path parent = Path.of(path).toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException | InvalidPathException e) {
+            throw new PersistenceException("Cannot create the directory of SQLite database '" + path + "': " + e, e);
+        }
+    }
+}
