@@ -1,0 +1,388 @@
+package dev.agentpersistence.pipeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.Identifiers;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.pipeline.internal.NodeOutcome;
+import dev.agentpersistence.pipeline.internal.NodeRunner;
+import dev.agentpersistence.pipeline.internal.RunCheckpoints;
+import dev.agentpersistence.pipeline.internal.RunEvents;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sequence of named {@link Node}s run over a state {@code S}, each guarded by pre- and
+ * postconditions, backed up before every attempt, rolled back and retried with
+ * {@link RetryFeedback} when it fails, and checkpointed when it passes.
+ *
+ * <p><b>Runs and resume.</b> {@link #run(String, Object)} stores checkpoints under the run id
+ * (as the agent id): first the input (node id {@value #START_NODE_ID}), then the state after each
+ * node. Calling {@code run} again with the same run id resumes after the newest checkpoint:
+ * finished nodes do not run again, and a node that was interrupted (JVM exit, failure) starts over
+ * from the state of the last checkpoint, which is decoded and so put back (files included for a
+ * {@link FileWorkspace}); the {@code input} argument is then ignored.
+ *
+ * <p><b>Completion.</b> When the last node has passed and been checkpointed, the run is marked
+ * completed with a tombstone ({@link AgentPersistence#markRunCompleted}) written after the final
+ * checkpoint. Running a completed run id again runs nothing and returns the final state from the
+ * checkpoint the tombstone points to ({@link PipelineResult#alreadyCompleted()}). To run again
+ * from scratch, use a new run id or delete the run's checkpoints.
+ *
+ * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a
+ * later {@code run} with the same id retries the failed node. One runner per run id at a time.
+ *
+ * <p>Immutable and thread-safe; different run ids may run concurrently.
+ *
+ * @param <S> the state type
+ */
+public final class Pipeline<S> {
+    /** The node id of the checkpoint holding a run's input, saved before the first node. */
+    public static final String START_NODE_ID = "__start__";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+    private final String name;
+    private final StateCodec<S> codec;
+    private final List<Node<S>> nodes;
+    private final Map<String, Integer> positions;
+    private final AgentPersistence persistence;
+    private final RetryPolicy retryPolicy;
+    private final RetryPolicy checkpointRetry;
+    private final List<PipelineListener> listeners;
+    private final Clock clock;
+    private final Sleeper sleeper;
+
+    private Pipeline(Builder<S> builder, Map<String, Integer> positions, AgentPersistence persistence) {
+        this.name = builder.name;
+        this.codec = builder.codec;
+        this.nodes = List.copyOf(builder.nodes);
+        this.positions = Map.copyOf(positions);
+        this.persistence = persistence;
+        this.retryPolicy = builder.retryPolicy;
+        this.checkpointRetry = builder.checkpointRetry;
+        this.listeners = List.copyOf(builder.listeners);
+        this.clock = builder.clock;
+        this.sleeper = builder.sleeper;
+    }
+
+    /**
+     * Starts a pipeline called {@code name} over states {@code codec} can encode.
+     *
+     * @param name  identifies the pipeline in checkpoints, events and metrics
+     * @param codec turns the state into JSON for checkpoints and backups
+     */
+    public static <S> Builder<S> builder(String name, StateCodec<S> codec) {
+        return new Builder<>(name, codec);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The nodes in the order they run. */
+    public List<Node<S>> nodes() {
+        return nodes;
+    }
+
+    public StateCodec<S> codec() {
+        return codec;
+    }
+
+    /** The facade checkpoints are saved through. */
+    public AgentPersistence persistence() {
+        return persistence;
+    }
+
+    /**
+     * Runs (or resumes, or reports the completed) run {@code runId}; see the class documentation.
+     * Node failures are returned in the result, not thrown.
+     *
+     * @param runId the run's id, stored as the checkpoints' agent id ({@link Identifiers} rules)
+     * @param input the state the first node receives in a fresh run
+     * @throws dev.agentpersistence.StorageUnavailableException when the run's checkpoints cannot be
+     *         read even after the {@link Builder#checkpointRetry checkpoint retries}
+     * @throws IllegalStateException when the run's checkpoints belong to another pipeline, name a
+     *         node this pipeline does not have, or hold a state the codec cannot decode
+     */
+    public PipelineResult<S> run(String runId, S input) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(input, "input");
+        var events = new RunEvents(name, runId, clock, listeners);
+        var checkpoints = new RunCheckpoints(persistence, checkpointRetry, sleeper, events);
+        Instant started = events.now();
+
+        Optional<AgentCheckpoint> latest = load(checkpoints::latest);
+        if (latest.isPresent() && latest.get().isTombstone()) {
+            AgentCheckpoint last = load(() -> checkpoints.completedCheckpoint(latest.get())).orElseThrow(
+                    () -> new IllegalStateException("run '" + runId + "' is marked completed but the checkpoint before its "
+                            + "tombstone '" + latest.get().checkpointId() + "' is missing"));
+            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), last.nodeId()));
+            return finish(events, started, new PipelineResult<>(name, runId, decode(last), last.messageHistory(),
+                    List.of(), last.nodeId(), null, true));
+        }
+
+        S state;
+        List<Message> history;
+        int next;
+        String resumedAfter = latest.map(AgentCheckpoint::nodeId).orElse(null);
+        if (latest.isPresent()) {
+            AgentCheckpoint checkpoint = latest.get();
+            next = positionAfter(checkpoint);
+            state = decode(checkpoint);
+            history = checkpoint.messageHistory();
+            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), resumedAfter));
+        } else {
+            state = input;
+            history = List.of();
+            next = 0;
+            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), null));
+            try {
+                checkpoints.save(START_NODE_ID, codec.encode(input), history, 0);
+            } catch (InterruptedException | RuntimeException e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                var reason = e instanceof InterruptedException
+                        ? PipelineFailure.Reason.INTERRUPTED : PipelineFailure.Reason.CHECKPOINT_FAILED;
+                return finish(events, started, new PipelineResult<>(name, runId, state, history, List.of(), null,
+                        new PipelineFailure(reason, START_NODE_ID, 0, List.of(), e), false));
+            }
+        }
+
+        var runner = new NodeRunner<>(codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints);
+        var executed = new ArrayList<String>();
+        for (Node<S> node : nodes.subList(next, nodes.size())) {
+            NodeOutcome<S> outcome = runner.run(node, state, history);
+            state = outcome.state();
+            history = outcome.history();
+            if (!outcome.passed()) {
+                return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter,
+                        outcome.failure(), false));
+            }
+            executed.add(node.name());
+        }
+        try {
+            checkpoints.markCompleted();
+        } catch (InterruptedException | RuntimeException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.warn("Run '{}' of pipeline '{}' completed and its final state is checkpointed, but the completion "
+                    + "marker could not be saved; the next run() of this id will write it: {}", runId, name, e.toString());
+        }
+        boolean alreadyCompleted = latest.isPresent() && next == nodes.size();
+        return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter, null,
+                alreadyCompleted));
+    }
+
+    private PipelineResult<S> finish(RunEvents events, Instant started, PipelineResult<S> result) {
+        events.publish(new PipelineEvent.RunFinished(name, result.runId(), events.now(), result.status(),
+                result.failure().orElse(null), events.since(started), result.alreadyCompleted()));
+        return result;
+    }
+
+    private int positionAfter(AgentCheckpoint checkpoint) {
+        requireOwn(checkpoint);
+        if (START_NODE_ID.equals(checkpoint.nodeId())) {
+            return 0;
+        }
+        Integer position = positions.get(checkpoint.nodeId());
+        if (position == null) {
+            throw new IllegalStateException("run '" + checkpoint.agentId() + "' was checkpointed after node '"
+                    + checkpoint.nodeId() + "', which pipeline '" + name + "' does not have; nodes: " + positions.keySet());
+        }
+        return position + 1;
+    }
+
+    private S decode(AgentCheckpoint checkpoint) {
+        requireOwn(checkpoint);
+        JsonNode json = checkpoint.state().get(RunCheckpoints.STATE_KEY);
+        try {
+            return Objects.requireNonNull(codec.decode(json), "codec decoded null");
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("checkpoint '" + checkpoint.checkpointId() + "' of run '"
+                    + checkpoint.agentId() + "' holds a state " + codec + " cannot decode: " + e.getMessage(), e);
+        }
+    }
+
+    private void requireOwn(AgentCheckpoint checkpoint) {
+        JsonNode owner = checkpoint.state().get(RunCheckpoints.PIPELINE_KEY);
+        if (owner == null || !checkpoint.state().containsKey(RunCheckpoints.STATE_KEY)) {
+            throw new IllegalStateException("checkpoint '" + checkpoint.checkpointId() + "' of run '"
+                    + checkpoint.agentId() + "' was not written by a pipeline");
+        }
+        if (!name.equals(owner.asText())) {
+            throw new IllegalStateException("run '" + checkpoint.agentId() + "' belongs to pipeline '" + owner.asText()
+                    + "', not '" + name + "'");
+        }
+    }
+
+    private static <T> T load(Loader<T> loader) {
+        try {
+            return loader.load();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.agentpersistence.StorageUnavailableException(
+                    "interrupted while waiting to retry loading a checkpoint", e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Loader<T> {
+        T load() throws InterruptedException;
+    }
+
+    @Override
+    public String toString() {
+        return "Pipeline[" + name + ", nodes=" + positions.size() + "]";
+    }
+
+    /**
+     * Configures a {@link Pipeline}. Required: at least one node, and storage through
+     * {@link #storage} or {@link #persistence}.
+     */
+    public static final class Builder<S> {
+        private final String name;
+        private final StateCodec<S> codec;
+        private final List<Node<S>> nodes = new ArrayList<>();
+        private final List<PipelineListener> listeners = new ArrayList<>();
+        private PersistenceStorageProvider<?> storage;
+        private RollbackToolRegistry rollbackTools;
+        private AgentPersistence persistence;
+        private RetryPolicy retryPolicy = RetryPolicy.ofDefaults();
+        private RetryPolicy checkpointRetry = DEFAULT_CHECKPOINT_RETRY;
+        private Clock clock = Clock.systemUTC();
+        private Sleeper sleeper = Sleeper.threadSleep();
+
+        /** 3 retries, waiting 100 ms, 200 ms, 400 ms (at most 2 s). */
+        private static final RetryPolicy DEFAULT_CHECKPOINT_RETRY = RetryPolicy.custom()
+                .maxRetries(3)
+                .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2)))
+                .build();
+
+        private Builder(String name, StateCodec<S> codec) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("pipeline name must not be blank");
+            }
+            this.name = name;
+            this.codec = Objects.requireNonNull(codec, "codec");
+        }
+
+        /** Appends a node; nodes run in the order they are added. */
+        public Builder<S> node(Node<S> node) {
+            nodes.add(Objects.requireNonNull(node, "node"));
+            return this;
+        }
+
+        /** Appends nodes. */
+        public Builder<S> nodes(List<Node<S>> nodes) {
+            Objects.requireNonNull(nodes, "nodes").forEach(this::node);
+            return this;
+        }
+
+        /**
+         * Where checkpoints go; the pipeline builds an {@link AgentPersistence} over it with this
+         * builder's clock and {@link #rollbackTools}. Use {@link #persistence} instead to share one.
+         */
+        public Builder<S> storage(PersistenceStorageProvider<?> storage) {
+            this.storage = Objects.requireNonNull(storage, "storage");
+            return this;
+        }
+
+        /** The inverse tools undoing a failed attempt's tool calls (with {@link #storage}); default none. */
+        public Builder<S> rollbackTools(RollbackToolRegistry rollbackTools) {
+            this.rollbackTools = Objects.requireNonNull(rollbackTools, "rollbackTools");
+            return this;
+        }
+
+        /** The facade to checkpoint through; its rollback tools undo failed attempts' tool calls. */
+        public Builder<S> persistence(AgentPersistence persistence) {
+            this.persistence = Objects.requireNonNull(persistence, "persistence");
+            return this;
+        }
+
+        /** Retries per node unless the node has its own; default {@link RetryPolicy#ofDefaults()} (3, no wait). */
+        public Builder<S> retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+            return this;
+        }
+
+        /**
+         * Retries of a checkpoint save or load that hits
+         * {@link dev.agentpersistence.StorageUnavailableException}; default 3 retries waiting
+         * 100 ms, 200 ms, 400 ms.
+         */
+        public Builder<S> checkpointRetry(RetryPolicy checkpointRetry) {
+            this.checkpointRetry = Objects.requireNonNull(checkpointRetry, "checkpointRetry");
+            return this;
+        }
+
+        /** Adds a listener for the pipeline's events, e.g. {@link PipelineMetrics}. */
+        public Builder<S> listener(PipelineListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** The clock for event times, durations and (with {@link #storage}) checkpoint times; default UTC system clock. */
+        public Builder<S> clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How retry waits are made; default {@link Sleeper#threadSleep()}. */
+        public Builder<S> sleeper(Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException when there are no nodes, two nodes share a name, or the
+         *                               storage is missing or given twice
+         */
+        public Pipeline<S> build() {
+            if (nodes.isEmpty()) {
+                throw new IllegalStateException("pipeline '" + name + "' has no nodes");
+            }
+            var positions = new HashMap<String, Integer>();
+            for (int i = 0; i < nodes.size(); i++) {
+                Integer earlier = positions.putIfAbsent(nodes.get(i).name(), i);
+                if (earlier != null) {
+                    throw new IllegalStateException("pipeline '" + name + "' has two nodes named '" + nodes.get(i).name()
+                            + "' (positions " + (earlier + 1) + " and " + (i + 1) + "); node names must be unique");
+                }
+            }
+            AgentPersistence facade;
+            if (persistence != null) {
+                if (storage != null || rollbackTools != null) {
+                    throw new IllegalStateException("pipeline '" + name + "': set either persistence(...) or "
+                            + "storage(...)/rollbackTools(...), not both");
+                }
+                facade = persistence;
+            } else if (storage != null) {
+                facade = AgentPersistence.builder()
+                        .storage(storage)
+                        .rollbackTools(rollbackTools == null ? RollbackToolRegistry.EMPTY : rollbackTools)
+                        .clock(clock)
+                        .build();
+            } else {
+                throw new IllegalStateException("pipeline '" + name + "' needs storage for its checkpoints: call "
+                        + "storage(...) or persistence(...)");
+            }
+            return new Pipeline<>(this, positions, facade);
+        }
+    }
+}
