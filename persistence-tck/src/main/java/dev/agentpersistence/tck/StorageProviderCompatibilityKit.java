@@ -1,0 +1,183 @@
+package dev.agentpersistence.tck;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The conformance kit every storage provider runs: extend it in a test, implement
+ * {@link #createProvider()}, and JUnit runs every contract of
+ * {@link PersistenceStorageProvider} against the provider, one {@link Nested} group per contract.
+ *
+ * <pre>{@code
+ * class MyStorageProviderTest extends StorageProviderCompatibilityKit {
+ *     @TempDir Path dir;
+ *     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+ *         return MyStorageProvider.open(dir);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Agent ids carry a random suffix unique to each test, so storage shared between tests or runs
+ * (one database, one Redis) does not disturb results. Every provider the kit creates is closed after
+ * the test; {@code close()} must therefore be idempotent. Operations the SPI lets a provider leave
+ * out ({@code deleteCheckpoints}, {@code deleteCheckpointsBefore}, {@code listAgents}, an
+ * overridden {@code getCheckpoint} or {@code close}) are detected: their tests are aborted with the
+ * reason, so they show as skipped, never as passed.
+ */
+public abstract class StorageProviderCompatibilityKit {
+
+    private final KitSession session = new KitSession(this::createProvider, this::sharesStorageAcrossInstances);
+
+    /**
+     * A provider over this test's storage. Every call within one test returns a provider over the SAME
+     * underlying storage (so a second instance sees the first one's saves); each test gets fresh storage.
+     */
+    protected abstract PersistenceStorageProvider<CheckpointFilter> createProvider() throws Exception;
+
+    /**
+     * Whether two providers from {@link #createProvider()} in one test share their storage; {@code false}
+     * for providers that keep checkpoints inside the instance (in memory), which skips the shared-storage
+     * contracts with that reason.
+     */
+    protected boolean sharesStorageAcrossInstances() {
+        return true;
+    }
+
+    /** The test's main provider (created on first use, closed after the test), for extra tests of a subclass. */
+    protected final PersistenceStorageProvider<CheckpointFilter> provider() {
+        return session.provider();
+    }
+
+    /** {@code label} made unique to the running test, for extra tests of a subclass. */
+    protected final String uniqueAgentId(String label) {
+        return session.agentId(label);
+    }
+
+    @AfterEach
+    final void closeCreatedProviders() {
+        session.closeAll();
+    }
+
+    @Nested
+    @DisplayName("Round trip: saved checkpoints read back equal in every field")
+    class RoundTrip extends RoundTripContract {
+        RoundTrip() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Ordering: lists are ascending by version")
+    class Ordering extends OrderingContract {
+        Ordering() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Latest: getLatestCheckpoint returns the highest matching version")
+    class Latest extends LatestContract {
+        Latest() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Filters: every CheckpointFilter field, alone and combined")
+    class Filters extends FilterContract {
+        Filters() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Limit: the N newest matches, returned ascending")
+    class Limit extends LimitContract {
+        Limit() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Lookup: getCheckpoint finds one checkpoint by id")
+    class Lookup extends LookupContract {
+        Lookup() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Isolation: agents never see each other's checkpoints")
+    class Isolation extends IsolationContract {
+        Isolation() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Identifiers: hostile ids are stored safely, invalid ids are rejected")
+    class Identifiers extends IdentifierContract {
+        Identifiers() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Conflicts: a save never overwrites different content")
+    class Conflicts extends ConflictContract {
+        Conflicts() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Concurrency: racing saves have one winner and lose nothing")
+    class Concurrency extends ConcurrencyContract {
+        Concurrency() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Shared storage: several instances act as one store")
+    class SharedStorage extends SharedStorageContract {
+        SharedStorage() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Arguments: saveCheckpoint checks the agent")
+    class Arguments extends ArgumentContract {
+        Arguments() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Deletion: deleteCheckpoints, deleteCheckpointsBefore and listAgents")
+    class Deletion extends DeletionContract {
+        Deletion() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Tombstones: saved like any checkpoint, excluded on request")
+    class Tombstones extends TombstoneContract {
+        Tombstones() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Lifecycle: after close() every call throws IllegalStateException")
+    class Lifecycle extends LifecycleContract {
+        Lifecycle() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+}
