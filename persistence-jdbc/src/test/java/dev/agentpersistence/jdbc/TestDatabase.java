@@ -1,0 +1,85 @@
+package dev.agentpersistence.jdbc;
+
+import dev.agentpersistence.jdbc.internal.Tables;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One test's tables on one database: a random table prefix, so runs and tests never see each
+ * other's data, dropped again by {@link #close()}.
+ */
+final class TestDatabase implements AutoCloseable {
+    private final String url;
+    private final String prefix;
+
+    private TestDatabase(String url) {
+        this.url = url;
+        this.prefix = randomPrefix();
+    }
+
+    static TestDatabase postgres() {
+        return new TestDatabase(TestServers.postgresUrl());
+    }
+
+    static TestDatabase mariaDb() {
+        return new TestDatabase(TestServers.mariaDbUrl());
+    }
+
+    static TestDatabase sqlite(Path dir) {
+        return new TestDatabase("jdbc:sqlite:" + dir.resolve("checkpoints.db"));
+    }
+
+    static TestDatabase h2(Path dir) {
+        return new TestDatabase("jdbc:h2:file:" + dir.resolve("checkpoints"));
+    }
+
+    /** A prefix no other run uses: {@code t} and 12 random hex digits. */
+    static String randomPrefix() {
+        byte[] bytes = new byte[6];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return "t" + HexFormat.of().formatHex(bytes) + "_";
+    }
+
+    String url() {
+        return url;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    Tables tables() {
+        return new Tables(prefix);
+    }
+
+    /** Settings for a small pool over this test's tables. */
+    JdbcStorageConfig config() {
+        return JdbcStorageConfig.custom().url(url).tablePrefix(prefix).poolSize(4)
+                .connectionTimeout(Duration.ofSeconds(3)).build();
+    }
+
+    JdbcStorageProvider newProvider() {
+        return JdbcStorageProvider.create(config());
+    }
+
+    /** A plain connection, outside any provider. */
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url);
+    }
+
+    /** Drops this test's tables. */
+    @Override
+    public void close() throws SQLException {
+        Tables t = tables();
+        try (var connection = connect(); var statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + t.metadata());
+            statement.execute("DROP TABLE IF EXISTS " + t.checkpoints());
+            statement.execute("DROP TABLE IF EXISTS " + t.schemaVersion());
+        }
+    }
+}
