@@ -1,0 +1,88 @@
+package dev.agentpersistence.s3.internal;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Deletes checkpoints: bodies first (which un-commits them), then the index entries and id markers
+ * that describe them. A delete interrupted in between leaves entries and markers without bodies,
+ * which readers ignore like those of an unfinished save.
+ */
+public final class CheckpointDeletions {
+    private final CheckpointStore store;
+
+    public CheckpointDeletions(CheckpointStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Deletes every object of the agent; returns how many checkpoints there were. */
+    public int deleteAll(String agentId) {
+        String agent = Segments.encode(agentId);
+        KeyLayout layout = store.layout();
+        List<String> bodies = all(layout.bodyFolder(agent), null);
+        store.objects().delete(bodies);
+        var rest = new ArrayList<String>(all(layout.indexFolder(agent), null));
+        rest.addAll(all(layout.markerFolder(agent), null));
+        if (Segments.isDigest(agent)) {
+            rest.add(layout.nameKey(agent));
+        }
+        store.objects().delete(rest);
+        return countVersions(agent, bodies);
+    }
+
+    /** Deletes the versions strictly below {@code version}; returns how many there were. */
+    public int deleteBelow(String agentId, long version) {
+        if (version <= 0) {
+            return 0;
+        }
+        String agent = Segments.encode(agentId);
+        KeyLayout layout = store.layout();
+        List<String> bodies = all(layout.bodyFolder(agent), layout.bodiesBelow(agent, version));
+        List<String> entries = all(layout.indexFolder(agent), layout.indexBelow(agent, version));
+        store.objects().delete(bodies);
+        // Markers of the deleted versions; a marker that moved on to a kept version stays.
+        var claimed = new LinkedHashMap<String, Long>();
+        for (String key : entries) {
+            IndexEntry entry = layout.indexEntryOf(agent, key);
+            if (entry != null) {
+                claimed.putIfAbsent(entry.idSegment(), entry.version());
+            }
+        }
+        var rest = new ArrayList<String>(entries);
+        for (Map.Entry<String, Long> id : claimed.entrySet()) {
+            String markerKey = layout.markerKey(agent, id.getKey());
+            store.objects().get(markerKey).ifPresent(stored -> {
+                var marker = IdMarker.parse(stored.bytes());
+                if (marker.isEmpty() || marker.get().version() < version) {
+                    rest.add(markerKey);
+                }
+            });
+        }
+        store.objects().delete(rest);
+        return countVersions(agent, bodies);
+    }
+
+    private int countVersions(String agent, List<String> bodies) {
+        int count = 0;
+        for (String key : bodies) {
+            try {
+                store.layout().versionOfBody(agent, key);
+                count++;
+            } catch (NumberFormatException e) {
+                // a foreign object in the folder: deleted, not counted
+            }
+        }
+        return count;
+    }
+
+    private List<String> all(String folder, String startAfter) {
+        var keys = new ArrayList<String>();
+        Iterator<String> it = store.objects().keys(folder, startAfter, S3Objects.PAGE);
+        it.forEachRemaining(keys::add);
+        return keys;
+    }
+}

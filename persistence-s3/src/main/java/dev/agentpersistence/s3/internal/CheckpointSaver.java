@@ -1,0 +1,133 @@
+package dev.agentpersistence.s3.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.StorageChecks;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The save protocol. Three writes, the last of which commits:
+ * <ol>
+ *   <li>claim the checkpoint id: create the id marker {@code id/A/I} (version and id) with
+ *       {@code If-None-Match: *}; an existing marker for another version is a conflict when that
+ *       version's body holds this id, and is taken over (conditionally on its ETag) when it is stale;</li>
+ *   <li>write the index entry {@code x/A/R.<attrs>/I} (empty, idempotent);</li>
+ *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
+ *       reader never sees a checkpoint without its marker and index entry. If the key is taken, the
+ *       stored checkpoint decides: identical content makes the save a no-op, anything else a
+ *       {@link CheckpointConflictException}.</li>
+ * </ol>
+ * A save that stops after step 1 or 2 (crash, lost race) leaves a marker or index entry without a
+ * matching body. Readers ignore them, because they always check the body; a later save of the same
+ * id takes the marker over when its version's body holds another id, or when no body appeared
+ * within {@link #CLAIM_LEASE}.
+ */
+public final class CheckpointSaver {
+    /** How long a claimed id waits for its body before another version may take it over. */
+    public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
+    private static final byte[] EMPTY = new byte[0];
+    private static final int ATTEMPTS = 5;
+
+    private final CheckpointStore store;
+    private final Clock clock;
+
+    public CheckpointSaver(CheckpointStore store, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Saves {@code checkpoint}; arguments already validated. */
+    public void save(String agentId, AgentCheckpoint checkpoint) {
+        S3Objects objects = store.objects();
+        KeyLayout layout = store.layout();
+        String agent = Segments.encode(agentId);
+        byte[] body = store.format().wrap(store.codec().encode(checkpoint));
+        if (Segments.isDigest(agent)) {
+            objects.put(layout.nameKey(agent), agentId.getBytes(StandardCharsets.UTF_8), Map.of());
+        }
+        long claimedAt = System.nanoTime();
+        claimId(agentId, agent, checkpoint);
+        objects.put(layout.indexKey(agent, IndexEntry.of(checkpoint)), EMPTY, Map.of());
+        if (System.nanoTime() - claimedAt > CLAIM_LEASE.toNanos() / 2) {
+            // Slow enough that another writer may judge the claim stale: check it is still ours.
+            String idSegment = Segments.encode(checkpoint.checkpointId());
+            var marker = store.readMarker(agentId, agent, idSegment);
+            if (marker.isEmpty() || marker.get().version() != checkpoint.version()) {
+                throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
+                        "Cannot save checkpoint '" + checkpoint.checkpointId() + "' (version " + checkpoint.version()
+                                + ") of agent '" + agentId + "': the claim on its id expired and was taken by another save");
+            }
+        }
+        String bodyKey = layout.bodyKey(agent, checkpoint.version());
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            if (objects.putIfAbsent(bodyKey, body, store.format().metadata())) {
+                return;
+            }
+            Optional<AgentCheckpoint> stored = store.readBody(agentId, agent, checkpoint.version());
+            if (stored.isPresent()) {
+                StorageChecks.requireIdentical(agentId, checkpoint, stored.get());
+                return;
+            }
+            // The body was deleted between our write and our read: try again.
+        }
+        throw new PersistenceException("Cannot save checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId
+                + "': " + objects.location(bodyKey) + " keeps appearing and disappearing (concurrent deletes?)");
+    }
+
+    private void claimId(String agentId, String agent, AgentCheckpoint checkpoint) {
+        S3Objects objects = store.objects();
+        String idSegment = Segments.encode(checkpoint.checkpointId());
+        String markerKey = store.layout().markerKey(agent, idSegment);
+        byte[] claim = new IdMarker(checkpoint.version(), checkpoint.checkpointId()).toBytes();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            if (objects.putIfAbsent(markerKey, claim, Map.of())) {
+                return;
+            }
+            Optional<StoredObject> existing = objects.get(markerKey);
+            if (existing.isEmpty()) {
+                continue; // deleted meanwhile: claim again
+            }
+            IdMarker marker = IdMarker.parse(existing.get().bytes()).orElse(null);
+            if (marker != null && !marker.checkpointId().equals(checkpoint.checkpointId())) {
+                throw new PersistenceException("Checkpoint ids '" + marker.checkpointId() + "' and '"
+                        + checkpoint.checkpointId() + "' of agent '" + agentId + "' share the digest key "
+                        + objects.location(markerKey) + "; this cannot be stored");
+            }
+            if (marker != null && marker.version() == checkpoint.version()) {
+                return; // the same claim: a retry, or a concurrent identical save
+            }
+            if (marker != null) {
+                Optional<AgentCheckpoint> holder = store.readBody(agentId, agent, marker.version());
+                if (holder.isPresent() && holder.get().checkpointId().equals(checkpoint.checkpointId())) {
+                    StorageChecks.requireIdentical(agentId, checkpoint, holder.get());
+                    return; // unreachable: the versions differ, so the contents do
+                }
+                if (holder.isEmpty() && !expired(existing.get())) {
+                    throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
+                            "Cannot save checkpoint '" + checkpoint.checkpointId() + "' (version "
+                                    + checkpoint.version() + ") of agent '" + agentId + "': the id is being saved as"
+                                    + " version " + marker.version() + " by another writer (a crashed save's claim"
+                                    + " lapses " + CLAIM_LEASE.toMinutes() + " minutes after it was made)");
+                }
+            }
+            // Stale (its version holds another id, or it lapsed) or unreadable: take it over if unchanged.
+            if (objects.replaceIfUnchanged(markerKey, existing.get().eTag(), claim, Map.of())) {
+                return;
+            }
+        }
+        throw new PersistenceException("Cannot claim checkpoint id '" + checkpoint.checkpointId() + "' of agent '"
+                + agentId + "' at " + objects.location(markerKey) + ": it keeps changing under concurrent saves");
+    }
+
+    private boolean expired(StoredObject marker) {
+        Instant now = marker.readAt() != null ? marker.readAt() : clock.instant();
+        return marker.lastModified() != null && marker.lastModified().plus(CLAIM_LEASE).isBefore(now);
+    }
+}

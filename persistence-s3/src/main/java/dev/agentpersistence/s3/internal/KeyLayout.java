@@ -1,0 +1,121 @@
+package dev.agentpersistence.s3.internal;
+
+/**
+ * Where every object lives, below an optional prefix {@code P/} ({@code A} is the agent's
+ * {@link Segments segment}, {@code I} a checkpoint id's, {@code R} the inverted version:
+ * {@code Long.MAX_VALUE - version} in 19 digits, so that ascending keys are descending versions):
+ * <pre>
+ * P/v/A/R                 checkpoint body; its existence is the commit of a save
+ * P/x/A/R.&lt;attrs&gt;/I      empty index object with the filterable attributes ({@link IndexEntry})
+ * P/id/A/I                id marker: version and checkpoint id (lookup by id without listing)
+ * P/n/A                   the agent id, for agents whose segment is a digest
+ * </pre>
+ */
+public final class KeyLayout {
+    private static final String BODIES = "v/";
+    private static final String INDEX = "x/";
+    private static final String MARKERS = "id/";
+    private static final String NAMES = "n/";
+
+    private final String root;
+
+    /** A layout under {@code prefix} (no leading or trailing slash; empty for the bucket root). */
+    public KeyLayout(String prefix) {
+        this.root = prefix.isEmpty() ? "" : prefix + "/";
+    }
+
+    /** {@code Long.MAX_VALUE - version}, zero-padded to 19 digits. */
+    public static String invert(long version) {
+        return String.format("%019d", Long.MAX_VALUE - version);
+    }
+
+    /** The version an inverted, zero-padded number stands for. */
+    public static long uninvert(String inverted) {
+        if (inverted.length() != 19) {
+            throw new NumberFormatException("not 19 digits: " + inverted);
+        }
+        for (int i = 0; i < inverted.length(); i++) {
+            if (inverted.charAt(i) < '0' || inverted.charAt(i) > '9') {
+                throw new NumberFormatException("not 19 digits: " + inverted);
+            }
+        }
+        return Long.MAX_VALUE - Long.parseLong(inverted);
+    }
+
+    /** The folder whose sub-folders are the agents with at least one body. */
+    public String agentsFolder() {
+        return root + BODIES;
+    }
+
+    /** The agent segment of a folder returned when listing {@link #agentsFolder()} with a delimiter. */
+    public String agentOfFolder(String folder) {
+        String rest = folder.substring(agentsFolder().length());
+        return rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
+    }
+
+    public String bodyFolder(String agent) {
+        return root + BODIES + agent + "/";
+    }
+
+    public String bodyKey(String agent, long version) {
+        return bodyFolder(agent) + invert(version);
+    }
+
+    /** The version of a body key in {@link #bodyFolder(String)}. */
+    public long versionOfBody(String agent, String key) {
+        return uninvert(key.substring(bodyFolder(agent).length()));
+    }
+
+    /** The StartAfter that makes a newest-first listing of bodies begin at {@code maxVersion}; null for no bound. */
+    public String bodiesUpTo(String agent, Long maxVersion) {
+        if (maxVersion == null || maxVersion == Long.MAX_VALUE) {
+            return null;
+        }
+        return bodyKey(agent, maxVersion + 1);
+    }
+
+    /** The StartAfter that lists the bodies of versions strictly below {@code version}. */
+    public String bodiesBelow(String agent, long version) {
+        return bodyKey(agent, version);
+    }
+
+    public String indexFolder(String agent) {
+        return root + INDEX + agent + "/";
+    }
+
+    public String indexKey(String agent, IndexEntry entry) {
+        return indexFolder(agent) + entry.leaf() + "/" + entry.idSegment();
+    }
+
+    /** Parses a key of {@link #indexFolder(String)}; null when it is not an index entry. */
+    public IndexEntry indexEntryOf(String agent, String key) {
+        String rest = key.substring(indexFolder(agent).length());
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+            return null;
+        }
+        return IndexEntry.parse(rest.substring(0, slash), rest.substring(slash + 1)).orElse(null);
+    }
+
+    /** The StartAfter that makes a newest-first listing of index entries begin at {@code maxVersion}; null for no bound. */
+    public String indexUpTo(String agent, Long maxVersion) {
+        return maxVersion == null ? null : indexFolder(agent) + invert(maxVersion);
+    }
+
+    /** The StartAfter that lists the index entries of versions strictly below {@code version}. */
+    public String indexBelow(String agent, long version) {
+        return indexFolder(agent) + invert(version) + "~";
+    }
+
+    public String markerFolder(String agent) {
+        return root + MARKERS + agent + "/";
+    }
+
+    public String markerKey(String agent, String idSegment) {
+        return markerFolder(agent) + idSegment;
+    }
+
+    public String nameKey(String agent) {
+        return root + NAMES + agent;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.agentpersistence.s3;
+
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * S3Proxy serving the real S3 protocol (AWS signature V4 checked) on a random loopback port, over
+ * an in-memory store. One per test class; {@link #newBucket()} gives each test its own bucket.
+ */
+final class S3ProxyServer implements AutoCloseable {
+    static final String ACCESS_KEY = "test-access-key";
+    static final String SECRET_KEY = "test-secret-key";
+
+    private final S3Proxy proxy;
+    private final URI endpoint;
+    private final S3Client admin;
+    private final AtomicInteger buckets = new AtomicInteger();
+
+    private S3ProxyServer(S3Proxy proxy, URI endpoint) {
+        this.proxy = proxy;
+        this.endpoint = endpoint;
+        this.admin = client(ACCESS_KEY, SECRET_KEY);
+    }
+
+    static S3ProxyServer start() throws Exception {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(new TransientNio2BlobStore())
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        proxy.start();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                proxy.stop();
+                throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
+            }
+            Thread.sleep(10);
+        }
+        return new S3ProxyServer(proxy, URI.create("http://127.0.0.1:" + proxy.getPort()));
+    }
+
+    URI endpoint() {
+        return endpoint;
+    }
+
+    /** Creates an empty bucket and returns its name. */
+    String newBucket() {
+        String name = "bucket-" + buckets.incrementAndGet();
+        admin.createBucket(b -> b.bucket(name));
+        return name;
+    }
+
+    /** Settings for a provider over {@code bucket} of this server. */
+    S3StorageConfig.Builder config(String bucket) {
+        return S3StorageConfig.custom().bucket(bucket).endpoint(endpoint).credentials(ACCESS_KEY, SECRET_KEY);
+    }
+
+    /** A raw client for inspecting or tampering with objects. */
+    S3Client admin() {
+        return admin;
+    }
+
+    S3Client client(String accessKey, String secretKey) {
+        return S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .endpointOverride(endpoint)
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .build();
+    }
+
+    @Override
+    public void close() throws Exception {
+        admin.close();
+        proxy.stop();
+    }
+}
