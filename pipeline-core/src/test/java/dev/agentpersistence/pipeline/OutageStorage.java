@@ -1,0 +1,67 @@
+package dev.agentpersistence.pipeline;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.net.ConnectException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has
+ * saves left to fail, saves matching the predicate throw {@link StorageUnavailableException} (as a
+ * provider does when its server is down) without reaching the store. Everything else goes through.
+ */
+final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter> {
+    private final PersistenceStorageProvider<CheckpointFilter> store;
+    private final AtomicInteger savesToFail = new AtomicInteger();
+    private volatile Predicate<AgentCheckpoint> affected = cp -> true;
+    private final AtomicInteger failedSaves = new AtomicInteger();
+
+    OutageStorage(PersistenceStorageProvider<CheckpointFilter> store) {
+        this.store = store;
+    }
+
+    /** The next {@code count} saves matching {@code which} fail. */
+    void failSaves(int count, Predicate<AgentCheckpoint> which) {
+        affected = which;
+        savesToFail.set(count);
+    }
+
+    int failedSaves() {
+        return failedSaves.get();
+    }
+
+    @Override
+    public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+        if (affected.test(checkpoint) && savesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            failedSaves.incrementAndGet();
+            throw new StorageUnavailableException("checkpoint store unreachable",
+                    new ConnectException("Connection refused"));
+        }
+        store.saveCheckpoint(agentId, checkpoint);
+    }
+
+    @Override
+    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+        return store.getCheckpoints(agentId, filter);
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        return store.getLatestCheckpoint(agentId, filter);
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        return store.getCheckpoint(agentId, checkpointId);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

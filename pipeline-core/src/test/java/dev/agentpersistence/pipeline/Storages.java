@@ -1,0 +1,23 @@
+package dev.agentpersistence.pipeline;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The real providers the tests run on, found through discovery as users find them. */
+final class Storages {
+    private Storages() {
+    }
+
+    static PersistenceStorageProvider<CheckpointFilter> inMemory() {
+        return PersistenceStorageProviders.load("inmemory", ProviderConfig.empty());
+    }
+
+    static PersistenceStorageProvider<CheckpointFilter> file(Path directory) {
+        return PersistenceStorageProviders.load("file",
+                ProviderConfig.of(Map.of("agent.persistence.file.dir", directory.toString())));
+    }
+}
