@@ -1,0 +1,99 @@
+package dev.agentpersistence.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.AgentCheckpoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run killed mid-node (the JVM dies) resumes at that node with the state of the last
+ * checkpoint, in a new JVM, without rerunning finished nodes; then the completed run is reported
+ * as completed in-process without running anything.
+ */
+class KillResumeTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @Timeout(180)
+    void runKilledInsideANodeResumesThereInANewJvmWithoutRerunningFinishedNodes() throws Exception {
+        Path workspace = tmp.resolve("workspace");
+        Path checkpoints = tmp.resolve("checkpoints");
+        Path journal = tmp.resolve("journal.log");
+        Path marker = tmp.resolve("hanging.marker");
+        DocumentPipeline.newWorkspace(workspace);
+
+        Process hanging = start("hang", workspace, checkpoints, journal, marker, tmp.resolve("hang.out"));
+        try {
+            awaitMarker(hanging, marker, tmp.resolve("hang.out"));
+            assertThat(Docs.read(FileWorkspace.at(workspace))).contains("PARTIAL WORK OF concepts-writer");
+        } finally {
+            hanging.destroyForcibly();
+            assertThat(hanging.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(Files.readAllLines(journal)).containsExactly("overview-writer attempt 1", "concepts-writer attempt 1");
+
+        Process resumed = start("resume", workspace, checkpoints, journal, marker, tmp.resolve("resume.out"));
+        assertThat(resumed.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        String output = Files.readString(tmp.resolve("resume.out"));
+        assertThat(resumed.exitValue()).as(output).isZero();
+        assertThat(output).contains("RESULT COMPLETED executed=[concepts-writer, visualization-writer] "
+                + "resumedAfter=overview-writer alreadyCompleted=false");
+
+        assertThat(Files.readAllLines(journal)).containsExactly("overview-writer attempt 1",
+                "concepts-writer attempt 1", "concepts-writer attempt 1", "visualization-writer attempt 1");
+        String doc = Docs.read(FileWorkspace.at(workspace));
+        assertThat(doc).doesNotContain("PARTIAL WORK").contains("CURRENT_AGENT: done");
+        assertThat(doc.split("# Overview", -1)).hasSize(2);
+        assertThat(Conditions.countMarkdownHeadings(doc, "## Concept")).isEqualTo(4);
+
+        var model = ScriptedModel.allCorrect();
+        try (var storage = Storages.file(checkpoints)) {
+            var result = DocumentPipeline.builder(workspace, model).storage(storage).build()
+                    .run(ResumeChildMain.RUN_ID, FileWorkspace.at(workspace));
+            assertThat(result.isCompleted()).isTrue();
+            assertThat(result.alreadyCompleted()).isTrue();
+            assertThat(result.executedNodes()).isEmpty();
+            assertThat(Docs.read(result.state())).isEqualTo(doc);
+            assertThat(storage.getCheckpoints(ResumeChildMain.RUN_ID)).extracting(AgentCheckpoint::nodeId)
+                    .containsExactly(Pipeline.START_NODE_ID, "overview-writer", "concepts-writer",
+                            "visualization-writer", AgentCheckpoint.TOMBSTONE_NODE_ID);
+        }
+        DocumentPipeline.AGENTS.forEach(agent -> assertThat(model.calls(agent)).isZero());
+    }
+
+    private static Process start(String mode, Path workspace, Path checkpoints, Path journal, Path marker, Path out)
+            throws IOException {
+        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Xmx128m", "-XX:TieredStopAtLevel=1",
+                ResumeChildMain.class.getName(), mode, workspace.toString(), checkpoints.toString(),
+                journal.toString(), marker.toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    }
+
+    private static void awaitMarker(Process child, Path marker, Path out) throws Exception {
+        Instant deadline = Instant.now().plus(WAIT);
+        while (!Files.exists(marker)) {
+            if (!child.isAlive()) {
+                throw new AssertionError("child exited with " + child.exitValue() + " before the node started:\n"
+                        + Files.readString(out));
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the node did not start within " + WAIT + ":\n" + Files.readString(out));
+            }
+            Thread.sleep(20);
+        }
+    }
+}
