@@ -50,7 +50,7 @@ class RollbackScenarioAcrossProvidersTest {
     @Test
     void everyProviderModuleOfTheBuildIsDiscovered() {
         assertThat(PersistenceStorageProviders.available()).extracting(PersistenceStorageProviderFactory::name)
-                .contains("inmemory", "file");
+                .contains("inmemory", "file", "jdbc", "redis");
     }
 
     @ParameterizedTest(name = "{0}")
