@@ -23,8 +23,10 @@ abstract class SharedStorageContract extends Contract {
 
     @BeforeEach
     void requireSharedStorage() {
-        Assumptions.assumeTrue(sharesStorage(), () -> "instances of " + providerName()
-                + " do not share storage (sharesStorageAcrossInstances() is false)");
+        if (!sharesStorage()) {
+            Assumptions.abort("shared storage not supported by " + providerName()
+                    + ": sharesStorageAcrossInstances() is false, its instances keep separate checkpoints");
+        }
     }
 
     @Test

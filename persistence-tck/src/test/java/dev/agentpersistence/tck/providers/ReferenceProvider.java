@@ -2,22 +2,20 @@ package dev.agentpersistence.tck.providers;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.codec.CheckpointLocation;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageChecks;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A deliberately simple, correct provider: one lock, encoded documents, filtering in the heap.
- * The kit must pass it; the broken providers extend it and change one thing each.
+ * A deliberately simple, correct provider: one lock over a shared {@link ReferenceStore}, filtering
+ * in the heap. The kit must pass it; each broken provider extends it and changes one thing.
  */
 public class ReferenceProvider implements PersistenceStorageProvider<CheckpointFilter> {
     protected final ReferenceStore store;
-    protected final CheckpointCodec codec = CheckpointCodec.json();
     private volatile boolean closed;
 
     public ReferenceProvider(ReferenceStore store) {
@@ -28,29 +26,43 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         StorageChecks.requireOpen(closed, getClass().getSimpleName());
     }
 
-    protected AgentCheckpoint decode(String agentId, byte[] document) {
-        return codec.decode(document, new CheckpointLocation(agentId, null, "reference store"));
+    /** The key the store files an agent under. */
+    protected String key(String agentId) {
+        return agentId;
     }
 
     /** Every checkpoint of the agent, ascending. */
     protected List<AgentCheckpoint> all(String agentId) {
         synchronized (store) {
-            var result = new ArrayList<AgentCheckpoint>();
-            var versions = store.agents.get(agentId);
-            if (versions != null) {
-                for (var document : versions.values()) {
-                    result.add(decode(agentId, document));
-                }
-            }
-            return result;
+            var versions = store.agents.get(key(agentId));
+            return versions == null ? new ArrayList<>() : new ArrayList<>(versions.values());
         }
+    }
+
+    protected boolean matches(CheckpointFilter filter, AgentCheckpoint checkpoint) {
+        return filter.matches(checkpoint);
+    }
+
+    /** Keeps the {@code limit} newest of the ascending matches. */
+    protected List<AgentCheckpoint> limit(CheckpointFilter filter, List<AgentCheckpoint> ascending) {
+        if (filter.limit() == null || ascending.size() <= filter.limit()) {
+            return ascending;
+        }
+        return new ArrayList<>(ascending.subList(ascending.size() - filter.limit(), ascending.size()));
     }
 
     @Override
     public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
-        return (filter == null ? CheckpointFilter.ALL : filter).apply(all(agentId));
+        var f = filter == null ? CheckpointFilter.ALL : filter;
+        var matched = new ArrayList<AgentCheckpoint>();
+        for (var checkpoint : all(agentId)) {
+            if (matches(f, checkpoint)) {
+                matched.add(checkpoint);
+            }
+        }
+        return limit(f, matched);
     }
 
     @Override
@@ -64,23 +76,33 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         synchronized (store) {
-            var existing = findConflict(agentId, checkpoint);
+            var existing = findCollision(agentId, checkpoint);
             if (existing.isPresent()) {
                 StorageChecks.requireIdentical(agentId, checkpoint, existing.get());
                 return;
             }
-            store.agents.computeIfAbsent(agentId, a -> new TreeMap<>()).put(checkpoint.version(), codec.encode(checkpoint));
+            store(agentId, checkpoint);
         }
     }
 
-    /** The stored checkpoint with the same version or id, if any. */
-    protected Optional<AgentCheckpoint> findConflict(String agentId, AgentCheckpoint checkpoint) {
-        for (var stored : all(agentId)) {
-            if (stored.version() == checkpoint.version() || stored.checkpointId().equals(checkpoint.checkpointId())) {
-                return Optional.of(stored);
-            }
+    /** The stored checkpoint with the same version or id, if any. Called under the store's lock. */
+    protected Optional<AgentCheckpoint> findCollision(String agentId, AgentCheckpoint checkpoint) {
+        var versions = store.agents.get(key(agentId));
+        if (versions == null) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        var atVersion = versions.get(checkpoint.version());
+        if (atVersion != null) {
+            return Optional.of(atVersion);
+        }
+        Long idVersion = store.ids.get(key(agentId)).get(checkpoint.checkpointId());
+        return idVersion == null ? Optional.empty() : Optional.of(versions.get(idVersion));
+    }
+
+    /** Puts the checkpoint into the store. Called under the store's lock. */
+    protected void store(String agentId, AgentCheckpoint checkpoint) {
+        store.agents.computeIfAbsent(key(agentId), a -> new TreeMap<>()).put(checkpoint.version(), checkpoint);
+        store.ids.computeIfAbsent(key(agentId), a -> new HashMap<>()).put(checkpoint.checkpointId(), checkpoint.version());
     }
 
     @Override
@@ -96,7 +118,8 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         synchronized (store) {
-            var removed = store.agents.remove(agentId);
+            store.ids.remove(key(agentId));
+            var removed = store.agents.remove(key(agentId));
             return removed == null ? 0 : removed.size();
         }
     }
@@ -106,15 +129,17 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         synchronized (store) {
-            var versions = store.agents.get(agentId);
+            var versions = store.agents.get(key(agentId));
             if (versions == null) {
                 return 0;
             }
             var below = versions.headMap(version, false);
             int count = below.size();
+            below.values().forEach(c -> store.ids.get(key(agentId)).remove(c.checkpointId()));
             below.clear();
             if (versions.isEmpty()) {
-                store.agents.remove(agentId);
+                store.agents.remove(key(agentId));
+                store.ids.remove(key(agentId));
             }
             return count;
         }
@@ -124,7 +149,12 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
     public List<String> listAgents() {
         requireOpen();
         synchronized (store) {
-            var ids = new ArrayList<>(store.agents.keySet());
+            var ids = new ArrayList<String>();
+            store.agents.forEach((agent, versions) -> {
+                if (!versions.isEmpty()) {
+                    ids.add(agent);
+                }
+            });
             ids.sort(null);
             return ids;
         }

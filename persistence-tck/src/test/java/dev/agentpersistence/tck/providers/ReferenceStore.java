@@ -1,11 +1,14 @@
 package dev.agentpersistence.tck.providers;
 
+import dev.agentpersistence.AgentCheckpoint;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The storage several {@link ReferenceProvider} instances can share: encoded checkpoints per agent and version. */
+/** The storage several {@link ReferenceProvider} instances can share. All fields are guarded by {@code this}. */
 public final class ReferenceStore {
-    /** agent → version → encoded checkpoint. Guarded by {@code this}. */
-    final Map<String, TreeMap<Long, byte[]>> agents = new HashMap<>();
+    /** agent key → version → checkpoint. */
+    final Map<String, TreeMap<Long, AgentCheckpoint>> agents = new HashMap<>();
+    /** agent key → checkpoint id → version. */
+    final Map<String, Map<String, Long>> ids = new HashMap<>();
 }

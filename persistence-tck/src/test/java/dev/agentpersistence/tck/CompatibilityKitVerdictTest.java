@@ -1,0 +1,394 @@
+package dev.agentpersistence.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.providers.BrokenProviders;
+import dev.agentpersistence.tck.providers.MinimalProvider;
+import dev.agentpersistence.tck.providers.ReferenceProvider;
+import dev.agentpersistence.tck.providers.ReferenceStore;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs the kit through the JUnit Platform launcher against a correct provider, a minimal one and
+ * providers with one defect each, and checks the verdicts: the kit passes the correct ones and fails
+ * every broken one on the contract it breaks.
+ */
+class CompatibilityKitVerdictTest {
+
+    /** A kit over providers that share one {@link ReferenceStore} per test. */
+    abstract static class SharedStoreKit extends StorageProviderCompatibilityKit {
+        private final ReferenceStore store = new ReferenceStore();
+        private final Function<ReferenceStore, PersistenceStorageProvider<CheckpointFilter>> factory;
+
+        SharedStoreKit(Function<ReferenceStore, PersistenceStorageProvider<CheckpointFilter>> factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+            return factory.apply(store);
+        }
+    }
+
+    static final class ReferenceKit extends SharedStoreKit {
+        ReferenceKit() {
+            super(ReferenceProvider::new);
+        }
+    }
+
+    static final class MinimalKit extends SharedStoreKit {
+        MinimalKit() {
+            super(MinimalProvider::new);
+        }
+    }
+
+    /** Claims shared storage but gives every instance its own. */
+    static final class InstancesDoNotShareKit extends StorageProviderCompatibilityKit {
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+            return new ReferenceProvider(new ReferenceStore());
+        }
+    }
+
+    /** Fails in {@code createProvider()} with a checked exception. */
+    static final class UnavailableKit extends StorageProviderCompatibilityKit {
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() throws Exception {
+            throw new java.io.IOException("backend unreachable");
+        }
+    }
+
+    static final class IgnoresLimitKit extends SharedStoreKit {
+        IgnoresLimitKit() {
+            super(BrokenProviders.IgnoresLimit::new);
+        }
+    }
+
+    static final class LimitBeforeFilterKit extends SharedStoreKit {
+        LimitBeforeFilterKit() {
+            super(BrokenProviders.LimitBeforeFilter::new);
+        }
+    }
+
+    static final class DescendingOrderKit extends SharedStoreKit {
+        DescendingOrderKit() {
+            super(BrokenProviders.DescendingOrder::new);
+        }
+    }
+
+    static final class TextualVersionOrderKit extends SharedStoreKit {
+        TextualVersionOrderKit() {
+            super(BrokenProviders.TextualVersionOrder::new);
+        }
+    }
+
+    static final class LatestIgnoresFilterKit extends SharedStoreKit {
+        LatestIgnoresFilterKit() {
+            super(BrokenProviders.LatestIgnoresFilter::new);
+        }
+    }
+
+    static final class OverwritesOnConflictKit extends SharedStoreKit {
+        OverwritesOnConflictKit() {
+            super(BrokenProviders.OverwritesOnConflict::new);
+        }
+    }
+
+    static final class NoIdConflictCheckKit extends SharedStoreKit {
+        NoIdConflictCheckKit() {
+            super(BrokenProviders.NoIdConflictCheck::new);
+        }
+    }
+
+    static final class ResaveConflictsKit extends SharedStoreKit {
+        ResaveConflictsKit() {
+            super(BrokenProviders.ResaveConflicts::new);
+        }
+    }
+
+    static final class NotThreadSafeOnConflictKit extends SharedStoreKit {
+        NotThreadSafeOnConflictKit() {
+            super(BrokenProviders.NotThreadSafeOnConflict::new);
+        }
+    }
+
+    static final class LeaksBetweenAgentsKit extends SharedStoreKit {
+        LeaksBetweenAgentsKit() {
+            super(BrokenProviders.LeaksBetweenAgents::new);
+        }
+    }
+
+    static final class CaseInsensitiveAgentsKit extends SharedStoreKit {
+        CaseInsensitiveAgentsKit() {
+            super(BrokenProviders.CaseInsensitiveAgents::new);
+        }
+    }
+
+    static final class LookupAcrossAgentsKit extends SharedStoreKit {
+        LookupAcrossAgentsKit() {
+            super(BrokenProviders.LookupAcrossAgents::new);
+        }
+    }
+
+    static final class IgnoresAgentMismatchKit extends SharedStoreKit {
+        IgnoresAgentMismatchKit() {
+            super(BrokenProviders.IgnoresAgentMismatch::new);
+        }
+    }
+
+    static final class AcceptsInvalidIdsKit extends SharedStoreKit {
+        AcceptsInvalidIdsKit() {
+            super(BrokenProviders.AcceptsInvalidIds::new);
+        }
+    }
+
+    static final class CreatedBeforeInclusiveKit extends SharedStoreKit {
+        CreatedBeforeInclusiveKit() {
+            super(BrokenProviders.CreatedBeforeInclusive::new);
+        }
+    }
+
+    static final class CreatedAfterExclusiveKit extends SharedStoreKit {
+        CreatedAfterExclusiveKit() {
+            super(BrokenProviders.CreatedAfterExclusive::new);
+        }
+    }
+
+    static final class MillisecondTimeFilterKit extends SharedStoreKit {
+        MillisecondTimeFilterKit() {
+            super(BrokenProviders.MillisecondTimeFilter::new);
+        }
+    }
+
+    static final class MaxVersionExclusiveKit extends SharedStoreKit {
+        MaxVersionExclusiveKit() {
+            super(BrokenProviders.MaxVersionExclusive::new);
+        }
+    }
+
+    static final class NodeIdPrefixMatchKit extends SharedStoreKit {
+        NodeIdPrefixMatchKit() {
+            super(BrokenProviders.NodeIdPrefixMatch::new);
+        }
+    }
+
+    static final class MetadataAnyMatchKit extends SharedStoreKit {
+        MetadataAnyMatchKit() {
+            super(BrokenProviders.MetadataAnyMatch::new);
+        }
+    }
+
+    static final class TombstonesAlwaysIncludedKit extends SharedStoreKit {
+        TombstonesAlwaysIncludedKit() {
+            super(BrokenProviders.TombstonesAlwaysIncluded::new);
+        }
+    }
+
+    static final class DropsNanosecondsKit extends SharedStoreKit {
+        DropsNanosecondsKit() {
+            super(BrokenProviders.DropsNanoseconds::new);
+        }
+    }
+
+    static final class JsonNullBecomesNullKit extends SharedStoreKit {
+        JsonNullBecomesNullKit() {
+            super(BrokenProviders.JsonNullBecomesNull::new);
+        }
+    }
+
+    static final class TruncatesHistoryKit extends SharedStoreKit {
+        TruncatesHistoryKit() {
+            super(BrokenProviders.TruncatesHistory::new);
+        }
+    }
+
+    static final class TruncatesLargeTextKit extends SharedStoreKit {
+        TruncatesLargeTextKit() {
+            super(BrokenProviders.TruncatesLargeText::new);
+        }
+    }
+
+    static final class DeleteBeforeInclusiveKit extends SharedStoreKit {
+        DeleteBeforeInclusiveKit() {
+            super(BrokenProviders.DeleteBeforeInclusive::new);
+        }
+    }
+
+    static final class DeleteCountsZeroKit extends SharedStoreKit {
+        DeleteCountsZeroKit() {
+            super(BrokenProviders.DeleteCountsZero::new);
+        }
+    }
+
+    static final class StaleIdsAfterDeleteKit extends SharedStoreKit {
+        StaleIdsAfterDeleteKit() {
+            super(BrokenProviders.StaleIdsAfterDelete::new);
+        }
+    }
+
+    static final class ListAgentsUnsortedKit extends SharedStoreKit {
+        ListAgentsUnsortedKit() {
+            super(BrokenProviders.ListAgentsUnsorted::new);
+        }
+    }
+
+    static final class ListAgentsKeepsEmptiedKit extends SharedStoreKit {
+        ListAgentsKeepsEmptiedKit() {
+            super(BrokenProviders.ListAgentsKeepsEmptied::new);
+        }
+    }
+
+    static final class UsableAfterCloseKit extends SharedStoreKit {
+        UsableAfterCloseKit() {
+            super(BrokenProviders.UsableAfterClose::new);
+        }
+    }
+
+    static final class CloseNotIdempotentKit extends SharedStoreKit {
+        CloseNotIdempotentKit() {
+            super(BrokenProviders.CloseNotIdempotent::new);
+        }
+    }
+
+    private static final Map<String, Class<?>> GROUPS = Map.ofEntries(
+            Map.entry("RoundTrip", StorageProviderCompatibilityKit.RoundTrip.class),
+            Map.entry("Ordering", StorageProviderCompatibilityKit.Ordering.class),
+            Map.entry("Latest", StorageProviderCompatibilityKit.Latest.class),
+            Map.entry("Filters", StorageProviderCompatibilityKit.Filters.class),
+            Map.entry("Limit", StorageProviderCompatibilityKit.Limit.class),
+            Map.entry("Lookup", StorageProviderCompatibilityKit.Lookup.class),
+            Map.entry("Isolation", StorageProviderCompatibilityKit.Isolation.class),
+            Map.entry("Identifiers", StorageProviderCompatibilityKit.Identifiers.class),
+            Map.entry("Conflicts", StorageProviderCompatibilityKit.Conflicts.class),
+            Map.entry("Concurrency", StorageProviderCompatibilityKit.Concurrency.class),
+            Map.entry("SharedStorage", StorageProviderCompatibilityKit.SharedStorage.class),
+            Map.entry("Arguments", StorageProviderCompatibilityKit.Arguments.class),
+            Map.entry("Deletion", StorageProviderCompatibilityKit.Deletion.class),
+            Map.entry("Tombstones", StorageProviderCompatibilityKit.Tombstones.class),
+            Map.entry("Lifecycle", StorageProviderCompatibilityKit.Lifecycle.class));
+
+    /** Every test method the kit declares, as {@code Group.method}. */
+    private static List<String> allKitTests() {
+        var names = new ArrayList<String>();
+        GROUPS.forEach((group, nested) -> {
+            for (Class<?> type = nested.getSuperclass(); type != Contract.class; type = type.getSuperclass()) {
+                for (var method : type.getDeclaredMethods()) {
+                    if (method.isAnnotationPresent(Test.class)) {
+                        names.add(group + "." + method.getName());
+                    }
+                }
+            }
+        });
+        return names;
+    }
+
+    @Test
+    @DisplayName("the kit passes a correct provider: every test runs and passes, none is skipped")
+    void passesReference() {
+        var run = KitRun.of(ReferenceKit.class);
+        assertThat(run.failed()).as(run.summary()).isEmpty();
+        assertThat(run.aborted()).as(run.summary()).isEmpty();
+        assertThat(run.containerFailures()).as(run.summary()).isEmpty();
+        assertThat(run.passed()).containsExactlyInAnyOrderElementsOf(allKitTests());
+        assertThat(run.total()).isGreaterThanOrEqualTo(75);
+    }
+
+    @Test
+    @DisplayName("a provider with only the three abstract methods passes, and every left-out operation shows as aborted with its reason")
+    void minimalProviderAbortsUnsupported() {
+        var run = KitRun.of(MinimalKit.class);
+        assertThat(run.failed()).as(run.summary()).isEmpty();
+        assertThat(run.containerFailures()).as(run.summary()).isEmpty();
+        assertThat(run.aborted().keySet()).contains(
+                "Deletion.deleteAgent", "Deletion.deleteBeforeStrictlyBelow", "Deletion.listAgentsSortedAndPruned",
+                "Deletion.invalidIds", "Isolation.deletionStaysInside", "Identifiers.listAgentsHostile",
+                "SharedStorage.deletionsAcrossInstances", "Lifecycle.useAfterClose", "Lifecycle.closeTwice");
+        run.aborted().forEach((test, reason) -> assertThat(reason).as(test)
+                .contains("not supported by " + MinimalProvider.class.getName()));
+        assertThat(run.aborted().get("Deletion.deleteAgent")).startsWith("deleteCheckpoints not supported by");
+        assertThat(run.aborted().get("Lifecycle.closeTwice")).startsWith("close() not supported by");
+        assertThat(run.passed()).contains("RoundTrip.everyField", "Conflicts.sameVersionOtherContent",
+                "Concurrency.oneWinnerPerVersion", "Identifiers.invalidAgentIds");
+    }
+
+    @Test
+    @DisplayName("when createProvider() throws, every test fails with that cause instead of passing")
+    void unavailableProviderFails() {
+        var run = KitRun.of(UnavailableKit.class, List.of(StorageProviderCompatibilityKit.RoundTrip.class));
+        assertThat(run.passed()).isEmpty();
+        assertThat(run.failed()).isNotEmpty();
+        run.failed().values().forEach(failure -> assertThat(failure).hasRootCauseMessage("backend unreachable"));
+    }
+
+    static Stream<Arguments> brokenProviders() {
+        return Stream.of(
+                broken(IgnoresLimitKit.class, "Limit.newestAscending", "Limit.limitAfterOtherFields",
+                        "Filters.everyCombination"),
+                broken(LimitBeforeFilterKit.class, "Limit.limitAfterOtherFields", "Filters.everyCombination"),
+                broken(DescendingOrderKit.class, "Ordering.ascendingWhateverSaveOrder", "Ordering.numericOrder",
+                        "Filters.nullFilterMeansAll", "RoundTrip.nanoseconds"),
+                broken(TextualVersionOrderKit.class, "Ordering.numericOrder"),
+                broken(LatestIgnoresFilterKit.class, "Latest.filtered", "Latest.agreesWithList", "Tombstones.excluded"),
+                broken(OverwritesOnConflictKit.class, "Conflicts.sameVersionOtherContent", "Conflicts.smallDifferences",
+                        "Concurrency.oneWinnerPerVersion", "SharedStorage.conflictsAcrossInstances"),
+                broken(NoIdConflictCheckKit.class, "Conflicts.sameIdOtherVersion"),
+                broken(ResaveConflictsKit.class, "Conflicts.identicalResave", "Concurrency.identicalRacersAllSucceed"),
+                broken(NotThreadSafeOnConflictKit.class, "Concurrency.oneWinnerPerVersion",
+                        "SharedStorage.raceAcrossInstances"),
+                broken(LeaksBetweenAgentsKit.class, "Isolation.prefixes", "Identifiers.nearDuplicates"),
+                broken(CaseInsensitiveAgentsKit.class, "Identifiers.nearDuplicates"),
+                broken(LookupAcrossAgentsKit.class, "Lookup.otherAgent"),
+                broken(IgnoresAgentMismatchKit.class, "Arguments.mismatchedAgent"),
+                broken(AcceptsInvalidIdsKit.class, "Identifiers.invalidAgentIds"),
+                broken(CreatedBeforeInclusiveKit.class, "Filters.createdBeforeExclusive", "Filters.createdRange",
+                        "Filters.nanosecondBounds"),
+                broken(CreatedAfterExclusiveKit.class, "Filters.createdAfterInclusive", "Filters.createdRange"),
+                broken(MillisecondTimeFilterKit.class, "Filters.nanosecondBounds"),
+                broken(MaxVersionExclusiveKit.class, "Filters.maxVersionInclusive", "Latest.filtered"),
+                broken(NodeIdPrefixMatchKit.class, "Filters.nodeId"),
+                broken(MetadataAnyMatchKit.class, "Filters.metadataAllMustMatch"),
+                broken(TombstonesAlwaysIncludedKit.class, "Filters.tombstones", "Tombstones.excluded"),
+                broken(DropsNanosecondsKit.class, "RoundTrip.nanoseconds", "RoundTrip.everyField"),
+                broken(JsonNullBecomesNullKit.class, "RoundTrip.nullVersusJsonNull"),
+                broken(TruncatesHistoryKit.class, "RoundTrip.longHistory"),
+                broken(TruncatesLargeTextKit.class, "RoundTrip.largeState"),
+                broken(DeleteBeforeInclusiveKit.class, "Deletion.deleteBeforeStrictlyBelow"),
+                broken(DeleteCountsZeroKit.class, "Deletion.deleteAgent"),
+                broken(StaleIdsAfterDeleteKit.class, "Deletion.reuseAfterDelete", "Deletion.reuseIdAfterRetention"),
+                broken(ListAgentsUnsortedKit.class, "Deletion.listAgentsSortedAndPruned", "Identifiers.listAgentsHostile"),
+                broken(ListAgentsKeepsEmptiedKit.class, "Deletion.listAgentsSortedAndPruned"),
+                broken(UsableAfterCloseKit.class, "Lifecycle.useAfterClose", "Lifecycle.closeTwice"),
+                broken(CloseNotIdempotentKit.class, "Lifecycle.closeTwice"),
+                broken(InstancesDoNotShareKit.class, "SharedStorage.secondInstanceSeesSaves",
+                        "SharedStorage.conflictsAcrossInstances"));
+    }
+
+    private static Arguments broken(Class<? extends StorageProviderCompatibilityKit> kit, String... expectedFailures) {
+        return Arguments.of(kit.getSimpleName().replace("Kit", ""), kit, List.of(expectedFailures));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenProviders")
+    @DisplayName("the kit fails a broken provider on the contract it breaks")
+    void failsBrokenProvider(String defect, Class<? extends StorageProviderCompatibilityKit> kit, List<String> expected) {
+        var groups = new LinkedHashSet<Class<?>>();
+        for (String test : expected) {
+            groups.add(GROUPS.get(test.substring(0, test.indexOf('.'))));
+        }
+        var run = KitRun.of(kit, new ArrayList<>(groups));
+        assertThat(run.failed().keySet()).as("tests failing for %s%n%s", defect, run.summary())
+                .containsAll(expected);
+    }
+}
