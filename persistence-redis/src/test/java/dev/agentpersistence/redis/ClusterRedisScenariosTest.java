@@ -9,11 +9,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -23,6 +23,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * {@link RedisProviderScenarios} against a three-master Redis Cluster this test starts, plus proof
  * that different agents land on different slots and nodes while one agent stays in one slot.
  */
+@ExtendWith(RedisClusterExtension.class)
 class ClusterRedisScenariosTest extends RedisProviderScenarios {
     private static RedisTestCluster cluster;
 
@@ -30,15 +31,8 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
     private RedisClusterClient raw;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = RedisTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void useCluster(RedisTestCluster started) {
+        cluster = started;
     }
 
     @BeforeEach

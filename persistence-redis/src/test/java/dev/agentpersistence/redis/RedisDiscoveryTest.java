@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.tck.DiscoveryKit;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** The provider is found through ServiceLoader under the name {@code redis} and works as configured. */
-class RedisDiscoveryTest {
+class RedisDiscoveryTest extends DiscoveryKit {
 
     @AfterAll
     static void removeKeys() {
@@ -18,19 +19,27 @@ class RedisDiscoveryTest {
         }
     }
 
-    @Test
-    void loadsByNameAndAsTheOnlyProviderOnTheClassPath() {
-        var config = ProviderConfig.of(Map.of(
+    @Override
+    protected String providerName() {
+        return "redis";
+    }
+
+    @Override
+    protected ProviderConfig config() {
+        return ProviderConfig.of(Map.of(
                 "agent.persistence.redis.uri", SharedRedis.uri(),
                 "agent.persistence.redis.key-prefix", SharedRedis.uniquePrefix()));
-        assertThat(PersistenceStorageProviders.available())
-                .anySatisfy(factory -> assertThat(factory).isInstanceOf(RedisStorageProviderFactory.class));
-        try (var byName = PersistenceStorageProviders.load("redis", config);
-             var only = PersistenceStorageProviders.load(config)) {
-            assertThat(byName).isInstanceOf(RedisStorageProvider.class);
+    }
+
+    @Override
+    protected Class<?> expectedProviderType() {
+        return RedisStorageProvider.class;
+    }
+
+    @Test
+    void isChosenWhenItIsTheOnlyProviderOnTheClassPath() {
+        try (var only = PersistenceStorageProviders.load(config())) {
             assertThat(only).isInstanceOf(RedisStorageProvider.class);
-            byName.saveCheckpoint("discovered", Fixtures.simple("discovered", 0));
-            assertThat(only.getCheckpoints("discovered")).containsExactly(Fixtures.simple("discovered", 0));
         }
     }
 }

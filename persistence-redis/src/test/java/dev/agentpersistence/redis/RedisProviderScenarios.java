@@ -73,24 +73,6 @@ abstract class RedisProviderScenarios {
     }
 
     @Test
-    void roundTripsEveryFieldToTheNanosecond() {
-        var provider = provider();
-        String agent = agent("round trip {x}: ü");
-        var full = Fixtures.full(agent, 0);
-        var minimal = AgentCheckpoint.builder().checkpointId("m").agentId(agent).version(1)
-                .createdAt(Instant.parse("1969-12-31T23:59:59.999999999Z")).lastInput(JsonNodeFactory.instance.nullNode())
-                .build();
-        var big = bigCheckpoint(agent, 2);
-        provider.saveCheckpoint(agent, full);
-        provider.saveCheckpoint(agent, minimal);
-        provider.saveCheckpoint(agent, big);
-
-        assertThat(provider.getCheckpoints(agent)).containsExactly(full, minimal, big);
-        assertThat(provider().getCheckpoint(agent, "m")).contains(minimal);
-        assertThat(provider.getLatestCheckpoint(agent)).contains(big);
-    }
-
-    @Test
     void filtersAgreeWithTheReferenceImplementation() {
         var provider = provider();
         String agent = agent("filters");
@@ -119,7 +101,7 @@ abstract class RedisProviderScenarios {
         Collections.shuffle(shuffled, random);
         shuffled.forEach(cp -> provider.saveCheckpoint(agent, cp));
 
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 250; i++) {
             var f = CheckpointFilter.builder();
             if (random.nextInt(4) == 0) {
                 String node = nodes.get(random.nextInt(nodes.size()));
@@ -351,30 +333,7 @@ abstract class RedisProviderScenarios {
         assertThat(provider.getCheckpoint(agent, "cp-0")).isPresent();
     }
 
-    @Test
-    void closedProviderRefusesEveryCall() {
-        var provider = provider();
-        String agent = agent("closed");
-        provider.close();
-        provider.close();
-        assertThatThrownBy(() -> provider.getCheckpoints(agent)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> provider.saveCheckpoint(agent, Fixtures.simple(agent, 0)))
-                .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(provider::listAgents).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> provider.deleteCheckpoints(agent)).isInstanceOf(IllegalStateException.class);
-    }
-
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static AgentCheckpoint bigCheckpoint(String agent, long version) {
-        var builder = Fixtures.builder(agent, version);
-        var history = new ArrayList<Message>(10_000);
-        for (int i = 0; i < 10_000; i++) {
-            history.add(i % 2 == 0 ? Message.user("question " + i) : Message.assistant("answer " + i));
-        }
-        String megabyte = "x".repeat(1 << 20);
-        return builder.messageHistory(history).state(Map.of("blob", JsonNodeFactory.instance.textNode(megabyte))).build();
     }
 }

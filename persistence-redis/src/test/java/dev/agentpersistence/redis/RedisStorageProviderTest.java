@@ -1,0 +1,30 @@
+package dev.agentpersistence.redis;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The conformance kit against the shared standalone Redis. Each test writes under its own key prefix
+ * (so each test gets fresh storage while its providers share it); the run's keys are removed afterwards.
+ */
+class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
+    private final String prefix = SharedRedis.uniquePrefix();
+    private String uri;
+
+    @AfterAll
+    static void removeKeys() {
+        if (SharedRedis.answers(SharedRedis.uri())) {
+            SharedRedis.deleteKeys(SharedRedis.uri(), SharedRedis.RUN_PREFIX);
+        }
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+        if (uri == null) {
+            uri = SharedRedis.uri();
+        }
+        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+    }
+}
