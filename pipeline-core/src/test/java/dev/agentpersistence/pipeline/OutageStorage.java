@@ -13,13 +13,15 @@ import java.util.function.Predicate;
 /**
  * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has
  * saves left to fail, saves matching the predicate throw {@link StorageUnavailableException} (as a
- * provider does when its server is down) without reaching the store. Everything else goes through.
+ * provider does when its server is down) without reaching the store; {@link #failLoads} does the
+ * same for lookups of the latest checkpoint. Everything else goes through.
  */
 final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter> {
     private final PersistenceStorageProvider<CheckpointFilter> store;
     private final AtomicInteger savesToFail = new AtomicInteger();
     private volatile Predicate<AgentCheckpoint> affected = cp -> true;
     private final AtomicInteger failedSaves = new AtomicInteger();
+    private final AtomicInteger loadsToFail = new AtomicInteger();
 
     OutageStorage(PersistenceStorageProvider<CheckpointFilter> store) {
         this.store = store;
@@ -29,6 +31,11 @@ final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter
     void failSaves(int count, Predicate<AgentCheckpoint> which) {
         affected = which;
         savesToFail.set(count);
+    }
+
+    /** The next {@code count} lookups of the latest checkpoint fail. */
+    void failLoads(int count) {
+        loadsToFail.set(count);
     }
 
     int failedSaves() {
@@ -52,6 +59,10 @@ final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter
 
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        if (loadsToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new StorageUnavailableException("checkpoint store unreachable",
+                    new ConnectException("Connection refused"));
+        }
         return store.getLatestCheckpoint(agentId, filter);
     }
 
