@@ -37,7 +37,7 @@ public final class CheckpointStatements {
                 .bind("version", checkpoint.version())
                 .bind("seconds", checkpoint.createdAt().getEpochSecond())
                 .bind("nanos", checkpoint.createdAt().getNano())
-                .bind("nodeId", checkpoint.nodeId())
+                .bind("nodeId", FilterSql.utf8(checkpoint.nodeId()))
                 .bind("tombstone", FilterSql.tombstoneFlag(checkpoint))
                 .bind("payload", document)
                 .execute();
@@ -49,8 +49,8 @@ public final class CheckpointStatements {
         for (var entry : checkpoint.metadata().entrySet()) {
             batch.bind("agentId", checkpoint.agentId())
                     .bind("checkpointId", checkpoint.checkpointId())
-                    .bind("key", entry.getKey())
-                    .bind("value", entry.getValue())
+                    .bind("key", FilterSql.utf8(entry.getKey()))
+                    .bind("value", FilterSql.utf8(entry.getValue()))
                     .add();
         }
         batch.execute();

@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,7 +24,7 @@ record FilterSql(String condition, Map<String, Object> parameters) {
         parameters.put("agentId", agentId);
         if (filter.nodeId() != null) {
             sql.append(" AND c.node_id = :nodeId");
-            parameters.put("nodeId", filter.nodeId());
+            parameters.put("nodeId", utf8(filter.nodeId()));
         }
         if (filter.createdAfter() != null) {
             Instant after = filter.createdAfter();
@@ -52,11 +53,16 @@ record FilterSql(String condition, Map<String, Object> parameters) {
                     .append(" WHERE m.agent_id = c.agent_id AND m.checkpoint_id = c.checkpoint_id")
                     .append(" AND m.meta_key = :metaKey").append(i)
                     .append(" AND m.meta_value = :metaValue").append(i).append(')');
-            parameters.put("metaKey" + i, entry.getKey());
-            parameters.put("metaValue" + i, entry.getValue());
+            parameters.put("metaKey" + i, utf8(entry.getKey()));
+            parameters.put("metaValue" + i, utf8(entry.getValue()));
             i++;
         }
         return new FilterSql(sql.toString(), Map.copyOf(parameters));
+    }
+
+    /** The stored form of a node id, metadata key or metadata value; {@code null} stays {@code null}. */
+    static byte[] utf8(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The value of the {@code tombstone} column for {@code checkpoint}. */

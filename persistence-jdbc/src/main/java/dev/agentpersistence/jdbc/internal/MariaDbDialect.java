@@ -21,7 +21,7 @@ final class MariaDbDialect implements Dialect {
 
     private MariaDbDialect(String name, String collation) {
         this.name = name;
-        this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMTEXT", "LONGBLOB",
+        this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMBLOB", "LONGBLOB",
                 " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true);
     }
 

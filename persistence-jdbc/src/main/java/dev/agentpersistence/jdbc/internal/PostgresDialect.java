@@ -14,7 +14,7 @@ import org.jdbi.v3.core.Handle;
  * stored as {@code bytea} (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
  */
 final class PostgresDialect implements Dialect {
-    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "TEXT", "BYTEA", "", false);
+    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false);
 
     @Override
     public String name() {

@@ -8,17 +8,19 @@ import java.util.Objects;
  * The schema's DDL written with one dialect's column types.
  *
  * @param idType        type of agent and checkpoint ids (up to 256 UTF-16 characters, compared exactly)
- * @param textType      type of node ids and metadata keys and values (unbounded text, compared exactly)
+ * @param utf8Type      type of node ids and metadata keys and values, stored as their UTF-8 bytes so that
+ *                      they compare byte for byte on every database (no collation, and PostgreSQL's
+ *                      {@code text}, which refuses U+0000, is avoided)
  * @param binaryType    type of the codec document
  * @param tableOptions  appended to every {@code CREATE TABLE}, such as engine and collation
  * @param inlineIndexes whether indexes are declared inside {@code CREATE TABLE} (MySQL has no
  *                      {@code CREATE INDEX IF NOT EXISTS}) rather than as separate statements
  */
-public record SchemaDdl(String idType, String textType, String binaryType, String tableOptions,
+public record SchemaDdl(String idType, String utf8Type, String binaryType, String tableOptions,
                         boolean inlineIndexes) {
     public SchemaDdl {
         Objects.requireNonNull(idType, "idType");
-        Objects.requireNonNull(textType, "textType");
+        Objects.requireNonNull(utf8Type, "utf8Type");
         Objects.requireNonNull(binaryType, "binaryType");
         Objects.requireNonNull(tableOptions, "tableOptions");
     }
@@ -44,7 +46,7 @@ public record SchemaDdl(String idType, String textType, String binaryType, Strin
                 + "version BIGINT NOT NULL, "
                 + "created_at_seconds BIGINT NOT NULL, "
                 + "created_at_nanos INTEGER NOT NULL, "
-                + "node_id " + textType + ", "
+                + "node_id " + utf8Type + ", "
                 + "tombstone SMALLINT NOT NULL, "
                 + "payload " + binaryType + " NOT NULL, "
                 + "CONSTRAINT " + t.checkpoints() + "_pk PRIMARY KEY (agent_id, checkpoint_id)"
@@ -57,8 +59,8 @@ public record SchemaDdl(String idType, String textType, String binaryType, Strin
         statements.add("CREATE TABLE IF NOT EXISTS " + t.metadata() + " ("
                 + "agent_id " + idType + " NOT NULL, "
                 + "checkpoint_id " + idType + " NOT NULL, "
-                + "meta_key " + textType + " NOT NULL, "
-                + "meta_value " + textType + " NOT NULL, "
+                + "meta_key " + utf8Type + " NOT NULL, "
+                + "meta_value " + utf8Type + " NOT NULL, "
                 + (inlineIndexes ? "KEY " + t.metadataIndex() + " (agent_id, checkpoint_id), " : "")
                 + "CONSTRAINT " + t.metadata() + "_fk FOREIGN KEY (agent_id, checkpoint_id) "
                 + "REFERENCES " + t.checkpoints() + " (agent_id, checkpoint_id)"
