@@ -53,7 +53,7 @@ final class SharedRedis {
         var config = DefaultJedisClientConfig.builder().autoNegotiateProtocol(false).connectionTimeoutMillis(1000).socketTimeoutMillis(5000)
                 .user(JedisURIHelper.getUser(parsed)).password(JedisURIHelper.getPassword(parsed))
                 .database(JedisURIHelper.hasDbIndex(parsed) ? JedisURIHelper.getDBIndex(parsed) : 0)
-                .ssl(JedisURIHelper.isRedisSSLScheme(parsed)).build();
+                .sslOptions(JedisURIHelper.isRedisSSLScheme(parsed) ? redis.clients.jedis.SslOptions.defaults() : null).build();
         return new Jedis(JedisURIHelper.getHostAndPort(parsed), config);
     }
 

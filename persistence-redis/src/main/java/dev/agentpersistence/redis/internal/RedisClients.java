@@ -8,6 +8,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -27,8 +28,11 @@ public final class RedisClients {
                 .socketTimeoutMillis((int) config.socketTimeout().toMillis())
                 .user(JedisURIHelper.getUser(uri))
                 .password(JedisURIHelper.getPassword(uri))
-                .ssl(JedisURIHelper.isRedisSSLScheme(uri))
                 .clientName("agent-persistence");
+        if (JedisURIHelper.isRedisSSLScheme(uri)) {
+            // TLS with the JVM's trust store and full certificate and host name verification
+            clientConfig.sslOptions(SslOptions.defaults());
+        }
         var pool = new ConnectionPoolConfig();
         pool.setMaxTotal(config.poolMaxTotal());
         pool.setMaxIdle(config.poolMaxIdle());
