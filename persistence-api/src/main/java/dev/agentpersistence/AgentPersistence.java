@@ -2,6 +2,7 @@ package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.internal.FacadeMetrics;
+import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -44,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest},
  * {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}),
  * counter {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure})
- * and counter {@value FacadeMetrics#CONFLICT_RETRIES}.
+ * and counter {@value FacadeMetrics#CONFLICT_RETRIES}. The storage is then wrapped in a
+ * {@link MeteredStorageProvider} (unless it already is one), so every provider call is timed too
+ * ({@link dev.agentpersistence.metrics.StorageMetricNames}); {@link #storage()} returns the wrapper.
  *
  * <p>Immutable and thread-safe. It does not own the storage: close the provider yourself.
  */
@@ -63,7 +66,8 @@ public final class AgentPersistence {
     private final FacadeMetrics metrics;
 
     private AgentPersistence(Builder builder) {
-        this.storage = builder.storage;
+        this.storage = builder.meterRegistry == null ? builder.storage
+                : MeteredStorageProvider.wrap(builder.storage, builder.meterRegistry);
         this.rollbackTools = builder.rollbackTools;
         this.automaticPersistence = builder.automaticPersistence;
         this.clock = builder.clock;
@@ -231,7 +235,7 @@ public final class AgentPersistence {
                 Identifiers.requireValid(checkpointId, "checkpointId"));
     }
 
-    /** The storage checkpoints go to. */
+    /** The storage checkpoints go to; a {@link MeteredStorageProvider} over it when built with a registry. */
     public PersistenceStorageProvider<?> storage() {
         return storage;
     }
@@ -348,7 +352,7 @@ public final class AgentPersistence {
             return this;
         }
 
-        /** Where to record metrics; default none. */
+        /** Where to record metrics, the storage's included (see the class documentation); default none. */
         public Builder meterRegistry(MeterRegistry meterRegistry) {
             this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
             return this;

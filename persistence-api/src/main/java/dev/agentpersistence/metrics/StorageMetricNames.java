@@ -1,12 +1,25 @@
 package dev.agentpersistence.metrics;
 
-/** Names and tags of the storage meters recorded by {@link MeteredStorageProvider}. */
+/**
+ * Names, tags and tag values of the storage meters recorded by {@link MeteredStorageProvider}.
+ * Every meter carries the tag {@value #TAG_PROVIDER}. Timers record each call once, tagged with
+ * its {@value #TAG_OPERATION} and {@value #TAG_OUTCOME}.
+ *
+ * <table>
+ *   <caption>Outcomes</caption>
+ *   <tr><td>{@value #OUTCOME_SUCCESS}</td><td>the call returned</td></tr>
+ *   <tr><td>{@value #OUTCOME_NOT_FOUND}</td><td>the call returned an empty {@code Optional}</td></tr>
+ *   <tr><td>{@value #OUTCOME_CONFLICT}</td><td>a save threw {@code CheckpointConflictException}</td></tr>
+ *   <tr><td>{@value #OUTCOME_UNSUPPORTED}</td><td>the provider does not implement the operation</td></tr>
+ *   <tr><td>{@value #OUTCOME_ERROR}</td><td>any other exception; also counted in {@value #ERRORS}</td></tr>
+ * </table>
+ */
 public final class StorageMetricNames {
     /** Timer of {@code saveCheckpoint}; tags provider, operation=save, outcome (success, conflict, error). */
     public static final String CHECKPOINT_SAVE = "agent.persistence.checkpoint.save";
     /** Timer of reads; tags provider, operation (latest, get, list), outcome (success, not_found, error). */
     public static final String CHECKPOINT_LOAD = "agent.persistence.checkpoint.load";
-    /** Timer of deletes; tags provider, operation (all, before), outcome. */
+    /** Timer of deletes; tags provider, operation (delete_all, delete_before), outcome. */
     public static final String CHECKPOINT_DELETE = "agent.persistence.checkpoint.delete";
     /** Timer of {@code listAgents}; tags provider, operation=list, outcome. */
     public static final String AGENTS_LIST = "agent.persistence.agents.list";
@@ -14,14 +27,38 @@ public final class StorageMetricNames {
     public static final String CHECKPOINT_SIZE = "agent.persistence.checkpoint.size";
     /** Counter of saves refused with a conflict; tag provider. */
     public static final String CHECKPOINT_CONFLICTS = "agent.persistence.checkpoint.conflicts";
-    /** Counter of failed calls; tags provider, operation, exception (simple class name). */
-    public static final String ERRORS = "agent.persistence.errors";
+    /** Counter of failed storage calls; tags provider, operation, exception (simple class name). */
+    public static final String ERRORS = "agent.persistence.storage.errors";
 
     public static final String TAG_PROVIDER = "provider";
     public static final String TAG_OPERATION = "operation";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_EXCEPTION = "exception";
 
+    public static final String OP_SAVE = "save";
+    public static final String OP_LATEST = "latest";
+    public static final String OP_GET = "get";
+    public static final String OP_LIST = "list";
+    public static final String OP_DELETE_ALL = "delete_all";
+    public static final String OP_DELETE_BEFORE = "delete_before";
+
+    public static final String OUTCOME_SUCCESS = "success";
+    public static final String OUTCOME_NOT_FOUND = "not_found";
+    public static final String OUTCOME_CONFLICT = "conflict";
+    public static final String OUTCOME_UNSUPPORTED = "unsupported";
+    public static final String OUTCOME_ERROR = "error";
+
     private StorageMetricNames() {
+    }
+
+    /** The description registered with the timer {@code name}. */
+    static String describe(String name) {
+        return switch (name) {
+            case CHECKPOINT_SAVE -> "Time to save one checkpoint in the storage provider";
+            case CHECKPOINT_LOAD -> "Time to read checkpoints from the storage provider";
+            case CHECKPOINT_DELETE -> "Time to delete checkpoints in the storage provider";
+            case AGENTS_LIST -> "Time to list the agents that have checkpoints";
+            default -> null;
+        };
     }
 }

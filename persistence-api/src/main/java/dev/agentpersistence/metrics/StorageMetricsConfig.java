@@ -1,6 +1,7 @@
 package dev.agentpersistence.metrics;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Settings of {@link MeteredStorageProvider}: which percentiles to publish, whether to publish a
@@ -8,6 +9,11 @@ import java.util.Arrays;
  * encoding per save). Immutable; build with {@link #custom()}.
  */
 public final class StorageMetricsConfig {
+    /** Lowest bucket of the checkpoint size histogram, in bytes. */
+    public static final double MIN_EXPECTED_SIZE_BYTES = 64;
+    /** Highest bucket of the checkpoint size histogram, in bytes (256 MiB). */
+    public static final double MAX_EXPECTED_SIZE_BYTES = 256.0 * 1024 * 1024;
+
     private static final StorageMetricsConfig DEFAULTS = custom().build();
 
     private final double[] percentiles;
@@ -25,6 +31,7 @@ public final class StorageMetricsConfig {
         return DEFAULTS;
     }
 
+    /** A builder starting from the defaults. */
     public static Builder custom() {
         return new Builder();
     }
@@ -34,12 +41,20 @@ public final class StorageMetricsConfig {
         return percentiles.clone();
     }
 
+    /** Whether histogram buckets are published (for {@code histogram_quantile} in Prometheus). */
     public boolean percentileHistogram() {
         return percentileHistogram;
     }
 
+    /** Whether checkpoint sizes are recorded. */
     public boolean recordSize() {
         return recordSize;
+    }
+
+    @Override
+    public String toString() {
+        return "StorageMetricsConfig[percentiles=" + Arrays.toString(percentiles) + ", percentileHistogram="
+                + percentileHistogram + ", recordSize=" + recordSize + "]";
     }
 
     /** Builds {@link StorageMetricsConfig}s. */
@@ -53,6 +68,7 @@ public final class StorageMetricsConfig {
 
         /** Publishes these client-side percentiles, e.g. {@code 0.5, 0.95, 0.99}. */
         public Builder percentiles(double... percentiles) {
+            Objects.requireNonNull(percentiles, "percentiles");
             for (double p : percentiles) {
                 if (!(p >= 0 && p <= 1)) {
                     throw new IllegalArgumentException("percentiles must be within [0, 1] but got "
@@ -75,6 +91,7 @@ public final class StorageMetricsConfig {
             return this;
         }
 
+        /** The immutable settings. */
         public StorageMetricsConfig build() {
             return new StorageMetricsConfig(this);
         }
