@@ -37,7 +37,6 @@ abstract class ConflictContract extends Contract {
         assertConflict(agent, intruder);
         assertThat(provider().getCheckpoints(agent)).containsExactly(original);
         assertThat(provider().getLatestCheckpoint(agent)).contains(original);
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, "intruder"))).isEmpty();
     }
 
     @Test
@@ -49,8 +48,6 @@ abstract class ConflictContract extends Contract {
         var moved = original.toBuilder().version(1).build();
         assertConflict(agent, moved);
         assertThat(provider().getCheckpoints(agent)).containsExactly(original);
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, original.checkpointId())))
-                .contains(original);
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.Identifiers;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -32,6 +34,24 @@ public final class HostileIds {
     public static List<String> invalid() {
         return List.of("", "nul\u0000inside", "tab\there", "line\nbreak", "\u007F", "unpaired \uD83D surrogate",
                 maxLength('x') + "x");
+    }
+
+    /**
+     * Agent ids made of each {@linkplain #valid() hostile id} and {@code unique}, once with the hostile
+     * part first and once last (so both a leading {@code ../} and a trailing {@code /..} are tried);
+     * ids that would grow too long are cut to exactly {@link Identifiers#MAX_LENGTH} characters.
+     */
+    public static List<String> agentIds(String unique) {
+        var agents = new LinkedHashSet<String>();
+        for (String hostile : VALID) {
+            if (hostile.length() + unique.length() + 1 <= Identifiers.MAX_LENGTH) {
+                agents.add(hostile + "~" + unique);
+                agents.add(unique + "/" + hostile);
+            } else {
+                agents.add(unique + hostile.substring(unique.length()));
+            }
+        }
+        return new ArrayList<>(agents);
     }
 
     /** An id of exactly {@link Identifiers#MAX_LENGTH} characters made of {@code c}. */

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.InvalidIdentifierException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -21,21 +19,8 @@ abstract class IdentifierContract extends Contract {
         super(session);
     }
 
-    /**
-     * Agent ids made of each hostile id and this test's unique run id, once with the hostile part first
-     * and once last, so that both a leading {@code ../} and a trailing {@code /..} are tried.
-     */
     private List<String> hostileAgents() {
-        var agents = new LinkedHashSet<String>();
-        for (String hostile : HostileIds.valid()) {
-            if (hostile.length() + runId().length() + 1 <= Identifiers.MAX_LENGTH) {
-                agents.add(hostile + "~" + runId());
-                agents.add(runId() + "/" + hostile);
-            } else {
-                agents.add(runId() + hostile.substring(runId().length()));
-            }
-        }
-        return new ArrayList<>(agents);
+        return HostileIds.agentIds(runId());
     }
 
     @Test
@@ -50,11 +35,9 @@ abstract class IdentifierContract extends Contract {
         saveAll(agent, saved);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
         for (var checkpoint : saved) {
-            assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, checkpoint.checkpointId())))
-                    .as("checkpoint id '%s'", checkpoint.checkpointId()).contains(checkpoint);
+            assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().metadata("id", checkpoint.checkpointId())
+                    .build())).as("checkpoint id '%s'", checkpoint.checkpointId()).containsExactly(checkpoint);
         }
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, "etc/passwd"))).isEmpty();
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, "b"))).isEmpty();
     }
 
     @Test
@@ -77,8 +60,6 @@ abstract class IdentifierContract extends Contract {
             assertThat(provider().getLatestCheckpoint(agent)).as("latest of agent '%s'", agent).contains(mine);
             assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().metadata("agent", agent).build()))
                     .as("filtered checkpoints of agent '%s'", agent).containsExactly(mine);
-            assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, mine.checkpointId())))
-                    .as("lookup in agent '%s'", agent).contains(mine);
         }
     }
 
@@ -94,10 +75,9 @@ abstract class IdentifierContract extends Contract {
                 Checkpoints.builder(agent, 4).checkpointId("ordinary").build());
         saveAll(agent, saved);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
-        for (var checkpoint : saved) {
-            assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, checkpoint.checkpointId())))
-                    .contains(checkpoint);
-        }
+        assertThat(provider().getLatestCheckpoint(agent)).contains(saved.get(4));
+        assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
+                .containsExactly(saved.get(1));
     }
 
     @Test
@@ -118,8 +98,8 @@ abstract class IdentifierContract extends Contract {
             var d = Checkpoints.builder(shared, pairs.indexOf(pair) * 2L + 1).checkpointId(pair.get(1)).build();
             provider().saveCheckpoint(shared, c);
             provider().saveCheckpoint(shared, d);
-            assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(shared, pair.get(0)))).contains(c);
-            assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(shared, pair.get(1)))).contains(d);
+            assertThat(provider().getCheckpoints(shared, CheckpointFilter.builder().maxVersion(d.version()).limit(2).build()))
+                    .as("checkpoint ids '%s' and '%s'", pair.get(0), pair.get(1)).containsExactly(c, d);
         }
     }
 
@@ -157,8 +137,6 @@ abstract class IdentifierContract extends Contract {
                     .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> provider.getLatestCheckpoint(bad, CheckpointFilter.ALL))
                     .as("getLatestCheckpoint(%s, ALL)", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> provider.getCheckpoint(bad, "cp-0")).as("getCheckpoint(%s, cp-0)", printable(bad))
-                    .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> provider.saveCheckpoint(bad, Checkpoints.simple(valid, 0)))
                     .as("saveCheckpoint(%s, …)", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> Checkpoints.builder(valid, 0).checkpointId(bad).build())
@@ -181,7 +159,7 @@ abstract class IdentifierContract extends Contract {
                 .isInstanceOfAny(NullPointerException.class, InvalidIdentifierException.class);
     }
 
-    private static String printable(String id) {
+    static String printable(String id) {
         var out = new StringBuilder("\"");
         id.codePoints().limit(40).forEach(cp -> {
             if (cp < 0x20 || cp == 0x7F || Character.isSurrogate((char) cp)) {

@@ -48,8 +48,6 @@ abstract class IsolationContract extends Contract {
         assertThat(provider().getCheckpoints(first)).containsExactly(a, Checkpoints.simple(first, 1));
         assertThat(provider().getCheckpoints(second)).containsExactly(b);
         assertThat(provider().getLatestCheckpoint(second)).contains(b);
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(second, "same-id"))).contains(b);
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(first, "same-id"))).contains(a);
     }
 
     @Test

@@ -39,7 +39,6 @@ abstract class SharedStorageContract extends Contract {
         var second = newProvider();
         assertThat(second.getCheckpoints(agent)).containsExactlyElementsOf(saved);
         assertThat(second.getLatestCheckpoint(agent)).contains(saved.get(1));
-        assertThat(optional("getCheckpoint", () -> second.getCheckpoint(agent, "full-0"))).contains(saved.get(0));
         var third = Checkpoints.full(agent, 2);
         second.saveCheckpoint(agent, third);
         assertThat(first.getLatestCheckpoint(agent)).contains(third);

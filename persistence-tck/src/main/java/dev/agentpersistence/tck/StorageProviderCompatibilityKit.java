@@ -5,6 +5,7 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The conformance kit every storage provider runs: extend it in a test, implement
@@ -25,8 +26,10 @@ import org.junit.jupiter.api.Nested;
  * the test; {@code close()} must therefore be idempotent. Operations the SPI lets a provider leave
  * out ({@code deleteCheckpoints}, {@code deleteCheckpointsBefore}, {@code listAgents}, an
  * overridden {@code getCheckpoint} or {@code close}) are detected: their tests are aborted with the
- * reason, so they show as skipped, never as passed.
+ * reason, so they show as skipped, never as passed. Failures are prefixed with the name of the
+ * provider test class, since reports file the inherited groups under the kit's own class names.
  */
+@ExtendWith(ProviderTestNaming.class)
 public abstract class StorageProviderCompatibilityKit {
 
     private final KitSession session = new KitSession(this::createProvider, this::sharesStorageAcrossInstances);

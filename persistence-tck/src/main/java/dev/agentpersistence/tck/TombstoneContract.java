@@ -26,8 +26,6 @@ abstract class TombstoneContract extends Contract {
         assertThat(provider().getCheckpoints(agent)).containsExactly(work, tombstone);
         assertThat(provider().getLatestCheckpoint(agent)).contains(tombstone);
         assertThat(provider().getLatestCheckpoint(agent).orElseThrow().isTombstone()).isTrue();
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, tombstone.checkpointId())))
-                .contains(tombstone);
     }
 
     @Test

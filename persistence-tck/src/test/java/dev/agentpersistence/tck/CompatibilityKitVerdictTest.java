@@ -6,6 +6,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.providers.BrokenProviders;
 import dev.agentpersistence.tck.providers.MinimalProvider;
+import dev.agentpersistence.tck.providers.NoLookupProvider;
 import dev.agentpersistence.tck.providers.ReferenceProvider;
 import dev.agentpersistence.tck.providers.ReferenceStore;
 import java.util.ArrayList;
@@ -45,6 +46,12 @@ class CompatibilityKitVerdictTest {
     static final class ReferenceKit extends SharedStoreKit {
         ReferenceKit() {
             super(ReferenceProvider::new);
+        }
+    }
+
+    static final class NoLookupKit extends SharedStoreKit {
+        NoLookupKit() {
+            super(NoLookupProvider::new);
         }
     }
 
@@ -324,6 +331,26 @@ class CompatibilityKitVerdictTest {
     }
 
     @Test
+    @DisplayName("a provider whose getCheckpoint is unsupported loses exactly the Lookup tests, shown as aborted")
+    void unsupportedLookupAbortsOnlyLookups() {
+        var run = KitRun.of(NoLookupKit.class);
+        assertThat(run.failed()).as(run.summary()).isEmpty();
+        var lookupTests = allKitTests().stream().filter(name -> name.startsWith("Lookup.")).toList();
+        assertThat(run.aborted().keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);
+        run.aborted().values().forEach(reason -> assertThat(reason)
+                .contains("not supported by " + NoLookupProvider.class.getName())
+                .contains("lookups by id are not indexed by this backend"));
+    }
+
+    @Test
+    @DisplayName("failures name the provider test class, since reports file them under the kit's group classes")
+    void failuresNameTheProviderTest() {
+        var run = KitRun.of(IgnoresLimitKit.class, List.of(StorageProviderCompatibilityKit.Limit.class));
+        assertThat(run.failed().get("Limit.newestAscending")).isNotNull()
+                .hasMessageStartingWith("[IgnoresLimitKit] ");
+    }
+
+    @Test
     @DisplayName("when createProvider() throws, every test fails with that cause instead of passing")
     void unavailableProviderFails() {
         var run = KitRun.of(UnavailableKit.class, List.of(StorageProviderCompatibilityKit.RoundTrip.class));
@@ -347,7 +374,7 @@ class CompatibilityKitVerdictTest {
                 broken(ResaveConflictsKit.class, "Conflicts.identicalResave", "Concurrency.identicalRacersAllSucceed"),
                 broken(NotThreadSafeOnConflictKit.class, "Concurrency.oneWinnerPerVersion",
                         "SharedStorage.raceAcrossInstances"),
-                broken(LeaksBetweenAgentsKit.class, "Isolation.prefixes", "Identifiers.nearDuplicates"),
+                broken(LeaksBetweenAgentsKit.class, "Isolation.prefixes", "Identifiers.hostileAgentIds"),
                 broken(CaseInsensitiveAgentsKit.class, "Identifiers.nearDuplicates"),
                 broken(LookupAcrossAgentsKit.class, "Lookup.otherAgent"),
                 broken(IgnoresAgentMismatchKit.class, "Arguments.mismatchedAgent"),

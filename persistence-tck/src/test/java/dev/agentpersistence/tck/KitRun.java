@@ -27,8 +27,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
 record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, String> aborted,
               Map<String, Throwable> containerFailures) {
 
-    /** Runs every group of {@code kit}. */
-    static KitRun of(Class<? extends StorageProviderCompatibilityKit> kit) {
+    /** Runs every test of {@code kit}. */
+    static KitRun of(Class<?> kit) {
         return execute(List.of(selectClass(kit)));
     }
 
