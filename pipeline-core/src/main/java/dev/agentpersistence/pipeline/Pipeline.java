@@ -11,6 +11,7 @@ import dev.agentpersistence.pipeline.internal.NodeRunner;
 import dev.agentpersistence.pipeline.internal.RunCheckpoints;
 import dev.agentpersistence.pipeline.internal.RunEvents;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -266,6 +267,8 @@ public final class Pipeline<S> {
         private RetryPolicy checkpointRetry = DEFAULT_CHECKPOINT_RETRY;
         private Clock clock = Clock.systemUTC();
         private Sleeper sleeper = Sleeper.threadSleep();
+        private MeterRegistry meterRegistry;
+        private PipelineListener metricsListener;
 
         /** 3 retries, waiting 100 ms, 200 ms, 400 ms (at most 2 s). */
         private static final RetryPolicy DEFAULT_CHECKPOINT_RETRY = RetryPolicy.custom()
@@ -337,6 +340,21 @@ public final class Pipeline<S> {
             return this;
         }
 
+        /**
+         * Records metrics into {@code registry}: adds a {@link PipelineMetrics} listener and, with
+         * {@link #storage}, builds the facade with the registry, so storage calls
+         * ({@link dev.agentpersistence.metrics.MeteredStorageProvider}) and checkpoint creation are
+         * metered too. A facade given through {@link #persistence} keeps its own metrics settings.
+         * Calling it again replaces the registry.
+         */
+        public Builder<S> meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            listeners.remove(metricsListener);
+            metricsListener = PipelineMetrics.bindTo(registry);
+            listeners.add(metricsListener);
+            return this;
+        }
+
         /** The clock for event times, durations and (with {@link #storage}) checkpoint times; default UTC system clock. */
         public Builder<S> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -373,11 +391,14 @@ public final class Pipeline<S> {
                 }
                 facade = persistence;
             } else if (storage != null) {
-                facade = AgentPersistence.builder()
+                var facadeBuilder = AgentPersistence.builder()
                         .storage(storage)
                         .rollbackTools(rollbackTools == null ? RollbackToolRegistry.EMPTY : rollbackTools)
-                        .clock(clock)
-                        .build();
+                        .clock(clock);
+                if (meterRegistry != null) {
+                    facadeBuilder.meterRegistry(meterRegistry);
+                }
+                facade = facadeBuilder.build();
             } else {
                 throw new IllegalStateException("pipeline '" + name + "' needs storage for its checkpoints: call "
                         + "storage(...) or persistence(...)");
