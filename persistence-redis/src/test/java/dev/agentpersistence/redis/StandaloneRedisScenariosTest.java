@@ -1,9 +1,12 @@
 package dev.agentpersistence.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -32,6 +35,20 @@ class StandaloneRedisScenariosTest extends RedisProviderScenarios {
         if (SharedRedis.answers(SharedRedis.uri())) {
             SharedRedis.deleteKeys(SharedRedis.uri(), SharedRedis.RUN_PREFIX);
         }
+    }
+
+    @Test
+    void anApplicationSuppliedClientIsUsedAndLeftOpen() {
+        String agent = agent("supplied");
+        var provider = RedisStorageProvider.builder().client(raw)
+                .endpoint("redis://app:hunter2@cache.internal:6379")
+                .config(RedisStorageConfig.custom().keyPrefix(prefix).build()).build();
+        assertThat(provider.toString()).contains("redis://app:****@cache.internal:6379").doesNotContain("hunter2")
+                .doesNotContain("cluster");
+        provider.saveCheckpoint(agent, Fixtures.simple(agent, 0));
+        provider.close();
+        assertThat(raw.exists(keysOf(agent).versions())).isTrue();
+        assertThat(provider().getCheckpoints(agent)).containsExactly(Fixtures.simple(agent, 0));
     }
 
     @Override

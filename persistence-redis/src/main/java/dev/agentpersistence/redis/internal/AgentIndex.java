@@ -25,18 +25,17 @@ import redis.clients.jedis.resps.ScanResult;
  */
 public final class AgentIndex {
     private static final int PAGE = 1000;
+    private static final RedisScript FORGET = RedisScript.load("forget_agent");
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
     private final boolean cluster;
-    private final RedisScript forget;
 
     /** The index under {@code keys}; {@code cluster} selects the cluster-mode protocol. */
     public AgentIndex(UnifiedJedis client, RedisKeys keys, boolean cluster) {
         this.client = client;
         this.keys = keys;
         this.cluster = cluster;
-        this.forget = RedisScript.load("forget_agent");
     }
 
     /** The keys a writing script of {@code agent} declares: the agent's, plus the index in standalone mode. */
@@ -62,7 +61,7 @@ public final class AgentIndex {
     public void forgetIfEmpty(AgentKeys agent) {
         byte[] member = bytes(agent.agentId());
         if (!cluster) {
-            forget.run(client, List.of(agent.versions(), keys.agentIndex()), List.of(member));
+            FORGET.run(client, List.of(agent.versions(), keys.agentIndex()), List.of(member));
             return;
         }
         if (client.exists(agent.versions())) {
