@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Completion.</b> When the last node has passed and been checkpointed, the run is marked
  * completed with a tombstone ({@link AgentPersistence#markRunCompleted}) written after the final
  * checkpoint. Running a completed run id again runs nothing and returns the final state from the
- * checkpoint the tombstone points to ({@link PipelineResult#alreadyCompleted()}). To run again
- * from scratch, use a new run id or delete the run's checkpoints.
+ * checkpoint the tombstone points to ({@link PipelineResult#alreadyCompleted()}); decoding it puts
+ * the final state back, so a {@link FileWorkspace} holds the final files again. To run again from
+ * scratch, use a new run id or delete the run's checkpoints.
  *
  * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a
  * later {@code run} with the same id retries the failed node. One runner per run id at a time.
@@ -117,6 +118,7 @@ public final class Pipeline<S> {
      *         read even after the {@link Builder#checkpointRetry checkpoint retries}
      * @throws IllegalStateException when the run's checkpoints belong to another pipeline, name a
      *         node this pipeline does not have, or hold a state the codec cannot decode
+     * @throws IllegalArgumentException when the codec cannot encode {@code input} (fresh runs)
      */
     public PipelineResult<S> run(String runId, S input) {
         Identifiers.requireValid(runId, "runId");
@@ -149,9 +151,10 @@ public final class Pipeline<S> {
             state = input;
             history = List.of();
             next = 0;
+            JsonNode encodedInput = codec.encode(input);
             events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), null));
             try {
-                checkpoints.save(START_NODE_ID, codec.encode(input), history, 0);
+                checkpoints.save(START_NODE_ID, encodedInput, history, 0);
             } catch (InterruptedException | RuntimeException e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();

@@ -1,0 +1,2 @@
+/** Implementation of the pipeline runtime. Not public API: may change in any release. */
+package dev.agentpersistence.pipeline.internal;
