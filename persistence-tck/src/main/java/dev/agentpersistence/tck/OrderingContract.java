@@ -3,6 +3,7 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -55,6 +56,25 @@ abstract class OrderingContract extends Contract {
         assertThat(versions(agent, null)).containsExactly(
                 0L, 1L, 2L, 9L, 10L, 11L, 100L, 1_000L, 2_147_483_648L, 4_294_967_297L, 1L << 40, 1L << 53);
         assertThat(provider().getLatestCheckpoint(agent)).map(AgentCheckpoint::version).contains(1L << 53);
+    }
+
+    @Test
+    @DisplayName("a returned list is a snapshot: later saves do not change it, and changing it does not change storage")
+    void snapshots() {
+        String agent = agent("order-snapshot");
+        var first = Checkpoints.simple(agent, 0);
+        provider().saveCheckpoint(agent, first);
+        var listed = provider().getCheckpoints(agent);
+        var limited = provider().getCheckpoints(agent, CheckpointFilter.builder().limit(5).build());
+        provider().saveCheckpoint(agent, Checkpoints.simple(agent, 1));
+        assertThat(listed).containsExactly(first);
+        assertThat(limited).containsExactly(first);
+        try {
+            listed.clear();
+        } catch (UnsupportedOperationException unmodifiable) {
+            // an unmodifiable list is fine too
+        }
+        assertThat(provider().getCheckpoints(agent)).containsExactly(first, Checkpoints.simple(agent, 1));
     }
 
     @Test

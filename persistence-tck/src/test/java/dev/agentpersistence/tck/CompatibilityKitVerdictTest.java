@@ -95,6 +95,12 @@ class CompatibilityKitVerdictTest {
         }
     }
 
+    static final class ReturnsLiveListKit extends SharedStoreKit {
+        ReturnsLiveListKit() {
+            super(BrokenProviders.ReturnsLiveList::new);
+        }
+    }
+
     static final class TextualVersionOrderKit extends SharedStoreKit {
         TextualVersionOrderKit() {
             super(BrokenProviders.TextualVersionOrder::new);
@@ -367,6 +373,7 @@ class CompatibilityKitVerdictTest {
                 broken(DescendingOrderKit.class, "Ordering.ascendingWhateverSaveOrder", "Ordering.numericOrder",
                         "Filters.nullFilterMeansAll", "RoundTrip.nanoseconds"),
                 broken(TextualVersionOrderKit.class, "Ordering.numericOrder"),
+                broken(ReturnsLiveListKit.class, "Ordering.snapshots"),
                 broken(LatestIgnoresFilterKit.class, "Latest.filtered", "Latest.agreesWithList", "Tombstones.excluded"),
                 broken(OverwritesOnConflictKit.class, "Conflicts.sameVersionOtherContent", "Conflicts.smallDifferences",
                         "Concurrency.oneWinnerPerVersion", "SharedStorage.conflictsAcrossInstances"),

@@ -57,6 +57,32 @@ public final class BrokenProviders {
         }
     }
 
+    /** Hands out its own list of the agent's checkpoints, which later saves keep changing. */
+    public static final class ReturnsLiveList extends ReferenceProvider {
+        private final Map<String, List<AgentCheckpoint>> live = new java.util.HashMap<>();
+
+        public ReturnsLiveList(ReferenceStore store) {
+            super(store);
+        }
+
+        @Override
+        protected void store(String agentId, AgentCheckpoint checkpoint) {
+            super.store(agentId, checkpoint);
+            var list = live.computeIfAbsent(agentId, a -> new ArrayList<>());
+            list.clear();
+            list.addAll(super.all(agentId));
+        }
+
+        @Override
+        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+            var result = super.getCheckpoints(agentId, filter);
+            synchronized (store) {
+                var list = live.get(agentId);
+                return list != null && list.equals(result) ? list : result;
+            }
+        }
+    }
+
     /** Lists newest first. */
     public static final class DescendingOrder extends ReferenceProvider {
         public DescendingOrder(ReferenceStore store) {
