@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.Handle;
@@ -123,29 +124,39 @@ public final class JdbcDatabase implements AutoCloseable {
 
     private <T> T run(String operation, boolean write, boolean idempotent, HandleCallback<T, RuntimeException> work) {
         ensureReady();
-        for (int attempt = 1; ; attempt++) {
-            try {
-                if (write && dialect.serializesWrites()) {
-                    writeLock.lock();
-                    try {
-                        return withHandle(work);
-                    } finally {
-                        writeLock.unlock();
-                    }
+        return retrying(operation, idempotent, () -> {
+            if (write && dialect.serializesWrites()) {
+                writeLock.lock();
+                try {
+                    return withHandle(work);
+                } finally {
+                    writeLock.unlock();
                 }
-                return withHandle(work);
+            }
+            return withHandle(work);
+        });
+    }
+
+    /**
+     * Runs {@code attempt}, repeating it after deadlocks and busy errors and, when {@code idempotent},
+     * after a broken connection; translates the final failure.
+     */
+    private <T> T retrying(String operation, boolean idempotent, Supplier<T> attempt) {
+        for (int n = 1; ; n++) {
+            try {
+                return attempt.get();
             } catch (PersistenceException e) {
                 throw e;
             } catch (RuntimeException e) {
                 FailureKind kind = FailureKind.of(e, dialect);
-                boolean retry = (kind == FailureKind.TRANSIENT && attempt < MAX_TRANSIENT_ATTEMPTS)
-                        || (kind == FailureKind.CONNECTION_LOST && idempotent && attempt < MAX_RECONNECT_ATTEMPTS);
+                boolean retry = (kind == FailureKind.TRANSIENT && n < MAX_TRANSIENT_ATTEMPTS)
+                        || (kind == FailureKind.CONNECTION_LOST && idempotent && n < MAX_RECONNECT_ATTEMPTS);
                 if (!retry) {
                     throw translate(operation, e, kind);
                 }
-                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, attempt, e.toString());
+                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, n, e.toString());
                 if (kind == FailureKind.TRANSIENT) {
-                    Backoff.pause(attempt);
+                    Backoff.pause(n);
                 }
             }
         }
@@ -215,25 +226,28 @@ public final class JdbcDatabase implements AutoCloseable {
         }));
     }
 
+    /** Runs an idempotent preparation step (detection, migration) with the operations' retry rules. */
     private void runPreparation(String operation, Runnable step) {
-        try {
+        retrying(operation, true, () -> {
             step.run();
-        } catch (PersistenceException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw translate(operation, e, FailureKind.of(e, dialect));
-        }
+            return null;
+        });
     }
 
     private PersistenceException translate(String operation, RuntimeException failure, FailureKind kind) {
-        SQLException sql = SqlStates.find(failure).orElse(null);
-        String detail = sql != null ? sql.getMessage() : String.valueOf(failure.getMessage());
+        SQLException outer = SqlStates.find(failure).orElse(null);
+        SQLException driver = SqlStates.innermost(failure).orElse(null);
+        String detail = outer == null ? String.valueOf(failure.getMessage()) : outer.getMessage();
+        if (driver != null && driver != outer) {
+            detail += "; caused by: " + driver.getMessage();
+        }
+        Throwable cause = driver != null ? driver : failure;
         String where = dialectName() + " database " + endpoint;
         return switch (kind) {
             case UNAVAILABLE, CONNECTION_LOST -> new StorageUnavailableException(
-                    where + " is unavailable (" + operation + "): " + detail, sql != null ? sql : failure);
+                    where + " is unavailable (" + operation + "): " + detail, cause);
             case TRANSIENT -> new StorageUnavailableException(where + " stayed busy or deadlocked through "
-                    + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, sql != null ? sql : failure);
+                    + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, cause);
             default -> new PersistenceException(operation + " failed on " + where + ": " + detail, failure);
         };
     }

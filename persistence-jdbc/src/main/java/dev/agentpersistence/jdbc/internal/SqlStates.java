@@ -29,6 +29,23 @@ public final class SqlStates {
         return Optional.empty();
     }
 
+    /**
+     * The innermost {@link SQLException} in {@code failure}'s cause chain: the driver's own error when
+     * a pool wrapped it (a HikariCP timeout keeps the last connection failure as its cause).
+     */
+    public static Optional<SQLException> innermost(Throwable failure) {
+        SQLException found = null;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                found = sql;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
     /** SQLState class 08, the JDBC connection exception types, server shutdown states, or an I/O error as cause. */
     public static boolean isConnectionFailure(SQLException e) {
         if (e instanceof SQLTransientConnectionException || e instanceof SQLNonTransientConnectionException
