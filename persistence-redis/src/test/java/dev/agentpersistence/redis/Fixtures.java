@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.ToolCall;
 import java.time.Instant;
-import java.util.Map;
 
 /** Checkpoints for the Redis tests. */
 final class Fixtures {
@@ -39,21 +37,5 @@ final class Fixtures {
 
     static AgentCheckpoint simple(String agentId, long version) {
         return builder(agentId, version).build();
-    }
-
-    /** Every field set, unicode and every JSON type included. */
-    static AgentCheckpoint full(String agentId, long version) {
-        return builder(agentId, version)
-                .nodeId("ノード {tag}:x")
-                .lastInput(json("{\"q\":\"naïve 🙂\",\"n\":[1,2.5,-3,true,null,{\"deep\":[]}]}"))
-                .lastInputType("com.example.Question")
-                .parentCheckpointId("cp-parent {x}")
-                .message(Message.system("sys"))
-                .message(Message.assistant("answer \u0000 with nul and \"quotes\""))
-                .message(Message.toolCall(new ToolCall("call-1", "search", json("{\"q\":\"redis\"}"))))
-                .message(Message.toolResult("call-1", "search", "result"))
-                .state(Map.of("a", json("\"text\""), "b", json("42"), "c", json("[1,{\"x\":null}]"), "d", json("null")))
-                .metadata(Map.of("env", "prod", "😀", "väl {ue}", "empty", ""))
-                .build();
     }
 }
