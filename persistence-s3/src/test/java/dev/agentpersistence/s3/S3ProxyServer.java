@@ -24,16 +24,24 @@ final class S3ProxyServer implements AutoCloseable {
     private final S3Client admin;
     private final AtomicInteger buckets = new AtomicInteger();
 
-    private S3ProxyServer(S3Proxy proxy, URI endpoint) {
+    private final TransientNio2BlobStore store;
+
+    private S3ProxyServer(S3Proxy proxy, URI endpoint, TransientNio2BlobStore store) {
         this.proxy = proxy;
+        this.store = store;
         this.endpoint = endpoint;
         this.admin = client(ACCESS_KEY, SECRET_KEY);
     }
 
     static S3ProxyServer start() throws Exception {
+        return start(new TransientNio2BlobStore(), 0);
+    }
+
+    /** A server over {@code store} (to restart one with its data) on {@code port} (0: any free port). */
+    static S3ProxyServer start(TransientNio2BlobStore store, int port) throws Exception {
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(new TransientNio2BlobStore())
-                .endpoint(URI.create("http://127.0.0.1:0"))
+                .blobStore(store)
+                .endpoint(URI.create("http://127.0.0.1:" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
         proxy.start();
@@ -45,7 +53,15 @@ final class S3ProxyServer implements AutoCloseable {
             }
             Thread.sleep(10);
         }
-        return new S3ProxyServer(proxy, URI.create("http://127.0.0.1:" + proxy.getPort()));
+        return new S3ProxyServer(proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), store);
+    }
+
+    TransientNio2BlobStore store() {
+        return store;
+    }
+
+    int port() {
+        return proxy.getPort();
     }
 
     URI endpoint() {
@@ -69,14 +85,22 @@ final class S3ProxyServer implements AutoCloseable {
         return admin;
     }
 
+    /** A client that reports every call to {@code log}. */
+    S3Client loggingClient(RequestLog log) {
+        return builder(ACCESS_KEY, SECRET_KEY).overrideConfiguration(o -> o.addExecutionInterceptor(log)).build();
+    }
+
     S3Client client(String accessKey, String secretKey) {
+        return builder(accessKey, secretKey).build();
+    }
+
+    private software.amazon.awssdk.services.s3.S3ClientBuilder builder(String accessKey, String secretKey) {
         return S3Client.builder()
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .endpointOverride(endpoint)
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-                .build();
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
     }
 
     @Override

@@ -2,9 +2,9 @@ package dev.agentpersistence.s3.internal;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -34,7 +34,11 @@ public final class CheckpointDeletions {
         return countVersions(agent, bodies);
     }
 
-    /** Deletes the versions strictly below {@code version}; returns how many there were. */
+    /**
+     * Deletes the versions strictly below {@code version}; returns how many there were. One listing of
+     * the agent's index tells which ids lose their last version: their markers go, while the marker
+     * of an id that also has an entry at a kept version stays.
+     */
     public int deleteBelow(String agentId, long version) {
         if (version <= 0) {
             return 0;
@@ -42,27 +46,27 @@ public final class CheckpointDeletions {
         String agent = Segments.encode(agentId);
         KeyLayout layout = store.layout();
         List<String> bodies = all(layout.bodyFolder(agent), layout.bodiesBelow(agent, version));
-        List<String> entries = all(layout.indexFolder(agent), layout.indexBelow(agent, version));
         store.objects().delete(bodies);
-        // Markers of the deleted versions; a marker that moved on to a kept version stays.
-        var claimed = new LinkedHashMap<String, Long>();
-        for (String key : entries) {
+        var doomed = new ArrayList<String>();
+        var orphaned = new LinkedHashSet<String>();
+        var kept = new HashSet<String>();
+        for (String key : all(layout.indexFolder(agent), null)) {
             IndexEntry entry = layout.indexEntryOf(agent, key);
-            if (entry != null) {
-                claimed.putIfAbsent(entry.idSegment(), entry.version());
+            if (entry == null) {
+                continue;
+            }
+            if (entry.version() >= version) {
+                kept.add(entry.idSegment());
+            } else {
+                doomed.add(key);
+                orphaned.add(entry.idSegment());
             }
         }
-        var rest = new ArrayList<String>(entries);
-        for (Map.Entry<String, Long> id : claimed.entrySet()) {
-            String markerKey = layout.markerKey(agent, id.getKey());
-            store.objects().get(markerKey).ifPresent(stored -> {
-                var marker = IdMarker.parse(stored.bytes());
-                if (marker.isEmpty() || marker.get().version() < version) {
-                    rest.add(markerKey);
-                }
-            });
+        orphaned.removeAll(kept);
+        for (String idSegment : orphaned) {
+            doomed.add(layout.markerKey(agent, idSegment));
         }
-        store.objects().delete(rest);
+        store.objects().delete(doomed);
         return countVersions(agent, bodies);
     }
 

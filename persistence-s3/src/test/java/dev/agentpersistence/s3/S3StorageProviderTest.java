@@ -1,0 +1,320 @@
+package dev.agentpersistence.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.s3.internal.IdMarker;
+import dev.agentpersistence.s3.internal.IndexEntry;
+import dev.agentpersistence.s3.internal.KeyLayout;
+import dev.agentpersistence.s3.internal.Segments;
+import dev.agentpersistence.tck.Checkpoints;
+import dev.agentpersistence.tck.HostileIds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/** What the kit cannot see: the key layout, what each query costs in requests, gzip, size, leftovers of crashes. */
+class S3StorageProviderTest {
+    private static final String PREFIX = "app/checkpoints";
+    private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
+    private static S3ProxyServer server;
+
+    private final RequestLog log = new RequestLog();
+    private S3Client client;
+    private String bucket;
+    private S3StorageProvider provider;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = S3ProxyServer.start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        server.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        bucket = server.newBucket();
+        client = server.loggingClient(log);
+        provider = open(server.config(bucket).prefix(PREFIX).build());
+    }
+
+    @AfterEach
+    void tearDown() {
+        provider.close();
+        client.close();
+    }
+
+    private S3StorageProvider open(S3StorageConfig config) {
+        return S3StorageProvider.builder(config).client(client).build();
+    }
+
+    private List<String> keys() {
+        return server.admin().listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+    }
+
+    private void saveAll(String agent, int count) {
+        for (int v = 0; v < count; v++) {
+            provider.saveCheckpoint(agent, Checkpoints.builder(agent, v).nodeId(v % 10 == 9 ? "rare" : "common").build());
+        }
+        log.take();
+    }
+
+    @Test
+    void keysFollowTheDocumentedLayout() {
+        var checkpoint = Checkpoints.simple("agent-1", 7);
+        provider.saveCheckpoint("agent-1", checkpoint);
+        String agent = Segments.encode("agent-1");
+        assertThat(agent).isEqualTo("e6167656e742d31");
+        assertThat(keys()).containsExactlyInAnyOrder(
+                PREFIX + "/v/" + agent + "/9223372036854775800",
+                PREFIX + "/id/" + agent + "/" + Segments.encode("cp-7"),
+                PREFIX + "/x/" + agent + "/" + IndexEntry.of(checkpoint).leaf() + "/" + Segments.encode("cp-7"));
+        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject");
+    }
+
+    @Test
+    void hostileIdsBecomeHexOrDigestSegmentsAndReadBack() {
+        var safe = Pattern.compile("[a-z0-9./~]+");
+        for (String id : HostileIds.valid()) {
+            var checkpoint = Checkpoints.builder(id, 0).checkpointId(id).build();
+            provider.saveCheckpoint(id, checkpoint);
+            assertThat(provider.getCheckpoint(id, id)).as(id).contains(checkpoint);
+        }
+        for (String key : keys()) {
+            String rest = key.substring(PREFIX.length() + 1);
+            assertThat(rest).as(key).matches(safe);
+            for (String segment : rest.split("/")) {
+                assertThat(segment.length()).as("segment of %s", key).isLessThanOrEqualTo(255);
+            }
+        }
+        assertThat(provider.listAgents()).containsExactlyInAnyOrderElementsOf(HostileIds.valid());
+    }
+
+    @Test
+    void latestIsOneListingOfOneKeyPlusOneGet() {
+        saveAll("agent", 40);
+        assertThat(provider.getLatestCheckpoint("agent")).map(AgentCheckpoint::version).contains(39L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject");
+        assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(12L).build()))
+                .map(AgentCheckpoint::version).contains(12L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject");
+    }
+
+    @Test
+    void lookupByIdIsTwoGetsWithoutListing() {
+        saveAll("agent", 30);
+        assertThat(provider.getCheckpoint("agent", "cp-3")).map(AgentCheckpoint::version).contains(3L);
+        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(provider.getCheckpoint("agent", "missing")).isEmpty();
+        assertThat(log.take()).containsExactly("GetObject");
+    }
+
+    @Test
+    void filtersReadOnlyTheBodiesOfCandidates() {
+        saveAll("agent", 60);
+        var rare = provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("rare").limit(2).build());
+        assertThat(rare).extracting(AgentCheckpoint::version).containsExactly(49L, 59L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject");
+
+        var window = provider.getCheckpoints("agent", CheckpointFilter.builder()
+                .createdAfter(Checkpoints.createdAt(10)).createdBefore(Checkpoints.createdAt(13)).build());
+        assertThat(window).extracting(AgentCheckpoint::version).containsExactly(10L, 11L, 12L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
+
+        var none = provider.getCheckpoints("agent", CheckpointFilter.builder().metadata("absent", "x").build());
+        assertThat(none).isEmpty();
+        assertThat(log.take()).containsExactly("ListObjectsV2");
+
+        var limited = provider.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(30L).limit(3).build());
+        assertThat(limited).extracting(AgentCheckpoint::version).containsExactly(28L, 29L, 30L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
+    }
+
+    @Test
+    void listingsPaginatePastOneThousandObjects() throws Exception {
+        String agentId = "many";
+        String agent = Segments.encode(agentId);
+        int count = 1_005;
+        CheckpointCodec codec = CheckpointCodec.json();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            var writes = new ArrayList<Future<?>>();
+            for (int v = 0; v < count; v++) {
+                var checkpoint = Checkpoints.builder(agentId, v).nodeId(v == 3 ? "first" : "other").build();
+                writes.add(pool.submit(() -> {
+                    put(LAYOUT.bodyKey(agent, checkpoint.version()), codec.encode(checkpoint));
+                    put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), new byte[0]);
+                }));
+            }
+            for (var write : writes) {
+                write.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        log.take();
+
+        var first = provider.getCheckpoints(agentId, CheckpointFilter.builder().nodeId("first").build());
+        assertThat(first).extracting(AgentCheckpoint::version).containsExactly(3L);
+        assertThat(log.take()).containsExactly("ListObjectsV2", "ListObjectsV2", "GetObject");
+
+        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().maxVersion(0L).build()))
+                .extracting(AgentCheckpoint::version).containsExactly(0L);
+
+        assertThat(provider.deleteCheckpointsBefore(agentId, count - 1)).isEqualTo(count - 1);
+        assertThat(provider.getCheckpoints(agentId)).extracting(AgentCheckpoint::version).containsExactly(count - 1L);
+        assertThat(keys()).hasSize(2);
+        assertThat(provider.deleteCheckpoints(agentId)).isEqualTo(1);
+        assertThat(keys()).isEmpty();
+    }
+
+    private void put(String key, byte[] bytes) {
+        server.admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+    }
+
+    @Test
+    void gzipBodiesAreMarkedAndReadByAnyProvider() {
+        var zipped = open(server.config(bucket).prefix(PREFIX).gzip(true).build());
+        var checkpoint = Checkpoints.full("agent", 0);
+        zipped.saveCheckpoint("agent", checkpoint);
+        String key = LAYOUT.bodyKey(Segments.encode("agent"), 0);
+        var stored = server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(key));
+        assertThat(stored.response().metadata()).containsEntry("checkpoint-encoding", "gzip");
+        assertThat(stored.asByteArray()).startsWith((byte) 0x1f, (byte) 0x8b);
+        assertThat(stored.asByteArray().length).isLessThan(CheckpointCodec.json().encode(checkpoint).length);
+
+        assertThat(provider.getLatestCheckpoint("agent")).contains(checkpoint);
+        provider.saveCheckpoint("agent", checkpoint); // identical re-save through a provider without gzip
+        assertThat(zipped.getCheckpoints("agent")).containsExactly(checkpoint);
+    }
+
+    @Test
+    void twentyMebibyteCheckpointsRoundTripPlainAndCompressed() {
+        var state = new java.util.TreeMap<String, com.fasterxml.jackson.databind.JsonNode>();
+        var mebibyte = com.fasterxml.jackson.databind.node.TextNode.valueOf("0123456789abcdef".repeat(1024 * 1024 / 16));
+        for (int i = 0; i < 20; i++) {
+            state.put("blob-" + i, mebibyte);
+        }
+        var big = Checkpoints.builder("big", 0).state(state).build();
+        provider.saveCheckpoint("big", big);
+        assertThat(server.admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(Segments.encode("big"), 0)))
+                .contentLength()).isGreaterThan(20L * 1024 * 1024);
+        assertThat(provider.getLatestCheckpoint("big")).contains(big);
+
+        var zipped = open(server.config(bucket).prefix(PREFIX).gzip(true).build());
+        var bigger = big.toBuilder().checkpointId("cp-1").version(1).build();
+        zipped.saveCheckpoint("big", bigger);
+        assertThat(provider.getCheckpoint("big", "cp-1")).contains(bigger);
+    }
+
+    @Test
+    void corruptBodiesNameTheirObject() {
+        provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        String key = LAYOUT.bodyKey(Segments.encode("agent"), 0);
+        put(key, "{not json".getBytes());
+        assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("s3://" + bucket + "/" + key)
+                .extracting(e -> ((CorruptCheckpointException) e).location()).isEqualTo("s3://" + bucket + "/" + key);
+
+        server.admin().putObject(b -> b.bucket(bucket).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
+                RequestBody.fromString("plain text"));
+        assertThatThrownBy(() -> provider.getCheckpoint("agent", "cp-0"))
+                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("s3://" + bucket + "/" + key);
+
+        put(key, CheckpointCodec.json().encode(Checkpoints.simple("agent", 5)));
+        assertThatThrownBy(() -> provider.getCheckpoints("agent"))
+                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("stored as version 0");
+    }
+
+    @Test
+    void leftoversOfAnInterruptedSaveAreInvisibleAndDoNotBlockIt() {
+        var checkpoint = Checkpoints.builder("agent", 4).nodeId("ghost").build();
+        String agent = Segments.encode("agent");
+        // A save that stopped after its claim and index entry, before its body.
+        put(LAYOUT.markerKey(agent, Segments.encode("cp-4")), new IdMarker(4, "cp-4").toBytes());
+        put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), new byte[0]);
+
+        assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
+        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();
+        assertThat(provider.getLatestCheckpoint("agent")).isEmpty();
+        assertThat(provider.listAgents()).isEmpty();
+
+        // Another version took version 4 meanwhile: the stale entry must not make it match "ghost".
+        var other = Checkpoints.builder("agent", 4).checkpointId("other").nodeId("real").build();
+        provider.saveCheckpoint("agent", other);
+        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();
+        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("real").build()))
+                .containsExactly(other);
+        assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
+
+        // The interrupted id, saved again at a new version, takes over its stale claim.
+        var retried = Checkpoints.builder("agent", 5).checkpointId("cp-4").build();
+        provider.saveCheckpoint("agent", retried);
+        assertThat(provider.getCheckpoint("agent", "cp-4")).contains(retried);
+        assertThat(provider.getCheckpoints("agent")).containsExactly(other, retried);
+    }
+
+    @Test
+    void aFreshClaimWithoutBodyBlocksOtherVersionsButNotItsOwn() {
+        String agent = Segments.encode("agent");
+        put(LAYOUT.markerKey(agent, Segments.encode("cp-1")), new IdMarker(1, "cp-1").toBytes());
+        var elsewhere = Checkpoints.builder("agent", 2).checkpointId("cp-1").build();
+        assertThatThrownBy(() -> provider.saveCheckpoint("agent", elsewhere))
+                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("being saved as version 1");
+        var own = Checkpoints.simple("agent", 1);
+        provider.saveCheckpoint("agent", own);
+        assertThat(provider.getCheckpoint("agent", "cp-1")).contains(own);
+    }
+
+    @Test
+    void longAgentIdsAreListedThroughTheirNameObject() {
+        String longId = "agent/" + "ü".repeat(200);
+        provider.saveCheckpoint(longId, Checkpoints.simple(longId, 0));
+        provider.saveCheckpoint("short", Checkpoints.simple("short", 0));
+        String segment = Segments.encode(longId);
+        assertThat(segment).startsWith("s").hasSize(65);
+        assertThat(keys()).contains(PREFIX + "/n/" + segment);
+        assertThat(provider.listAgents()).containsExactly(longId, "short");
+        assertThat(provider.deleteCheckpoints(longId)).isEqualTo(1);
+        assertThat(keys()).noneMatch(k -> k.contains(segment));
+        assertThat(provider.listAgents()).containsExactly("short");
+    }
+
+    @Test
+    void anEmptyPrefixUsesTheBucketRoot() {
+        var atRoot = open(server.config(bucket).build());
+        atRoot.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/"));
+        assertThat(provider.getCheckpoints("agent")).isEmpty();
+        assertThat(atRoot.getCheckpoints("agent")).hasSize(1);
+    }
+
+    @Test
+    void theApplicationsClientStaysOpenAfterClose() {
+        provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        provider.close();
+        assertThatThrownBy(() -> provider.getCheckpoints("agent")).isInstanceOf(IllegalStateException.class);
+        assertThat(client.listObjectsV2(b -> b.bucket(bucket)).contents()).hasSize(3);
+    }
+}
