@@ -1,0 +1,82 @@
+package dev.agentpersistence.file;
+
+import static dev.agentpersistence.file.TestCheckpoints.checkpoint;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
+import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileStorageProviderFactoryTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void isDiscoveredByName() {
+        assertThat(PersistenceStorageProviders.available()).extracting(PersistenceStorageProviderFactory::name)
+                .contains("file");
+        var config = ProviderConfig.of(Map.of("agent.persistence.file.dir", root.toString()));
+        try (var provider = PersistenceStorageProviders.load("file", config)) {
+            assertThat(provider).isInstanceOf(FileStorageProvider.class);
+            provider.saveCheckpoint("a", checkpoint("a", 0));
+        }
+        try (var provider = PersistenceStorageProviders.load(config.with(ProviderConfig.PROVIDER, "file"))) {
+            assertThat(provider.getCheckpoint("a", "cp-0")).contains(checkpoint("a", 0));
+        }
+    }
+
+    @Test
+    void readsEverySetting() {
+        var config = ProviderConfig.of(Map.of(
+                "agent.persistence.file.dir", root.toString(),
+                "AGENT_PERSISTENCE_FILE_FSYNC", "false",
+                "agent.persistence.file.skip-corrupt", "true",
+                "agent.persistence.file.temp-file-grace-period", "2h"));
+        try (var provider = (FileStorageProvider) new FileStorageProviderFactory().create(config)) {
+            FileStorageConfig settings = provider.config();
+            assertThat(settings.directory()).isEqualTo(root);
+            assertThat(settings.fsync()).isFalse();
+            assertThat(settings.skipCorrupt()).isTrue();
+            assertThat(settings.tempFileGracePeriod()).isEqualTo(Duration.ofHours(2));
+        }
+    }
+
+    @Test
+    void defaultsToTheAgentCheckpointsDirectory() {
+        FileStorageConfig defaults = FileStorageConfig.ofDefaults();
+        assertThat(defaults.directory()).isEqualTo(Path.of("agent-checkpoints"));
+        assertThat(defaults.fsync()).isTrue();
+        assertThat(defaults.skipCorrupt()).isFalse();
+        assertThat(defaults.cleanUpOnOpen()).isTrue();
+        assertThat(defaults.tempFileGracePeriod()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void rejectsInvalidSettings() {
+        var config = ProviderConfig.of(Map.of("agent.persistence.file.dir", root.toString(),
+                "agent.persistence.file.fsync", "sometimes"));
+        assertThatThrownBy(() -> new FileStorageProviderFactory().create(config))
+                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.file.fsync");
+        assertThatThrownBy(() -> FileStorageConfig.custom().tempFileGracePeriod(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FileStorageConfig.custom().directory(" ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FileStorageConfig.custom().codec(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aConfigCanBeCopiedAndChanged() {
+        var original = FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
+        var copy = FileStorageConfig.from(original).fsync(false).build();
+        assertThat(copy.directory()).isEqualTo(root);
+        assertThat(copy.skipCorrupt()).isTrue();
+        assertThat(copy.fsync()).isFalse();
+        assertThat(original.fsync()).isTrue();
+    }
+}
