@@ -57,6 +57,14 @@ class CorruptFileTest {
                     .extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
             assertThat(provider.getCheckpoint(AGENT, "cp-3")).isPresent();
             assertThat(provider.listAgents()).containsExactly(AGENT);
+            // filters on document fields walk newest first and stop at the limit: the old file is never read
+            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().metadata("writer", "test").build()))
+                    .map(AgentCheckpoint::version).contains(4L);
+            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().createdAfter(TestCheckpoints.T0).limit(2).build()))
+                    .extracting(AgentCheckpoint::version).containsExactly(3L, 4L);
+            assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().nodeId("node-1").build()))
+                    .as("a filter that must look further down does reach the damaged file")
+                    .isInstanceOf(CorruptCheckpointException.class);
         }
     }
 
