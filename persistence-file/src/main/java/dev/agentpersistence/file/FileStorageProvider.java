@@ -15,7 +15,6 @@ import dev.agentpersistence.file.internal.StaleFileSweeper;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageChecks;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -55,7 +54,7 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         this.deleter = new CheckpointDeleter(layout, files, reader);
         this.lister = new AgentLister(layout, config.skipCorrupt());
         try {
-            Files.createDirectories(root);
+            layout.createRoot();
         } catch (IOException e) {
             throw IoFailures.unavailable("create the root directory", root, e);
         }

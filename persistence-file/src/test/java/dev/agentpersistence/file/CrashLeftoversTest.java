@@ -64,6 +64,7 @@ class CrashLeftoversTest {
         try (var provider = FileStorageProvider.of(sweepLater)) {
             assertThat(liveTemp).doesNotExist();
             assertThat(LayoutInspection.names(directory)).noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
+            assertThat(provider.getCheckpoints(AGENT)).hasSize(2);
         }
     }
 

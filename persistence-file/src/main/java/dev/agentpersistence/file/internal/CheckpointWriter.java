@@ -98,6 +98,11 @@ public final class CheckpointWriter {
         while (!files.linkIfAbsent(entry, temp)) {
             Optional<IdReservation> found = inspect(paths, checkpoint.checkpointId(), entry);
             if (found.isEmpty()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(),
+                            checkpoint.version(), "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '"
+                            + paths.agentId() + "' is being saved and removed by other writers; nothing was written");
+                }
                 continue; // released meanwhile: try again
             }
             IdReservation reservation = found.get();

@@ -31,6 +31,17 @@ public final class FileLayout {
         return root;
     }
 
+    /** Creates the root directory (and missing parents) when missing, making its entry durable. */
+    public void createRoot() throws IOException {
+        if (Files.isDirectory(root)) {
+            return;
+        }
+        Files.createDirectories(root);
+        if (root.getParent() != null) {
+            files.syncDirectory(root.getParent());
+        }
+    }
+
     /** The paths of {@code agentId}; nothing is created. */
     public AgentPaths agent(String agentId) {
         Path directory = root.resolve(FileNames.encode(agentId));
