@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +61,7 @@ public final class CheckpointReader {
         return read(entry).map(bytes -> decode(paths.agentId(), checkpointId, entry, bytes));
     }
 
-    private Optional<AgentCheckpoint> lenient(java.util.function.Supplier<Optional<AgentCheckpoint>> read) {
+    private Optional<AgentCheckpoint> lenient(Supplier<Optional<AgentCheckpoint>> read) {
         try {
             return read.get();
         } catch (CorruptCheckpointException e) {

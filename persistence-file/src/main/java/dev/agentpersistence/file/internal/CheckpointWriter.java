@@ -2,6 +2,7 @@ package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.spi.StorageChecks;
 import java.io.IOException;
@@ -187,7 +188,7 @@ public final class CheckpointWriter {
             TimeUnit.MILLISECONDS.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new dev.agentpersistence.StorageUnavailableException(
+            throw new StorageUnavailableException(
                     "File storage: interrupted while waiting for another writer", e);
         }
     }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
@@ -131,7 +132,7 @@ public final class DurableFiles {
     public boolean removeIfUnchanged(Path entry, BasicFileAttributes seen, Path trashDirectory) throws IOException {
         Path trash = trashDirectory.resolve(FileNames.TRASH_PREFIX + UUID.randomUUID());
         try {
-            Files.move(entry, trash, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(entry, trash, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException e) {
             return false;
         }
