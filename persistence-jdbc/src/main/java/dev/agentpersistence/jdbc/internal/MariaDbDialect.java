@@ -13,6 +13,7 @@ import org.jdbi.v3.core.Handle;
  */
 final class MariaDbDialect implements Dialect {
     private static final int DUPLICATE_KEY = 1062;
+    private static final int DUPLICATE_KEY_WITH_NAME = 1586;
     private static final int LOCK_WAIT_TIMEOUT = 1205;
     private static final int DEADLOCK = 1213;
 
@@ -76,7 +77,7 @@ final class MariaDbDialect implements Dialect {
 
     @Override
     public boolean isUniqueViolation(SQLException e) {
-        return e.getErrorCode() == DUPLICATE_KEY;
+        return e.getErrorCode() == DUPLICATE_KEY || e.getErrorCode() == DUPLICATE_KEY_WITH_NAME;
     }
 
     @Override
