@@ -8,6 +8,7 @@ import dev.agentpersistence.StorageUnavailableException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -37,7 +38,7 @@ class OutageTest {
     void aClosedPortGivesStorageUnavailableNamingTheEndpoint(String name) throws Exception {
         try (TestDatabase database = server(name).get()) {
             int closedPort = closedPort();
-            String url = new LoopbackProxyUrl(database.url()).withPort(closedPort);
+            String url = withPort(database.url(), closedPort);
             try (var provider = JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> provider.getCheckpoints("agent"))
@@ -84,11 +85,9 @@ class OutageTest {
         }
     }
 
-    /** Rewrites the host and port of a JDBC URL. */
-    private record LoopbackProxyUrl(String url) {
-        String withPort(int port) {
-            var uri = java.net.URI.create(url.substring("jdbc:".length()));
-            return url.replace("//" + uri.getRawAuthority(), "//127.0.0.1:" + port);
-        }
+    /** {@code url} pointed at 127.0.0.1:{@code port}. */
+    private static String withPort(String url, int port) {
+        var uri = URI.create(url.substring("jdbc:".length()));
+        return url.replace("//" + uri.getRawAuthority(), "//127.0.0.1:" + port);
     }
 }

@@ -60,7 +60,7 @@ final class TestDatabase implements AutoCloseable {
     /** Settings for a small pool over this test's tables. */
     JdbcStorageConfig config() {
         return JdbcStorageConfig.custom().url(url).tablePrefix(prefix).poolSize(4)
-                .connectionTimeout(Duration.ofSeconds(3)).build();
+                .connectionTimeout(Duration.ofSeconds(10)).build();
     }
 
     JdbcStorageProvider newProvider() {

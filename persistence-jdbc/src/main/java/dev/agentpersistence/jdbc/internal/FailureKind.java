@@ -31,10 +31,10 @@ enum FailureKind {
         if (dialect != null && dialect.isTransient(sql)) {
             return TRANSIENT;
         }
-        boolean connection = dialect == null ? SqlStates.isConnectionFailure(sql) : dialect.isConnectionFailure(sql);
         if (acquiring) {
             return UNAVAILABLE;
         }
-        return connection ? CONNECTION_LOST : OTHER;
+        boolean broken = dialect == null ? SqlStates.isConnectionFailure(sql) : dialect.isConnectionFailure(sql);
+        return broken ? CONNECTION_LOST : OTHER;
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentpersistence.jdbc.internal;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
@@ -8,8 +9,8 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
-import javax.sql.DataSource;
 import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -51,8 +52,8 @@ public final class JdbcDatabase implements AutoCloseable {
     public static JdbcDatabase pooled(JdbcStorageConfig config) {
         Objects.requireNonNull(config, "config");
         Dialect dialect = Dialects.forUrl(config.url());
-        DataSource pool = PoolFactory.create(config, dialect);
-        return new JdbcDatabase(Jdbi.create(pool), (AutoCloseable) pool, config, dialect,
+        HikariDataSource pool = PoolFactory.create(config, dialect);
+        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect,
                 ProviderConfig.redact(config.url()));
     }
 
@@ -96,7 +97,7 @@ public final class JdbcDatabase implements AutoCloseable {
      * Runs an insert in one transaction; returns {@code false} instead of failing when it hit a
      * duplicate key. Safe to repeat after a broken connection: the repeat finds its own row.
      */
-    public boolean insert(String operation, java.util.function.Consumer<Handle> work) {
+    public boolean insert(String operation, Consumer<Handle> work) {
         return run(operation, true, true, handle -> {
             try {
                 handle.useTransaction(work::accept);

@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -75,7 +76,7 @@ public final class SchemaMigrator {
         handle.execute(dialect.ddl().schemaVersionTable(tables));
         Set<Integer> applied = new HashSet<>(handle.createQuery("SELECT version FROM " + tables.schemaVersion())
                 .mapTo(Integer.class).list());
-        var done = new java.util.ArrayList<Integer>();
+        var done = new ArrayList<Integer>();
         for (Migration migration : migrations) {
             if (applied.contains(migration.version())) {
                 continue;
