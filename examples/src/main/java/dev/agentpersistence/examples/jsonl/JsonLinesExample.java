@@ -1,0 +1,73 @@
+package dev.agentpersistence.examples.jsonl;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.SimpleAgentContext;
+import dev.agentpersistence.examples.ConsoleOutput;
+import dev.agentpersistence.examples.ExampleFiles;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
+import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The custom provider in use: discovered through {@code META-INF/services} next to the built-in
+ * ones, selected by name, used through {@link AgentPersistence}, and read back by a new instance.
+ */
+public final class JsonLinesExample {
+    private JsonLinesExample() {
+    }
+
+    /** Runs the example; the file goes to {@code <examples dir>/jsonl/checkpoints.jsonl}. */
+    public static void main(String[] args) throws IOException {
+        Path file = ExampleFiles.path("jsonl/checkpoints.jsonl");
+        Files.deleteIfExists(file);
+        run(file, ConsoleOutput.utf8());
+    }
+
+    /** Saves three checkpoints of an agent in {@code file}, reads them back and prunes them; returns the file's lines. */
+    public static List<String> run(Path file, PrintStream out) throws IOException {
+        out.println("custom provider example: checkpoints in one JSON Lines file, found through META-INF/services");
+        out.println("  providers on the class path: " + PersistenceStorageProviders.available().stream()
+                .map(PersistenceStorageProviderFactory::name).collect(Collectors.joining(", ")));
+        ProviderConfig config = ProviderConfig.of(Map.of(
+                ProviderConfig.PROVIDER, JsonLinesStorageProviderFactory.NAME,
+                JsonLinesStorageProviderFactory.FILE, file.toString()));
+        out.println("  selected with " + ProviderConfig.PROVIDER + "=jsonl, " + JsonLinesStorageProviderFactory.FILE + "=" + file);
+
+        try (PersistenceStorageProvider<CheckpointFilter> storage = PersistenceStorageProviders.load(config)) {
+            var persistence = AgentPersistence.builder().storage(storage).build();
+            var agent = new SimpleAgentContext("note-taker");
+            for (String node : List.of("read", "outline", "summarize")) {
+                agent.append(Message.user("please " + node)).append(Message.assistant(node + " done"));
+                persistence.createCheckpoint(agent, node, null, null);
+            }
+            out.println("  saved 3 checkpoints of agent 'note-taker' through AgentPersistence (" + storage + ")");
+        }
+        List<String> lines = Files.readAllLines(file);
+        out.println("  the file: a header, then one line per checkpoint");
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            out.printf("    %d %s%n", i + 1, line.length() > 96 ? line.substring(0, 96) + "..." : line);
+        }
+        try (PersistenceStorageProvider<CheckpointFilter> reopened = PersistenceStorageProviders.load(config)) {
+            AgentCheckpoint latest = reopened.getLatestCheckpoint("note-taker").orElseThrow();
+            out.println("  a new instance reads " + reopened.getCheckpoints("note-taker").size() + " checkpoints; latest v"
+                    + latest.version() + " at node '" + latest.nodeId() + "' with " + latest.messageHistory().size() + " messages");
+            int removed = reopened.deleteCheckpointsBefore("note-taker", latest.version());
+            out.println("  retention: deleteCheckpointsBefore(" + latest.version() + ") removed " + removed
+                    + "; the file was rewritten with " + Files.readAllLines(file).size() + " lines");
+        }
+        out.println("  conformance: mvn -pl examples test -Dtest='JsonLines*' runs the provider kit against it");
+        return lines;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.agentpersistence.examples.jsonl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonLinesExampleTest {
+
+    @Test
+    void savesThroughDiscoveryReadsBackAndPrunes(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("checkpoints.jsonl");
+        var printed = new ByteArrayOutputStream();
+
+        var lines = JsonLinesExample.run(file, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        assertThat(lines).hasSize(4);
+        assertThat(lines.subList(1, 4)).allSatisfy(line -> assertThat(line).startsWith("{\"agent\":\"note-taker\""));
+        assertThat(Files.readAllLines(file)).as("after pruning: header and the latest").hasSize(2);
+        try (var provider = JsonLinesStorageProvider.open(file)) {
+            assertThat(provider.getCheckpoints("note-taker")).singleElement()
+                    .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo("summarize"));
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("file, jdbc, jsonl, redis, s3",
+                "latest v2 at node 'summarize' with 6 messages", "removed 2");
+    }
+}
