@@ -7,7 +7,7 @@ import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -96,7 +96,7 @@ final class S3ProxyServer implements AutoCloseable {
 
     private software.amazon.awssdk.services.s3.S3ClientBuilder builder(String accessKey, String secretKey) {
         return S3Client.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .httpClientBuilder(Apache5HttpClient.builder())
                 .endpointOverride(endpoint)
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
@@ -104,8 +104,12 @@ final class S3ProxyServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         admin.close();
-        proxy.stop();
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("S3Proxy did not stop", e);
+        }
     }
 }

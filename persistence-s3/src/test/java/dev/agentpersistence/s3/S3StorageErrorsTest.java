@@ -78,6 +78,7 @@ class S3StorageErrorsTest {
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1)))
                     .isInstanceOf(StorageUnavailableException.class);
             try (var second = S3ProxyServer.start(first.store(), port)) {
+                assertThat(second.endpoint()).isEqualTo(first.endpoint());
                 provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
                 assertThat(provider.getCheckpoints("agent"))
                         .containsExactly(Checkpoints.simple("agent", 0), Checkpoints.simple("agent", 1));

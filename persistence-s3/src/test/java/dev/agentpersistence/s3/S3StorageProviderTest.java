@@ -163,7 +163,7 @@ class S3StorageProviderTest {
                 var checkpoint = Checkpoints.builder(agentId, v).nodeId(v == 3 ? "first" : "other").build();
                 writes.add(pool.submit(() -> {
                     put(LAYOUT.bodyKey(agent, checkpoint.version()), codec.encode(checkpoint));
-                    put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), new byte[0]);
+                    put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT);
                 }));
             }
             for (var write : writes) {
@@ -253,7 +253,7 @@ class S3StorageProviderTest {
         String agent = Segments.encode("agent");
         // A save that stopped after its claim and index entry, before its body.
         put(LAYOUT.markerKey(agent, Segments.encode("cp-4")), new IdMarker(4, "cp-4").toBytes());
-        put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), new byte[0]);
+        put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT);
 
         assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
         assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();

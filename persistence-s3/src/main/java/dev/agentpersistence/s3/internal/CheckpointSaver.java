@@ -18,7 +18,7 @@ import java.util.Optional;
  *   <li>claim the checkpoint id: create the id marker {@code id/A/I} (version and id) with
  *       {@code If-None-Match: *}; an existing marker for another version is a conflict when that
  *       version's body holds this id, and is taken over (conditionally on its ETag) when it is stale;</li>
- *   <li>write the index entry {@code x/A/R.<attrs>/I} (empty, idempotent);</li>
+ *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);</li>
  *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
  *       reader never sees a checkpoint without its marker and index entry. If the key is taken, the
  *       stored checkpoint decides: identical content makes the save a no-op, anything else a
@@ -32,15 +32,21 @@ import java.util.Optional;
 public final class CheckpointSaver {
     /** How long a claimed id waits for its body before another version may take it over. */
     public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
-    private static final byte[] EMPTY = new byte[0];
     private static final int ATTEMPTS = 5;
 
     private final CheckpointStore store;
     private final Clock clock;
+    private final Duration lease;
 
     public CheckpointSaver(CheckpointStore store, Clock clock) {
+        this(store, clock, CLAIM_LEASE);
+    }
+
+    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}. */
+    public CheckpointSaver(CheckpointStore store, Clock clock, Duration lease) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.lease = Objects.requireNonNull(lease, "lease");
     }
 
     /** Saves {@code checkpoint}; arguments already validated. */
@@ -54,8 +60,8 @@ public final class CheckpointSaver {
         }
         long claimedAt = System.nanoTime();
         claimId(agentId, agent, checkpoint);
-        objects.put(layout.indexKey(agent, IndexEntry.of(checkpoint)), EMPTY, Map.of());
-        if (System.nanoTime() - claimedAt > CLAIM_LEASE.toNanos() / 2) {
+        objects.put(layout.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT, Map.of());
+        if (System.nanoTime() - claimedAt > lease.toNanos() / 2) {
             // Slow enough that another writer may judge the claim stale: check it is still ours.
             String idSegment = Segments.encode(checkpoint.checkpointId());
             var marker = store.readMarker(agentId, agent, idSegment);
@@ -114,7 +120,7 @@ public final class CheckpointSaver {
                             "Cannot save checkpoint '" + checkpoint.checkpointId() + "' (version "
                                     + checkpoint.version() + ") of agent '" + agentId + "': the id is being saved as"
                                     + " version " + marker.version() + " by another writer (a crashed save's claim"
-                                    + " lapses " + CLAIM_LEASE.toMinutes() + " minutes after it was made)");
+                                    + " lapses " + lease.toSeconds() + " s after it was made)");
                 }
             }
             // Stale (its version holds another id, or it lapsed) or unreadable: take it over if unchanged.
@@ -128,6 +134,6 @@ public final class CheckpointSaver {
 
     private boolean expired(StoredObject marker) {
         Instant now = marker.readAt() != null ? marker.readAt() : clock.instant();
-        return marker.lastModified() != null && marker.lastModified().plus(CLAIM_LEASE).isBefore(now);
+        return marker.lastModified() != null && marker.lastModified().plus(lease).isBefore(now);
     }
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The filterable attributes of one checkpoint, written into the name of an empty index object so
+ * The filterable attributes of one checkpoint, written into the name of a one-byte index object so
  * that one listing answers filters without reading bodies:
  * {@code <inverted version>.<epoch second>.<nano>.<t|c>.<node hash|~>.<metadata bloom>/<id segment>}.
  *
@@ -26,6 +26,11 @@ import java.util.function.Predicate;
  */
 public record IndexEntry(long version, Instant createdAt, boolean tombstone, String nodeHash, String bloom,
                          String idSegment) {
+    /**
+     * The content of an index object: one byte, as some HTTP stacks mishandle a zero-length PUT that
+     * carries {@code Expect: 100-continue}. Readers never look at it.
+     */
+    public static final byte[] CONTENT = {'1'};
     private static final String NO_NODE = "~";
     private static final int BLOOM_BITS = 128;
     private static final int BLOOM_HASHES = 3;

@@ -6,7 +6,7 @@ package dev.agentpersistence.s3.internal;
  * {@code Long.MAX_VALUE - version} in 19 digits, so that ascending keys are descending versions):
  * <pre>
  * P/v/A/R                 checkpoint body; its existence is the commit of a save
- * P/x/A/R.&lt;attrs&gt;/I      empty index object with the filterable attributes ({@link IndexEntry})
+ * P/x/A/R.&lt;attrs&gt;/I      one-byte index object with the filterable attributes in its name ({@link IndexEntry})
  * P/id/A/I                id marker: version and checkpoint id (lookup by id without listing)
  * P/n/A                   the agent id, for agents whose segment is a digest
  * </pre>

@@ -9,7 +9,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -22,13 +22,13 @@ public final class S3Clients {
     }
 
     /**
-     * A client for {@code config}, using the JDK's URL connection for HTTP.
+     * A client for {@code config}, using Apache HttpClient 5 for HTTP.
      *
      * @param regionKey the setting to name when no region can be found
      */
     public static S3Client create(S3StorageConfig config, String regionKey) {
         var builder = S3Client.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                .httpClientBuilder(Apache5HttpClient.builder()
                         .connectionTimeout(config.connectTimeout())
                         .socketTimeout(config.readTimeout()))
                 .forcePathStyle(config.pathStyle())
