@@ -28,7 +28,8 @@ public final class ProviderConfig {
 
     private static final String ENV_PREFIX = "AGENT_PERSISTENCE_";
     private static final Pattern URI_PASSWORD = Pattern.compile("(://[^:/@\\s]*:)[^@/\\s]*@");
-    private static final Pattern SECRET_KEY = Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key).*");
+    private static final Pattern SECRET_KEY = Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key|encryption\\.keys).*");
+    private static final Pattern QUERY_PASSWORD = Pattern.compile("(?i)([?&;](?:password|pwd|secret)=)[^&;\\s]*");
 
     private static final ProviderConfig EMPTY = new ProviderConfig(Map.of());
 
@@ -129,9 +130,15 @@ public final class ProviderConfig {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
-    /** Replaces the password of any {@code scheme://user:password@host} in {@code text} with {@code ****}. */
+    /**
+     * Replaces the password of any {@code scheme://user:password@host} in {@code text}, and the value of
+     * {@code password=}, {@code pwd=} and {@code secret=} URL parameters, with {@code ****}.
+     */
     public static String redact(String text) {
-        return text == null ? null : URI_PASSWORD.matcher(text).replaceAll("$1****@");
+        if (text == null) {
+            return null;
+        }
+        return QUERY_PASSWORD.matcher(URI_PASSWORD.matcher(text).replaceAll("$1****@")).replaceAll("$1****");
     }
 
     /** The settings as given, secrets hidden. */

@@ -125,6 +125,9 @@ class ProviderConfigTest {
         assertThat(ProviderConfig.redact("redis://user@localhost:6379")).isEqualTo("redis://user@localhost:6379");
         assertThat(ProviderConfig.redact("a rediss://u:x@h1 and s3://k:y@h2"))
                 .isEqualTo("a rediss://u:****@h1 and s3://k:****@h2");
+        assertThat(ProviderConfig.redact("jdbc:postgresql://db/test?user=app&password=s3cret&ssl=true"))
+                .isEqualTo("jdbc:postgresql://db/test?user=app&password=****&ssl=true");
+        assertThat(ProviderConfig.redact("jdbc:sqlserver://db;user=app;PWD=s3cret")).isEqualTo("jdbc:sqlserver://db;user=app;PWD=****");
         assertThat(ProviderConfig.redact(null)).isNull();
     }
 

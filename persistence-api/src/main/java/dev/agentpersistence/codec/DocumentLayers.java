@@ -1,0 +1,345 @@
+package dev.agentpersistence.codec;
+
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.EncryptionKeyException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The byte layers around a stored document: an integrity checksum (CRC32C) and AES-256-GCM
+ * encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint documents
+ * ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
+ *
+ * <p><b>Writing</b> follows the configuration: {@code checksum(encoded)}, then
+ * {@code encrypt(...)} with the current key. <b>Reading</b> follows the stored bytes, whatever is
+ * configured: an encrypted document is decrypted with the key its header names, a checksummed one
+ * is verified, and anything else (the plain JSON documents written before these layers existed) is
+ * passed through unchanged. So layers can be turned on for existing data, and documents written
+ * with and without them are read side by side.
+ *
+ * <p>Formats (both start with a byte no JSON document starts with):
+ * <pre>
+ * checksum:  "#crc32c:" 8 lower-case hex digits "\n" payload
+ * encrypted: A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
+ *            | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
+ * </pre>
+ * The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
+ * the HMAC of the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec}
+ * contract) and different documents never share a nonce in practice. An attacker who can read the
+ * store learns which stored documents are equal, and their sizes; nothing else.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class DocumentLayers {
+    /** The first bytes of a checksummed document. */
+    static final byte[] CHECKSUM_PREFIX = "#crc32c:".getBytes(StandardCharsets.US_ASCII);
+    /** The first bytes of an encrypted document. */
+    static final byte[] ENCRYPTED_MAGIC = {(byte) 0xA9, 'A', 'P', 'E'};
+    /** The encrypted layer's format version. */
+    static final int ENCRYPTION_VERSION = 1;
+
+    private static final int CHECKSUM_HEADER = CHECKSUM_PREFIX.length + 8 + 1;
+    private static final int NONCE_LENGTH = 12;
+    private static final int TAG_BITS = 128;
+    private static final byte[] CIPHER_KEY_LABEL = "agent-persistence aes-256-gcm cipher key v1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NONCE_KEY_LABEL = "agent-persistence aes-256-gcm nonce key v1".getBytes(StandardCharsets.US_ASCII);
+    private static final DocumentLayers NONE = new DocumentLayers(false, null, false);
+
+    private final boolean checksum;
+    private final EncryptionKeys keys;
+    private final boolean requireEncryption;
+    private final Map<String, DerivedKey> derived;
+
+    private DocumentLayers(boolean checksum, EncryptionKeys keys, boolean requireEncryption) {
+        this.checksum = checksum;
+        this.keys = keys;
+        this.requireEncryption = requireEncryption;
+        var map = new LinkedHashMap<String, DerivedKey>();
+        if (keys != null) {
+            for (String id : keys.keyIds()) {
+                byte[] key = keys.key(id).orElseThrow();
+                try {
+                    map.put(id, DerivedKey.of(key));
+                } finally {
+                    Arrays.fill(key, (byte) 0);
+                }
+            }
+        }
+        this.derived = Map.copyOf(map);
+    }
+
+    /** Writes documents unchanged; still reads (verifies) checksummed ones, and names the key of encrypted ones. */
+    public static DocumentLayers none() {
+        return NONE;
+    }
+
+    /** A builder; nothing is added on write until configured. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** Whether written documents get a checksum. */
+    public boolean checksum() {
+        return checksum;
+    }
+
+    /** Whether written documents are encrypted. */
+    public boolean encrypts() {
+        return keys != null;
+    }
+
+    /** Whether reading refuses documents that are not encrypted. */
+    public boolean requiresEncryption() {
+        return requireEncryption;
+    }
+
+    /** The key ring, when encryption is on. */
+    public java.util.Optional<EncryptionKeys> keys() {
+        return java.util.Optional.ofNullable(keys);
+    }
+
+    /** Whether written documents are stored exactly as encoded. */
+    public boolean writesPlain() {
+        return !checksum && keys == null;
+    }
+
+    /** The stored form of {@code document}: checksummed and/or encrypted as configured. */
+    public byte[] wrap(byte[] document) {
+        Objects.requireNonNull(document, "document");
+        byte[] result = document;
+        if (checksum) {
+            result = addChecksum(result);
+        }
+        if (keys != null) {
+            result = encrypt(result, keys.currentKeyId());
+        }
+        return result;
+    }
+
+    /**
+     * The document inside {@code stored}: decrypted and verified when it carries those layers,
+     * unchanged when it carries none.
+     *
+     * @throws EncryptionKeyException      when the document's key id is not configured or its key does not open it
+     * @throws CorruptCheckpointException  when a layer is truncated or its checksum does not match, or an
+     *                                     unencrypted document is read while encryption is required
+     */
+    public byte[] unwrap(byte[] stored, CheckpointLocation where) {
+        Objects.requireNonNull(where, "where");
+        if (stored == null) {
+            throw corrupt(where, "the stored document is missing", null);
+        }
+        byte[] result = stored;
+        if (startsWith(result, ENCRYPTED_MAGIC)) {
+            result = decrypt(result, where);
+        } else if (requireEncryption) {
+            throw corrupt(where, "the document is not encrypted, but encryption is required", null);
+        }
+        if (startsWith(result, CHECKSUM_PREFIX)) {
+            result = verifyChecksum(result, where);
+        }
+        return result;
+    }
+
+    /** The key id an encrypted stored document names, or {@code null} for one that is not encrypted. */
+    public static String keyIdOf(byte[] stored) {
+        if (stored == null || !startsWith(stored, ENCRYPTED_MAGIC) || stored.length < ENCRYPTED_MAGIC.length + 2) {
+            return null;
+        }
+        int length = stored[ENCRYPTED_MAGIC.length + 1] & 0xFF;
+        int start = ENCRYPTED_MAGIC.length + 2;
+        if (stored.length < start + length) {
+            return null;
+        }
+        return new String(stored, start, length, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public String toString() {
+        return "DocumentLayers[checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
+                + ", requireEncryption=" + requireEncryption + "]";
+    }
+
+    private static byte[] addChecksum(byte[] payload) {
+        var crc = new CRC32C();
+        crc.update(payload);
+        byte[] header = ("#crc32c:" + String.format("%08x", crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] out = Arrays.copyOf(header, header.length + payload.length);
+        System.arraycopy(payload, 0, out, header.length, payload.length);
+        return out;
+    }
+
+    private static byte[] verifyChecksum(byte[] stored, CheckpointLocation where) {
+        if (stored.length < CHECKSUM_HEADER || stored[CHECKSUM_HEADER - 1] != '\n') {
+            throw corrupt(where, "the checksum header is truncated or malformed", null);
+        }
+        String hex = new String(stored, CHECKSUM_PREFIX.length, 8, StandardCharsets.US_ASCII);
+        long expected;
+        try {
+            expected = HexFormat.fromHexDigitsToLong(hex);
+        } catch (IllegalArgumentException e) {
+            throw corrupt(where, "the checksum header is malformed", e);
+        }
+        var crc = new CRC32C();
+        crc.update(stored, CHECKSUM_HEADER, stored.length - CHECKSUM_HEADER);
+        if (crc.getValue() != expected) {
+            throw corrupt(where, "checksum mismatch: stored crc32c " + hex + ", computed "
+                    + String.format("%08x", crc.getValue()) + " (the document was altered or truncated)", null);
+        }
+        return Arrays.copyOfRange(stored, CHECKSUM_HEADER, stored.length);
+    }
+
+    private byte[] encrypt(byte[] plain, String keyId) {
+        DerivedKey key = derived.get(keyId);
+        byte[] id = keyId.getBytes(StandardCharsets.US_ASCII);
+        byte[] nonce = Arrays.copyOf(key.nonceFor(plain), NONCE_LENGTH);
+        var header = ByteBuffer.allocate(ENCRYPTED_MAGIC.length + 2 + id.length + NONCE_LENGTH);
+        header.put(ENCRYPTED_MAGIC).put((byte) ENCRYPTION_VERSION).put((byte) id.length).put(id).put(nonce);
+        byte[] head = header.array();
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, key.cipherKey(), new GCMParameterSpec(TAG_BITS, nonce));
+            cipher.updateAAD(head);
+            byte[] sealed = cipher.doFinal(plain);
+            byte[] out = Arrays.copyOf(head, head.length + sealed.length);
+            System.arraycopy(sealed, 0, out, head.length, sealed.length);
+            return out;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-256-GCM is not available in this JVM", e);
+        }
+    }
+
+    private byte[] decrypt(byte[] stored, CheckpointLocation where) {
+        int fixed = ENCRYPTED_MAGIC.length + 2;
+        if (stored.length < fixed) {
+            throw corrupt(where, "the encrypted document is truncated (no header)", null);
+        }
+        int version = stored[ENCRYPTED_MAGIC.length] & 0xFF;
+        if (version != ENCRYPTION_VERSION) {
+            throw corrupt(where, "encryption layer version " + version + " is not one this library reads ("
+                    + ENCRYPTION_VERSION + ")", null);
+        }
+        int idLength = stored[ENCRYPTED_MAGIC.length + 1] & 0xFF;
+        int headerLength = fixed + idLength + NONCE_LENGTH;
+        if (idLength == 0 || stored.length < headerLength + TAG_BITS / 8) {
+            throw corrupt(where, "the encrypted document is truncated", null);
+        }
+        String keyId = new String(stored, fixed, idLength, StandardCharsets.US_ASCII);
+        if (!EncryptionKeys.isValidKeyId(keyId)) {
+            throw corrupt(where, "the encrypted document's key id is malformed", null);
+        }
+        DerivedKey key = derived.get(keyId);
+        if (key == null) {
+            String known = keys == null ? "no encryption keys are configured (agent.persistence.encryption.keys)"
+                    : "the configured key ids are " + keys.keyIds();
+            throw new EncryptionKeyException(where.agentId(), where.checkpointId(), where.description(), keyId,
+                    "the document is encrypted with key '" + keyId + "', which is not configured; " + known, null);
+        }
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, key.cipherKey(),
+                    new GCMParameterSpec(TAG_BITS, stored, headerLength - NONCE_LENGTH, NONCE_LENGTH));
+            cipher.updateAAD(stored, 0, headerLength);
+            return cipher.doFinal(stored, headerLength, stored.length - headerLength);
+        } catch (AEADBadTagException e) {
+            throw new EncryptionKeyException(where.agentId(), where.checkpointId(), where.description(), keyId,
+                    "the document could not be decrypted with key '" + keyId
+                            + "': the configured key of that id is wrong, or the data was altered", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-256-GCM is not available in this JVM", e);
+        }
+    }
+
+    private static boolean startsWith(byte[] bytes, byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
+        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+    }
+
+    /** The cipher key and nonce key derived from one configured key. */
+    private record DerivedKey(SecretKeySpec cipherKey, SecretKeySpec nonceKey) {
+        static DerivedKey of(byte[] master) {
+            return new DerivedKey(new SecretKeySpec(hmac(master, CIPHER_KEY_LABEL), "AES"),
+                    new SecretKeySpec(hmac(master, NONCE_KEY_LABEL), "HmacSHA256"));
+        }
+
+        byte[] nonceFor(byte[] plain) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(nonceKey);
+                return mac.doFinal(plain);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+            }
+        }
+
+        private static byte[] hmac(byte[] key, byte[] data) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                return mac.doFinal(data);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "DerivedKey[****]";
+        }
+    }
+
+    /** Builds {@link DocumentLayers}. */
+    public static final class Builder {
+        private boolean checksum;
+        private EncryptionKeys keys;
+        private boolean requireEncryption;
+
+        private Builder() {
+        }
+
+        /** Whether written documents get a CRC32C checksum (default {@code false}). */
+        public Builder checksum(boolean checksum) {
+            this.checksum = checksum;
+            return this;
+        }
+
+        /** Encrypts written documents with the ring's current key and reads with any of its keys. */
+        public Builder encryption(EncryptionKeys keys) {
+            this.keys = Objects.requireNonNull(keys, "keys");
+            return this;
+        }
+
+        /** Whether reading refuses unencrypted documents (default {@code false}: plaintext stays readable). */
+        public Builder requireEncryption(boolean requireEncryption) {
+            this.requireEncryption = requireEncryption;
+            return this;
+        }
+
+        /**
+         * The layers.
+         *
+         * @throws IllegalStateException when encryption is required but no keys are given
+         */
+        public DocumentLayers build() {
+            if (requireEncryption && keys == null) {
+                throw new IllegalStateException("requireEncryption needs encryption keys");
+            }
+            return new DocumentLayers(checksum, keys, requireEncryption);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dev.agentpersistence.codec;
+
+import dev.agentpersistence.PersistenceException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * An immutable key ring for {@link DocumentLayers}: AES-256 keys by id, and the id of the current
+ * key that new documents are encrypted with. Old keys stay in the ring to read what they wrote
+ * (key rotation: add a key, make it current, keep the old ones). {@link #toString()} shows ids only.
+ *
+ * <p>Key ids are 1 to {@value #MAX_KEY_ID_LENGTH} characters of {@code A-Z a-z 0-9 . _ -}; each key is
+ * exactly 32 bytes.
+ */
+public final class EncryptionKeys {
+    /** Longest key id, in characters. */
+    public static final int MAX_KEY_ID_LENGTH = 64;
+    /** Key length in bytes (AES-256). */
+    public static final int KEY_LENGTH = 32;
+
+    private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KEY_ID_LENGTH + "}");
+
+    private final Map<String, byte[]> keys;
+    private final String currentKeyId;
+
+    private EncryptionKeys(Map<String, byte[]> keys, String currentKeyId) {
+        this.keys = keys;
+        this.currentKeyId = currentKeyId;
+    }
+
+    /** A builder of a key ring. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /**
+     * Parses the configuration form {@code id:base64key,id2:base64key2} (standard or URL-safe Base64).
+     *
+     * @param spec         the keys
+     * @param currentKeyId the id new documents are encrypted with; may be {@code null} when {@code spec} holds one key
+     * @throws PersistenceException naming the key id (never the key) when the text is malformed
+     */
+    public static EncryptionKeys parse(String spec, String currentKeyId) {
+        Objects.requireNonNull(spec, "spec");
+        var builder = custom();
+        for (String entry : spec.split(",")) {
+            String trimmed = entry.strip();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            int colon = trimmed.indexOf(':');
+            if (colon <= 0) {
+                throw new PersistenceException("Encryption keys must be written as id:base64key[,id:base64key...];"
+                        + " an entry has no key id");
+            }
+            String id = trimmed.substring(0, colon).strip();
+            byte[] key = decodeBase64(id, trimmed.substring(colon + 1).strip());
+            try {
+                builder.key(id, key);
+            } catch (IllegalArgumentException e) {
+                throw new PersistenceException(e.getMessage(), e);
+            } finally {
+                Arrays.fill(key, (byte) 0);
+            }
+        }
+        if (currentKeyId != null && !currentKeyId.isBlank()) {
+            builder.currentKey(currentKeyId.strip());
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new PersistenceException(e.getMessage(), e);
+        }
+    }
+
+    /** The id new documents are encrypted with. */
+    public String currentKeyId() {
+        return currentKeyId;
+    }
+
+    /** Every key id in the ring. */
+    public Set<String> keyIds() {
+        return keys.keySet();
+    }
+
+    /** A copy of the key of {@code keyId}, if the ring holds it. */
+    Optional<byte[]> key(String keyId) {
+        byte[] key = keys.get(keyId);
+        return key == null ? Optional.empty() : Optional.of(key.clone());
+    }
+
+    /** Whether {@code keyId} is a well-formed key id. */
+    public static boolean isValidKeyId(String keyId) {
+        return keyId != null && KEY_ID.matcher(keyId).matches();
+    }
+
+    @Override
+    public String toString() {
+        return "EncryptionKeys[current=" + currentKeyId + ", ids=" + keys.keySet() + "]";
+    }
+
+    private static byte[] decodeBase64(String id, String text) {
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException standard) {
+            try {
+                return Base64.getUrlDecoder().decode(text);
+            } catch (IllegalArgumentException urlSafe) {
+                throw new PersistenceException("Encryption key '" + id + "' is not valid Base64");
+            }
+        }
+    }
+
+    /** Builds {@link EncryptionKeys}; the current key must be one of the keys. */
+    public static final class Builder {
+        private final Map<String, byte[]> keys = new LinkedHashMap<>();
+        private String currentKeyId;
+
+        private Builder() {
+        }
+
+        /** Adds a 32-byte key under {@code keyId} (the bytes are copied). */
+        public Builder key(String keyId, byte[] key) {
+            Objects.requireNonNull(keyId, "keyId");
+            Objects.requireNonNull(key, "key");
+            if (!isValidKeyId(keyId)) {
+                throw new IllegalArgumentException("Encryption key id '" + keyId + "' must be 1 to " + MAX_KEY_ID_LENGTH
+                        + " characters of A-Z a-z 0-9 . _ -");
+            }
+            if (key.length != KEY_LENGTH) {
+                throw new IllegalArgumentException("Encryption key '" + keyId + "' must be " + KEY_LENGTH
+                        + " bytes (AES-256) but is " + key.length);
+            }
+            if (keys.containsKey(keyId)) {
+                throw new IllegalArgumentException("Encryption key id '" + keyId + "' is given twice");
+            }
+            keys.put(keyId, key.clone());
+            return this;
+        }
+
+        /** The key new documents are encrypted with; must be added with {@link #key}. */
+        public Builder currentKey(String keyId) {
+            this.currentKeyId = Objects.requireNonNull(keyId, "keyId");
+            return this;
+        }
+
+        /**
+         * The key ring.
+         *
+         * @throws IllegalStateException when there is no key, or no current key among several, or the current key is unknown
+         */
+        public EncryptionKeys build() {
+            if (keys.isEmpty()) {
+                throw new IllegalStateException("An encryption key ring needs at least one key");
+            }
+            String current = currentKeyId;
+            if (current == null) {
+                if (keys.size() > 1) {
+                    throw new IllegalStateException("Several encryption keys " + keys.keySet()
+                            + " but no current key: name the one to encrypt with");
+                }
+                current = keys.keySet().iterator().next();
+            }
+            if (!keys.containsKey(current)) {
+                throw new IllegalStateException("The current encryption key '" + current + "' is not among the keys "
+                        + keys.keySet());
+            }
+            return new EncryptionKeys(Collections.unmodifiableMap(new LinkedHashMap<>(keys)), current);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.agentpersistence.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CodecSettingsTest {
+    private static final String K1 = Base64.getEncoder().encodeToString(DocumentLayersTest.KEY_1);
+    private static final String K2 = Base64.getUrlEncoder().encodeToString(DocumentLayersTest.KEY_2);
+
+    @Test
+    void defaultsAreChecksumOnNoEncryptionNoLimit() {
+        var codec = CodecSettings.codec(ProviderConfig.empty());
+        assertThat(codec.layers().checksum()).isTrue();
+        assertThat(codec.layers().encrypts()).isFalse();
+        assertThat(codec.sizeLimit()).isEmpty();
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false"))).layers().writesPlain())
+                .isTrue();
+    }
+
+    @Test
+    void keysAndCurrentKeyComeFromTheSettingsOrTheEnvironmentForm() {
+        var config = ProviderConfig.of(Map.of("AGENT_PERSISTENCE_ENCRYPTION_KEYS", "k1:" + K1 + ", k2:" + K2,
+                "AGENT_PERSISTENCE_ENCRYPTION_CURRENT_KEY", "k2"));
+        var layers = CodecSettings.layers(config);
+        assertThat(layers.keys()).get().satisfies(keys -> {
+            assertThat(keys.currentKeyId()).isEqualTo("k2");
+            assertThat(keys.keyIds()).containsExactly("k1", "k2");
+        });
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS, "only:" + K1)))
+                .keys().orElseThrow().currentKeyId()).isEqualTo("only");
+    }
+
+    @Test
+    void malformedKeySettingsNameTheSettingButNeverTheKey() {
+        String shortKey = Base64.getEncoder().encodeToString(new byte[16]);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + shortKey), "'k1' must be 32 bytes", shortKey);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:not base64!!"), "'k1' is not valid Base64", "not base64");
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, K1), "no key id", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1 + ",k2:" + K2), "no current key", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1, CodecSettings.ENCRYPTION_CURRENT_KEY, "k9"),
+                "'k9' is not among", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1 + ",k1:" + K2), "given twice", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "bad id:" + K1), "must be 1 to 64", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_CURRENT_KEY, "k1"), "encryption.keys", "");
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_REQUIRED, "true"), "encryption.keys", "");
+    }
+
+    @Test
+    void providerConfigHidesTheKeys() {
+        var config = ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1));
+        assertThat(config.toString()).doesNotContain(K1).contains("****");
+    }
+
+    @Test
+    void sizesTakeUnits() {
+        assertThat(CodecSettings.parseSize("k", "1048576")).isEqualTo(1_048_576L);
+        assertThat(CodecSettings.parseSize("k", "512KiB")).isEqualTo(512L * 1024);
+        assertThat(CodecSettings.parseSize("k", "16MiB")).isEqualTo(16L << 20);
+        assertThat(CodecSettings.parseSize("k", "16m")).isEqualTo(16L << 20);
+        assertThat(CodecSettings.parseSize("k", "10MB")).isEqualTo(10_000_000L);
+        assertThat(CodecSettings.parseSize("k", "2 GiB")).isEqualTo(2L << 30);
+        for (String bad : new String[] {"", "MiB", "-1", "0", "12 parsecs", "99999999999999999999"}) {
+            assertThatThrownBy(() -> CodecSettings.parseSize("agent.persistence.max-checkpoint-size", bad))
+                    .as(bad).isInstanceOf(PersistenceException.class)
+                    .hasMessageContaining("agent.persistence.max-checkpoint-size");
+        }
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, "1KiB")))
+                .maxDocumentSize()).isEqualTo(1024);
+    }
+
+    private static void assertRejected(Map<String, String> settings, String message, String secret) {
+        assertThatThrownBy(() -> CodecSettings.codec(ProviderConfig.of(settings)))
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining(message)
+                .satisfies(e -> {
+                    if (!secret.isEmpty()) {
+                        assertThat(e.getMessage()).doesNotContain(secret);
+                    }
+                });
+    }
+}
