@@ -55,6 +55,8 @@ class StorageSelectionTest {
         assertThat(s3.config().get("agent.persistence.s3.endpoint")).contains("http://127.0.0.1:9000");
         assertThat(s3.config().get("agent.persistence.s3.path-style")).contains("true");
         assertThat(s3.description()).isEqualTo("s3://agent-bucket/runs/prod");
+        assertThat(StorageSelection.parse("s3://b?endpoint=http://127.0.0.1:9000&region=us-east-1", NONE).config()
+                .get("agent.persistence.s3.endpoint")).contains("http://127.0.0.1:9000");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.agentpersistence.examples.demo;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.examples.ConsoleOutput;
+import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
 import dev.agentpersistence.examples.StorageSelection;
 import dev.agentpersistence.pipeline.Condition;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,10 +56,7 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
 
     /** Runs the demo; exits with 1 when it did not end with a complete, valid document. */
     public static void main(String[] args) {
-        int code = new CommandLine(new DocumentPipelineDemo()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        ExampleCommands.run(new DocumentPipelineDemo(), args);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.agentpersistence.RollbackReport;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.Tool;
 import dev.agentpersistence.examples.ConsoleOutput;
+import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
 import dev.agentpersistence.examples.StorageSelection;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -46,10 +46,7 @@ public final class EmbeddingExample implements Callable<Integer> {
 
     /** Runs the example. */
     public static void main(String[] args) {
-        int code = new CommandLine(new EmbeddingExample()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        ExampleCommands.run(new EmbeddingExample(), args);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.examples.ConsoleOutput;
+import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
 import dev.agentpersistence.examples.StorageSelection;
 import dev.agentpersistence.examples.demo.CrashSwitch;
@@ -73,10 +74,7 @@ public final class MetricsExample implements Callable<Integer> {
 
     /** Runs the example. */
     public static void main(String[] args) {
-        int code = new CommandLine(new MetricsExample()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        ExampleCommands.run(new MetricsExample(), args);
     }
 
     /** A Prometheus registry with histogram buckets for every {@code agent.*} timer and summary. */
