@@ -1,6 +1,7 @@
 package dev.agentpersistence.s3;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -17,7 +18,8 @@ import java.util.Objects;
  *       {@value #PATH_STYLE} (default: true when an endpoint is set);</li>
  *   <li>{@value #ACCESS_KEY_ID} and {@value #SECRET_ACCESS_KEY}, else the SDK's default chain;</li>
  *   <li>{@value #GZIP} (default false), {@value #CONDITIONAL_WRITES} (default true),
- *       {@value #CONNECT_TIMEOUT} (default 5s), {@value #READ_TIMEOUT} (default 60s).</li>
+ *       {@value #CONNECT_TIMEOUT} (default 5s), {@value #READ_TIMEOUT} (default 60s);</li>
+ *   <li>the checksum, encryption and size keys of {@link CodecSettings}.</li>
  * </ul>
  */
 public final class S3StorageProviderFactory implements PersistenceStorageProviderFactory {
@@ -42,7 +44,7 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return S3StorageProvider.create(toConfig(config));
+        return S3StorageProvider.builder(toConfig(config)).codec(CodecSettings.codec(config)).build();
     }
 
     /**
