@@ -1,6 +1,7 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -8,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Discovers the JDBC provider under the name {@value #NAME}; reads the
- * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}.
+ * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}, and the
+ * checksum, encryption and size keys of {@link CodecSettings}.
  */
 public final class JdbcStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -26,6 +28,7 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return JdbcStorageProvider.create(JdbcStorageConfig.from(config));
+        return JdbcStorageProvider.builder().config(JdbcStorageConfig.from(config))
+                .codec(CodecSettings.codec(config)).build();
     }
 }

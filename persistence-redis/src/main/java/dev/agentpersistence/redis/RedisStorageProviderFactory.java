@@ -2,6 +2,7 @@ package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -9,7 +10,8 @@ import java.util.Objects;
 
 /**
  * Discovers the Redis provider under the name {@value #NAME}, configured by the
- * {@code agent.persistence.redis.*} keys described in {@link RedisStorageConfig}.
+ * {@code agent.persistence.redis.*} keys described in {@link RedisStorageConfig}, and the
+ * checksum, encryption and size keys of {@link CodecSettings}.
  */
 public final class RedisStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -29,6 +31,6 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
         }
-        return RedisStorageProvider.create(settings);
+        return RedisStorageProvider.builder().config(settings).codec(CodecSettings.codec(config)).build();
     }
 }
