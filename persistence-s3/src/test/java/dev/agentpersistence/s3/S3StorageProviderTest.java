@@ -311,6 +311,27 @@ class S3StorageProviderTest {
     }
 
     @Test
+    void theFactoryStoresDocumentsWithTheCodecOfTheSettings() {
+        String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        var settings = dev.agentpersistence.spi.ProviderConfig.of(Map.of(
+                S3StorageProviderFactory.BUCKET, bucket,
+                S3StorageProviderFactory.PREFIX, PREFIX,
+                S3StorageProviderFactory.ENDPOINT, server.endpoint().toString(),
+                S3StorageProviderFactory.ACCESS_KEY_ID, S3ProxyServer.ACCESS_KEY,
+                S3StorageProviderFactory.SECRET_ACCESS_KEY, S3ProxyServer.SECRET_KEY,
+                dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS, "k1:" + key));
+        var checkpoint = Checkpoints.builder("secret-agent", 0).nodeId("classified-node").build();
+        try (var encrypted = new S3StorageProviderFactory().create(settings)) {
+            encrypted.saveCheckpoint("secret-agent", checkpoint);
+            assertThat(encrypted.getLatestCheckpoint("secret-agent")).contains(checkpoint);
+        }
+        String stored = new String(server.admin().getObjectAsBytes(b -> b.bucket(bucket)
+                .key(LAYOUT.bodyKey(Segments.encode("secret-agent"), 0))).asByteArray(),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(stored).doesNotContain("classified-node");
+    }
+
+    @Test
     void theApplicationsClientStaysOpenAfterClose() {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.close();
