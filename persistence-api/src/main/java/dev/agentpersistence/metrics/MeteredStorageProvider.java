@@ -3,6 +3,7 @@ package dev.agentpersistence.metrics;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.Counter;
@@ -82,12 +83,16 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
      * The {@code provider} tag used unless one is set: the class's simple name without the
      * {@code StorageProvider} suffix, in lower case ({@code JdbcStorageProvider} → {@code jdbc},
      * {@code InMemoryStorageProvider} → {@code inmemory}); {@code none} for
-     * {@link NoPersistenceStorageProvider}; the full class name for anonymous classes.
+     * {@link NoPersistenceStorageProvider}; the name of the provider underneath for
+     * {@link IncrementalHistoryStorageProvider}; the full class name for anonymous classes.
      */
     public static String defaultProviderName(PersistenceStorageProvider<?> provider) {
         Objects.requireNonNull(provider, "provider");
         if (provider instanceof NoPersistenceStorageProvider) {
             return "none";
+        }
+        if (provider instanceof IncrementalHistoryStorageProvider incremental) {
+            return defaultProviderName(incremental.delegate());
         }
         String name = provider.getClass().getSimpleName();
         if (name.endsWith(PROVIDER_SUFFIX) && name.length() > PROVIDER_SUFFIX.length()) {

@@ -3,6 +3,8 @@ package dev.agentpersistence.spi;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ProviderNotFoundException;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -22,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * {@link NoPersistenceStorageProvider}); otherwise the only factory found is used; several and no
  * choice is an error naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line.
  * A factory that fails to load is logged and skipped, never hiding the others.
+ *
+ * <p>Providers with the {@link HistorySegmentStore} capability (every built-in one) come wrapped in
+ * {@link IncrementalHistoryStorageProvider}, so histories are stored incrementally; set
+ * {@value IncrementalHistoryConfig#ENABLED_KEY}{@code =false} for the provider itself. The
+ * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} tune the layer.
  */
 public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
@@ -113,14 +120,33 @@ public final class PersistenceStorageProviders {
 
     private static PersistenceStorageProvider<CheckpointFilter> create(PersistenceStorageProviderFactory factory,
                                                                        ProviderConfig config) {
+        PersistenceStorageProvider<CheckpointFilter> provider;
         try {
-            return Objects.requireNonNull(factory.create(config),
+            provider = Objects.requireNonNull(factory.create(config),
                     () -> factory.getClass().getName() + ".create returned null");
         } catch (PersistenceException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new PersistenceException("Storage provider '" + factory.name() + "' (" + factory.getClass().getName()
                     + ") could not be created from " + config + ": " + e.getMessage(), e);
+        }
+        return withIncrementalHistory(provider, config);
+    }
+
+    /** Wraps providers with the {@link HistorySegmentStore} capability unless {@value IncrementalHistoryConfig#ENABLED_KEY} is false. */
+    private static PersistenceStorageProvider<CheckpointFilter> withIncrementalHistory(
+            PersistenceStorageProvider<CheckpointFilter> provider, ProviderConfig config) {
+        if (!(provider instanceof HistorySegmentStore)) {
+            return provider;
+        }
+        try {
+            if (!config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, true)) {
+                return provider;
+            }
+            return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.of(config));
+        } catch (RuntimeException e) {
+            provider.close();
+            throw e;
         }
     }
 

@@ -1,0 +1,179 @@
+package dev.agentpersistence.history.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Turns stored checkpoints back into complete ones: fetches the segments of every checkpoint of one
+ * read in a single {@link HistorySegmentStore#getSegments} call (each distinct segment once), decodes
+ * each once, checks every segment against the hash chain value in its id and every history against
+ * its digest, and strips the descriptor from the metadata. Checkpoints without a descriptor are
+ * returned as stored.
+ */
+public final class HistoryReader {
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final HistorySegmentStore store;
+    private final SegmentCodec codec;
+    private final ChainHasher hasher;
+    private final String descriptorKey;
+    private final String storeName;
+
+    /**
+     * @param descriptorKey the reserved metadata key holding the {@link HistoryDescriptor}
+     * @param storeName     how messages name the storage
+     */
+    public HistoryReader(HistorySegmentStore store, SegmentCodec codec, ChainHasher hasher, String descriptorKey,
+                         String storeName) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.hasher = Objects.requireNonNull(hasher, "hasher");
+        this.descriptorKey = Objects.requireNonNull(descriptorKey, "descriptorKey");
+        this.storeName = Objects.requireNonNull(storeName, "storeName");
+    }
+
+    /** A complete checkpoint and, when its history came from segments, the hash chain over its blocks. */
+    public record Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain) {
+    }
+
+    /** The complete forms of {@code stored}, all checkpoints of {@code agentId}, in the same order. */
+    public List<Assembled> assemble(String agentId, List<AgentCheckpoint> stored) {
+        var descriptors = new ArrayList<HistoryDescriptor>(stored.size());
+        var ids = new LinkedHashSet<String>();
+        for (AgentCheckpoint checkpoint : stored) {
+            HistoryDescriptor descriptor = descriptor(checkpoint);
+            descriptors.add(descriptor);
+            if (descriptor != null) {
+                ids.addAll(descriptor.segmentIds());
+            }
+        }
+        Map<String, byte[]> fetched = ids.isEmpty() ? Map.of() : store.getSegments(agentId, ids);
+        var read = new Reading(agentId, fetched);
+        var result = new ArrayList<Assembled>(stored.size());
+        for (int i = 0; i < stored.size(); i++) {
+            AgentCheckpoint checkpoint = stored.get(i);
+            HistoryDescriptor descriptor = descriptors.get(i);
+            result.add(descriptor == null ? new Assembled(checkpoint, 0, null) : read.assemble(checkpoint, descriptor));
+        }
+        return result;
+    }
+
+    /** The descriptor of a stored checkpoint, or {@code null} when its whole history is inline. */
+    public HistoryDescriptor descriptor(AgentCheckpoint stored) {
+        String text = stored.metadata().get(descriptorKey);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return HistoryDescriptor.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptCheckpointException(stored.agentId(), stored.checkpointId(),
+                    "metadata entry '" + descriptorKey + "' in " + storeName, e.getMessage(), e);
+        }
+    }
+
+    /** Decoded and verified segments of one read, shared by its checkpoints. */
+    private final class Reading {
+        private final String agentId;
+        private final Map<String, byte[]> fetched;
+        private final Map<String, List<Message>> decoded = new HashMap<>();
+        /** "c(from) hex/segment id" → chain values at the segment's block ends. */
+        private final Map<String, byte[][]> verified = new HashMap<>();
+
+        Reading(String agentId, Map<String, byte[]> fetched) {
+            this.agentId = agentId;
+            this.fetched = fetched;
+        }
+
+        Assembled assemble(AgentCheckpoint stored, HistoryDescriptor descriptor) {
+            List<Message> tail = stored.messageHistory();
+            int blockSize = descriptor.blockSize();
+            int end = descriptor.segmentsEnd();
+            if (end + tail.size() != descriptor.size()) {
+                throw corrupt(stored, "metadata entry '" + descriptorKey + "' in " + storeName, "the descriptor counts "
+                        + descriptor.size() + " messages but the segments hold " + end + " and the checkpoint "
+                        + tail.size());
+            }
+            var history = new ArrayList<Message>(descriptor.size());
+            byte[][] chain = new byte[end / blockSize + 1][];
+            chain[0] = ChainHasher.origin();
+            for (SegmentId segment : descriptor.segments()) {
+                List<Message> messages = messages(stored, segment);
+                byte[][] values = verify(stored, segment, chain[segment.span().from() / blockSize], messages, blockSize);
+                System.arraycopy(values, 0, chain, segment.span().from() / blockSize + 1, values.length);
+                history.addAll(messages);
+            }
+            String digest = HEX.formatHex(hasher.digest(chain[chain.length - 1], tail, descriptor.size()));
+            if (!digest.equals(descriptor.digest())) {
+                throw corrupt(stored, "checkpoint document in " + storeName,
+                        "the messages kept in the checkpoint do not match the history digest of its descriptor");
+            }
+            history.addAll(tail);
+            var metadata = new TreeMap<>(stored.metadata());
+            metadata.remove(descriptorKey);
+            var complete = stored.toBuilder().messageHistory(history).metadata(metadata).build();
+            return new Assembled(complete, blockSize, chain);
+        }
+
+        private List<Message> messages(AgentCheckpoint stored, SegmentId segment) {
+            String id = segment.text();
+            List<Message> messages = decoded.get(id);
+            if (messages != null) {
+                return messages;
+            }
+            byte[] bytes = fetched.get(id);
+            String where = "history segment '" + id + "' in " + storeName;
+            if (bytes == null) {
+                throw corrupt(stored, where, "the segment holding messages " + segment.span().from() + " to "
+                        + (segment.span().to() - 1) + " of the history is missing");
+            }
+            try {
+                messages = codec.decode(agentId, id, bytes, where);
+            } catch (CorruptCheckpointException e) {
+                throw new CorruptCheckpointException(agentId, stored.checkpointId(), where,
+                        "the history segment is unreadable: " + e.getMessage(), e);
+            }
+            if (messages.size() != segment.span().length()) {
+                throw corrupt(stored, where, "the segment holds " + messages.size() + " messages instead of "
+                        + segment.span().length());
+            }
+            decoded.put(id, messages);
+            return messages;
+        }
+
+        private byte[][] verify(AgentCheckpoint stored, SegmentId segment, byte[] start, List<Message> messages,
+                                int blockSize) {
+            String key = HEX.formatHex(start) + "/" + segment.text();
+            byte[][] values = verified.get(key);
+            if (values != null) {
+                return values;
+            }
+            values = new byte[messages.size() / blockSize][];
+            byte[] chain = start;
+            for (int k = 0; k < values.length; k++) {
+                chain = hasher.next(chain, messages.subList(k * blockSize, (k + 1) * blockSize));
+                values[k] = chain;
+            }
+            if (!HEX.formatHex(chain).equals(segment.chain())) {
+                throw corrupt(stored, "history segment '" + segment.text() + "' in " + storeName,
+                        "the segment does not hold the messages its id names");
+            }
+            verified.put(key, values);
+            return values;
+        }
+
+        private CorruptCheckpointException corrupt(AgentCheckpoint stored, String where, String problem) {
+            return new CorruptCheckpointException(agentId, stored.checkpointId(), where, problem, null);
+        }
+    }
+}

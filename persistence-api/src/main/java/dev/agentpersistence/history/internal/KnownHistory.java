@@ -1,0 +1,62 @@
+package dev.agentpersistence.history.internal;
+
+import dev.agentpersistence.Message;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the cache remembers of an agent's latest history: its complete blocks, the hash chain over
+ * them ({@code chain[k]} = c(k), so {@code chain.length} is the block count plus one) and when this
+ * process last wrote each segment it referenced. Never mutated after construction.
+ */
+public final class KnownHistory {
+    private final int blockSize;
+    private final List<Message> blocks;
+    private final byte[][] chain;
+    private final Map<String, Instant> written;
+
+    public KnownHistory(int blockSize, List<Message> blocks, byte[][] chain, Map<String, Instant> written) {
+        if (blocks.size() != (chain.length - 1) * blockSize) {
+            throw new IllegalArgumentException(blocks.size() + " messages do not make " + (chain.length - 1)
+                    + " blocks of " + blockSize);
+        }
+        this.blockSize = blockSize;
+        this.blocks = blocks;
+        this.chain = chain;
+        this.written = Map.copyOf(written);
+    }
+
+    /** Messages per block. */
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** How many complete blocks are known. */
+    public int blockCount() {
+        return chain.length - 1;
+    }
+
+    /** Whether block {@code k} of {@code history} is the known block {@code k} (same or equal messages). */
+    public boolean sameBlock(int k, List<Message> history) {
+        int from = k * blockSize;
+        for (int i = from; i < from + blockSize; i++) {
+            Message known = blocks.get(i);
+            Message other = history.get(i);
+            if (known != other && !known.equals(other)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** c(k). */
+    public byte[] chain(int k) {
+        return chain[k];
+    }
+
+    /** When this process last wrote the segment, if it did. */
+    public Instant writtenAt(String segmentId) {
+        return written.get(segmentId);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.agentpersistence.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.spi.ExpiringStorage;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class RetentionSweeperTest {
+    private static final Instant T0 = Instant.parse("2026-03-14T15:09:26.535897932Z");
+
+    private final MutableClock clock = new MutableClock(T0.plusSeconds(1000));
+    private final SegmentedHeapStorage heap = new SegmentedHeapStorage(clock);
+    private final IncrementalHistoryStorageProvider storage = IncrementalHistoryStorageProvider.builder(heap)
+            .clock(clock).config(IncrementalHistoryConfig.custom().gracePeriod(Duration.ofMinutes(5)).build()).build();
+
+    private List<AgentCheckpoint> run(String agent, int steps) {
+        var saved = new ArrayList<AgentCheckpoint>();
+        List<Message> history = List.of();
+        for (int step = 0; step < steps; step++) {
+            history = IncrementalHistoryStorageProviderTest.grow(history, step, 5);
+            var checkpoint = IncrementalHistoryStorageProviderTest.checkpoint(agent, step, history);
+            storage.saveCheckpoint(agent, checkpoint);
+            saved.add(checkpoint);
+        }
+        return saved;
+    }
+
+    @Test
+    void keepLatestKeepsTheNewestAndCollectsTheirUnusedSegmentsAfterTheGracePeriod() {
+        var a = run("a", 300);
+        var b = run("b", 20);
+        var sweeper = RetentionSweeper.builder(storage).clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(5).build()).build();
+        var first = sweeper.sweep();
+        assertThat(first.checkpointsDeleted()).isEqualTo(295 + 15);
+        assertThat(first.segmentsDeleted()).as("all segments are younger than the grace period").isZero();
+        assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(295, 300));
+        assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b.subList(15, 20));
+
+        clock.advance(Duration.ofMinutes(6));
+        var second = sweeper.sweep();
+        assertThat(second.checkpointsDeleted()).isZero();
+        assertThat(second.segmentsDeleted()).isPositive();
+        assertThat(heap.segmentCount("a")).isEqualTo(2);
+        assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(295, 300));
+        assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b.subList(15, 20));
+        assertThat(sweeper.sweep().segmentsDeleted()).isZero();
+    }
+
+    @Test
+    void maxAgeDeletesCheckpointsCreatedBeforeTheCutoff() {
+        var a = run("a", 100);
+        clock.advance(Duration.ofMinutes(10));
+        var sweeper = RetentionSweeper.builder(storage).clock(clock)
+                .policy(RetentionPolicy.custom().maxAge(Duration.ofSeconds(1000 + 600 - 60)).build()).build();
+        var report = sweeper.sweep();
+        assertThat(report.checkpointsDeleted()).isEqualTo(60);
+        assertThat(report.startedAt()).isEqualTo(clock.instant());
+        assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(60, 100));
+    }
+
+    @Test
+    void agentsLeftWithSegmentsOnlyAreCollected() {
+        run("gone", 50);
+        storage.delegate().deleteCheckpoints("gone");
+        assertThat(storage.listSegmentAgents()).containsExactly("gone");
+        clock.advance(Duration.ofMinutes(6));
+        var report = RetentionSweeper.builder(storage).clock(clock).build().sweep();
+        assertThat(report.agentsVisited()).isEqualTo(1);
+        assertThat(report.segmentsDeleted()).isPositive();
+        assertThat(storage.listSegmentAgents()).isEmpty();
+    }
+
+    @Test
+    void backendExpiryRunsFirstAndFailuresOfOneAgentDoNotStopTheOthers() {
+        var expiring = new ExpiringHeap();
+        expiring.storage.saveCheckpoint("a", IncrementalHistoryStorageProviderTest.checkpoint("a", 0, List.of()));
+        expiring.storage.saveCheckpoint("b", IncrementalHistoryStorageProviderTest.checkpoint("b", 0, List.of()));
+        expiring.failAgent = "a";
+        var report = RetentionSweeper.builder(expiring).clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(1).build()).build().sweep();
+        assertThat(report.expiredDeleted()).isEqualTo(7);
+        assertThat(report.failedAgents()).containsExactly("a");
+        assertThat(report.agentsVisited()).isEqualTo(2);
+    }
+
+    @Test
+    void scheduledSweepsRunOnTheApplicationsExecutorAndSurviveFailures() throws InterruptedException {
+        var executor = Executors.newSingleThreadScheduledExecutor();
+        try {
+            var runs = new CountDownLatch(3);
+            var calls = new AtomicInteger();
+            var flaky = new ExpiringHeap() {
+                @Override
+                public int deleteExpired() {
+                    int call = calls.incrementAndGet();
+                    runs.countDown();
+                    if (call == 1) {
+                        throw new IllegalStateException("backend hiccup");
+                    }
+                    return 0;
+                }
+            };
+            var future = RetentionSweeper.builder(flaky).clock(clock).build()
+                    .schedule(executor, Duration.ZERO, Duration.ofMillis(10));
+            assertThat(runs.await(10, TimeUnit.SECONDS)).isTrue();
+            future.cancel(false);
+            assertThat(calls.get()).isGreaterThanOrEqualTo(3);
+        } finally {
+            executor.shutdownNow();
+        }
+        var sweeper = RetentionSweeper.builder(storage).build();
+        assertThatThrownBy(() -> sweeper.schedule(executor, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void policiesValidateTheirArguments() {
+        assertThatThrownBy(() -> RetentionPolicy.custom().keepLatest(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RetentionPolicy.custom().maxAge(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(RetentionPolicy.keepAll().keepLatest()).isEmpty();
+        assertThat(RetentionPolicy.custom().keepLatest(3).maxAge(Duration.ofDays(7)).build())
+                .hasToString("RetentionPolicy{keepLatest=3, maxAge=PT168H}");
+        assertThatThrownBy(() -> RetentionSweeper.builder(storage).gracePeriod(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A provider with backend expiry that fails reads of one agent. */
+    static class ExpiringHeap implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage {
+        final SegmentedHeapStorage storage = new SegmentedHeapStorage();
+        volatile String failAgent;
+
+        @Override
+        public int deleteExpired() {
+            return 7;
+        }
+
+        @Override
+        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+            if (agentId.equals(failAgent)) {
+                throw new StorageUnavailableException("backend down for " + agentId, null);
+            }
+            return storage.getCheckpoints(agentId, filter);
+        }
+
+        @Override
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+            storage.saveCheckpoint(agentId, checkpoint);
+        }
+
+        @Override
+        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+            return storage.getLatestCheckpoint(agentId, filter);
+        }
+
+        @Override
+        public int deleteCheckpointsBefore(String agentId, long version) {
+            return storage.deleteCheckpointsBefore(agentId, version);
+        }
+
+        @Override
+        public List<String> listAgents() {
+            return storage.listAgents();
+        }
+    }
+}
