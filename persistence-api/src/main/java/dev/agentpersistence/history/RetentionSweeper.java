@@ -5,13 +5,16 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ExpiringStorage;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.StorageChecks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -66,7 +69,7 @@ public final class RetentionSweeper {
     }
 
     /**
-     * Sweeps every agent once.
+     * Sweeps every agent once: backend expiry first, then every agent with checkpoints or segments.
      *
      * @throws UnsupportedOperationException when the provider cannot list agents or delete checkpoints
      * @throws PersistenceException          when the agents cannot be listed
@@ -78,6 +81,25 @@ public final class RetentionSweeper {
         if (incremental != null) {
             agents.addAll(incremental.listSegmentAgents());
         }
+        return sweep(now, agents, expired);
+    }
+
+    /**
+     * Sweeps only the given agents (for example one tenant's); backend expiry, which is not per
+     * agent, is left to {@link #sweep()}.
+     *
+     * @throws UnsupportedOperationException when the provider cannot delete checkpoints
+     */
+    public SweepReport sweep(Collection<String> agentIds) {
+        Objects.requireNonNull(agentIds, "agentIds");
+        var agents = new TreeSet<String>();
+        for (String agentId : agentIds) {
+            agents.add(StorageChecks.requireAgentId(agentId));
+        }
+        return sweep(clock.instant(), agents, 0);
+    }
+
+    private SweepReport sweep(Instant now, Set<String> agents, int expired) {
         int checkpoints = 0;
         int segments = 0;
         var failed = new ArrayList<String>();

@@ -24,6 +24,11 @@ public final class StorageChecks {
         return Identifiers.requireValid(checkpointId, "checkpointId");
     }
 
+    /** Validates a history segment id argument ({@link HistorySegmentStore}). */
+    public static String requireSegmentId(String segmentId) {
+        return Identifiers.requireValid(segmentId, "segmentId");
+    }
+
     /**
      * Validates the arguments of {@code saveCheckpoint}.
      *

@@ -63,6 +63,17 @@ class RetentionSweeperTest {
     }
 
     @Test
+    void sweepingChosenAgentsLeavesTheOthersAlone() {
+        var a = run("a", 30);
+        var b = run("b", 30);
+        var report = RetentionSweeper.builder(storage).clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(2).build()).build().sweep(List.of("a"));
+        assertThat(report.agentsVisited()).isEqualTo(1);
+        assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(28, 30));
+        assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b);
+    }
+
+    @Test
     void maxAgeDeletesCheckpointsCreatedBeforeTheCutoff() {
         var a = run("a", 100);
         clock.advance(Duration.ofMinutes(10));

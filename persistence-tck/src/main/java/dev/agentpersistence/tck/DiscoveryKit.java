@@ -3,6 +3,9 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
@@ -35,7 +38,10 @@ public abstract class DiscoveryKit {
     /** Settings that make a working provider in this test. */
     protected abstract ProviderConfig config() throws Exception;
 
-    /** The class (or a supertype) of the provider the factory creates. */
+    /**
+     * The class (or a supertype) of the provider the factory creates; {@code load} may hand it out
+     * wrapped in {@link IncrementalHistoryStorageProvider}, which the checks look through.
+     */
     protected abstract Class<?> expectedProviderType();
 
     private PersistenceStorageProvider<CheckpointFilter> track(PersistenceStorageProvider<CheckpointFilter> provider) {
@@ -67,14 +73,34 @@ public abstract class DiscoveryKit {
     @DisplayName("load(name, config) creates the expected provider type")
     void loadByName() throws Exception {
         var provider = track(PersistenceStorageProviders.load(providerName(), config()));
-        assertThat(provider).isInstanceOf(expectedProviderType());
+        assertThat(underneath(provider)).isInstanceOf(expectedProviderType());
     }
 
     @Test
     @DisplayName("load(config) with agent.persistence.provider set to the name creates the expected provider type")
     void loadByConfig() throws Exception {
         var provider = track(PersistenceStorageProviders.load(config().with(ProviderConfig.PROVIDER, providerName())));
-        assertThat(provider).isInstanceOf(expectedProviderType());
+        assertThat(underneath(provider)).isInstanceOf(expectedProviderType());
+    }
+
+    @Test
+    @DisplayName("a provider with the HistorySegmentStore capability is loaded with incremental history, unless "
+            + IncrementalHistoryConfig.ENABLED_KEY + "=false")
+    void incrementalHistoryByDefault() throws Exception {
+        var plain = track(PersistenceStorageProviders.load(providerName(),
+                config().with(IncrementalHistoryConfig.ENABLED_KEY, "false")));
+        assertThat(plain).isInstanceOf(expectedProviderType());
+        var loaded = track(PersistenceStorageProviders.load(providerName(), config()));
+        if (plain instanceof HistorySegmentStore) {
+            assertThat(loaded).isInstanceOf(IncrementalHistoryStorageProvider.class);
+        } else {
+            assertThat(loaded).isInstanceOf(expectedProviderType());
+        }
+    }
+
+    /** The provider itself, looking through the incremental history layer that {@code load} adds. */
+    private static PersistenceStorageProvider<CheckpointFilter> underneath(PersistenceStorageProvider<CheckpointFilter> provider) {
+        return provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
     }
 
     @Test

@@ -28,6 +28,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * overridden {@code getCheckpoint} or {@code close}) are detected: their tests are aborted with the
  * reason, so they show as skipped, never as passed. Failures are prefixed with the name of the
  * provider test class, since reports file the inherited groups under the kit's own class names.
+ *
+ * <p>Providers with the {@link dev.agentpersistence.spi.HistorySegmentStore} capability should run
+ * the kit twice: once as they are and once wrapped in
+ * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}, which is how
+ * {@code PersistenceStorageProviders.load} hands them out.
  */
 @ExtendWith(ProviderTestNaming.class)
 public abstract class StorageProviderCompatibilityKit {
@@ -172,6 +177,38 @@ public abstract class StorageProviderCompatibilityKit {
     @DisplayName("Tombstones: saved like any checkpoint, excluded on request")
     class Tombstones extends TombstoneContract {
         Tombstones() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Growing history: a long run whose history grows every step reads back exactly")
+    class GrowingHistory extends GrowingHistoryContract {
+        GrowingHistory() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("History variants: truncated, edited, rolled back and boundary-sized histories read back exactly")
+    class HistoryVariants extends HistoryVariantsContract {
+        HistoryVariants() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Retention: deleting old checkpoints never breaks a kept one")
+    class Retention extends RetentionContract {
+        Retention() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Segments: the HistorySegmentStore capability, when the provider has it")
+    class Segments extends SegmentStoreContract {
+        Segments() {
             super(StorageProviderCompatibilityKit.this.session);
         }
     }

@@ -73,7 +73,7 @@ class DiscoveryKitVerdictTest {
         assertThat(run.aborted()).isEmpty();
         assertThat(run.passed()).containsExactlyInAnyOrder("ReferenceDiscoveryKit.listed",
                 "ReferenceDiscoveryKit.loadByName", "ReferenceDiscoveryKit.loadByConfig",
-                "ReferenceDiscoveryKit.discoveredProviderWorks");
+                "ReferenceDiscoveryKit.discoveredProviderWorks", "ReferenceDiscoveryKit.incrementalHistoryByDefault");
     }
 
     @Test
@@ -82,14 +82,16 @@ class DiscoveryKitVerdictTest {
         var run = KitRun.of(UnregisteredNameKit.class);
         assertThat(run.passed()).isEmpty();
         assertThat(run.failed()).containsOnlyKeys("UnregisteredNameKit.listed", "UnregisteredNameKit.loadByName",
-                "UnregisteredNameKit.loadByConfig", "UnregisteredNameKit.discoveredProviderWorks");
+                "UnregisteredNameKit.loadByConfig", "UnregisteredNameKit.discoveredProviderWorks",
+                "UnregisteredNameKit.incrementalHistoryByDefault");
     }
 
     @Test
     @DisplayName("the discovery kit fails a factory that creates another provider type")
     void failsWrongType() {
         var run = KitRun.of(WrongTypeKit.class);
-        assertThat(run.failed()).containsOnlyKeys("WrongTypeKit.loadByName", "WrongTypeKit.loadByConfig");
+        assertThat(run.failed()).containsOnlyKeys("WrongTypeKit.loadByName", "WrongTypeKit.loadByConfig",
+                "WrongTypeKit.incrementalHistoryByDefault");
         assertThat(run.passed()).contains("WrongTypeKit.listed", "WrongTypeKit.discoveredProviderWorks");
     }
 }

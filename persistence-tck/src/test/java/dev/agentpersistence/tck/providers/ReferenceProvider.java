@@ -2,19 +2,25 @@ package dev.agentpersistence.tck.providers;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A deliberately simple, correct provider: one lock over a shared {@link ReferenceStore}, filtering
  * in the heap. The kit must pass it; each broken provider extends it and changes one thing.
  */
-public class ReferenceProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public class ReferenceProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     protected final ReferenceStore store;
     private volatile boolean closed;
 
@@ -157,6 +163,82 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
             });
             ids.sort(null);
             return ids;
+        }
+    }
+
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        synchronized (store) {
+            var segments = store.segments.computeIfAbsent(agentId, a -> new TreeMap<>());
+            var existing = segments.get(segmentId);
+            segments.put(segmentId, new ReferenceStore.Segment(existing == null ? content.clone() : existing.content(),
+                    Instant.now()));
+        }
+    }
+
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        synchronized (store) {
+            var found = new HashMap<String, byte[]>();
+            var segments = store.segments.getOrDefault(agentId, new TreeMap<>());
+            for (String id : segmentIds) {
+                var segment = segments.get(id);
+                if (segment != null) {
+                    found.put(id, segment.content().clone());
+                }
+            }
+            return found;
+        }
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        synchronized (store) {
+            var infos = new ArrayList<SegmentInfo>();
+            store.segments.getOrDefault(agentId, new TreeMap<>())
+                    .forEach((id, segment) -> infos.add(new SegmentInfo(id, segment.writtenAt())));
+            return infos;
+        }
+    }
+
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        synchronized (store) {
+            var segments = store.segments.get(agentId);
+            if (segments == null) {
+                return 0;
+            }
+            int deleted = 0;
+            for (String id : segmentIds) {
+                var segment = segments.get(id);
+                if (segment != null && segment.writtenAt().isBefore(writtenBefore)) {
+                    segments.remove(id);
+                    deleted++;
+                }
+            }
+            if (segments.isEmpty()) {
+                store.segments.remove(agentId);
+            }
+            return deleted;
+        }
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        requireOpen();
+        synchronized (store) {
+            return new ArrayList<>(new TreeSet<>(store.segments.keySet()));
         }
     }
 
