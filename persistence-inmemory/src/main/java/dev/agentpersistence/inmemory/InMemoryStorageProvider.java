@@ -2,11 +2,20 @@ package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.inmemory.internal.AgentCheckpoints;
+import dev.agentpersistence.inmemory.internal.SegmentArea;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -22,13 +31,32 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * cannot change what is stored: the only mutable parts of a checkpoint, JSON objects and arrays (in
  * {@code lastInput}, state values and tool call arguments), are deep-copied on save and on every
  * read; everything else is immutable and shared. A checkpoint without such nodes is returned as stored.
+ *
+ * <p>Also a {@link HistorySegmentStore}: {@link #withIncrementalHistory()} (and
+ * {@code PersistenceStorageProviders.load}) keep long message histories once instead of in every checkpoint.
  */
-public final class InMemoryStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class InMemoryStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     private final ConcurrentSkipListMap<String, AgentCheckpoints> agents = new ConcurrentSkipListMap<>();
+    private final SegmentArea segments = new SegmentArea();
+    private final Clock clock;
     private volatile boolean closed;
 
     /** An empty store. */
     public InMemoryStorageProvider() {
+        this(Clock.systemUTC());
+    }
+
+    /** An empty store whose history segments are stamped with {@code clock}. */
+    public InMemoryStorageProvider(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * This store with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
+     * {@code PersistenceStorageProviders.load} hands it out.
+     */
+    public IncrementalHistoryStorageProvider withIncrementalHistory() {
+        return IncrementalHistoryStorageProvider.builder(this).clock(clock).build();
     }
 
     @Override
@@ -105,11 +133,51 @@ public final class InMemoryStorageProvider implements PersistenceStorageProvider
         return ids;
     }
 
-    /** Drops every checkpoint; later calls throw {@link IllegalStateException}. Closing again does nothing. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        Objects.requireNonNull(content, "content");
+        segments.put(agentId, segmentId, content, clock.instant());
+    }
+
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        return segments.get(agentId, segmentIds);
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return segments.list(agentId);
+    }
+
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        return segments.delete(agentId, segmentIds, writtenBefore);
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        requireOpen();
+        return segments.agents();
+    }
+
+    /** Drops every checkpoint and segment; later calls throw {@link IllegalStateException}. Closing again does nothing. */
     @Override
     public void close() {
         closed = true;
         agents.clear();
+        segments.clear();
     }
 
     private void requireOpen() {
