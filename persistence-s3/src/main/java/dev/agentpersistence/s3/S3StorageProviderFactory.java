@@ -78,11 +78,18 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
     }
 
     private static URI uri(String value) {
+        URI uri;
         try {
-            return new URI(value.strip());
+            uri = new URI(value.strip());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a URI: " + e.getMessage(), e);
+            // Not chained: the parser's message quotes the whole value, credentials included.
+            throw new IllegalArgumentException("not a URI: " + ProviderConfig.redact(e.getMessage()));
         }
+        if (uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("the endpoint must not carry credentials (" + ProviderConfig.redact(value)
+                    + "); set " + ACCESS_KEY_ID + " and " + SECRET_ACCESS_KEY + " instead");
+        }
+        return uri;
     }
 
     private static void apply(String key, Runnable setter) {

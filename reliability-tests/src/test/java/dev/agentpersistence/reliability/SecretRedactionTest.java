@@ -53,19 +53,19 @@ class SecretRedactionTest {
         attempts.put("jdbc postgresql password parameter, nothing listening", Map.of("agent.persistence.provider", "jdbc",
                 "agent.persistence.jdbc.url", "jdbc:postgresql://127.0.0.1:" + closed + "/test?user=app&password=secret",
                 "agent.persistence.jdbc.connection-timeout", "1s"));
-        attempts.put("jdbc mariadb user:secret@, nothing listening", Map.of("agent.persistence.provider", "jdbc",
+        attempts.put("jdbc mariadb credentials in the URI, nothing listening", Map.of("agent.persistence.provider", "jdbc",
                 "agent.persistence.jdbc.url", "jdbc:mariadb://app:secret@127.0.0.1:" + closed + "/test",
                 "agent.persistence.jdbc.connection-timeout", "1s"));
         attempts.put("jdbc mariadb wrong password on the shared server", Map.of("agent.persistence.provider", "jdbc",
                 "agent.persistence.jdbc.url", SharedServers.mariadb().replaceAll("\\?.*$", "") + "?user=nobody",
                 "agent.persistence.jdbc.password", "secret", "agent.persistence.jdbc.connection-timeout", "1s"));
-        attempts.put("redis user:secret@, nothing listening", Map.of("agent.persistence.provider", "redis",
+        attempts.put("redis credentials in the URI, nothing listening", Map.of("agent.persistence.provider", "redis",
                 "agent.persistence.redis.uri", "redis://app:secret@127.0.0.1:" + closed,
                 "agent.persistence.redis.connect-timeout", "1s"));
-        attempts.put("redis user:secret@ on the shared server without that user", Map.of("agent.persistence.provider", "redis",
+        attempts.put("redis credentials in the URI on the shared server without that user", Map.of("agent.persistence.provider", "redis",
                 "agent.persistence.redis.uri", SharedServers.redis().replace("redis://", "redis://app:secret@")));
-        attempts.put("s3 endpoint user:secret@, nothing listening", Map.of("agent.persistence.provider", "s3",
-                "agent.persistence.s3.bucket", "b", "agent.persistence.s3.region", "us-east-1",
+        attempts.put("s3 endpoint credentials in the URI, nothing listening", Map.of("agent.persistence.provider", "s3",
+                "agent.persistence.s3.bucket", "checkpoints", "agent.persistence.s3.region", "us-east-1",
                 "agent.persistence.s3.endpoint", "http://app:secret@127.0.0.1:" + closed,
                 "agent.persistence.s3.access-key-id", "app", "agent.persistence.s3.secret-access-key", "secret",
                 "agent.persistence.s3.connect-timeout", "1s"));

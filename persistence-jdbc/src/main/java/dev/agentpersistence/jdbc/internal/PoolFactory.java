@@ -3,10 +3,15 @@ package dev.agentpersistence.jdbc.internal;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Creates the HikariCP pool of a provider that owns its connections. */
 final class PoolFactory {
     private static final long MIN_VALIDATION_MILLIS = 250;
+    private static final Pattern USER_INFO = Pattern.compile("(jdbc:[A-Za-z0-9]+://)([^:/@?]*):([^@/?]*)@(.*)");
 
     private PoolFactory() {
     }
@@ -18,7 +23,16 @@ final class PoolFactory {
      */
     static HikariDataSource create(JdbcStorageConfig config, Dialect dialect) {
         var pool = new HikariConfig();
-        pool.setJdbcUrl(config.url());
+        // Credentials written as jdbc:x://user:password@host are handed over as properties: drivers
+        // do not parse them there and would quote the password in their error messages.
+        Matcher userInfo = USER_INFO.matcher(config.url());
+        if (userInfo.matches()) {
+            pool.setJdbcUrl(userInfo.group(1) + userInfo.group(4));
+            pool.setUsername(decode(userInfo.group(2)));
+            pool.setPassword(decode(userInfo.group(3)));
+        } else {
+            pool.setJdbcUrl(config.url());
+        }
         config.user().ifPresent(pool::setUsername);
         config.password().ifPresent(pool::setPassword);
         pool.setMaximumPoolSize(config.poolSize());
@@ -31,5 +45,9 @@ final class PoolFactory {
         pool.setPoolName("agent-persistence-" + config.tablePrefix());
         dialect.configurePool(pool, config);
         return new HikariDataSource(pool);
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 }
