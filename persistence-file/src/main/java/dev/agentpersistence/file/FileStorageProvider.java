@@ -11,12 +11,19 @@ import dev.agentpersistence.file.internal.DurableFiles;
 import dev.agentpersistence.file.internal.FileLayout;
 import dev.agentpersistence.file.internal.Fsync;
 import dev.agentpersistence.file.internal.IoFailures;
+import dev.agentpersistence.file.internal.SegmentFiles;
 import dev.agentpersistence.file.internal.StaleFileSweeper;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,14 +38,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
  * inside the documents: candidates are read newest first and reading stops once {@code limit}
  * matches are found. Thread-safe.
+ *
+ * <p>Also a {@link HistorySegmentStore} ({@code <agent>/.segments/}, written like checkpoints):
+ * {@link #withIncrementalHistory()} (and {@code PersistenceStorageProviders.load}) keep long message
+ * histories once instead of in every checkpoint.
  */
-public final class FileStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class FileStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     private final FileStorageConfig config;
     private final String name;
     private final CheckpointWriter writer;
     private final CheckpointQuery query;
     private final CheckpointDeleter deleter;
     private final AgentLister lister;
+    private final SegmentFiles segments;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     FileStorageProvider(FileStorageConfig config, Fsync fsync) {
@@ -53,6 +65,7 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         this.query = new CheckpointQuery(layout, files, reader);
         this.deleter = new CheckpointDeleter(layout, files, reader);
         this.lister = new AgentLister(layout, config.skipCorrupt());
+        this.segments = new SegmentFiles(layout, files, config.clock());
         try {
             layout.createRoot();
         } catch (IOException e) {
@@ -147,6 +160,54 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
     public List<String> listAgents() {
         requireOpen();
         return lister.list();
+    }
+
+    /**
+     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
+     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     */
+    public IncrementalHistoryStorageProvider withIncrementalHistory() {
+        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(config.codec()).clock(config.clock()).build();
+    }
+
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        Objects.requireNonNull(content, "content");
+        segments.put(agentId, segmentId, content);
+    }
+
+    /** Reads one file per segment. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        return segments.get(agentId, segmentIds);
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return segments.list(agentId);
+    }
+
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        return segments.delete(agentId, segmentIds, writtenBefore);
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        requireOpen();
+        return lister.list(segments::hasSegments);
     }
 
     /** Marks the provider closed; it holds no open files between calls. Idempotent. */

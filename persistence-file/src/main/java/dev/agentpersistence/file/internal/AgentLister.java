@@ -34,12 +34,23 @@ public final class AgentLister {
         this.skipCorrupt = skipCorrupt;
     }
 
+    /** What an agent directory must hold for its agent to be listed. */
+    @FunctionalInterface
+    public interface Holding {
+        boolean test(Path agentDirectory) throws IOException;
+    }
+
     /** The agent ids, sorted. */
     public List<String> list() {
+        return list(layout::hasCheckpoints);
+    }
+
+    /** The ids of agents whose directory passes {@code holding}, sorted. */
+    public List<String> list(Holding holding) {
         var agents = new ArrayList<String>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(layout.root())) {
             for (Path directory : stream) {
-                if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS) && layout.hasCheckpoints(directory)) {
+                if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS) && holding.test(directory)) {
                     agentId(directory).ifPresent(agents::add);
                 }
             }

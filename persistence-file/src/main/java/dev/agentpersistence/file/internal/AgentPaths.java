@@ -21,6 +21,16 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
         return ids.resolve(FileNames.encode(checkpointId));
     }
 
+    /** The directory of the agent's history segments. */
+    public Path segments() {
+        return directory.resolve(FileNames.SEGMENTS_DIRECTORY);
+    }
+
+    /** The file of history segment {@code segmentId}. */
+    public Path segmentFile(String segmentId) {
+        return segments().resolve(FileNames.encode(segmentId));
+    }
+
     /** The file holding the agent id of a hashed directory name. */
     public Path agentIdFile() {
         return directory.resolve(FileNames.AGENT_ID_FILE);

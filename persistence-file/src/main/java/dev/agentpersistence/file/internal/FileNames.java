@@ -35,6 +35,8 @@ public final class FileNames {
 
     /** Sub-directory of an agent directory holding one id entry (a hard link) per checkpoint. */
     public static final String IDS_DIRECTORY = ".ids";
+    /** Sub-directory of an agent directory holding the agent's history segments. */
+    public static final String SEGMENTS_DIRECTORY = ".segments";
     /** File in a hashed agent directory holding the agent id in UTF-8. */
     public static final String AGENT_ID_FILE = ".agent-id";
     /** Prefix of files being written; never read as checkpoints. */
