@@ -99,20 +99,24 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
     /**
      * {@code provider} with incremental histories when it has the {@link HistorySegmentStore}
      * capability; otherwise, or when it already stores histories incrementally, {@code provider} itself.
+     *
+     * @param segmentCodec how segments become bytes: the codec the provider stores checkpoints with
      */
     public static PersistenceStorageProvider<CheckpointFilter> wrap(PersistenceStorageProvider<CheckpointFilter> provider,
-                                                                   IncrementalHistoryConfig config) {
+                                                                   IncrementalHistoryConfig config,
+                                                                   CheckpointCodec segmentCodec) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(segmentCodec, "segmentCodec");
         if (provider instanceof IncrementalHistoryStorageProvider || !(provider instanceof HistorySegmentStore store)) {
             return provider;
         }
-        return new Builder(provider, store).config(config).build();
+        return new Builder(provider, store).config(config).segmentCodec(segmentCodec).build();
     }
 
-    /** As {@link #wrap(PersistenceStorageProvider, IncrementalHistoryConfig)} with default settings. */
+    /** As {@link #wrap(PersistenceStorageProvider, IncrementalHistoryConfig, CheckpointCodec)} with default settings and JSON segments. */
     public static PersistenceStorageProvider<CheckpointFilter> wrap(PersistenceStorageProvider<CheckpointFilter> provider) {
-        return wrap(provider, IncrementalHistoryConfig.ofDefaults());
+        return wrap(provider, IncrementalHistoryConfig.ofDefaults(), CheckpointCodec.json());
     }
 
     /** The provider holding the stored checkpoints (with shortened histories and descriptors). */

@@ -3,6 +3,7 @@ package dev.agentpersistence.spi;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ProviderNotFoundException;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p>Providers with the {@link HistorySegmentStore} capability (every built-in one) come wrapped in
  * {@link IncrementalHistoryStorageProvider}, so histories are stored incrementally; set
  * {@value IncrementalHistoryConfig#ENABLED_KEY}{@code =false} for the provider itself. The
- * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} tune the layer.
+ * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} tune the layer;
+ * segments are written with the codec of {@link CodecSettings}, like the checkpoints of built-in providers.
  */
 public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
@@ -143,7 +145,8 @@ public final class PersistenceStorageProviders {
             if (!config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, true)) {
                 return provider;
             }
-            return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.of(config));
+            return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.of(config),
+                    CodecSettings.codec(config));
         } catch (RuntimeException e) {
             provider.close();
             throw e;
