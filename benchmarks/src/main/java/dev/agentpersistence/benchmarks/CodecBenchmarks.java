@@ -1,0 +1,51 @@
+package dev.agentpersistence.benchmarks;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.benchmarks.fixture.Fixtures;
+import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.codec.CheckpointLocation;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The JSON codec alone on the benchmark checkpoint: the part of a save or a read that every
+ * provider (except in-memory) pays on top of its backend call.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class CodecBenchmarks {
+    @Param({"10", "1000"})
+    public int messages;
+
+    private final CheckpointCodec codec = CheckpointCodec.json();
+    private AgentCheckpoint checkpoint;
+    private byte[] document;
+    private CheckpointLocation location;
+
+    @Setup(Level.Trial)
+    public void prepare() {
+        String agentId = "read-10x" + messages;
+        checkpoint = Fixtures.checkpoint(agentId, 9, Fixtures.history(messages));
+        document = codec.encode(checkpoint);
+        location = new CheckpointLocation(agentId, checkpoint.checkpointId(), "benchmark");
+    }
+
+    @Benchmark
+    public byte[] encode() {
+        return codec.encode(checkpoint);
+    }
+
+    @Benchmark
+    public AgentCheckpoint decode() {
+        return codec.decode(document, location);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.agentpersistence.benchmarks.backend;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+
+/**
+ * Opens one backend for a benchmark: our provider over it, the backend's own client for the raw
+ * baseline, and the measure of how many bytes a namespace occupies. A namespace (lower-case letters
+ * and digits) separates the data of independent workloads within a run.
+ */
+public interface BackendDriver {
+
+    /**
+     * Our provider over {@code namespace}.
+     *
+     * @param bulk {@code true} for loading fixtures: the same storage with per-save durability relaxed
+     *             where the backend allows it per connection (no fsync, {@code synchronous=OFF},
+     *             {@code synchronous_commit=off}); never used for measuring
+     */
+    PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk);
+
+    /** How many threads load fixtures concurrently (1 where the backend serializes writes anyway). */
+    default int loadThreads() {
+        return 1;
+    }
+
+    /** Whether stored data outlives the JVM, so later forks of the run can reuse loaded fixtures. */
+    default boolean keepsDataAcrossJvms() {
+        return true;
+    }
+
+    /** The backend's own client writing and reading raw bytes under {@code namespace}. */
+    RawStore openRaw(BenchSettings settings, String namespace);
+
+    /** Bytes the namespace occupies in the backend (see the README for what each backend counts), or -1. */
+    long bytesStored(BenchSettings settings, String namespace);
+
+    /** Why the backend cannot be used right now (server not answering), or empty when it can. */
+    default java.util.Optional<String> unavailable(BenchSettings settings) {
+        return java.util.Optional.empty();
+    }
+
+    /** Removes everything this run stored in the backend. */
+    void cleanUp(BenchSettings settings);
+}

@@ -1,0 +1,52 @@
+package dev.agentpersistence.benchmarks.backend;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.benchmarks.raw.RawFileStore;
+import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.file.FileStorageConfig;
+import dev.agentpersistence.file.FileStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.nio.file.Path;
+
+/**
+ * The file provider with fsync on (its default) or off; the raw baseline writes one file per save
+ * ({@code FileChannel.write} then {@code force}, when fsync is on) and reads it with {@code Files.readAllBytes}.
+ */
+final class FileDriver implements BackendDriver {
+    private final boolean fsync;
+
+    FileDriver(boolean fsync) {
+        this.fsync = fsync;
+    }
+
+    @Override
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
+        return FileStorageProvider.of(FileStorageConfig.custom()
+                .directory(directory(settings, namespace))
+                .fsync(fsync && !bulk)
+                .build());
+    }
+
+    @Override
+    public RawStore openRaw(BenchSettings settings, String namespace) {
+        return new RawFileStore(settings.runDir().resolve(name() + "-raw-" + namespace), fsync);
+    }
+
+    @Override
+    public long bytesStored(BenchSettings settings, String namespace) {
+        return Directories.size(directory(settings, namespace));
+    }
+
+    @Override
+    public void cleanUp(BenchSettings settings) {
+        Directories.deleteRecursively(settings.runDir());
+    }
+
+    private Path directory(BenchSettings settings, String namespace) {
+        return settings.runDir().resolve(name() + "-" + namespace);
+    }
+
+    private String name() {
+        return fsync ? "file" : "file-nofsync";
+    }
+}

@@ -1,0 +1,68 @@
+package dev.agentpersistence.benchmarks.peer;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/** Our provider in the peer workload: one {@link AgentCheckpoint} per step with the full history. */
+final class OurPeerStore implements PeerStore {
+    private final PersistenceStorageProvider<CheckpointFilter> provider;
+    private final String agentId;
+    private final LongSupplier bytes;
+    private final String note;
+    private final List<Message> messages = new ArrayList<>();
+
+    OurPeerStore(PersistenceStorageProvider<CheckpointFilter> provider, String agentId, LongSupplier bytes, String note) {
+        this.provider = provider;
+        this.agentId = agentId;
+        this.bytes = bytes;
+        this.note = note;
+    }
+
+    @Override
+    public void save(int step, List<Turn> history) {
+        for (int i = messages.size(); i < history.size(); i++) {
+            Turn turn = history.get(i);
+            messages.add(turn.user() ? Message.user(turn.text()) : Message.assistant(turn.text()));
+        }
+        provider.saveCheckpoint(agentId, AgentCheckpoint.builder()
+                .checkpointId("step-" + step)
+                .agentId(agentId)
+                .version(step)
+                .createdAt(Instant.now())
+                .nodeId("step")
+                .messageHistory(messages)
+                .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
+                .build());
+    }
+
+    @Override
+    public int latestHistorySize() {
+        return provider.getLatestCheckpoint(agentId).orElseThrow().messageHistory().size();
+    }
+
+    @Override
+    public int listSize() {
+        return provider.getCheckpoints(agentId).size();
+    }
+
+    @Override
+    public long bytesStored() {
+        return bytes.getAsLong();
+    }
+
+    @Override
+    public String note() {
+        return note;
+    }
+
+    @Override
+    public void close() {
+        provider.close();
+    }
+}

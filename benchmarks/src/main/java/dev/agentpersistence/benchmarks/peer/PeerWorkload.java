@@ -1,0 +1,50 @@
+package dev.agentpersistence.benchmarks.peer;
+
+import dev.agentpersistence.benchmarks.fixture.TextSource;
+import java.util.ArrayList;
+
+/**
+ * The fixed peer workload: one agent runs {@code steps} steps; each step adds a user message and an
+ * assistant message of {@value #MESSAGE_CHARS} characters to the history and saves one checkpoint
+ * holding the whole history. Then the latest checkpoint is read {@code latestCalls} times and every
+ * checkpoint is listed once. The texts are the same for every store.
+ */
+public final class PeerWorkload {
+    /** Characters per message (about 1 KiB). */
+    public static final int MESSAGE_CHARS = 1024;
+
+    private PeerWorkload() {
+    }
+
+    /** Runs the workload on {@code store} and checks what it reads back. */
+    public static PeerResult run(String id, PeerStore store, int steps, int latestCalls) throws Exception {
+        var text = new TextSource(20_260_101L);
+        var history = new ArrayList<Turn>(2 * steps);
+        long[] saves = new long[steps];
+        for (int step = 0; step < steps; step++) {
+            history.add(new Turn(true, text.next(MESSAGE_CHARS)));
+            history.add(new Turn(false, text.next(MESSAGE_CHARS)));
+            long started = System.nanoTime();
+            store.save(step, history);
+            saves[step] = System.nanoTime() - started;
+        }
+        long started = System.nanoTime();
+        int size = 0;
+        for (int i = 0; i < latestCalls; i++) {
+            size = store.latestHistorySize();
+        }
+        long latest = System.nanoTime() - started;
+        require(size == history.size(), id + ": the latest checkpoint holds " + size + " messages, not " + history.size());
+        started = System.nanoTime();
+        int listed = store.listSize();
+        long list = System.nanoTime() - started;
+        require(listed == steps, id + ": listed " + listed + " checkpoints, not " + steps);
+        return new PeerResult(id, store.note(), steps, saves, latestCalls, latest, list, store.bytesStored());
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalStateException(message);
+        }
+    }
+}

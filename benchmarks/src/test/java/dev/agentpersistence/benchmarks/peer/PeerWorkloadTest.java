@@ -1,0 +1,43 @@
+package dev.agentpersistence.benchmarks.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The peer workload on every store that needs no server: it saves, reads back and measures. */
+class PeerWorkloadTest {
+    private static final int STEPS = 12;
+
+    @TempDir
+    Path directory;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ours-inmemory", "ours-file", "ours-file-nofsync", "ours-sqlite", "koog-inmemory",
+            "koog-file", "langgraph4j-memory", "langgraph4j-file"})
+    void runsAndChecksWhatItReadsBack(String id) throws Exception {
+        var settings = new BenchSettings("test", directory, "jdbc:postgresql://unused", "jdbc:mariadb://unused",
+                "redis://unused", Optional.empty());
+        PeerResult result;
+        try (PeerStore store = PeerStores.open(id, settings, "peer")) {
+            result = PeerWorkload.run(id, store, STEPS, 3);
+        }
+        assertThat(result.store()).isEqualTo(id);
+        assertThat(result.saveNanos()).hasSize(STEPS);
+        assertThat(Arrays.stream(result.saveNanos()).allMatch(nanos -> nanos > 0)).isTrue();
+        assertThat(result.latestCalls()).isEqualTo(3);
+        assertThat(result.latestMicros()).isPositive();
+        assertThat(result.note()).isNotBlank();
+        long fullHistories = (long) STEPS * (STEPS + 1) * PeerWorkload.MESSAGE_CHARS; // 2 messages per step, summed
+        if (id.endsWith("memory")) {
+            assertThat(result.bytesStored()).isEqualTo(-1);
+        } else {
+            assertThat(result.bytesStored()).isGreaterThan(fullHistories / 2);
+        }
+    }
+}
