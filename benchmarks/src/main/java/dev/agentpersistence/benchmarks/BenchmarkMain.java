@@ -92,16 +92,18 @@ public final class BenchmarkMain {
                         reason -> unavailable.put(backend.id(), reason), () -> reachable.add(backend.id()));
             }
             unavailable.forEach((backend, reason) -> System.err.println("left out " + backend + ": " + reason));
+            List<String> incremental = reachable.stream()
+                    .filter(id -> Backend.of(id).driver().supportsIncrementalHistory(settings)).toList();
             List<OpResult> opResults = List.of();
             List<PeerResult> peerResults = List.of();
             try {
                 if (ops) {
-                    opResults = OpsRun.run(mode, settings, reachable, cli, resultsDir);
+                    opResults = OpsRun.run(mode, settings, reachable, incremental, cli, resultsDir);
                 }
                 if (peers) {
                     List<String> stores = peerStores.stream()
-                            .filter(id -> !id.startsWith(PeerStores.OURS)
-                                    || reachable.contains(id.substring(PeerStores.OURS.length())))
+                            .filter(id -> PeerStores.backend(id).map(backend -> PeerStores.incremental(id)
+                                    ? incremental.contains(backend.id()) : reachable.contains(backend.id())).orElse(true))
                             .toList();
                     peerResults = PeerRun.run(mode, settings, stores, resultsDir);
                 }
@@ -113,7 +115,7 @@ public final class BenchmarkMain {
             var results = new Results(opResults, peerResults);
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                     .writeValue(resultsDir.resolve("results.json").toFile(), results);
-            String summary = header(mode, machine, settings, unavailable, loadAtStart,
+            String summary = header(mode, machine, unavailable, incremental, loadAtStart,
                     Duration.ofNanos(System.nanoTime() - started)) + new Summary(results).tables();
             Files.writeString(resultsDir.resolve("summary.md"), summary);
             System.out.println();
@@ -122,8 +124,8 @@ public final class BenchmarkMain {
         }
     }
 
-    private static String header(RunMode mode, Map<String, String> machine, BenchSettings settings,
-                                 Map<String, String> unavailable, String loadAtStart, Duration took) {
+    private static String header(RunMode mode, Map<String, String> machine, Map<String, String> unavailable,
+                                 List<String> incremental, String loadAtStart, Duration took) {
         var out = new StringBuilder();
         out.append("## Results: ").append(mode.name()).append(" run of ")
                 .append(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))).append("\n\n");
@@ -139,6 +141,8 @@ public final class BenchmarkMain {
         out.append("- took ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s\n");
         unavailable.forEach((backend, reason) -> out.append("- left out ").append(backend).append(": ")
                 .append(reason).append('\n'));
+        out.append("- incremental history (`IncrementalHistoryStorageProvider`) available on: ")
+                .append(incremental.isEmpty() ? "none" : String.join(", ", incremental)).append('\n');
         out.append('\n');
         return out.toString();
     }

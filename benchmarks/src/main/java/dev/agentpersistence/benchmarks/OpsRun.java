@@ -28,14 +28,22 @@ final class OpsRun {
     private OpsRun() {
     }
 
-    static List<OpResult> run(RunMode mode, BenchSettings settings, List<String> backends, CommandLineOptions cli,
-                              Path resultsDir) throws RunnerException {
+    /**
+     * @param backends            the backends to measure
+     * @param incrementalBackends those of them that can store histories incrementally
+     */
+    static List<OpResult> run(RunMode mode, BenchSettings settings, List<String> backends,
+                              List<String> incrementalBackends, CommandLineOptions cli, Path resultsDir)
+            throws RunnerException {
         List<RunMode.Pass> passes = cli.getIncludes().isEmpty()
                 ? mode.passes()
                 : List.of(new RunMode.Pass(String.join("|", cli.getIncludes()), Map.of()));
         var results = new ArrayList<OpResult>();
         for (int i = 0; i < passes.size(); i++) {
-            results.addAll(runPass(mode, passes.get(i), settings, backends, cli, resultsDir.resolve("jmh-" + (i + 1) + ".json")));
+            RunMode.Pass pass = passes.get(i);
+            boolean incremental = pass.params().getOrDefault("history", List.of()).contains("incremental");
+            results.addAll(runPass(mode, pass, settings, incremental ? incrementalBackends : backends, cli,
+                    resultsDir.resolve("jmh-" + (i + 1) + ".json")));
         }
         return results;
     }

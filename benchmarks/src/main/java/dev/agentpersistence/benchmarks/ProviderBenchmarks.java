@@ -31,6 +31,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Saves append to an agent of their own that holds the same number of checkpoints; after each
  * iteration it is trimmed back to its newest {@code checkpoints} (off the clock), so the store stays
  * the same size and memory use stays bounded. A save includes building the {@link AgentCheckpoint}.
+ * With {@code history=incremental} the provider is wrapped in
+ * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}; every checkpoint of an agent
+ * carries the same history, so its segments are stored once and each save writes the checkpoint
+ * with its short inline tail (the steady state of a long agent run).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -47,10 +51,14 @@ public class ProviderBenchmarks {
         @Param({"10x10", "10x1000", "10000x10"})
         public String shape;
 
+        /** {@code plain}: the provider as built; {@code incremental}: wrapped in {@code IncrementalHistoryStorageProvider}. */
+        @Param({"plain", "incremental"})
+        public String history;
+
         BenchSettings settings;
         BackendDriver driver;
         Shape size;
-        List<Message> history;
+        List<Message> messages;
         PersistenceStorageProvider<CheckpointFilter> provider;
 
         @Setup(Level.Trial)
@@ -58,14 +66,23 @@ public class ProviderBenchmarks {
             settings = BenchSettings.fromSystemProperties();
             driver = Backend.of(backend).driver();
             size = Shape.parse(shape);
-            history = Fixtures.history(size.messages());
-            provider = driver.open(settings, NAMESPACE, false);
+            messages = Fixtures.history(size.messages());
+            provider = driver.open(settings, NAMESPACE, false, incremental());
         }
 
         long load(String agentId) {
             return FixtureLoader.ensure(provider,
-                    () -> driver.keepsDataAcrossJvms() ? driver.open(settings, NAMESPACE, true) : provider,
-                    driver.loadThreads(), agentId, size.checkpoints(), history);
+                    () -> driver.keepsDataAcrossJvms() ? driver.open(settings, NAMESPACE, true, incremental()) : provider,
+                    driver.loadThreads(), agentId, size.checkpoints(), messages);
+        }
+
+        boolean incremental() {
+            return history.equals("incremental");
+        }
+
+        /** The agent name for {@code purpose}, distinct per backend variant, shape and history mode. */
+        String agent(String purpose) {
+            return purpose + "-" + backend + "-" + shape + "-" + history;
         }
 
         @TearDown(Level.Trial)
@@ -82,7 +99,7 @@ public class ProviderBenchmarks {
 
         @Setup(Level.Trial)
         public void load(Target target) {
-            agentId = "read-" + target.shape;
+            agentId = target.agent("read");
             target.load(agentId);
             middleId = Fixtures.checkpointId(target.size.checkpoints() / 2);
         }
@@ -96,7 +113,7 @@ public class ProviderBenchmarks {
 
         @Setup(Level.Trial)
         public void load(Target target) {
-            agentId = "save-" + target.shape;
+            agentId = target.agent("save");
             nextVersion = target.load(agentId);
         }
 
@@ -109,7 +126,7 @@ public class ProviderBenchmarks {
     @Benchmark
     public void save(Target target, Writes writes) {
         long version = writes.nextVersion++;
-        target.provider.saveCheckpoint(writes.agentId, Fixtures.checkpoint(writes.agentId, version, target.history));
+        target.provider.saveCheckpoint(writes.agentId, Fixtures.checkpoint(writes.agentId, version, target.messages));
     }
 
     @Benchmark

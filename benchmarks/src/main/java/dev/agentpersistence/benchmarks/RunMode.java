@@ -34,14 +34,18 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
 
     /** A few minutes: every operation on the small agent, latest on the large one, baselines for 10 messages. */
     public static final RunMode QUICK = new RunMode("quick", List.of(
-            new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10"))),
-            new Pass(PROVIDER + ".latest", Map.of("shape", List.of("10000x10"))),
+            new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10"), "history", List.of("plain"))),
+            new Pass(PROVIDER + ".latest", Map.of("shape", List.of("10000x10"), "history", List.of("plain"))),
             new Pass(RAW_AND_CODEC + ".*", Map.of("messages", List.of("10")))),
             1, 2, 400, 1, 200, 20, 0);
 
-    /** The reported run: every operation on every shape, baselines for both history sizes, a warmed-up peer run. */
+    /**
+     * The reported run: every operation on every shape, again on the 1,000-message shape with
+     * incremental histories, baselines for both history sizes, a warmed-up peer run.
+     */
     public static final RunMode FULL = new RunMode("full", List.of(
-            new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10", "10x1000", "10000x10"))),
+            new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10", "10x1000", "10000x10"), "history", List.of("plain"))),
+            new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x1000"), "history", List.of("incremental"))),
             new Pass(RAW_AND_CODEC + ".*", Map.of("messages", List.of("10", "1000")))),
             3, 5, 1000, 1, 200, 1000, 50);
 

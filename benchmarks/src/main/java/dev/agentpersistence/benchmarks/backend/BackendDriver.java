@@ -2,6 +2,8 @@ package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
@@ -19,6 +21,32 @@ public interface BackendDriver {
      *             {@code synchronous_commit=off}); never used for measuring
      */
     PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk);
+
+    /**
+     * Our provider over {@code namespace} as {@link #open} returns it, or wrapped in
+     * {@link IncrementalHistoryStorageProvider} when {@code incremental}.
+     *
+     * @throws UnsupportedOperationException when {@code incremental} and the provider has no history segment store
+     */
+    default PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                              boolean incremental) {
+        PersistenceStorageProvider<CheckpointFilter> provider = open(settings, namespace, bulk);
+        if (!incremental) {
+            return provider;
+        }
+        if (!(provider instanceof HistorySegmentStore)) {
+            provider.close();
+            throw new UnsupportedOperationException(provider + " has no history segment store");
+        }
+        return IncrementalHistoryStorageProvider.wrap(provider);
+    }
+
+    /** Whether our provider over this backend can store histories incrementally (has a history segment store). */
+    default boolean supportsIncrementalHistory(BenchSettings settings) {
+        try (PersistenceStorageProvider<CheckpointFilter> provider = open(settings, "probe", false)) {
+            return provider instanceof HistorySegmentStore;
+        }
+    }
 
     /** How many threads load fixtures concurrently (1 where the backend serializes writes anyway). */
     default int loadThreads() {

@@ -5,11 +5,14 @@ import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** The stores the peer workload can run on, by id. */
 public final class PeerStores {
     /** Prefix of our providers' ids: {@code ours-<backend>}. */
     public static final String OURS = "ours-";
+    /** Suffix of our providers' ids with incremental histories: {@code ours-<backend>+incremental}. */
+    public static final String INCREMENTAL = "+incremental";
     /** The peers' ids. */
     public static final List<String> PEERS = List.of("koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file");
 
@@ -18,18 +21,40 @@ public final class PeerStores {
     private PeerStores() {
     }
 
-    /** Every store id: ours on every backend, then the peers. */
+    /** Every store id: ours on every backend without and with incremental histories, then the peers. */
     public static List<String> all() {
         var ids = new ArrayList<String>();
         for (Backend backend : Backend.values()) {
             ids.add(OURS + backend.id());
         }
+        for (Backend backend : Backend.values()) {
+            ids.add(OURS + backend.id() + INCREMENTAL);
+        }
         ids.addAll(PEERS);
         return ids;
     }
 
-    /** Opens the store {@code id} over fresh storage in {@code namespace}. */
-    public static PeerStore open(String id, BenchSettings settings, String namespace) {
+    /** The backend of one of our stores, empty for a peer. */
+    public static Optional<Backend> backend(String id) {
+        if (!id.startsWith(OURS)) {
+            return Optional.empty();
+        }
+        String name = id.substring(OURS.length());
+        return Optional.of(Backend.of(name.endsWith(INCREMENTAL) ? name.substring(0, name.length() - INCREMENTAL.length()) : name));
+    }
+
+    /** Whether the store wraps our provider in {@code IncrementalHistoryStorageProvider}. */
+    public static boolean incremental(String id) {
+        return id.startsWith(OURS) && id.endsWith(INCREMENTAL);
+    }
+
+    /**
+     * Opens the store {@code id} over fresh storage.
+     *
+     * @param warmup whether this is the warm-up run (other storage than the measured run)
+     */
+    public static PeerStore open(String id, BenchSettings settings, boolean warmup) {
+        String namespace = (warmup ? "peerw" : "peer") + (incremental(id) ? "i" : "");
         switch (id) {
             case "koog-inmemory":
                 return KoogPeerStore.inMemory(AGENT);
@@ -40,13 +65,13 @@ public final class PeerStores {
             case "langgraph4j-file":
                 return LangGraph4jPeerStore.file(settings.runDir().resolve("langgraph4j-file-" + namespace), AGENT);
             default:
-                if (!id.startsWith(OURS)) {
-                    throw new IllegalArgumentException("Unknown store '" + id + "'; known: " + all());
-                }
-                Backend backend = Backend.of(id.substring(OURS.length()));
+                Backend backend = backend(id).orElseThrow(
+                        () -> new IllegalArgumentException("Unknown store '" + id + "'; known: " + all()));
                 BackendDriver driver = backend.driver();
-                return new OurPeerStore(driver.open(settings, namespace, false), AGENT,
-                        () -> driver.bytesStored(settings, namespace), note(backend));
+                boolean incremental = incremental(id);
+                return new OurPeerStore(driver.open(settings, namespace, false, incremental), AGENT,
+                        () -> driver.bytesStored(settings, namespace),
+                        note(backend) + (incremental ? "; incremental history" : ""));
         }
     }
 

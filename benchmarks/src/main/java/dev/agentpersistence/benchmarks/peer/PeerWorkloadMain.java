@@ -26,12 +26,12 @@ public final class PeerWorkloadMain {
         Path resultFile = Path.of(args[4]);
         BenchSettings settings = BenchSettings.fromSystemProperties();
         if (warmupSteps > 0) {
-            try (PeerStore store = PeerStores.open(id, settings, "peerw")) {
+            try (PeerStore store = PeerStores.open(id, settings, true)) {
                 PeerWorkload.run(id, store, warmupSteps, Math.min(latestCalls, 20));
             }
         }
         PeerResult result;
-        try (PeerStore store = PeerStores.open(id, settings, "peer")) {
+        try (PeerStore store = PeerStores.open(id, settings, false)) {
             result = PeerWorkload.run(id, store, steps, latestCalls);
         }
         Files.write(resultFile, new ObjectMapper().writeValueAsBytes(result));

@@ -12,19 +12,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The peer workload on every store that needs no server: it saves, reads back and measures. */
 class PeerWorkloadTest {
-    private static final int STEPS = 12;
+    private static final int STEPS = 40;
 
     @TempDir
     Path directory;
 
     @ParameterizedTest
-    @ValueSource(strings = {"ours-inmemory", "ours-file", "ours-file-nofsync", "ours-sqlite", "koog-inmemory",
+    @ValueSource(strings = {"ours-inmemory", "ours-file", "ours-file-nofsync", "ours-sqlite", "ours-inmemory+incremental",
+            "ours-file+incremental", "koog-inmemory",
             "koog-file", "langgraph4j-memory", "langgraph4j-file"})
     void runsAndChecksWhatItReadsBack(String id) throws Exception {
         var settings = new BenchSettings("test", directory, "jdbc:postgresql://unused", "jdbc:mariadb://unused",
                 "redis://unused", Optional.empty());
         PeerResult result;
-        try (PeerStore store = PeerStores.open(id, settings, "peer")) {
+        try (PeerStore store = PeerStores.open(id, settings, false)) {
             result = PeerWorkload.run(id, store, STEPS, 3);
         }
         assertThat(result.store()).isEqualTo(id);
@@ -34,8 +35,10 @@ class PeerWorkloadTest {
         assertThat(result.latestMicros()).isPositive();
         assertThat(result.note()).isNotBlank();
         long fullHistories = (long) STEPS * (STEPS + 1) * PeerWorkload.MESSAGE_CHARS; // 2 messages per step, summed
-        if (id.endsWith("memory")) {
+        if (id.endsWith("memory") || id.endsWith("memory+incremental")) {
             assertThat(result.bytesStored()).isEqualTo(-1);
+        } else if (PeerStores.incremental(id)) {
+            assertThat(result.bytesStored()).isPositive().isLessThan(fullHistories / 2);
         } else {
             assertThat(result.bytesStored()).isGreaterThan(fullHistories / 2);
         }
