@@ -1,10 +1,7 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.tck.TestServices;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Optional;
-import java.util.Properties;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -16,35 +13,18 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * skipped (or fails when services are required).
  */
 final class TestServers {
-    static final String POSTGRES_ENV = "AGENT_PERSISTENCE_TEST_POSTGRES_URL";
-    static final String MARIADB_ENV = "AGENT_PERSISTENCE_TEST_MARIADB_URL";
-    static final String POSTGRES_LOCAL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-    static final String MARIADB_LOCAL = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
 
     private TestServers() {
     }
 
     /** A JDBC URL (with credentials) of a reachable PostgreSQL. */
     static String postgresUrl() {
-        return TestServices.locate("PostgreSQL", POSTGRES_ENV, POSTGRES_LOCAL, TestServers::answers,
-                () -> PostgresContainer.URL);
+        return TestServices.postgresUrl(() -> PostgresContainer.URL);
     }
 
     /** A JDBC URL (with credentials) of a reachable MariaDB. */
     static String mariaDbUrl() {
-        return TestServices.locate("MariaDB", MARIADB_ENV, MARIADB_LOCAL, TestServers::answers,
-                () -> MariaDbContainer.URL);
-    }
-
-    /** Whether a connection to {@code url} opens within about two seconds. */
-    static boolean answers(String url) {
-        var properties = new Properties();
-        properties.setProperty("connectTimeout", url.startsWith("jdbc:postgresql:") ? "2" : "2000");
-        try (var connection = DriverManager.getConnection(url, properties)) {
-            return connection.isValid(2);
-        } catch (SQLException e) {
-            return false;
-        }
+        return TestServices.mariadbUrl(() -> MariaDbContainer.URL);
     }
 
     private static boolean dockerWorks() {

@@ -1,9 +1,18 @@
 package dev.agentpersistence.tck;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
@@ -20,6 +29,18 @@ import org.junit.jupiter.api.Assumptions;
 public final class TestServices {
     /** Environment variable (or system property) that turns a missing server into a failure. */
     public static final String REQUIRE_SERVICES = "AGENT_PERSISTENCE_TEST_REQUIRE_SERVICES";
+    /** Environment variable naming a PostgreSQL JDBC URL with credentials. */
+    public static final String POSTGRES_URL_ENV = "AGENT_PERSISTENCE_TEST_POSTGRES_URL";
+    /** Environment variable naming a MariaDB/MySQL JDBC URL with credentials. */
+    public static final String MARIADB_URL_ENV = "AGENT_PERSISTENCE_TEST_MARIADB_URL";
+    /** Environment variable naming a Redis URI. */
+    public static final String REDIS_URI_ENV = "AGENT_PERSISTENCE_TEST_REDIS_URI";
+    /** The local PostgreSQL tried when {@link #POSTGRES_URL_ENV} is unset. */
+    public static final String POSTGRES_LOCAL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    /** The local MariaDB tried when {@link #MARIADB_URL_ENV} is unset. */
+    public static final String MARIADB_LOCAL = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+    /** The local Redis tried when {@link #REDIS_URI_ENV} is unset. */
+    public static final String REDIS_LOCAL = "redis://127.0.0.1:6379";
 
     private TestServices() {
     }
@@ -68,6 +89,54 @@ public final class TestServices {
             }
         }
         return unavailable(service, tried);
+    }
+
+    /** A reachable PostgreSQL JDBC URL; {@code container} may be {@code null} (no container fallback). */
+    public static String postgresUrl(Supplier<Optional<String>> container) {
+        return locate("PostgreSQL", POSTGRES_URL_ENV, POSTGRES_LOCAL, TestServices::jdbcAnswers, container);
+    }
+
+    /** A reachable MariaDB JDBC URL; {@code container} may be {@code null} (no container fallback). */
+    public static String mariadbUrl(Supplier<Optional<String>> container) {
+        return locate("MariaDB", MARIADB_URL_ENV, MARIADB_LOCAL, TestServices::jdbcAnswers, container);
+    }
+
+    /** A reachable Redis URI; {@code container} may be {@code null} (no container fallback). */
+    public static String redisUri(Supplier<Optional<String>> container) {
+        return locate("Redis", REDIS_URI_ENV, REDIS_LOCAL, TestServices::redisAnswers, container);
+    }
+
+    /** Whether a JDBC connection to {@code url} opens and is valid within about two seconds. */
+    public static boolean jdbcAnswers(String url) {
+        var properties = new Properties();
+        properties.setProperty("connectTimeout", url.startsWith("jdbc:postgresql:") ? "2" : "2000");
+        try (var connection = DriverManager.getConnection(url, properties)) {
+            return connection.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a Redis server answers an inline {@code PING} at {@code uri} within a second. A
+     * {@code -NOAUTH} error counts: a server is there and the URI must carry the credentials.
+     */
+    public static boolean redisAnswers(String uri) {
+        try {
+            URI parsed = URI.create(uri);
+            try (var socket = new Socket()) {
+                socket.connect(new InetSocketAddress(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort()),
+                        1000);
+                socket.setSoTimeout(1000);
+                OutputStream out = socket.getOutputStream();
+                out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                byte[] reply = socket.getInputStream().readNBytes(1);
+                return reply.length == 1 && (reply[0] == '+' || reply[0] == '-');
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Skips (or, when services are required, fails) because {@code service} is missing. */
