@@ -48,7 +48,7 @@ public final class BenchmarkMain {
         boolean ops = true;
         boolean peers = true;
         boolean keepData = false;
-        List<String> peerStores = PeerStores.all();
+        List<String> peerStores = null;
         var jmhArgs = new ArrayList<String>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -68,7 +68,7 @@ public final class BenchmarkMain {
         }
         RunMode mode = RunMode.of(modeName);
         CommandLineOptions cli = new CommandLineOptions(jmhArgs.toArray(String[]::new));
-        run(mode, ops, peers, keepData, peerStores, cli);
+        run(mode, ops, peers, keepData, peerStores == null ? mode.peerStores() : peerStores, cli);
     }
 
     private static void run(RunMode mode, boolean ops, boolean peers, boolean keepData, List<String> peerStores,

@@ -1,5 +1,6 @@
 package dev.agentpersistence.benchmarks;
 
+import dev.agentpersistence.benchmarks.peer.PeerStores;
 import java.util.List;
 import java.util.Map;
 
@@ -16,9 +17,10 @@ import java.util.Map;
  * @param peerSteps        agent steps of the peer workload
  * @param peerLatestCalls  reads of the latest checkpoint in the peer workload
  * @param peerWarmupSteps  steps of a warm-up run before the measured peer run (0: none)
+ * @param peerStores       the stores of the peer workload (see {@link PeerStores#all()})
  */
 public record RunMode(String name, List<Pass> passes, int warmupIterations, int iterations, int iterationMillis,
-                      int forks, int peerSteps, int peerLatestCalls, int peerWarmupSteps) {
+                      int forks, int peerSteps, int peerLatestCalls, int peerWarmupSteps, List<String> peerStores) {
 
     /**
      * One JMH run: benchmarks matching {@code include} with these parameter values.
@@ -32,12 +34,18 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
     private static final String PROVIDER = ProviderBenchmarks.class.getName();
     private static final String RAW_AND_CODEC = "(" + RawBenchmarks.class.getName() + "|" + CodecBenchmarks.class.getName() + ")";
 
-    /** A few minutes: every operation on the small agent, latest on the large one, baselines for 10 messages. */
+    /**
+     * A few minutes: every operation on the small agent, latest on the large one, baselines for 10
+     * messages, the peer workload (file and in-memory stores against the peers) after a 30-step warm-up run.
+     */
     public static final RunMode QUICK = new RunMode("quick", List.of(
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10"), "history", List.of("plain"))),
             new Pass(PROVIDER + ".latest", Map.of("shape", List.of("10000x10"), "history", List.of("plain"))),
             new Pass(RAW_AND_CODEC + ".*", Map.of("messages", List.of("10")))),
-            1, 2, 400, 1, 200, 20, 0);
+            1, 2, 300, 1, 200, 20, 30, List.of(
+                    "ours-inmemory", "ours-inmemory+incremental", "ours-file", "ours-file+incremental",
+                    "ours-file-nofsync", "ours-file-nofsync+incremental",
+                    "koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file"));
 
     /**
      * The reported run: every operation on every shape, again on the 1,000-message shape with
@@ -47,7 +55,7 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10", "10x1000", "10000x10"), "history", List.of("plain"))),
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x1000"), "history", List.of("incremental"))),
             new Pass(RAW_AND_CODEC + ".*", Map.of("messages", List.of("10", "1000")))),
-            3, 5, 1000, 1, 200, 1000, 50);
+            3, 5, 1000, 1, 200, 1000, 100, PeerStores.all());
 
     /** The mode called {@code name}. */
     public static RunMode of(String name) {

@@ -1,0 +1,198 @@
+package dev.agentpersistence.benchmarks.history;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.benchmarks.backend.Backend;
+import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.Directories;
+import dev.agentpersistence.benchmarks.backend.S3Server;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Storage growth of a long agent run, per backend, with whole histories in every checkpoint against
+ * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}: bytes stored and save time
+ * for {@code --steps} steps (default 1,000) that each add {@code --step-bytes} (default 2,048) of
+ * messages. Run from the benchmark jar:
+ * <pre>{@code java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.history.HistoryGrowthMain \
+ *     [--steps=1000] [--step-bytes=2048] [--backends=inmemory,file,sqlite,postgresql,mariadb,redis,s3] [--keep-data]}</pre>
+ * Starts S3Proxy, uses names unique to the run in every backend, removes the data afterwards, and
+ * writes a Markdown table to {@code benchmarks/target/benchmark-results/history-growth-<time>.md}.
+ */
+public final class HistoryGrowthMain {
+    private static final String FULL = "full";
+    private static final String INCREMENTAL = "incremental";
+
+    private HistoryGrowthMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int steps = 1000;
+        int stepBytes = 2048;
+        boolean keepData = false;
+        List<String> backends = Arrays.stream(Backend.values()).map(Backend::id)
+                .filter(id -> !id.equals("file-nofsync")).toList();
+        for (String arg : args) {
+            if (arg.startsWith("--steps=")) {
+                steps = Integer.parseInt(arg.substring("--steps=".length()));
+            } else if (arg.startsWith("--step-bytes=")) {
+                stepBytes = Integer.parseInt(arg.substring("--step-bytes=".length()));
+            } else if (arg.startsWith("--backends=")) {
+                backends = List.of(arg.substring("--backends=".length()).split(","));
+            } else if (arg.equals("--keep-data")) {
+                keepData = true;
+            } else {
+                throw new IllegalArgumentException("Unknown option " + arg
+                        + "; use --steps=N, --step-bytes=N, --backends=a,b, --keep-data");
+            }
+        }
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        var rows = new ArrayList<Row>();
+        try (S3Server s3 = S3Server.start()) {
+            BenchSettings settings = BenchSettings.forNewRun(newRunId(), targetDirectory().resolve("bench-data"),
+                    Optional.of(s3.endpoint()));
+            s3.createBucket(settings);
+            try {
+                for (String id : backends) {
+                    Backend backend = Backend.of(id);
+                    Optional<String> unavailable = backend.driver().unavailable(settings);
+                    if (unavailable.isPresent()) {
+                        System.err.println("left out " + id + ": " + unavailable.get());
+                        continue;
+                    }
+                    if (!backend.driver().supportsIncrementalHistory(settings)) {
+                        System.err.println("left out " + id + ": no history segment store");
+                        continue;
+                    }
+                    for (String store : List.of(FULL, INCREMENTAL)) {
+                        rows.add(measure(backend, store, settings, new GrowthRun(steps, stepBytes)));
+                        System.err.println(rows.get(rows.size() - 1).line());
+                    }
+                }
+            } finally {
+                if (!keepData) {
+                    for (Backend backend : Backend.values()) {
+                        try {
+                            backend.driver().cleanUp(settings);
+                        } catch (RuntimeException e) {
+                            System.err.println("could not remove the run's data from " + backend.id() + ": " + e);
+                        }
+                    }
+                    Directories.deleteRecursively(settings.runDir());
+                }
+            }
+        }
+        String table = table(rows, steps, stepBytes);
+        Path results = targetDirectory().resolve("benchmark-results");
+        Files.createDirectories(results);
+        Path file = results.resolve("history-growth-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
+        Files.writeString(file, table);
+        System.out.println(table);
+        System.out.println("Results: " + file);
+    }
+
+    private static Row measure(Backend backend, String store, BenchSettings settings, GrowthRun run) {
+        String namespace = "growth" + (store.equals(FULL) ? "full" : "incr");
+        try (PersistenceStorageProvider<CheckpointFilter> provider =
+                     backend.driver().open(settings, namespace, false, store.equals(INCREMENTAL))) {
+            GrowthRun.Outcome outcome = run.run(provider, "growth-agent");
+            long backendBytes = backend.driver().bytesStored(settings, namespace);
+            return new Row(backend.id(), store, outcome, backendBytes);
+        }
+    }
+
+    /** One backend and store. */
+    private record Row(String backend, String store, GrowthRun.Outcome outcome, long backendBytes) {
+        int steps() {
+            return outcome.saveNanos().length;
+        }
+
+        String line() {
+            int window = Math.max(1, steps() / 10);
+            return String.format(Locale.ROOT, "| %s | %s | %.1f s | %.2f | %.2f | %.2f | %s | %s | %s |", backend, store,
+                    outcome.totalNanos() / 1e9, outcome.meanMillis(0, window),
+                    outcome.meanMillis(steps() / 2 - window / 2, steps() / 2 + (window + 1) / 2),
+                    outcome.meanMillis(steps() - window, steps()), bytes(backendBytes), bytes(outcome.logicalBytes()),
+                    outcome.latestExact() ? "yes" : "NO");
+        }
+    }
+
+    private static String table(List<Row> rows, int steps, int stepBytes) {
+        int window = Math.max(1, steps / 10);
+        var out = new StringBuilder();
+        out.append("### Storage growth: ").append(String.format(Locale.ROOT, "%,d", steps)).append(" steps, ")
+                .append(String.format(Locale.ROOT, "%,d", stepBytes)).append(" bytes of new messages per step\n\n");
+        out.append("Machine load average at the end: ").append(loadAverage()).append("\n\n");
+        out.append("| backend | history | total save time | ms/save, first ").append(window).append(" | ms/save, middle ")
+                .append(window).append(" | ms/save, last ").append(window)
+                .append(" | bytes in the backend | bytes of documents | latest reads back exactly |\n");
+        out.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            out.append(row.line()).append('\n');
+        }
+        out.append("\n| backend | bytes in the backend, incremental / full | bytes of documents, incremental / full"
+                + " | save time, incremental / full | incremental ms/save, last / first |\n|---|---|---|---|---|\n");
+        for (Row full : rows) {
+            if (!full.store().equals(FULL)) {
+                continue;
+            }
+            for (Row incremental : rows) {
+                if (incremental.backend().equals(full.backend()) && incremental.store().equals(INCREMENTAL)) {
+                    out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f |%n", full.backend(),
+                            ratio(incremental.backendBytes(), full.backendBytes()),
+                            ratio(incremental.outcome().logicalBytes(), full.outcome().logicalBytes()),
+                            ratio(incremental.outcome().totalNanos(), full.outcome().totalNanos()),
+                            incremental.outcome().meanMillis(steps - window, steps)
+                                    / incremental.outcome().meanMillis(0, window)));
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static String ratio(long part, long whole) {
+        if (part < 0 || whole <= 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "1/%.1f", (double) whole / Math.max(1, part));
+    }
+
+    private static String bytes(long bytes) {
+        return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
+    private static Path targetDirectory() throws URISyntaxException {
+        Path location = Path.of(HistoryGrowthMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path parent = location.getParent();
+        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
+                ? parent : Path.of("target").toAbsolutePath();
+    }
+
+    private static String newRunId() {
+        var random = new SecureRandom();
+        var id = new StringBuilder("g");
+        for (int i = 0; i < 7; i++) {
+            id.append(Character.forDigit(random.nextInt(36), 36));
+        }
+        return id.toString();
+    }
+}
