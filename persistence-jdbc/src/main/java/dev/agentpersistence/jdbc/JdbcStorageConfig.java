@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,6 +32,8 @@ public final class JdbcStorageConfig {
     public static final String CONNECTION_TIMEOUT = "agent.persistence.jdbc.connection-timeout";
     /** SQLite only: how long a statement waits for another process's write lock. Default 10s. */
     public static final String BUSY_TIMEOUT = "agent.persistence.jdbc.busy-timeout";
+    /** Time to live of each checkpoint, counted from its save; expired rows go at the next {@code deleteExpired()}. Default none. */
+    public static final String TTL = "agent.persistence.jdbc.ttl";
 
     /** The embedded default: an SQLite file in the working directory. */
     public static final String DEFAULT_URL = "jdbc:sqlite:agent-checkpoints.db";
@@ -51,6 +54,8 @@ public final class JdbcStorageConfig {
     private final boolean migrate;
     private final Duration connectionTimeout;
     private final Duration busyTimeout;
+    private final Duration ttl;
+    private final Clock clock;
 
     private JdbcStorageConfig(Builder b) {
         this.url = b.url;
@@ -61,6 +66,8 @@ public final class JdbcStorageConfig {
         this.migrate = b.migrate;
         this.connectionTimeout = b.connectionTimeout;
         this.busyTimeout = b.busyTimeout;
+        this.ttl = b.ttl;
+        this.clock = b.clock;
     }
 
     /** The defaults: SQLite file {@value #DEFAULT_URL}, prefix {@value #DEFAULT_TABLE_PREFIX}, migrations on. */
@@ -76,7 +83,8 @@ public final class JdbcStorageConfig {
     /** A builder pre-filled with these settings. */
     public Builder toBuilder() {
         var b = new Builder().url(url).poolSize(poolSize).tablePrefix(tablePrefix).migrate(migrate)
-                .connectionTimeout(connectionTimeout).busyTimeout(busyTimeout);
+                .connectionTimeout(connectionTimeout).busyTimeout(busyTimeout).clock(clock);
+        b.ttl = ttl;
         b.user = user;
         b.password = password;
         return b;
@@ -99,6 +107,7 @@ public final class JdbcStorageConfig {
             config.get(PASSWORD).ifPresent(b::password);
             config.getDuration(CONNECTION_TIMEOUT).ifPresent(b::connectionTimeout);
             config.getDuration(BUSY_TIMEOUT).ifPresent(b::busyTimeout);
+            config.getDuration(TTL).ifPresent(b::ttl);
             return b.build();
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid JDBC storage setting: " + e.getMessage(), e);
@@ -145,13 +154,24 @@ public final class JdbcStorageConfig {
         return busyTimeout;
     }
 
+    /** How long a checkpoint lives after its save, if limited (stored in the {@code expires_at} column). */
+    public Optional<Duration> ttl() {
+        return Optional.ofNullable(ttl);
+    }
+
+    /** The clock for expiry times and history segment write times. */
+    public Clock clock() {
+        return clock;
+    }
+
     /** The settings, password hidden. */
     @Override
     public String toString() {
         return "JdbcStorageConfig[url=" + ProviderConfig.redact(url) + ", user=" + user
                 + ", password=" + (password == null ? "null" : "****") + ", poolSize=" + poolSize
                 + ", tablePrefix=" + tablePrefix + ", migrate=" + migrate
-                + ", connectionTimeout=" + connectionTimeout + ", busyTimeout=" + busyTimeout + "]";
+                + ", connectionTimeout=" + connectionTimeout + ", busyTimeout=" + busyTimeout
+                + (ttl == null ? "" : ", ttl=" + ttl) + "]";
     }
 
     /** Builds {@link JdbcStorageConfig}s; every setter validates its argument. */
@@ -164,6 +184,8 @@ public final class JdbcStorageConfig {
         private boolean migrate = true;
         private Duration connectionTimeout = Duration.ofSeconds(5);
         private Duration busyTimeout = Duration.ofSeconds(10);
+        private Duration ttl;
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {
         }
@@ -233,6 +255,28 @@ public final class JdbcStorageConfig {
                 throw new IllegalArgumentException(BUSY_TIMEOUT + " must be between 0 and 24 days but was " + busyTimeout);
             }
             this.busyTimeout = busyTimeout;
+            return this;
+        }
+
+        /** Each checkpoint expires this long (at least 1ms) after its save; see {@code JdbcStorageProvider.deleteExpired()}. */
+        public Builder ttl(Duration ttl) {
+            Objects.requireNonNull(ttl, "ttl");
+            if (ttl.toMillis() < 1) {
+                throw new IllegalArgumentException(TTL + " must be at least 1ms but was " + ttl);
+            }
+            this.ttl = ttl;
+            return this;
+        }
+
+        /** Checkpoints never expire (the default). */
+        public Builder noTtl() {
+            this.ttl = null;
+            return this;
+        }
+
+        /** The clock for expiry and segment write times (default the system clock, UTC). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

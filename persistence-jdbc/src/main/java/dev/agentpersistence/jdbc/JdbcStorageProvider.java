@@ -5,13 +5,24 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.jdbc.internal.CheckpointStatements;
 import dev.agentpersistence.jdbc.internal.JdbcDatabase;
+import dev.agentpersistence.jdbc.internal.SegmentStatements;
 import dev.agentpersistence.jdbc.internal.StoredRow;
+import dev.agentpersistence.spi.ExpiringStorage;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,22 +42,36 @@ import org.jdbi.v3.core.Jdbi;
  * {@link dev.agentpersistence.StorageUnavailableException}; the same instance works again once
  * the database is back. The schema is created and upgraded on first use (see {@link JdbcStorageConfig#migrate()}).
  *
+ * <p>Also a {@link HistorySegmentStore} (table {@code <prefix>history_segments}) and an
+ * {@link ExpiringStorage} ({@link JdbcStorageConfig#ttl()} fills the {@code expires_at} column of
+ * {@code <prefix>checkpoint_expiry}):
+ * {@link #withIncrementalHistory()} (and {@code PersistenceStorageProviders.load}) keep long message
+ * histories once instead of in every checkpoint.
+ *
  * <p>Thread-safe. Create with {@link #create(JdbcStorageConfig)} (the provider owns a HikariCP pool
  * and closes it) or {@link #builder()} over an existing {@link DataSource} or {@link Jdbi}
  * (the application keeps ownership of it).
  */
-public final class JdbcStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class JdbcStorageProvider
+        implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore, ExpiringStorage {
     private static final int MAX_SAVE_ATTEMPTS = 3;
+    private static final int EXPIRY_BATCH = 500;
 
     private final JdbcDatabase database;
     private final CheckpointStatements statements;
+    private final SegmentStatements segments;
     private final CheckpointCodec codec;
+    private final Clock clock;
+    private final Duration ttl;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private JdbcStorageProvider(JdbcDatabase database, CheckpointCodec codec) {
+    private JdbcStorageProvider(JdbcDatabase database, CheckpointCodec codec, JdbcStorageConfig config) {
         this.database = database;
         this.statements = new CheckpointStatements(database.tables());
+        this.segments = new SegmentStatements(database.tables());
         this.codec = codec;
+        this.clock = config.clock();
+        this.ttl = config.ttl().orElse(null);
     }
 
     /**
@@ -97,8 +122,9 @@ public final class JdbcStorageProvider implements PersistenceStorageProvider<Che
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         byte[] document = codec.encode(checkpoint);
+        Long expiresAt = ttl == null ? null : clock.instant().plus(ttl).toEpochMilli();
         for (int attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
-            if (database.insert("saveCheckpoint", h -> statements.insert(h, checkpoint, document))) {
+            if (database.insert("saveCheckpoint", h -> statements.insert(h, checkpoint, document, expiresAt))) {
                 return;
             }
             List<StoredRow> stored = database.read("saveCheckpoint",
@@ -133,6 +159,98 @@ public final class JdbcStorageProvider implements PersistenceStorageProvider<Che
     public List<String> listAgents() {
         requireOpen();
         var agents = new ArrayList<>(database.read("listAgents", statements::agentIds));
+        agents.sort(null);
+        return List.copyOf(agents);
+    }
+
+    /**
+     * Deletes every checkpoint whose time to live ({@link JdbcStorageConfig#ttl()}) has run out, found
+     * through the {@code expires_at} index, 500 per transaction; returns how many. Expired checkpoints
+     * stay readable until then. {@link dev.agentpersistence.history.RetentionSweeper} calls this on every sweep.
+     */
+    @Override
+    public int deleteExpired() {
+        requireOpen();
+        long now = clock.millis();
+        int total = 0;
+        while (true) {
+            int deleted = database.write("deleteExpired", true, h -> statements.deleteExpired(h, now, EXPIRY_BATCH));
+            total += deleted;
+            if (deleted < EXPIRY_BATCH) {
+                return total;
+            }
+        }
+    }
+
+    /**
+     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
+     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     */
+    public IncrementalHistoryStorageProvider withIncrementalHistory() {
+        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(codec).clock(clock).build();
+    }
+
+    /** One {@code UPDATE} of the write time when the segment exists, else one {@code INSERT}. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        Objects.requireNonNull(content, "content");
+        long now = clock.millis();
+        for (int attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
+            if (database.write("putSegment", true, h -> segments.touch(h, agentId, segmentId, now))) {
+                return;
+            }
+            if (database.insert("putSegment", h -> segments.insert(h, agentId, segmentId, content, now))) {
+                return;
+            }
+            // inserted concurrently by another writer: touch it
+        }
+        throw new PersistenceException("Writing history segment '" + segmentId + "' of agent '" + agentId
+                + "' kept colliding with concurrent deletions");
+    }
+
+    /** One {@code SELECT … IN (…)} per 500 ids. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        if (segmentIds.isEmpty()) {
+            return Map.of();
+        }
+        return database.read("getSegments", h -> segments.select(h, agentId, segmentIds));
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        var infos = new ArrayList<>(database.read("listSegments", h -> segments.list(h, agentId)));
+        infos.sort(Comparator.comparing(SegmentInfo::segmentId));
+        return List.copyOf(infos);
+    }
+
+    /** One {@code DELETE} whose condition includes the write time, so a segment written again meanwhile stays. */
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        if (segmentIds.isEmpty()) {
+            return 0;
+        }
+        // a write time in whole milliseconds is before the cutoff exactly when it is before the cutoff rounded up
+        long cutoff = writtenBefore.toEpochMilli() + (writtenBefore.getNano() % 1_000_000 == 0 ? 0 : 1);
+        return database.write("deleteSegments", true, h -> segments.delete(h, agentId, segmentIds, cutoff));
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        requireOpen();
+        var agents = new ArrayList<>(database.read("listSegmentAgents", segments::agentIds));
         agents.sort(null);
         return List.copyOf(agents);
     }
@@ -214,7 +332,7 @@ public final class JdbcStorageProvider implements PersistenceStorageProvider<Che
             } else {
                 database = JdbcDatabase.pooled(config);
             }
-            return new JdbcStorageProvider(database, codec);
+            return new JdbcStorageProvider(database, codec, config);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.jdbc.internal.Dialects;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
@@ -121,7 +122,73 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             while (rows.next()) {
                 versions.add(rows.getInt(1));
             }
-            assertThat(versions).containsExactly(1);
+            assertThat(versions).containsExactlyInAnyOrder(1, 2);
+            assertThat(versions).hasSameSizeAs(Dialects.forUrl(database.url()).ddl().migrations(database.tables()));
+        }
+    }
+
+    @Test
+    void aVersionOneSchemaIsUpgradedInPlace() throws Exception {
+        var dialect = Dialects.forUrl(database.url());
+        try (var connection = database.connect(); var statement = connection.createStatement()) {
+            statement.execute(dialect.ddl().schemaVersionTable(database.tables()));
+            for (String ddl : dialect.ddl().version1(database.tables())) {
+                statement.execute(ddl);
+            }
+            statement.execute("INSERT INTO " + database.tables().schemaVersion()
+                    + " (version, description) VALUES (1, 'checkpoints, metadata and their indexes')");
+        }
+        String before = agent("before-upgrade");
+        try (var versionOne = JdbcStorageProvider.create(database.config().toBuilder().migrate(false).build())) {
+            versionOne.saveCheckpoint(before, checkpoint(before, 0));
+        }
+        String agentId = agent("upgraded");
+        try (var upgraded = database.newProvider()) {
+            upgraded.saveCheckpoint(agentId, checkpoint(agentId, 0));
+            upgraded.putSegment(agentId, "s", new byte[] {1, 2});
+            assertThat(upgraded.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 0));
+            assertThat(upgraded.getSegments(agentId, java.util.List.of("s"))).containsOnlyKeys("s");
+            assertThat(upgraded.getCheckpoints(before)).containsExactly(checkpoint(before, 0));
+        }
+    }
+
+    @Test
+    void checkpointsExpireAfterTheirTimeToLiveAtTheNextSweep() {
+        var clock = new java.util.concurrent.atomic.AtomicReference<>(Instant.parse("2026-05-01T00:00:00Z"));
+        var ticking = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return clock.get();
+            }
+        };
+        String agentId = agent("ttl");
+        String other = agent("ttl-other");
+        try (var expiring = database.newProvider(java.time.Duration.ofHours(1), ticking)) {
+            expiring.saveCheckpoint(agentId, checkpoint(agentId, 0));
+            expiring.saveCheckpoint(agentId, checkpoint(agentId, 1));
+            provider().saveCheckpoint(other, checkpoint(other, 0));
+            clock.set(clock.get().plus(java.time.Duration.ofMinutes(90)));
+            expiring.saveCheckpoint(agentId, checkpoint(agentId, 2));
+            assertThat(expiring.getCheckpoints(agentId)).as("expired rows stay until the sweep").hasSize(3);
+            assertThat(expiring.deleteExpired()).isGreaterThanOrEqualTo(2);
+            assertThat(expiring.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 2));
+            assertThat(expiring.getCheckpoints(agentId, CheckpointFilter.builder().metadata("parity", "even").build()))
+                    .containsExactly(checkpoint(agentId, 2));
+            assertThat(provider().getCheckpoints(other)).as("rows without a time to live never expire")
+                    .containsExactly(checkpoint(other, 0));
+            var report = dev.agentpersistence.history.RetentionSweeper.builder(expiring.withIncrementalHistory())
+                    .clock(ticking).build().sweep(java.util.List.of(agentId));
+            assertThat(report.failedAgents()).isEmpty();
         }
     }
 }

@@ -67,6 +67,11 @@ final class TestDatabase implements AutoCloseable {
         return JdbcStorageProvider.create(config());
     }
 
+    /** A provider with a time to live and a clock of the test's choosing. */
+    JdbcStorageProvider newProvider(Duration ttl, java.time.Clock clock) {
+        return JdbcStorageProvider.create(config().toBuilder().ttl(ttl).clock(clock).build());
+    }
+
     /** A plain connection, outside any provider. */
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url);
@@ -77,6 +82,8 @@ final class TestDatabase implements AutoCloseable {
     public void close() throws SQLException {
         Tables t = tables();
         try (var connection = connect(); var statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + t.historySegments());
+            statement.execute("DROP TABLE IF EXISTS " + t.checkpointExpiry());
             statement.execute("DROP TABLE IF EXISTS " + t.metadata());
             statement.execute("DROP TABLE IF EXISTS " + t.checkpoints());
             statement.execute("DROP TABLE IF EXISTS " + t.schemaVersion());

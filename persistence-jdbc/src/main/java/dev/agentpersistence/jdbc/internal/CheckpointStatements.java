@@ -5,6 +5,7 @@ import dev.agentpersistence.CheckpointFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -27,8 +28,12 @@ public final class CheckpointStatements {
         this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.payload FROM " + tables.checkpoints() + " c WHERE ";
     }
 
-    /** Inserts the checkpoint row and its metadata rows; the caller provides the transaction. */
-    public void insert(Handle handle, AgentCheckpoint checkpoint, byte[] document) {
+    /**
+     * Inserts the checkpoint row and its metadata rows; the caller provides the transaction.
+     *
+     * @param expiresAt when the row expires, in epoch milliseconds, or {@code null} for never
+     */
+    public void insert(Handle handle, AgentCheckpoint checkpoint, byte[] document, Long expiresAt) {
         handle.createUpdate("INSERT INTO " + tables.checkpoints()
                         + " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)"
                         + " VALUES (:agentId, :checkpointId, :version, :seconds, :nanos, :nodeId, :tombstone, :payload)")
@@ -41,6 +46,15 @@ public final class CheckpointStatements {
                 .bind("tombstone", FilterSql.tombstoneFlag(checkpoint))
                 .bind("payload", document)
                 .execute();
+        if (expiresAt != null) {
+            deleteExpiry(handle, checkpoint.agentId(), checkpoint.checkpointId());
+            handle.createUpdate("INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at)"
+                            + " VALUES (:agentId, :checkpointId, :expiresAt)")
+                    .bind("agentId", checkpoint.agentId())
+                    .bind("checkpointId", checkpoint.checkpointId())
+                    .bind("expiresAt", expiresAt.longValue())
+                    .execute();
+        }
         if (checkpoint.metadata().isEmpty()) {
             return;
         }
@@ -106,6 +120,9 @@ public final class CheckpointStatements {
 
     /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */
     public int deleteAll(Handle handle, String agentId) {
+        handle.createUpdate("DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId")
+                .bind("agentId", agentId)
+                .execute();
         handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId")
                 .bind("agentId", agentId)
                 .execute();
@@ -116,15 +133,50 @@ public final class CheckpointStatements {
 
     /** Deletes the agent's rows with a version below {@code version}; returns the checkpoints deleted. */
     public int deleteBefore(Handle handle, String agentId, long version) {
-        handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId AND checkpoint_id IN"
-                        + " (SELECT c.checkpoint_id FROM " + tables.checkpoints() + " c"
-                        + " WHERE c.agent_id = :agentId AND c.version < :version)")
-                .bind("agentId", agentId)
-                .bind("version", version)
-                .execute();
+        for (String table : List.of(tables.checkpointExpiry(), tables.metadata())) {
+            handle.createUpdate("DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id IN"
+                            + " (SELECT c.checkpoint_id FROM " + tables.checkpoints() + " c"
+                            + " WHERE c.agent_id = :agentId AND c.version < :version)")
+                    .bind("agentId", agentId)
+                    .bind("version", version)
+                    .execute();
+        }
         return handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId AND version < :version")
                 .bind("agentId", agentId)
                 .bind("version", version)
+                .execute();
+    }
+
+    /**
+     * Deletes up to {@code batch} checkpoints whose expiry time is at or before {@code now} (epoch
+     * milliseconds), found through the {@code expires_at} index, with their metadata and expiry rows;
+     * returns how many expired checkpoints it found (the caller repeats while that equals {@code batch}).
+     */
+    public int deleteExpired(Handle handle, long now, int batch) {
+        List<Map.Entry<String, String>> expired = handle.createQuery("SELECT agent_id, checkpoint_id FROM "
+                        + tables.checkpointExpiry() + " WHERE expires_at <= :now ORDER BY expires_at LIMIT :batch")
+                .bind("now", now)
+                .bind("batch", batch)
+                .map((rs, ctx) -> Map.entry(rs.getString("agent_id"), rs.getString("checkpoint_id")))
+                .list();
+        for (String table : List.of(tables.metadata(), tables.checkpoints())) {
+            var delete = handle.prepareBatch("DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId");
+            expired.forEach(key -> delete.bind("agentId", key.getKey()).bind("checkpointId", key.getValue()).add());
+            if (!expired.isEmpty()) {
+                delete.execute();
+            }
+        }
+        for (var key : expired) {
+            deleteExpiry(handle, key.getKey(), key.getValue());
+        }
+        return expired.size();
+    }
+
+    private void deleteExpiry(Handle handle, String agentId, String checkpointId) {
+        handle.createUpdate("DELETE FROM " + tables.checkpointExpiry()
+                        + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId")
+                .bind("agentId", agentId)
+                .bind("checkpointId", checkpointId)
                 .execute();
     }
 

@@ -38,6 +38,21 @@ public record Tables(String prefix) {
         return prefix + "checkpoint_metadata_cp_idx";
     }
 
+    /** One row per history segment of an agent. */
+    public String historySegments() {
+        return prefix + "history_segments";
+    }
+
+    /** One row per checkpoint saved with a time to live: when it expires. */
+    public String checkpointExpiry() {
+        return prefix + "checkpoint_expiry";
+    }
+
+    /** The index of the expiry table on {@code expires_at}. */
+    public String expiryIndex() {
+        return prefix + "checkpoint_expiry_idx";
+    }
+
     /** A name for database-wide locks guarding this prefix's schema. */
     public String lockName() {
         return "agent-persistence:" + prefix;

@@ -1,0 +1,37 @@
+package dev.agentpersistence.jdbc;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The conformance kit through the incremental history layer, on fresh tables of one database. */
+abstract class JdbcIncrementalHistoryTestBase extends StorageProviderCompatibilityKit {
+    @TempDir
+    Path dir;
+
+    private TestDatabase database;
+
+    /** This test's database. */
+    abstract TestDatabase openDatabase(Path dir);
+
+    @BeforeEach
+    void openTestDatabase() {
+        database = openDatabase(dir);
+    }
+
+    @AfterEach
+    void dropTestTables() throws Exception {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+        return database.newProvider().withIncrementalHistory();
+    }
+}
