@@ -77,13 +77,20 @@ final class Backends implements AutoCloseable {
                 () -> RawStore.s3(server.client(), LocalS3.BUCKET));
     }
 
-    /** Every backend; server backends locate their server when listed (skipping or failing the test without one). */
+    /**
+     * Every backend; server backends locate their server when listed (skipping or failing the test
+     * without one). {@code -Dagent.persistence.reliability.backends=file,redis} keeps only those labels.
+     */
     List<Backend> all() {
-        var all = new ArrayList<Backend>(List.of(inMemory(), file(), sqlite(), h2()));
-        all.add(postgres());
-        all.add(mariadb());
-        all.add(redis());
-        all.add(s3());
+        var only = System.getProperty("agent.persistence.reliability.backends", "");
+        var all = new ArrayList<Backend>();
+        for (var backend : List.<java.util.function.Supplier<Backend>>of(this::inMemory, this::file, this::sqlite,
+                this::h2, this::postgres, this::mariadb, this::redis, this::s3)) {
+            Backend b = backend.get();
+            if (only.isBlank() || List.of(only.split(",")).contains(b.label())) {
+                all.add(b);
+            }
+        }
         return all;
     }
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * save latest + 1), reading (latest, filtered lists, lookups of acknowledged ids) and trimming old
  * versions. Afterwards: no version was acknowledged twice with different ids (two winners), every
  * acknowledged save not trimmed is stored exactly, versions are unique and ascending; conflicts are
- * counted.
+ * counted. A version freed by a trim may be taken again by a writer that read "latest" before the
+ * trim (providers enforce uniqueness among stored checkpoints); that is counted, not a duplicate.
  */
 class ConcurrencySoakTest {
     private static final int THREADS = 8;
@@ -65,6 +66,8 @@ class ConcurrencySoakTest {
         final AtomicLong reads = new AtomicLong();
         final AtomicLong trims = new AtomicLong();
         final AtomicLong duplicates = new AtomicLong();
+        final AtomicLong reusedAfterTrim = new AtomicLong();
+        final List<String> duplicateSamples = new java.util.concurrent.CopyOnWriteArrayList<>();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -95,7 +98,8 @@ class ConcurrencySoakTest {
             for (var future : futures) {
                 future.get(length.toSeconds() + 120, TimeUnit.SECONDS);
             }
-            assertThat(tally.duplicates.get()).as("versions acknowledged to two different writers").isZero();
+            assertThat(tally.duplicates.get()).as("versions acknowledged to two different writers: %s",
+                    tally.duplicateSamples).isZero();
             long verified = 0;
             for (String agent : agents) {
                 List<AgentCheckpoint> stored = storage.getCheckpoints(agent);
@@ -118,7 +122,8 @@ class ConcurrencySoakTest {
                     + length.toSeconds() + " s: " + tally.saves.get() + " acknowledged saves (" + verified
                     + " still stored and verified exact, the rest trimmed on purpose), " + tally.conflicts.get()
                     + " conflicts, " + tally.reads.get() + " reads, " + tally.trims.get()
-                    + " trims; 0 duplicate versions, 0 lost saves");
+                    + " trims, " + tally.reusedAfterTrim.get() + " trimmed versions taken again by a stale writer;"
+                    + " 0 duplicate versions, 0 lost saves");
         }
     }
 
@@ -139,9 +144,19 @@ class ConcurrencySoakTest {
                 try {
                     storage.saveCheckpoint(agent, checkpoint);
                     tally.saves.incrementAndGet();
-                    AgentCheckpoint previous = tally.acked.get(agent).putIfAbsent(next, checkpoint);
-                    if (previous != null && !previous.checkpointId().equals(checkpoint.checkpointId())) {
+                    AgentCheckpoint previous = tally.acked.get(agent).put(next, checkpoint);
+                    if (previous != null && next < tally.trimmedBelow.get(agent).get()) {
+                        // The first one was trimmed away; a writer that read "latest" before the trim
+                        // may then take the freed version again. Allowed: uniqueness is among stored ones.
+                        tally.reusedAfterTrim.incrementAndGet();
+                    } else if (previous != null && !previous.checkpointId().equals(checkpoint.checkpointId())) {
                         tally.duplicates.incrementAndGet();
+                        if (tally.duplicateSamples.size() < 5) {
+                            tally.duplicateSamples.add(agent + " v" + next + ": " + previous.checkpointId() + " then "
+                                    + checkpoint.checkpointId() + " (trimmed below " + tally.trimmedBelow.get(agent).get()
+                                    + ", now stored: " + storage.getCheckpoint(agent, previous.checkpointId()).isPresent()
+                                    + "/" + storage.getCheckpoint(agent, checkpoint.checkpointId()).isPresent() + ")");
+                        }
                     }
                 } catch (CheckpointConflictException e) {
                     tally.conflicts.incrementAndGet();

@@ -198,6 +198,10 @@ class CrashTest {
                     }
                     assertThat(bodyVersions).as("bodies").hasSize(stored.size());
                     for (S3Object marker : list(client, "id/" + segment + "/")) {
+                        if (marker.key().substring(("id/" + segment + "/").length()).contains("-")) {
+                            orphans++; // S3Proxy's temporary "<key>-<uuid>" of a PUT cut by the kill
+                            continue;
+                        }
                         String text = client.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key(marker.key())).asUtf8String();
                         String[] parts = text.split("\n", 3);
                         long version = Long.parseLong(parts[1]);
@@ -208,6 +212,10 @@ class CrashTest {
                     }
                     for (S3Object index : list(client, "x/" + segment + "/")) {
                         String name = index.key().substring(("x/" + segment + "/").length());
+                        if (name.matches(".*-[0-9a-f]{8}-[0-9a-f]{4}-.*")) {
+                            orphans++; // S3Proxy's temporary "<key>-<uuid>"
+                            continue;
+                        }
                         long version = Long.MAX_VALUE - Long.parseLong(name.substring(0, 19));
                         if (!bodyVersions.contains(version)) {
                             orphans++;
@@ -390,12 +398,19 @@ class CrashTest {
                     assertThat(storage.getCheckpoint(agent, Samples.idOf(v))).as("round %d: lookup of acked v%d", round, v)
                             .contains(Samples.of(agent, v));
                 }
-                assertThat(storage.getLatestCheckpoint(agent)).isEqualTo(all.isEmpty() ? java.util.Optional.empty()
-                        : java.util.Optional.of(all.get(all.size() - 1)));
+                // A server may still commit a statement the killed client had sent (never acknowledged):
+                // it can appear between two reads, but only whole and exact.
+                var latest = storage.getLatestCheckpoint(agent);
+                if (latest.isPresent()) {
+                    assertThat(latest.get().version()).as("round %d: latest", round).isGreaterThanOrEqualTo(max);
+                    assertThat(latest.get()).isEqualTo(Samples.of(agent, latest.get().version()));
+                } else {
+                    assertThat(all).as("round %d: no latest, so nothing stored", round).isEmpty();
+                }
                 if (max > roundMax && roundMax >= 0) {
                     unackedButStored += max - roundMax;
                 }
-                leftovers += target.rawCheck(agent, storage, all);
+                leftovers = target.rawCheck(agent, storage, all);
                 stored = all.size();
             } finally {
                 target.closeVerifier();
@@ -408,7 +423,7 @@ class CrashTest {
         }
         Figures.record("crash (SIGKILL)", label, rounds + " rounds, " + acked.size() + " acknowledged saves all "
                 + "readable and exact, " + stored + " checkpoints verified after the last round, " + unackedButStored
-                + " saves stored but killed before their ack, " + leftovers + " invisible leftovers (reservations, "
-                + "temporary files, orphan index entries), 0 corrupt; " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                + " saves stored but killed before their ack, " + leftovers + " invisible leftovers after the last round "
+                + "(reservations, temporary files, orphan index entries), 0 corrupt; " + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 }
