@@ -33,6 +33,8 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
 
     private static final String PROVIDER = ProviderBenchmarks.class.getName();
     private static final String RAW_AND_CODEC = "(" + RawBenchmarks.class.getName() + "|" + CodecBenchmarks.class.getName() + ")";
+    private static final String RAW_CODEC_AND_LISTING = "(" + RawBenchmarks.class.getName() + "|"
+            + CodecBenchmarks.class.getName() + "|" + S3ListingBenchmarks.class.getName() + ")";
 
     /**
      * A few minutes: every operation on the small agent, latest on the large one, baselines for 10
@@ -49,12 +51,12 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
 
     /**
      * The reported run: every operation on every shape, again on the 1,000-message shape with
-     * incremental histories, baselines for both history sizes, a warmed-up peer run.
+     * incremental histories, baselines for both history sizes, the S3 server's listing, a warmed-up peer run.
      */
     public static final RunMode FULL = new RunMode("full", List.of(
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10", "10x1000", "10000x10"), "history", List.of("plain"))),
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x1000"), "history", List.of("incremental"))),
-            new Pass(RAW_AND_CODEC + ".*", Map.of("messages", List.of("10", "1000")))),
+            new Pass(RAW_CODEC_AND_LISTING + ".*", Map.of("messages", List.of("10", "1000")))),
             3, 5, 1000, 1, 200, 1000, 100, PeerStores.all());
 
     /** The mode called {@code name}. */

@@ -20,6 +20,7 @@ public final class Summary {
     private static final String PROVIDER = "ProviderBenchmarks.";
     private static final String RAW = "RawBenchmarks.";
     private static final String CODEC = "CodecBenchmarks.";
+    private static final String LISTING = "S3ListingBenchmarks.";
 
     private final Results results;
 
@@ -44,13 +45,15 @@ public final class Summary {
         for (String shape : shapes) {
             var table = new MarkdownTable("backend", "save", "latest", "get by id", "list 100",
                     "alloc / save", "alloc / latest");
-            for (Backend backend : Backend.values()) {
-                Map<String, String> p = Map.of("backend", backend.id(), "shape", shape);
-                if (results.op(PROVIDER + "save", p).isEmpty() && results.op(PROVIDER + "latest", p).isEmpty()) {
-                    continue;
+            for (String history : List.of("plain", "incremental")) {
+                for (Backend backend : Backend.values()) {
+                    Map<String, String> p = Map.of("backend", backend.id(), "shape", shape, "history", history);
+                    if (results.op(PROVIDER + "save", p).isEmpty() && results.op(PROVIDER + "latest", p).isEmpty()) {
+                        continue;
+                    }
+                    table.row(backend.id() + (history.equals("plain") ? "" : " + incremental"), op("save", p),
+                            op("latest", p), op("getById", p), op("list100", p), alloc("save", p), alloc("latest", p));
                 }
-                table.row(backend.id(), op("save", p), op("latest", p), op("getById", p), op("list100", p),
-                        alloc("save", p), alloc("latest", p));
             }
             String[] size = shape.split("x");
             out.append("### Operations: ").append(size[0]).append(" checkpoints × ").append(size[1])
@@ -65,7 +68,7 @@ public final class Summary {
         for (Backend backend : Backend.values()) {
             for (String messages : List.of("10", "1000")) {
                 Map<String, String> rawParams = Map.of("backend", backend.id(), "messages", messages);
-                Map<String, String> ours = Map.of("backend", backend.id(), "shape", "10x" + messages);
+                Map<String, String> ours = Map.of("backend", backend.id(), "shape", "10x" + messages, "history", "plain");
                 double rawWrite = results.micros(RAW + "write", rawParams);
                 double rawRead = results.micros(RAW + "read", rawParams);
                 if (Double.isNaN(rawWrite) && Double.isNaN(rawRead)) {
@@ -102,8 +105,8 @@ public final class Summary {
         var table = new MarkdownTable("backend", "latest, 10 checkpoints", "latest, 10,000 checkpoints", "ratio",
                 "≤ 1.5×", "list 100, 10 → 10,000", "get by id, 10 → 10,000");
         for (Backend backend : Backend.values()) {
-            Map<String, String> small = Map.of("backend", backend.id(), "shape", "10x10");
-            Map<String, String> large = Map.of("backend", backend.id(), "shape", "10000x10");
+            Map<String, String> small = Map.of("backend", backend.id(), "shape", "10x10", "history", "plain");
+            Map<String, String> large = Map.of("backend", backend.id(), "shape", "10000x10", "history", "plain");
             double latestSmall = results.micros(PROVIDER + "latest", small);
             double latestLarge = results.micros(PROVIDER + "latest", large);
             if (Double.isNaN(latestSmall) && Double.isNaN(latestLarge)) {
@@ -119,6 +122,13 @@ public final class Summary {
         if (!table.isEmpty()) {
             out.append("### Latest with 10,000 checkpoints against 10 (10-message histories)\n\n");
             table.appendTo(out);
+        }
+        double listSmall = results.micros(LISTING + "listNewest", Map.of("keys", "10"));
+        double listLarge = results.micros(LISTING + "listNewest", Map.of("keys", "10000"));
+        if (!Double.isNaN(listSmall) || !Double.isNaN(listLarge)) {
+            out.append("The S3 server alone (raw `ListObjectsV2`, `MaxKeys=1`, the listing behind the S3 provider's latest): ")
+                    .append(micros(listSmall)).append(" under a prefix of 10 keys, ").append(micros(listLarge))
+                    .append(" under one of 10,000 (").append(ratio(listLarge / listSmall)).append(").\n\n");
         }
     }
 

@@ -14,12 +14,21 @@ class SummaryTest {
         var ops = List.of(
                 op("RawBenchmarks.write", Map.of("backend", "redis", "messages", "10"), 100),
                 op("RawBenchmarks.read", Map.of("backend", "redis", "messages", "10"), 80),
-                op("ProviderBenchmarks.save", Map.of("backend", "redis", "shape", "10x10"), 120),
-                op("ProviderBenchmarks.latest", Map.of("backend", "redis", "shape", "10x10"), 160),
-                op("ProviderBenchmarks.latest", Map.of("backend", "redis", "shape", "10000x10"), 200));
+                op("ProviderBenchmarks.save", Map.of("backend", "redis", "shape", "10x10", "history", "plain"), 120),
+                op("ProviderBenchmarks.latest", Map.of("backend", "redis", "shape", "10x10", "history", "plain"), 160),
+                op("ProviderBenchmarks.latest", Map.of("backend", "redis", "shape", "10000x10", "history", "plain"), 200));
         String tables = new Summary(new Results(ops, List.of())).tables();
         assertThat(tables).contains("| redis | 10 | 100 µs | 120 µs | 1.20× | met | 80.0 µs | 160 µs | 2.00× | **not met** |");
         assertThat(tables).contains("| redis | 160 µs | 200 µs | 1.25× | met |");
+    }
+
+    @Test
+    void incrementalHistoryGetsRowsOfItsOwn() {
+        var ops = List.of(
+                op("ProviderBenchmarks.save", Map.of("backend", "file", "shape", "10x1000", "history", "plain"), 900),
+                op("ProviderBenchmarks.save", Map.of("backend", "file", "shape", "10x1000", "history", "incremental"), 90));
+        String tables = new Summary(new Results(ops, List.of())).tables();
+        assertThat(tables).contains("| file | 900 µs | – |").contains("| file + incremental | 90.0 µs | – |");
     }
 
     @Test
