@@ -3,14 +3,22 @@ package dev.agentpersistence.redis;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.redis.internal.CheckpointStore;
 import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
 import dev.agentpersistence.redis.internal.RedisKeys;
+import dev.agentpersistence.redis.internal.SegmentStore;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -30,22 +38,32 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>When Redis cannot be reached, calls throw {@link dev.agentpersistence.StorageUnavailableException}
  * naming the endpoint (password hidden) with the Jedis exception as cause; the same instance works
  * again once Redis is back. Thread-safe.
+ *
+ * <p>Also a {@link HistorySegmentStore} (two hashes in the agent's slot, expiring with its keys):
+ * {@link #withIncrementalHistory()} (and {@code PersistenceStorageProviders.load}) keep long message
+ * histories once instead of in every checkpoint.
  */
-public final class RedisStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class RedisStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     private final UnifiedJedis client;
     private final boolean ownsClient;
     private final CheckpointStore store;
+    private final SegmentStore segments;
+    private final CheckpointCodec codec;
+    private final Clock clock;
     private final RedisErrors errors;
     private final String description;
     private volatile boolean closed;
 
     private RedisStorageProvider(UnifiedJedis client, boolean ownsClient, boolean cluster, RedisStorageConfig config,
-                                 CheckpointCodec codec, RedisErrors errors) {
+                                 CheckpointCodec codec, Clock clock, RedisErrors errors) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.errors = errors;
-        this.store = new CheckpointStore(client, new RedisKeys(config.keyPrefix()), cluster, codec,
-                config.ttl().orElse(null), errors.endpoint());
+        this.codec = codec;
+        this.clock = clock;
+        var keys = new RedisKeys(config.keyPrefix());
+        this.store = new CheckpointStore(client, keys, cluster, codec, config.ttl().orElse(null), errors.endpoint());
+        this.segments = new SegmentStore(client, keys, config.ttl().orElse(null));
         this.description = "RedisStorageProvider[" + errors.endpoint() + ", keyPrefix '" + config.keyPrefix() + "'"
                 + (cluster ? ", cluster" : "") + config.ttl().map(ttl -> ", ttl " + ttl).orElse("") + "]";
     }
@@ -107,6 +125,54 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
         return run("listAgents", store::listAgents);
     }
 
+    /**
+     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
+     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     */
+    public IncrementalHistoryStorageProvider withIncrementalHistory() {
+        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(codec).clock(clock).build();
+    }
+
+    /** One script: create if absent, record the write time, align the expiry with the agent's keys. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        Objects.requireNonNull(content, "content");
+        run("putSegment of agent '" + agentId + "'", () -> {
+            segments.put(agentId, segmentId, content, clock.instant());
+            return null;
+        });
+    }
+
+    /** One {@code HMGET} for all requested segments. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        return run("getSegments of agent '" + agentId + "'", () -> segments.get(agentId, segmentIds));
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        StorageChecks.requireAgentId(agentId);
+        return run("listSegments of agent '" + agentId + "'", () -> segments.list(agentId));
+    }
+
+    /** One script that checks each segment's write time against the cutoff before deleting it. */
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        return run("deleteSegments of agent '" + agentId + "'", () -> segments.delete(agentId, segmentIds, writtenBefore));
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        return run("listSegmentAgents", segments::agents);
+    }
+
     /** Closes the connections the provider opened; a client handed to the builder stays open. Idempotent. */
     @Override
     public void close() {
@@ -140,6 +206,7 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
         private UnifiedJedis client;
         private Boolean clusterMode;
         private String endpoint;
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {
         }
@@ -180,6 +247,12 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
             return this;
         }
 
+        /** The clock for history segment write times (default the system clock, UTC). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
         /**
          * @throws dev.agentpersistence.StorageUnavailableException when a cluster's topology cannot be read
          */
@@ -190,7 +263,8 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
                         : client instanceof RedisClusterClient || client instanceof JedisCluster;
                 String where = endpoint != null ? ProviderConfig.redact(endpoint)
                         : cluster ? "an application-supplied cluster client" : "an application-supplied client";
-                return new RedisStorageProvider(client, false, cluster, config, codec, new RedisErrors("Redis at " + where));
+                return new RedisStorageProvider(client, false, cluster, config, codec, clock,
+                        new RedisErrors("Redis at " + where));
             }
             var errors = new RedisErrors("Redis at " + config.endpoint());
             UnifiedJedis own;
@@ -200,7 +274,7 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
                 throw errors.translate(e, "connecting");
             }
             return new RedisStorageProvider(own, true, clusterMode != null ? clusterMode : config.isCluster(), config,
-                    codec, errors);
+                    codec, clock, errors);
         }
     }
 }

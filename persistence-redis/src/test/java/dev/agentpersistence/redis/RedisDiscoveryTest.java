@@ -2,6 +2,7 @@ package dev.agentpersistence.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.tck.DiscoveryKit;
@@ -39,7 +40,8 @@ class RedisDiscoveryTest extends DiscoveryKit {
     @Test
     void isChosenWhenItIsTheOnlyProviderOnTheClassPath() {
         try (var only = PersistenceStorageProviders.load(config())) {
-            assertThat(only).isInstanceOf(RedisStorageProvider.class);
+            assertThat(only).isInstanceOfSatisfying(IncrementalHistoryStorageProvider.class,
+                    incremental -> assertThat(incremental.delegate()).isInstanceOf(RedisStorageProvider.class));
         }
     }
 }

@@ -38,6 +38,20 @@ public final class AgentIndex {
         this.cluster = cluster;
     }
 
+    /**
+     * The keys of the save script: the agent's checkpoint keys, its history segment keys (whose expiry
+     * the save refreshes with the others), plus the index in standalone mode.
+     */
+    public List<byte[]> saveKeys(AgentKeys agent, SegmentKeys segments) {
+        var all = new ArrayList<>(agent.all());
+        all.add(segments.contents());
+        all.add(segments.times());
+        if (!cluster) {
+            all.add(keys.agentIndex());
+        }
+        return all;
+    }
+
     /** The keys a writing script of {@code agent} declares: the agent's, plus the index in standalone mode. */
     public List<byte[]> scriptKeys(AgentKeys agent) {
         return cluster ? agent.all() : agent.with(keys.agentIndex());

@@ -61,7 +61,7 @@ public final class CheckpointStore {
                 CheckpointAttributes.of(checkpoint), bytes(IndexValues.instantScore(checkpoint.createdAt())),
                 ttlMillis, bytes(agentId));
         index.beforeSave(agentId);
-        List<?> reply = list(SAVE.run(client, index.scriptKeys(agent), args));
+        List<?> reply = list(SAVE.run(client, index.saveKeys(agent, keys.segments(agentId)), args));
         long status = number(reply.get(0));
         if (status == WRITTEN) {
             index.afterSave(agentId);

@@ -14,11 +14,13 @@ public final class RedisKeys {
 
     private final String prefix;
     private final byte[] agentIndex;
+    private final byte[] segmentAgentIndex;
 
     /** Keys under {@code prefix}, which must not contain braces (checked by the configuration). */
     public RedisKeys(String prefix) {
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         this.agentIndex = bytes(prefix + "agents");
+        this.segmentAgentIndex = bytes(prefix + "segment-agents");
     }
 
     /** The keys of one agent. */
@@ -26,6 +28,17 @@ public final class RedisKeys {
         String base = prefix + "{" + TAG.encodeToString(agentId.getBytes(StandardCharsets.UTF_8)) + "}:";
         return new AgentKeys(agentId, bytes(base + "v"), bytes(base + "c"), bytes(base + "b"), bytes(base + "m"),
                 bytes(base + "i"));
+    }
+
+    /** The two history segment keys of one agent, in the agent's slot. */
+    public SegmentKeys segments(String agentId) {
+        String base = prefix + "{" + TAG.encodeToString(agentId.getBytes(StandardCharsets.UTF_8)) + "}:";
+        return new SegmentKeys(agentId, bytes(base + "s"), bytes(base + "t"));
+    }
+
+    /** The set of agent ids that have (or recently had) history segments. */
+    public byte[] segmentAgentIndex() {
+        return segmentAgentIndex.clone();
     }
 
     /** The set of agent ids that have (or recently had) checkpoints. */

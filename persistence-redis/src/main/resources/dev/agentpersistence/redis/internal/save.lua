@@ -1,12 +1,13 @@
 -- Saves one checkpoint atomically: conflict checks and every index update in one step.
 -- KEYS: 1 versions zset, 2 createdAt zset, 3 bodies hash, 4 attributes hash, 5 id index hash,
---       6 agent index set (standalone mode only; in cluster mode it lives in another slot)
+--       6 history segment contents hash, 7 history segment times hash (their expiry follows the agent's),
+--       8 agent index set (standalone mode only; in cluster mode it lives in another slot)
 -- ARGV: 1 19-digit version, 2 checkpoint id, 3 body, 4 attributes JSON, 5 createdAt score,
 --       6 TTL in milliseconds ('0': keys never expire), 7 agent id
 -- Returns {0} when written, {1, body} when the version is taken, {2, version, body} when the id is
 -- taken at another version, {3, version} when the id index names a version without a body.
 local function refresh()
-  for i = 1, 5 do
+  for i = 1, 7 do
     if ARGV[6] ~= '0' then
       redis.call('PEXPIRE', KEYS[i], ARGV[6])
     else
@@ -36,7 +37,7 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
 redis.call('HSET', KEYS[5], ARGV[2], ARGV[1])
 refresh()
-if KEYS[6] then
-  redis.call('SADD', KEYS[6], ARGV[7])
+if KEYS[8] then
+  redis.call('SADD', KEYS[8], ARGV[7])
 end
 return {0}

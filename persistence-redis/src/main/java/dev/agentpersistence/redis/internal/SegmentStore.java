@@ -1,0 +1,152 @@
+package dev.agentpersistence.redis.internal;
+
+import dev.agentpersistence.spi.SegmentInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * History segments in two hashes per agent ({@link SegmentKeys}): a put is one script (create if
+ * absent, record the write time, align the expiry with the agent's TTL), a read of any number of
+ * segments one {@code HMGET}, a deletion one script that checks each write time against the cutoff.
+ * The checkpoint save script refreshes the expiry of these keys with the agent's other keys, so
+ * with a TTL segments live exactly as long as the checkpoints that need them.
+ *
+ * <p>Agents with segments are kept in a set outside every agent's slot, maintained like the
+ * cluster-mode agent index: added before a put, removed after a deletion that emptied the agent
+ * (and added back when a put got in between); stale entries are dropped when listed.
+ */
+public final class SegmentStore {
+    private static final int PAGE = 1000;
+    private static final RedisScript PUT = RedisScript.load("segment_put");
+    private static final RedisScript DELETE = RedisScript.load("segment_delete");
+
+    private final UnifiedJedis client;
+    private final RedisKeys keys;
+    private final byte[] ttlMillis;
+
+    /** Segments under {@code keys}; {@code ttl} is the agent's key lifetime, or {@code null}. */
+    public SegmentStore(UnifiedJedis client, RedisKeys keys, Duration ttl) {
+        this.client = client;
+        this.keys = keys;
+        this.ttlMillis = bytes(ttl == null ? "0" : Long.toString(ttl.toMillis()));
+    }
+
+    /** Stores the segment unless present and records {@code now} as its write time. */
+    public void put(String agentId, String segmentId, byte[] content, Instant now) {
+        SegmentKeys segment = keys.segments(agentId);
+        client.sadd(keys.segmentAgentIndex(), bytes(agentId));
+        PUT.run(client, List.of(segment.contents(), segment.times()),
+                List.of(bytes(segmentId), content, bytes(Long.toString(now.toEpochMilli())), ttlMillis));
+    }
+
+    /** The stored bytes of the given segments that exist, in one {@code HMGET}. */
+    public Map<String, byte[]> get(String agentId, Collection<String> segmentIds) {
+        var ids = List.copyOf(new LinkedHashSet<>(segmentIds));
+        var found = new HashMap<String, byte[]>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        byte[][] fields = new byte[ids.size()][];
+        for (int i = 0; i < ids.size(); i++) {
+            fields[i] = bytes(ids.get(i));
+        }
+        List<byte[]> values = client.hmget(keys.segments(agentId).contents(), fields);
+        for (int i = 0; i < ids.size(); i++) {
+            if (values.get(i) != null) {
+                found.put(ids.get(i), values.get(i));
+            }
+        }
+        return found;
+    }
+
+    /** The agent's segments with their write times, sorted by id. */
+    public List<SegmentInfo> list(String agentId) {
+        var infos = new ArrayList<SegmentInfo>();
+        client.hgetAll(keys.segments(agentId).times()).forEach((id, millis) ->
+                infos.add(new SegmentInfo(text(id), Instant.ofEpochMilli(Long.parseLong(text(millis))))));
+        infos.sort((a, b) -> a.segmentId().compareTo(b.segmentId()));
+        return infos;
+    }
+
+    /** Deletes the given segments written before {@code writtenBefore}; returns how many. */
+    public int delete(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        if (segmentIds.isEmpty()) {
+            return 0;
+        }
+        SegmentKeys segment = keys.segments(agentId);
+        // a write time in whole milliseconds is before the cutoff exactly when it is before the cutoff rounded up
+        long cutoff = writtenBefore.toEpochMilli() + (writtenBefore.getNano() % 1_000_000 == 0 ? 0 : 1);
+        var args = new ArrayList<byte[]>(segmentIds.size() + 1);
+        args.add(bytes(Long.toString(cutoff)));
+        segmentIds.forEach(id -> args.add(bytes(id)));
+        long deleted = (Long) DELETE.run(client, List.of(segment.contents(), segment.times()), args);
+        forgetIfEmpty(segment);
+        return Math.toIntExact(deleted);
+    }
+
+    /** The ids of agents with at least one segment, sorted; drops stale index entries on the way. */
+    public List<String> agents() {
+        Set<String> candidates = new LinkedHashSet<>();
+        byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+        do {
+            ScanResult<byte[]> page = client.sscan(keys.segmentAgentIndex(), cursor, new ScanParams().count(PAGE));
+            for (byte[] member : page.getResult()) {
+                candidates.add(text(member));
+            }
+            cursor = page.getCursorAsBytes();
+        } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+        var live = new ArrayList<String>(candidates.size());
+        var ids = new ArrayList<>(candidates);
+        for (int from = 0; from < ids.size(); from += PAGE) {
+            var chunk = ids.subList(from, Math.min(ids.size(), from + PAGE));
+            var exists = new ArrayList<Response<Boolean>>(chunk.size());
+            try (var pipeline = client.pipelined()) {
+                for (String id : chunk) {
+                    exists.add(pipeline.exists(keys.segments(id).times()));
+                }
+                pipeline.sync();
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                if (Boolean.TRUE.equals(exists.get(i).get())) {
+                    live.add(chunk.get(i));
+                } else {
+                    forgetIfEmpty(keys.segments(chunk.get(i)));
+                }
+            }
+        }
+        live.sort(null);
+        return List.copyOf(live);
+    }
+
+    private void forgetIfEmpty(SegmentKeys segment) {
+        if (client.exists(segment.times())) {
+            return;
+        }
+        byte[] member = bytes(segment.agentId());
+        client.srem(keys.segmentAgentIndex(), member);
+        if (client.exists(segment.times())) {
+            client.sadd(keys.segmentAgentIndex(), member);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}
