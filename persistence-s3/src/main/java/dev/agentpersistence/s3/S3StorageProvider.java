@@ -3,6 +3,7 @@ package dev.agentpersistence.s3;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.s3.internal.AgentDirectory;
 import dev.agentpersistence.s3.internal.BodyFormat;
 import dev.agentpersistence.s3.internal.CheckpointDeletions;
@@ -12,10 +13,16 @@ import dev.agentpersistence.s3.internal.CheckpointStore;
 import dev.agentpersistence.s3.internal.KeyLayout;
 import dev.agentpersistence.s3.internal.S3Clients;
 import dev.agentpersistence.s3.internal.S3Objects;
+import dev.agentpersistence.s3.internal.SegmentObjects;
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.spi.StorageChecks;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,13 +34,19 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and filters from key names without reading bodies that cannot match. Saves use
  * {@code If-None-Match: *}, so two writers of one version never both win. Thread-safe.
  *
+ * <p>Also a {@link HistorySegmentStore} (objects under {@code P/h/}): {@link #withIncrementalHistory()}
+ * (and {@code PersistenceStorageProviders.load}) keep long message histories once instead of in
+ * every checkpoint.
+ *
  * <pre>{@code
  * var storage = S3StorageProvider.create(S3StorageConfig.custom()
  *         .bucket("agent-checkpoints").prefix("prod").region("eu-central-1").build());
  * }</pre>
  */
-public final class S3StorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class S3StorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     private final S3StorageConfig config;
+    private final CheckpointCodec codec;
+    private final SegmentObjects segments;
     private final S3Client client;
     private final boolean ownsClient;
     private final CheckpointSaver saver;
@@ -48,8 +61,10 @@ public final class S3StorageProvider implements PersistenceStorageProvider<Check
         this.client = ownsClient ? S3Clients.create(config, S3StorageProviderFactory.REGION) : builder.client;
         String endpoint = ownsClient ? S3Clients.describeEndpoint(config) : "the application's S3Client";
         var objects = new S3Objects(client, config.bucket(), endpoint, config.conditionalWrites());
-        var store = new CheckpointStore(objects, new KeyLayout(config.prefix()), builder.codec,
-                new BodyFormat(config.gzip()));
+        var layout = new KeyLayout(config.prefix());
+        var store = new CheckpointStore(objects, layout, builder.codec, new BodyFormat(config.gzip()));
+        this.codec = builder.codec;
+        this.segments = new SegmentObjects(objects, layout);
         this.saver = new CheckpointSaver(store, builder.clock);
         this.queries = new CheckpointQueries(store);
         this.deletions = new CheckpointDeletions(store);
@@ -118,6 +133,57 @@ public final class S3StorageProvider implements PersistenceStorageProvider<Check
     public List<String> listAgents() {
         requireOpen();
         return agents.agents();
+    }
+
+    /**
+     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
+     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     */
+    public IncrementalHistoryStorageProvider withIncrementalHistory() {
+        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(codec).build();
+    }
+
+    /** One conditional PUT; a server-side copy onto itself when the segment exists. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireSegmentId(segmentId);
+        Objects.requireNonNull(content, "content");
+        requireOpen();
+        segments.put(agentId, segmentId, content);
+    }
+
+    /** One GET per segment. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        requireOpen();
+        return segments.get(agentId, segmentIds);
+    }
+
+    /** Write times are the objects' last-modified times, by the store's clock. */
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        StorageChecks.requireAgentId(agentId);
+        requireOpen();
+        return segments.list(agentId);
+    }
+
+    /** One listing of the agent's segments, then one {@code DeleteObjects}; see the module README for the limits. */
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        StorageChecks.requireAgentId(agentId);
+        segmentIds.forEach(StorageChecks::requireSegmentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        requireOpen();
+        return segmentIds.isEmpty() ? 0 : segments.delete(agentId, segmentIds, writtenBefore);
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        requireOpen();
+        return segments.agents();
     }
 
     /** Closes the client when this provider built it; a client given to the builder stays open. */

@@ -9,6 +9,8 @@ package dev.agentpersistence.s3.internal;
  * P/x/A/R.&lt;attrs&gt;/I      one-byte index object with the filterable attributes in its name ({@link IndexEntry})
  * P/id/A/I                id marker: version and checkpoint id (lookup by id without listing)
  * P/n/A                   the agent id, for agents whose segment is a digest
+ * P/h/A/S                 history segment S (the segment id's key segment): the id, a newline, the bytes
+ * P/h/A/n                 the agent id, for agents with history segments whose segment is a digest
  * </pre>
  */
 public final class KeyLayout {
@@ -16,6 +18,8 @@ public final class KeyLayout {
     private static final String INDEX = "x/";
     private static final String MARKERS = "id/";
     private static final String NAMES = "n/";
+    private static final String HISTORY = "h/";
+    private static final String HISTORY_NAME = "n";
 
     private final String root;
 
@@ -117,5 +121,30 @@ public final class KeyLayout {
 
     public String nameKey(String agent) {
         return root + NAMES + agent;
+    }
+
+    /** The folder whose sub-folders are the agents with history segments. */
+    public String segmentAgentsFolder() {
+        return root + HISTORY;
+    }
+
+    /** The agent segment of a folder returned when listing {@link #segmentAgentsFolder()} with a delimiter. */
+    public String agentOfSegmentFolder(String folder) {
+        String rest = folder.substring(segmentAgentsFolder().length());
+        return rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
+    }
+
+    public String segmentFolder(String agent) {
+        return root + HISTORY + agent + "/";
+    }
+
+    /** The key of a history segment; {@code segment} is the segment id's {@link Segments} encoding. */
+    public String segmentKey(String agent, String segment) {
+        return segmentFolder(agent) + segment;
+    }
+
+    /** The key holding the agent id of a digest-named agent with history segments. */
+    public String segmentNameKey(String agent) {
+        return segmentFolder(agent) + HISTORY_NAME;
     }
 }

@@ -18,6 +18,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -25,6 +26,7 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -151,6 +153,46 @@ public final class S3Objects {
                 return Optional.empty();
             }
         });
+    }
+
+    /**
+     * Rewrites the object at {@code key} onto itself (a server-side copy that keeps its content and
+     * metadata), which sets its last-modified time to now.
+     *
+     * @return {@code false} when there is no object at {@code key}
+     */
+    public boolean touch(String key) {
+        return call("touching", key, () -> {
+            try {
+                var metadata = client.headObject(HeadObjectRequest.builder().bucket(bucket).key(key).build()).metadata();
+                client.copyObject(CopyObjectRequest.builder().sourceBucket(bucket).sourceKey(key)
+                        .destinationBucket(bucket).destinationKey(key)
+                        .metadataDirective(MetadataDirective.REPLACE).metadata(metadata)
+                        .contentType("application/octet-stream").build());
+                return true;
+            } catch (NoSuchKeyException e) {
+                return false;
+            } catch (S3Exception e) {
+                if (e.statusCode() == 404) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Every object under {@code prefix} with its size and last-modified time, ascending by key. */
+    public List<S3Object> list(String prefix) {
+        var objects = new ArrayList<S3Object>();
+        String token = null;
+        do {
+            String continuation = token;
+            ListObjectsV2Response page = call("listing", prefix, () -> client.listObjectsV2(ListObjectsV2Request.builder()
+                    .bucket(bucket).prefix(prefix).continuationToken(continuation).maxKeys(PAGE).build()));
+            objects.addAll(page.contents());
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return objects;
     }
 
     /** Deletes {@code keys}, up to {@value #PAGE} per request; absent keys are ignored. */
