@@ -151,7 +151,8 @@ public final class HistoryGrowthMain {
                     out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f |%n", full.backend(),
                             ratio(incremental.backendBytes(), full.backendBytes()),
                             ratio(incremental.outcome().logicalBytes(), full.outcome().logicalBytes()),
-                            ratio(incremental.outcome().totalNanos(), full.outcome().totalNanos()),
+                            String.format(Locale.ROOT, "%.2f", (double) incremental.outcome().totalNanos()
+                                    / full.outcome().totalNanos()),
                             incremental.outcome().meanMillis(steps - window, steps)
                                     / incremental.outcome().meanMillis(0, window)));
                 }

@@ -1,0 +1,28 @@
+package dev.agentpersistence.benchmarks.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import org.junit.jupiter.api.Test;
+
+class GrowthRunTest {
+
+    @Test
+    void measuresEveryStepAndWhatEachStoreKeeps() {
+        var run = new GrowthRun(300, 256);
+        GrowthRun.Outcome full;
+        GrowthRun.Outcome incremental;
+        try (var provider = new InMemoryStorageProvider()) {
+            full = run.run(provider, "agent");
+        }
+        try (var provider = new InMemoryStorageProvider().withIncrementalHistory()) {
+            incremental = run.run(provider, "agent");
+        }
+        assertThat(full.saveNanos()).hasSize(300);
+        assertThat(full.latestExact()).isTrue();
+        assertThat(incremental.latestExact()).isTrue();
+        assertThat(full.meanMillis(0, 300)).isEqualTo(full.totalNanos() / 1e6 / 300);
+        assertThat(incremental.logicalBytes() * 10).as("incremental %d, full %d bytes", incremental.logicalBytes(),
+                full.logicalBytes()).isLessThan(full.logicalBytes());
+    }
+}
