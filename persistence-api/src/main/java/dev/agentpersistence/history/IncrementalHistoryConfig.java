@@ -28,6 +28,8 @@ public final class IncrementalHistoryConfig {
     public static final String GRACE_PERIOD_KEY = "agent.persistence.history.grace-period";
     /** See {@link Builder#cachedAgents(int)}. */
     public static final String CACHED_AGENTS_KEY = "agent.persistence.history.cached-agents";
+    /** See {@link Builder#cachedMessages(long)}. */
+    public static final String CACHED_MESSAGES_KEY = "agent.persistence.history.cached-messages";
 
     /** Default {@link #blockSize()}. */
     public static final int DEFAULT_BLOCK_SIZE = 16;
@@ -37,6 +39,8 @@ public final class IncrementalHistoryConfig {
     public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofHours(1);
     /** Default {@link #cachedAgents()}. */
     public static final int DEFAULT_CACHED_AGENTS = 1024;
+    /** Default {@link #cachedMessages()}. */
+    public static final long DEFAULT_CACHED_MESSAGES = 200_000;
 
     private static final IncrementalHistoryConfig DEFAULTS = custom().build();
 
@@ -44,12 +48,14 @@ public final class IncrementalHistoryConfig {
     private final List<Integer> tierSizes;
     private final Duration gracePeriod;
     private final int cachedAgents;
+    private final long cachedMessages;
 
     private IncrementalHistoryConfig(Builder builder) {
         this.blockSize = builder.blockSize;
         this.tierSizes = builder.tierSizes;
         this.gracePeriod = builder.gracePeriod;
         this.cachedAgents = builder.cachedAgents;
+        this.cachedMessages = builder.cachedMessages;
     }
 
     /** The default settings. */
@@ -66,7 +72,7 @@ public final class IncrementalHistoryConfig {
     public static Builder from(IncrementalHistoryConfig config) {
         Objects.requireNonNull(config, "config");
         return new Builder().blockSize(config.blockSize).tierSizes(config.tierSizes)
-                .gracePeriod(config.gracePeriod).cachedAgents(config.cachedAgents);
+                .gracePeriod(config.gracePeriod).cachedAgents(config.cachedAgents).cachedMessages(config.cachedMessages);
     }
 
     /** Settings from the {@code agent.persistence.history.*} keys, defaults for the rest. */
@@ -78,6 +84,7 @@ public final class IncrementalHistoryConfig {
             config.get(TIER_SIZES_KEY).ifPresent(text -> builder.tierSizes(parseTiers(text)));
             config.getDuration(GRACE_PERIOD_KEY).ifPresent(builder::gracePeriod);
             builder.cachedAgents(config.getInt(CACHED_AGENTS_KEY, DEFAULT_CACHED_AGENTS));
+            builder.cachedMessages(config.getLong(CACHED_MESSAGES_KEY, DEFAULT_CACHED_MESSAGES));
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid incremental history settings in " + config + ": " + e.getMessage(), e);
@@ -104,10 +111,18 @@ public final class IncrementalHistoryConfig {
         return cachedAgents;
     }
 
+    /**
+     * How many messages the hash chain cache may reference in total: it keeps each cached agent's last
+     * history (the caller's message objects, not copies) to recognise the next save as an extension.
+     */
+    public long cachedMessages() {
+        return cachedMessages;
+    }
+
     @Override
     public String toString() {
         return "IncrementalHistoryConfig{blockSize=" + blockSize + ", tierSizes=" + tierSizes + ", gracePeriod="
-                + gracePeriod + ", cachedAgents=" + cachedAgents + "}";
+                + gracePeriod + ", cachedAgents=" + cachedAgents + ", cachedMessages=" + cachedMessages + "}";
     }
 
     private static List<Integer> parseTiers(String text) {
@@ -131,6 +146,7 @@ public final class IncrementalHistoryConfig {
         private List<Integer> tierSizes = DEFAULT_TIER_SIZES;
         private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
         private int cachedAgents = DEFAULT_CACHED_AGENTS;
+        private long cachedMessages = DEFAULT_CACHED_MESSAGES;
 
         private Builder() {
         }
@@ -177,6 +193,18 @@ public final class IncrementalHistoryConfig {
                 throw new IllegalArgumentException("cachedAgents must be at least 1 but was " + cachedAgents);
             }
             this.cachedAgents = cachedAgents;
+            return this;
+        }
+
+        /**
+         * Messages the cache may reference in total, not negative (default 200,000; 0 turns the cache
+         * off, so every save hashes its whole history).
+         */
+        public Builder cachedMessages(long cachedMessages) {
+            if (cachedMessages < 0) {
+                throw new IllegalArgumentException("cachedMessages must not be negative but was " + cachedMessages);
+            }
+            this.cachedMessages = cachedMessages;
             return this;
         }
 

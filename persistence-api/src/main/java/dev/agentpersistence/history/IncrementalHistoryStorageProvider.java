@@ -74,7 +74,7 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
         this.segments = builder.segments;
         this.config = builder.config;
         this.clock = builder.clock;
-        this.cache = new ChainCache(config.cachedAgents());
+        this.cache = new ChainCache(config.cachedAgents(), config.cachedMessages());
         var hasher = new ChainHasher();
         var codec = new SegmentCodec(builder.segmentCodec);
         this.writer = new HistoryWriter(segments, codec, hasher, cache, clock, config.blockSize(), config.tierSizes(),

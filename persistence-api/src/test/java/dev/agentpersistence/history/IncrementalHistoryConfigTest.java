@@ -19,6 +19,7 @@ class IncrementalHistoryConfigTest {
         assertThat(config.tierSizes()).containsExactly(4096, 256);
         assertThat(config.gracePeriod()).isEqualTo(Duration.ofHours(1));
         assertThat(config.cachedAgents()).isEqualTo(1024);
+        assertThat(config.cachedMessages()).isEqualTo(200_000);
     }
 
     @Test
@@ -34,6 +35,8 @@ class IncrementalHistoryConfigTest {
         assertThatThrownBy(() -> IncrementalHistoryConfig.custom().gracePeriod(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> IncrementalHistoryConfig.custom().cachedAgents(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> IncrementalHistoryConfig.custom().cachedMessages(-1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -42,11 +45,13 @@ class IncrementalHistoryConfigTest {
                 "AGENT_PERSISTENCE_HISTORY_BLOCK_SIZE", "8",
                 "agent.persistence.history.tier-sizes", "1024, 128",
                 "agent.persistence.history.grace-period", "10m",
-                "agent.persistence.history.cached-agents", "7")));
+                "agent.persistence.history.cached-agents", "7",
+                "agent.persistence.history.cached-messages", "1000")));
         assertThat(config.blockSize()).isEqualTo(8);
         assertThat(config.tierSizes()).containsExactly(1024, 128);
         assertThat(config.gracePeriod()).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.cachedAgents()).isEqualTo(7);
+        assertThat(config.cachedMessages()).isEqualTo(1000);
         assertThat(IncrementalHistoryConfig.from(config).build()).hasToString(config.toString());
         assertThatThrownBy(() -> IncrementalHistoryConfig.of(ProviderConfig.of(Map.of(
                 "agent.persistence.history.tier-sizes", "a,b")))).isInstanceOf(PersistenceException.class)

@@ -258,6 +258,21 @@ class IncrementalHistoryStorageProviderTest {
     }
 
     @Test
+    void withoutACacheEverySaveHashesItsHistoryAndStillRoundTrips() {
+        var uncached = IncrementalHistoryStorageProvider.builder(heap)
+                .config(IncrementalHistoryConfig.custom().cachedMessages(0).build()).build();
+        List<Message> history = List.of();
+        var saved = new ArrayList<AgentCheckpoint>();
+        for (int step = 0; step < 150; step++) {
+            history = grow(history, step, 5);
+            var checkpoint = checkpoint("uncached", step, history);
+            uncached.saveCheckpoint("uncached", checkpoint);
+            saved.add(checkpoint);
+        }
+        assertThat(storage.getCheckpoints("uncached")).containsExactlyElementsOf(saved);
+    }
+
+    @Test
     void deletionsKeepWhatKeptCheckpointsNeedAndCollectTheRest() {
         var clock = new MutableClock(T0);
         var heapWithClock = new SegmentedHeapStorage(clock);

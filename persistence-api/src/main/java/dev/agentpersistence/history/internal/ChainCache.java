@@ -1,25 +1,28 @@
 package dev.agentpersistence.history.internal;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The latest {@link KnownHistory} of up to {@code capacity} agents, least recently used evicted
- * first. Saves that extend the cached history hash only their new blocks. Thread-safe.
+ * The latest {@link KnownHistory} of recently saved agents, least recently used evicted first, so
+ * that saves extending a cached history hash only their new blocks. Bounded twice: at most
+ * {@code maxAgents} agents and at most {@code maxMessages} messages referenced in total (the cache
+ * holds the messages of each agent's last history to compare the next one with). Thread-safe.
  */
 public final class ChainCache {
-    private final Map<String, KnownHistory> byAgent;
+    private final int maxAgents;
+    private final long maxMessages;
+    private final LinkedHashMap<String, KnownHistory> byAgent = new LinkedHashMap<>(16, 0.75f, true);
+    private long messages;
 
-    public ChainCache(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1 but was " + capacity);
+    public ChainCache(int maxAgents, long maxMessages) {
+        if (maxAgents < 1 || maxMessages < 0) {
+            throw new IllegalArgumentException("maxAgents must be at least 1 and maxMessages not negative but were "
+                    + maxAgents + " and " + maxMessages);
         }
-        this.byAgent = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, KnownHistory> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.maxAgents = maxAgents;
+        this.maxMessages = maxMessages;
     }
 
     /** The agent's known history, or {@code null}. */
@@ -27,18 +30,40 @@ public final class ChainCache {
         return byAgent.get(agentId);
     }
 
-    /** Remembers the agent's latest history. */
+    /** Remembers the agent's latest history; a history larger than the whole budget is not kept. */
     public synchronized void put(String agentId, KnownHistory known) {
+        remove(agentId);
+        if (known.messageCount() > maxMessages) {
+            return;
+        }
         byAgent.put(agentId, known);
+        messages += known.messageCount();
+        Iterator<Map.Entry<String, KnownHistory>> eldest = byAgent.entrySet().iterator();
+        while ((byAgent.size() > maxAgents || messages > maxMessages) && eldest.hasNext()) {
+            var entry = eldest.next();
+            if (entry.getKey().equals(agentId)) {
+                continue;
+            }
+            messages -= entry.getValue().messageCount();
+            eldest.remove();
+        }
     }
 
     /** Forgets the agent (its segments may have been deleted). */
     public synchronized void forget(String agentId) {
-        byAgent.remove(agentId);
+        remove(agentId);
     }
 
     /** Forgets every agent. */
     public synchronized void clear() {
         byAgent.clear();
+        messages = 0;
+    }
+
+    private void remove(String agentId) {
+        KnownHistory removed = byAgent.remove(agentId);
+        if (removed != null) {
+            messages -= removed.messageCount();
+        }
     }
 }

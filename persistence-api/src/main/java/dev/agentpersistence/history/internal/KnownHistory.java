@@ -32,6 +32,11 @@ public final class KnownHistory {
         return blockSize;
     }
 
+    /** How many messages the cache holds for this history. */
+    public int messageCount() {
+        return blocks.size();
+    }
+
     /** How many complete blocks are known. */
     public int blockCount() {
         return chain.length - 1;

@@ -73,21 +73,27 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
     }
 
     /**
-     * Version 2: the history segment table, keyed by {@code (agent_id, segment_id)} with the write
-     * time in epoch milliseconds, and the checkpoint expiry table, keyed like checkpoints with an
-     * index on {@code expires_at} (epoch milliseconds), for the time to live. New tables only: an
-     * {@code ALTER TABLE} of the checkpoint table would race with writers of other processes on
-     * databases without transactional DDL.
+     * Version 2: the history segment table, keyed by {@code (agent_id, segment_id)}, with the write
+     * time in epoch milliseconds.
      */
     public List<String> version2(Tables t) {
-        var statements = new ArrayList<String>();
-        statements.add("CREATE TABLE IF NOT EXISTS " + t.historySegments() + " ("
+        return List.of("CREATE TABLE IF NOT EXISTS " + t.historySegments() + " ("
                 + "agent_id " + idType + " NOT NULL, "
                 + "segment_id " + idType + " NOT NULL, "
                 + "written_at BIGINT NOT NULL, "
                 + "content " + binaryType + " NOT NULL, "
                 + "CONSTRAINT " + t.historySegments() + "_pk PRIMARY KEY (agent_id, segment_id)"
                 + ")" + tableOptions);
+    }
+
+    /**
+     * Version 3: the checkpoint expiry table, keyed like checkpoints, with an index on
+     * {@code expires_at} (epoch milliseconds), for the time to live. A table of its own rather than a
+     * column: an {@code ALTER TABLE} of the checkpoint table would race with writers of other
+     * processes on databases without transactional DDL.
+     */
+    public List<String> version3(Tables t) {
+        var statements = new ArrayList<String>();
         statements.add("CREATE TABLE IF NOT EXISTS " + t.checkpointExpiry() + " ("
                 + "agent_id " + idType + " NOT NULL, "
                 + "checkpoint_id " + idType + " NOT NULL, "
@@ -104,6 +110,7 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
     /** Every migration, ascending. */
     public List<Migration> migrations(Tables t) {
         return List.of(new Migration(1, "checkpoints, metadata and their indexes", version1(t)),
-                new Migration(2, "history segments and checkpoint expiry", version2(t)));
+                new Migration(2, "history segments", version2(t)),
+                new Migration(3, "checkpoint expiry", version3(t)));
     }
 }
