@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -54,6 +55,7 @@ import org.slf4j.LoggerFactory;
 public final class AgentPersistence {
     /** How often a save is retried after a version conflict unless configured otherwise. */
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 5;
+    private static final int MAX_CACHED_HEADS = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentPersistence.class);
 
@@ -64,6 +66,11 @@ public final class AgentPersistence {
     private final int maxConflictRetries;
     private final Supplier<String> checkpointIds;
     private final FacadeMetrics metrics;
+    /**
+     * The newest checkpoint this facade saved per agent, so the next save needs no read: the
+     * version after it is tried first, and only a conflict (another writer) reloads the latest.
+     */
+    private final Map<String, Head> heads = new ConcurrentHashMap<>();
 
     private AgentPersistence(Builder builder) {
         this.storage = builder.meterRegistry == null ? builder.storage
@@ -116,7 +123,7 @@ public final class AgentPersistence {
                 .messageHistory(history)
                 .state(state)
                 .metadata(metadata)
-                .parentCheckpointId(latest.map(AgentCheckpoint::checkpointId).orElse(null))
+                .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
                 .build());
     }
 
@@ -148,7 +155,7 @@ public final class AgentPersistence {
         return saveNext(agentId, "tombstone", latest -> {
             long version = latest.map(cp -> cp.version() + 1).orElse(0L);
             return AgentCheckpoint.tombstone(agentId, version, clock.instant()).toBuilder()
-                    .parentCheckpointId(latest.map(AgentCheckpoint::checkpointId).orElse(null))
+                    .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
                     .build();
         });
     }
@@ -279,23 +286,34 @@ public final class AgentPersistence {
 
     /** Saves the checkpoint {@code next} builds from the current latest, retrying on version conflicts. */
     private AgentCheckpoint saveNext(String agentId, String kind,
-                                     Function<Optional<AgentCheckpoint>, AgentCheckpoint> next) {
+                                     Function<Optional<Head>, AgentCheckpoint> next) {
         long start = metrics.start();
         CheckpointConflictException conflict = null;
         try {
-            for (int attempt = 0; attempt <= maxConflictRetries; attempt++) {
-                if (attempt > 0) {
-                    metrics.countConflictRetry();
-                }
-                var checkpoint = next.apply(storage.getLatestCheckpoint(agentId));
+            boolean trustHead = true;
+            int attempt = 0;
+            while (attempt <= maxConflictRetries) {
+                Head head = trustHead ? heads.get(agentId) : null;
+                var checkpoint = next.apply(head != null ? Optional.of(head)
+                        : storage.getLatestCheckpoint(agentId).map(Head::of));
                 try {
                     storage.saveCheckpoint(agentId, checkpoint);
+                    remember(agentId, checkpoint);
                     metrics.recordCreate(start, kind, "success");
                     return checkpoint;
                 } catch (CheckpointConflictException e) {
+                    heads.remove(agentId);
+                    conflict = e;
+                    if (head != null) {
+                        trustHead = false; // another writer moved on: reload; this is not a retry
+                        continue;
+                    }
                     LOG.debug("Version {} of agent '{}' was taken by another writer (attempt {} of {})",
                             checkpoint.version(), agentId, attempt + 1, maxConflictRetries + 1);
-                    conflict = e;
+                    attempt++;
+                    if (attempt <= maxConflictRetries) {
+                        metrics.countConflictRetry();
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -309,6 +327,20 @@ public final class AgentPersistence {
                         + "; last: " + conflict.getMessage());
         failure.addSuppressed(conflict);
         throw failure;
+    }
+
+    private void remember(String agentId, AgentCheckpoint saved) {
+        if (heads.size() >= MAX_CACHED_HEADS && !heads.containsKey(agentId)) {
+            heads.clear();
+        }
+        heads.merge(agentId, Head.of(saved), (old, fresh) -> fresh.version() > old.version() ? fresh : old);
+    }
+
+    /** The version and id of an agent's newest checkpoint: all a save needs to know of it. */
+    private record Head(long version, String checkpointId) {
+        static Head of(AgentCheckpoint checkpoint) {
+            return new Head(checkpoint.version(), checkpoint.checkpointId());
+        }
     }
 
     private static String tag(RollbackReport.Outcome outcome) {

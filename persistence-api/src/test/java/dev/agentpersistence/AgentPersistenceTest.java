@@ -111,6 +111,38 @@ class AgentPersistenceTest {
     }
 
     @Test
+    void consecutiveSavesOfOneFacadeDoNotReadTheLatestCheckpointAgain() {
+        var persistence = persistence().build();
+        var ctx = new SimpleAgentContext("agent-1");
+        var first = persistence.createCheckpoint(ctx, "a", null, null);
+        int readsAfterFirst = storage.latestCalls();
+
+        var second = persistence.createCheckpoint(ctx, "b", null, null);
+        var third = persistence.createCheckpoint(ctx, "c", null, null);
+
+        assertThat(storage.latestCalls()).isEqualTo(readsAfterFirst);
+        assertThat(second.version()).isEqualTo(1);
+        assertThat(third.version()).isEqualTo(2);
+        assertThat(third.parentCheckpointId()).isEqualTo(second.checkpointId());
+        assertThat(second.parentCheckpointId()).isEqualTo(first.checkpointId());
+    }
+
+    @Test
+    void aStaleRememberedVersionIsReloadedWithoutUsingUpARetry() {
+        var mine = persistence().maxConflictRetries(0).build();
+        var theirs = persistence().build();
+        var ctx = new SimpleAgentContext("agent-1");
+        mine.createCheckpoint(ctx, "a", null, null);
+        var other = theirs.createCheckpoint(ctx, "b", null, null);
+
+        var next = mine.createCheckpoint(ctx, "c", null, null);
+
+        assertThat(next.version()).isEqualTo(2);
+        assertThat(next.parentCheckpointId()).isEqualTo(other.checkpointId());
+        assertThat(mine.checkpoints("agent-1")).extracting(AgentCheckpoint::nodeId).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void afterTheConfiguredRetriesTheConflictIsThrown() {
         var persistence = persistence().maxConflictRetries(2).build();
         var ctx = new SimpleAgentContext("agent-1");

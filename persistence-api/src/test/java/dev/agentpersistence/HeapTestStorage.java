@@ -20,6 +20,7 @@ final class HeapTestStorage implements PersistenceStorageProvider<CheckpointFilt
     private final Map<String, TreeMap<Long, AgentCheckpoint>> agents = new ConcurrentHashMap<>();
     private volatile Consumer<AgentCheckpoint> beforeSave = cp -> { };
     private final AtomicInteger saveCalls = new AtomicInteger();
+    private final AtomicInteger latestCalls = new AtomicInteger();
 
     /** Runs {@code hook} before each save is applied, outside the storage lock. */
     void beforeSave(Consumer<AgentCheckpoint> hook) {
@@ -28,6 +29,10 @@ final class HeapTestStorage implements PersistenceStorageProvider<CheckpointFilt
 
     int saveCalls() {
         return saveCalls.get();
+    }
+
+    int latestCalls() {
+        return latestCalls.get();
     }
 
     @Override
@@ -65,6 +70,7 @@ final class HeapTestStorage implements PersistenceStorageProvider<CheckpointFilt
 
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        latestCalls.incrementAndGet();
         var all = getCheckpoints(agentId, filter);
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
     }
