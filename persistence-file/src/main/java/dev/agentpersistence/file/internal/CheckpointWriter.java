@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
  * A taken id or version is compared with {@link StorageChecks#requireIdentical}: identical is a
  * no-op, different is a {@link CheckpointConflictException}. A writer that meets another writer's
  * unpublished reservation waits for it to resolve (bounded); a reservation abandoned by a crash is
- * removed.
+ * removed: at once when it has no other name, or when its other name is the temporary file of a
+ * writer process on this host that is no longer running ({@link WriterProcess}); after the grace
+ * period otherwise.
  */
 public final class CheckpointWriter {
     /** Longest wait for another writer's reservation of the same id to be published or released. */
@@ -96,6 +98,8 @@ public final class CheckpointWriter {
             throws IOException {
         long deadline = System.nanoTime() + RESERVATION_WAIT.toNanos();
         long pauseMillis = 1;
+        Object holderKey = null; // the file whose holder was looked up last, to list the directory once per file
+        Optional<Path> holder = Optional.empty();
         while (!files.linkIfAbsent(entry, temp)) {
             Optional<IdReservation> found = inspect(paths, checkpoint.checkpointId(), entry);
             if (found.isEmpty()) {
@@ -113,6 +117,19 @@ public final class CheckpointWriter {
             }
             if (reservation.abandoned(clock.instant(), gracePeriod)) {
                 files.removeIfUnchanged(entry, reservation.attributes(), paths.directory());
+                continue;
+            }
+            Object key = reservation.attributes().fileKey();
+            if (key == null || !key.equals(holderKey)) {
+                holder = files.tempNameOf(entry, paths.directory());
+                holderKey = key;
+            }
+            if (IdReservation.heldByDeadWriter(holder)) {
+                // the writer holding it was killed before publishing: take over at once
+                if (files.removeIfUnchanged(entry, reservation.attributes(), paths.directory())) {
+                    files.deleteQuietly(holder.get());
+                }
+                holderKey = null;
                 continue;
             }
             if (System.nanoTime() - deadline > 0) {

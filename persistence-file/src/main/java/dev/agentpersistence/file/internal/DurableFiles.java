@@ -3,6 +3,8 @@ package dev.agentpersistence.file.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -30,7 +32,7 @@ public final class DurableFiles {
 
     /** Writes {@code content} to a new temporary file in {@code directory} and forces it to disk. */
     public Path writeTemp(Path directory, byte[] content) throws IOException {
-        Path temp = directory.resolve(FileNames.TEMP_PREFIX + UUID.randomUUID());
+        Path temp = directory.resolve(WriterProcess.newTempName());
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ByteBuffer buffer = ByteBuffer.wrap(content);
             while (buffer.hasRemaining()) {
@@ -101,6 +103,24 @@ public final class DurableFiles {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The temporary file in {@code directory} that is the same file as {@code entry}: the name the
+     * writer holding a reservation keeps until it has published; empty when there is none.
+     */
+    public Optional<Path> tempNameOf(Path entry, Path directory) throws IOException {
+        try (DirectoryStream<Path> temps = Files.newDirectoryStream(directory,
+                path -> path.getFileName().toString().startsWith(FileNames.TEMP_PREFIX))) {
+            for (Path temp : temps) {
+                if (sameFile(entry, temp)) {
+                    return Optional.of(temp);
+                }
+            }
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        return Optional.empty();
     }
 
     /** Whether both paths name the same file (hard links of one another); {@code false} when either is missing. */

@@ -3,7 +3,9 @@ package dev.agentpersistence.file.internal;
 import dev.agentpersistence.AgentCheckpoint;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -19,7 +21,8 @@ record IdReservation(AgentCheckpoint stored, boolean published, BasicFileAttribu
 
     /**
      * Whether an unpublished entry belongs to no live writer: it has no other name (a writer keeps
-     * its temporary file until it has published), or it is older than the grace period.
+     * its temporary file until it has published), or it is older than the grace period. See also
+     * {@link #heldByDeadWriter}, which needs the other name.
      */
     boolean abandoned(Instant now, Duration gracePeriod) {
         if (published) {
@@ -29,5 +32,17 @@ record IdReservation(AgentCheckpoint stored, boolean published, BasicFileAttribu
             return true;
         }
         return attributes.lastModifiedTime().toInstant().isBefore(now.minus(gracePeriod));
+    }
+
+    /**
+     * Whether an unpublished entry whose other name is {@code holderTemp} belongs to a writer known
+     * to be dead: the temporary name records a process of this host that is no longer running (or
+     * whose PID now belongs to a process started at another time). Such a writer will never publish.
+     */
+    static boolean heldByDeadWriter(Optional<Path> holderTemp) {
+        return holderTemp
+                .flatMap(temp -> WriterProcess.ofTempName(temp.getFileName().toString()))
+                .filter(WriterProcess::isKnownDead)
+                .isPresent();
     }
 }

@@ -15,8 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes temporary and trash files left by writers that crashed. Only files older than the grace
- * period go, so a writer working in another process right now is not disturbed. Readers ignore
+ * Removes temporary and trash files left by writers that crashed: files older than the grace
+ * period, and at once the temporary files whose name records a writer process of this host that is
+ * no longer running ({@link WriterProcess}). So a writer working in another process right now is
+ * not disturbed. Readers ignore
  * these files anyway; sweeping only gives the space back.
  */
 public final class StaleFileSweeper {
@@ -64,7 +66,7 @@ public final class StaleFileSweeper {
             for (Path file : stream) {
                 var attributes = files.attributes(file);
                 if (attributes.isPresent() && attributes.get().isRegularFile()
-                        && attributes.get().lastModifiedTime().toInstant().isBefore(cutoff)
+                        && (attributes.get().lastModifiedTime().toInstant().isBefore(cutoff) || writerDead(file))
                         && files.deleteIfExists(file)) {
                     removed++;
                 }
@@ -73,5 +75,10 @@ public final class StaleFileSweeper {
             throw e.getCause();
         }
         return removed;
+    }
+
+    /** Whether {@code file} is a temporary file of a writer process of this host that has ended. */
+    private static boolean writerDead(Path file) {
+        return WriterProcess.ofTempName(file.getFileName().toString()).filter(WriterProcess::isKnownDead).isPresent();
     }
 }
