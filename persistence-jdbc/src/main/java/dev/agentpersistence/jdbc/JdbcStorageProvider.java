@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CheckpointTooLargeException;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
@@ -9,6 +10,7 @@ import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.jdbc.internal.CheckpointStatements;
 import dev.agentpersistence.jdbc.internal.JdbcDatabase;
 import dev.agentpersistence.jdbc.internal.SegmentStatements;
+import dev.agentpersistence.jdbc.internal.StatementTooLargeException;
 import dev.agentpersistence.jdbc.internal.StoredRow;
 import dev.agentpersistence.spi.ExpiringStorage;
 import dev.agentpersistence.spi.HistorySegmentStore;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
@@ -41,6 +44,9 @@ import org.jdbi.v3.core.Jdbi;
  * re-save does nothing. A database that is down or unreachable gives
  * {@link dev.agentpersistence.StorageUnavailableException}; the same instance works again once
  * the database is back. The schema is created and upgraded on first use (see {@link JdbcStorageConfig#migrate()}).
+ * On MariaDB/MySQL a checkpoint whose statement would exceed the server's {@code max_allowed_packet}
+ * (read once, on the first save) is refused before it is sent with
+ * {@link CheckpointTooLargeException}, which is never retried; so is one the server refuses.
  *
  * <p>Also a {@link HistorySegmentStore} (table {@code <prefix>history_segments}) and an
  * {@link ExpiringStorage} ({@link JdbcStorageConfig#ttl()} fills the {@code expires_at} column of
@@ -56,6 +62,8 @@ public final class JdbcStorageProvider
         implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore, ExpiringStorage {
     private static final int MAX_SAVE_ATTEMPTS = 3;
     private static final int EXPIRY_BATCH = 500;
+    /** Room left in a statement for its SQL text, ids and other columns besides the document. */
+    private static final long STATEMENT_MARGIN = 64 * 1024;
 
     private final JdbcDatabase database;
     private final CheckpointStatements statements;
@@ -122,9 +130,10 @@ public final class JdbcStorageProvider
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         byte[] document = codec.encode(checkpoint);
+        requireWithinStatementLimit(agentId, checkpoint, document);
         Long expiresAt = ttl == null ? null : clock.instant().plus(ttl).toEpochMilli();
         for (int attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
-            if (database.insert("saveCheckpoint", h -> statements.insert(h, checkpoint, document, expiresAt))) {
+            if (insert(agentId, checkpoint, document, expiresAt)) {
                 return;
             }
             List<StoredRow> stored = database.read("saveCheckpoint",
@@ -268,6 +277,26 @@ public final class JdbcStorageProvider
     public String toString() {
         return "JdbcStorageProvider[" + database.dialectName() + " " + database.endpoint()
                 + ", tables " + database.tables().prefix() + "*]";
+    }
+
+    /** Refuses, before sending it, a checkpoint whose insert would exceed the server's statement size limit. */
+    private void requireWithinStatementLimit(String agentId, AgentCheckpoint checkpoint, byte[] document) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isPresent() && database.statementBytes(document) + STATEMENT_MARGIN > limit.getAsLong()) {
+            throw new CheckpointTooLargeException(agentId, checkpoint.checkpointId(), document.length, limit.getAsLong());
+        }
+    }
+
+    /** The insert; a statement the server refused for its size becomes {@link CheckpointTooLargeException}. */
+    private boolean insert(String agentId, AgentCheckpoint checkpoint, byte[] document, Long expiresAt) {
+        try {
+            return database.insert("saveCheckpoint", h -> statements.insert(h, checkpoint, document, expiresAt));
+        } catch (StatementTooLargeException e) {
+            var tooLarge = new CheckpointTooLargeException(agentId, checkpoint.checkpointId(), document.length,
+                    database.statementLimit().orElse(-1));
+            tooLarge.initCause(e);
+            throw tooLarge;
+        }
     }
 
     private AgentCheckpoint decode(StoredRow row) {

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 
 /** What differs between the supported databases: DDL, locking, error codes and connection set-up. */
@@ -42,6 +43,24 @@ public interface Dialect {
     /** Statements to run on every connection of a data source the application supplied. */
     default List<String> sessionSetup(JdbcStorageConfig config) {
         return List.of();
+    }
+
+    /**
+     * The largest statement the server accepts, in bytes, read on {@code handle}; empty when the
+     * database has no limit a checkpoint document could reach.
+     */
+    default OptionalLong maxStatementBytes(Handle handle) {
+        return OptionalLong.empty();
+    }
+
+    /** How many bytes {@code value} takes in a statement sent to the server. */
+    default long statementBytes(byte[] value) {
+        return value.length;
+    }
+
+    /** The server refused a statement for exceeding {@link #maxStatementBytes}. */
+    default boolean isStatementTooLarge(SQLException e) {
+        return false;
     }
 
     /** A duplicate primary key or unique index entry. */

@@ -6,6 +6,8 @@ import org.jdbi.v3.core.ConnectionException;
 
 /** How the provider reacts to a failed database call. */
 enum FailureKind {
+    /** The server refused a statement over its size limit: never retried. */
+    STATEMENT_TOO_LARGE,
     /** A duplicate key: the save met an existing checkpoint. */
     UNIQUE_VIOLATION,
     /** Deadlock, serialization failure or busy database: retry the whole operation. */
@@ -24,6 +26,9 @@ enum FailureKind {
         if (found.isEmpty()) {
             return acquiring ? UNAVAILABLE : OTHER;
         }
+        if (dialect != null && tooLarge(failure, dialect)) {
+            return STATEMENT_TOO_LARGE;
+        }
         SQLException sql = found.get();
         if (dialect != null && dialect.isUniqueViolation(sql)) {
             return UNIQUE_VIOLATION;
@@ -36,5 +41,18 @@ enum FailureKind {
         }
         boolean broken = dialect == null ? SqlStates.isConnectionFailure(sql) : dialect.isConnectionFailure(sql);
         return broken ? CONNECTION_LOST : OTHER;
+    }
+
+    /** Whether any {@link SQLException} in the cause chain is the server refusing an oversized statement. */
+    private static boolean tooLarge(Throwable failure, Dialect dialect) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && dialect.isStatementTooLarge(sql)) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 }

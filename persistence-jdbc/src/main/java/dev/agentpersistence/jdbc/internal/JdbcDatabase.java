@@ -8,6 +8,7 @@ import dev.agentpersistence.spi.ProviderConfig;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs provider operations against one database: prepares the schema on first use, serializes
  * writes where the dialect needs it, retries deadlocks and broken connections a bounded number of
- * times, and turns driver errors into the library's exceptions.
+ * times, and turns driver errors into the library's exceptions (a statement over the server's size
+ * limit into a {@link StatementTooLargeException}, never retried).
  */
 public final class JdbcDatabase implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcDatabase.class);
@@ -38,6 +40,8 @@ public final class JdbcDatabase implements AutoCloseable {
     private volatile String endpoint;
     private volatile List<String> sessionSetup = List.of();
     private volatile boolean ready;
+    /** The server's statement size limit once read; empty when it has none. */
+    private volatile OptionalLong statementLimit;
 
     private JdbcDatabase(Jdbi jdbi, AutoCloseable ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
         this.jdbi = jdbi;
@@ -77,6 +81,25 @@ public final class JdbcDatabase implements AutoCloseable {
     public String dialectName() {
         Dialect d = dialect;
         return d == null ? "unknown" : d.name();
+    }
+
+    /**
+     * The largest statement the server accepts, in bytes, read from the server on the first call and
+     * kept for this object's lifetime; empty when the database has no such limit.
+     */
+    public OptionalLong statementLimit() {
+        OptionalLong known = statementLimit;
+        if (known == null) {
+            known = read("reading the statement size limit", handle -> dialect.maxStatementBytes(handle));
+            statementLimit = known;
+        }
+        return known;
+    }
+
+    /** How many bytes {@code value} takes in a statement sent to this database. */
+    public long statementBytes(byte[] value) {
+        ensureReady();
+        return dialect.statementBytes(value);
     }
 
     /** Runs a read. Broken connections are retried, as reads are idempotent. */
@@ -247,6 +270,8 @@ public final class JdbcDatabase implements AutoCloseable {
         return switch (kind) {
             case UNAVAILABLE, CONNECTION_LOST -> new StorageUnavailableException(
                     where + " is unavailable (" + operation + "): " + detail, cause);
+            case STATEMENT_TOO_LARGE -> new StatementTooLargeException(operation + " failed on " + where
+                    + ": the statement exceeds the server's size limit: " + detail, cause);
             case TRANSIENT -> new StorageUnavailableException(where + " stayed busy or deadlocked through "
                     + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, cause);
             default -> new PersistenceException(operation + " failed on " + where + ": " + detail, failure);

@@ -4,18 +4,22 @@ import com.zaxxer.hikari.HikariConfig;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import java.sql.SQLException;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 
 /**
  * MariaDB and MySQL (InnoDB): DDL commits implicitly, so migrations are idempotent and serialized
  * by a named {@code GET_LOCK}. Strings use a binary no-pad collation so ids compare exactly
- * (case, accents and trailing spaces all count).
+ * (case, accents and trailing spaces all count). A statement larger than the server's
+ * {@code max_allowed_packet} is refused and the connection dropped, so saves check the size first.
  */
 final class MariaDbDialect implements Dialect {
     private static final int DUPLICATE_KEY = 1062;
     private static final int DUPLICATE_KEY_WITH_NAME = 1586;
     private static final int LOCK_WAIT_TIMEOUT = 1205;
     private static final int DEADLOCK = 1213;
+    private static final int PACKET_TOO_LARGE = 1153;
+    private static final String PACKET_SETTING = "max_allowed_packet";
 
     private final String name;
     private final SchemaDdl ddl;
@@ -83,5 +87,33 @@ final class MariaDbDialect implements Dialect {
     @Override
     public boolean isTransient(SQLException e) {
         return e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || Dialect.super.isTransient(e);
+    }
+
+    @Override
+    public OptionalLong maxStatementBytes(Handle handle) {
+        Long limit = handle.createQuery("SELECT @@max_allowed_packet").mapTo(Long.class).one();
+        return limit == null ? OptionalLong.empty() : OptionalLong.of(limit);
+    }
+
+    /** The bytes plus one backslash per byte the driver escapes in its text protocol ({@code NUL ' " \}). */
+    @Override
+    public long statementBytes(byte[] value) {
+        long size = value.length;
+        for (byte b : value) {
+            if (b == 0 || b == '\'' || b == '"' || b == '\\') {
+                size++;
+            }
+        }
+        return size;
+    }
+
+    @Override
+    public boolean isStatementTooLarge(SQLException e) {
+        if (e.getErrorCode() == PACKET_TOO_LARGE) {
+            return true;
+        }
+        String message = e.getMessage();
+        return message != null && message.contains(PACKET_SETTING)
+                && ("08S01".equals(e.getSQLState()) || SqlStates.isConnectionFailure(e));
     }
 }
