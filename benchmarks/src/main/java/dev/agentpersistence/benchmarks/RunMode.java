@@ -57,7 +57,7 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x10", "10x1000", "10000x10"), "history", List.of("plain"))),
             new Pass(PROVIDER + ".*", Map.of("shape", List.of("10x1000"), "history", List.of("incremental"))),
             new Pass(RAW_CODEC_AND_LISTING + ".*", Map.of("messages", List.of("10", "1000")))),
-            3, 5, 1000, 1, 200, 1000, 100, PeerStores.all());
+            2, 4, 1000, 1, 200, 1000, 100, PeerStores.all());
 
     /** The mode called {@code name}. */
     public static RunMode of(String name) {
