@@ -70,6 +70,29 @@ abstract class RedisProviderScenarios {
     }
 
     @Test
+    void versionAndLimitQueriesAgreeWithTheReferenceAcrossSeveralPages() {
+        var provider = provider();
+        String agent = agent("paging");
+        var all = new ArrayList<AgentCheckpoint>();
+        for (long version = 0; version < 600; version += 2) {
+            var checkpoint = Fixtures.simple(agent, version);
+            provider.saveCheckpoint(agent, checkpoint);
+            all.add(checkpoint);
+        }
+        assertThat(provider.getLatestCheckpoint(agent)).contains(all.get(all.size() - 1));
+        for (Integer limit : java.util.Arrays.asList(null, 1, 3, 255, 256, 257, 300)) {
+            for (Long maxVersion : java.util.Arrays.asList(null, 0L, 301L, 598L, 1000L)) {
+                var filter = CheckpointFilter.builder().limit(limit).maxVersion(maxVersion).build();
+                List<AgentCheckpoint> expected = filter.apply(all);
+                assertThat(provider.getCheckpoints(agent, filter)).as("limit %s, maxVersion %s", limit, maxVersion)
+                        .isEqualTo(expected);
+                assertThat(provider.getLatestCheckpoint(agent, filter)).as("latest, maxVersion %s", maxVersion)
+                        .isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected.get(expected.size() - 1)));
+            }
+        }
+    }
+
+    @Test
     void filtersAgreeWithTheReferenceImplementation() {
         var provider = provider();
         String agent = agent("filters");

@@ -81,9 +81,14 @@ if after ~= '' or before ~= '' then
   end
 end
 if not walked then
-  -- Walk the versions newest first, a page at a time, resuming below the last one seen.
+  -- Walk the versions newest first, a page at a time, resuming below the last one seen. Without
+  -- attribute filters every version in range matches, so a page of the limit is enough (latest: 1).
+  local pageSize = 256
+  if not readAttributes and limit > 0 and limit < pageSize then
+    pageSize = limit
+  end
   while true do
-    local page = redis.call('ZRANGE', KEYS[1], upper, '-', 'BYLEX', 'REV', 'LIMIT', 0, 256)
+    local page = redis.call('ZRANGE', KEYS[1], upper, '-', 'BYLEX', 'REV', 'LIMIT', 0, pageSize)
     if #page == 0 then
       break
     end
