@@ -84,6 +84,7 @@ public final class BenchmarkMain {
             BenchSettings settings = BenchSettings.forNewRun(newRunId(), target.resolve("bench-data"),
                     Optional.of(s3.endpoint()));
             s3.createBucket(settings);
+            s3.warmUp(settings);
             Map<String, String> machine = Machine.describe(settings.runDir());
             var reachable = new ArrayList<String>();
             var unavailable = new LinkedHashMap<String, String>();

@@ -6,6 +6,7 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.Disks;
 import dev.agentpersistence.benchmarks.fixture.FixtureLoader;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.benchmarks.fixture.Shape;
@@ -67,13 +68,17 @@ public class ProviderBenchmarks {
             driver = Backend.of(backend).driver();
             size = Shape.parse(shape);
             messages = Fixtures.history(size.messages());
+            Disks.flush();
             provider = driver.open(settings, NAMESPACE, false, incremental());
         }
 
         long load(String agentId) {
-            return FixtureLoader.ensure(provider,
+            long next = FixtureLoader.ensure(provider,
                     () -> driver.keepsDataAcrossJvms() ? driver.open(settings, NAMESPACE, true, incremental()) : provider,
                     driver.loadThreads(), agentId, size.checkpoints(), messages);
+            driver.afterLoad(settings, NAMESPACE);
+            Disks.flush();
+            return next;
         }
 
         boolean incremental() {

@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks;
 
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.Disks;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.codec.CheckpointCodec;
@@ -52,6 +53,7 @@ public class RawBenchmarks {
             store.write(readKey, document);
         }
         next = System.nanoTime(); // distinct keys across forks of one run
+        Disks.flush();
     }
 
     @TearDown(Level.Iteration)

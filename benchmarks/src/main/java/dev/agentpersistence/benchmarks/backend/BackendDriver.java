@@ -48,6 +48,14 @@ public interface BackendDriver {
         }
     }
 
+    /**
+     * Brings the namespace to the state a long-running deployment would be in after fixtures were
+     * loaded: for the databases, fresh table statistics ({@code ANALYZE}), which autovacuum or the
+     * server would otherwise only gather later, leaving the planner to guess.
+     */
+    default void afterLoad(BenchSettings settings, String namespace) {
+    }
+
     /** How many threads load fixtures concurrently (1 where the backend serializes writes anyway). */
     default int loadThreads() {
         return 1;

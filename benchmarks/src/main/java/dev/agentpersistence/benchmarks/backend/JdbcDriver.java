@@ -73,6 +73,16 @@ final class JdbcDriver implements BackendDriver {
     }
 
     @Override
+    public void afterLoad(BenchSettings settings, String namespace) {
+        String url = kind.url(settings, sqliteFile(settings, namespace), false);
+        try (Connection connection = DriverManager.getConnection(url)) {
+            kind.analyze(connection, tables(connection, tablePrefix(settings, namespace)));
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot analyze the tables of " + namespace + " in " + kind, e);
+        }
+    }
+
+    @Override
     public Optional<String> unavailable(BenchSettings settings) {
         if (kind == JdbcKind.SQLITE) {
             return Optional.empty();

@@ -110,6 +110,19 @@ enum JdbcKind {
         }
     };
 
+    /** Gathers the planner's statistics of {@code tables}. */
+    void analyze(Connection connection, List<String> tables) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            if (this == SQLITE) {
+                statement.execute("ANALYZE");
+                return;
+            }
+            for (String table : tables) {
+                statement.execute((this == MARIADB ? "ANALYZE TABLE " : "ANALYZE ") + table);
+            }
+        }
+    }
+
     /** The JDBC URL; {@code bulk} relaxes per-commit durability where a connection can (fixture loading only). */
     abstract String url(BenchSettings settings, Path sqliteFile, boolean bulk);
 

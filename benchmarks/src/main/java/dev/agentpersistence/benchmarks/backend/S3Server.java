@@ -49,6 +49,29 @@ public final class S3Server implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends a few seconds of requests of every kind the benchmarks use, so that the server's code is
+     * compiled before the first measurement rather than during it; removes what it wrote.
+     */
+    public void warmUp(BenchSettings settings) {
+        try (S3Client client = S3Driver.client(settings)) {
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            var keys = new java.util.ArrayList<software.amazon.awssdk.services.s3.model.ObjectIdentifier>();
+            for (int i = 0; System.nanoTime() < deadline && i < 5_000; i++) {
+                String key = "warmup/" + String.format("%06d", i);
+                client.putObject(b -> b.bucket(settings.bucket()).key(key),
+                        software.amazon.awssdk.core.sync.RequestBody.fromBytes(new byte[2048]));
+                client.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(key));
+                client.listObjectsV2(b -> b.bucket(settings.bucket()).prefix("warmup/").maxKeys(1));
+                keys.add(software.amazon.awssdk.services.s3.model.ObjectIdentifier.builder().key(key).build());
+            }
+            for (int i = 0; i < keys.size(); i += 1000) {
+                var batch = keys.subList(i, Math.min(keys.size(), i + 1000));
+                client.deleteObjects(b -> b.bucket(settings.bucket()).delete(d -> d.objects(batch)));
+            }
+        }
+    }
+
     @Override
     public void close() {
         try {

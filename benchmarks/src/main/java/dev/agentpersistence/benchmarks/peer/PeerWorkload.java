@@ -18,6 +18,16 @@ public final class PeerWorkload {
 
     /** Runs the workload on {@code store} and checks what it reads back. */
     public static PeerResult run(String id, PeerStore store, int steps, int latestCalls) throws Exception {
+        return run(id, store, steps, latestCalls, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #run(String, PeerStore, int, int)}, but stops reading the latest checkpoint after
+     * {@code latestNanos} even if fewer than {@code latestCalls} reads were made (for warm-up runs:
+     * many reads of a fast store, few of a slow one).
+     */
+    public static PeerResult run(String id, PeerStore store, int steps, int latestCalls, long latestNanos)
+            throws Exception {
         var text = new TextSource(20_260_101L);
         var history = new ArrayList<Turn>(2 * steps);
         long[] saves = new long[steps];
@@ -30,8 +40,10 @@ public final class PeerWorkload {
         }
         long started = System.nanoTime();
         int size = 0;
-        for (int i = 0; i < latestCalls; i++) {
+        int calls = 0;
+        while (calls < latestCalls && (calls == 0 || System.nanoTime() - started < latestNanos)) {
             size = store.latestHistorySize();
+            calls++;
         }
         long latest = System.nanoTime() - started;
         require(size == history.size(), id + ": the latest checkpoint holds " + size + " messages, not " + history.size());
@@ -39,7 +51,7 @@ public final class PeerWorkload {
         int listed = store.listSize();
         long list = System.nanoTime() - started;
         require(listed == steps, id + ": listed " + listed + " checkpoints, not " + steps);
-        return new PeerResult(id, store.note(), steps, saves, latestCalls, latest, list, store.bytesStored());
+        return new PeerResult(id, store.note(), steps, saves, calls, latest, list, store.bytesStored());
     }
 
     private static void require(boolean condition, String message) {

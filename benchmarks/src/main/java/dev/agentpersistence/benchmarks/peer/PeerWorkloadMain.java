@@ -8,9 +8,15 @@ import java.nio.file.Path;
 /**
  * Runs the peer workload on one store in this JVM (the launcher starts one JVM per store):
  * {@code <store> <steps> <latestCalls> <warmupSteps> <resultFile>}. With warm-up steps, a shorter
- * run on separate storage comes first, so that the measured run is not the JVM's first.
+ * run on separate storage comes first (its reads of the latest checkpoint capped at three seconds),
+ * so that the measured run is not the JVM's first.
  */
 public final class PeerWorkloadMain {
+    /** Reads of the latest checkpoint in the warm-up run: enough for the JIT to compile a fast store's read path... */
+    private static final int WARMUP_LATEST_CALLS = 20_000;
+    /** ...but no longer than this for a slow one. */
+    private static final long WARMUP_LATEST_NANOS = 3_000_000_000L;
+
     private PeerWorkloadMain() {
     }
 
@@ -27,7 +33,7 @@ public final class PeerWorkloadMain {
         BenchSettings settings = BenchSettings.fromSystemProperties();
         if (warmupSteps > 0) {
             try (PeerStore store = PeerStores.open(id, settings, true)) {
-                PeerWorkload.run(id, store, warmupSteps, Math.min(latestCalls, 20));
+                PeerWorkload.run(id, store, warmupSteps, WARMUP_LATEST_CALLS, WARMUP_LATEST_NANOS);
             }
         }
         PeerResult result;
