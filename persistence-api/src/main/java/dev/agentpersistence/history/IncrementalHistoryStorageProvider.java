@@ -79,7 +79,7 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
         var codec = new SegmentCodec(builder.segmentCodec);
         this.writer = new HistoryWriter(segments, codec, hasher, cache, clock, config.blockSize(), config.tierSizes(),
                 config.gracePeriod(), DESCRIPTOR_KEY);
-        this.reader = new HistoryReader(segments, codec, hasher, DESCRIPTOR_KEY, delegate.toString());
+        this.reader = new HistoryReader(segments, cache, codec, hasher, DESCRIPTOR_KEY, delegate.toString());
         this.collector = new SegmentCollector(delegate, segments, reader);
     }
 

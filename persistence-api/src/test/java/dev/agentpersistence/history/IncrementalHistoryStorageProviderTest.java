@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
@@ -83,16 +84,60 @@ class IncrementalHistoryStorageProviderTest {
 
     @Test
     void readsCostOneCheckpointReadAndOneSegmentRead() {
-        run("agent", 400, 10);
+        var saved = run("agent", 400, 10);
         heap.checkpointReads.set(0);
         heap.segmentReads.set(0);
-        storage.getLatestCheckpoint("agent");
+        // instances that saved nothing, like other processes
+        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).contains(saved.get(399));
         assertThat(heap.checkpointReads.get()).isEqualTo(1);
         assertThat(heap.segmentReads.get()).isEqualTo(1);
-        var all = storage.getCheckpoints("agent", CheckpointFilter.builder().metadata("phase", "odd").build());
+        var all = IncrementalHistoryStorageProvider.of(heap)
+                .getCheckpoints("agent", CheckpointFilter.builder().metadata("phase", "odd").build());
         assertThat(all).hasSize(200);
         assertThat(heap.checkpointReads.get()).isEqualTo(2);
         assertThat(heap.segmentReads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void theInstanceThatSavedAHistoryReadsItsSegmentsFromItsCache() {
+        var saved = run("agent", 400, 10);
+        heap.checkpointReads.set(0);
+        heap.segmentReads.set(0);
+        assertThat(storage.getLatestCheckpoint("agent")).contains(saved.get(399));
+        assertThat(storage.getCheckpoints("agent")).containsExactlyElementsOf(saved);
+        assertThat(heap.checkpointReads.get()).isEqualTo(2);
+        assertThat(heap.segmentReads.get()).as("segments fetched").isZero();
+
+        // another instance saves a history that is not an extension: its segments are fetched and checked
+        var other = IncrementalHistoryStorageProvider.of(heap);
+        var edited = new ArrayList<>(saved.get(399).messageHistory());
+        edited.set(3, Message.user("edited"));
+        var rewritten = checkpoint("agent", 400, edited);
+        other.saveCheckpoint("agent", rewritten);
+        assertThat(storage.getLatestCheckpoint("agent")).contains(rewritten);
+        assertThat(heap.segmentReads.get()).isEqualTo(1);
+    }
+
+    @Test
+    void historiesReadFromTheCacheAreIsolatedFromCallers() {
+        var history = new ArrayList<Message>();
+        var arguments = JSON.createObjectNode().put("query", "original");
+        history.add(Message.toolCall(new ToolCall("call-1", "search", arguments)));
+        for (int i = 1; i < 40; i++) {
+            history.add(Message.user("message " + i));
+        }
+        var checkpoint = checkpoint("agent", 1, history);
+        storage.saveCheckpoint("agent", checkpoint);
+        arguments.put("query", "changed by the caller after saving");
+
+        AgentCheckpoint first = storage.getLatestCheckpoint("agent").orElseThrow();
+        var firstArguments = (ObjectNode) first.messageHistory().get(0).toolCall().arguments();
+        assertThat(firstArguments.get("query").asText()).isEqualTo("original");
+        firstArguments.put("query", "changed by a reader");
+
+        AgentCheckpoint second = storage.getLatestCheckpoint("agent").orElseThrow();
+        assertThat(second.messageHistory().get(0).toolCall().arguments().get("query").asText()).isEqualTo("original");
+        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).contains(second);
     }
 
     @Test
@@ -189,6 +234,9 @@ class IncrementalHistoryStorageProviderTest {
         byte[] foreign = CheckpointCodec.json().encode(AgentCheckpoint.builder().checkpointId(segment).agentId("agent")
                 .version(0).createdAt(Instant.EPOCH).messageHistory(otherMessages).build());
         heap.tamperSegment("agent", segment, foreign);
+        // the instance that wrote the segments answers from its cache; a fresh one reads the store
+        assertThat(storage.getCheckpoint("agent", "cp-99")).isPresent();
+        var storage = IncrementalHistoryStorageProvider.of(heap);
         assertThatThrownBy(() -> storage.getCheckpoint("agent", "cp-99"))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                     assertThat(e.agentId()).isEqualTo("agent");
@@ -197,11 +245,11 @@ class IncrementalHistoryStorageProviderTest {
                 }).hasMessageContaining("does not hold the messages its id names");
 
         heap.tamperSegment("agent", segment, "not json".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> storage.getLatestCheckpoint("agent")).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("unreadable");
 
         heap.dropSegment("agent", segment);
-        assertThatThrownBy(() -> storage.getCheckpoints("agent")).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getCheckpoints("agent")).isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("missing");
 
         var tail = new ArrayList<>(stored.messageHistory());

@@ -3,6 +3,7 @@ package dev.agentpersistence.history.internal;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.internal.Isolation;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ public final class HistoryReader {
     private static final HexFormat HEX = HexFormat.of();
 
     private final HistorySegmentStore store;
+    private final ChainCache cache;
     private final SegmentCodec codec;
     private final ChainHasher hasher;
     private final String descriptorKey;
@@ -31,11 +33,13 @@ public final class HistoryReader {
 
     /**
      * @param descriptorKey the reserved metadata key holding the {@link HistoryDescriptor}
+     * @param cache         the histories this process saved or read last; segments it holds are not fetched
      * @param storeName     how messages name the storage
      */
-    public HistoryReader(HistorySegmentStore store, SegmentCodec codec, ChainHasher hasher, String descriptorKey,
-                         String storeName) {
+    public HistoryReader(HistorySegmentStore store, ChainCache cache, SegmentCodec codec, ChainHasher hasher,
+                         String descriptorKey, String storeName) {
         this.store = Objects.requireNonNull(store, "store");
+        this.cache = Objects.requireNonNull(cache, "cache");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.hasher = Objects.requireNonNull(hasher, "hasher");
         this.descriptorKey = Objects.requireNonNull(descriptorKey, "descriptorKey");
@@ -50,15 +54,20 @@ public final class HistoryReader {
     public List<Assembled> assemble(String agentId, List<AgentCheckpoint> stored) {
         var descriptors = new ArrayList<HistoryDescriptor>(stored.size());
         var ids = new LinkedHashSet<String>();
+        KnownHistory known = cache.get(agentId);
         for (AgentCheckpoint checkpoint : stored) {
             HistoryDescriptor descriptor = descriptor(checkpoint);
             descriptors.add(descriptor);
             if (descriptor != null) {
-                ids.addAll(descriptor.segmentIds());
+                for (SegmentId segment : descriptor.segments()) {
+                    if (known == null || !known.holds(segment, descriptor.blockSize())) {
+                        ids.add(segment.text());
+                    }
+                }
             }
         }
         Map<String, byte[]> fetched = ids.isEmpty() ? Map.of() : store.getSegments(agentId, ids);
-        var read = new Reading(agentId, fetched);
+        var read = new Reading(agentId, fetched, known);
         var result = new ArrayList<Assembled>(stored.size());
         for (int i = 0; i < stored.size(); i++) {
             AgentCheckpoint checkpoint = stored.get(i);
@@ -82,17 +91,23 @@ public final class HistoryReader {
         }
     }
 
-    /** Decoded and verified segments of one read, shared by its checkpoints. */
+    /**
+     * Decoded and verified segments of one read, shared by its checkpoints. A segment the cache holds
+     * (its id's chain value equals the cache's at the same block) is taken from the cache, isolated,
+     * and needs no check: the chain value names its content.
+     */
     private final class Reading {
         private final String agentId;
         private final Map<String, byte[]> fetched;
+        private final KnownHistory known;
         private final Map<String, List<Message>> decoded = new HashMap<>();
         /** "c(from) hex/segment id" → chain values at the segment's block ends. */
         private final Map<String, byte[][]> verified = new HashMap<>();
 
-        Reading(String agentId, Map<String, byte[]> fetched) {
+        Reading(String agentId, Map<String, byte[]> fetched, KnownHistory known) {
             this.agentId = agentId;
             this.fetched = fetched;
+            this.known = known;
         }
 
         Assembled assemble(AgentCheckpoint stored, HistoryDescriptor descriptor) {
@@ -108,9 +123,17 @@ public final class HistoryReader {
             byte[][] chain = new byte[end / blockSize + 1][];
             chain[0] = ChainHasher.origin();
             for (SegmentId segment : descriptor.segments()) {
+                int from = segment.span().from() / blockSize;
+                if (known != null && known.holds(segment, blockSize)) {
+                    for (int k = from + 1; k <= segment.span().to() / blockSize; k++) {
+                        chain[k] = known.chain(k);
+                    }
+                    history.addAll(Isolation.copy(known.messages(segment.span().from(), segment.span().to())));
+                    continue;
+                }
                 List<Message> messages = messages(stored, segment);
-                byte[][] values = verify(stored, segment, chain[segment.span().from() / blockSize], messages, blockSize);
-                System.arraycopy(values, 0, chain, segment.span().from() / blockSize + 1, values.length);
+                byte[][] values = verify(stored, segment, chain[from], messages, blockSize);
+                System.arraycopy(values, 0, chain, from + 1, values.length);
                 history.addAll(messages);
             }
             String digest = HEX.formatHex(hasher.digest(chain[chain.length - 1], tail, descriptor.size()));

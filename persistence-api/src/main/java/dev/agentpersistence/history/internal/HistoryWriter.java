@@ -2,6 +2,7 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.internal.Isolation;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,7 +59,8 @@ public final class HistoryWriter {
             return checkpoint;
         }
         KnownHistory known = cache.get(agentId);
-        byte[][] chain = chain(known, history, blocks);
+        var remembered = new ArrayList<Message>(blocks * blockSize);
+        byte[][] chain = chain(known, history, blocks, remembered);
         Instant now = clock.instant();
         var written = new HashMap<String, Instant>();
         var segments = new ArrayList<SegmentId>();
@@ -77,7 +79,7 @@ public final class HistoryWriter {
         List<Message> tail = history.subList(inline, size);
         String digest = HEX.formatHex(hasher.digest(chain[blocks], tail, size));
         var descriptor = new HistoryDescriptor(size, blockSize, segments, digest);
-        cache.put(agentId, new KnownHistory(blockSize, history.subList(0, inline), chain, written));
+        cache.put(agentId, new KnownHistory(blockSize, remembered, chain, written));
         return checkpoint.toBuilder()
                 .messageHistory(tail)
                 .metadata(descriptorKey, descriptor.toJson())
@@ -91,11 +93,20 @@ public final class HistoryWriter {
         }
         List<Message> history = assembled.checkpoint().messageHistory();
         int blocks = assembled.chain().length - 1;
-        cache.put(agentId, new KnownHistory(blockSize, history.subList(0, blocks * blockSize), assembled.chain(),
-                new HashMap<>()));
+        KnownHistory current = cache.get(agentId);
+        if (current != null && current.isHistory(blockSize, assembled.chain()[blocks], blocks)) {
+            return; // already known, with the times this process wrote its segments
+        }
+        cache.put(agentId, new KnownHistory(blockSize, Isolation.copy(history.subList(0, blocks * blockSize)),
+                assembled.chain(), new HashMap<>()));
     }
 
-    private byte[][] chain(KnownHistory known, List<Message> history, int blocks) {
+    /**
+     * The chain over the history's complete blocks; adds the blocks' messages to {@code remembered}:
+     * the cache's own objects for blocks it knows, isolated copies for new ones (the cache must not
+     * share mutable JSON with callers, since reads may answer from it).
+     */
+    private byte[][] chain(KnownHistory known, List<Message> history, int blocks, List<Message> remembered) {
         byte[][] chain = new byte[blocks + 1][];
         chain[0] = ChainHasher.origin();
         int k = 0;
@@ -105,9 +116,12 @@ public final class HistoryWriter {
                 chain[k + 1] = known.chain(k + 1);
                 k++;
             }
+            remembered.addAll(known.messages(0, k * blockSize));
         }
         for (; k < blocks; k++) {
-            chain[k + 1] = hasher.next(chain[k], history.subList(k * blockSize, (k + 1) * blockSize));
+            List<Message> block = history.subList(k * blockSize, (k + 1) * blockSize);
+            chain[k + 1] = hasher.next(chain[k], block);
+            remembered.addAll(Isolation.copy(block));
         }
         return chain;
     }

@@ -3,8 +3,7 @@ package dev.agentpersistence.inmemory.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.ToolCall;
-import java.util.ArrayList;
+import dev.agentpersistence.internal.Isolation;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -36,49 +35,31 @@ public record StoredCheckpoint(AgentCheckpoint checkpoint, boolean hasContainerN
     }
 
     private static boolean hasContainerNodes(AgentCheckpoint checkpoint) {
-        if (isContainer(checkpoint.lastInput())) {
+        if (Isolation.isContainer(checkpoint.lastInput())) {
             return true;
         }
         for (JsonNode value : checkpoint.state().values()) {
-            if (isContainer(value)) {
+            if (Isolation.isContainer(value)) {
                 return true;
             }
         }
         for (Message message : checkpoint.messageHistory()) {
-            if (message.toolCall() != null && isContainer(message.toolCall().arguments())) {
+            if (Isolation.hasContainer(message)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean isContainer(JsonNode node) {
-        return node != null && node.isContainerNode();
-    }
-
-    private static JsonNode copy(JsonNode node) {
-        return isContainer(node) ? node.deepCopy() : node;
-    }
-
     private static AgentCheckpoint deepCopy(AgentCheckpoint checkpoint) {
         var state = new TreeMap<String, JsonNode>();
         for (Map.Entry<String, JsonNode> entry : checkpoint.state().entrySet()) {
-            state.put(entry.getKey(), copy(entry.getValue()));
-        }
-        var history = new ArrayList<Message>(checkpoint.messageHistory().size());
-        for (Message message : checkpoint.messageHistory()) {
-            ToolCall call = message.toolCall();
-            if (call != null && isContainer(call.arguments())) {
-                history.add(new Message(message.role(), message.content(),
-                        new ToolCall(call.id(), call.toolName(), call.arguments().deepCopy()), message.metadata()));
-            } else {
-                history.add(message);
-            }
+            state.put(entry.getKey(), Isolation.copy(entry.getValue()));
         }
         return checkpoint.toBuilder()
-                .lastInput(copy(checkpoint.lastInput()))
+                .lastInput(Isolation.copy(checkpoint.lastInput()))
                 .state(state)
-                .messageHistory(history)
+                .messageHistory(Isolation.copy(checkpoint.messageHistory()))
                 .build();
     }
 }
