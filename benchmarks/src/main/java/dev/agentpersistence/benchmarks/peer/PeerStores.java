@@ -78,7 +78,7 @@ public final class PeerStores {
     private static String note(Backend backend) {
         return switch (backend) {
             case INMEMORY -> "copies JSON containers on save and read";
-            case FILE -> "crash-safe, 3 fsyncs per save";
+            case FILE -> "crash-safe: fdatasync of the file, fsync of 2 directories per save";
             case FILE_NOFSYNC -> "crash-safe protocol, fsync off";
             case SQLITE -> "WAL, synchronous=FULL";
             case POSTGRESQL -> "synchronous_commit=on";

@@ -9,7 +9,11 @@ import java.nio.file.StandardOpenOption;
 /** Forces written data and directory entries to stable storage. */
 public interface Fsync {
 
-    /** Forces the content and metadata of an open file. */
+    /**
+     * Forces the content of an open file and the metadata needed to read it back (its size), like
+     * {@code fdatasync}: the files written here are new and read only by name, so their times need
+     * not be forced. The name is made durable by {@link #directory(Path)}.
+     */
     void file(FileChannel channel, Path path) throws IOException;
 
     /** Forces the entries of a directory (new, renamed and removed names). */
@@ -33,7 +37,7 @@ public interface Fsync {
 
         @Override
         public void file(FileChannel channel, Path path) throws IOException {
-            channel.force(true);
+            channel.force(false);
         }
 
         @Override
