@@ -7,10 +7,14 @@
 -- Returns {0} when written, {1, body} when the version is taken, {2, version, body} when the id is
 -- taken at another version, {3, version} when the id index names a version without a body.
 local function refresh()
-  for i = 1, 7 do
-    if ARGV[6] ~= '0' then
+  if ARGV[6] ~= '0' then
+    for i = 1, 7 do
       redis.call('PEXPIRE', KEYS[i], ARGV[6])
-    else
+    end
+  elseif redis.call('PTTL', KEYS[1]) >= 0 or redis.call('PTTL', KEYS[6]) >= 0 then
+    -- some key expires (a writer with a TTL saved here): keys 2-5 always share key 1's expiry and
+    -- key 7 key 6's, so two checks find it (PTTL: -1 no expiry, -2 no key)
+    for i = 1, 7 do
       redis.call('PERSIST', KEYS[i])
     end
   end
