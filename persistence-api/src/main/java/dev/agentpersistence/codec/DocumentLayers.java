@@ -51,7 +51,7 @@ import javax.crypto.spec.SecretKeySpec;
  * documents give equal bytes on a given runtime; another zlib version may compress differently,
  * and every version reads what any other wrote.
  *
- * The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
+ * <p>The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
  * the HMAC of the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec}
  * contract) and different documents never share a nonce in practice. An attacker who can read the
  * store learns which stored documents are equal, and their sizes; nothing else.
