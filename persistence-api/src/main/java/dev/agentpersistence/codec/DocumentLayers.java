@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.zip.CRC32C;
+import java.util.zip.Deflater;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -18,24 +19,39 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The byte layers around a stored document: an integrity checksum (CRC32C) and AES-256-GCM
- * encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint documents
- * ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
+ * The byte layers around a stored document: deflate compression, an integrity checksum (CRC32C)
+ * and AES-256-GCM encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint
+ * documents ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
  *
- * <p><b>Writing</b> follows the configuration: {@code checksum(encoded)}, then
- * {@code encrypt(...)} with the current key. <b>Reading</b> follows the stored bytes, whatever is
+ * <p><b>Writing</b> follows the configuration: {@code compress(encoded)}, then {@code checksum(...)},
+ * then {@code encrypt(...)} with the current key. <b>Reading</b> follows the stored bytes, whatever is
  * configured: an encrypted document is decrypted with the key its header names, a checksummed one
- * is verified, and anything else (the plain JSON documents written before these layers existed) is
- * passed through unchanged. So layers can be turned on for existing data, and documents written
- * with and without them are read side by side.
+ * is verified, a compressed one is inflated, and anything else (the plain JSON documents written
+ * before these layers existed) is passed through unchanged. So layers can be turned on for existing
+ * data, and documents written with and without them are read side by side.
  *
- * <p>Formats (both start with a byte no JSON document starts with):
+ * <p>Compression only happens when it pays: documents shorter than {@link #compressionMinSize()}
+ * and documents whose compressed form is not smaller are stored uncompressed. Compressing before
+ * encrypting is what makes it work at all (ciphertext does not compress); the stored size then
+ * tells an observer roughly how compressible a document is, as it already told its length.
+ *
+ * <p>Formats (each starts with a byte no JSON document, and no UTF-8 text, starts with):
  * <pre>
- * checksum:  "#crc32c:" 8 lower-case hex digits "\n" payload
- * encrypted: A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
- *            | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
+ * compressed: A9 'A' 'P' 'Z' | 01 (layer version) | uncompressed length (4 bytes, big-endian)
+ *             | zlib stream (RFC 1950: deflate data, Adler-32 of the uncompressed bytes)
+ * checksum:   "#crc32c:" 8 lower-case hex digits "\n" payload
+ * encrypted:  A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
+ *             | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
  * </pre>
- * The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
+ * Inflating is bounded and strict: a document declaring more than the limit (the codec's maximum
+ * checkpoint size, else {@link Integer#MAX_VALUE}{@code  - 8} bytes) or more than its compressed
+ * bytes can hold, producing more or fewer bytes than it declares, or with bytes after the stream is
+ * a {@link CorruptCheckpointException}; nothing larger than the declared length is ever allocated.
+ * Deflate output depends only on the input, the level and the zlib library of the runtime, so equal
+ * documents give equal bytes on a given runtime; another zlib version may compress differently,
+ * and every version reads what any other wrote.
+ *
+ * <p>The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
  * the HMAC of the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec}
  * contract) and different documents never share a nonce in practice. An attacker who can read the
  * store learns which stored documents are equal, and their sizes; nothing else.
@@ -49,23 +65,33 @@ public final class DocumentLayers {
     static final byte[] ENCRYPTED_MAGIC = {(byte) 0xA9, 'A', 'P', 'E'};
     /** The encrypted layer's format version. */
     static final int ENCRYPTION_VERSION = 1;
+    /** The compression level {@link Builder} uses unless told otherwise. */
+    public static final int DEFAULT_COMPRESSION_LEVEL = 1;
+    /** The smallest document {@link Builder} compresses unless told otherwise, in bytes. */
+    public static final long DEFAULT_COMPRESSION_MIN_SIZE = 1024;
 
     private static final int CHECKSUM_HEADER = CHECKSUM_PREFIX.length + 8 + 1;
     private static final int NONCE_LENGTH = 12;
     private static final int TAG_BITS = 128;
     private static final byte[] CIPHER_KEY_LABEL = "agent-persistence aes-256-gcm cipher key v1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NONCE_KEY_LABEL = "agent-persistence aes-256-gcm nonce key v1".getBytes(StandardCharsets.US_ASCII);
-    private static final DocumentLayers NONE = new DocumentLayers(false, null, false);
+    private static final DocumentLayers NONE = new DocumentLayers(new Builder());
 
+    private final boolean compress;
+    private final int compressionLevel;
+    private final long compressionMinSize;
     private final boolean checksum;
     private final EncryptionKeys keys;
     private final boolean requireEncryption;
     private final Map<String, DerivedKey> derived;
 
-    private DocumentLayers(boolean checksum, EncryptionKeys keys, boolean requireEncryption) {
-        this.checksum = checksum;
-        this.keys = keys;
-        this.requireEncryption = requireEncryption;
+    private DocumentLayers(Builder builder) {
+        this.compress = builder.compress;
+        this.compressionLevel = builder.compressionLevel;
+        this.compressionMinSize = builder.compressionMinSize;
+        this.checksum = builder.checksum;
+        this.keys = builder.keys;
+        this.requireEncryption = builder.requireEncryption;
         var map = new LinkedHashMap<String, DerivedKey>();
         if (keys != null) {
             for (String id : keys.keyIds()) {
@@ -80,7 +106,10 @@ public final class DocumentLayers {
         this.derived = Map.copyOf(map);
     }
 
-    /** Writes documents unchanged; still reads (verifies) checksummed ones, and names the key of encrypted ones. */
+    /**
+     * Writes documents unchanged; still reads (inflates, verifies) compressed and checksummed ones,
+     * and names the key of encrypted ones.
+     */
     public static DocumentLayers none() {
         return NONE;
     }
@@ -88,6 +117,21 @@ public final class DocumentLayers {
     /** A builder; nothing is added on write until configured. */
     public static Builder custom() {
         return new Builder();
+    }
+
+    /** Whether written documents are deflate-compressed (when that makes them smaller). */
+    public boolean compresses() {
+        return compress;
+    }
+
+    /** The deflate level, 1 (fastest) to 9 (smallest). */
+    public int compressionLevel() {
+        return compressionLevel;
+    }
+
+    /** Documents shorter than this many bytes are not compressed. */
+    public long compressionMinSize() {
+        return compressionMinSize;
     }
 
     /** Whether written documents get a checksum. */
@@ -112,13 +156,22 @@ public final class DocumentLayers {
 
     /** Whether written documents are stored exactly as encoded. */
     public boolean writesPlain() {
-        return !checksum && keys == null;
+        return !compress && !checksum && keys == null;
     }
 
-    /** The stored form of {@code document}: checksummed and/or encrypted as configured. */
+    /**
+     * The stored form of {@code document}: compressed (when it pays), checksummed and/or encrypted
+     * as configured.
+     */
     public byte[] wrap(byte[] document) {
         Objects.requireNonNull(document, "document");
         byte[] result = document;
+        if (compress && document.length >= compressionMinSize) {
+            byte[] compressed = DeflateLayer.compress(document, compressionLevel);
+            if (compressed != null) {
+                result = compressed;
+            }
+        }
         if (checksum) {
             result = addChecksum(result);
         }
@@ -129,14 +182,23 @@ public final class DocumentLayers {
     }
 
     /**
-     * The document inside {@code stored}: decrypted and verified when it carries those layers,
-     * unchanged when it carries none.
+     * The document inside {@code stored}: decrypted, verified and inflated when it carries those
+     * layers, unchanged when it carries none. A compressed document may declare up to
+     * {@link Integer#MAX_VALUE}{@code  - 8} bytes.
      *
      * @throws EncryptionKeyException      when the document's key id is not configured or its key does not open it
-     * @throws CorruptCheckpointException  when a layer is truncated or its checksum does not match, or an
-     *                                     unencrypted document is read while encryption is required
+     * @throws CorruptCheckpointException  when a layer is truncated or damaged or its checksum does not match, or
+     *                                     an unencrypted document is read while encryption is required
      */
     public byte[] unwrap(byte[] stored, CheckpointLocation where) {
+        return unwrap(stored, where, DeflateLayer.MAX_LENGTH);
+    }
+
+    /**
+     * As {@link #unwrap(byte[], CheckpointLocation)}, refusing a compressed document that declares
+     * more than {@code maxDocumentSize} bytes uncompressed (the codec's maximum checkpoint size).
+     */
+    byte[] unwrap(byte[] stored, CheckpointLocation where, long maxDocumentSize) {
         Objects.requireNonNull(where, "where");
         if (stored == null) {
             throw corrupt(where, "the stored document is missing", null);
@@ -149,6 +211,11 @@ public final class DocumentLayers {
         }
         if (startsWith(result, CHECKSUM_PREFIX)) {
             result = verifyChecksum(result, where);
+        }
+        if (DeflateLayer.isCompressed(result)) {
+            result = maxDocumentSize < DeflateLayer.MAX_LENGTH
+                    ? DeflateLayer.inflate(result, where, maxDocumentSize, "the maximum checkpoint size")
+                    : DeflateLayer.inflate(result, where, DeflateLayer.MAX_LENGTH, "the largest document this library reads");
         }
         return result;
     }
@@ -168,7 +235,8 @@ public final class DocumentLayers {
 
     @Override
     public String toString() {
-        return "DocumentLayers[checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
+        return "DocumentLayers[compression=" + (compress ? "deflate(level " + compressionLevel + ", from "
+                + compressionMinSize + " bytes)" : "off") + ", checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
                 + ", requireEncryption=" + requireEncryption + "]";
     }
 
@@ -303,13 +371,47 @@ public final class DocumentLayers {
         }
     }
 
-    /** Builds {@link DocumentLayers}. */
+    /** Builds {@link DocumentLayers}; every method validates its argument. */
     public static final class Builder {
+        private boolean compress;
+        private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
+        private long compressionMinSize = DEFAULT_COMPRESSION_MIN_SIZE;
         private boolean checksum;
         private EncryptionKeys keys;
         private boolean requireEncryption;
 
         private Builder() {
+        }
+
+        /**
+         * Whether written documents are deflate-compressed (default {@code false}); a document is
+         * stored uncompressed when it is shorter than {@link #compressionMinSize(long)} or does not get smaller.
+         */
+        public Builder compression(boolean compress) {
+            this.compress = compress;
+            return this;
+        }
+
+        /**
+         * The deflate level, 1 (fastest) to 9 (smallest); default {@value DocumentLayers#DEFAULT_COMPRESSION_LEVEL}
+         * (on conversation-like JSON, level 6 stores about a fifth fewer bytes of a 250 KiB document
+         * but takes about five times as long to compress it; reading costs the same).
+         */
+        public Builder compressionLevel(int level) {
+            if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
+                throw new IllegalArgumentException("compressionLevel must be 1 to 9 but was " + level);
+            }
+            this.compressionLevel = level;
+            return this;
+        }
+
+        /** Documents shorter than this many bytes ({@code >= 0}) are not compressed; default {@value DocumentLayers#DEFAULT_COMPRESSION_MIN_SIZE}. */
+        public Builder compressionMinSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("compressionMinSize must not be negative but was " + bytes);
+            }
+            this.compressionMinSize = bytes;
+            return this;
         }
 
         /** Whether written documents get a CRC32C checksum (default {@code false}). */
@@ -339,7 +441,7 @@ public final class DocumentLayers {
             if (requireEncryption && keys == null) {
                 throw new IllegalStateException("requireEncryption needs encryption keys");
             }
-            return new DocumentLayers(checksum, keys, requireEncryption);
+            return new DocumentLayers(this);
         }
     }
 }

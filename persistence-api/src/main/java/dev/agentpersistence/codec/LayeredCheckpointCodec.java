@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * A {@link CheckpointCodec} that stores another codec's document inside {@link DocumentLayers}
- * (checksum, encryption) and refuses documents over a maximum size.
+ * (compression, checksum, encryption) and refuses documents over a maximum size.
  *
  * <pre>{@code
  * var codec = LayeredCheckpointCodec.custom()
@@ -18,6 +18,16 @@ import java.util.OptionalLong;
  * }</pre>
  * Reading accepts documents with or without each layer (see {@link DocumentLayers}), so the
  * layers can be turned on over existing plain JSON data. Immutable and thread-safe.
+ *
+ * <p><b>The maximum size</b> applies to the document both as encoded (the inner codec's bytes, before
+ * compression) and as stored (after all layers): a checkpoint is refused when either is larger. So
+ * whether a checkpoint fits does not depend on how well it compresses or on whether compression is
+ * on, a backend's own size limit is still met by the stored bytes, and a reader can refuse any
+ * compressed document declaring more than the limit without inflating it: inflation never allocates
+ * more than the limit. Consequently, after the limit is lowered, a compressed document written
+ * under the higher limit whose content exceeds the new one is refused as corrupt when read (the
+ * message names both sizes); raise the limit again to read it. Uncompressed documents are read
+ * whatever their size.
  */
 public final class LayeredCheckpointCodec implements CheckpointCodec {
     private final CheckpointCodec inner;
@@ -38,12 +48,18 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
     /**
      * {@inheritDoc}
      *
-     * @throws CheckpointTooLargeException when the stored document would exceed {@link #maxDocumentSize()}
+     * @throws CheckpointTooLargeException when the encoded or the stored document would exceed
+     *                                     {@link #maxDocumentSize()} (its size is the larger of the two)
      */
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        byte[] stored = layers.wrap(inner.encode(checkpoint));
+        byte[] document = inner.encode(checkpoint);
+        if (document.length > maxDocumentSize) {
+            throw new CheckpointTooLargeException(checkpoint.agentId(), checkpoint.checkpointId(), document.length,
+                    maxDocumentSize);
+        }
+        byte[] stored = layers.wrap(document);
         if (stored.length > maxDocumentSize) {
             throw new CheckpointTooLargeException(checkpoint.agentId(), checkpoint.checkpointId(), stored.length,
                     maxDocumentSize);
@@ -54,7 +70,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
     @Override
     public AgentCheckpoint decode(byte[] document, CheckpointLocation where) {
         Objects.requireNonNull(where, "where");
-        return inner.decode(layers.unwrap(document, where), where);
+        return inner.decode(layers.unwrap(document, where, maxDocumentSize), where);
     }
 
     /** The codec producing the document inside the layers. */
@@ -67,7 +83,10 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
         return layers;
     }
 
-    /** The largest stored document accepted, in bytes ({@link Long#MAX_VALUE} when unlimited). */
+    /**
+     * The largest document accepted, encoded and stored, in bytes ({@link Long#MAX_VALUE} when
+     * unlimited); also the largest a compressed document may declare when read.
+     */
     public long maxDocumentSize() {
         return maxDocumentSize;
     }
@@ -104,7 +123,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
             return this;
         }
 
-        /** The largest stored document, in bytes, {@code > 0}; default unlimited. */
+        /** The largest document, encoded and stored, in bytes, {@code > 0}; default unlimited. See the class comment. */
         public Builder maxDocumentSize(long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentSize must be positive but was " + bytes);

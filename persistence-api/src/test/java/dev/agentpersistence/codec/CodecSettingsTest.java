@@ -14,13 +14,49 @@ class CodecSettingsTest {
     private static final String K2 = Base64.getUrlEncoder().encodeToString(DocumentLayersTest.KEY_2);
 
     @Test
-    void defaultsAreChecksumOnNoEncryptionNoLimit() {
+    void defaultsAreCompressionAndChecksumOnNoEncryptionNoLimit() {
         var codec = CodecSettings.codec(ProviderConfig.empty());
+        assertThat(codec.layers().compresses()).isTrue();
+        assertThat(codec.layers().compressionLevel()).isEqualTo(1);
+        assertThat(codec.layers().compressionMinSize()).isEqualTo(1024);
         assertThat(codec.layers().checksum()).isTrue();
         assertThat(codec.layers().encrypts()).isFalse();
         assertThat(codec.sizeLimit()).isEmpty();
-        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false"))).layers().writesPlain())
-                .isTrue();
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false",
+                CodecSettings.COMPRESSION, "none"))).layers().writesPlain()).isTrue();
+        assertThat(codec.toString()).contains("compression=deflate(level 1, from 1024 bytes)", "checksum=true");
+    }
+
+    @Test
+    void compressionSettingsComeFromTheSettingsOrTheEnvironmentForm() {
+        var layers = CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION, " DEFLATE ",
+                "AGENT_PERSISTENCE_COMPRESSION_LEVEL", "6", CodecSettings.COMPRESSION_MIN_SIZE, "2KiB")));
+        assertThat(layers.compresses()).isTrue();
+        assertThat(layers.compressionLevel()).isEqualTo(6);
+        assertThat(layers.compressionMinSize()).isEqualTo(2048);
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of("AGENT_PERSISTENCE_COMPRESSION", "none"))).compresses())
+                .isFalse();
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION_MIN_SIZE, "0")))
+                .compressionMinSize()).isZero();
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION, "",
+                CodecSettings.COMPRESSION_LEVEL, " "))).compressionLevel()).as("blank means default").isEqualTo(1);
+    }
+
+    @Test
+    void malformedCompressionSettingsNameTheSettingAndTheValue() {
+        assertRejected(Map.of(CodecSettings.COMPRESSION, "gzip"),
+                "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be 'deflate' or 'none'"
+                        + " but was 'gzip'", "");
+        for (String level : new String[] {"0", "10", "-1", "fast", "1.5"}) {
+            assertRejected(Map.of(CodecSettings.COMPRESSION_LEVEL, level), "'agent.persistence.compression.level' "
+                    + "(environment AGENT_PERSISTENCE_COMPRESSION_LEVEL) must be a deflate level from 1 to 9 but was '"
+                    + level + "'", "");
+        }
+        for (String size : new String[] {"-1", "1 parsec", "KiB", "99999999999999999999"}) {
+            assertRejected(Map.of(CodecSettings.COMPRESSION_MIN_SIZE, size), "agent.persistence.compression.min-size", "");
+        }
+        assertThatThrownBy(() -> CodecSettings.parseSize(CodecSettings.MAX_CHECKPOINT_SIZE, "0"))
+                .as("zero is only a valid threshold, not a valid maximum").hasMessageContaining("must be positive");
     }
 
     @Test

@@ -66,6 +66,90 @@ class LayeredCheckpointCodecTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** A checkpoint with a conversation-like history of {@code messages} messages of about 200 characters. */
+    static AgentCheckpoint conversation(int messages) {
+        var builder = CHECKPOINT.toBuilder();
+        for (int i = 0; i < messages; i++) {
+            String text = DocumentLayersCompressionTest.prose(i, 200);
+            builder.message(i % 2 == 0 ? Message.user(text) : Message.assistant(text));
+        }
+        return builder.build();
+    }
+
+    @Test
+    void everyCombinationWithCompressionRoundTripsAndReadsTheOthers() {
+        var keys = DocumentLayersTest.ring("k1");
+        var large = conversation(40);
+        var codecs = new java.util.ArrayList<LayeredCheckpointCodec>();
+        for (boolean compress : new boolean[] {false, true}) {
+            for (boolean checksum : new boolean[] {false, true}) {
+                for (boolean encrypt : new boolean[] {false, true}) {
+                    var layers = DocumentLayers.custom().compression(compress).checksum(checksum);
+                    if (encrypt) {
+                        layers.encryption(keys);
+                    }
+                    codecs.add(LayeredCheckpointCodec.custom().layers(layers.build()).build());
+                }
+            }
+        }
+        int json = CheckpointCodec.json().encode(large).length;
+        for (var writer : codecs) {
+            for (var checkpoint : new AgentCheckpoint[] {CHECKPOINT, large}) {
+                byte[] stored = writer.encode(checkpoint);
+                for (var reader : codecs) {
+                    if (!writer.layers().encrypts() || reader.layers().encrypts()) {
+                        assertThat(reader.decode(stored, WHERE)).as(writer + " read by " + reader).isEqualTo(checkpoint);
+                    }
+                }
+            }
+            int stored = writer.encode(large).length;
+            if (writer.layers().compresses()) {
+                assertThat(stored).as(writer.toString()).isLessThan(json / 2);
+            } else {
+                assertThat(stored).as(writer.toString()).isGreaterThanOrEqualTo(json);
+            }
+        }
+    }
+
+    @Test
+    void theLimitAppliesToTheEncodedDocumentEvenWhenItCompressesBelowIt() {
+        var large = conversation(40);
+        int json = CheckpointCodec.json().encode(large).length;
+        var layers = DocumentLayers.custom().compression(true).checksum(true).build();
+        int stored = LayeredCheckpointCodec.custom().layers(layers).build().encode(large).length;
+        assertThat(stored).isLessThan(json / 2);
+
+        var underJson = LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(json - 1).build();
+        assertThatThrownBy(() -> underJson.encode(large))
+                .isInstanceOfSatisfying(CheckpointTooLargeException.class, e -> {
+                    assertThat(e.size()).isEqualTo(json);
+                    assertThat(e.limit()).isEqualTo(json - 1);
+                });
+        var atJson = LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(json).build();
+        byte[] document = atJson.encode(large);
+        assertThat(document).hasSize(stored);
+        assertThat(atJson.decode(document, WHERE)).isEqualTo(large);
+
+        // Read with a lower limit: the compressed document declares more than it, and is refused unread.
+        assertThatThrownBy(() -> underJson.decode(document, WHERE)).isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("declares " + json + " bytes uncompressed, over the maximum checkpoint size of "
+                        + (json - 1) + " bytes")
+                .hasMessageContaining("'cp-1' of agent 'agent-1' at row 1");
+        assertThat(LayeredCheckpointCodec.custom().build().decode(document, WHERE)).isEqualTo(large);
+    }
+
+    @Test
+    void theLimitStillAppliesToTheStoredBytesWhenTheLayersAddToThem() {
+        int json = CheckpointCodec.json().encode(CHECKPOINT).length;
+        var codec = LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().compression(true).checksum(true).build())
+                .maxDocumentSize(json).build();
+        assertThatThrownBy(() -> codec.encode(CHECKPOINT))
+                .isInstanceOfSatisfying(CheckpointTooLargeException.class, e -> {
+                    assertThat(e.size()).as("too small to compress, plus the checksum header").isEqualTo(json + 17);
+                    assertThat(e.limit()).isEqualTo(json);
+                });
+    }
+
     @Test
     void aWrongFormatVersionInsideTheLayersIsStillReported() {
         var codec = LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().checksum(true).build()).build();

@@ -1,0 +1,158 @@
+package dev.agentpersistence.codec;
+
+import dev.agentpersistence.CorruptCheckpointException;
+import java.util.Arrays;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * The compression layer of {@link DocumentLayers}: a header naming the uncompressed length, then a
+ * zlib stream (RFC 1950: deflate data and an Adler-32 of the uncompressed bytes).
+ *
+ * <pre>
+ * A9 'A' 'P' 'Z' | 01 (layer version) | uncompressed length (4 bytes, big-endian) | zlib stream
+ * </pre>
+ *
+ * Inflation is bounded: the declared length must be within the caller's limit and within what the
+ * compressed bytes can hold (deflate expands at most 1032:1), exactly that many bytes must come out,
+ * and the stream must end at the last stored byte. So a hostile or damaged document allocates at
+ * most its declared, bounded length. Stateless; a {@link Deflater}/{@link Inflater} per call.
+ */
+final class DeflateLayer {
+    /** The first bytes of a compressed document. */
+    static final byte[] MAGIC = {(byte) 0xA9, 'A', 'P', 'Z'};
+    /** The compression layer's format version. */
+    static final int VERSION = 1;
+    /** Magic, version, 4-byte length. */
+    static final int HEADER = MAGIC.length + 1 + Integer.BYTES;
+    /** The largest uncompressed length ever written or read: the largest byte array a JVM allocates. */
+    static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+    /** Deflate's largest expansion: a 258-byte match in 2 bits. */
+    private static final long MAX_RATIO = 1032;
+
+    private DeflateLayer() {
+    }
+
+    /** Whether {@code bytes} starts with the compression header's magic. */
+    static boolean isCompressed(byte[] bytes) {
+        return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    }
+
+    /**
+     * {@code document} compressed at {@code level}, or {@code null} when the result would not be
+     * smaller than the document (the caller then stores it as it is).
+     */
+    static byte[] compress(byte[] document, int level) {
+        if (document.length > MAX_LENGTH || document.length <= HEADER) {
+            return null;
+        }
+        // Output is only kept when smaller than the input, so an input-sized buffer is enough.
+        byte[] out = new byte[document.length - 1];
+        var deflater = new Deflater(level);
+        try {
+            deflater.setInput(document);
+            deflater.finish();
+            int end = HEADER;
+            while (!deflater.finished() && end < out.length) {
+                end += deflater.deflate(out, end, out.length - end);
+            }
+            if (!deflater.finished()) {
+                return null;
+            }
+            System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
+            out[MAGIC.length] = (byte) VERSION;
+            writeInt(out, MAGIC.length + 1, document.length);
+            return Arrays.copyOf(out, end);
+        } finally {
+            deflater.end();
+        }
+    }
+
+    /**
+     * The document inside a compressed payload.
+     *
+     * @param limit      the largest uncompressed length accepted (at most {@link #MAX_LENGTH})
+     * @param limitLabel what the limit is, for the message when a document declares more
+     * @throws CorruptCheckpointException naming {@code where} when the header or the stream is damaged,
+     *                                    or the declared length is over the limit or is not what comes out
+     */
+    static byte[] inflate(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
+        if (payload.length < HEADER) {
+            throw corrupt(where, "the compressed document is truncated (no header)", null);
+        }
+        int version = payload[MAGIC.length] & 0xFF;
+        if (version != VERSION) {
+            throw corrupt(where, "compression layer version " + version + " is not one this library reads ("
+                    + VERSION + ")", null);
+        }
+        long declared = Integer.toUnsignedLong(readInt(payload, MAGIC.length + 1));
+        long compressed = payload.length - HEADER;
+        if (declared > limit) {
+            throw corrupt(where, "the compressed document declares " + declared + " bytes uncompressed, over "
+                    + limitLabel + " of " + limit + " bytes", null);
+        }
+        if (declared > compressed * MAX_RATIO) {
+            throw corrupt(where, "the compressed document declares " + declared + " bytes uncompressed, more than its "
+                    + compressed + " compressed bytes can hold (the document is truncated or its header altered)", null);
+        }
+        byte[] out = new byte[(int) declared];
+        var inflater = new Inflater();
+        try {
+            inflater.setInput(payload, HEADER, (int) compressed);
+            int filled = 0;
+            while (filled < out.length) {
+                long consumed = inflater.getBytesRead();
+                int n = inflater.inflate(out, filled, out.length - filled);
+                if (n == 0 && inflater.finished()) {
+                    throw corrupt(where, "the compressed document holds " + filled + " bytes, fewer than the "
+                            + declared + " it declares", null);
+                }
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == consumed)) {
+                    throw corrupt(where, "the compressed document is truncated: " + filled + " of the " + declared
+                            + " bytes it declares came out", null);
+                }
+                filled += n;
+            }
+            expectEnd(inflater, where, declared);
+            return out;
+        } catch (DataFormatException e) {
+            throw corrupt(where, "the compressed data is damaged (" + e.getMessage() + ")", e);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /** After the declared bytes: the stream must end (checksum verified) with no stored byte left over. */
+    private static void expectEnd(Inflater inflater, CheckpointLocation where, long declared) throws DataFormatException {
+        byte[] probe = new byte[1];
+        while (!inflater.finished()) {
+            long consumed = inflater.getBytesRead();
+            if (inflater.inflate(probe) > 0) {
+                throw corrupt(where, "the compressed document holds more than the " + declared
+                        + " bytes it declares", null);
+            }
+            if (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == consumed) {
+                throw corrupt(where, "the compressed document is truncated (the stream does not end)", null);
+            }
+        }
+        if (inflater.getRemaining() > 0) {
+            throw corrupt(where, inflater.getRemaining() + " bytes follow the end of the compressed stream", null);
+        }
+    }
+
+    private static void writeInt(byte[] bytes, int at, int value) {
+        bytes[at] = (byte) (value >>> 24);
+        bytes[at + 1] = (byte) (value >>> 16);
+        bytes[at + 2] = (byte) (value >>> 8);
+        bytes[at + 3] = (byte) value;
+    }
+
+    private static int readInt(byte[] bytes, int at) {
+        return (bytes[at] & 0xFF) << 24 | (bytes[at + 1] & 0xFF) << 16 | (bytes[at + 2] & 0xFF) << 8 | bytes[at + 3] & 0xFF;
+    }
+
+    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
+        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+    }
+}
