@@ -12,7 +12,7 @@ import java.util.Objects;
  *   <li>{@value #COMPRESSION} — {@code deflate} (default) or {@code none}: documents are deflate-compressed
  *       before the checksum and encryption, when that makes them smaller;</li>
  *   <li>{@value #COMPRESSION_MIN_SIZE} — documents shorter than this are not compressed; a size as for
- *       {@value #MAX_CHECKPOINT_SIZE} ({@code 0} compresses all), default {@code 1KiB};</li>
+ *       {@value #MAX_CHECKPOINT_SIZE} ({@code 0} compresses all), default {@code 4KiB};</li>
  *   <li>{@value #COMPRESSION_LEVEL} — deflate level {@code 1} (fastest, default) to {@code 9} (smallest);</li>
  *   <li>{@value #CHECKSUM} — {@code true}/{@code false}, default {@code true}: a CRC32C checked on every read;</li>
  *   <li>{@value #ENCRYPTION_KEYS} — {@code id:base64key,...} (32-byte AES keys); set to encrypt with AES-256-GCM;</li>

@@ -18,13 +18,13 @@ class CodecSettingsTest {
         var codec = CodecSettings.codec(ProviderConfig.empty());
         assertThat(codec.layers().compresses()).isTrue();
         assertThat(codec.layers().compressionLevel()).isEqualTo(1);
-        assertThat(codec.layers().compressionMinSize()).isEqualTo(1024);
+        assertThat(codec.layers().compressionMinSize()).isEqualTo(4096);
         assertThat(codec.layers().checksum()).isTrue();
         assertThat(codec.layers().encrypts()).isFalse();
         assertThat(codec.sizeLimit()).isEmpty();
         assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false",
                 CodecSettings.COMPRESSION, "none"))).layers().writesPlain()).isTrue();
-        assertThat(codec.toString()).contains("compression=deflate(level 1, from 1024 bytes)", "checksum=true");
+        assertThat(codec.toString()).contains("compression=deflate(level 1, from 4096 bytes)", "checksum=true");
     }
 
     @Test

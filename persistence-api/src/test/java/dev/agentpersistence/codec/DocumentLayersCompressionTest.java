@@ -114,9 +114,9 @@ class DocumentLayersCompressionTest {
 
     @Test
     void documentsBelowTheThresholdStayPlain() {
-        byte[] below = Arrays.copyOf(DOC, 1023);
-        byte[] at = Arrays.copyOf(DOC, 1024);
-        assertThat(DEFLATE.compressionMinSize()).isEqualTo(1024);
+        byte[] below = Arrays.copyOf(DOC, 4095);
+        byte[] at = Arrays.copyOf(DOC, 4096);
+        assertThat(DEFLATE.compressionMinSize()).isEqualTo(4096);
         assertThat(DEFLATE.wrap(below)).isEqualTo(below);
         assertThat(Arrays.copyOf(DEFLATE.wrap(at), 4)).isEqualTo(MAGIC);
         var from100 = DocumentLayers.custom().compression(true).compressionMinSize(100).build();
@@ -155,7 +155,7 @@ class DocumentLayersCompressionTest {
 
     @Test
     void everyAlteredBitOfAnUnchecksummedCompressedDocumentIsCorruptNamingWhereOrHarmless() {
-        byte[] document = jsonDocument(2, 2_000);
+        byte[] document = jsonDocument(2, 5_000);
         byte[] stored = DEFLATE.wrap(document);
         int harmless = 0;
         for (int i = 0; i < stored.length; i++) {
@@ -268,7 +268,7 @@ class DocumentLayersCompressionTest {
 
     @Test
     void toStringShowsCompression() {
-        assertThat(DEFLATE.toString()).contains("compression=deflate(level 1, from 1024 bytes)");
+        assertThat(DEFLATE.toString()).contains("compression=deflate(level 1, from 4096 bytes)");
         assertThat(DocumentLayers.none().toString()).contains("compression=off");
     }
 
