@@ -1,6 +1,7 @@
 package dev.agentpersistence.benchmarks;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
@@ -26,7 +27,11 @@ public class CodecBenchmarks {
     @Param({"10", "1000"})
     public int messages;
 
-    private final CheckpointCodec codec = CheckpointCodec.json();
+    /** {@code json}: the JSON codec alone; {@code stored}: JSON with the default layers (checksum, deflate from 4 KiB). */
+    @Param({"json", "stored"})
+    public String layers;
+
+    private CheckpointCodec codec;
     private AgentCheckpoint checkpoint;
     private byte[] document;
     private CheckpointLocation location;
@@ -34,6 +39,7 @@ public class CodecBenchmarks {
     @Setup(Level.Trial)
     public void prepare() {
         String agentId = "read-10x" + messages;
+        codec = "json".equals(layers) ? CheckpointCodec.json() : StoredForm.codec();
         checkpoint = Fixtures.checkpoint(agentId, 9, Fixtures.history(messages));
         document = codec.encode(checkpoint);
         location = new CheckpointLocation(agentId, checkpoint.checkpointId(), "benchmark");

@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
@@ -38,7 +39,7 @@ public interface BackendDriver {
             provider.close();
             throw new UnsupportedOperationException(provider + " has no history segment store");
         }
-        return IncrementalHistoryStorageProvider.wrap(provider);
+        return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.ofDefaults(), StoredForm.codec());
     }
 
     /** Whether our provider over this backend can store histories incrementally (has a history segment store). */

@@ -24,6 +24,7 @@ final class FileDriver implements BackendDriver {
         return FileStorageProvider.of(FileStorageConfig.custom()
                 .directory(directory(settings, namespace))
                 .fsync(fsync && !bulk)
+                .codec(StoredForm.codec())
                 .build());
     }
 

@@ -41,11 +41,11 @@ final class JdbcDriver implements BackendDriver {
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+        return JdbcStorageProvider.builder().config(JdbcStorageConfig.custom()
                 .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
                 .tablePrefix(tablePrefix(settings, namespace))
                 .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
-                .build());
+                .build()).codec(StoredForm.codec()).build();
     }
 
     @Override

@@ -22,10 +22,10 @@ final class RedisDriver implements BackendDriver {
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
-        return RedisStorageProvider.create(RedisStorageConfig.custom()
+        return RedisStorageProvider.builder().config(RedisStorageConfig.custom()
                 .uri(settings.redisUri())
                 .keyPrefix(prefix(settings, namespace))
-                .build());
+                .build()).codec(StoredForm.codec()).build();
     }
 
     @Override

@@ -18,7 +18,7 @@ final class S3Driver implements BackendDriver {
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
-        return S3StorageProvider.create(config(settings, namespace));
+        return S3StorageProvider.builder(config(settings, namespace)).codec(StoredForm.codec()).build();
     }
 
     @Override

@@ -65,7 +65,7 @@ public final class Summary {
 
     private void overhead(StringBuilder out) {
         var table = new MarkdownTable("backend", "messages", "raw write", "our save", "save ratio", "≤ 1.25×",
-                "raw read", "our latest", "latest ratio", "≤ 1.25×", "ratio without JSON (save / latest)");
+                "raw read", "our latest", "latest ratio", "≤ 1.25×", "ratio without the codec (save / latest)");
         for (Backend backend : Backend.values()) {
             for (String messages : List.of("10", "1000")) {
                 Map<String, String> rawParams = Map.of("backend", backend.id(), "messages", messages);
@@ -77,13 +77,14 @@ public final class Summary {
                 }
                 double save = results.micros(PROVIDER + "save", ours);
                 double latest = results.micros(PROVIDER + "latest", ours);
-                double encode = results.micros(CODEC + "encode", Map.of("messages", messages));
-                double decode = results.micros(CODEC + "decode", Map.of("messages", messages));
+                var stored = Map.of("messages", messages, "layers", "stored");
+                double encode = results.micros(CODEC + "encode", stored);
+                double decode = results.micros(CODEC + "decode", stored);
                 boolean judged = backend != Backend.INMEMORY;
                 table.row(backend.id(), messages, micros(rawWrite), micros(save), ratio(save / rawWrite),
                         judged ? verdict(save / rawWrite, 1.25, true) : "n/a", micros(rawRead), micros(latest),
                         ratio(latest / rawRead), judged ? verdict(latest / rawRead, 1.25, true) : "n/a",
-                        ratio((save - encode) / rawWrite) + " / " + ratio((latest - decode) / rawRead));
+                        judged ? ratio((save - encode) / rawWrite) + " / " + ratio((latest - decode) / rawRead) : "n/a");
             }
         }
         if (table.isEmpty()) {
@@ -93,11 +94,16 @@ public final class Summary {
         table.appendTo(out);
         out.append("`inmemory` has no driver underneath: its raw column is a map of the encoded bytes, a reference point"
                 + " only; the in-memory provider is held against the in-memory peers instead.\n\n");
-        var codec = new MarkdownTable("messages", "JSON encode", "JSON decode", "document size");
+        var codec = new MarkdownTable("messages", "JSON encode", "JSON decode", "JSON size",
+                "stored encode", "stored decode", "stored size");
         for (String messages : List.of("10", "1000")) {
-            results.op(CODEC + "encode", Map.of("messages", messages)).ifPresent(encode -> codec.row(messages,
-                    micros(encode.micros()), micros(results.micros(CODEC + "decode", Map.of("messages", messages))),
-                    bytes(documentBytes(messages))));
+            var json = Map.of("messages", messages, "layers", "json");
+            var stored = Map.of("messages", messages, "layers", "stored");
+            results.op(CODEC + "encode", json).ifPresent(encode -> codec.row(messages,
+                    micros(encode.micros()), micros(results.micros(CODEC + "decode", json)),
+                    bytes(DocumentSizes.json(Integer.parseInt(messages))),
+                    micros(results.micros(CODEC + "encode", stored)), micros(results.micros(CODEC + "decode", stored)),
+                    bytes(DocumentSizes.stored(Integer.parseInt(messages)))));
         }
         if (!codec.isEmpty()) {
             out.append("The codec alone (part of every save and read except in-memory):\n\n");
@@ -211,7 +217,4 @@ public final class Summary {
         return results.op(PROVIDER + method, params).map(r -> bytes(r.allocBytes())).orElse("–");
     }
 
-    private static double documentBytes(String messages) {
-        return DocumentSizes.of(Integer.parseInt(messages));
-    }
 }
