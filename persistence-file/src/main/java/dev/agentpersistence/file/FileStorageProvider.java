@@ -2,6 +2,7 @@ package dev.agentpersistence.file;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.file.internal.AgentHead;
 import dev.agentpersistence.file.internal.AgentLister;
 import dev.agentpersistence.file.internal.CheckpointDeleter;
 import dev.agentpersistence.file.internal.CheckpointQuery;
@@ -60,17 +61,20 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         var files = new DurableFiles(fsync);
         var layout = new FileLayout(root, files);
         var reader = new CheckpointReader(config.codec(), config.skipCorrupt());
-        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
-                config.tempFileGracePeriod());
-        this.query = new CheckpointQuery(layout, files, reader);
-        this.deleter = new CheckpointDeleter(layout, files, reader);
-        this.lister = new AgentLister(layout, config.skipCorrupt());
-        this.segments = new SegmentFiles(layout, files, config.clock());
+        Path realRoot;
         try {
             layout.createRoot();
+            realRoot = root.toRealPath();
         } catch (IOException e) {
             throw IoFailures.unavailable("create the root directory", root, e);
         }
+        var head = new AgentHead(layout, files, config.clock(), config.tempFileGracePeriod(), realRoot);
+        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
+                config.tempFileGracePeriod(), head);
+        this.query = new CheckpointQuery(layout, files, reader, head);
+        this.deleter = new CheckpointDeleter(layout, files, reader, head);
+        this.lister = new AgentLister(layout, config.skipCorrupt());
+        this.segments = new SegmentFiles(layout, files, config.clock());
         if (config.cleanUpOnOpen()) {
             new StaleFileSweeper(root, files, config.clock(), config.tempFileGracePeriod()).sweep();
         }

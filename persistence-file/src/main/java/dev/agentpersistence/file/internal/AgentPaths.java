@@ -36,6 +36,16 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
         return directory.resolve(FileNames.AGENT_ID_FILE);
     }
 
+    /** The head file: the latest version and the saves in flight. */
+    public Path head() {
+        return directory.resolve(FileNames.HEAD_FILE);
+    }
+
+    /** The file whose lock guards changes of the head file. */
+    public Path headLock() {
+        return directory.resolve(FileNames.HEAD_LOCK_FILE);
+    }
+
     /** Whether the directory name is a hash, so the agent id must be kept in {@link #agentIdFile()}. */
     public boolean hashedName() {
         return FileNames.isHashed(directory.getFileName().toString());

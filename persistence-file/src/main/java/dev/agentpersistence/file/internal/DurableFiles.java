@@ -47,6 +47,29 @@ public final class DurableFiles {
     }
 
     /**
+     * Replaces {@code target} by a file holding {@code content}: writes a temporary file next to it
+     * (not forced to disk) and renames it over {@code target} atomically, so readers see the old or
+     * the new content, never a mix. Only for files whose loss or garbling after a power loss is
+     * detected and harmless (the head file, {@link AgentHead}); never for checkpoints.
+     */
+    public void replace(Path target, byte[] content) throws IOException {
+        Path temp = target.resolveSibling(WriterProcess.newTempName());
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                ByteBuffer buffer = ByteBuffer.wrap(content);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw e;
+        }
+    }
+
+    /**
      * Makes {@code existing} also reachable as {@code target}, unless {@code target} exists.
      *
      * @return {@code false} when {@code target} already existed (nothing changed)
