@@ -76,7 +76,7 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         this.lister = new AgentLister(layout, config.skipCorrupt());
         this.segments = new SegmentFiles(layout, files, config.clock());
         if (config.cleanUpOnOpen()) {
-            new StaleFileSweeper(root, files, config.clock(), config.tempFileGracePeriod()).sweep();
+            new StaleFileSweeper(layout, files, config.clock(), config.tempFileGracePeriod(), head).sweep();
         }
     }
 

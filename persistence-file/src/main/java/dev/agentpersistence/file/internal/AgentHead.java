@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * serialised inside the JVM).
  * <ol>
  *   <li><b>Register</b> (a save, after reserving its id, before publishing): under the lock, add
- *       its {@code writer} line.</li>
+ *       its {@code writer} line. If the head does not know the latest version and lists no writer
+ *       (a new agent; a head lost or invalidated), this is also a rebuild (step 5) in which the
+ *       save's own temporary file does not count — so a new agent's head is known from its first
+ *       save on.</li>
  *   <li>Publish as before ({@link CheckpointWriter}).</li>
  *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
  *       exists): under the lock, remove its line; if {@code <version>.checkpoint} exists and
@@ -149,12 +152,21 @@ public final class AgentHead {
         STALE
     }
 
-    /** Step 1: registers a save of {@code version}; the head then lists it until {@link #finish}. */
-    public Registration register(AgentPaths paths, long version) throws IOException {
+    /**
+     * Step 1: registers a save of {@code version}; the head then lists it until {@link #finish}. When
+     * the head does not know the latest version and no other save is registered (a new agent, or a
+     * head lost or invalidated), this is also a rebuild (step 5) in which {@code ownTemp}, the
+     * save's own temporary file, does not count as a save in flight.
+     */
+    public Registration register(AgentPaths paths, long version, Path ownTemp) throws IOException {
         var writer = self.map(process -> newWriter(process.host(), process.pid(), process.startMillis(), version))
                 .orElseGet(() -> newWriter(HeadFormat.UNKNOWN_HOST, 0, 0, version));
         withLock(paths, () -> {
-            files.replace(paths.head(), HeadFormat.format(forUpdate(paths).withWriter(writer)));
+            HeadState head = forUpdate(paths);
+            if (!head.latestKnown() && head.writers().isEmpty()) {
+                head = listed(paths, head, ownTemp);
+            }
+            files.replace(paths.head(), HeadFormat.format(head.withWriter(writer)));
             return Boolean.TRUE;
         });
         if (boot.equals(UNKNOWN_BOOT)) {
@@ -222,12 +234,22 @@ public final class AgentHead {
             HeadState head = forUpdate(paths);
             var temps = new ArrayList<Path>();
             long[] versions = layout.versions(paths, temps);
-            if (head.writers().isEmpty() && noSaveRunning(temps)) {
-                long latest = versions.length == 0 ? HeadState.NONE : versions[versions.length - 1];
-                files.replace(paths.head(), HeadFormat.format(new HeadState(boot, latest, List.of())));
+            if (head.writers().isEmpty() && noSaveRunning(temps, null)) {
+                files.replace(paths.head(), HeadFormat.format(new HeadState(boot, highest(versions), List.of())));
             }
             return versions;
         });
+    }
+
+    /** Under the lock, with no writer registered: {@code head} with the latest version listed, when no save may be in flight. */
+    private HeadState listed(AgentPaths paths, HeadState head, Path ownTemp) throws IOException {
+        var temps = new ArrayList<Path>();
+        long[] versions = layout.versions(paths, temps);
+        return noSaveRunning(temps, ownTemp) ? head.withLatest(highest(versions)) : head;
+    }
+
+    private static long highest(long[] ascending) {
+        return ascending.length == 0 ? HeadState.NONE : ascending[ascending.length - 1];
     }
 
     private HeadState.Writer newWriter(String host, long pid, long startMillis, long version) {
@@ -268,10 +290,13 @@ public final class AgentHead {
         return writer.process().map(WriterProcess::isKnownDead).orElse(false);
     }
 
-    /** Whether none of the temporary files may belong to a save that is still running. */
-    private boolean noSaveRunning(List<Path> temps) throws IOException {
+    /** Whether none of the temporary files (but {@code ownTemp}) may belong to a save that is still running. */
+    private boolean noSaveRunning(List<Path> temps, Path ownTemp) throws IOException {
         Instant cutoff = clock.instant().minus(gracePeriod);
         for (Path temp : temps) {
+            if (temp.equals(ownTemp)) {
+                continue;
+            }
             var attributes = files.attributes(temp);
             if (attributes.isEmpty()) {
                 continue; // gone meanwhile

@@ -3,6 +3,8 @@ package dev.agentpersistence.file.internal;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -55,7 +57,12 @@ public final class CheckpointQuery {
             if (reading.none()) {
                 return Optional.empty();
             }
-            if (filter.maxVersion() == null || reading.latest() <= filter.maxVersion()) {
+            if (reading.latest() < Long.MAX_VALUE
+                    && Files.exists(paths.versionFile(reading.latest() + 1), LinkOption.NOFOLLOW_LINKS)) {
+                // the next version exists but the head does not know it: written by a writer that does
+                // not keep the head (an older version of this module), or put there by hand
+                rebuild = true;
+            } else if (filter.maxVersion() == null || reading.latest() <= filter.maxVersion()) {
                 Optional<AgentCheckpoint> newest = reader.version(paths, reading.latest());
                 if (newest.isPresent() && filter.matches(newest.get())) {
                     return newest;

@@ -89,7 +89,7 @@ public final class CheckpointWriter {
             }
             AgentHead.Registration registration;
             try {
-                registration = head.register(paths, checkpoint.version());
+                registration = head.register(paths, checkpoint.version(), temp);
             } catch (IOException | RuntimeException e) {
                 releaseQuietly(entry, temp);
                 throw e;

@@ -49,6 +49,14 @@ public final class FileLayout {
         return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY));
     }
 
+    /**
+     * The paths of the agent directory {@code directory} (a child of the root) when the agent id is
+     * not needed: the directory name stands in for it.
+     */
+    public AgentPaths atDirectory(Path directory) {
+        return new AgentPaths(directory.getFileName().toString(), directory, directory.resolve(FileNames.IDS_DIRECTORY));
+    }
+
     /** Creates the agent's directories (and its agent id file when the name is hashed). */
     public AgentPaths prepare(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
