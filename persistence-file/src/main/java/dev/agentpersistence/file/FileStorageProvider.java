@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * safe. Saves are crash-safe and durable when they return; several providers — in this process or
  * others — may share one root. See the module README for the layout and guarantees.
  *
- * <p>Versions, the latest checkpoint, {@code maxVersion} and {@code limit} are answered from the
- * sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
+ * <p>The latest checkpoint is found through a small head file per agent, without listing the
+ * directory (which it falls back to whenever the head cannot be trusted); versions,
+ * {@code maxVersion} and {@code limit} are answered from the sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
  * inside the documents: candidates are read newest first and reading stops once {@code limit}
  * matches are found. Thread-safe.
  *

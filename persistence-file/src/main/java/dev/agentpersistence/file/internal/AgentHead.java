@@ -106,6 +106,7 @@ public final class AgentHead {
     private final Path realRoot;
     private final String boot;
     private final Optional<WriterProcess> self = WriterProcess.current();
+    private final WriterLiveness liveness = new WriterLiveness();
 
     /**
      * @param realRoot the real path of the root ({@link Path#toRealPath}): names the in-JVM lock
@@ -287,7 +288,7 @@ public final class AgentHead {
         if (Instant.ofEpochMilli(writer.sinceMillis()).plus(gracePeriod).isBefore(now)) {
             return true;
         }
-        return writer.process().map(WriterProcess::isKnownDead).orElse(false);
+        return writer.process().map(liveness::isKnownDead).orElse(false);
     }
 
     /** Whether none of the temporary files (but {@code ownTemp}) may belong to a save that is still running. */
@@ -303,7 +304,7 @@ public final class AgentHead {
             }
             boolean old = attributes.get().lastModifiedTime().toInstant().isBefore(cutoff);
             boolean dead = WriterProcess.ofTempName(temp.getFileName().toString())
-                    .filter(WriterProcess::isKnownDead).isPresent();
+                    .filter(liveness::isKnownDead).isPresent();
             if (!old && !dead) {
                 return false;
             }

@@ -90,6 +90,18 @@ class HeadFileTest {
         }
     }
 
+    @Test
+    void aFirstVersionWrittenWithoutTheHeadIsFoundAfterAllWereDeleted() throws Exception {
+        try (var provider = open(root)) {
+            provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0, "w"));
+            provider.deleteCheckpoints(AGENT);
+            assertThat(provider.getLatestCheckpoint(AGENT)).isEmpty();
+            assertThat(readHead(root, AGENT)).contains(head(HeadState.NONE));
+            AgentCheckpoint first = plant(root, scratch, AGENT, 0);
+            assertThat(provider.getLatestCheckpoint(AGENT)).contains(first);
+        }
+    }
+
     /** Files put into a closed store by hand are seen once a provider opens it (its clean-up checks the head). */
     @Test
     void openingTheStoreInvalidatesAHeadThatMissesAFile() throws Exception {
