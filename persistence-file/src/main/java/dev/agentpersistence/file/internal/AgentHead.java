@@ -2,6 +2,8 @@ package dev.agentpersistence.file.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -10,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,82 +21,95 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The head file of an agent, {@code <agent>/.head}: lets {@code getLatestCheckpoint} answer with
- * one small read and one checkpoint read instead of listing the agent directory. It holds the boot
- * id of the host that wrote it, {@code latest} (a version, "none" or "unknown") and the saves in
- * flight ({@code writer} lines: process identity as in {@link WriterProcess}, a per-save token, the
- * version, the time it registered). Format: {@link HeadFormat}.
+ * The head of an agent: lets {@code getLatestCheckpoint} answer with one small read, one
+ * {@code stat} and one checkpoint read instead of listing the agent directory. Two files:
+ * <ul>
+ *   <li>{@code <agent>/.head.lock} — the <b>state</b>, read and written only by holders of the
+ *       advisory lock on this same file ({@link HeadLock}): the boot id of the host that wrote it,
+ *       {@code latest} (a version, "none" or "unknown") and the saves in flight ({@code writer} lines:
+ *       process identity as in {@link WriterProcess}, a per-save token, the version, the time it
+ *       registered). Rewritten in place; never read without the lock, so never seen half-written.</li>
+ *   <li>{@code <agent>/.head} — what readers read, without locking: the boot id and {@code latest}.
+ *       It exists only while the state lists no save in flight and knows {@code latest}. It is
+ *       only ever removed, or created anew with its whole content (never rewritten), under the
+ *       lock; a reader sees no file, a prefix of the content — which never parses, as the last
+ *       line is the checksum of all before it — or all of it.</li>
+ * </ul>
+ * Format of both: {@link HeadFormat}.
  *
  * <h2>Protocol</h2>
- * The head is only ever replaced whole (temporary file, then atomic rename; not forced to disk),
- * and only while holding {@link HeadLock} (an advisory lock on {@code <agent>/.head.lock}, also
- * serialised inside the JVM).
+ * Every step runs under the lock.
  * <ol>
- *   <li><b>Register</b> (a save, after reserving its id, before publishing): under the lock, add
- *       its {@code writer} line. If the head does not know the latest version and lists no writer
- *       (a new agent; a head lost or invalidated), this is also a rebuild (step 5) in which the
- *       save's own temporary file does not count — so a new agent's head is known from its first
- *       save on.</li>
+ *   <li><b>Register</b> (a save, after reserving its id, before publishing): add its {@code writer}
+ *       line to the state; remove {@code .head}. If the state does not know the latest version and
+ *       lists no writer (a new agent; a lost or invalidated state), this is also a rebuild (step
+ *       5) in which the save's own temporary file does not count — so a new agent's head is known
+ *       from its first save on.</li>
  *   <li>Publish as before ({@link CheckpointWriter}).</li>
  *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
- *       exists): under the lock, remove its line; if {@code <version>.checkpoint} exists and
- *       {@code latest} is known, set {@code latest = max(latest, version)}.</li>
+ *       exists): remove its line; if {@code <version>.checkpoint} exists and {@code latest} is
+ *       known, set {@code latest = max(latest, version)}. If no writer is left and {@code latest}
+ *       is known, create {@code .head}.</li>
  *   <li><b>Invalidate</b> (a deletion that removes the highest listed version, before deleting):
- *       under the lock, set {@code latest = unknown}, keeping the writers.</li>
- *   <li><b>Rebuild</b> (a reader that found the head unusable, only if the lock is free right now):
- *       under the lock, drop abandoned writers; if none is left and the agent directory holds no
- *       temporary file of a save that may be running, list the directory and write
- *       {@code latest = } the highest version ("none" if there is none).</li>
+ *       set {@code latest = unknown}, keeping the writers; remove {@code .head}.</li>
+ *   <li><b>Rebuild</b> (a reader that found no usable {@code .head}, only if the lock is free right
+ *       now): drop abandoned writers; if none is left and the agent directory holds no temporary
+ *       file of a save that may be running, list the directory, set {@code latest} to the highest
+ *       version ("none" if there is none) and create {@code .head}.</li>
  * </ol>
  * Abandoned writers — their process is known dead ({@link WriterProcess#isKnownDead()}) or they
  * registered longer than the grace period ago, the same rule as for abandoned id reservations —
- * are dropped by every change under the lock; when the version of a dropped writer exists, it is
- * folded into {@code latest} like in step 3 (the writer may have died after publishing).
+ * are dropped by every step; when the version of a dropped writer exists, it is folded into
+ * {@code latest} like in step 3 (the writer may have died after publishing).
  *
- * <p>A reader takes no lock. It <b>trusts</b> a head only if it parses (checksum included), was
- * written in the current boot, lists no writer, and {@code latest} is known; it then answers
- * "none", or reads {@code <latest>.checkpoint} — if that file is missing, it lists the directory.
- * Anything else (no head, garbled, another boot, writers listed, unknown) makes it list the
- * directory as before, and rebuild the head unless a writer listed is still running.
+ * <p>A reader <b>trusts</b> {@code .head} if it parses (checksum included) and was written in the
+ * current boot; it then answers "none", or reads {@code <latest>.checkpoint} — if that file is
+ * missing, or the file of {@code latest + 1} exists, it lists the directory. Without a trusted
+ * {@code .head} it lists the directory as before and tries a rebuild.
  *
  * <h2>Why a trusted head is right</h2>
- * Claim: whenever the head lists no writer and {@code latest} is known, every existing checkpoint
- * file has a version {@code <= latest}. With the reader's check that {@code <latest>.checkpoint}
- * exists, {@code latest} is then the highest version.
+ * Claim: while {@code .head} exists, every existing checkpoint file has a version {@code <=} its
+ * {@code latest}. With the reader's check that {@code <latest>.checkpoint} exists, {@code latest}
+ * is then the highest version.
  * <ul>
- *   <li>A version file is only created by a save, and only after that save's register step has
- *       renamed in a head listing it (in this boot the rename precedes the link in the file
- *       system's order). From then until its finish step, every head lists it — every other change
- *       is a read-modify-write under the lock that keeps other writers, and the invalidation keeps
- *       them too — so a reader sees "writers in flight" and lists the directory. The finish step
- *       folds the version into {@code latest} if its file exists then; if it does not, it was never
- *       published or was undone, and cannot appear later (the save is over).</li>
- *   <li>{@code latest} only grows ({@code max}) except: invalidation (unknown: not trusted) and
- *       rebuild, which writes the highest version of a listing taken under the lock with no writer
- *       in flight: a save can only publish after registering, which waits for the lock, so nothing
- *       unlisted can be published before the rebuild is visible. Saves whose registration was lost
- *       (a head garbled or deleted from outside) still have their temporary file, and a rebuild
- *       refuses to run while a temporary file of a possibly running save exists.</li>
- *   <li>Lower version finishing last: {@code max} keeps the higher one. Two writers of one version:
- *       two lines with their own tokens; both fold in the existing file.</li>
+ *   <li>{@code .head} is only created when the state lists no writer, with the state's
+ *       {@code latest}, and every save removes it (step 1) before it creates its version file —
+ *       in this boot the removal precedes the link in the file system's order. So a version file
+ *       created while {@code .head} exists is impossible; a version file created earlier was
+ *       either folded into {@code latest} by its save's finish step (which sees the file), or was
+ *       listed by a rebuild — both before {@code .head} was created.</li>
+ *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation (unknown: no
+ *       {@code .head} until a rebuild) and rebuild, which uses a listing taken under the lock with
+ *       no writer in flight: a save can only publish after registering, which waits for the lock.
+ *       Saves whose registration was lost (a state garbled or deleted from outside) still have
+ *       their temporary file, and a rebuild refuses to run while a temporary file of a possibly
+ *       running save exists.</li>
+ *   <li>Lower version finishing last: {@code max} keeps the higher one; {@code .head} is created
+ *       only by the last writer to finish. Two writers of one version: two lines with their own
+ *       tokens; both fold in the existing file.</li>
  *   <li>Deletions lower the real maximum only by deleting the highest version they listed, and
  *       those invalidate first. A rebuild racing with the deletion may name a version deleted just
  *       after — the reader finds its file missing and lists. Deleting lower versions changes
  *       nothing the head claims.</li>
- *   <li>A process killed between register and finish leaves its line: readers list the directory
- *       until it is known dead (at once on this host) or the grace period has passed, and the next
- *       change under the lock drops it, folding in its version if it got published.</li>
- *   <li>Power loss or kernel crash: nothing of the head is forced to disk, so after a restart it may
- *       be old, lost or garbled, and a link may be durable while the rename before it is not. The
- *       boot id changes with every restart (Linux {@code /proc/sys/kernel/random/boot_id}), and a
- *       head of another boot is never trusted: the first change rewrites it with {@code latest =
- *       unknown}, the first reader rebuilds it. Where the boot id is not known, the register step
- *       forces the agent directory to disk after the rename (when fsync is on), so the rename is
- *       durable before the link. A head whose content was lost fails the checksum.</li>
+ *   <li>A process killed between register and finish leaves its line (and no {@code .head}):
+ *       readers list until it is known dead (at once on this host) or the grace period has passed;
+ *       then the next rebuild or save drops it, folding in its version if it got published.</li>
+ *   <li>Power loss or kernel crash: nothing of the head is forced to disk, so after a restart the
+ *       files may be old, lost or garbled, and a link may be durable while the removal of
+ *       {@code .head} before it is not. The boot id changes with every restart (Linux
+ *       {@code /proc/sys/kernel/random/boot_id}); a {@code .head} or state of another boot is never
+ *       trusted (the state's {@code latest} becomes unknown, its writers are dead). Where the boot
+ *       id is not known, the register step forces the agent directory to disk after removing
+ *       {@code .head} (when fsync is on), so the removal is durable before the link. A file whose
+ *       content was lost fails the checksum.</li>
  * </ul>
- * A reader's answer is linearisable at the moment it read the head, exactly like the listing it
- * replaces is at the moment of the listing. A head that is garbled, oversized, of another format or
- * unreadable is never an error to the caller: it only costs a listing.
+ * A reader's answer is linearisable at the moment it read {@code .head}, exactly like the listing
+ * it replaces is at the moment of the listing. Files that are garbled, oversized, of another
+ * format or unreadable are never an error to the caller: they only cost a listing.
+ *
+ * <p>Cost per save: two lock round trips on the already open lock file, one removal and one small
+ * file creation in the agent directory — no rename over an existing file, which on ext4 would make
+ * the save's directory fsync also write the head's data.
  */
 public final class AgentHead {
     private static final Logger LOG = LoggerFactory.getLogger(AgentHead.class);
@@ -122,7 +138,7 @@ public final class AgentHead {
     }
 
     /**
-     * A save's entry in the head, to hand back to {@link #finish}.
+     * A save's entry in the state, to hand back to {@link #finish}.
      *
      * @param token   the entry's token
      * @param version the version being saved
@@ -130,68 +146,59 @@ public final class AgentHead {
     public record Registration(String token, long version) {
     }
 
-    /** What the head tells a reader. */
-    public record Reading(Kind kind, long latest) {
-        /** Whether the head may be used. */
-        public boolean trusted() {
-            return kind == Kind.TRUSTED;
-        }
-
+    /**
+     * What {@code .head} tells a reader.
+     *
+     * @param trusted whether it may be used
+     * @param latest  the highest version, or {@link HeadState#NONE}, when trusted
+     */
+    public record Reading(boolean trusted, long latest) {
         /** Whether the agent has no checkpoint at all (trusted readings only). */
         public boolean none() {
             return latest == HeadState.NONE;
         }
     }
 
-    /** How far the head can be used. */
-    public enum Kind {
-        /** No writer in flight, {@code latest} known, this boot. */
-        TRUSTED,
-        /** A writer that may be running is in flight: list, and leave the head alone. */
-        BUSY,
-        /** Missing, garbled, of another boot, unknown or only abandoned writers: list, then rebuild. */
-        STALE
-    }
-
     /**
-     * Step 1: registers a save of {@code version}; the head then lists it until {@link #finish}. When
-     * the head does not know the latest version and no other save is registered (a new agent, or a
-     * head lost or invalidated), this is also a rebuild (step 5) in which {@code ownTemp}, the
-     * save's own temporary file, does not count as a save in flight.
+     * Step 1: registers a save of {@code version} and removes {@code .head}; readers list until
+     * {@link #finish}. {@code ownTemp} is the save's own temporary file (see the class documentation).
      */
     public Registration register(AgentPaths paths, long version, Path ownTemp) throws IOException {
         var writer = self.map(process -> newWriter(process.host(), process.pid(), process.startMillis(), version))
                 .orElseGet(() -> newWriter(HeadFormat.UNKNOWN_HOST, 0, 0, version));
-        withLock(paths, () -> {
-            HeadState head = forUpdate(paths);
+        withLock(paths, state -> {
+            HeadState head = forUpdate(paths, state);
             if (!head.latestKnown() && head.writers().isEmpty()) {
                 head = listed(paths, head, ownTemp);
             }
-            files.replace(paths.head(), HeadFormat.format(head.withWriter(writer)));
+            writeState(state, head.withWriter(writer));
+            files.deleteIfExists(paths.head());
             return Boolean.TRUE;
         });
         if (boot.equals(UNKNOWN_BOOT)) {
-            // no boot id to discard this head after a crash: make the rename durable before the link
+            // no boot id to discard a stale head after a crash: make the removal durable before the link
             files.syncDirectory(paths.directory());
         }
         return new Registration(writer.token(), writer.version());
     }
 
     /**
-     * Step 3: removes the save's entry and folds its version into {@code latest} if the version file
-     * exists. Never throws: a failure leaves the entry, which only makes readers list until it is
-     * judged abandoned.
+     * Step 3: removes the save's entry, folds its version into {@code latest} if the version file
+     * exists, and creates {@code .head} when no save is left in flight. Never throws: a failure
+     * leaves the entry, which only makes readers list until it is judged abandoned.
      */
     public void finish(AgentPaths paths, Registration registration) {
         try {
-            withLock(paths, () -> {
-                HeadState head = forUpdate(paths).without(w -> w.token().equals(registration.token()));
-                files.replace(paths.head(), HeadFormat.format(folded(paths, head, registration.version())));
+            withLock(paths, state -> {
+                HeadState head = forUpdate(paths, state).without(w -> w.token().equals(registration.token()));
+                head = folded(paths, head, registration.version());
+                writeState(state, head);
+                publish(paths, head);
                 return Boolean.TRUE;
             });
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not update the head file {}; latest-checkpoint reads list the directory until the entry"
-                    + " of this save is judged abandoned: {}", paths.head(), e.toString());
+            LOG.warn("Could not update the head of {}; latest-checkpoint reads list the directory until the entry"
+                    + " of this save is judged abandoned: {}", paths.directory(), e.toString());
         }
     }
 
@@ -200,46 +207,52 @@ public final class AgentHead {
         if (!Files.isDirectory(paths.directory(), LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        withLock(paths, () -> {
-            files.replace(paths.head(), HeadFormat.format(forUpdate(paths).withLatest(HeadState.UNKNOWN)));
+        withLock(paths, state -> {
+            writeState(state, forUpdate(paths, state).withLatest(HeadState.UNKNOWN));
+            files.deleteIfExists(paths.head());
             return Boolean.TRUE;
         });
     }
 
-    /** Reads the head without locking; never throws. */
+    /** Reads {@code .head} without locking; never throws. */
     public Reading read(AgentPaths paths) {
-        Optional<HeadState> parsed = readHead(paths);
-        if (parsed.isEmpty() || !parsed.get().boot().equals(boot)) {
-            return new Reading(Kind.STALE, HeadState.UNKNOWN);
+        Optional<HeadState> parsed = parse(readHead(paths));
+        if (parsed.isEmpty() || !parsed.get().boot().equals(boot) || !parsed.get().writers().isEmpty()
+                || !parsed.get().latestKnown()) {
+            return new Reading(false, HeadState.UNKNOWN);
         }
-        HeadState head = parsed.get();
-        if (!head.writers().isEmpty()) {
-            Instant now = clock.instant();
-            boolean running = head.writers().stream().anyMatch(writer -> !abandoned(writer, now));
-            return new Reading(running ? Kind.BUSY : Kind.STALE, HeadState.UNKNOWN);
-        }
-        return head.latestKnown() ? new Reading(Kind.TRUSTED, head.latest()) : new Reading(Kind.STALE, head.latest());
+        return new Reading(true, parsed.get().latest());
     }
 
     /**
      * Step 5: if the lock is free right now, lists the agent directory under it and — when no save
-     * may be in flight — writes a head naming the highest version. Returns the versions listed
-     * (ascending), or empty when the lock was busy or the agent has no directory; the caller then
-     * lists by itself.
+     * may be in flight — records the highest version and creates {@code .head}. Returns the versions
+     * listed (ascending), or empty when the lock was busy or the agent has no directory; the caller
+     * then lists by itself.
      */
     public Optional<long[]> rebuild(AgentPaths paths) throws IOException {
         if (!Files.isDirectory(paths.directory(), LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
-        return HeadLock.ifFree(paths.headLock(), realLockFile(paths), () -> {
-            HeadState head = forUpdate(paths);
+        return HeadLock.ifFree(paths.headLock(), realLockFile(paths), state -> {
+            HeadState head = forUpdate(paths, state);
             var temps = new ArrayList<Path>();
             long[] versions = layout.versions(paths, temps);
             if (head.writers().isEmpty() && noSaveRunning(temps, null)) {
-                files.replace(paths.head(), HeadFormat.format(new HeadState(boot, highest(versions), List.of())));
+                head = head.withLatest(highest(versions));
+                publish(paths, head);
             }
+            writeState(state, head);
             return versions;
         });
+    }
+
+    /** Creates {@code .head} anew from {@code head} when it lists no writer and knows the latest version. */
+    private void publish(AgentPaths paths, HeadState head) throws IOException {
+        files.deleteIfExists(paths.head());
+        if (head.writers().isEmpty() && head.latestKnown()) {
+            files.createWhole(paths.head(), HeadFormat.format(head));
+        }
     }
 
     /** Under the lock, with no writer registered: {@code head} with the latest version listed, when no save may be in flight. */
@@ -259,11 +272,11 @@ public final class AgentHead {
     }
 
     /**
-     * The head as a base for a change: a missing or garbled head, or one of another boot, has
+     * The state as a base for a change: a missing or garbled state, or one of another boot, has
      * {@code latest = unknown}; abandoned writers are dropped, their published versions folded in.
      */
-    private HeadState forUpdate(AgentPaths paths) throws IOException {
-        HeadState head = readHead(paths)
+    private HeadState forUpdate(AgentPaths paths, FileChannel state) throws IOException {
+        HeadState head = parse(readState(state))
                 .map(found -> found.boot().equals(boot) ? found
                         : new HeadState(boot, HeadState.UNKNOWN, found.writers()))
                 .orElseGet(() -> new HeadState(boot, HeadState.UNKNOWN, List.of()));
@@ -312,15 +325,38 @@ public final class AgentHead {
         return true;
     }
 
-    private Optional<HeadState> readHead(AgentPaths paths) {
+    private static Optional<HeadState> parse(Optional<byte[]> bytes) {
+        return bytes.flatMap(HeadFormat::parse);
+    }
+
+    /** The bytes of {@code .head} (at most one more than {@link HeadFormat#MAX_BYTES}); empty when unreadable. */
+    private static Optional<byte[]> readHead(AgentPaths paths) {
         try (InputStream in = Files.newInputStream(paths.head(), LinkOption.NOFOLLOW_LINKS)) {
-            return HeadFormat.parse(in.readNBytes(HeadFormat.MAX_BYTES + 1));
+            return Optional.of(in.readNBytes(HeadFormat.MAX_BYTES + 1));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             LOG.debug("Unreadable head file {}: {}", paths.head(), e.toString());
             return Optional.empty();
         }
+    }
+
+    /** The state's bytes, read through the locked channel (at most one more than {@link HeadFormat#MAX_BYTES}). */
+    private static Optional<byte[]> readState(FileChannel state) throws IOException {
+        var buffer = ByteBuffer.allocate((int) Math.min(state.size(), HeadFormat.MAX_BYTES + 1L));
+        while (buffer.hasRemaining() && state.read(buffer, buffer.position()) >= 0) {
+            // read until full or at the end
+        }
+        return Optional.of(Arrays.copyOf(buffer.array(), buffer.position()));
+    }
+
+    /** Rewrites the state in place through the locked channel (only lock holders ever read it). */
+    private static void writeState(FileChannel state, HeadState head) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(HeadFormat.format(head));
+        while (buffer.hasRemaining()) {
+            state.write(buffer, buffer.position());
+        }
+        state.truncate(buffer.limit());
     }
 
     private <T> T withLock(AgentPaths paths, HeadLock.Action<T> action) throws IOException {

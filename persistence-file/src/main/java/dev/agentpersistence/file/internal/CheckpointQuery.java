@@ -50,7 +50,7 @@ public final class CheckpointQuery {
     public Optional<AgentCheckpoint> latest(String agentId, CheckpointFilter filter) {
         AgentPaths paths = layout.agent(agentId);
         AgentHead.Reading reading = head.read(paths);
-        boolean rebuild = reading.kind() == AgentHead.Kind.STALE;
+        boolean rebuild = !reading.trusted();
         if (reading.trusted()) {
             // File.exists: a plain stat, where Files.exists pays for an exception when the file is missing
             if (reading.latest() < Long.MAX_VALUE && paths.versionFile(reading.latest() + 1).toFile().exists()) {

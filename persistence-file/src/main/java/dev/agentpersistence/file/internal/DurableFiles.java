@@ -47,30 +47,19 @@ public final class DurableFiles {
     }
 
     /**
-     * Replaces {@code target} by a file holding {@code content}: writes a temporary file next to it
-     * (not forced to disk), removes {@code target} and renames the temporary file to its name, so
-     * readers see the old content, no file, or the new content — never a mix. Only for files whose
-     * absence, loss or garbling (after a power loss) is detected and harmless (the head file,
-     * {@link AgentHead}), and only by one writer at a time; never for checkpoints.
-     *
-     * <p>Removing first is deliberate: renaming over an existing file makes ext4 (and others with
-     * the same heuristic) push the new file's data to disk with the next journal commit, which the
-     * save's directory fsync then waits for — about half a millisecond per save.
+     * Creates {@code target}, which must not exist, holding {@code content} (not forced to disk).
+     * A concurrent reader sees no file, a prefix of {@code content}, or all of it — so only for
+     * content whose prefixes are recognisably incomplete (the head file, {@link AgentHead}); never for
+     * checkpoints. A failure removes the partial file.
      */
-    public void replace(Path target, byte[] content) throws IOException {
-        Path temp = target.resolveSibling(WriterProcess.newTempName());
-        try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(content);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+    public void createWhole(Path target, byte[] content) throws IOException {
+        try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(content);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
             }
-            Files.deleteIfExists(target);
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(temp);
+            deleteQuietly(target);
             throw e;
         }
     }

@@ -12,10 +12,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Mutual exclusion for changing one agent's head file, between threads, provider instances and
- * processes: an advisory lock ({@link FileChannel#tryLock()}) on {@code <agent>/.head.lock}. Held
- * only while the head is read, rewritten into a temporary file and renamed (microseconds), never
- * while a checkpoint is written; readers never take it.
+ * Mutual exclusion for changing one agent's head ({@link AgentHead}), between threads, provider
+ * instances and processes: an advisory lock ({@link FileChannel#tryLock()}) on
+ * {@code <agent>/.head.lock}, which also holds the head's state. Held only while the head is read
+ * and rewritten (microseconds), never while a checkpoint is written; readers of the latest
+ * checkpoint only try it when they rebuild the head, and never wait for it.
  *
  * <p>File locks belong to the whole JVM, and on POSIX systems closing <em>any</em> channel of the
  * lock file releases every lock the process holds on it — so a second provider instance in this
@@ -34,8 +35,12 @@ final class HeadLock {
 
     /** Work done while holding the lock. */
     interface Action<T> {
-        /** Does the work; returns a result, never {@code null}. */
-        T run() throws IOException;
+        /**
+         * Does the work; returns a result, never {@code null}.
+         *
+         * @param lockFile the locked lock file, open for reading and writing (it holds the head state)
+         */
+        T run(FileChannel lockFile) throws IOException;
     }
 
     private HeadLock() {
@@ -63,13 +68,13 @@ final class HeadLock {
         Object monitor = (MONITOR_PREFIX + realLockFile).intern();
         synchronized (monitor) {
             try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE)) {
+                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 FileLock lock = acquire(channel, waitNanos);
                 if (lock == null) {
                     return Optional.empty();
                 }
                 try {
-                    return Optional.of(action.run());
+                    return Optional.of(action.run(channel));
                 } finally {
                     lock.release();
                 }

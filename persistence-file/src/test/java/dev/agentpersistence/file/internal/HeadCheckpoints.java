@@ -42,14 +42,26 @@ final class HeadCheckpoints {
         return directory(root, agentId).resolve(FileNames.HEAD_FILE);
     }
 
-    /** The parsed head file; empty when it is missing or not well-formed. */
+    static Path state(Path root, String agentId) {
+        return directory(root, agentId).resolve(FileNames.HEAD_LOCK_FILE);
+    }
+
+    /** The parsed head file readers use; empty when it is missing or not well-formed. */
     static Optional<HeadState> readHead(Path root, String agentId) throws IOException {
         Path head = head(root, agentId);
         return Files.isRegularFile(head) ? HeadFormat.parse(Files.readAllBytes(head)) : Optional.empty();
     }
 
-    static void writeHead(Path root, String agentId, HeadState head) throws IOException {
-        Files.write(head(root, agentId), HeadFormat.format(head));
+    /** The parsed head state (in the lock file); empty when it is missing or not well-formed. */
+    static Optional<HeadState> readState(Path root, String agentId) throws IOException {
+        Path state = state(root, agentId);
+        return Files.isRegularFile(state) ? HeadFormat.parse(Files.readAllBytes(state)) : Optional.empty();
+    }
+
+    /** Leaves the head as a save that registered and has not finished leaves it: this state, no head file. */
+    static void writeState(Path root, String agentId, HeadState state) throws IOException {
+        Files.write(state(root, agentId), HeadFormat.format(state));
+        Files.deleteIfExists(head(root, agentId));
     }
 
     static void writeHead(Path root, String agentId, String content) throws IOException {

@@ -7,7 +7,9 @@ import static dev.agentpersistence.file.internal.HeadCheckpoints.liveWriter;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.open;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.plant;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.readHead;
+import static dev.agentpersistence.file.internal.HeadCheckpoints.readState;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.writeHead;
+import static dev.agentpersistence.file.internal.HeadCheckpoints.writeState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
@@ -62,12 +64,13 @@ class HeadFileTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
 
             HeadState inFlight = head(4, liveWriter(9));
-            writeHead(root, AGENT, inFlight);
+            writeState(root, AGENT, inFlight);
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
-            assertThat(readHead(root, AGENT)).as("a running writer's entry is left alone").contains(inFlight);
+            assertThat(readState(root, AGENT)).as("a running writer's entry is left alone").contains(inFlight);
+            assertThat(readHead(root, AGENT)).isEmpty();
 
             // the writer was killed after publishing, before finishing: the read lists, and rebuilds
-            writeHead(root, AGENT, head(4, deadWriter(9)));
+            writeState(root, AGENT, head(4, deadWriter(9)));
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
             assertThat(readHead(root, AGENT)).contains(head(9));
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
@@ -112,7 +115,8 @@ class HeadFileTest {
         }
         AgentCheckpoint planted = plant(root, scratch, AGENT, 8);
         try (var provider = open(root)) {
-            assertThat(readHead(root, AGENT)).map(HeadState::latestKnown).contains(false);
+            assertThat(readHead(root, AGENT)).isEmpty();
+            assertThat(readState(root, AGENT)).map(HeadState::latestKnown).contains(false);
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
             assertThat(readHead(root, AGENT)).contains(head(8));
         }
@@ -127,11 +131,11 @@ class HeadFileTest {
             for (long version = 0; version < 4; version++) {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
             }
-            writeHead(root, AGENT, head(3, deadWriter(8)));
+            writeState(root, AGENT, head(3, deadWriter(8)));
             assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(3L);
             assertThat(readHead(root, AGENT)).contains(head(3));
             // the next save drops a dead entry as well, folding in its version only if it was published
-            writeHead(root, AGENT, head(3, deadWriter(8)));
+            writeState(root, AGENT, head(3, deadWriter(8)));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 4, "w"));
             assertThat(readHead(root, AGENT)).contains(head(4));
         }
@@ -142,7 +146,7 @@ class HeadFileTest {
         try (var provider = open(root)) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0, "w"));
             AgentCheckpoint planted = plant(root, scratch, AGENT, 9);
-            writeHead(root, AGENT, head(0, deadWriter(9)));
+            writeState(root, AGENT, head(0, deadWriter(9)));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1, "w"));
             assertThat(readHead(root, AGENT)).contains(head(9));
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
@@ -183,6 +187,24 @@ class HeadFileTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("unusableHeads")
+    void anUnusableStateIsRebuiltFromTheListing(String content) throws Exception {
+        try (var provider = open(root)) {
+            for (long version = 0; version < 3; version++) {
+                provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
+            }
+            AgentCheckpoint planted = plant(root, scratch, AGENT, 6);
+            Files.writeString(HeadCheckpoints.state(root, AGENT), content, StandardCharsets.US_ASCII);
+            Files.delete(HeadCheckpoints.head(root, AGENT));
+            assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
+            assertThat(readHead(root, AGENT)).contains(head(6));
+            assertThat(readState(root, AGENT)).contains(head(6));
+            provider.saveCheckpoint(AGENT, checkpoint(AGENT, 7, "w"));
+            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(7L);
+        }
+    }
+
     @Test
     void aHeadThatIsNotAFileIsNeverAnErrorForReaders() throws Exception {
         try (var provider = open(root)) {
@@ -215,7 +237,8 @@ class HeadFileTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
 
             provider.deleteCheckpoints(AGENT);
-            assertThat(readHead(root, AGENT)).map(HeadState::latestKnown).contains(false);
+            assertThat(readHead(root, AGENT)).isEmpty();
+            assertThat(readState(root, AGENT)).map(HeadState::latestKnown).contains(false);
             assertThat(provider.getLatestCheckpoint(AGENT)).isEmpty();
             assertThat(readHead(root, AGENT)).contains(head(HeadState.NONE));
             assertThat(provider.getLatestCheckpoint(AGENT)).isEmpty();
