@@ -36,12 +36,12 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
         return directory.resolve(FileNames.AGENT_ID_FILE);
     }
 
-    /** The head file: the latest version and the saves in flight. */
+    /** The head file readers use: the latest version, present only while no save is in flight. */
     public Path head() {
         return directory.resolve(FileNames.HEAD_FILE);
     }
 
-    /** The file whose lock guards changes of the head file. */
+    /** The head's state (the latest version and the saves in flight); its lock guards changes of both. */
     public Path headLock() {
         return directory.resolve(FileNames.HEAD_LOCK_FILE);
     }

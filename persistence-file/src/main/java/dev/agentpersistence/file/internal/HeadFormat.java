@@ -8,12 +8,12 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and writes the head file's text. Lines, each ended by {@code \n}:
+ * Reads and writes the text of the head file and of the head state. Lines, each ended by {@code \n}:
  * <pre>
  * agent-persistence-head 1
  * boot 6f0c…                                   the writer's boot id, or -
  * latest 42                                    or: latest none, latest unknown
- * writer 3fa9c0d1e2b4 12345 1732240000000 9c1e… 43 1732245000000   zero or more
+ * writer 3fa9c0d1e2b4 12345 1732240000000 9c1e… 43 1732245000000   zero or more (state only)
  * crc32c 0a1b2c3d                              CRC-32C of all bytes before this line
  * </pre>
  * Parsing is strict and never throws: anything else — a missing or extra line, a wrong checksum,

@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The content of an agent's head file ({@value FileNames#HEAD_FILE}): the boot it was written in,
- * the latest published version as far as the head knows, and the saves in flight. See
- * {@link AgentHead} for what it means and why it can be trusted.
+ * The content of an agent's head state ({@value FileNames#HEAD_LOCK_FILE}) and head file
+ * ({@value FileNames#HEAD_FILE}, always without writers): the boot it was written in, the latest
+ * published version as far as the head knows, and the saves in flight. See {@link AgentHead} for
+ * what it means and why it can be trusted.
  *
  * @param boot    the boot id of the host that wrote it ({@link BootId}), {@code "-"} when unknown
  * @param latest  the highest published version, {@link #NONE} for "no checkpoint", or {@link #UNKNOWN}
