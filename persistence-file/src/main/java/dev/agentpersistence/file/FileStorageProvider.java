@@ -2,6 +2,7 @@ package dev.agentpersistence.file;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.file.internal.AgentHead;
 import dev.agentpersistence.file.internal.AgentLister;
 import dev.agentpersistence.file.internal.CheckpointDeleter;
 import dev.agentpersistence.file.internal.CheckpointQuery;
@@ -34,8 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * safe. Saves are crash-safe and durable when they return; several providers — in this process or
  * others — may share one root. See the module README for the layout and guarantees.
  *
- * <p>Versions, the latest checkpoint, {@code maxVersion} and {@code limit} are answered from the
- * sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
+ * <p>The latest checkpoint is found through a small head file per agent, without listing the
+ * directory (which it falls back to whenever the head cannot be trusted); versions,
+ * {@code maxVersion} and {@code limit} are answered from the sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
  * inside the documents: candidates are read newest first and reading stops once {@code limit}
  * matches are found. Thread-safe.
  *
@@ -60,19 +62,22 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         var files = new DurableFiles(fsync);
         var layout = new FileLayout(root, files);
         var reader = new CheckpointReader(config.codec(), config.skipCorrupt());
-        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
-                config.tempFileGracePeriod());
-        this.query = new CheckpointQuery(layout, files, reader);
-        this.deleter = new CheckpointDeleter(layout, files, reader);
-        this.lister = new AgentLister(layout, config.skipCorrupt());
-        this.segments = new SegmentFiles(layout, files, config.clock());
+        Path realRoot;
         try {
             layout.createRoot();
+            realRoot = root.toRealPath();
         } catch (IOException e) {
             throw IoFailures.unavailable("create the root directory", root, e);
         }
+        var head = new AgentHead(layout, files, config.clock(), config.tempFileGracePeriod(), realRoot);
+        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
+                config.tempFileGracePeriod(), head);
+        this.query = new CheckpointQuery(layout, files, reader, head);
+        this.deleter = new CheckpointDeleter(layout, files, reader, head);
+        this.lister = new AgentLister(layout, config.skipCorrupt());
+        this.segments = new SegmentFiles(layout, files, config.clock());
         if (config.cleanUpOnOpen()) {
-            new StaleFileSweeper(root, files, config.clock(), config.tempFileGracePeriod()).sweep();
+            new StaleFileSweeper(layout, files, config.clock(), config.tempFileGracePeriod(), head).sweep();
         }
     }
 

@@ -93,7 +93,8 @@ class FileLayoutSafetyTest {
         Path directory = sandbox.resolve("%41gent%2F1");
         assertThat(LayoutInspection.names(sandbox)).containsExactly("%41gent%2F1");
         assertThat(LayoutInspection.names(directory))
-                .containsExactly(".ids", "0000000000000000000.checkpoint", "0000000000000000012.checkpoint");
+                .containsExactly(".head", ".head.lock", ".ids", "0000000000000000000.checkpoint",
+                        "0000000000000000012.checkpoint");
         assertThat(LayoutInspection.names(directory.resolve(".ids"))).containsExactly("%46irst", "%53econd");
         assertThat(Files.isSameFile(directory.resolve(".ids/%53econd"), directory.resolve("0000000000000000012.checkpoint")))
                 .isTrue();

@@ -57,7 +57,7 @@ class IdIndexConsistencyTest {
 
         assertThat(LayoutInspection.idEntries(root, AGENT)).containsExactly("cp-1");
         assertThat(LayoutInspection.names(LayoutInspection.agentDirectory(root, AGENT)))
-                .containsExactly(".ids", FileNames.versionFileName(1));
+                .containsExactly(FileNames.HEAD_FILE, FileNames.HEAD_LOCK_FILE, ".ids", FileNames.versionFileName(1));
         provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "other-id", "test"));
         assertThat(provider.getCheckpoint(AGENT, "other-id")).map(AgentCheckpoint::version).contains(2L);
     }

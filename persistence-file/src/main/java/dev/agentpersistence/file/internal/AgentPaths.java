@@ -36,6 +36,16 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
         return directory.resolve(FileNames.AGENT_ID_FILE);
     }
 
+    /** The head file readers use: the latest version, present only while no save is in flight. */
+    public Path head() {
+        return directory.resolve(FileNames.HEAD_FILE);
+    }
+
+    /** The head's state (the latest version and the saves in flight); its lock guards changes of both. */
+    public Path headLock() {
+        return directory.resolve(FileNames.HEAD_LOCK_FILE);
+    }
+
     /** Whether the directory name is a hash, so the agent id must be kept in {@link #agentIdFile()}. */
     public boolean hashedName() {
         return FileNames.isHashed(directory.getFileName().toString());

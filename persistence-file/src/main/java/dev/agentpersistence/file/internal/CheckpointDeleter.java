@@ -18,17 +18,21 @@ import java.util.function.LongPredicate;
  * Deletes checkpoints: first the checkpoint files (which unpublishes them at once), then the id
  * entries that are hard links of the deleted files, found by file identity from the directory
  * listing, without reading documents. Where the file system has no file identity, the ids are read
- * from the documents before deleting them.
+ * from the documents before deleting them. A deletion that removes the highest version listed first
+ * invalidates the agent's head file ({@link AgentHead}), so latest-checkpoint reads list the
+ * directory until the head is rebuilt.
  */
 public final class CheckpointDeleter {
     private final FileLayout layout;
     private final DurableFiles files;
     private final CheckpointReader reader;
+    private final AgentHead head;
 
-    public CheckpointDeleter(FileLayout layout, DurableFiles files, CheckpointReader reader) {
+    public CheckpointDeleter(FileLayout layout, DurableFiles files, CheckpointReader reader, AgentHead head) {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.head = Objects.requireNonNull(head, "head");
     }
 
     /** Deletes the agent's checkpoints whose version matches and returns how many this call removed. */
@@ -45,7 +49,11 @@ public final class CheckpointDeleter {
         var fileKeys = new HashSet<Object>();
         var entriesSeen = new HashMap<Path, BasicFileAttributes>();
         int deleted = 0;
-        for (long version : layout.versions(paths)) {
+        long[] versions = layout.versions(paths);
+        if (versions.length > 0 && versionMatches.test(versions[versions.length - 1])) {
+            head.invalidate(paths); // the latest version goes: readers must not trust the head until it is rebuilt
+        }
+        for (long version : versions) {
             if (!versionMatches.test(version)) {
                 continue;
             }

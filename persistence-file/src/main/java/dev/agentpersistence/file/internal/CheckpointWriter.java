@@ -23,8 +23,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>Reserve the id: hard-link the file as {@code .ids/<id>}; fails atomically if the name is
  *       taken. Readers ignore an entry until the checkpoint file of its version is the same file.
  *       Fsync {@code .ids}.</li>
+ *   <li>Register the save in the agent's head file ({@link AgentHead}), so that readers of the
+ *       latest checkpoint list the directory while it is in flight.</li>
  *   <li>Publish: hard-link the file as {@code <version>.checkpoint}; fails atomically if the
- *       version is taken. Fsync the agent directory. Remove the temporary name.</li>
+ *       version is taken. Fsync the agent directory.</li>
+ *   <li>Finish in the head file (also after a failure): remove the registration, fold the version
+ *       into the head's latest version. Remove the temporary name.</li>
  * </ol>
  * A taken id or version is compared with {@link StorageChecks#requireIdentical}: identical is a
  * no-op, different is a {@link CheckpointConflictException}. A writer that meets another writer's
@@ -44,15 +48,17 @@ public final class CheckpointWriter {
     private final CheckpointReader reader;
     private final Clock clock;
     private final Duration gracePeriod;
+    private final AgentHead head;
 
     public CheckpointWriter(FileLayout layout, DurableFiles files, CheckpointCodec codec, CheckpointReader reader,
-                            Clock clock, Duration gracePeriod) {
+                            Clock clock, Duration gracePeriod, AgentHead head) {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.reader = Objects.requireNonNull(reader, "reader");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
+        this.head = Objects.requireNonNull(head, "head");
     }
 
     /** Saves {@code checkpoint}; see the class documentation. */
@@ -81,12 +87,21 @@ public final class CheckpointWriter {
             if (!reserveId(paths, checkpoint, entry, temp)) {
                 return;
             }
+            AgentHead.Registration registration;
+            try {
+                registration = head.register(paths, checkpoint.version(), temp);
+            } catch (IOException | RuntimeException e) {
+                releaseQuietly(entry, temp);
+                throw e;
+            }
             try {
                 files.syncDirectory(paths.ids());
                 publish(paths, checkpoint, entry, temp);
             } catch (IOException | RuntimeException e) {
                 releaseQuietly(entry, temp);
                 throw e;
+            } finally {
+                head.finish(paths, registration); // while the temporary file still exists (see AgentHead)
             }
         } finally {
             files.deleteQuietly(temp);

@@ -47,6 +47,24 @@ public final class DurableFiles {
     }
 
     /**
+     * Creates {@code target}, which must not exist, holding {@code content} (not forced to disk).
+     * A concurrent reader sees no file, a prefix of {@code content}, or all of it — so only for
+     * content whose prefixes are recognisably incomplete (the head file, {@link AgentHead}); never for
+     * checkpoints. A failure removes the partial file.
+     */
+    public void createWhole(Path target, byte[] content) throws IOException {
+        try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(content);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(target);
+            throw e;
+        }
+    }
+
+    /**
      * Makes {@code existing} also reachable as {@code target}, unless {@code target} exists.
      *
      * @return {@code false} when {@code target} already existed (nothing changed)

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -48,6 +49,14 @@ public final class FileLayout {
         return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY));
     }
 
+    /**
+     * The paths of the agent directory {@code directory} (a child of the root) when the agent id is
+     * not needed: the directory name stands in for it.
+     */
+    public AgentPaths atDirectory(Path directory) {
+        return new AgentPaths(directory.getFileName().toString(), directory, directory.resolve(FileNames.IDS_DIRECTORY));
+    }
+
     /** Creates the agent's directories (and its agent id file when the name is hashed). */
     public AgentPaths prepare(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
@@ -62,11 +71,23 @@ public final class FileLayout {
 
     /** The versions stored for the agent, ascending; empty when the agent has no directory. */
     public long[] versions(AgentPaths paths) throws IOException {
+        return versions(paths, null);
+    }
+
+    /**
+     * As {@link #versions(AgentPaths)}, from the same listing also adding the temporary files
+     * ({@link FileNames#TEMP_PREFIX}) of the agent directory to {@code temps} unless it is {@code null}.
+     */
+    public long[] versions(AgentPaths paths, List<Path> temps) throws IOException {
         long[] versions = new long[16];
         int count = 0;
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(paths.directory())) {
             for (Path file : stream) {
-                var version = FileNames.parseVersion(file.getFileName().toString());
+                String name = file.getFileName().toString();
+                var version = FileNames.parseVersion(name);
+                if (temps != null && name.startsWith(FileNames.TEMP_PREFIX)) {
+                    temps.add(file);
+                }
                 if (version.isPresent()) {
                     if (count == versions.length) {
                         versions = Arrays.copyOf(versions, count * 2);

@@ -39,6 +39,10 @@ public final class FileNames {
     public static final String SEGMENTS_DIRECTORY = ".segments";
     /** File in a hashed agent directory holding the agent id in UTF-8. */
     public static final String AGENT_ID_FILE = ".agent-id";
+    /** File in an agent directory naming its latest version while no save is in flight ({@link AgentHead}). */
+    public static final String HEAD_FILE = ".head";
+    /** File in an agent directory holding the head's state; its advisory lock guards changes of both. */
+    public static final String HEAD_LOCK_FILE = ".head.lock";
     /** Prefix of files being written; never read as checkpoints. */
     public static final String TEMP_PREFIX = ".tmp-";
     /** Prefix of id entries being removed; never read as checkpoints. */

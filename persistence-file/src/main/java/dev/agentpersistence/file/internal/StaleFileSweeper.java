@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * no longer running ({@link WriterProcess}). So a writer working in another process right now is
  * not disturbed. Readers ignore
  * these files anyway; sweeping only gives the space back.
+ *
+ * <p>The same listing checks each agent's head file ({@link AgentHead}): a trusted head that does
+ * not name the highest checkpoint file — one put there by hand, or by a writer that does not keep
+ * the head (an older version of this module) — is invalidated, so hand-made changes to a closed
+ * store are seen once a provider opens it.
  */
 public final class StaleFileSweeper {
     private static final Logger LOG = LoggerFactory.getLogger(StaleFileSweeper.class);
@@ -28,9 +33,13 @@ public final class StaleFileSweeper {
     private final DurableFiles files;
     private final Clock clock;
     private final Duration gracePeriod;
+    private final FileLayout layout;
+    private final AgentHead head;
 
-    public StaleFileSweeper(Path root, DurableFiles files, Clock clock, Duration gracePeriod) {
-        this.root = Objects.requireNonNull(root, "root");
+    public StaleFileSweeper(FileLayout layout, DurableFiles files, Clock clock, Duration gracePeriod, AgentHead head) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.head = Objects.requireNonNull(head, "head");
+        this.root = layout.root();
         this.files = Objects.requireNonNull(files, "files");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
@@ -60,9 +69,15 @@ public final class StaleFileSweeper {
     }
 
     private int sweep(Path directory, Instant cutoff) throws IOException {
+        AgentPaths paths = layout.atDirectory(directory);
+        AgentHead.Reading reading = head.read(paths);
+        long[] highest = {HeadState.NONE};
         int removed = 0;
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory,
-                path -> FileNames.isScratch(path.getFileName().toString()))) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, path -> {
+            String name = path.getFileName().toString();
+            FileNames.parseVersion(name).ifPresent(version -> highest[0] = Math.max(highest[0], version));
+            return FileNames.isScratch(name);
+        })) {
             for (Path file : stream) {
                 var attributes = files.attributes(file);
                 if (attributes.isPresent() && attributes.get().isRegularFile()
@@ -73,6 +88,17 @@ public final class StaleFileSweeper {
             }
         } catch (DirectoryIteratorException e) {
             throw e.getCause();
+        }
+        if (reading.trusted() && highest[0] > reading.latest()) {
+            // a checkpoint file the head does not cover: put there by hand, or by a writer that does
+            // not keep the head (an older version of this module)
+            LOG.info("The head file {} does not name the highest checkpoint file; readers list the directory"
+                    + " until it is rebuilt", paths.head());
+            try {
+                head.invalidate(paths);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not invalidate the head file {}: {}", paths.head(), e.toString());
+            }
         }
         return removed;
     }

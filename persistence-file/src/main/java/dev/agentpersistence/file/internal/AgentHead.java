@@ -1,0 +1,369 @@
+package dev.agentpersistence.file.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The head of an agent: lets {@code getLatestCheckpoint} answer with one small read, one
+ * {@code stat} and one checkpoint read instead of listing the agent directory. Two files:
+ * <ul>
+ *   <li>{@code <agent>/.head.lock} — the <b>state</b>, read and written only by holders of the
+ *       advisory lock on this same file ({@link HeadLock}): the boot id of the host that wrote it,
+ *       {@code latest} (a version, "none" or "unknown") and the saves in flight ({@code writer} lines:
+ *       process identity as in {@link WriterProcess}, a per-save token, the version, the time it
+ *       registered). Rewritten in place; never read without the lock, so never seen half-written.</li>
+ *   <li>{@code <agent>/.head} — what readers read, without locking: the boot id and {@code latest}.
+ *       It exists only while the state lists no save in flight and knows {@code latest}. It is
+ *       only ever removed, or created anew with its whole content (never rewritten), under the
+ *       lock; a reader sees no file, a prefix of the content — which never parses, as the last
+ *       line is the checksum of all before it — or all of it.</li>
+ * </ul>
+ * Format of both: {@link HeadFormat}.
+ *
+ * <h2>Protocol</h2>
+ * Every step runs under the lock.
+ * <ol>
+ *   <li><b>Register</b> (a save, after reserving its id, before publishing): add its {@code writer}
+ *       line to the state; remove {@code .head}. If the state does not know the latest version and
+ *       lists no writer (a new agent; a lost or invalidated state), this is also a rebuild (step
+ *       5) in which the save's own temporary file does not count — so a new agent's head is known
+ *       from its first save on.</li>
+ *   <li>Publish as before ({@link CheckpointWriter}).</li>
+ *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
+ *       exists): remove its line; if {@code <version>.checkpoint} exists and {@code latest} is
+ *       known, set {@code latest = max(latest, version)}. If no writer is left and {@code latest}
+ *       is known, create {@code .head}.</li>
+ *   <li><b>Invalidate</b> (a deletion that removes the highest listed version, before deleting):
+ *       set {@code latest = unknown}, keeping the writers; remove {@code .head}.</li>
+ *   <li><b>Rebuild</b> (a reader that found no usable {@code .head}, only if the lock is free right
+ *       now): drop abandoned writers; if none is left and the agent directory holds no temporary
+ *       file of a save that may be running, list the directory, set {@code latest} to the highest
+ *       version ("none" if there is none) and create {@code .head}.</li>
+ * </ol>
+ * Abandoned writers — their process is known dead ({@link WriterProcess#isKnownDead()}) or they
+ * registered longer than the grace period ago, the same rule as for abandoned id reservations —
+ * are dropped by every step; when the version of a dropped writer exists, it is folded into
+ * {@code latest} like in step 3 (the writer may have died after publishing).
+ *
+ * <p>A reader <b>trusts</b> {@code .head} if it parses (checksum included) and was written in the
+ * current boot; it then answers "none", or reads {@code <latest>.checkpoint} — if that file is
+ * missing, or the file of {@code latest + 1} exists, it lists the directory. Without a trusted
+ * {@code .head} it lists the directory as before and tries a rebuild.
+ *
+ * <h2>Why a trusted head is right</h2>
+ * Claim: while {@code .head} exists, every existing checkpoint file has a version {@code <=} its
+ * {@code latest}. With the reader's check that {@code <latest>.checkpoint} exists, {@code latest}
+ * is then the highest version.
+ * <ul>
+ *   <li>{@code .head} is only created when the state lists no writer, with the state's
+ *       {@code latest}, and every save removes it (step 1) before it creates its version file —
+ *       in this boot the removal precedes the link in the file system's order. So a version file
+ *       created while {@code .head} exists is impossible; a version file created earlier was
+ *       either folded into {@code latest} by its save's finish step (which sees the file), or was
+ *       listed by a rebuild — both before {@code .head} was created.</li>
+ *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation (unknown: no
+ *       {@code .head} until a rebuild) and rebuild, which uses a listing taken under the lock with
+ *       no writer in flight: a save can only publish after registering, which waits for the lock.
+ *       Saves whose registration was lost (a state garbled or deleted from outside) still have
+ *       their temporary file, and a rebuild refuses to run while a temporary file of a possibly
+ *       running save exists.</li>
+ *   <li>Lower version finishing last: {@code max} keeps the higher one; {@code .head} is created
+ *       only by the last writer to finish. Two writers of one version: two lines with their own
+ *       tokens; both fold in the existing file.</li>
+ *   <li>Deletions lower the real maximum only by deleting the highest version they listed, and
+ *       those invalidate first. A rebuild racing with the deletion may name a version deleted just
+ *       after — the reader finds its file missing and lists. Deleting lower versions changes
+ *       nothing the head claims.</li>
+ *   <li>A process killed between register and finish leaves its line (and no {@code .head}):
+ *       readers list until it is known dead (at once on this host) or the grace period has passed;
+ *       then the next rebuild or save drops it, folding in its version if it got published.</li>
+ *   <li>Power loss or kernel crash: nothing of the head is forced to disk, so after a restart the
+ *       files may be old, lost or garbled, and a link may be durable while the removal of
+ *       {@code .head} before it is not. The boot id changes with every restart (Linux
+ *       {@code /proc/sys/kernel/random/boot_id}); a {@code .head} or state of another boot is never
+ *       trusted (the state's {@code latest} becomes unknown, its writers are dead). Where the boot
+ *       id is not known, the register step forces the agent directory to disk after removing
+ *       {@code .head} (when fsync is on), so the removal is durable before the link. A file whose
+ *       content was lost fails the checksum.</li>
+ * </ul>
+ * A reader's answer is linearisable at the moment it read {@code .head}, exactly like the listing
+ * it replaces is at the moment of the listing. Files that are garbled, oversized, of another
+ * format or unreadable are never an error to the caller: they only cost a listing.
+ *
+ * <p>Cost per save: two lock round trips on the already open lock file, one removal and one small
+ * file creation in the agent directory — no rename over an existing file, which on ext4 would make
+ * the save's directory fsync also write the head's data.
+ */
+public final class AgentHead {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentHead.class);
+    private static final String UNKNOWN_BOOT = HeadFormat.UNKNOWN_HOST;
+
+    private final FileLayout layout;
+    private final DurableFiles files;
+    private final Clock clock;
+    private final Duration gracePeriod;
+    private final Path realRoot;
+    private final String boot;
+    private final Optional<WriterProcess> self = WriterProcess.current();
+    private final WriterLiveness liveness = new WriterLiveness();
+
+    /**
+     * @param realRoot the real path of the root ({@link Path#toRealPath}): names the in-JVM lock
+     *                 monitor, so instances that reach the root through different paths share it
+     */
+    public AgentHead(FileLayout layout, DurableFiles files, Clock clock, Duration gracePeriod, Path realRoot) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.files = Objects.requireNonNull(files, "files");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
+        this.realRoot = Objects.requireNonNull(realRoot, "realRoot");
+        this.boot = BootId.read().orElse(UNKNOWN_BOOT);
+    }
+
+    /**
+     * A save's entry in the state, to hand back to {@link #finish}.
+     *
+     * @param token   the entry's token
+     * @param version the version being saved
+     */
+    public record Registration(String token, long version) {
+    }
+
+    /**
+     * What {@code .head} tells a reader.
+     *
+     * @param trusted whether it may be used
+     * @param latest  the highest version, or {@link HeadState#NONE}, when trusted
+     */
+    public record Reading(boolean trusted, long latest) {
+        /** Whether the agent has no checkpoint at all (trusted readings only). */
+        public boolean none() {
+            return latest == HeadState.NONE;
+        }
+    }
+
+    /**
+     * Step 1: registers a save of {@code version} and removes {@code .head}; readers list until
+     * {@link #finish}. {@code ownTemp} is the save's own temporary file (see the class documentation).
+     */
+    public Registration register(AgentPaths paths, long version, Path ownTemp) throws IOException {
+        var writer = self.map(process -> newWriter(process.host(), process.pid(), process.startMillis(), version))
+                .orElseGet(() -> newWriter(HeadFormat.UNKNOWN_HOST, 0, 0, version));
+        withLock(paths, state -> {
+            HeadState head = forUpdate(paths, state);
+            if (!head.latestKnown() && head.writers().isEmpty()) {
+                head = listed(paths, head, ownTemp);
+            }
+            writeState(state, head.withWriter(writer));
+            files.deleteIfExists(paths.head());
+            return Boolean.TRUE;
+        });
+        if (boot.equals(UNKNOWN_BOOT)) {
+            // no boot id to discard a stale head after a crash: make the removal durable before the link
+            files.syncDirectory(paths.directory());
+        }
+        return new Registration(writer.token(), writer.version());
+    }
+
+    /**
+     * Step 3: removes the save's entry, folds its version into {@code latest} if the version file
+     * exists, and creates {@code .head} when no save is left in flight. Never throws: a failure
+     * leaves the entry, which only makes readers list until it is judged abandoned.
+     */
+    public void finish(AgentPaths paths, Registration registration) {
+        try {
+            withLock(paths, state -> {
+                HeadState head = forUpdate(paths, state).without(w -> w.token().equals(registration.token()));
+                head = folded(paths, head, registration.version());
+                writeState(state, head);
+                publish(paths, head);
+                return Boolean.TRUE;
+            });
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not update the head of {}; latest-checkpoint reads list the directory until the entry"
+                    + " of this save is judged abandoned: {}", paths.directory(), e.toString());
+        }
+    }
+
+    /** Step 4: before a deletion that may remove the latest version; readers list until a rebuild. */
+    public void invalidate(AgentPaths paths) throws IOException {
+        if (!Files.isDirectory(paths.directory(), LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        withLock(paths, state -> {
+            writeState(state, forUpdate(paths, state).withLatest(HeadState.UNKNOWN));
+            files.deleteIfExists(paths.head());
+            return Boolean.TRUE;
+        });
+    }
+
+    /** Reads {@code .head} without locking; never throws. */
+    public Reading read(AgentPaths paths) {
+        Optional<HeadState> parsed = parse(readHead(paths));
+        if (parsed.isEmpty() || !parsed.get().boot().equals(boot) || !parsed.get().writers().isEmpty()
+                || !parsed.get().latestKnown()) {
+            return new Reading(false, HeadState.UNKNOWN);
+        }
+        return new Reading(true, parsed.get().latest());
+    }
+
+    /**
+     * Step 5: if the lock is free right now, lists the agent directory under it and — when no save
+     * may be in flight — records the highest version and creates {@code .head}. Returns the versions
+     * listed (ascending), or empty when the lock was busy or the agent has no directory; the caller
+     * then lists by itself.
+     */
+    public Optional<long[]> rebuild(AgentPaths paths) throws IOException {
+        if (!Files.isDirectory(paths.directory(), LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        return HeadLock.ifFree(paths.headLock(), realLockFile(paths), state -> {
+            HeadState head = forUpdate(paths, state);
+            var temps = new ArrayList<Path>();
+            long[] versions = layout.versions(paths, temps);
+            if (head.writers().isEmpty() && noSaveRunning(temps, null)) {
+                head = head.withLatest(highest(versions));
+                publish(paths, head);
+            }
+            writeState(state, head);
+            return versions;
+        });
+    }
+
+    /** Creates {@code .head} anew from {@code head} when it lists no writer and knows the latest version. */
+    private void publish(AgentPaths paths, HeadState head) throws IOException {
+        files.deleteIfExists(paths.head());
+        if (head.writers().isEmpty() && head.latestKnown()) {
+            files.createWhole(paths.head(), HeadFormat.format(head));
+        }
+    }
+
+    /** Under the lock, with no writer registered: {@code head} with the latest version listed, when no save may be in flight. */
+    private HeadState listed(AgentPaths paths, HeadState head, Path ownTemp) throws IOException {
+        var temps = new ArrayList<Path>();
+        long[] versions = layout.versions(paths, temps);
+        return noSaveRunning(temps, ownTemp) ? head.withLatest(highest(versions)) : head;
+    }
+
+    private static long highest(long[] ascending) {
+        return ascending.length == 0 ? HeadState.NONE : ascending[ascending.length - 1];
+    }
+
+    private HeadState.Writer newWriter(String host, long pid, long startMillis, long version) {
+        String token = Long.toHexString(ThreadLocalRandom.current().nextLong());
+        return new HeadState.Writer(host, pid, startMillis, token, version, clock.millis());
+    }
+
+    /**
+     * The state as a base for a change: a missing or garbled state, or one of another boot, has
+     * {@code latest = unknown}; abandoned writers are dropped, their published versions folded in.
+     */
+    private HeadState forUpdate(AgentPaths paths, FileChannel state) throws IOException {
+        HeadState head = parse(readState(state))
+                .map(found -> found.boot().equals(boot) ? found
+                        : new HeadState(boot, HeadState.UNKNOWN, found.writers()))
+                .orElseGet(() -> new HeadState(boot, HeadState.UNKNOWN, List.of()));
+        Instant now = clock.instant();
+        for (HeadState.Writer writer : head.writers()) {
+            if (abandoned(writer, now)) {
+                head = folded(paths, head.without(w -> w.token().equals(writer.token())), writer.version());
+            }
+        }
+        return head;
+    }
+
+    /** {@code head} with {@code version} folded into a known {@code latest} if its file exists. */
+    private static HeadState folded(AgentPaths paths, HeadState head, long version) {
+        if (!head.latestKnown() || !Files.exists(paths.versionFile(version), LinkOption.NOFOLLOW_LINKS)) {
+            return head;
+        }
+        return head.withLatest(Math.max(head.latest(), version));
+    }
+
+    private boolean abandoned(HeadState.Writer writer, Instant now) {
+        if (Instant.ofEpochMilli(writer.sinceMillis()).plus(gracePeriod).isBefore(now)) {
+            return true;
+        }
+        return writer.process().map(liveness::isKnownDead).orElse(false);
+    }
+
+    /** Whether none of the temporary files (but {@code ownTemp}) may belong to a save that is still running. */
+    private boolean noSaveRunning(List<Path> temps, Path ownTemp) throws IOException {
+        Instant cutoff = clock.instant().minus(gracePeriod);
+        for (Path temp : temps) {
+            if (temp.equals(ownTemp)) {
+                continue;
+            }
+            var attributes = files.attributes(temp);
+            if (attributes.isEmpty()) {
+                continue; // gone meanwhile
+            }
+            boolean old = attributes.get().lastModifiedTime().toInstant().isBefore(cutoff);
+            boolean dead = WriterProcess.ofTempName(temp.getFileName().toString())
+                    .filter(liveness::isKnownDead).isPresent();
+            if (!old && !dead) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Optional<HeadState> parse(Optional<byte[]> bytes) {
+        return bytes.flatMap(HeadFormat::parse);
+    }
+
+    /** The bytes of {@code .head} (at most one more than {@link HeadFormat#MAX_BYTES}); empty when unreadable. */
+    private static Optional<byte[]> readHead(AgentPaths paths) {
+        try (InputStream in = Files.newInputStream(paths.head(), LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.of(in.readNBytes(HeadFormat.MAX_BYTES + 1));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Unreadable head file {}: {}", paths.head(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** The state's bytes, read through the locked channel (at most one more than {@link HeadFormat#MAX_BYTES}). */
+    private static Optional<byte[]> readState(FileChannel state) throws IOException {
+        var buffer = ByteBuffer.allocate((int) Math.min(state.size(), HeadFormat.MAX_BYTES + 1L));
+        while (buffer.hasRemaining() && state.read(buffer, buffer.position()) >= 0) {
+            // read until full or at the end
+        }
+        return Optional.of(Arrays.copyOf(buffer.array(), buffer.position()));
+    }
+
+    /** Rewrites the state in place through the locked channel (only lock holders ever read it). */
+    private static void writeState(FileChannel state, HeadState head) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(HeadFormat.format(head));
+        while (buffer.hasRemaining()) {
+            state.write(buffer, buffer.position());
+        }
+        state.truncate(buffer.limit());
+    }
+
+    private <T> T withLock(AgentPaths paths, HeadLock.Action<T> action) throws IOException {
+        return HeadLock.withLock(paths.headLock(), realLockFile(paths), action);
+    }
+
+    private String realLockFile(AgentPaths paths) {
+        return realRoot.resolve(paths.directory().getFileName()).resolve(FileNames.HEAD_LOCK_FILE).toString();
+    }
+}
