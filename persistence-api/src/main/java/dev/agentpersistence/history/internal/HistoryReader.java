@@ -128,7 +128,9 @@ public final class HistoryReader {
                     for (int k = from + 1; k <= segment.span().to() / blockSize; k++) {
                         chain[k] = known.chain(k);
                     }
-                    history.addAll(Isolation.copy(known.messages(segment.span().from(), segment.span().to())));
+                    for (Message message : known.messages(segment.span().from(), segment.span().to())) {
+                        history.add(Isolation.copy(message));
+                    }
                     continue;
                 }
                 List<Message> messages = messages(stored, segment);
