@@ -48,4 +48,14 @@ public interface HistorySegmentStore {
 
     /** The ids of agents with at least one segment, sorted (also agents without checkpoints). */
     List<String> listSegmentAgents();
+
+    /**
+     * Whether {@code PersistenceStorageProviders.load} stores histories incrementally on this provider
+     * when {@code agent.persistence.history.incremental} is not set (default {@code true}). A store
+     * that keeps checkpoints as shared immutable objects, where a history costs a reference per
+     * message and reads never decode, answers {@code false}: the layer would only add encoding.
+     */
+    default boolean incrementalByDefault() {
+        return true;
+    }
 }

@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * A factory that fails to load is logged and skipped, never hiding the others.
  *
  * <p>Providers with the {@link HistorySegmentStore} capability (every built-in one) come wrapped in
- * {@link IncrementalHistoryStorageProvider}, so histories are stored incrementally; set
- * {@value IncrementalHistoryConfig#ENABLED_KEY}{@code =false} for the provider itself. The
+ * {@link IncrementalHistoryStorageProvider}, so histories are stored incrementally, unless they
+ * {@linkplain HistorySegmentStore#incrementalByDefault() opt out} (the in-memory provider, which
+ * shares immutable messages between checkpoints anyway); set
+ * {@value IncrementalHistoryConfig#ENABLED_KEY} to {@code false} or {@code true} to decide for any provider. The
  * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} tune the layer;
  * segments are written with the codec of {@link CodecSettings}, like the checkpoints of built-in providers.
  */
@@ -135,14 +137,17 @@ public final class PersistenceStorageProviders {
         return withIncrementalHistory(provider, config);
     }
 
-    /** Wraps providers with the {@link HistorySegmentStore} capability unless {@value IncrementalHistoryConfig#ENABLED_KEY} is false. */
+    /**
+     * Wraps providers with the {@link HistorySegmentStore} capability when {@value IncrementalHistoryConfig#ENABLED_KEY}
+     * says so, by default when {@link HistorySegmentStore#incrementalByDefault()}.
+     */
     private static PersistenceStorageProvider<CheckpointFilter> withIncrementalHistory(
             PersistenceStorageProvider<CheckpointFilter> provider, ProviderConfig config) {
-        if (!(provider instanceof HistorySegmentStore)) {
+        if (!(provider instanceof HistorySegmentStore store)) {
             return provider;
         }
         try {
-            if (!config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, true)) {
+            if (!config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, store.incrementalByDefault())) {
                 return provider;
             }
             return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.of(config),

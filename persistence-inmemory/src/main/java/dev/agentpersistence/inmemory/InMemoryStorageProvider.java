@@ -32,8 +32,11 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * {@code lastInput}, state values and tool call arguments), are deep-copied on save and on every
  * read; everything else is immutable and shared. A checkpoint without such nodes is returned as stored.
  *
- * <p>Also a {@link HistorySegmentStore}: {@link #withIncrementalHistory()} (and
- * {@code PersistenceStorageProviders.load}) keep long message histories once instead of in every checkpoint.
+ * <p>Also a {@link HistorySegmentStore}, so {@link #withIncrementalHistory()} works, but
+ * {@code PersistenceStorageProviders.load} does not add the layer unless
+ * {@code agent.persistence.history.incremental=true}: checkpoints here share their immutable message
+ * objects, so a long history costs one reference per message and checkpoint, and the layer would
+ * only add encoding to every save and read.
  */
 public final class InMemoryStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     private final ConcurrentSkipListMap<String, AgentCheckpoints> agents = new ConcurrentSkipListMap<>();
@@ -170,6 +173,12 @@ public final class InMemoryStorageProvider implements PersistenceStorageProvider
     public List<String> listSegmentAgents() {
         requireOpen();
         return segments.agents();
+    }
+
+    /** {@code false}: see the class documentation. */
+    @Override
+    public boolean incrementalByDefault() {
+        return false;
     }
 
     /** Drops every checkpoint and segment; later calls throw {@link IllegalStateException}. Closing again does nothing. */

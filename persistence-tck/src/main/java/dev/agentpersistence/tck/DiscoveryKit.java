@@ -84,17 +84,25 @@ public abstract class DiscoveryKit {
     }
 
     @Test
-    @DisplayName("a provider with the HistorySegmentStore capability is loaded with incremental history, unless "
-            + IncrementalHistoryConfig.ENABLED_KEY + "=false")
+    @DisplayName("a provider with the HistorySegmentStore capability is loaded with incremental history when "
+            + IncrementalHistoryConfig.ENABLED_KEY + " is true, or unset and the provider wants it by default")
     void incrementalHistoryByDefault() throws Exception {
         var plain = track(PersistenceStorageProviders.load(providerName(),
                 config().with(IncrementalHistoryConfig.ENABLED_KEY, "false")));
         assertThat(plain).isInstanceOf(expectedProviderType());
         var loaded = track(PersistenceStorageProviders.load(providerName(), config()));
-        if (plain instanceof HistorySegmentStore) {
-            assertThat(loaded).isInstanceOf(IncrementalHistoryStorageProvider.class);
+        var enabled = track(PersistenceStorageProviders.load(providerName(),
+                config().with(IncrementalHistoryConfig.ENABLED_KEY, "true")));
+        if (plain instanceof HistorySegmentStore store) {
+            assertThat(enabled).isInstanceOf(IncrementalHistoryStorageProvider.class);
+            if (store.incrementalByDefault()) {
+                assertThat(loaded).isInstanceOf(IncrementalHistoryStorageProvider.class);
+            } else {
+                assertThat(loaded).isInstanceOf(expectedProviderType());
+            }
         } else {
             assertThat(loaded).isInstanceOf(expectedProviderType());
+            assertThat(enabled).isInstanceOf(expectedProviderType());
         }
     }
 
