@@ -6,11 +6,12 @@ import dev.agentpersistence.spi.ProviderConfig;
 
 /**
  * How the benchmarked providers turn checkpoints into bytes: the codec every provider gets when it is
- * loaded through discovery with no settings (JSON, a CRC32C checksum, deflate compression of documents
- * from 4 KiB), so the numbers are those of the default a user runs. The raw baselines write the same bytes.
+ * loaded through discovery, from the {@code agent.persistence.*} codec settings of the environment and
+ * system properties ({@code CodecSettings}); with none set, the default a user runs (JSON, a CRC32C
+ * checksum, deflate compression of documents from 4 KiB). The raw baselines write the same bytes.
  */
 public final class StoredForm {
-    private static final CheckpointCodec CODEC = CodecSettings.codec(ProviderConfig.empty());
+    private static final CheckpointCodec CODEC = CodecSettings.codec(ProviderConfig.fromEnvironment());
 
     private StoredForm() {
     }
