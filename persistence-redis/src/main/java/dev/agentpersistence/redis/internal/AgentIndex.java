@@ -2,14 +2,8 @@ package dev.agentpersistence.redis.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The set of agent ids behind {@code listAgents}. An entry may outlive its agent (keys expired by
@@ -24,7 +18,6 @@ import redis.clients.jedis.resps.ScanResult;
  * the agent and adds the id back when a save got in between.
  */
 public final class AgentIndex {
-    private static final int PAGE = 1000;
     private static final RedisScript FORGET = RedisScript.load("forget_agent");
 
     private final UnifiedJedis client;
@@ -89,37 +82,8 @@ public final class AgentIndex {
 
     /** The ids of agents with at least one checkpoint, sorted; drops stale entries on the way. */
     public List<String> list() {
-        Set<String> candidates = new LinkedHashSet<>();
-        byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
-        do {
-            ScanResult<byte[]> page = client.sscan(keys.agentIndex(), cursor, new ScanParams().count(PAGE));
-            for (byte[] member : page.getResult()) {
-                candidates.add(new String(member, StandardCharsets.UTF_8));
-            }
-            cursor = page.getCursorAsBytes();
-        } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
-
-        var live = new ArrayList<String>(candidates.size());
-        var ids = new ArrayList<>(candidates);
-        for (int from = 0; from < ids.size(); from += PAGE) {
-            var chunk = ids.subList(from, Math.min(ids.size(), from + PAGE));
-            var exists = new ArrayList<Response<Boolean>>(chunk.size());
-            try (var pipeline = client.pipelined()) {
-                for (String id : chunk) {
-                    exists.add(pipeline.exists(keys.agent(id).versions()));
-                }
-                pipeline.sync();
-            }
-            for (int i = 0; i < chunk.size(); i++) {
-                if (Boolean.TRUE.equals(exists.get(i).get())) {
-                    live.add(chunk.get(i));
-                } else {
-                    forgetIfEmpty(keys.agent(chunk.get(i)));
-                }
-            }
-        }
-        live.sort(null);
-        return List.copyOf(live);
+        return IndexSet.liveMembers(client, keys.agentIndex(), id -> keys.agent(id).versions(),
+                id -> forgetIfEmpty(keys.agent(id)));
     }
 
     private static byte[] bytes(String id) {

@@ -5,17 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * History segments in two hashes per agent ({@link SegmentKeys}): a put is one script (create if
@@ -29,7 +24,6 @@ import redis.clients.jedis.resps.ScanResult;
  * (and added back when a put got in between); stale entries are dropped when listed.
  */
 public final class SegmentStore {
-    private static final int PAGE = 1000;
     private static final RedisScript PUT = RedisScript.load("segment_put");
     private static final RedisScript DELETE = RedisScript.load("segment_delete");
 
@@ -99,36 +93,8 @@ public final class SegmentStore {
 
     /** The ids of agents with at least one segment, sorted; drops stale index entries on the way. */
     public List<String> agents() {
-        Set<String> candidates = new LinkedHashSet<>();
-        byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
-        do {
-            ScanResult<byte[]> page = client.sscan(keys.segmentAgentIndex(), cursor, new ScanParams().count(PAGE));
-            for (byte[] member : page.getResult()) {
-                candidates.add(text(member));
-            }
-            cursor = page.getCursorAsBytes();
-        } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
-        var live = new ArrayList<String>(candidates.size());
-        var ids = new ArrayList<>(candidates);
-        for (int from = 0; from < ids.size(); from += PAGE) {
-            var chunk = ids.subList(from, Math.min(ids.size(), from + PAGE));
-            var exists = new ArrayList<Response<Boolean>>(chunk.size());
-            try (var pipeline = client.pipelined()) {
-                for (String id : chunk) {
-                    exists.add(pipeline.exists(keys.segments(id).times()));
-                }
-                pipeline.sync();
-            }
-            for (int i = 0; i < chunk.size(); i++) {
-                if (Boolean.TRUE.equals(exists.get(i).get())) {
-                    live.add(chunk.get(i));
-                } else {
-                    forgetIfEmpty(keys.segments(chunk.get(i)));
-                }
-            }
-        }
-        live.sort(null);
-        return List.copyOf(live);
+        return IndexSet.liveMembers(client, keys.segmentAgentIndex(), id -> keys.segments(id).times(),
+                id -> forgetIfEmpty(keys.segments(id)));
     }
 
     private void forgetIfEmpty(SegmentKeys segment) {
