@@ -49,11 +49,8 @@ class CrossProcessRaceTest {
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
         Path output = signals.resolve("child.out");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                RacingWriter.class.getName(), root.toString(), "child", String.valueOf(VERSIONS),
-                ready.toString(), go.toString())
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process child = ChildJvm.start(RacingWriter.class, output, root.toString(), "child",
+                String.valueOf(VERSIONS), ready.toString(), go.toString());
         try {
             var parentWins = new TreeSet<Integer>();
             try (var provider = RacingWriter.open(root)) {

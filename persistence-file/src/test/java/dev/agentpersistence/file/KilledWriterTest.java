@@ -42,11 +42,8 @@ class KilledWriterTest {
         retried = checkpoint(AGENT, 1, "cp-retried", "first attempt");
         Path ready = signals.resolve("ready");
         Path output = signals.resolve("child.out");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                ReservingWriter.class.getName(), root.toString(), AGENT, "1", "cp-retried", "first attempt",
-                ready.toString())
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        child = ChildJvm.start(ReservingWriter.class, output, root.toString(), AGENT, "1", "cp-retried",
+                "first attempt", ready.toString());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.exists(ready)) {
             assertThat(child.isAlive()).as("child is running: %s", read(output)).isTrue();

@@ -7,6 +7,7 @@ import static dev.agentpersistence.file.internal.HeadCheckpoints.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.file.ChildJvm;
 import dev.agentpersistence.file.FileStorageProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,11 +83,8 @@ class HeadRaceTest {
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
         Path output = signals.resolve("child.out");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                HeadRaceWriter.class.getName(), root.toString(), AGENT, "1", "2", String.valueOf(VERSIONS),
-                ready.toString(), go.toString())
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process child = ChildJvm.start(HeadRaceWriter.class, output, root.toString(), AGENT, "1", "2",
+                String.valueOf(VERSIONS), ready.toString(), go.toString());
         try (var provider = open(root); var reading = open(root)) {
             provider.saveCheckpoint("warm-up", checkpoint("warm-up", 0, "parent"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
