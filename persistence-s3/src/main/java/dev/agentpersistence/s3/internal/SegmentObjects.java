@@ -101,20 +101,8 @@ public final class SegmentObjects {
 
     /** The ids of agents with at least one segment, sorted. */
     public List<String> agents() {
-        var ids = new ArrayList<String>();
-        for (String folder : objects.folders(layout.segmentAgentsFolder())) {
-            String agent = layout.agentOfSegmentFolder(folder);
-            if (Segments.isDigest(agent)) {
-                objects.get(layout.segmentNameKey(agent))
-                        .map(stored -> new String(stored.bytes(), StandardCharsets.UTF_8))
-                        .filter(id -> Segments.encode(id).equals(agent))
-                        .ifPresent(ids::add);
-            } else {
-                Segments.decode(agent).filter(id -> Segments.encode(id).equals(agent)).ifPresent(ids::add);
-            }
-        }
-        ids.sort(null);
-        return List.copyOf(ids);
+        return AgentDirectory.agentIds(objects, objects.folders(layout.segmentAgentsFolder()),
+                layout::agentOfSegmentFolder, layout::segmentNameKey);
     }
 
     /** Removes the name of an agent left without segments, and restores it if a segment arrived meanwhile. */
