@@ -22,6 +22,11 @@ class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+        return redisProvider();
+    }
+
+    /** A provider under this test's key prefix. */
+    final RedisStorageProvider redisProvider() {
         if (uri == null) {
             uri = SharedRedis.uri();
         }

@@ -29,6 +29,11 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+        return s3Provider();
+    }
+
+    /** A provider over this test's fresh bucket. */
+    final S3StorageProvider s3Provider() {
         return S3StorageProvider.create(server.config(bucket).prefix("checkpoints").build());
     }
 }
