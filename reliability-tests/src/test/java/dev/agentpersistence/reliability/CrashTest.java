@@ -63,6 +63,11 @@ class CrashTest {
         var settings = Map.of("agent.persistence.file.dir", root.toString());
         rounds("file", "file", settings, (agent, storage, stored) -> {
             Path agentDir = root.resolve(agent);
+            if (!Files.exists(agentDir.resolve(".ids"))) {
+                // killed before its first save had made the agent's directories
+                assertThat(stored).as("checkpoints without an agent directory").isEmpty();
+                return 0;
+            }
             int leftovers = 0;
             try (Stream<Path> files = Files.list(agentDir)) {
                 for (Path p : files.toList()) {
