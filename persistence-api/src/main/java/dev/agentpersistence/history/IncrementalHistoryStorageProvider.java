@@ -16,6 +16,7 @@ import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageChecks;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * <p>Create with {@link #of}, {@link #builder} or {@link #wrap}; {@code PersistenceStorageProviders.load}
  * wraps providers with the capability by default. Thread-safe.
  */
-public final class IncrementalHistoryStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
+public final class IncrementalHistoryStorageProvider
+        implements PersistenceStorageProvider<CheckpointFilter>, SegmentedHistoryStorage {
     /** Metadata keys with this prefix are reserved for the library. */
     public static final String RESERVED_METADATA_PREFIX = "__agent-persistence.";
     /** The metadata entry of a stored checkpoint that describes where its history lives. */
@@ -130,6 +132,11 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
     }
 
     @Override
+    public Duration gracePeriod() {
+        return config.gracePeriod();
+    }
+
+    @Override
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
@@ -198,6 +205,7 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
      * before {@code writtenBefore}; returns how many. Pass a time at least the grace period in the
      * past: a save in flight has written its segments but not yet its checkpoint.
      */
+    @Override
     public int collectGarbage(String agentId, Instant writtenBefore) {
         StorageChecks.requireAgentId(agentId);
         Objects.requireNonNull(writtenBefore, "writtenBefore");
@@ -209,6 +217,7 @@ public final class IncrementalHistoryStorageProvider implements PersistenceStora
     }
 
     /** The agents that have segments, sorted; includes agents whose checkpoints are all gone. */
+    @Override
     public List<String> listSegmentAgents() {
         return segments.listSegmentAgents();
     }

@@ -43,19 +43,19 @@ public final class RetentionSweeper {
 
     private final PersistenceStorageProvider<CheckpointFilter> provider;
     private final PersistenceStorageProvider<CheckpointFilter> stored;
-    private final IncrementalHistoryStorageProvider incremental;
+    private final SegmentedHistoryStorage incremental;
     private final RetentionPolicy policy;
     private final Clock clock;
     private final Duration gracePeriod;
 
     private RetentionSweeper(Builder builder) {
         this.provider = builder.provider;
-        this.incremental = builder.provider instanceof IncrementalHistoryStorageProvider i ? i : null;
-        this.stored = incremental != null ? incremental.delegate() : builder.provider;
+        this.incremental = builder.provider instanceof SegmentedHistoryStorage segmented ? segmented : null;
+        this.stored = builder.provider instanceof IncrementalHistoryStorageProvider layer ? layer.delegate() : builder.provider;
         this.policy = builder.policy;
         this.clock = builder.clock;
         this.gracePeriod = builder.gracePeriod != null ? builder.gracePeriod
-                : incremental != null ? incremental.config().gracePeriod() : IncrementalHistoryConfig.DEFAULT_GRACE_PERIOD;
+                : incremental != null ? incremental.gracePeriod() : IncrementalHistoryConfig.DEFAULT_GRACE_PERIOD;
     }
 
     /** A builder sweeping {@code provider} (any provider; segments are collected when it stores histories incrementally). */

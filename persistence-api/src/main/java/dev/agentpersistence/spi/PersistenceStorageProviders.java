@@ -3,9 +3,6 @@ package dev.agentpersistence.spi;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ProviderNotFoundException;
-import dev.agentpersistence.codec.CodecSettings;
-import dev.agentpersistence.history.IncrementalHistoryConfig;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -26,13 +23,9 @@ import org.slf4j.LoggerFactory;
  * choice is an error naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line.
  * A factory that fails to load is logged and skipped, never hiding the others.
  *
- * <p>Providers with the {@link HistorySegmentStore} capability (every built-in one) come wrapped in
- * {@link IncrementalHistoryStorageProvider}, so histories are stored incrementally, unless they
- * {@linkplain HistorySegmentStore#incrementalByDefault() opt out} (the in-memory provider, which
- * shares immutable messages between checkpoints anyway); set
- * {@value IncrementalHistoryConfig#ENABLED_KEY} to {@code false} or {@code true} to decide for any provider. The
- * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} tune the layer;
- * segments are written with the codec of {@link CodecSettings}, like the checkpoints of built-in providers.
+ * <p>A factory hands out the provider as its builder would with the same settings: every built-in
+ * one is a {@link dev.agentpersistence.storage.StorageShell} over its backend, which reads every stored
+ * form and writes the one the {@code agent.persistence.*} settings choose.
  */
 public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
@@ -124,37 +117,14 @@ public final class PersistenceStorageProviders {
 
     private static PersistenceStorageProvider<CheckpointFilter> create(PersistenceStorageProviderFactory factory,
                                                                        ProviderConfig config) {
-        PersistenceStorageProvider<CheckpointFilter> provider;
         try {
-            provider = Objects.requireNonNull(factory.create(config),
+            return Objects.requireNonNull(factory.create(config),
                     () -> factory.getClass().getName() + ".create returned null");
         } catch (PersistenceException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new PersistenceException("Storage provider '" + factory.name() + "' (" + factory.getClass().getName()
                     + ") could not be created from " + config + ": " + e.getMessage(), e);
-        }
-        return withIncrementalHistory(provider, config);
-    }
-
-    /**
-     * Wraps providers with the {@link HistorySegmentStore} capability when {@value IncrementalHistoryConfig#ENABLED_KEY}
-     * says so, by default when {@link HistorySegmentStore#incrementalByDefault()}.
-     */
-    private static PersistenceStorageProvider<CheckpointFilter> withIncrementalHistory(
-            PersistenceStorageProvider<CheckpointFilter> provider, ProviderConfig config) {
-        if (!(provider instanceof HistorySegmentStore store)) {
-            return provider;
-        }
-        try {
-            if (!config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, store.incrementalByDefault())) {
-                return provider;
-            }
-            return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.of(config),
-                    CodecSettings.codec(config));
-        } catch (RuntimeException e) {
-            provider.close();
-            throw e;
         }
     }
 

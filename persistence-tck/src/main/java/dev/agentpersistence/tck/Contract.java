@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -31,6 +32,11 @@ abstract class Contract {
     /** Another provider instance over the same storage. */
     final PersistenceStorageProvider<CheckpointFilter> newProvider() {
         return session.newProvider();
+    }
+
+    /** A provider over the same storage writing with {@code settings}; aborts when the provider has no such hook. */
+    final PersistenceStorageProvider<CheckpointFilter> newProvider(StorageSettings settings) {
+        return session.newProvider(settings);
     }
 
     final boolean sharesStorage() {

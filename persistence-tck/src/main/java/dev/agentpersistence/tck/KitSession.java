@@ -2,6 +2,7 @@ package dev.agentpersistence.tck;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,14 +25,22 @@ final class KitSession {
 
     private static final char[] ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789".toCharArray();
 
+    /** The kit's hook for a provider writing with given settings, which may throw anything. */
+    @FunctionalInterface
+    interface SettingsSource {
+        PersistenceStorageProvider<CheckpointFilter> create(StorageSettings settings) throws Exception;
+    }
+
     private final ProviderSource source;
+    private final SettingsSource settingsSource;
     private final BooleanSupplier sharesStorage;
     private final String runId = randomId(10);
     private final List<PersistenceStorageProvider<CheckpointFilter>> created = new ArrayList<>();
     private PersistenceStorageProvider<CheckpointFilter> primary;
 
-    KitSession(ProviderSource source, BooleanSupplier sharesStorage) {
+    KitSession(ProviderSource source, SettingsSource settingsSource, BooleanSupplier sharesStorage) {
         this.source = Objects.requireNonNull(source, "source");
+        this.settingsSource = Objects.requireNonNull(settingsSource, "settingsSource");
         this.sharesStorage = Objects.requireNonNull(sharesStorage, "sharesStorage");
     }
 
@@ -45,9 +54,18 @@ final class KitSession {
 
     /** Another provider over the same storage, closed after the test like the first. */
     synchronized PersistenceStorageProvider<CheckpointFilter> newProvider() {
+        return remember(source::create);
+    }
+
+    /** A provider over the same storage writing with {@code settings}, closed after the test like the first. */
+    synchronized PersistenceStorageProvider<CheckpointFilter> newProvider(StorageSettings settings) {
+        return remember(() -> settingsSource.create(settings));
+    }
+
+    private PersistenceStorageProvider<CheckpointFilter> remember(ProviderSource from) {
         PersistenceStorageProvider<CheckpointFilter> provider;
         try {
-            provider = source.create();
+            provider = from.create();
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Exception e) {

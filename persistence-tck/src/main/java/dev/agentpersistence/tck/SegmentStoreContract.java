@@ -9,6 +9,7 @@ import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +36,9 @@ abstract class SegmentStoreContract extends Contract {
     }
 
     private HistorySegmentStore store(PersistenceStorageProvider<CheckpointFilter> provider) {
+        if (provider instanceof StorageShell shell && shell.hasSegmentStore()) {
+            return shell.segmentStore();
+        }
         var underneath = provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
         if (!(underneath instanceof HistorySegmentStore store)) {
             Assumptions.abort("HistorySegmentStore not supported by " + providerName()

@@ -1,0 +1,102 @@
+package dev.agentpersistence.backend;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A storage technology under the one storage shell ({@link dev.agentpersistence.storage.StorageShell}):
+ * stores {@link StoredCheckpoint} records and history segments as opaque bytes, and answers queries
+ * on the attributes the shell computed. It never sees JSON, never validates ids (every id it gets is
+ * valid; it must encode them for its keys or paths) and never decides conflicts: the shell does all
+ * of that, the same way for every backend.
+ *
+ * <p>What a backend must guarantee:
+ * <ul>
+ *   <li>{@link #insert} is atomic and insert-if-absent on both {@code (agentId, version)} and
+ *       {@code (agentId, checkpointId)}: of concurrent inserts of one version or id, at most one
+ *       stores its record, and a stored record is complete or absent, also across a crash.</li>
+ *   <li>Every query pushes the whole filter down to the store: {@code nodeId} and each metadata
+ *       entry by equality, {@code createdAfter} inclusive and {@code createdBefore} exclusive to the
+ *       nanosecond, {@code maxVersion} inclusive, {@code includeTombstones}, and {@code limit} as
+ *       "the newest N matches"; no backend loads all of an agent's records to filter them.</li>
+ *   <li>A query never misses a record whose insert completed before it started and which no delete
+ *       completed before it returned removed; in particular, deleting older versions while reading
+ *       never hides the newest one.</li>
+ *   <li>No read allocates more for one document than the maximum checkpoint size the backend was
+ *       built with ({@link dev.agentpersistence.storage.StorageSettings#maxCheckpointSize()}): a
+ *       larger stored document is a {@link dev.agentpersistence.CorruptCheckpointException} naming
+ *       where it is, found before reading it.</li>
+ *   <li>An unreachable store is a {@link dev.agentpersistence.StorageUnavailableException} with the
+ *       driver's exception as its cause; the same backend works again once the store is back.</li>
+ * </ul>
+ * The {@code StorageBackendCompatibilityKit} of {@code persistence-tck} checks all of it through the
+ * shell. Implementations are thread-safe.
+ */
+public interface StorageBackend extends AutoCloseable {
+
+    /**
+     * Stores {@code record} unless a record of the same agent holds its version or its checkpoint
+     * id; then stores nothing and returns those records.
+     */
+    InsertResult insert(StoredCheckpoint record);
+
+    /** The record with this checkpoint id. */
+    Optional<StoredCheckpoint> find(String agentId, String checkpointId);
+
+    /** The matching record with the highest version ({@code filter.limit()} does not apply). */
+    Optional<StoredCheckpoint> latest(String agentId, CheckpointFilter filter);
+
+    /** The matching records in ascending version order; with a limit, the newest {@code limit} of them. */
+    List<StoredCheckpoint> list(String agentId, CheckpointFilter filter);
+
+    /** Deletes every record of the agent; returns how many there were. */
+    int deleteAll(String agentId);
+
+    /** Deletes the agent's records with a version strictly below {@code version}; returns how many. */
+    int deleteBefore(String agentId, long version);
+
+    /** The ids of agents with at least one record, sorted. */
+    List<String> listAgents();
+
+    /**
+     * Whether records keep their {@link StoredCheckpoint#expiresAt()} (and so a time to live can be
+     * configured): either the store removes them itself or {@link #deleteExpired} does. Default
+     * {@code false}.
+     */
+    default boolean supportsExpiry() {
+        return false;
+    }
+
+    /**
+     * Deletes the records whose expiry time is before {@code now}; returns how many. Stores that
+     * expire records by themselves return 0. Only called when {@link #supportsExpiry()}.
+     */
+    default int deleteExpired(Instant now) {
+        return 0;
+    }
+
+    /**
+     * The history segment area, when the backend has one; without it histories are stored whole in
+     * every checkpoint. Its ids are validated by the shell like checkpoint ids.
+     */
+    default Optional<HistorySegmentStore> segments() {
+        return Optional.empty();
+    }
+
+    /**
+     * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check).
+     *
+     * @throws dev.agentpersistence.StorageUnavailableException when the store cannot be reached
+     */
+    void checkHealth();
+
+    /** Where a record is or would be stored (a path, a table row, a key), for error messages; never a secret. */
+    String location(String agentId, String checkpointId);
+
+    /** Releases connections and files. Called once by the shell. */
+    @Override
+    void close();
+}

@@ -1,0 +1,55 @@
+package dev.agentpersistence.backend;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One checkpoint as a {@link StorageBackend} stores it: its identity, the attributes filters run on,
+ * and the stored document, which the backend keeps as opaque bytes and never interprets.
+ *
+ * <p>The attributes are computed by the storage shell: {@code nodeId} and {@code metadata} hold the
+ * values filters compare for equality, in the form the shell chose (today the plain values; keyed
+ * hashes where the shell hides them), so a backend stores and compares them as given. The shell
+ * never passes its own reserved metadata entries as attributes.
+ *
+ * @param agentId      the agent (any valid id; the backend encodes it for its keys or paths)
+ * @param checkpointId the checkpoint id, unique per agent
+ * @param version      the version, unique per agent
+ * @param createdAt    creation time, compared by filters at the backend's precision; the exact
+ *                     value is inside the document
+ * @param expiresAt    when the record may be deleted by {@link StorageBackend#deleteExpired}, or
+ *                     {@code null} for never
+ * @param nodeId       the node attribute, or {@code null}
+ * @param tombstone    whether the checkpoint marks a completed run
+ * @param metadata     the metadata attributes, every one of which a filter's metadata must match
+ * @param document     the stored bytes; compared by content, not identity, in {@link #sameRecord}
+ */
+public record StoredCheckpoint(String agentId, String checkpointId, long version, Instant createdAt,
+                               Instant expiresAt, String nodeId, boolean tombstone, Map<String, String> metadata,
+                               byte[] document) {
+    public StoredCheckpoint {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(checkpointId, "checkpointId");
+        Objects.requireNonNull(createdAt, "createdAt");
+        metadata = Map.copyOf(Objects.requireNonNull(metadata, "metadata"));
+        Objects.requireNonNull(document, "document");
+    }
+
+    /** The number of stored bytes. */
+    public int size() {
+        return document.length;
+    }
+
+    /** This record with other stored bytes (for backends that read documents lazily). */
+    public StoredCheckpoint withDocument(byte[] otherDocument) {
+        return new StoredCheckpoint(agentId, checkpointId, version, createdAt, expiresAt, nodeId, tombstone, metadata,
+                otherDocument);
+    }
+
+    @Override
+    public String toString() {
+        return "StoredCheckpoint[agentId=" + agentId + ", checkpointId=" + checkpointId + ", version=" + version
+                + ", createdAt=" + createdAt + ", " + document.length + " bytes]";
+    }
+}

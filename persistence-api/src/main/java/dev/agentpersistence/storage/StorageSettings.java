@@ -1,0 +1,194 @@
+package dev.agentpersistence.storage;
+
+import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.codec.CodecSettings;
+import dev.agentpersistence.codec.DocumentLayers;
+import dev.agentpersistence.codec.JsonCheckpointCodec;
+import dev.agentpersistence.codec.LayeredCheckpointCodec;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a {@link StorageShell} writes, and the limits it reads with. Write settings only choose the
+ * form of new documents: every shell reads every form (plain JSON, checksummed, compressed,
+ * encrypted given the key, incremental history) whatever its settings say.
+ *
+ * <p>{@link #ofDefaults()} are the settings of {@link #from(ProviderConfig)} with nothing set, so a
+ * provider built in code and one found by discovery write alike: CRC32C checksums, deflate from
+ * 4 KiB, no encryption, incremental history, a 64 MiB maximum checkpoint size, no time to live.
+ * Immutable and thread-safe.
+ */
+public final class StorageSettings {
+    private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
+
+    private final DocumentLayers layers;
+    private final long maxCheckpointSize;
+    private final boolean incrementalHistory;
+    private final IncrementalHistoryConfig history;
+    private final Duration ttl;
+
+    private StorageSettings(DocumentLayers layers, long maxCheckpointSize, boolean incrementalHistory,
+                            IncrementalHistoryConfig history, Duration ttl) {
+        this.layers = layers;
+        this.maxCheckpointSize = maxCheckpointSize;
+        this.incrementalHistory = incrementalHistory;
+        this.history = history;
+        this.ttl = ttl;
+    }
+
+    /** The defaults: those of {@link #from(ProviderConfig)} with no key set. */
+    public static StorageSettings ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from {@link #ofDefaults()}. */
+    public static Builder custom() {
+        return new Builder(DEFAULTS);
+    }
+
+    /** A builder starting from {@code settings}. */
+    public static Builder from(StorageSettings settings) {
+        return new Builder(Objects.requireNonNull(settings, "settings"));
+    }
+
+    /**
+     * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings}
+     * and the {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig}, with
+     * incremental history on unless {@value IncrementalHistoryConfig#ENABLED_KEY} says otherwise.
+     *
+     * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
+     */
+    public static StorageSettings from(ProviderConfig config) {
+        return from(config, true);
+    }
+
+    /** As {@link #from(ProviderConfig)}, with incremental history {@code incrementalByDefault} when the key is unset. */
+    public static StorageSettings from(ProviderConfig config, boolean incrementalByDefault) {
+        Objects.requireNonNull(config, "config");
+        LayeredCheckpointCodec codec = CodecSettings.codec(config);
+        return new StorageSettings(codec.layers(), codec.maxDocumentSize(),
+                config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, incrementalByDefault),
+                IncrementalHistoryConfig.of(config), null);
+    }
+
+    /** The layers new documents are written with, and the keys encrypted ones are read with. */
+    public DocumentLayers layers() {
+        return layers;
+    }
+
+    /**
+     * The largest checkpoint, in bytes, as encoded and as stored; a save over it is refused with
+     * {@link dev.agentpersistence.CheckpointTooLargeException}, and no read allocates more for one
+     * document (a larger stored one is a {@link dev.agentpersistence.CorruptCheckpointException}).
+     */
+    public long maxCheckpointSize() {
+        return maxCheckpointSize;
+    }
+
+    /** Whether long histories are written incrementally (when the backend has a segment area). */
+    public boolean incrementalHistory() {
+        return incrementalHistory;
+    }
+
+    /** Block size, tiers, grace period and cache sizes of incremental history. */
+    public IncrementalHistoryConfig history() {
+        return history;
+    }
+
+    /** How long a saved checkpoint is kept, when it expires at all. */
+    public Optional<Duration> ttl() {
+        return Optional.ofNullable(ttl);
+    }
+
+    /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
+    public LayeredCheckpointCodec codec() {
+        return LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(maxCheckpointSize).build();
+    }
+
+    @Override
+    public String toString() {
+        return "StorageSettings[" + layers + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
+                + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl) + "]";
+    }
+
+    /** Builds {@link StorageSettings}; every method validates its argument. */
+    public static final class Builder {
+        private DocumentLayers layers;
+        private long maxCheckpointSize;
+        private boolean incrementalHistory;
+        private IncrementalHistoryConfig history;
+        private Duration ttl;
+
+        private Builder(StorageSettings from) {
+            this.layers = from.layers;
+            this.maxCheckpointSize = from.maxCheckpointSize;
+            this.incrementalHistory = from.incrementalHistory;
+            this.history = from.history;
+            this.ttl = from.ttl;
+        }
+
+        /** The layers (compression, checksum, encryption keys); see {@link CodecSettings#layers(ProviderConfig)}. */
+        public Builder layers(DocumentLayers layers) {
+            this.layers = Objects.requireNonNull(layers, "layers");
+            return this;
+        }
+
+        /**
+         * The layers and maximum size of a JSON codec: {@link CheckpointCodec#json()} (no layers) or a
+         * {@link LayeredCheckpointCodec} over it. Other codecs cannot be read by every reader and are refused.
+         *
+         * @throws IllegalArgumentException for a codec that does not write the project's JSON documents
+         */
+        public Builder codec(CheckpointCodec codec) {
+            Objects.requireNonNull(codec, "codec");
+            if (codec instanceof JsonCheckpointCodec) {
+                this.layers = DocumentLayers.none();
+                return this;
+            }
+            if (codec instanceof LayeredCheckpointCodec layered && layered.inner() instanceof JsonCheckpointCodec) {
+                this.layers = layered.layers();
+                this.maxCheckpointSize = layered.maxDocumentSize();
+                return this;
+            }
+            throw new IllegalArgumentException("Codec " + codec.getClass().getName() + " does not write the stored form"
+                    + " every reader reads (JSON, optionally inside DocumentLayers); choose layers instead");
+        }
+
+        /** The maximum checkpoint size in bytes, {@code > 0}; see {@link StorageSettings#maxCheckpointSize()}. */
+        public Builder maxCheckpointSize(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxCheckpointSize must be positive but was " + bytes);
+            }
+            this.maxCheckpointSize = bytes;
+            return this;
+        }
+
+        /** Whether to write long histories incrementally (default {@code true}). */
+        public Builder incrementalHistory(boolean incrementalHistory) {
+            this.incrementalHistory = incrementalHistory;
+            return this;
+        }
+
+        /** The incremental history tuning (default {@link IncrementalHistoryConfig#ofDefaults()}). */
+        public Builder history(IncrementalHistoryConfig history) {
+            this.history = Objects.requireNonNull(history, "history");
+            return this;
+        }
+
+        /** How long saved checkpoints are kept, positive, or {@code null} for ever (the default). */
+        public Builder ttl(Duration ttl) {
+            if (ttl != null && (ttl.isZero() || ttl.isNegative())) {
+                throw new IllegalArgumentException("ttl must be positive but was " + ttl);
+            }
+            this.ttl = ttl;
+            return this;
+        }
+
+        public StorageSettings build() {
+            return new StorageSettings(layers, maxCheckpointSize, incrementalHistory, history, ttl);
+        }
+    }
+}

@@ -1,0 +1,399 @@
+package dev.agentpersistence.storage;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StorageBackend;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.codec.JsonCheckpointCodec;
+import dev.agentpersistence.codec.LayeredCheckpointCodec;
+import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
+import dev.agentpersistence.history.SegmentedHistoryStorage;
+import dev.agentpersistence.history.internal.ChainCache;
+import dev.agentpersistence.history.internal.ChainHasher;
+import dev.agentpersistence.history.internal.HistoryReader;
+import dev.agentpersistence.history.internal.HistoryWriter;
+import dev.agentpersistence.history.internal.SegmentCodec;
+import dev.agentpersistence.history.internal.SegmentCollector;
+import dev.agentpersistence.spi.ExpiringStorage;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.storage.internal.CheckedSegmentStore;
+import dev.agentpersistence.storage.internal.FilterAttributes;
+import dev.agentpersistence.storage.internal.NoSegments;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one storage shell: a {@link PersistenceStorageProvider} over any {@link StorageBackend}. It
+ * owns everything but the bytes: id and argument checks, the closed state, the stored form
+ * (versioned JSON inside checksum, compression and encryption layers, bounded reads), the filter
+ * attributes, the conflict protocol, time to live, incremental history, garbage collection of
+ * history segments, and typed errors naming agent, checkpoint and location. Every built-in
+ * provider is a shell over its backend, built in code or by discovery alike, so all of them read
+ * and behave the same way.
+ *
+ * <p><b>Reading</b> follows the stored bytes, never the settings: a document with or without each
+ * layer, with its whole history inline or in segments, reads back complete, or fails with a
+ * {@link CorruptCheckpointException} (an {@link dev.agentpersistence.EncryptionKeyException} when
+ * the key is missing) naming agent, checkpoint and location; a checkpoint is never returned in part.
+ *
+ * <p><b>Saving</b> writes the form {@link StorageSettings} choose. A save meeting a stored checkpoint
+ * with the same version or id returns normally when both have the same content (an idempotent
+ * retry) and throws {@link CheckpointConflictException} otherwise; nothing is ever overwritten.
+ *
+ * <pre>{@code
+ * PersistenceStorageProvider<CheckpointFilter> storage = StorageShell.builder(new MyBackend(...))
+ *         .settings(StorageSettings.custom().ttl(Duration.ofDays(7)).build())
+ *         .build();
+ * }</pre>
+ * Thread-safe. Metadata keys starting with {@value IncrementalHistoryStorageProvider#RESERVED_METADATA_PREFIX}
+ * are reserved for the stored form and refused with {@link IllegalArgumentException}.
+ */
+public class StorageShell implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage,
+        SegmentedHistoryStorage {
+    private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
+    private static final String RESERVED = IncrementalHistoryStorageProvider.RESERVED_METADATA_PREFIX;
+    private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
+    private static final int MAX_INSERT_ATTEMPTS = 3;
+
+    private final StorageBackend backend;
+    private final StorageSettings settings;
+    private final Clock clock;
+    private final LayeredCheckpointCodec codec;
+    private final FilterAttributes attributes = new FilterAttributes();
+    private final HistorySegmentStore segments;
+    private final boolean writesSegments;
+    private final ChainCache cache;
+    private final HistoryWriter writer;
+    private final HistoryReader reader;
+    private final SegmentCollector collector;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * A shell over {@code backend}, for providers that extend it.
+     *
+     * @throws IllegalArgumentException when the settings ask for a time to live the backend cannot keep
+     */
+    protected StorageShell(StorageBackend backend, StorageSettings settings, Clock clock) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (settings.ttl().isPresent() && !backend.supportsExpiry()) {
+            throw new IllegalArgumentException("A time to live is set but " + backend + " does not keep expiry times");
+        }
+        this.codec = settings.codec();
+        Optional<HistorySegmentStore> area = backend.segments();
+        this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
+        this.writesSegments = settings.incrementalHistory() && area.isPresent();
+        var history = settings.history();
+        this.cache = new ChainCache(history.cachedAgents(), history.cachedMessages());
+        var segmentCodec = new SegmentCodec(codec);
+        var hasher = new ChainHasher();
+        this.writer = new HistoryWriter(segments, segmentCodec, hasher, cache, clock, history.blockSize(),
+                history.tierSizes(), history.gracePeriod(), DESCRIPTOR_KEY);
+        this.reader = new HistoryReader(segments, cache, segmentCodec, hasher, DESCRIPTOR_KEY, backend.toString());
+        this.collector = new SegmentCollector(new StoredForm(), segments, reader);
+    }
+
+    /** A shell over {@code backend} with {@link StorageSettings#ofDefaults()} and the system clock. */
+    public static StorageShell of(StorageBackend backend) {
+        return builder(backend).build();
+    }
+
+    /** A builder over {@code backend}. */
+    public static Builder builder(StorageBackend backend) {
+        return new Builder(Objects.requireNonNull(backend, "backend"));
+    }
+
+    /** The settings new documents are written with. */
+    public StorageSettings settings() {
+        return settings;
+    }
+
+    /** The backend holding the records. */
+    public StorageBackend backend() {
+        return backend;
+    }
+
+    /** The backend's history segment area, ids checked (empty, and refusing writes, when it has none). */
+    public HistorySegmentStore segmentStore() {
+        return segments;
+    }
+
+    /** Whether the backend has a history segment area. */
+    public boolean hasSegmentStore() {
+        return backend.segments().isPresent();
+    }
+
+    @Override
+    public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+        requireOpen();
+        StorageChecks.requireSaveArguments(agentId, checkpoint);
+        requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
+        AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
+        byte[] document = codec.encode(storedForm);
+        Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
+        var record = new StoredCheckpoint(agentId, checkpoint.checkpointId(), checkpoint.version(),
+                checkpoint.createdAt(), expiresAt, attributes.nodeId(checkpoint), checkpoint.isTombstone(),
+                attributes.metadata(checkpoint), document);
+        for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
+            InsertResult result = backend.insert(record);
+            if (result.inserted()) {
+                return;
+            }
+            if (!result.existing().isEmpty()) {
+                for (AgentCheckpoint existing : complete(agentId, result.existing())) {
+                    if (!JsonCheckpointCodec.instance().sameContent(checkpoint, existing)) {
+                        throw CheckpointConflictException.of(agentId, checkpoint, existing);
+                    }
+                }
+                return;
+            }
+            // the clashing records were deleted in between: try again
+        }
+        throw new PersistenceException("Saving checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId
+                + "' kept colliding with records that were deleted concurrently, at "
+                + backend.location(agentId, checkpoint.checkpointId()));
+    }
+
+    @Override
+    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return complete(agentId, backend.list(agentId, query(filter)));
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        return completeAndRemember(agentId, backend.latest(agentId, query(filter)));
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        StorageChecks.requireCheckpointId(checkpointId);
+        return completeAndRemember(agentId, backend.find(agentId, checkpointId));
+    }
+
+    /** Deletes the agent's checkpoints, then its history segments older than the grace period. */
+    @Override
+    public int deleteCheckpoints(String agentId) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        int deleted = backend.deleteAll(agentId);
+        collectQuietly(agentId);
+        return deleted;
+    }
+
+    /** Deletes the agent's checkpoints below {@code version}, then the segments no kept checkpoint needs. */
+    @Override
+    public int deleteCheckpointsBefore(String agentId, long version) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        int deleted = backend.deleteBefore(agentId, version);
+        if (deleted > 0) {
+            collectQuietly(agentId);
+        }
+        return deleted;
+    }
+
+    @Override
+    public List<String> listAgents() {
+        requireOpen();
+        return backend.listAgents();
+    }
+
+    /** Deletes the checkpoints whose time to live has run out; 0 when the backend keeps no expiry times. */
+    @Override
+    public int deleteExpired() {
+        requireOpen();
+        return backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
+    }
+
+    @Override
+    public int collectGarbage(String agentId, Instant writtenBefore) {
+        requireOpen();
+        StorageChecks.requireAgentId(agentId);
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        if (!hasSegmentStore()) {
+            return 0;
+        }
+        int deleted = collector.collect(agentId, writtenBefore);
+        if (deleted > 0) {
+            cache.forget(agentId);
+        }
+        return deleted;
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        return segments.listSegmentAgents();
+    }
+
+    @Override
+    public Duration gracePeriod() {
+        return settings.history().gracePeriod();
+    }
+
+    /**
+     * A cheap round trip to the store.
+     *
+     * @throws dev.agentpersistence.StorageUnavailableException when it cannot be reached
+     */
+    public void checkHealth() {
+        requireOpen();
+        backend.checkHealth();
+    }
+
+    /** Closes the backend; later calls throw {@link IllegalStateException}. Closing again does nothing. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            cache.clear();
+            backend.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + backend + "]";
+    }
+
+    private CheckpointFilter query(CheckpointFilter filter) {
+        if (filter == null) {
+            return CheckpointFilter.ALL;
+        }
+        requireUnreserved(filter.metadata(), "filter metadata");
+        return attributes.query(filter);
+    }
+
+    private List<AgentCheckpoint> complete(String agentId, List<StoredCheckpoint> records) {
+        var assembled = reader.assemble(agentId, decode(agentId, records));
+        var result = new ArrayList<AgentCheckpoint>(assembled.size());
+        for (var one : assembled) {
+            result.add(one.checkpoint());
+        }
+        return List.copyOf(result);
+    }
+
+    private Optional<AgentCheckpoint> completeAndRemember(String agentId, Optional<StoredCheckpoint> record) {
+        if (record.isEmpty()) {
+            return Optional.empty();
+        }
+        var assembled = reader.assemble(agentId, decode(agentId, List.of(record.get()))).get(0);
+        writer.remember(agentId, assembled);
+        return Optional.of(assembled.checkpoint());
+    }
+
+    /** The stored forms of {@code records} (histories not yet expanded), each checked to belong where it was found. */
+    private List<AgentCheckpoint> decode(String agentId, List<StoredCheckpoint> records) {
+        var decoded = new ArrayList<AgentCheckpoint>(records.size());
+        for (StoredCheckpoint record : records) {
+            String where = backend.location(record.agentId(), record.checkpointId());
+            if (!record.agentId().equals(agentId)) {
+                throw new CorruptCheckpointException(agentId, record.checkpointId(), where,
+                        "the backend returned a record of agent '" + record.agentId() + "'", null);
+            }
+            if (record.size() > settings.maxCheckpointSize()) {
+                throw new CorruptCheckpointException(agentId, record.checkpointId(), where, "the stored document has "
+                        + record.size() + " bytes, more than the maximum checkpoint size of "
+                        + settings.maxCheckpointSize(), null);
+            }
+            decoded.add(codec.decode(record.document(), new CheckpointLocation(agentId, record.checkpointId(), where)));
+        }
+        return decoded;
+    }
+
+    private void collectQuietly(String agentId) {
+        if (!hasSegmentStore()) {
+            return;
+        }
+        try {
+            collectGarbage(agentId, clock.instant().minus(gracePeriod()));
+        } catch (PersistenceException e) {
+            LOG.warn("Could not collect the unused history segments of agent '{}' after a deletion; "
+                    + "the next collection will: {}", agentId, e.toString());
+        }
+    }
+
+    private void requireOpen() {
+        StorageChecks.requireOpen(closed.get(), toString());
+    }
+
+    private static void requireUnreserved(Map<String, String> metadata, String what) {
+        for (String key : metadata.keySet()) {
+            if (key.startsWith(RESERVED)) {
+                throw new IllegalArgumentException(what + " key '" + key + "' starts with '" + RESERVED
+                        + "', which is reserved for agent-persistence's own entries");
+            }
+        }
+    }
+
+    /** The stored forms of an agent's checkpoints, for the segment collector (which reads their descriptors). */
+    private final class StoredForm implements PersistenceStorageProvider<CheckpointFilter> {
+        @Override
+        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+            return decode(agentId, backend.list(agentId, filter == null ? CheckpointFilter.ALL : filter));
+        }
+
+        @Override
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+            throw new UnsupportedOperationException("read-only view");
+        }
+
+        @Override
+        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+            throw new UnsupportedOperationException("read-only view");
+        }
+    }
+
+    /** Builds {@link StorageShell}s. */
+    public static final class Builder {
+        private final StorageBackend backend;
+        private StorageSettings settings = StorageSettings.ofDefaults();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(StorageBackend backend) {
+            this.backend = backend;
+        }
+
+        /** What to write (default {@link StorageSettings#ofDefaults()}). */
+        public Builder settings(StorageSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** The clock for expiry times, segment write times and the grace period (default the system clock, UTC). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Creates the shell.
+         *
+         * @throws IllegalArgumentException when a time to live is set and the backend keeps no expiry times
+         */
+        public StorageShell build() {
+            return new StorageShell(backend, settings, clock);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.agentpersistence.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.EncryptionKeyException;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.DocumentLayers;
+import dev.agentpersistence.codec.EncryptionKeys;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The stored form describes itself: checkpoints written with each configuration (plain JSON,
+ * checksummed, compressed, encrypted, incremental history, and all of them at once) are read with
+ * every configuration, and come back complete and equal; a reader without the key of an encrypted
+ * document gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial
+ * checkpoint. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the reason
+ * without it.
+ */
+abstract class ReadMatrixContract extends Contract {
+    /** A fixed test key: never use it for real data. */
+    private static final byte[] KEY = "agent-persistence read matrix ke".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int HISTORY = 70;
+
+    ReadMatrixContract(KitSession session) {
+        super(session);
+    }
+
+    /** One configuration of the matrix: a name and the settings it writes (and reads) with. */
+    private record Configuration(String name, StorageSettings settings, boolean encrypts) {
+    }
+
+    private static List<Configuration> configurations() {
+        var smallBlocks = IncrementalHistoryConfig.custom().blockSize(4).tierSizes(List.of(32, 8)).build();
+        var keys = EncryptionKeys.custom().key("matrix-k1", KEY).build();
+        var plain = StorageSettings.custom().layers(DocumentLayers.none()).incrementalHistory(false).build();
+        return List.of(
+                new Configuration("plain JSON", plain, false),
+                new Configuration("checksummed", StorageSettings.from(plain)
+                        .layers(DocumentLayers.custom().checksum(true).build()).build(), false),
+                new Configuration("compressed", StorageSettings.from(plain)
+                        .layers(DocumentLayers.custom().compression(true).compressionMinSize(0).build()).build(), false),
+                new Configuration("encrypted", StorageSettings.from(plain)
+                        .layers(DocumentLayers.custom().encryption(keys).build()).build(), true),
+                new Configuration("defaults", StorageSettings.ofDefaults(), false),
+                new Configuration("incremental history", StorageSettings.from(plain)
+                        .incrementalHistory(true).history(smallBlocks).build(), false),
+                new Configuration("every layer and incremental history", StorageSettings.custom()
+                        .layers(DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
+                                .encryption(keys).build())
+                        .incrementalHistory(true).history(smallBlocks).build(), true));
+    }
+
+    /** Three checkpoints per writer: a long history (segments when incremental), a grown one, and a full one. */
+    private static List<AgentCheckpoint> written(String agentId) {
+        List<Message> history = Checkpoints.history(HISTORY);
+        var grown = new ArrayList<>(history);
+        grown.addAll(Checkpoints.history(9));
+        var full = Checkpoints.full(agentId, 2);
+        var longFull = AgentCheckpoint.builder()
+                .checkpointId(full.checkpointId()).agentId(agentId).version(2).createdAt(full.createdAt())
+                .nodeId(full.nodeId()).lastInput(full.lastInput()).lastInputType(full.lastInputType())
+                .messageHistory(concat(history, full.messageHistory())).state(full.state()).metadata(full.metadata())
+                .parentCheckpointId(full.parentCheckpointId()).build();
+        return List.of(
+                Checkpoints.builder(agentId, 0).messageHistory(history).metadata(Map.of("phase", "one")).build(),
+                Checkpoints.builder(agentId, 1).messageHistory(grown).metadata(Map.of("phase", "two")).build(),
+                longFull);
+    }
+
+    private static List<Message> concat(List<Message> a, List<Message> b) {
+        var all = new ArrayList<Message>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    @TestFactory
+    @DisplayName("each configuration reads what each configuration wrote, complete and equal")
+    Stream<DynamicTest> everyReaderReadsEveryWriter() {
+        var configurations = configurations();
+        var providers = new LinkedHashMap<Configuration, PersistenceStorageProvider<CheckpointFilter>>();
+        var agents = new LinkedHashMap<Configuration, String>();
+        for (Configuration configuration : configurations) {
+            providers.put(configuration, newProvider(configuration.settings()));
+            String agentId = agent("matrix-" + agents.size());
+            agents.put(configuration, agentId);
+            saveAll(providers.get(configuration), agentId, written(agentId));
+        }
+        var tests = new ArrayList<DynamicTest>();
+        for (Configuration writer : configurations) {
+            for (Configuration reader : configurations) {
+                String agentId = agents.get(writer);
+                var provider = providers.get(reader);
+                tests.add(DynamicTest.dynamicTest("written " + writer.name() + ", read " + reader.name(), () -> {
+                    if (writer.encrypts() && !reader.encrypts()) {
+                        assertMissingKey(provider, agentId);
+                    } else {
+                        assertReadsBack(provider, agentId);
+                    }
+                }));
+            }
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
+    @DisplayName("a checkpoint re-saved with other settings is an idempotent retry, a different one a conflict")
+    Stream<DynamicTest> resaveAcrossConfigurations() {
+        var configurations = configurations();
+        var first = newProvider(configurations.get(configurations.size() - 1).settings());
+        String agentId = agent("matrix-resave");
+        saveAll(first, agentId, written(agentId));
+        var tests = new ArrayList<DynamicTest>();
+        for (Configuration other : configurations) {
+            if (!other.encrypts()) {
+                continue;
+            }
+            var provider = newProvider(other.settings());
+            tests.add(DynamicTest.dynamicTest("re-saved " + other.name(), () -> {
+                for (AgentCheckpoint checkpoint : written(agentId)) {
+                    provider.saveCheckpoint(agentId, checkpoint);
+                }
+                var changed = Checkpoints.builder(agentId, 1).messageHistory(Checkpoints.history(3)).build();
+                assertThatThrownBy(() -> provider.saveCheckpoint(agentId, changed))
+                        .isInstanceOf(dev.agentpersistence.CheckpointConflictException.class);
+                assertReadsBack(provider, agentId);
+            }));
+        }
+        return tests.stream();
+    }
+
+    private static void saveAll(PersistenceStorageProvider<CheckpointFilter> provider, String agentId,
+                                List<AgentCheckpoint> checkpoints) {
+        for (AgentCheckpoint checkpoint : checkpoints) {
+            provider.saveCheckpoint(agentId, checkpoint);
+        }
+    }
+
+    private static void assertReadsBack(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
+        var expected = written(agentId);
+        assertThat(provider.getCheckpoints(agentId)).as("getCheckpoints").containsExactlyElementsOf(expected);
+        assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(expected.get(2));
+        for (AgentCheckpoint checkpoint : expected) {
+            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId())).as("getCheckpoint")
+                    .contains(checkpoint);
+        }
+        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().metadata("phase", "two").build()))
+                .as("metadata filter").containsExactly(expected.get(1));
+        assertThat(provider.getLatestCheckpoint(agentId, CheckpointFilter.builder().maxVersion(1L).build()))
+                .as("latest with maxVersion").contains(expected.get(1));
+        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().limit(1).build()))
+                .as("limit").containsExactly(expected.get(2));
+    }
+
+    private static void assertMissingKey(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
+        var expected = written(agentId);
+        for (var read : List.<Runnable>of(
+                () -> provider.getLatestCheckpoint(agentId),
+                () -> provider.getCheckpoints(agentId),
+                () -> provider.getCheckpoint(agentId, expected.get(0).checkpointId()))) {
+            assertThatThrownBy(read::run)
+                    .isInstanceOf(EncryptionKeyException.class)
+                    .isInstanceOf(CorruptCheckpointException.class)
+                    .satisfies(e -> assertThat(((CorruptCheckpointException) e).agentId()).isEqualTo(agentId))
+                    .hasMessageContaining("matrix-k1");
+        }
+    }
+}
