@@ -3,13 +3,14 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,8 +40,8 @@ public abstract class DiscoveryKit {
     protected abstract ProviderConfig config() throws Exception;
 
     /**
-     * The class (or a supertype) of the provider the factory creates; {@code load} may hand it out
-     * wrapped in {@link IncrementalHistoryStorageProvider}, which the checks look through.
+     * The class (or a supertype) of the provider the factory creates (a custom factory may wrap it in
+     * {@link IncrementalHistoryStorageProvider}, which the checks look through).
      */
     protected abstract Class<?> expectedProviderType();
 
@@ -84,29 +85,43 @@ public abstract class DiscoveryKit {
     }
 
     @Test
-    @DisplayName("a provider with the HistorySegmentStore capability is loaded with incremental history when "
-            + IncrementalHistoryConfig.ENABLED_KEY + " is true, or unset and the provider wants it by default")
-    void incrementalHistoryByDefault() throws Exception {
+    @DisplayName(IncrementalHistoryConfig.ENABLED_KEY + " chooses what a storage-shell provider writes, never what it reads")
+    void incrementalHistoryIsAWriteSetting() throws Exception {
         var plain = track(PersistenceStorageProviders.load(providerName(),
                 config().with(IncrementalHistoryConfig.ENABLED_KEY, "false")));
-        assertThat(plain).isInstanceOf(expectedProviderType());
-        var loaded = track(PersistenceStorageProviders.load(providerName(), config()));
         var enabled = track(PersistenceStorageProviders.load(providerName(),
                 config().with(IncrementalHistoryConfig.ENABLED_KEY, "true")));
-        if (plain instanceof HistorySegmentStore store) {
-            assertThat(enabled).isInstanceOf(IncrementalHistoryStorageProvider.class);
-            if (store.incrementalByDefault()) {
-                assertThat(loaded).isInstanceOf(IncrementalHistoryStorageProvider.class);
-            } else {
-                assertThat(loaded).isInstanceOf(expectedProviderType());
-            }
-        } else {
-            assertThat(loaded).isInstanceOf(expectedProviderType());
-            assertThat(enabled).isInstanceOf(expectedProviderType());
+        assertThat(plain).isInstanceOf(expectedProviderType());
+        assertThat(enabled).isInstanceOf(expectedProviderType());
+        if (plain instanceof StorageShell plainShell && enabled instanceof StorageShell enabledShell) {
+            assertThat(plainShell.settings().incrementalHistory()).isFalse();
+            assertThat(enabledShell.settings().incrementalHistory()).isTrue();
         }
     }
 
-    /** The provider itself, looking through the incremental history layer that {@code load} adds. */
+    @Test
+    @DisplayName("providers loaded with different write settings read each other's checkpoints completely")
+    void everyLoadedProviderReadsEveryForm() throws Exception {
+        var plain = track(PersistenceStorageProviders.load(providerName(), config()
+                .with(IncrementalHistoryConfig.ENABLED_KEY, "false")
+                .with(CodecSettings.COMPRESSION, "none")
+                .with(CodecSettings.CHECKSUM, "false")));
+        var layered = track(PersistenceStorageProviders.load(providerName(), config()
+                .with(IncrementalHistoryConfig.ENABLED_KEY, "true")
+                .with(IncrementalHistoryConfig.BLOCK_SIZE_KEY, "8")
+                .with(CodecSettings.COMPRESSION_MIN_SIZE, "0")));
+        String fromPlain = "discovery-plain-" + KitSession.randomId(10);
+        String fromLayered = "discovery-layered-" + KitSession.randomId(10);
+        var first = Checkpoints.builder(fromPlain, 0).messageHistory(Checkpoints.history(600)).build();
+        var second = Checkpoints.builder(fromLayered, 0).messageHistory(Checkpoints.history(600)).build();
+        plain.saveCheckpoint(fromPlain, first);
+        layered.saveCheckpoint(fromLayered, second);
+        assertThat(layered.getLatestCheckpoint(fromPlain)).contains(first);
+        assertThat(plain.getLatestCheckpoint(fromLayered)).contains(second);
+        assertThat(plain.getLatestCheckpoint(fromLayered).orElseThrow().messageHistory()).hasSize(600);
+    }
+
+    /** The provider itself, looking through an incremental history layer a custom factory may add. */
     private static PersistenceStorageProvider<CheckpointFilter> underneath(PersistenceStorageProvider<CheckpointFilter> provider) {
         return provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
     }
