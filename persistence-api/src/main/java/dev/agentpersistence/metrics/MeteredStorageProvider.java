@@ -6,6 +6,7 @@ import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -95,6 +96,9 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
             return defaultProviderName(incremental.delegate());
         }
         String name = provider.getClass().getSimpleName();
+        if (provider.getClass() == StorageShell.class) {
+            name = ((StorageShell) provider).backend().getClass().getSimpleName().replaceFirst("(Storage)?Backend$", "");
+        }
         if (name.endsWith(PROVIDER_SUFFIX) && name.length() > PROVIDER_SUFFIX.length()) {
             name = name.substring(0, name.length() - PROVIDER_SUFFIX.length());
         }

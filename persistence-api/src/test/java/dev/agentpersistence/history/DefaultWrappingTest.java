@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code PersistenceStorageProviders.load} stores histories incrementally unless told not to. */
+/**
+ * {@code PersistenceStorageProviders.load} hands out what the factory built: the stored form, incremental
+ * history included, belongs to the storage shell a factory builds, never to discovery.
+ */
 class DefaultWrappingTest {
 
     /** Discovered under "segmented". */
@@ -45,20 +48,17 @@ class DefaultWrappingTest {
     }
 
     @Test
-    void providersWithTheCapabilityComeWrapped() throws IOException {
+    void discoveryHandsOutWhatTheFactoryBuilt() throws IOException {
         var loaded = PersistenceStorageProviders.load("segmented",
                 ProviderConfig.of(Map.of("agent.persistence.history.block-size", "8")), loader());
-        assertThat(loaded).isInstanceOf(IncrementalHistoryStorageProvider.class);
-        var incremental = (IncrementalHistoryStorageProvider) loaded;
-        assertThat(incremental.delegate()).isInstanceOf(SegmentedHeapStorage.class);
-        assertThat(incremental.config().blockSize()).isEqualTo(8);
+        assertThat(loaded).isInstanceOf(SegmentedHeapStorage.class);
         assertThat(MeteredStorageProvider.defaultProviderName(loaded)).isEqualTo("segmentedheapstorage");
     }
 
     @Test
-    void theSettingTurnsItOff() throws IOException {
+    void theSettingDoesNotWrapEither() throws IOException {
         var loaded = PersistenceStorageProviders.load(ProviderConfig.of(Map.of(
-                "AGENT_PERSISTENCE_HISTORY_INCREMENTAL", "false", "agent.persistence.provider", "segmented")), loader());
+                "AGENT_PERSISTENCE_HISTORY_INCREMENTAL", "true", "agent.persistence.provider", "segmented")), loader());
         assertThat(loaded).isInstanceOf(SegmentedHeapStorage.class);
     }
 }
