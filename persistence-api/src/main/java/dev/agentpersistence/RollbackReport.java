@@ -10,10 +10,10 @@ import java.util.Optional;
  * @param restoredCheckpoint the checkpoint the agent was put back to; empty when nothing was
  *                           restored (see {@link #outcome()})
  * @param toolRollback       the inverse tool calls made, those that failed, and the tool calls
- *                           that had no inverse; {@link RollbackResult#EMPTY} when nothing was restored
+ *                           that had no inverse; {@link UndoResult#EMPTY} when nothing was restored
  * @param outcome            why the checkpoint is present or absent
  */
-public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, RollbackResult toolRollback,
+public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoResult toolRollback,
                              Outcome outcome) {
 
     /** How a rollback ended. */
@@ -37,13 +37,13 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, Rollb
     }
 
     /** A rollback that restored {@code checkpoint}. */
-    public static RollbackReport restored(AgentCheckpoint checkpoint, RollbackResult toolRollback) {
+    public static RollbackReport restored(AgentCheckpoint checkpoint, UndoResult toolRollback) {
         return new RollbackReport(Optional.of(checkpoint), toolRollback, Outcome.RESTORED);
     }
 
     /** A rollback that restored nothing, for the given reason. */
     public static RollbackReport nothingRestored(Outcome outcome) {
-        return new RollbackReport(Optional.empty(), RollbackResult.EMPTY, outcome);
+        return new RollbackReport(Optional.empty(), UndoResult.EMPTY, outcome);
     }
 
     /** Whether a checkpoint was restored. */

@@ -45,17 +45,17 @@ public final class RollbackToolRegistry {
     /**
      * Undoes tool calls: calls the inverse of every call whose tool has one, with the call's own
      * arguments, newest call first. An inverse that throws does not stop the others; it is
-     * recorded in {@link RollbackResult#failures()}. Calls whose tool has no inverse are listed in
-     * {@link RollbackResult#withoutInverse()}. {@link Error}s are not caught.
+     * recorded in {@link UndoResult#failures()}. Calls whose tool has no inverse are listed in
+     * {@link UndoResult#withoutInverse()}. {@link Error}s are not caught.
      *
      * @param callsInOrderMade the calls to undo, oldest first (the order the agent made them)
      * @return what was undone, what failed and what had no inverse, each newest call first
      */
-    public RollbackResult undo(List<ToolCall> callsInOrderMade) {
+    public UndoResult undo(List<ToolCall> callsInOrderMade) {
         Objects.requireNonNull(callsInOrderMade, "callsInOrderMade");
         var calls = List.copyOf(callsInOrderMade); // also rejects null elements
         if (calls.isEmpty()) {
-            return RollbackResult.EMPTY;
+            return UndoResult.EMPTY;
         }
         var performed = new ArrayList<InverseCall>();
         var failures = new ArrayList<InverseFailure>();
@@ -79,7 +79,7 @@ public final class RollbackToolRegistry {
                 failures.add(new InverseFailure(call, inverse.name(), e));
             }
         }
-        return new RollbackResult(performed, failures, withoutInverse);
+        return new UndoResult(performed, failures, withoutInverse);
     }
 
     /** Tool name → inverse tool, in registration order. */

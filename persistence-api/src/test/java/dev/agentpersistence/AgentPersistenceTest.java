@@ -323,7 +323,7 @@ class AgentPersistenceTest {
         assertThat(report.outcome()).isEqualTo(RollbackReport.Outcome.NO_CHECKPOINT);
         assertThat(report.restoredCheckpoint()).isEmpty();
         assertThat(report.isRestored()).isFalse();
-        assertThat(report.toolRollback()).isEqualTo(RollbackResult.EMPTY);
+        assertThat(report.toolRollback()).isEqualTo(UndoResult.EMPTY);
         assertThat(users).containsExactly("Alex");
         assertThat(ctx.messageHistory()).hasSize(2);
     }

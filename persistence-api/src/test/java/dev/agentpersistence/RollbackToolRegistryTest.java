@@ -120,7 +120,7 @@ class RollbackToolRegistryTest {
 
     @Test
     void emptyRegistryAndEmptyCalls() {
-        assertThat(RollbackToolRegistry.EMPTY.undo(List.of())).isEqualTo(RollbackResult.EMPTY);
+        assertThat(RollbackToolRegistry.EMPTY.undo(List.of())).isEqualTo(UndoResult.EMPTY);
         var only = call("1", "createUser", "Alex");
         var result = RollbackToolRegistry.EMPTY.undo(List.of(only));
         assertThat(result.performed()).isEmpty();
@@ -156,7 +156,7 @@ class RollbackToolRegistryTest {
     @Test
     void resultListsAreImmutableCopies() {
         var performed = new ArrayList<InverseCall>();
-        var result = new RollbackResult(performed, null, null);
+        var result = new UndoResult(performed, null, null);
         performed.add(new InverseCall(call("1", "a", "b"), "c"));
         assertThat(result.performed()).isEmpty();
         assertThat(result.failures()).isEmpty();

@@ -1,6 +1,6 @@
 package dev.agentpersistence.pipeline;
 
-import dev.agentpersistence.RollbackResult;
+import dev.agentpersistence.UndoResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -124,7 +124,7 @@ public sealed interface PipelineEvent {
      * @param toolRollback the inverse tool calls made
      */
     record RollbackPerformed(String pipeline, String runId, Instant at, String node, int attempt,
-                             RollbackResult toolRollback) implements PipelineEvent {
+                             UndoResult toolRollback) implements PipelineEvent {
         public RollbackPerformed {
             requireCommon(pipeline, runId, at);
             Objects.requireNonNull(node, "node");

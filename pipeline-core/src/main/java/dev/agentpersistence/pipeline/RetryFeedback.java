@@ -1,6 +1,6 @@
 package dev.agentpersistence.pipeline;
 
-import dev.agentpersistence.RollbackResult;
+import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.ToolCall;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param rollback   the inverse tool calls made for the previous attempt's tool calls
  */
 public record RetryFeedback(String node, int retry, int maxRetries, List<Violation> violations,
-                            Throwable exception, RollbackResult rollback) {
+                            Throwable exception, UndoResult rollback) {
 
     public RetryFeedback {
         Objects.requireNonNull(node, "node");
@@ -27,7 +27,7 @@ public record RetryFeedback(String node, int retry, int maxRetries, List<Violati
             throw new IllegalArgumentException("need 1 <= retry <= maxRetries but got " + retry + "/" + maxRetries);
         }
         violations = List.copyOf(Objects.requireNonNull(violations, "violations"));
-        rollback = rollback == null ? RollbackResult.EMPTY : rollback;
+        rollback = rollback == null ? UndoResult.EMPTY : rollback;
         if (violations.isEmpty() && exception == null) {
             throw new IllegalArgumentException("a retry needs violations or an exception");
         }

@@ -1,7 +1,7 @@
 package dev.agentpersistence.pipeline.internal;
 
 import dev.agentpersistence.Message;
-import dev.agentpersistence.RollbackResult;
+import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.pipeline.AttemptOutcome;
 import dev.agentpersistence.pipeline.ConditionPhase;
@@ -167,7 +167,7 @@ public final class NodeRunner<S> {
         } catch (RuntimeException e) {
             return Attempt.done(failed(current, history, Reason.BACKUP_FAILED, name, attempt, List.of(), e));
         }
-        RollbackResult toolRollback = rollbackTools.undo(context.toolCalls());
+        UndoResult toolRollback = rollbackTools.undo(context.toolCalls());
         events.publish(new PipelineEvent.RollbackPerformed(events.pipeline(), events.runId(), events.now(), name,
                 attempt, toolRollback));
         return Attempt.rolledBack(restored, toolRollback);
@@ -179,12 +179,12 @@ public final class NodeRunner<S> {
     }
 
     /** What an attempt leads to: a final outcome, or a restored state (and feedback) to retry from. */
-    private record Attempt<S>(NodeOutcome<S> outcome, S restored, RollbackResult toolRollback, RetryFeedback feedback) {
+    private record Attempt<S>(NodeOutcome<S> outcome, S restored, UndoResult toolRollback, RetryFeedback feedback) {
         static <S> Attempt<S> done(NodeOutcome<S> outcome) {
             return new Attempt<>(outcome, null, null, null);
         }
 
-        static <S> Attempt<S> rolledBack(S restored, RollbackResult toolRollback) {
+        static <S> Attempt<S> rolledBack(S restored, UndoResult toolRollback) {
             return new Attempt<>(null, restored, toolRollback, null);
         }
 
