@@ -3,7 +3,7 @@ package dev.agentpersistence.spi;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.Identifiers;
-import dev.agentpersistence.codec.JsonCheckpointCodec;
+import dev.agentpersistence.internal.CheckpointContent;
 import java.util.Objects;
 
 /**
@@ -45,12 +45,12 @@ public final class StorageChecks {
 
     /**
      * Decides a save that met an existing checkpoint at the same version or id: returns normally
-     * when both have the same content (the save is a no-op; numbers compare by their JSON text), else throws.
+     * when both have the same content (the save is a no-op; JSON values compare by their JSON text), else throws.
      *
      * @throws CheckpointConflictException when the contents differ
      */
     public static void requireIdentical(String agentId, AgentCheckpoint incoming, AgentCheckpoint stored) {
-        if (!JsonCheckpointCodec.instance().sameContent(incoming, stored)) {
+        if (!CheckpointContent.same(incoming, stored)) {
             throw CheckpointConflictException.of(agentId, incoming, stored);
         }
     }

@@ -9,7 +9,6 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.codec.CheckpointLocation;
-import dev.agentpersistence.codec.JsonCheckpointCodec;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.history.SegmentedHistoryStorage;
@@ -19,6 +18,7 @@ import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
 import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
+import dev.agentpersistence.internal.CheckpointContent;
 import dev.agentpersistence.spi.ExpiringStorage;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
@@ -158,7 +158,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             }
             if (!result.existing().isEmpty()) {
                 for (AgentCheckpoint existing : complete(agentId, result.existing())) {
-                    if (!JsonCheckpointCodec.instance().sameContent(checkpoint, existing)) {
+                    if (!CheckpointContent.same(checkpoint, existing)) {
                         throw CheckpointConflictException.of(agentId, checkpoint, existing);
                     }
                 }
