@@ -1,0 +1,90 @@
+package dev.agentpersistence;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering rules of ARCHITECTURE.md, checked on the production classes of every module on this
+ * module's class path.
+ */
+class ArchitectureTest {
+    /** Modules that implement a backend under the storage shell. */
+    private static final List<String> BACKEND_MODULES = List.of("inmemory", "file", "jdbc", "redis", "s3");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.agentpersistence");
+    }
+
+    @Test
+    @DisplayName("the packages below the root are free of cycles (the root's data model and facade use the SPI by design)")
+    void noPackageCycles() {
+        slices().matching("dev.agentpersistence.(**)")
+                .namingSlices("$1")
+                .should().beFreeOfCycles()
+                .ignoreDependency(com.tngtech.archunit.base.DescribedPredicate.alwaysTrue(),
+                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("dev.agentpersistence"))
+                .check(classes);
+    }
+
+    @Test
+    @DisplayName("backend modules never reach the stored form, the history layer, the shell's internals or the guards")
+    void backendsStayBelowTheShell() {
+        for (String module : BACKEND_MODULES) {
+            noClasses().that().resideInAPackage("dev.agentpersistence." + module + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(
+                            "dev.agentpersistence.codec..", "dev.agentpersistence.history..",
+                            "dev.agentpersistence.storage.internal..", "dev.agentpersistence.internal..")
+                    .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.agentpersistence.spi.StorageChecks")
+                    .because("the storage shell owns ids, the stored form and history; a backend stores bytes")
+                    .check(classes);
+        }
+    }
+
+    @Test
+    @DisplayName("no module reaches another module's internal packages")
+    void internalsStayInTheirModule() {
+        noClasses().that().resideOutsideOfPackage("dev.agentpersistence..")
+                .or().resideInAnyPackage("dev.agentpersistence.pipeline..", "dev.agentpersistence.examples..",
+                        "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
+                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
+                        "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..")
+                .check(classes);
+        for (String module : BACKEND_MODULES) {
+            noClasses().that().resideOutsideOfPackage("dev.agentpersistence." + module + "..")
+                    .should().dependOnClassesThat().resideInAPackage("dev.agentpersistence." + module + ".internal..")
+                    .check(classes);
+        }
+    }
+
+    @Test
+    @DisplayName("one name, one thing: no two production classes share a simple name")
+    void uniqueSimpleNames() {
+        var seen = new java.util.HashMap<String, String>();
+        var clashes = new java.util.ArrayList<String>();
+        for (var javaClass : classes) {
+            if (javaClass.isNestedClass() || javaClass.isAnonymousClass() || javaClass.getSimpleName().equals("package-info")) {
+                continue;
+            }
+            String previous = seen.putIfAbsent(javaClass.getSimpleName(), javaClass.getName());
+            if (previous != null) {
+                clashes.add(previous + " and " + javaClass.getName());
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(clashes).as("classes sharing a simple name").isEmpty();
+    }
+}
