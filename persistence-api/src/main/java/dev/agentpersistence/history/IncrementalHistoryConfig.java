@@ -2,8 +2,8 @@ package dev.agentpersistence.history;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,29 +18,50 @@ import java.util.Objects;
  * 8 newest messages inline. See {@code docs/incremental-history.md} for the costs.
  */
 public final class IncrementalHistoryConfig {
-    /** Whether {@code PersistenceStorageProviders.load} stores histories incrementally (default {@code true}). */
-    public static final String ENABLED_KEY = "agent.persistence.history.incremental";
+    /** Whether new checkpoints store their history incrementally; every provider reads both forms. */
+    public static final Setting<Boolean> ENABLED = Setting.bool("agent.persistence.history.incremental", true,
+            "Write long histories incrementally (shared segments); every provider reads both forms.");
     /** Messages per block; see {@link Builder#blockSize(int)}. */
-    public static final String BLOCK_SIZE_KEY = "agent.persistence.history.block-size";
-    /** Comma-separated tier sizes in messages; see {@link Builder#tierSizes(List)}. */
-    public static final String TIER_SIZES_KEY = "agent.persistence.history.tier-sizes";
+    public static final Setting<Integer> BLOCK_SIZE = Setting.integer("agent.persistence.history.block-size", 16,
+            1, Integer.MAX_VALUE, "Messages per block, the unit of sharing between checkpoints.");
+    /** Tier sizes in messages, largest first; see {@link Builder#tierSizes(List)}. */
+    public static final Setting<List<Integer>> TIER_SIZES = Setting.integers("agent.persistence.history.tier-sizes",
+            List.of(4096, 256), "Segment sizes in messages, largest first, each a multiple of the next.");
     /** See {@link Builder#gracePeriod(Duration)}. */
-    public static final String GRACE_PERIOD_KEY = "agent.persistence.history.grace-period";
+    public static final Setting<Duration> GRACE_PERIOD = Setting.durationOrZero("agent.persistence.history.grace-period",
+            Duration.ofHours(1), "Segments younger than this are never garbage collected (saves in flight).");
     /** See {@link Builder#cachedAgents(int)}. */
-    public static final String CACHED_AGENTS_KEY = "agent.persistence.history.cached-agents";
+    public static final Setting<Integer> CACHED_AGENTS = Setting.integer("agent.persistence.history.cached-agents",
+            1024, 1, Integer.MAX_VALUE, "Agents whose hash chains stay cached to make saves incremental.");
     /** See {@link Builder#cachedMessages(long)}. */
-    public static final String CACHED_MESSAGES_KEY = "agent.persistence.history.cached-messages";
+    public static final Setting<Long> CACHED_MESSAGES = Setting.longInteger("agent.persistence.history.cached-messages",
+            200_000L, 0, Long.MAX_VALUE, "Messages the hash chain cache may reference in total (0 turns it off).");
+    /** Every setting of incremental history, in documentation order. */
+    public static final List<Setting<?>> SETTINGS =
+            List.of(ENABLED, BLOCK_SIZE, TIER_SIZES, GRACE_PERIOD, CACHED_AGENTS, CACHED_MESSAGES);
 
+    /** The key of {@link #ENABLED}. */
+    public static final String ENABLED_KEY = ENABLED.key();
+    /** The key of {@link #BLOCK_SIZE}. */
+    public static final String BLOCK_SIZE_KEY = BLOCK_SIZE.key();
+    /** The key of {@link #TIER_SIZES}. */
+    public static final String TIER_SIZES_KEY = TIER_SIZES.key();
+    /** The key of {@link #GRACE_PERIOD}. */
+    public static final String GRACE_PERIOD_KEY = GRACE_PERIOD.key();
+    /** The key of {@link #CACHED_AGENTS}. */
+    public static final String CACHED_AGENTS_KEY = CACHED_AGENTS.key();
+    /** The key of {@link #CACHED_MESSAGES}. */
+    public static final String CACHED_MESSAGES_KEY = CACHED_MESSAGES.key();
     /** Default {@link #blockSize()}. */
-    public static final int DEFAULT_BLOCK_SIZE = 16;
+    public static final int DEFAULT_BLOCK_SIZE = BLOCK_SIZE.defaultValue().orElseThrow();
     /** Default {@link #tierSizes()}. */
-    public static final List<Integer> DEFAULT_TIER_SIZES = List.of(4096, 256);
+    public static final List<Integer> DEFAULT_TIER_SIZES = TIER_SIZES.defaultValue().orElseThrow();
     /** Default {@link #gracePeriod()}. */
-    public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofHours(1);
+    public static final Duration DEFAULT_GRACE_PERIOD = GRACE_PERIOD.defaultValue().orElseThrow();
     /** Default {@link #cachedAgents()}. */
-    public static final int DEFAULT_CACHED_AGENTS = 1024;
+    public static final int DEFAULT_CACHED_AGENTS = CACHED_AGENTS.defaultValue().orElseThrow();
     /** Default {@link #cachedMessages()}. */
-    public static final long DEFAULT_CACHED_MESSAGES = 200_000;
+    public static final long DEFAULT_CACHED_MESSAGES = CACHED_MESSAGES.defaultValue().orElseThrow();
 
     private static final IncrementalHistoryConfig DEFAULTS = custom().build();
 
@@ -75,17 +96,17 @@ public final class IncrementalHistoryConfig {
                 .gracePeriod(config.gracePeriod).cachedAgents(config.cachedAgents).cachedMessages(config.cachedMessages);
     }
 
-    /** Settings from the {@code agent.persistence.history.*} keys, defaults for the rest. */
+    /**
+     * Settings from the {@code agent.persistence.history.*} keys, defaults for the rest.
+     *
+     * @throws PersistenceException naming the malformed setting
+     */
     public static IncrementalHistoryConfig of(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        var builder = custom();
         try {
-            builder.blockSize(config.getInt(BLOCK_SIZE_KEY, DEFAULT_BLOCK_SIZE));
-            config.get(TIER_SIZES_KEY).ifPresent(text -> builder.tierSizes(parseTiers(text)));
-            config.getDuration(GRACE_PERIOD_KEY).ifPresent(builder::gracePeriod);
-            builder.cachedAgents(config.getInt(CACHED_AGENTS_KEY, DEFAULT_CACHED_AGENTS));
-            builder.cachedMessages(config.getLong(CACHED_MESSAGES_KEY, DEFAULT_CACHED_MESSAGES));
-            return builder.build();
+            return custom().blockSize(BLOCK_SIZE.read(config)).tierSizes(TIER_SIZES.read(config))
+                    .gracePeriod(GRACE_PERIOD.read(config)).cachedAgents(CACHED_AGENTS.read(config))
+                    .cachedMessages(CACHED_MESSAGES.read(config)).build();
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid incremental history settings in " + config + ": " + e.getMessage(), e);
         }
@@ -125,21 +146,6 @@ public final class IncrementalHistoryConfig {
                 + gracePeriod + ", cachedAgents=" + cachedAgents + ", cachedMessages=" + cachedMessages + "}";
     }
 
-    private static List<Integer> parseTiers(String text) {
-        var tiers = new ArrayList<Integer>();
-        for (String part : text.split(",")) {
-            if (!part.isBlank()) {
-                try {
-                    tiers.add(Integer.parseInt(part.trim()));
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(TIER_SIZES_KEY + " must be a comma-separated list of integers but was '"
-                            + text + "'", e);
-                }
-            }
-        }
-        return tiers;
-    }
-
     /** Builds {@link IncrementalHistoryConfig}s; arguments are checked when set and when built. */
     public static final class Builder {
         private int blockSize = DEFAULT_BLOCK_SIZE;
@@ -153,10 +159,7 @@ public final class IncrementalHistoryConfig {
 
         /** Messages per block, at least 1 (default 16). */
         public Builder blockSize(int blockSize) {
-            if (blockSize < 1) {
-                throw new IllegalArgumentException("blockSize must be at least 1 but was " + blockSize);
-            }
-            this.blockSize = blockSize;
+            this.blockSize = BLOCK_SIZE.check(blockSize);
             return this;
         }
 
@@ -166,33 +169,20 @@ public final class IncrementalHistoryConfig {
          * An empty list keeps every complete block of a history in one segment.
          */
         public Builder tierSizes(List<Integer> tierSizes) {
-            Objects.requireNonNull(tierSizes, "tierSizes");
-            for (Integer size : tierSizes) {
-                Objects.requireNonNull(size, "tier size");
-                if (size < 1) {
-                    throw new IllegalArgumentException("tier sizes must be positive but were " + tierSizes);
-                }
-            }
-            this.tierSizes = List.copyOf(tierSizes);
+            Objects.requireNonNull(tierSizes, "tierSizes").forEach(size -> Objects.requireNonNull(size, "tier size"));
+            this.tierSizes = List.copyOf(TIER_SIZES.check(tierSizes));
             return this;
         }
 
         /** Minimum age of a segment before garbage collection may delete it; not negative (default 1 hour). */
         public Builder gracePeriod(Duration gracePeriod) {
-            Objects.requireNonNull(gracePeriod, "gracePeriod");
-            if (gracePeriod.isNegative()) {
-                throw new IllegalArgumentException("gracePeriod must not be negative but was " + gracePeriod);
-            }
-            this.gracePeriod = gracePeriod;
+            this.gracePeriod = GRACE_PERIOD.check(gracePeriod);
             return this;
         }
 
         /** Agents whose hash chains stay cached, at least 1 (default 1024). */
         public Builder cachedAgents(int cachedAgents) {
-            if (cachedAgents < 1) {
-                throw new IllegalArgumentException("cachedAgents must be at least 1 but was " + cachedAgents);
-            }
-            this.cachedAgents = cachedAgents;
+            this.cachedAgents = CACHED_AGENTS.check(cachedAgents);
             return this;
         }
 
@@ -201,10 +191,7 @@ public final class IncrementalHistoryConfig {
          * off, so every save hashes its whole history).
          */
         public Builder cachedMessages(long cachedMessages) {
-            if (cachedMessages < 0) {
-                throw new IllegalArgumentException("cachedMessages must not be negative but was " + cachedMessages);
-            }
-            this.cachedMessages = cachedMessages;
+            this.cachedMessages = CACHED_MESSAGES.check(cachedMessages);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.agentpersistence.spi;
 
 import dev.agentpersistence.CheckpointFilter;
+import java.util.List;
 
 /**
  * Creates a storage provider from configuration; the {@link java.util.ServiceLoader} service
@@ -19,4 +20,13 @@ public interface PersistenceStorageProviderFactory {
      * @throws dev.agentpersistence.PersistenceException when the configuration is invalid or the backend cannot be set up
      */
     PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config);
+
+    /**
+     * The backend's own settings ({@code agent.persistence.<name>.*}), for documentation and
+     * framework configuration metadata; the settings every provider shares are listed by
+     * {@code StorageSettings.SETTINGS}. Default: none.
+     */
+    default List<Setting<?>> settings() {
+        return List.of();
+    }
 }

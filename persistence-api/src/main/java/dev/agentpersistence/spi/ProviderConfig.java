@@ -122,7 +122,7 @@ public final class ProviderConfig {
 
     /** A duration written as ISO-8601 ({@code PT30S}) or as a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}. */
     public Optional<Duration> getDuration(String key) {
-        return get(key).map(v -> parse(key, v, "a duration such as 30s, 5m, 2h, 7d or PT30S", ProviderConfig::duration));
+        return get(key).map(v -> parse(key, v, "a duration such as 30s, 5m, 2h, 7d or PT30S", Durations::parse));
     }
 
     /** The environment variable that sets {@code key}: {@code agent.persistence.jdbc.url} → {@code AGENT_PERSISTENCE_JDBC_URL}. */
@@ -168,29 +168,6 @@ public final class ProviderConfig {
 
     private static String normalize(String key) {
         return key.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
-    }
-
-    private static Duration duration(String text) {
-        String s = text.trim();
-        if (s.startsWith("P") || s.startsWith("p")) {
-            return Duration.parse(s);
-        }
-        int split = 0;
-        while (split < s.length() && Character.isDigit(s.charAt(split))) {
-            split++;
-        }
-        if (split == 0) {
-            throw new IllegalArgumentException(text);
-        }
-        long amount = Long.parseLong(s.substring(0, split));
-        return switch (s.substring(split).trim().toLowerCase(Locale.ROOT)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s", "" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            case "d" -> Duration.ofDays(amount);
-            default -> throw new IllegalArgumentException(text);
-        };
     }
 
     private interface Parser<T> {

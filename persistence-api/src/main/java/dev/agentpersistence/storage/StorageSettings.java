@@ -70,7 +70,7 @@ public final class StorageSettings {
         Objects.requireNonNull(config, "config");
         LayeredCheckpointCodec codec = CodecSettings.codec(config);
         return new StorageSettings(codec.layers(), codec.maxDocumentSize(),
-                config.getBoolean(IncrementalHistoryConfig.ENABLED_KEY, incrementalByDefault),
+                IncrementalHistoryConfig.ENABLED.find(config).orElse(incrementalByDefault),
                 IncrementalHistoryConfig.of(config), null);
     }
 

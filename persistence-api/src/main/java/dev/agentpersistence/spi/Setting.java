@@ -1,0 +1,271 @@
+package dev.agentpersistence.spi;
+
+import dev.agentpersistence.PersistenceException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One setting, declared once: its key, type, default, bounds, whether it is a secret, and a one-line
+ * description. Reading it from a {@link ProviderConfig} (system properties over environment
+ * variables), validating a builder argument, hiding secrets in messages, the settings tables of the
+ * READMEs and framework configuration metadata all come from this declaration.
+ *
+ * <pre>{@code
+ * public static final Setting<Integer> POOL_SIZE =
+ *         Setting.integer("agent.persistence.jdbc.pool-size", 10, 1, 1_000, "Connections in the pool.");
+ *
+ * int size = POOL_SIZE.read(config);            // default when unset; a clear error when malformed
+ * this.poolSize = POOL_SIZE.check(poolSize);    // a builder argument, IllegalArgumentException when out of bounds
+ * }</pre>
+ * Immutable and thread-safe.
+ *
+ * @param <T> the value type
+ */
+public final class Setting<T> {
+    private final String key;
+    private final String type;
+    private final T defaultValue;
+    private final String description;
+    private final boolean secret;
+    private final String expected;
+    private final Function<String, T> parser;
+    private final Function<T, String> problem;
+    private final Function<T, String> formatter;
+
+    private Setting(String key, String type, T defaultValue, String description, boolean secret, String expected,
+                    Function<String, T> parser, Function<T, String> problem, Function<T, String> formatter) {
+        if (!Objects.requireNonNull(key, "key").startsWith(ProviderConfig.PREFIX)) {
+            throw new IllegalArgumentException("setting keys start with " + ProviderConfig.PREFIX + ": " + key);
+        }
+        this.key = key;
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.description = Objects.requireNonNull(description, "description");
+        this.secret = secret;
+        this.expected = expected;
+        this.parser = parser;
+        this.problem = problem;
+        this.formatter = formatter;
+        if (defaultValue != null && problem.apply(defaultValue) != null) {
+            throw new IllegalArgumentException("the default of " + key + " is out of its bounds: " + defaultValue);
+        }
+    }
+
+    /** {@code true} or {@code false}. */
+    public static Setting<Boolean> bool(String key, boolean defaultValue, String description) {
+        return new Setting<>(key, "boolean", defaultValue, description, false, "true or false",
+                Setting::parseBoolean, v -> null, String::valueOf);
+    }
+
+    /** A whole number from {@code min} to {@code max}. */
+    public static Setting<Integer> integer(String key, Integer defaultValue, int min, int max, String description) {
+        return new Setting<>(key, "integer", defaultValue, description, false, bounds("an integer", min, max),
+                s -> Integer.parseInt(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
+                String::valueOf);
+    }
+
+    /** A whole number from {@code min} to {@code max}. */
+    public static Setting<Long> longInteger(String key, Long defaultValue, long min, long max, String description) {
+        return new Setting<>(key, "integer", defaultValue, description, false, bounds("an integer", min, max),
+                s -> Long.parseLong(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
+                String::valueOf);
+    }
+
+    /**
+     * A size in bytes, written as a number of bytes or with a unit ({@code 512KiB}, {@code 16MiB},
+     * {@code 1GiB}; {@code KB}, {@code MB}, {@code GB} are powers of 1000), at least {@code min}.
+     */
+    public static Setting<Long> size(String key, Long defaultValue, long min, String description) {
+        String expected = "a size of at least " + Sizes.format(min) + " such as 1048576, 512KiB, 16MiB or 10MB";
+        return new Setting<>(key, "size", defaultValue, description, false, expected, Sizes::parse,
+                v -> v < min ? expected : null, Sizes::format);
+    }
+
+    /**
+     * A duration, written as ISO-8601 ({@code PT30S}) or a number with a unit ({@code 500ms},
+     * {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}); positive.
+     */
+    public static Setting<Duration> duration(String key, Duration defaultValue, String description) {
+        String expected = "a positive duration such as 30s, 5m, 2h, 7d or PT30S";
+        return new Setting<>(key, "duration", defaultValue, description, false, expected, Durations::parse,
+                v -> v.isZero() || v.isNegative() ? expected : null, Durations::format);
+    }
+
+    /** As {@link #duration}, also accepting zero. */
+    public static Setting<Duration> durationOrZero(String key, Duration defaultValue, String description) {
+        String expected = "a duration of zero or more such as 0s, 30s, 5m, 2h, 7d or PT30S";
+        return new Setting<>(key, "duration", defaultValue, description, false, expected, Durations::parse,
+                v -> v.isNegative() ? expected : null, Durations::format);
+    }
+
+    /** A comma-separated list of positive integers (possibly empty). */
+    public static Setting<List<Integer>> integers(String key, List<Integer> defaultValue, String description) {
+        String expected = "a comma-separated list of positive integers";
+        return new Setting<>(key, "list of integers", defaultValue == null ? null : List.copyOf(defaultValue),
+                description, false, expected, Setting::parseIntegers,
+                v -> v.stream().allMatch(i -> i != null && i > 0) ? null : expected,
+                v -> String.join(",", v.stream().map(String::valueOf).toList()));
+    }
+
+    /** Free text, not blank. */
+    public static Setting<String> text(String key, String defaultValue, String description) {
+        return new Setting<>(key, "string", defaultValue, description, false, "a non-blank text", String::strip,
+                v -> v.isBlank() ? "a non-blank text" : null, v -> v);
+    }
+
+    /** One of {@code choices} (compared ignoring case; the value read is the choice as declared). */
+    public static Setting<String> choice(String key, String defaultValue, List<String> choices, String description) {
+        List<String> allowed = List.copyOf(choices);
+        String expected = "one of " + String.join(", ", allowed);
+        return new Setting<>(key, String.join("|", allowed), defaultValue, description, false, expected,
+                s -> allowed.stream().filter(c -> c.equalsIgnoreCase(s.strip())).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException(s)),
+                v -> allowed.contains(v) ? null : expected, v -> v);
+    }
+
+    /** A setting of another type, parsed by {@code parser} (throwing {@link IllegalArgumentException}). */
+    public static <T> Setting<T> custom(String key, String type, T defaultValue, String expected,
+                                        Function<String, T> parser, Function<T, String> formatter, String description) {
+        return new Setting<>(key, type, defaultValue, description, false, expected, parser, v -> null, formatter);
+    }
+
+    /** This setting with its value never shown: not in messages, {@code toString} or documentation. */
+    public Setting<T> secret() {
+        return new Setting<>(key, type, defaultValue, description, true, expected, parser, problem, formatter);
+    }
+
+    /** The key, {@code agent.persistence.…}. */
+    public String key() {
+        return key;
+    }
+
+    /** The environment variable that sets it: upper case, dots and dashes as underscores. */
+    public String environmentName() {
+        return ProviderConfig.environmentName(key);
+    }
+
+    /** The type as documented: {@code boolean}, {@code integer}, {@code size}, {@code duration}, {@code string}, or the choices. */
+    public String type() {
+        return type;
+    }
+
+    /** The default, when there is one. */
+    public Optional<T> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** The default as it would be written in a property, or empty. */
+    public Optional<String> defaultText() {
+        return defaultValue().map(formatter);
+    }
+
+    /** The one-line description. */
+    public String description() {
+        return description;
+    }
+
+    /** Whether the value is a secret. */
+    public boolean isSecret() {
+        return secret;
+    }
+
+    /**
+     * The value set in {@code config}, parsed and checked, or empty when it is unset or blank.
+     *
+     * @throws PersistenceException naming the key, its environment variable and what is expected;
+     *                              the value is shown unless the setting is a secret
+     */
+    public Optional<T> find(ProviderConfig config) {
+        Objects.requireNonNull(config, "config");
+        Optional<String> raw = config.get(key).filter(v -> !v.isBlank());
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        T value;
+        try {
+            value = parser.apply(raw.get().strip());
+        } catch (RuntimeException e) {
+            throw invalid(raw.get(), null);
+        }
+        String wrong = problem.apply(value);
+        if (wrong != null) {
+            throw invalid(raw.get(), null);
+        }
+        return Optional.of(value);
+    }
+
+    /**
+     * The value set in {@code config}, or the default.
+     *
+     * @throws PersistenceException when the value is malformed, or unset without a default
+     */
+    public T read(ProviderConfig config) {
+        return find(config).or(this::defaultValue).orElseThrow(() -> new PersistenceException(
+                "Missing required setting '" + key + "' (system property -D" + key + "=… or environment variable "
+                        + environmentName() + "): " + description));
+    }
+
+    /**
+     * Checks a value given in code (a builder argument).
+     *
+     * @throws NullPointerException     when {@code value} is null
+     * @throws IllegalArgumentException naming the key and what is expected
+     */
+    public T check(T value) {
+        Objects.requireNonNull(value, key);
+        String wrong = problem.apply(value);
+        if (wrong != null) {
+            throw new IllegalArgumentException(key + " must be " + wrong + " but was "
+                    + (secret ? "(secret, not shown)" : formatter.apply(value)));
+        }
+        return value;
+    }
+
+    /** {@code value} as it would be written in a property, or {@code ****} for a secret. */
+    public String show(T value) {
+        return value == null ? "unset" : secret ? "****" : formatter.apply(value);
+    }
+
+    @Override
+    public String toString() {
+        return "Setting[" + key + ", " + type + defaultText().map(d -> ", default " + (secret ? "****" : d)).orElse("")
+                + "]";
+    }
+
+    private PersistenceException invalid(String raw, Throwable cause) {
+        return new PersistenceException("Setting '" + key + "' (environment " + environmentName() + ") must be "
+                + expected + " but was " + (secret ? "a value that is not shown (secret)" : "'" + raw + "'"), cause);
+    }
+
+    private static String bounds(String what, long min, long max) {
+        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
+            return what + " of at least " + min;
+        }
+        return what + " from " + min + " to " + max;
+    }
+
+    private static List<Integer> parseIntegers(String text) {
+        var values = new java.util.ArrayList<Integer>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                values.add(Integer.parseInt(part.strip()));
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    private static boolean parseBoolean(String text) {
+        String s = text.strip().toLowerCase(Locale.ROOT);
+        if (s.equals("true")) {
+            return true;
+        }
+        if (s.equals("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException(text);
+    }
+}
