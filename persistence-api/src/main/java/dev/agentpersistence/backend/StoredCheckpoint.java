@@ -1,5 +1,6 @@
 package dev.agentpersistence.backend;
 
+import dev.agentpersistence.CheckpointFilter;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -34,6 +35,20 @@ public record StoredCheckpoint(String agentId, String checkpointId, long version
         Objects.requireNonNull(createdAt, "createdAt");
         metadata = Map.copyOf(Objects.requireNonNull(metadata, "metadata"));
         Objects.requireNonNull(document, "document");
+    }
+
+    /**
+     * Whether this record matches every field of {@code filter} except {@code limit}: for backends
+     * that evaluate part of a filter in code after an indexed look-up (the fields must still narrow
+     * what is read; no backend reads all of an agent's records to filter them).
+     */
+    public boolean matches(CheckpointFilter filter) {
+        return (filter.nodeId() == null || filter.nodeId().equals(nodeId))
+                && (filter.createdAfter() == null || !createdAt.isBefore(filter.createdAfter()))
+                && (filter.createdBefore() == null || createdAt.isBefore(filter.createdBefore()))
+                && (filter.maxVersion() == null || version <= filter.maxVersion())
+                && (filter.includeTombstones() || !tombstone)
+                && metadata.entrySet().containsAll(filter.metadata().entrySet());
     }
 
     /** The number of stored bytes. */
