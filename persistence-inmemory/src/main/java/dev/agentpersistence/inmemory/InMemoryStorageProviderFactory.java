@@ -4,9 +4,14 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import java.time.Clock;
 import java.util.Objects;
 
-/** Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads no settings. */
+/**
+ * Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads the settings every
+ * provider shares ({@link StorageSettings#from(ProviderConfig, boolean)}, incremental history off unless set).
+ */
 public final class InMemoryStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
     public static final String NAME = "inmemory";
@@ -20,6 +25,6 @@ public final class InMemoryStorageProviderFactory implements PersistenceStorageP
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return new InMemoryStorageProvider();
+        return new InMemoryStorageProvider(StorageSettings.from(config, false), Clock.systemUTC());
     }
 }

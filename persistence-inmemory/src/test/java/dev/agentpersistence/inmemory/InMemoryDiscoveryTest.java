@@ -20,4 +20,9 @@ class InMemoryDiscoveryTest extends DiscoveryKit {
     protected Class<?> expectedProviderType() {
         return InMemoryStorageProvider.class;
     }
+
+    @Override
+    protected boolean sharesStorageAcrossInstances() {
+        return false;
+    }
 }

@@ -2,18 +2,14 @@ package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
+import dev.agentpersistence.tck.KitSettings;
+import java.time.Clock;
 
-/** The in-memory provider passes the conformance kit with incremental message histories. */
-class InMemoryIncrementalHistoryTest extends StorageProviderCompatibilityKit {
+/** The in-memory provider passes the kit again writing with every layer: checksum, compression, encryption, incremental history. */
+class InMemoryEveryLayerTest extends InMemoryStorageProviderTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return new InMemoryStorageProvider().withIncrementalHistory();
-    }
-
-    @Override
-    protected boolean sharesStorageAcrossInstances() {
-        return false;
+        return new InMemoryStorageProvider(KitSettings.everyLayer(), Clock.systemUTC());
     }
 }

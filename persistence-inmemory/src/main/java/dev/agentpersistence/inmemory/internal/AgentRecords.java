@@ -1,8 +1,7 @@
 package dev.agentpersistence.inmemory.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.backend.StoredCheckpoint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,98 +11,83 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The checkpoints of one agent: sorted by version in a skip list (latest and version ranges in
+ * The records of one agent: sorted by version in a skip list (latest and version ranges in
  * O(log n)), indexed by checkpoint id. Reads take no lock; writes lock this object. Once emptied by
- * a deletion the object is retired, and a save that finds it retired retries on a fresh one.
+ * a deletion the object is retired, and an insert that finds it retired retries on a fresh one.
  */
-public final class AgentCheckpoints {
-    private final String agentId;
+public final class AgentRecords {
     private final ConcurrentSkipListMap<Long, StoredCheckpoint> byVersion = new ConcurrentSkipListMap<>();
     private final ConcurrentHashMap<String, Long> versionById = new ConcurrentHashMap<>();
     private boolean retired;
 
-    public AgentCheckpoints(String agentId) {
-        this.agentId = agentId;
-    }
-
-    /** Whether the agent has no checkpoint. */
+    /** Whether the agent has no record. */
     public boolean isEmpty() {
         return byVersion.isEmpty();
     }
 
     /**
-     * Saves {@code checkpoint} unless it collides: an identical stored checkpoint makes the save a
-     * no-op, a different one throws {@link dev.agentpersistence.CheckpointConflictException}.
+     * Inserts {@code record} unless its version or id is taken.
      *
-     * @return {@code false} when this object was retired and the caller must retry on a fresh one
+     * @return {@code null} when this object was retired and the caller must retry on a fresh one; else
+     *         the records holding the version or id (empty when inserted)
      */
-    public synchronized boolean save(AgentCheckpoint checkpoint) {
+    public synchronized List<StoredCheckpoint> insert(StoredCheckpoint record) {
         if (retired) {
-            return false;
+            return null;
         }
-        var atVersion = byVersion.get(checkpoint.version());
+        var clashing = new ArrayList<StoredCheckpoint>(2);
+        var atVersion = byVersion.get(record.version());
         if (atVersion != null) {
-            StorageChecks.requireIdentical(agentId, checkpoint, atVersion.checkpoint());
-            return true;
+            clashing.add(atVersion);
         }
-        Long idVersion = versionById.get(checkpoint.checkpointId());
-        if (idVersion != null) {
-            StorageChecks.requireIdentical(agentId, checkpoint, byVersion.get(idVersion).checkpoint());
-            return true;
+        Long idVersion = versionById.get(record.checkpointId());
+        if (idVersion != null && idVersion != record.version()) {
+            clashing.add(byVersion.get(idVersion));
         }
-        byVersion.put(checkpoint.version(), StoredCheckpoint.of(checkpoint));
-        versionById.put(checkpoint.checkpointId(), checkpoint.version());
-        return true;
+        if (clashing.isEmpty()) {
+            byVersion.put(record.version(), record);
+            versionById.put(record.checkpointId(), record.version());
+        }
+        return clashing;
     }
 
     /** The matches ascending; with a limit, walks from the newest and stops after {@code limit} matches. */
-    public List<AgentCheckpoint> find(CheckpointFilter filter) {
+    public List<StoredCheckpoint> find(CheckpointFilter filter) {
         var range = range(filter);
         Integer limit = filter.limit();
-        var matches = new ArrayList<AgentCheckpoint>();
-        if (limit == null) {
-            for (StoredCheckpoint stored : range.values()) {
-                if (filter.matches(stored.checkpoint())) {
-                    matches.add(stored.read());
-                }
-            }
-            return matches;
-        }
-        for (StoredCheckpoint stored : range.descendingMap().values()) {
-            if (filter.matches(stored.checkpoint())) {
-                matches.add(stored.read());
-                if (matches.size() == limit) {
+        var matches = new ArrayList<StoredCheckpoint>();
+        for (StoredCheckpoint stored : limit == null ? range.values() : range.descendingMap().values()) {
+            if (stored.matches(filter)) {
+                matches.add(stored);
+                if (limit != null && matches.size() == limit) {
                     break;
                 }
             }
         }
-        Collections.reverse(matches);
+        if (limit != null) {
+            Collections.reverse(matches);
+        }
         return matches;
     }
 
     /** The newest match, walking down from the highest version in range. */
-    public Optional<AgentCheckpoint> latest(CheckpointFilter filter) {
+    public Optional<StoredCheckpoint> latest(CheckpointFilter filter) {
         for (StoredCheckpoint stored : range(filter).descendingMap().values()) {
-            if (filter.matches(stored.checkpoint())) {
-                return Optional.of(stored.read());
+            if (stored.matches(filter)) {
+                return Optional.of(stored);
             }
         }
         return Optional.empty();
     }
 
-    /** One checkpoint by id. */
-    public Optional<AgentCheckpoint> get(String checkpointId) {
+    /** One record by checkpoint id. */
+    public Optional<StoredCheckpoint> get(String checkpointId) {
         Long version = versionById.get(checkpointId);
-        if (version == null) {
-            return Optional.empty();
-        }
-        var stored = byVersion.get(version);
-        return stored != null && stored.checkpointId().equals(checkpointId)
-                ? Optional.of(stored.read())
-                : Optional.empty();
+        var stored = version == null ? null : byVersion.get(version);
+        return stored != null && stored.checkpointId().equals(checkpointId) ? Optional.of(stored) : Optional.empty();
     }
 
-    /** Deletes every checkpoint and retires this object; returns how many there were. */
+    /** Deletes every record and retires this object; returns how many there were. */
     public synchronized int deleteAll() {
         int count = byVersion.size();
         byVersion.clear();

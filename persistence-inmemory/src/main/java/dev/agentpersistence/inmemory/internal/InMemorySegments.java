@@ -1,6 +1,8 @@
 package dev.agentpersistence.inmemory.internal;
 
+import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.SegmentInfo;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,14 +17,22 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * one atomic {@code compute} on the agent's entry, so an agent whose last segment is deleted
  * disappears without racing a concurrent put. Bytes are copied in and out.
  */
-public final class SegmentArea {
+public final class InMemorySegments implements HistorySegmentStore {
     private record Segment(byte[] content, Instant writtenAt) {
     }
 
     private final ConcurrentHashMap<String, ConcurrentSkipListMap<String, Segment>> agents = new ConcurrentHashMap<>();
 
-    /** Stores the segment unless present; records {@code now} as its write time either way. */
-    public void put(String agentId, String segmentId, byte[] content, Instant now) {
+    private final Clock clock;
+
+    public InMemorySegments(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Stores the segment unless present; records now as its write time either way. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        Instant now = clock.instant();
         agents.compute(agentId, (id, segments) -> {
             var map = segments == null ? new ConcurrentSkipListMap<String, Segment>() : segments;
             Segment existing = map.get(segmentId);
@@ -32,7 +42,8 @@ public final class SegmentArea {
     }
 
     /** Copies of the stored bytes of the given ids that exist. */
-    public Map<String, byte[]> get(String agentId, Collection<String> segmentIds) {
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
         var segments = agents.get(agentId);
         var found = new HashMap<String, byte[]>();
         if (segments != null) {
@@ -47,7 +58,8 @@ public final class SegmentArea {
     }
 
     /** The agent's segments sorted by id. */
-    public List<SegmentInfo> list(String agentId) {
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
         var segments = agents.get(agentId);
         var infos = new ArrayList<SegmentInfo>();
         if (segments != null) {
@@ -57,7 +69,8 @@ public final class SegmentArea {
     }
 
     /** Deletes the given segments written before {@code writtenBefore}; returns how many. */
-    public int delete(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
         int[] deleted = {0};
         agents.computeIfPresent(agentId, (id, segments) -> {
             for (String segmentId : segmentIds) {
@@ -73,7 +86,8 @@ public final class SegmentArea {
     }
 
     /** The agents with segments, sorted. */
-    public List<String> agents() {
+    @Override
+    public List<String> listSegmentAgents() {
         var ids = new ArrayList<>(agents.keySet());
         ids.sort(null);
         return ids;

@@ -1,0 +1,117 @@
+package dev.agentpersistence.inmemory.internal;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StorageBackend;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * Records in the heap of this instance: per agent a skip list by version and an id index
+ * ({@link AgentRecords}), plus a segment area. Stored bytes are immutable once inserted (the shell
+ * never hands them out), so records are shared, not copied.
+ */
+public final class InMemoryStorageBackend implements StorageBackend {
+    private final ConcurrentSkipListMap<String, AgentRecords> agents = new ConcurrentSkipListMap<>();
+    private final InMemorySegments segments;
+
+    public InMemoryStorageBackend(Clock clock) {
+        this.segments = new InMemorySegments(clock);
+    }
+
+    @Override
+    public InsertResult insert(StoredCheckpoint record) {
+        while (true) {
+            List<StoredCheckpoint> clashing = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords()).insert(record);
+            if (clashing != null) {
+                return clashing.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clashing);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public Optional<StoredCheckpoint> find(String agentId, String checkpointId) {
+        var records = agents.get(agentId);
+        return records == null ? Optional.empty() : records.get(checkpointId);
+    }
+
+    @Override
+    public Optional<StoredCheckpoint> latest(String agentId, CheckpointFilter filter) {
+        var records = agents.get(agentId);
+        return records == null ? Optional.empty() : records.latest(filter);
+    }
+
+    @Override
+    public List<StoredCheckpoint> list(String agentId, CheckpointFilter filter) {
+        var records = agents.get(agentId);
+        return records == null ? List.of() : records.find(filter);
+    }
+
+    @Override
+    public int deleteAll(String agentId) {
+        var records = agents.get(agentId);
+        if (records == null) {
+            return 0;
+        }
+        int count = records.deleteAll();
+        agents.remove(agentId, records);
+        return count;
+    }
+
+    @Override
+    public int deleteBefore(String agentId, long version) {
+        var records = agents.get(agentId);
+        if (records == null) {
+            return 0;
+        }
+        int count = records.deleteBefore(version);
+        if (records.isRetired()) {
+            agents.remove(agentId, records);
+        }
+        return count;
+    }
+
+    @Override
+    public List<String> listAgents() {
+        var ids = new ArrayList<String>();
+        agents.forEach((agentId, records) -> {
+            if (!records.isEmpty()) {
+                ids.add(agentId);
+            }
+        });
+        return ids;
+    }
+
+    @Override
+    public Optional<HistorySegmentStore> segments() {
+        return Optional.of(segments);
+    }
+
+    /** Nothing to reach: the heap is always there. */
+    @Override
+    public void checkHealth() {
+    }
+
+    @Override
+    public String location(String agentId, String checkpointId) {
+        return "heap record '" + checkpointId + "' of agent '" + agentId + "'";
+    }
+
+    /** Drops every record and segment. */
+    @Override
+    public void close() {
+        agents.clear();
+        segments.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "heap, " + agents.size() + " agents";
+    }
+}
