@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param inserted whether the record is now stored
  * @param existing the records that hold the version or the id (at most two), when not inserted
  */
-public record InsertResult(boolean inserted, List<StoredCheckpoint> existing) {
+public record InsertResult(boolean inserted, List<StoredDocument> existing) {
     private static final InsertResult INSERTED = new InsertResult(true, List.of());
 
     public InsertResult {
@@ -29,7 +29,7 @@ public record InsertResult(boolean inserted, List<StoredCheckpoint> existing) {
     }
 
     /** The record was not stored because of {@code existing} (empty: they were deleted meanwhile). */
-    public static InsertResult clashedWith(List<StoredCheckpoint> existing) {
+    public static InsertResult clashedWith(List<StoredDocument> existing) {
         return new InsertResult(false, existing);
     }
 }

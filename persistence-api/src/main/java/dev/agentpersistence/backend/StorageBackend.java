@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * A storage technology under the one storage shell ({@link dev.agentpersistence.storage.StorageShell}):
  * stores {@link StoredCheckpoint} records and history segments as opaque bytes, and answers queries
- * on the attributes the shell computed. It never sees JSON, never validates ids (every id it gets is
+ * on the attributes the shell computed with {@link StoredDocument}s (id, version, bytes). It never sees JSON, never validates ids (every id it gets is
  * valid; it must encode them for its keys or paths) and never decides conflicts: the shell does all
  * of that, the same way for every backend.
  *
@@ -44,13 +44,13 @@ public interface StorageBackend extends AutoCloseable {
     InsertResult insert(StoredCheckpoint record);
 
     /** The record with this checkpoint id. */
-    Optional<StoredCheckpoint> find(String agentId, String checkpointId);
+    Optional<StoredDocument> find(String agentId, String checkpointId);
 
     /** The matching record with the highest version ({@code filter.limit()} does not apply). */
-    Optional<StoredCheckpoint> latest(String agentId, CheckpointFilter filter);
+    Optional<StoredDocument> latest(String agentId, CheckpointFilter filter);
 
     /** The matching records in ascending version order; with a limit, the newest {@code limit} of them. */
-    List<StoredCheckpoint> list(String agentId, CheckpointFilter filter);
+    List<StoredDocument> list(String agentId, CheckpointFilter filter);
 
     /** Deletes every record of the agent; returns how many there were. */
     int deleteAll(String agentId);

@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param nodeId       the node attribute, or {@code null}
  * @param tombstone    whether the checkpoint marks a completed run
  * @param metadata     the metadata attributes, every one of which a filter's metadata must match
- * @param document     the stored bytes; compared by content, not identity, in {@link #sameRecord}
+ * @param document     the stored bytes (an array: records compare by identity, not content)
  */
 public record StoredCheckpoint(String agentId, String checkpointId, long version, Instant createdAt,
                                Instant expiresAt, String nodeId, boolean tombstone, Map<String, String> metadata,
@@ -56,10 +56,15 @@ public record StoredCheckpoint(String agentId, String checkpointId, long version
         return document.length;
     }
 
-    /** This record with other stored bytes (for backends that read documents lazily). */
+    /** This record with other stored bytes. */
     public StoredCheckpoint withDocument(byte[] otherDocument) {
         return new StoredCheckpoint(agentId, checkpointId, version, createdAt, expiresAt, nodeId, tombstone, metadata,
                 otherDocument);
+    }
+
+    /** What a read of this record returns. */
+    public StoredDocument toDocument() {
+        return new StoredDocument(agentId, checkpointId, version, document);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.codec.CheckpointLocation;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
@@ -285,7 +286,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return attributes.query(filter);
     }
 
-    private List<AgentCheckpoint> complete(String agentId, List<StoredCheckpoint> records) {
+    private List<AgentCheckpoint> complete(String agentId, List<StoredDocument> records) {
         var assembled = reader.assemble(agentId, decode(agentId, records));
         var result = new ArrayList<AgentCheckpoint>(assembled.size());
         for (var one : assembled) {
@@ -294,7 +295,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return List.copyOf(result);
     }
 
-    private Optional<AgentCheckpoint> completeAndRemember(String agentId, Optional<StoredCheckpoint> record) {
+    private Optional<AgentCheckpoint> completeAndRemember(String agentId, Optional<StoredDocument> record) {
         if (record.isEmpty()) {
             return Optional.empty();
         }
@@ -304,9 +305,9 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     }
 
     /** The stored forms of {@code records} (histories not yet expanded), each checked to belong where it was found. */
-    private List<AgentCheckpoint> decode(String agentId, List<StoredCheckpoint> records) {
+    private List<AgentCheckpoint> decode(String agentId, List<StoredDocument> records) {
         var decoded = new ArrayList<AgentCheckpoint>(records.size());
-        for (StoredCheckpoint record : records) {
+        for (StoredDocument record : records) {
             String where = backend.location(record.agentId(), record.checkpointId());
             if (!record.agentId().equals(agentId)) {
                 throw new CorruptCheckpointException(agentId, record.checkpointId(), where,

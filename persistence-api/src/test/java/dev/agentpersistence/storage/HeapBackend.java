@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.SegmentInfo;
 import java.time.Instant;
@@ -31,10 +32,10 @@ final class HeapBackend implements StorageBackend, HistorySegmentStore {
     @Override
     public synchronized InsertResult insert(StoredCheckpoint record) {
         var agent = records.computeIfAbsent(record.agentId(), a -> new TreeMap<>());
-        var clash = new ArrayList<StoredCheckpoint>();
+        var clash = new ArrayList<StoredDocument>();
         for (StoredCheckpoint stored : agent.values()) {
             if (stored.version() == record.version() || stored.checkpointId().equals(record.checkpointId())) {
-                clash.add(stored);
+                clash.add(stored.toDocument());
             }
         }
         if (!clash.isEmpty()) {
@@ -51,34 +52,28 @@ final class HeapBackend implements StorageBackend, HistorySegmentStore {
     }
 
     @Override
-    public synchronized Optional<StoredCheckpoint> find(String agentId, String checkpointId) {
+    public synchronized Optional<StoredDocument> find(String agentId, String checkpointId) {
         return records.getOrDefault(agentId, new TreeMap<>()).values().stream()
-                .filter(r -> r.checkpointId().equals(checkpointId)).findFirst();
+                .filter(r -> r.checkpointId().equals(checkpointId)).findFirst().map(StoredCheckpoint::toDocument);
     }
 
     @Override
-    public synchronized Optional<StoredCheckpoint> latest(String agentId, CheckpointFilter filter) {
+    public synchronized Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         var all = matching(agentId, filter);
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
     }
 
     @Override
-    public synchronized List<StoredCheckpoint> list(String agentId, CheckpointFilter filter) {
+    public synchronized List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         var all = matching(agentId, filter);
         return filter.limit() == null ? all : all.subList(Math.max(0, all.size() - filter.limit()), all.size());
     }
 
-    private List<StoredCheckpoint> matching(String agentId, CheckpointFilter filter) {
-        var result = new ArrayList<StoredCheckpoint>();
+    private List<StoredDocument> matching(String agentId, CheckpointFilter filter) {
+        var result = new ArrayList<StoredDocument>();
         for (StoredCheckpoint r : records.getOrDefault(agentId, new TreeMap<>()).values()) {
-            boolean matches = (filter.nodeId() == null || filter.nodeId().equals(r.nodeId()))
-                    && (filter.createdAfter() == null || !r.createdAt().isBefore(filter.createdAfter()))
-                    && (filter.createdBefore() == null || r.createdAt().isBefore(filter.createdBefore()))
-                    && (filter.maxVersion() == null || r.version() <= filter.maxVersion())
-                    && (filter.includeTombstones() || !r.tombstone())
-                    && r.metadata().entrySet().containsAll(filter.metadata().entrySet());
-            if (matches) {
-                result.add(r);
+            if (r.matches(filter)) {
+                result.add(r.toDocument());
             }
         }
         return result;

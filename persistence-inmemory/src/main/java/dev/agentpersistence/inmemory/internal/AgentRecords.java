@@ -2,6 +2,7 @@ package dev.agentpersistence.inmemory.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -31,18 +32,18 @@ public final class AgentRecords {
      * @return {@code null} when this object was retired and the caller must retry on a fresh one; else
      *         the records holding the version or id (empty when inserted)
      */
-    public synchronized List<StoredCheckpoint> insert(StoredCheckpoint record) {
+    public synchronized List<StoredDocument> insert(StoredCheckpoint record) {
         if (retired) {
             return null;
         }
-        var clashing = new ArrayList<StoredCheckpoint>(2);
+        var clashing = new ArrayList<StoredDocument>(2);
         var atVersion = byVersion.get(record.version());
         if (atVersion != null) {
-            clashing.add(atVersion);
+            clashing.add(atVersion.toDocument());
         }
         Long idVersion = versionById.get(record.checkpointId());
         if (idVersion != null && idVersion != record.version()) {
-            clashing.add(byVersion.get(idVersion));
+            clashing.add(byVersion.get(idVersion).toDocument());
         }
         if (clashing.isEmpty()) {
             byVersion.put(record.version(), record);
@@ -52,13 +53,13 @@ public final class AgentRecords {
     }
 
     /** The matches ascending; with a limit, walks from the newest and stops after {@code limit} matches. */
-    public List<StoredCheckpoint> find(CheckpointFilter filter) {
+    public List<StoredDocument> find(CheckpointFilter filter) {
         var range = range(filter);
         Integer limit = filter.limit();
-        var matches = new ArrayList<StoredCheckpoint>();
+        var matches = new ArrayList<StoredDocument>();
         for (StoredCheckpoint stored : limit == null ? range.values() : range.descendingMap().values()) {
             if (stored.matches(filter)) {
-                matches.add(stored);
+                matches.add(stored.toDocument());
                 if (limit != null && matches.size() == limit) {
                     break;
                 }
@@ -71,20 +72,21 @@ public final class AgentRecords {
     }
 
     /** The newest match, walking down from the highest version in range. */
-    public Optional<StoredCheckpoint> latest(CheckpointFilter filter) {
+    public Optional<StoredDocument> latest(CheckpointFilter filter) {
         for (StoredCheckpoint stored : range(filter).descendingMap().values()) {
             if (stored.matches(filter)) {
-                return Optional.of(stored);
+                return Optional.of(stored.toDocument());
             }
         }
         return Optional.empty();
     }
 
     /** One record by checkpoint id. */
-    public Optional<StoredCheckpoint> get(String checkpointId) {
+    public Optional<StoredDocument> get(String checkpointId) {
         Long version = versionById.get(checkpointId);
         var stored = version == null ? null : byVersion.get(version);
-        return stored != null && stored.checkpointId().equals(checkpointId) ? Optional.of(stored) : Optional.empty();
+        return stored != null && stored.checkpointId().equals(checkpointId)
+                ? Optional.of(stored.toDocument()) : Optional.empty();
     }
 
     /** Deletes every record and retires this object; returns how many there were. */

@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public final class InMemoryStorageBackend implements StorageBackend {
     @Override
     public InsertResult insert(StoredCheckpoint record) {
         while (true) {
-            List<StoredCheckpoint> clashing = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords()).insert(record);
+            List<StoredDocument> clashing = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords()).insert(record);
             if (clashing != null) {
                 return clashing.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clashing);
             }
@@ -36,19 +37,19 @@ public final class InMemoryStorageBackend implements StorageBackend {
     }
 
     @Override
-    public Optional<StoredCheckpoint> find(String agentId, String checkpointId) {
+    public Optional<StoredDocument> find(String agentId, String checkpointId) {
         var records = agents.get(agentId);
         return records == null ? Optional.empty() : records.get(checkpointId);
     }
 
     @Override
-    public Optional<StoredCheckpoint> latest(String agentId, CheckpointFilter filter) {
+    public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         var records = agents.get(agentId);
         return records == null ? Optional.empty() : records.latest(filter);
     }
 
     @Override
-    public List<StoredCheckpoint> list(String agentId, CheckpointFilter filter) {
+    public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         var records = agents.get(agentId);
         return records == null ? List.of() : records.find(filter);
     }
