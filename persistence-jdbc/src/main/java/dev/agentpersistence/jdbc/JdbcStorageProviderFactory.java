@@ -1,16 +1,16 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 import java.util.Objects;
 
 /**
  * Discovers the JDBC provider under the name {@value #NAME}; reads the
- * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}, and the
- * checksum, encryption and size keys of {@link CodecSettings}.
+ * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}, and the keys every
+ * provider shares ({@link StorageSettings#from(ProviderConfig)}).
  */
 public final class JdbcStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -29,6 +29,6 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
         return JdbcStorageProvider.builder().config(JdbcStorageConfig.from(config))
-                .codec(CodecSettings.codec(config)).build();
+                .settings(StorageSettings.from(config)).build();
     }
 }

@@ -60,4 +60,23 @@ class JdbcDiscoveryTest extends DiscoveryKit {
         assertThat(parsed.poolSize()).isEqualTo(3);
         assertThat(parsed.migrate()).isFalse();
     }
+
+    @Test
+    void aProviderBuiltInCodeReadsWhatDiscoveryWroteAndBack() {
+        var config = config();
+        String agent = "built-" + TestDatabase.randomPrefix();
+        var saved = dev.agentpersistence.tck.Checkpoints.builder(agent, 0)
+                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(600)).build();
+        var next = dev.agentpersistence.tck.Checkpoints.builder(agent, 1)
+                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(601)).build();
+        try (var discovered = PersistenceStorageProviders.load(providerName(), config);
+             var built = JdbcStorageProvider.create(JdbcStorageConfig.from(config))) {
+            discovered.saveCheckpoint(agent, saved);
+            assertThat(built.getLatestCheckpoint(agent).orElseThrow().messageHistory()).hasSize(600);
+            assertThat(built.getLatestCheckpoint(agent).orElseThrow().equals(saved)).isTrue();
+            built.saveCheckpoint(agent, next);
+            assertThat(discovered.getLatestCheckpoint(agent).orElseThrow().messageHistory()).hasSize(601);
+            assertThat(discovered.getCheckpoints(agent).equals(java.util.List.of(saved, next))).isTrue();
+        }
+    }
 }

@@ -11,6 +11,7 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.jdbc.internal.Dialects;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -48,6 +49,11 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
         return database.newProvider();
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
+        return database.newProvider(settings);
     }
 
     String agent(String label) {
@@ -145,9 +151,9 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         String agentId = agent("upgraded");
         try (var upgraded = database.newProvider()) {
             upgraded.saveCheckpoint(agentId, checkpoint(agentId, 0));
-            upgraded.putSegment(agentId, "s", new byte[] {1, 2});
+            upgraded.segmentStore().putSegment(agentId, "s", new byte[] {1, 2});
             assertThat(upgraded.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 0));
-            assertThat(upgraded.getSegments(agentId, java.util.List.of("s"))).containsOnlyKeys("s");
+            assertThat(upgraded.segmentStore().getSegments(agentId, java.util.List.of("s"))).containsOnlyKeys("s");
             assertThat(upgraded.getCheckpoints(before)).containsExactly(checkpoint(before, 0));
         }
     }
@@ -186,7 +192,7 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
                     .containsExactly(checkpoint(agentId, 2));
             assertThat(provider().getCheckpoints(other)).as("rows without a time to live never expire")
                     .containsExactly(checkpoint(other, 0));
-            var report = dev.agentpersistence.history.RetentionSweeper.builder(expiring.withIncrementalHistory())
+            var report = dev.agentpersistence.history.RetentionSweeper.builder(expiring)
                     .clock(ticking).build().sweep(java.util.List.of(agentId));
             assertThat(report.failedAgents()).isEmpty();
         }

@@ -68,6 +68,11 @@ final class TestDatabase implements AutoCloseable {
     }
 
     /** A provider with a time to live and a clock of the test's choosing. */
+    /** A provider over this database writing with {@code settings}. */
+    JdbcStorageProvider newProvider(dev.agentpersistence.storage.StorageSettings settings) {
+        return JdbcStorageProvider.builder().config(config()).settings(settings).build();
+    }
+
     JdbcStorageProvider newProvider(Duration ttl, java.time.Clock clock) {
         return JdbcStorageProvider.create(config().toBuilder().ttl(ttl).clock(clock).build());
     }

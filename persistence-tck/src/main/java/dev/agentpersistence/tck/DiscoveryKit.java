@@ -113,11 +113,12 @@ public abstract class DiscoveryKit {
     void everyLoadedProviderReadsEveryForm() throws Exception {
         Assumptions.assumeTrue(sharesStorageAcrossInstances(),
                 "instances of " + expectedProviderType().getName() + " do not share storage");
-        var plain = track(PersistenceStorageProviders.load(providerName(), config()
+        ProviderConfig base = config();
+        var plain = track(PersistenceStorageProviders.load(providerName(), base
                 .with(IncrementalHistoryConfig.ENABLED_KEY, "false")
                 .with(CodecSettings.COMPRESSION, "none")
                 .with(CodecSettings.CHECKSUM, "false")));
-        var layered = track(PersistenceStorageProviders.load(providerName(), config()
+        var layered = track(PersistenceStorageProviders.load(providerName(), base
                 .with(IncrementalHistoryConfig.ENABLED_KEY, "true")
                 .with(IncrementalHistoryConfig.BLOCK_SIZE_KEY, "8")
                 .with(CodecSettings.COMPRESSION_MIN_SIZE, "0")));
@@ -127,9 +128,13 @@ public abstract class DiscoveryKit {
         var second = Checkpoints.builder(fromLayered, 0).messageHistory(Checkpoints.history(600)).build();
         plain.saveCheckpoint(fromPlain, first);
         layered.saveCheckpoint(fromLayered, second);
-        assertThat(layered.getLatestCheckpoint(fromPlain)).contains(first);
-        assertThat(plain.getLatestCheckpoint(fromLayered)).contains(second);
-        assertThat(plain.getLatestCheckpoint(fromLayered).orElseThrow().messageHistory()).hasSize(600);
+        var readByLayered = layered.getLatestCheckpoint(fromPlain);
+        var readByPlain = plain.getLatestCheckpoint(fromLayered);
+        assertThat(readByLayered).as("a plain checkpoint read by a provider writing layers").isPresent();
+        assertThat(readByPlain).as("a layered, incremental checkpoint read by a provider writing plain JSON").isPresent();
+        assertThat(readByPlain.get().messageHistory()).as("messages read back").hasSize(600);
+        assertThat(readByLayered.get().equals(first)).as("read back equal").isTrue();
+        assertThat(readByPlain.get().equals(second)).as("read back equal").isTrue();
     }
 
     /** The provider itself, looking through an incremental history layer a custom factory may add. */

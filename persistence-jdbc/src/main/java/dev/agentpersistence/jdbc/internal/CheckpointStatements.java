@@ -1,7 +1,8 @@
 package dev.agentpersistence.jdbc.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,23 +18,19 @@ import org.jdbi.v3.core.mapper.RowMapper;
  * {@code (agent_id, version DESC)} index; ids and values are always bound, never spliced.
  */
 public final class CheckpointStatements {
-    private static final RowMapper<StoredRow> ROW = (rs, ctx) ->
-            new StoredRow(rs.getString("agent_id"), rs.getString("checkpoint_id"), rs.getBytes("payload"));
+    private static final RowMapper<StoredDocument> ROW = (rs, ctx) -> new StoredDocument(rs.getString("agent_id"),
+            rs.getString("checkpoint_id"), rs.getLong("version"), rs.getBytes("payload"));
 
     private final Tables tables;
     private final String selectRows;
 
     public CheckpointStatements(Tables tables) {
         this.tables = Objects.requireNonNull(tables, "tables");
-        this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.payload FROM " + tables.checkpoints() + " c WHERE ";
+        this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
     }
 
-    /**
-     * Inserts the checkpoint row and its metadata rows; the caller provides the transaction.
-     *
-     * @param expiresAt when the row expires, in epoch milliseconds, or {@code null} for never
-     */
-    public void insert(Handle handle, AgentCheckpoint checkpoint, byte[] document, Long expiresAt) {
+    /** Inserts the checkpoint row, its expiry row and its metadata rows; the caller provides the transaction. */
+    public void insert(Handle handle, StoredCheckpoint checkpoint) {
         handle.createUpdate("INSERT INTO " + tables.checkpoints()
                         + " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)"
                         + " VALUES (:agentId, :checkpointId, :version, :seconds, :nanos, :nodeId, :tombstone, :payload)")
@@ -43,16 +40,16 @@ public final class CheckpointStatements {
                 .bind("seconds", checkpoint.createdAt().getEpochSecond())
                 .bind("nanos", checkpoint.createdAt().getNano())
                 .bind("nodeId", FilterSql.utf8(checkpoint.nodeId()))
-                .bind("tombstone", FilterSql.tombstoneFlag(checkpoint))
-                .bind("payload", document)
+                .bind("tombstone", checkpoint.tombstone() ? 1 : 0)
+                .bind("payload", checkpoint.document())
                 .execute();
-        if (expiresAt != null) {
+        if (checkpoint.expiresAt() != null) {
             deleteExpiry(handle, checkpoint.agentId(), checkpoint.checkpointId());
             handle.createUpdate("INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at)"
                             + " VALUES (:agentId, :checkpointId, :expiresAt)")
                     .bind("agentId", checkpoint.agentId())
                     .bind("checkpointId", checkpoint.checkpointId())
-                    .bind("expiresAt", expiresAt.longValue())
+                    .bind("expiresAt", checkpoint.expiresAt().toEpochMilli())
                     .execute();
         }
         if (checkpoint.metadata().isEmpty()) {
@@ -71,7 +68,7 @@ public final class CheckpointStatements {
     }
 
     /** The matching rows in ascending version order; with a limit, the newest {@code limit} of them. */
-    public List<StoredRow> select(Handle handle, String agentId, CheckpointFilter filter) {
+    public List<StoredDocument> select(Handle handle, String agentId, CheckpointFilter filter) {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
             return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version ASC")
@@ -90,7 +87,7 @@ public final class CheckpointStatements {
     }
 
     /** The matching row with the highest version. */
-    public Optional<StoredRow> latest(Handle handle, String agentId, CheckpointFilter filter) {
+    public Optional<StoredDocument> latest(Handle handle, String agentId, CheckpointFilter filter) {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1")
                 .bindMap(where.parameters())
@@ -99,7 +96,7 @@ public final class CheckpointStatements {
     }
 
     /** The row with this primary key. */
-    public Optional<StoredRow> byId(Handle handle, String agentId, String checkpointId) {
+    public Optional<StoredDocument> byId(Handle handle, String agentId, String checkpointId) {
         return handle.createQuery(selectRows + "c.agent_id = :agentId AND c.checkpoint_id = :checkpointId")
                 .bind("agentId", agentId)
                 .bind("checkpointId", checkpointId)
@@ -108,7 +105,7 @@ public final class CheckpointStatements {
     }
 
     /** The rows a new checkpoint collided with: same version or same id (at most two). */
-    public List<StoredRow> colliding(Handle handle, String agentId, long version, String checkpointId) {
+    public List<StoredDocument> colliding(Handle handle, String agentId, long version, String checkpointId) {
         return handle.createQuery(selectRows + "c.agent_id = :agentId AND (c.version = :version"
                         + " OR c.checkpoint_id = :checkpointId) ORDER BY c.version ASC")
                 .bind("agentId", agentId)

@@ -1,6 +1,5 @@
 package dev.agentpersistence.jdbc.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -63,10 +62,5 @@ record FilterSql(String condition, Map<String, Object> parameters) {
     /** The stored form of a node id, metadata key or metadata value; {@code null} stays {@code null}. */
     static byte[] utf8(String text) {
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** The value of the {@code tombstone} column for {@code checkpoint}. */
-    static int tombstoneFlag(AgentCheckpoint checkpoint) {
-        return checkpoint.isTombstone() ? 1 : 0;
     }
 }

@@ -180,7 +180,7 @@ public final class JdbcDatabase implements AutoCloseable {
                 }
                 LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, n, e.toString());
                 if (kind == FailureKind.TRANSIENT) {
-                    Backoff.pause(n);
+                    RetryPause.pause(n);
                 }
             }
         }

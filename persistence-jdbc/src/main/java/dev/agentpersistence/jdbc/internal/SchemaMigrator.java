@@ -62,7 +62,7 @@ public final class SchemaMigrator {
                 }
                 LOG.debug("Schema migration of '{}' collided with another process (attempt {}): {}",
                         tables.prefix(), attempt, e.toString());
-                Backoff.pause(attempt);
+                RetryPause.pause(attempt);
             }
         }
     }

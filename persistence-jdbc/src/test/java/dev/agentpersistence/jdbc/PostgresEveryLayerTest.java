@@ -2,8 +2,8 @@ package dev.agentpersistence.jdbc;
 
 import java.nio.file.Path;
 
-/** The kit with incremental histories on the real PostgreSQL server. */
-class PostgresIncrementalHistoryTest extends JdbcIncrementalHistoryTestBase {
+/** The kit writing with every layer on the real PostgreSQL server. */
+class PostgresEveryLayerTest extends JdbcEveryLayerTestBase {
     @Override
     TestDatabase openDatabase(Path dir) {
         return TestDatabase.postgres();

@@ -2,14 +2,19 @@ package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.tck.KitSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The conformance kit through the incremental history layer, on fresh tables of one database. */
-abstract class JdbcIncrementalHistoryTestBase extends StorageProviderCompatibilityKit {
+/**
+ * The conformance kit again, writing with every layer on (checksum, compression, encryption,
+ * incremental history), on fresh tables of one database.
+ */
+abstract class JdbcEveryLayerTestBase extends StorageProviderCompatibilityKit {
     @TempDir
     Path dir;
 
@@ -32,6 +37,11 @@ abstract class JdbcIncrementalHistoryTestBase extends StorageProviderCompatibili
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return database.newProvider().withIncrementalHistory();
+        return database.newProvider(KitSettings.everyLayer());
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
+        return database.newProvider(settings);
     }
 }

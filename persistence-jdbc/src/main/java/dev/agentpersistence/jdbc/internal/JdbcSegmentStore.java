@@ -1,0 +1,72 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import dev.agentpersistence.spi.SegmentInfo;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** The history segment table ({@code <prefix>history_segments}) as the backend's segment area. */
+public final class JdbcSegmentStore implements HistorySegmentStore {
+    private static final int MAX_PUT_ATTEMPTS = 3;
+
+    private final JdbcDatabase database;
+    private final SegmentStatements statements;
+    private final Clock clock;
+
+    public JdbcSegmentStore(JdbcDatabase database, Clock clock) {
+        this.database = database;
+        this.statements = new SegmentStatements(database.tables());
+        this.clock = clock;
+    }
+
+    /** One {@code UPDATE} of the write time when the segment exists, else one {@code INSERT}. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        long now = clock.millis();
+        for (int attempt = 1; attempt <= MAX_PUT_ATTEMPTS; attempt++) {
+            if (database.write("putSegment", true, h -> statements.touch(h, agentId, segmentId, now))) {
+                return;
+            }
+            if (database.insert("putSegment", h -> statements.insert(h, agentId, segmentId, content, now))) {
+                return;
+            }
+            // inserted concurrently by another writer: touch it
+        }
+        throw new PersistenceException("Writing history segment '" + segmentId + "' of agent '" + agentId
+                + "' kept colliding with concurrent deletions");
+    }
+
+    /** One {@code SELECT … IN (…)} per 500 ids. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        return database.read("getSegments", h -> statements.select(h, agentId, segmentIds));
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        var infos = new ArrayList<>(database.read("listSegments", h -> statements.list(h, agentId)));
+        infos.sort(Comparator.comparing(SegmentInfo::segmentId));
+        return List.copyOf(infos);
+    }
+
+    /** One {@code DELETE} whose condition includes the write time, so a segment written again meanwhile stays. */
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        // a write time in whole milliseconds is before the cutoff exactly when it is before the cutoff rounded up
+        long cutoff = writtenBefore.toEpochMilli() + (writtenBefore.getNano() % 1_000_000 == 0 ? 0 : 1);
+        return database.write("deleteSegments", true, h -> statements.delete(h, agentId, segmentIds, cutoff));
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        var agents = new ArrayList<>(database.read("listSegmentAgents", statements::agentIds));
+        agents.sort(null);
+        return List.copyOf(agents);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CheckpointTooLargeException;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StorageBackend;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.spi.HistorySegmentStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Records in a relational database: one row per checkpoint (the document plus the columns every
+ * filter field is evaluated on), one row per metadata entry, an expiry row when the record expires,
+ * and the history segment table. Filters, limits and "latest" run as indexed SQL. An insert is one
+ * transaction; a unique-key violation answers with the rows holding the version or id.
+ */
+public final class JdbcStorageBackend implements StorageBackend {
+    private static final int EXPIRY_BATCH = 500;
+    /** Room left in a statement for its SQL text, ids and other columns besides the document. */
+    private static final long STATEMENT_MARGIN = 64 * 1024;
+
+    private final JdbcDatabase database;
+    private final CheckpointStatements statements;
+    private final JdbcSegmentStore segments;
+
+    public JdbcStorageBackend(JdbcDatabase database, Clock clock) {
+        this.database = database;
+        this.statements = new CheckpointStatements(database.tables());
+        this.segments = new JdbcSegmentStore(database, clock);
+    }
+
+    /**
+     * One transaction. On MariaDB/MySQL a record whose statement would exceed the server's
+     * {@code max_allowed_packet} is refused before it is sent, and one the server refuses for its
+     * size likewise, with {@link CheckpointTooLargeException}, never retried.
+     */
+    @Override
+    public InsertResult insert(StoredCheckpoint record) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isPresent() && database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
+            throw new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(), limit.getAsLong());
+        }
+        boolean inserted;
+        try {
+            inserted = database.insert("saveCheckpoint", h -> statements.insert(h, record));
+        } catch (StatementTooLargeException e) {
+            var tooLarge = new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(),
+                    database.statementLimit().orElse(-1));
+            tooLarge.initCause(e);
+            throw tooLarge;
+        }
+        if (inserted) {
+            return InsertResult.stored();
+        }
+        return InsertResult.clashedWith(database.read("saveCheckpoint",
+                h -> statements.colliding(h, record.agentId(), record.version(), record.checkpointId())));
+    }
+
+    @Override
+    public Optional<StoredDocument> find(String agentId, String checkpointId) {
+        return database.read("getCheckpoint", h -> statements.byId(h, agentId, checkpointId));
+    }
+
+    @Override
+    public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
+        return database.read("getLatestCheckpoint", h -> statements.latest(h, agentId, filter));
+    }
+
+    @Override
+    public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
+        return database.read("getCheckpoints", h -> statements.select(h, agentId, filter));
+    }
+
+    @Override
+    public int deleteAll(String agentId) {
+        return database.write("deleteCheckpoints", false, h -> statements.deleteAll(h, agentId));
+    }
+
+    @Override
+    public int deleteBefore(String agentId, long version) {
+        return database.write("deleteCheckpointsBefore", false, h -> statements.deleteBefore(h, agentId, version));
+    }
+
+    @Override
+    public List<String> listAgents() {
+        var agents = new ArrayList<>(database.read("listAgents", statements::agentIds));
+        agents.sort(null);
+        return List.copyOf(agents);
+    }
+
+    /** Expiry rows in {@code <prefix>checkpoint_expiry}, found through their {@code expires_at} index. */
+    @Override
+    public boolean supportsExpiry() {
+        return true;
+    }
+
+    /** 500 expired records per transaction until none is left. */
+    @Override
+    public int deleteExpired(Instant now) {
+        long cutoff = now.toEpochMilli();
+        int total = 0;
+        while (true) {
+            int deleted = database.write("deleteExpired", true, h -> statements.deleteExpired(h, cutoff, EXPIRY_BATCH));
+            total += deleted;
+            if (deleted < EXPIRY_BATCH) {
+                return total;
+            }
+        }
+    }
+
+    @Override
+    public Optional<HistorySegmentStore> segments() {
+        return Optional.of(segments);
+    }
+
+    /** {@code SELECT 1} on a pooled connection. */
+    @Override
+    public void checkHealth() {
+        database.read("checkHealth", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+    }
+
+    @Override
+    public String location(String agentId, String checkpointId) {
+        return "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints() + " in " + database.endpoint();
+    }
+
+    /** Closes the connection pool when the backend created it. */
+    @Override
+    public void close() {
+        database.close();
+    }
+
+    @Override
+    public String toString() {
+        return database.dialectName() + " " + database.endpoint() + ", tables " + database.tables().prefix() + "*";
+    }
+}
