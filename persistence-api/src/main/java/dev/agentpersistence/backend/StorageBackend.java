@@ -87,6 +87,30 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #list} and {@link #latest} evaluate the attribute fields of a filter
+     * ({@code nodeId}, {@code createdAfter}, {@code createdBefore}, {@code metadata},
+     * {@code includeTombstones}) themselves; default {@code true}. A backend that keeps them only
+     * inside the documents answers {@code false}: the shell then asks {@link #newestFirst} for
+     * candidates and filters the decoded checkpoints, stopping at the limit, and calls
+     * {@code list}/{@code latest} only with filters on versions and limits.
+     */
+    default boolean filtersAttributes() {
+        return true;
+    }
+
+    /**
+     * The agent's records with a version up to {@code maxVersion} ({@code null}: all), newest first,
+     * read lazily as the caller advances; only called when {@link #filtersAttributes()} is {@code false}.
+     */
+    default java.util.Iterator<StoredDocument> newestFirst(String agentId, Long maxVersion) {
+        throw new UnsupportedOperationException(getClass().getName() + " filters attributes itself");
+    }
+
+    /** Receives, once and before any other call, the shell's reader of document identities. Default: ignored. */
+    default void useDocumentIdentity(DocumentIdentity identity) {
+    }
+
+    /**
      * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check).
      *
      * @throws dev.agentpersistence.StorageUnavailableException when the store cannot be reached

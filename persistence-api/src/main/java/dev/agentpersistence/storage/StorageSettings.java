@@ -29,14 +29,16 @@ public final class StorageSettings {
     private final boolean incrementalHistory;
     private final IncrementalHistoryConfig history;
     private final Duration ttl;
+    private final boolean skipCorrupt;
 
     private StorageSettings(DocumentLayers layers, long maxCheckpointSize, boolean incrementalHistory,
-                            IncrementalHistoryConfig history, Duration ttl) {
+                            IncrementalHistoryConfig history, Duration ttl, boolean skipCorrupt) {
         this.layers = layers;
         this.maxCheckpointSize = maxCheckpointSize;
         this.incrementalHistory = incrementalHistory;
         this.history = history;
         this.ttl = ttl;
+        this.skipCorrupt = skipCorrupt;
     }
 
     /** The defaults: those of {@link #from(ProviderConfig)} with no key set. */
@@ -71,7 +73,7 @@ public final class StorageSettings {
         LayeredCheckpointCodec codec = CodecSettings.codec(config);
         return new StorageSettings(codec.layers(), codec.maxDocumentSize(),
                 IncrementalHistoryConfig.ENABLED.find(config).orElse(incrementalByDefault),
-                IncrementalHistoryConfig.of(config), null);
+                IncrementalHistoryConfig.of(config), null, false);
     }
 
     /** The layers new documents are written with, and the keys encrypted ones are read with. */
@@ -103,6 +105,14 @@ public final class StorageSettings {
         return Optional.ofNullable(ttl);
     }
 
+    /**
+     * Whether reads leave out corrupt documents with a WARN line instead of throwing
+     * {@link dev.agentpersistence.CorruptCheckpointException} (default {@code false}); saves never skip.
+     */
+    public boolean skipCorrupt() {
+        return skipCorrupt;
+    }
+
     /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
     public LayeredCheckpointCodec codec() {
         return LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(maxCheckpointSize).build();
@@ -111,7 +121,7 @@ public final class StorageSettings {
     @Override
     public String toString() {
         return "StorageSettings[" + layers + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
-                + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl) + "]";
+                + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl) + (skipCorrupt ? ", skipCorrupt" : "") + "]";
     }
 
     /** Builds {@link StorageSettings}; every method validates its argument. */
@@ -121,6 +131,7 @@ public final class StorageSettings {
         private boolean incrementalHistory;
         private IncrementalHistoryConfig history;
         private Duration ttl;
+        private boolean skipCorrupt;
 
         private Builder(StorageSettings from) {
             this.layers = from.layers;
@@ -128,6 +139,7 @@ public final class StorageSettings {
             this.incrementalHistory = from.incrementalHistory;
             this.history = from.history;
             this.ttl = from.ttl;
+            this.skipCorrupt = from.skipCorrupt;
         }
 
         /** The layers (compression, checksum, encryption keys); see {@link CodecSettings#layers(ProviderConfig)}. */
@@ -187,8 +199,14 @@ public final class StorageSettings {
             return this;
         }
 
+        /** Whether reads leave out corrupt documents with a WARN line (default {@code false}). */
+        public Builder skipCorrupt(boolean skipCorrupt) {
+            this.skipCorrupt = skipCorrupt;
+            return this;
+        }
+
         public StorageSettings build() {
-            return new StorageSettings(layers, maxCheckpointSize, incrementalHistory, history, ttl);
+            return new StorageSettings(layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.backend.DocumentIdentity;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
@@ -25,12 +26,15 @@ import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageChecks;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
+import dev.agentpersistence.storage.internal.DocumentDecoder;
 import dev.agentpersistence.storage.internal.FilterAttributes;
 import dev.agentpersistence.storage.internal.NoSegments;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,6 +80,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final StorageSettings settings;
     private final Clock clock;
     private final LayeredCheckpointCodec codec;
+    private final DocumentDecoder documents;
     private final FilterAttributes attributes = new FilterAttributes();
     private final HistorySegmentStore segments;
     private final boolean writesSegments;
@@ -98,6 +103,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             throw new IllegalArgumentException("A time to live is set but " + backend + " does not keep expiry times");
         }
         this.codec = settings.codec();
+        this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
         Optional<HistorySegmentStore> area = backend.segments();
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
@@ -109,6 +115,10 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
                 history.tierSizes(), history.gracePeriod(), DESCRIPTOR_KEY);
         this.reader = new HistoryReader(segments, cache, segmentCodec, hasher, DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new StoredForm(), segments, reader);
+        backend.useDocumentIdentity((agentId, checkpointId, document, where) -> {
+            AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
+            return new DocumentIdentity.Identity(stored.checkpointId(), stored.version());
+        });
     }
 
     /** A shell over {@code backend} with {@link StorageSettings#ofDefaults()} and the system clock. */
@@ -158,7 +168,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
                 return;
             }
             if (!result.existing().isEmpty()) {
-                for (AgentCheckpoint existing : complete(agentId, result.existing())) {
+                for (AgentCheckpoint existing : assemble(agentId, decodeStrictly(agentId, result.existing()))) {
                     if (!CheckpointContent.same(checkpoint, existing)) {
                         throw CheckpointConflictException.of(agentId, checkpoint, existing);
                     }
@@ -176,14 +186,35 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
-        return complete(agentId, backend.list(agentId, query(filter)));
+        CheckpointFilter query = query(filter);
+        if (walksInShell(query)) {
+            return assemble(agentId, walk(agentId, query, query.limit() == null ? Integer.MAX_VALUE : query.limit()));
+        }
+        return assemble(agentId, decode(agentId, backend.list(agentId, query)));
     }
 
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
-        return completeAndRemember(agentId, backend.latest(agentId, query(filter)));
+        CheckpointFilter query = query(filter);
+        if (walksInShell(query)) {
+            return remember(agentId, walk(agentId, query, 1));
+        }
+        Optional<StoredDocument> latest = backend.latest(agentId, query);
+        if (latest.isEmpty()) {
+            return Optional.empty();
+        }
+        List<AgentCheckpoint> decoded = decode(agentId, List.of(latest.get()));
+        if (decoded.isEmpty()) {
+            // the newest match is corrupt and skipped: the newest readable one below it
+            var below = CheckpointFilter.builder().nodeId(query.nodeId()).createdAfter(query.createdAfter())
+                    .createdBefore(query.createdBefore()).metadata(query.metadata())
+                    .includeTombstones(query.includeTombstones()).maxVersion(latest.get().version() - 1).build();
+            List<AgentCheckpoint> older = decode(agentId, backend.list(agentId, below));
+            decoded = older.isEmpty() ? older : List.of(older.get(older.size() - 1));
+        }
+        return remember(agentId, decoded);
     }
 
     @Override
@@ -191,7 +222,17 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         StorageChecks.requireCheckpointId(checkpointId);
-        return completeAndRemember(agentId, backend.find(agentId, checkpointId));
+        Optional<StoredDocument> found;
+        try {
+            found = backend.find(agentId, checkpointId);
+        } catch (CorruptCheckpointException e) {
+            if (!settings.skipCorrupt()) {
+                throw e;
+            }
+            LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+            return Optional.empty();
+        }
+        return remember(agentId, decode(agentId, found.stream().toList()));
     }
 
     /** Deletes the agent's checkpoints, then its history segments older than the grace period. */
@@ -286,8 +327,29 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return attributes.query(filter);
     }
 
-    private List<AgentCheckpoint> complete(String agentId, List<StoredDocument> records) {
-        var assembled = reader.assemble(agentId, decode(agentId, records));
+    /** Whether the filter has attribute fields the backend leaves to the shell. */
+    private boolean walksInShell(CheckpointFilter filter) {
+        return !backend.filtersAttributes() && (filter.nodeId() != null || filter.createdAfter() != null
+                || filter.createdBefore() != null || !filter.metadata().isEmpty() || !filter.includeTombstones());
+    }
+
+    /** Up to {@code limit} matches, newest first from the backend's candidates, returned ascending. */
+    private List<AgentCheckpoint> walk(String agentId, CheckpointFilter filter, int limit) {
+        var matches = new ArrayList<AgentCheckpoint>();
+        Iterator<StoredDocument> candidates = backend.newestFirst(agentId, filter.maxVersion());
+        while (matches.size() < limit && candidates.hasNext()) {
+            for (AgentCheckpoint stored : decode(agentId, List.of(candidates.next()))) {
+                if (filter.matches(stored)) {
+                    matches.add(stored);
+                }
+            }
+        }
+        Collections.reverse(matches);
+        return matches;
+    }
+
+    private List<AgentCheckpoint> assemble(String agentId, List<AgentCheckpoint> storedForms) {
+        var assembled = reader.assemble(agentId, storedForms);
         var result = new ArrayList<AgentCheckpoint>(assembled.size());
         for (var one : assembled) {
             result.add(one.checkpoint());
@@ -295,30 +357,36 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return List.copyOf(result);
     }
 
-    private Optional<AgentCheckpoint> completeAndRemember(String agentId, Optional<StoredDocument> record) {
-        if (record.isEmpty()) {
+    /** The last of {@code storedForms} completed, remembered by the history writer (so the next save is incremental). */
+    private Optional<AgentCheckpoint> remember(String agentId, List<AgentCheckpoint> storedForms) {
+        if (storedForms.isEmpty()) {
             return Optional.empty();
         }
-        var assembled = reader.assemble(agentId, decode(agentId, List.of(record.get()))).get(0);
+        var assembled = reader.assemble(agentId, List.of(storedForms.get(storedForms.size() - 1))).get(0);
         writer.remember(agentId, assembled);
         return Optional.of(assembled.checkpoint());
     }
 
-    /** The stored forms of {@code records} (histories not yet expanded), each checked to belong where it was found. */
+    /** The stored forms of {@code records}; a corrupt one is left out with a WARN line when the settings say so. */
     private List<AgentCheckpoint> decode(String agentId, List<StoredDocument> records) {
+        if (!settings.skipCorrupt()) {
+            return decodeStrictly(agentId, records);
+        }
         var decoded = new ArrayList<AgentCheckpoint>(records.size());
         for (StoredDocument record : records) {
-            String where = backend.location(record.agentId(), record.checkpointId());
-            if (!record.agentId().equals(agentId)) {
-                throw new CorruptCheckpointException(agentId, record.checkpointId(), where,
-                        "the backend returned a record of agent '" + record.agentId() + "'", null);
+            try {
+                decoded.add(documents.decode(agentId, record));
+            } catch (CorruptCheckpointException e) {
+                LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
             }
-            if (record.size() > settings.maxCheckpointSize()) {
-                throw new CorruptCheckpointException(agentId, record.checkpointId(), where, "the stored document has "
-                        + record.size() + " bytes, more than the maximum checkpoint size of "
-                        + settings.maxCheckpointSize(), null);
-            }
-            decoded.add(codec.decode(record.document(), new CheckpointLocation(agentId, record.checkpointId(), where)));
+        }
+        return decoded;
+    }
+
+    private List<AgentCheckpoint> decodeStrictly(String agentId, List<StoredDocument> records) {
+        var decoded = new ArrayList<AgentCheckpoint>(records.size());
+        for (StoredDocument record : records) {
+            decoded.add(documents.decode(agentId, record));
         }
         return decoded;
     }
@@ -352,7 +420,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final class StoredForm implements PersistenceStorageProvider<CheckpointFilter> {
         @Override
         public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-            return decode(agentId, backend.list(agentId, filter == null ? CheckpointFilter.ALL : filter));
+            return decodeStrictly(agentId, backend.list(agentId, CheckpointFilter.ALL));
         }
 
         @Override

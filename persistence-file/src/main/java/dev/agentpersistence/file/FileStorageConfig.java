@@ -47,7 +47,9 @@ public final class FileStorageConfig {
     /** A builder starting from {@code config}. */
     public static Builder from(FileStorageConfig config) {
         Objects.requireNonNull(config, "config");
-        return new Builder().directory(config.directory).codec(config.codec).fsync(config.fsync)
+        var builder = new Builder();
+        builder.codec = config.codec;
+        return builder.directory(config.directory).fsync(config.fsync)
                 .skipCorrupt(config.skipCorrupt).cleanUpOnOpen(config.cleanUpOnOpen)
                 .tempFileGracePeriod(config.tempFileGracePeriod).clock(config.clock);
     }
@@ -57,7 +59,13 @@ public final class FileStorageConfig {
         return directory;
     }
 
-    /** Turns checkpoints into file contents and back. */
+    /**
+     * The codec given to {@link Builder#codec}, or {@code null} when none was: then the provider's
+     * {@link dev.agentpersistence.storage.StorageSettings} choose what is written.
+     *
+     * @deprecated choose what is written with {@code FileStorageProvider.of(config, settings)}
+     */
+    @Deprecated
     public CheckpointCodec codec() {
         return codec;
     }
@@ -95,7 +103,7 @@ public final class FileStorageConfig {
 
     @Override
     public String toString() {
-        return "FileStorageConfig[directory=" + directory + ", codec=" + codec.getClass().getSimpleName()
+        return "FileStorageConfig[directory=" + directory + (codec == null ? "" : ", codec=" + codec.getClass().getSimpleName())
                 + ", fsync=" + fsync + ", skipCorrupt=" + skipCorrupt + ", cleanUpOnOpen=" + cleanUpOnOpen
                 + ", tempFileGracePeriod=" + tempFileGracePeriod + "]";
     }
@@ -103,7 +111,7 @@ public final class FileStorageConfig {
     /** Builds {@link FileStorageConfig}s; every method validates its argument. */
     public static final class Builder {
         private Path directory = DEFAULT_DIRECTORY;
-        private CheckpointCodec codec = CheckpointCodec.json();
+        private CheckpointCodec codec;
         private boolean fsync = true;
         private boolean skipCorrupt;
         private boolean cleanUpOnOpen = true;
@@ -128,6 +136,13 @@ public final class FileStorageConfig {
             return directory(Path.of(directory));
         }
 
+        /**
+         * The layers and maximum size of a JSON codec, for what is written.
+         *
+         * @deprecated use {@code FileStorageProvider.of(config, settings)}; see
+         *             {@link dev.agentpersistence.storage.StorageSettings.Builder#codec(CheckpointCodec)}
+         */
+        @Deprecated
         public Builder codec(CheckpointCodec codec) {
             this.codec = Objects.requireNonNull(codec, "codec");
             return this;

@@ -1,95 +1,60 @@
 package dev.agentpersistence.file;
 
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.file.internal.AgentHead;
-import dev.agentpersistence.file.internal.AgentLister;
-import dev.agentpersistence.file.internal.CheckpointDeleter;
-import dev.agentpersistence.file.internal.CheckpointQuery;
-import dev.agentpersistence.file.internal.CheckpointReader;
-import dev.agentpersistence.file.internal.CheckpointWriter;
-import dev.agentpersistence.file.internal.DurableFiles;
-import dev.agentpersistence.file.internal.FileLayout;
+import dev.agentpersistence.file.internal.FileStorageBackend;
 import dev.agentpersistence.file.internal.Fsync;
-import dev.agentpersistence.file.internal.IoFailures;
-import dev.agentpersistence.file.internal.SegmentFiles;
-import dev.agentpersistence.file.internal.StaleFileSweeper;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.SegmentInfo;
-import dev.agentpersistence.spi.StorageChecks;
-import java.io.IOException;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Stores checkpoints as files: one directory per agent under a root, one file per checkpoint named
- * by its zero-padded version, plus an id index of hard links. Ids are encoded, so any valid id is
- * safe. Saves are crash-safe and durable when they return; several providers — in this process or
- * others — may share one root. See the module README for the layout and guarantees.
+ * by its zero-padded version, plus an id index of hard links. The storage shell ({@link StorageShell})
+ * over {@code FileStorageBackend}: it reads every stored form and writes the one its
+ * {@link StorageSettings} choose (by default those of discovery: checksums, compression from 4 KiB,
+ * incremental history in {@code <agent>/.segments/}). Ids are encoded, so any valid id is safe.
+ * Saves are crash-safe and durable when they return; several providers — in this process or others
+ * — may share one root. See the module README for the layout and guarantees.
  *
  * <p>The latest checkpoint is found through a small head file per agent, without listing the
  * directory (which it falls back to whenever the head cannot be trusted); versions,
- * {@code maxVersion} and {@code limit} are answered from the sorted directory listing. {@code createdAt}, {@code nodeId}, metadata and tombstone filters are
- * inside the documents: candidates are read newest first and reading stops once {@code limit}
- * matches are found. Thread-safe.
- *
- * <p>Also a {@link HistorySegmentStore} ({@code <agent>/.segments/}, written like checkpoints):
- * {@link #withIncrementalHistory()} (and {@code PersistenceStorageProviders.load}) keep long message
- * histories once instead of in every checkpoint.
+ * {@code maxVersion} and {@code limit} are answered from the sorted directory listing.
+ * {@code createdAt}, {@code nodeId}, metadata and tombstone filters are inside the documents:
+ * candidates are read newest first and reading stops once {@code limit} matches are found. Thread-safe.
  */
-public final class FileStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
+public final class FileStorageProvider extends StorageShell {
     private final FileStorageConfig config;
-    private final String name;
-    private final CheckpointWriter writer;
-    private final CheckpointQuery query;
-    private final CheckpointDeleter deleter;
-    private final AgentLister lister;
-    private final SegmentFiles segments;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     FileStorageProvider(FileStorageConfig config, Fsync fsync) {
-        this.config = Objects.requireNonNull(config, "config");
-        Path root = config.directory().toAbsolutePath().normalize();
-        this.name = "FileStorageProvider(" + root + ")";
-        var files = new DurableFiles(fsync);
-        var layout = new FileLayout(root, files);
-        var reader = new CheckpointReader(config.codec(), config.skipCorrupt());
-        Path realRoot;
-        try {
-            layout.createRoot();
-            realRoot = root.toRealPath();
-        } catch (IOException e) {
-            throw IoFailures.unavailable("create the root directory", root, e);
-        }
-        var head = new AgentHead(layout, files, config.clock(), config.tempFileGracePeriod(), realRoot);
-        this.writer = new CheckpointWriter(layout, files, config.codec(), reader, config.clock(),
-                config.tempFileGracePeriod(), head);
-        this.query = new CheckpointQuery(layout, files, reader, head);
-        this.deleter = new CheckpointDeleter(layout, files, reader, head);
-        this.lister = new AgentLister(layout, config.skipCorrupt());
-        this.segments = new SegmentFiles(layout, files, config.clock());
-        if (config.cleanUpOnOpen()) {
-            new StaleFileSweeper(layout, files, config.clock(), config.tempFileGracePeriod(), head).sweep();
-        }
+        this(config, StorageSettings.ofDefaults(), fsync);
+    }
+
+    FileStorageProvider(FileStorageConfig config, StorageSettings settings, Fsync fsync) {
+        super(new FileStorageBackend(config.directory(), fsync, config.clock(), config.tempFileGracePeriod(),
+                config.cleanUpOnOpen(), settings.maxCheckpointSize(), config.skipCorrupt()), settings, config.clock());
+        this.config = config;
     }
 
     /**
-     * Opens the storage under {@code config.directory()}, creating it when missing and removing
-     * stale temporary files.
+     * Opens the storage under {@code config.directory()} with {@link StorageSettings#ofDefaults()},
+     * creating it when missing and removing stale temporary files.
      *
      * @throws dev.agentpersistence.StorageUnavailableException when the directory cannot be created or read
      */
     public static FileStorageProvider of(FileStorageConfig config) {
+        return of(config, StorageSettings.ofDefaults());
+    }
+
+    /** As {@link #of(FileStorageConfig)}, writing with {@code settings}. */
+    @SuppressWarnings("deprecation")
+    public static FileStorageProvider of(FileStorageConfig config, StorageSettings settings) {
         Objects.requireNonNull(config, "config");
-        return new FileStorageProvider(config, config.fsync() ? Fsync.system() : Fsync.none());
+        Objects.requireNonNull(settings, "settings");
+        var effective = StorageSettings.from(settings).skipCorrupt(config.skipCorrupt() || settings.skipCorrupt());
+        if (config.codec() != null) {
+            effective.codec(config.codec());
+        }
+        return new FileStorageProvider(config, effective.build(), config.fsync() ? Fsync.system() : Fsync.none());
     }
 
     /** Opens the storage under {@code directory} with default settings. */
@@ -107,126 +72,14 @@ public final class FileStorageProvider implements PersistenceStorageProvider<Che
         return config;
     }
 
-    @Override
-    public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-        requireOpen();
-        StorageChecks.requireSaveArguments(agentId, checkpoint);
-        writer.save(agentId, checkpoint);
-    }
-
-    @Override
-    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        return query.find(agentId, filter == null ? CheckpointFilter.ALL : filter);
-    }
-
-    @Override
-    public List<AgentCheckpoint> getCheckpoints(String agentId) {
-        return getCheckpoints(agentId, null);
-    }
-
-    @Override
-    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        return query.latest(agentId, filter == null ? CheckpointFilter.ALL : filter);
-    }
-
-    @Override
-    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId) {
-        return getLatestCheckpoint(agentId, null);
-    }
-
-    /** Reads the id entry directly; an entry whose save has not completed is not visible. */
-    @Override
-    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        StorageChecks.requireCheckpointId(checkpointId);
-        return query.byId(agentId, checkpointId);
-    }
-
-    @Override
-    public int deleteCheckpoints(String agentId) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        return deleter.delete(agentId, version -> true);
-    }
-
-    @Override
-    public int deleteCheckpointsBefore(String agentId, long version) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        return deleter.delete(agentId, stored -> stored < version);
-    }
-
-    @Override
-    public List<String> listAgents() {
-        requireOpen();
-        return lister.list();
-    }
-
     /**
-     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
-     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()},
+     * on by default) and every provider reads both forms.
+     *
+     * @deprecated incremental history is on by default; choose it with {@link #of(FileStorageConfig, StorageSettings)}
      */
-    public IncrementalHistoryStorageProvider withIncrementalHistory() {
-        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(config.codec()).clock(config.clock()).build();
-    }
-
-    @Override
-    public void putSegment(String agentId, String segmentId, byte[] content) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        StorageChecks.requireSegmentId(segmentId);
-        Objects.requireNonNull(content, "content");
-        segments.put(agentId, segmentId, content);
-    }
-
-    /** Reads one file per segment. */
-    @Override
-    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        segmentIds.forEach(StorageChecks::requireSegmentId);
-        return segments.get(agentId, segmentIds);
-    }
-
-    @Override
-    public List<SegmentInfo> listSegments(String agentId) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        return segments.list(agentId);
-    }
-
-    @Override
-    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        segmentIds.forEach(StorageChecks::requireSegmentId);
-        Objects.requireNonNull(writtenBefore, "writtenBefore");
-        return segments.delete(agentId, segmentIds, writtenBefore);
-    }
-
-    @Override
-    public List<String> listSegmentAgents() {
-        requireOpen();
-        return lister.list(segments::hasSegments);
-    }
-
-    /** Marks the provider closed; it holds no open files between calls. Idempotent. */
-    @Override
-    public void close() {
-        closed.set(true);
-    }
-
-    @Override
-    public String toString() {
-        return name;
-    }
-
-    private void requireOpen() {
-        StorageChecks.requireOpen(closed.get(), name);
+    @Deprecated
+    public FileStorageProvider withIncrementalHistory() {
+        return this;
     }
 }

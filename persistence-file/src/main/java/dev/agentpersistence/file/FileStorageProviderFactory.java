@@ -1,10 +1,10 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 
 /**
  * Creates {@link FileStorageProvider}s for discovery under the name {@value #NAME}. Keys:
@@ -13,7 +13,7 @@ import dev.agentpersistence.spi.ProviderConfig;
  *   <li>{@value #FSYNC} — {@code true}/{@code false} (default {@code true})</li>
  *   <li>{@value #SKIP_CORRUPT} — {@code true}/{@code false} (default {@code false})</li>
  *   <li>{@value #TEMP_FILE_GRACE_PERIOD} — a duration such as {@code 10m} (default 10 minutes)</li>
- *   <li>the checksum, encryption and size keys of {@link CodecSettings}</li>
+ *   <li>the keys every provider shares ({@link StorageSettings#from(ProviderConfig)})</li>
  * </ul>
  */
 public final class FileStorageProviderFactory implements PersistenceStorageProviderFactory {
@@ -38,9 +38,8 @@ public final class FileStorageProviderFactory implements PersistenceStorageProvi
         var builder = FileStorageConfig.custom()
                 .directory(config.get(DIRECTORY, "./agent-checkpoints/"))
                 .fsync(config.getBoolean(FSYNC, true))
-                .skipCorrupt(config.getBoolean(SKIP_CORRUPT, false))
-                .codec(CodecSettings.codec(config));
+                .skipCorrupt(config.getBoolean(SKIP_CORRUPT, false));
         config.getDuration(TEMP_FILE_GRACE_PERIOD).ifPresent(builder::tempFileGracePeriod);
-        return FileStorageProvider.of(builder.build());
+        return FileStorageProvider.of(builder.build(), StorageSettings.from(config));
     }
 }

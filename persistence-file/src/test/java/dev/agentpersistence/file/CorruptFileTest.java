@@ -98,7 +98,7 @@ class CorruptFileTest {
             System.setErr(original);
         }
         assertThat(captured.toString(StandardCharsets.UTF_8))
-                .contains("WARN").contains("Skipping corrupt checkpoint file").contains(damaged.toString());
+                .contains("WARN").contains("Skipping a corrupt checkpoint").contains(damaged.toString());
     }
 
     @Test
@@ -110,6 +110,27 @@ class CorruptFileTest {
             assertThat(LayoutInspection.idEntries(root, AGENT)).doesNotContain("new-id");
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 5, "new-id", "test"));
             assertThat(provider.getCheckpoint(AGENT, "new-id")).isPresent();
+        }
+    }
+
+    @Test
+    void aHugeFileIsRefusedFromItsSizeBeforeAnythingIsAllocated() throws Exception {
+        Path huge = file(2);
+        Files.delete(huge);
+        try (var sparse = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            sparse.setLength(900L << 20); // 900 MiB claimed, nothing written
+        }
+        var oneMebibyte = dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build();
+        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), oneMebibyte)) {
+            assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
+                    .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
+                        assertThat(e.location()).isEqualTo(huge.toString());
+                        assertThat(e.agentId()).isEqualTo(AGENT);
+                    })
+                    .hasMessageContaining("943718400 bytes").hasMessageContaining("1048576");
+            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
+            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
+                    .extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
         }
     }
 

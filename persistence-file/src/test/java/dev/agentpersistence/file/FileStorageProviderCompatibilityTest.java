@@ -2,6 +2,7 @@ package dev.agentpersistence.file;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,5 +15,10 @@ class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityK
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
         return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build());
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
+        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), settings);
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -25,8 +24,8 @@ class FileStorageProviderFactoryTest {
                 .contains("file");
         var config = ProviderConfig.of(Map.of("agent.persistence.file.dir", root.toString()));
         try (var provider = PersistenceStorageProviders.load("file", config)) {
-            assertThat(provider).isInstanceOfSatisfying(IncrementalHistoryStorageProvider.class,
-                    incremental -> assertThat(incremental.delegate()).isInstanceOf(FileStorageProvider.class));
+            assertThat(provider).isInstanceOfSatisfying(FileStorageProvider.class,
+                    file -> assertThat(file.settings().incrementalHistory()).isTrue());
             provider.saveCheckpoint("a", checkpoint("a", 0));
         }
         try (var provider = PersistenceStorageProviders.load(config.with(ProviderConfig.PROVIDER, "file"))) {

@@ -1,5 +1,6 @@
 package dev.agentpersistence.file.internal;
 
+import dev.agentpersistence.CorruptCheckpointException;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongPredicate;
 
@@ -67,9 +69,14 @@ public final class CheckpointDeleter {
             } else {
                 // no file identity here: learn the id from the document (a corrupt one leaves an
                 // unpublished entry, which readers ignore and the next writer of that id removes)
-                var checkpoint = reader.version(paths, version);
-                if (checkpoint.isPresent()) {
-                    Path entry = paths.idEntry(checkpoint.get().checkpointId());
+                Optional<String> checkpointId;
+                try {
+                    checkpointId = reader.checkpointIdOf(paths, version);
+                } catch (CorruptCheckpointException e) {
+                    checkpointId = Optional.empty();
+                }
+                if (checkpointId.isPresent()) {
+                    Path entry = paths.idEntry(checkpointId.get());
                     files.attributes(entry).ifPresent(seen -> entriesSeen.put(entry, seen));
                 }
             }

@@ -1,27 +1,30 @@
 package dev.agentpersistence.file.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers filtered reads from the directory listing. Versions come from the sorted file names;
- * {@code maxVersion} cuts the listing. The other fields ({@code createdAt}, {@code nodeId},
- * metadata, tombstones) live only inside the documents, so candidates are read newest first and
- * the walk stops as soon as {@code limit} matches are found: a query reads at most as many files
- * as it must look at, never the files above {@code maxVersion}, and, with only version fields and
- * a limit, exactly {@code limit} files. The latest checkpoint usually needs no listing: see
- * {@link #latest} and {@link AgentHead}.
+ * Answers reads from the directory listing. Versions come from the sorted file names;
+ * {@code maxVersion} cuts the listing and a {@code limit} stops the walk. The latest checkpoint
+ * usually needs no listing: see {@link #latest} and {@link AgentHead}.
+ *
+ * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed file is gone
+ * before anything was returned, the directory is listed again (a deletion of older versions
+ * happens after the newer version was published, so the new listing holds it).
  */
 public final class CheckpointQuery {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointQuery.class);
+    /** Listings a walk may take while every file it tries has just been deleted. */
+    private static final int MAX_LISTINGS = 64;
 
     private final FileLayout layout;
     private final DurableFiles files;
@@ -35,19 +38,24 @@ public final class CheckpointQuery {
         this.head = Objects.requireNonNull(head, "head");
     }
 
-    /** The matching checkpoints, ascending by version. */
-    public List<AgentCheckpoint> find(String agentId, CheckpointFilter filter) {
-        return newestFirst(agentId, filter, filter.limit() == null ? Integer.MAX_VALUE : filter.limit());
+    /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
+    public List<StoredDocument> find(String agentId, Long maxVersion, int limit) {
+        var found = new ArrayList<StoredDocument>();
+        var walk = newestFirst(agentId, maxVersion);
+        while (found.size() < limit && walk.hasNext()) {
+            found.add(walk.next());
+        }
+        Collections.reverse(found);
+        return found;
     }
 
     /**
-     * The matching checkpoint with the highest version. When the agent's head file can be trusted
-     * ({@link AgentHead}), the highest version is known without listing: the answer is its file if
-     * it matches (or "none" when the agent has no checkpoint); otherwise, and whenever the head
-     * cannot be used, the directory is listed as in {@link #find} — and the head rebuilt when no
-     * save is in flight.
+     * The checkpoint with the highest version up to {@code maxVersion}. When the agent's head file can
+     * be trusted ({@link AgentHead}), the highest version is known without listing; otherwise, and
+     * whenever the head cannot be used, the directory is listed — and the head rebuilt when no save
+     * is in flight.
      */
-    public Optional<AgentCheckpoint> latest(String agentId, CheckpointFilter filter) {
+    public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
         AgentPaths paths = layout.agent(agentId);
         AgentHead.Reading reading = head.read(paths);
         boolean rebuild = !reading.trusted();
@@ -59,27 +67,31 @@ public final class CheckpointQuery {
                 rebuild = true;
             } else if (reading.none()) {
                 return Optional.empty();
-            } else if (filter.maxVersion() == null || reading.latest() <= filter.maxVersion()) {
-                Optional<AgentCheckpoint> newest = reader.version(paths, reading.latest());
-                if (newest.isPresent() && filter.matches(newest.get())) {
+            } else if (maxVersion == null || reading.latest() <= maxVersion) {
+                Optional<StoredDocument> newest = reader.version(paths, reading.latest());
+                if (newest.isPresent()) {
                     return newest;
                 }
-                // missing (deleted meanwhile: rebuild) or not matching: walk the listing
-                rebuild = newest.isEmpty();
+                rebuild = true; // deleted meanwhile
             }
         }
         long[] versions = rebuild ? rebuilt(paths) : null;
-        List<AgentCheckpoint> found = newestFirst(paths, versions == null ? list(paths) : versions, filter, 1);
-        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+        var walk = new Walk(paths, maxVersion, versions);
+        return walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+    }
+
+    /** The agent's checkpoints up to {@code maxVersion}, newest first, read as the caller advances. */
+    public Iterator<StoredDocument> newestFirst(String agentId, Long maxVersion) {
+        return new Walk(layout.agent(agentId), maxVersion, null);
     }
 
     /**
      * The checkpoint behind an id entry: one read, and one check that the checkpoint file of its
      * version is the same file (a reservation whose save has not completed is not visible).
      */
-    public Optional<AgentCheckpoint> byId(String agentId, String checkpointId) {
+    public Optional<StoredDocument> byId(String agentId, String checkpointId) {
         AgentPaths paths = layout.agent(agentId);
-        Optional<AgentCheckpoint> found = reader.idEntry(paths, checkpointId);
+        Optional<StoredDocument> found = reader.idEntry(paths, checkpointId);
         if (found.isEmpty()) {
             return found;
         }
@@ -89,11 +101,6 @@ public final class CheckpointQuery {
         } catch (IOException e) {
             throw IoFailures.unavailable("read", paths.idEntry(checkpointId), e);
         }
-    }
-
-    private List<AgentCheckpoint> newestFirst(String agentId, CheckpointFilter filter, int limit) {
-        AgentPaths paths = layout.agent(agentId);
-        return newestFirst(paths, list(paths), filter, limit);
     }
 
     private long[] list(AgentPaths paths) {
@@ -114,15 +121,60 @@ public final class CheckpointQuery {
         }
     }
 
-    private List<AgentCheckpoint> newestFirst(AgentPaths paths, long[] versions, CheckpointFilter filter, int limit) {
-        var matches = new ArrayList<AgentCheckpoint>();
-        for (int i = versions.length - 1; i >= 0 && matches.size() < limit; i--) {
-            if (filter.maxVersion() != null && versions[i] > filter.maxVersion()) {
-                continue;
-            }
-            reader.version(paths, versions[i]).filter(filter::matches).ifPresent(matches::add);
+    /** A newest-first walk over one listing, listing again while every file it tried was deleted. */
+    private final class Walk implements Iterator<StoredDocument> {
+        private final AgentPaths paths;
+        private final Long maxVersion;
+        private long[] versions;
+        private int position;
+        private int listings = 1;
+        private boolean returnedAny;
+        private boolean missedAny;
+        private StoredDocument next;
+
+        Walk(AgentPaths paths, Long maxVersion, long[] listing) {
+            this.paths = paths;
+            this.maxVersion = maxVersion;
+            this.versions = listing != null ? listing : list(paths);
+            this.position = versions.length - 1;
         }
-        Collections.reverse(matches);
-        return List.copyOf(matches);
+
+        @Override
+        public boolean hasNext() {
+            while (next == null) {
+                if (position < 0) {
+                    if (!missedAny || returnedAny || listings >= MAX_LISTINGS) {
+                        return false;
+                    }
+                    versions = list(paths);
+                    position = versions.length - 1;
+                    listings++;
+                    missedAny = false;
+                    continue;
+                }
+                long version = versions[position--];
+                if (maxVersion != null && version > maxVersion) {
+                    continue;
+                }
+                Optional<StoredDocument> read = reader.version(paths, version);
+                if (read.isPresent()) {
+                    next = read.get();
+                } else {
+                    missedAny = true;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public StoredDocument next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StoredDocument result = next;
+            next = null;
+            returnedAny = true;
+            return result;
+        }
     }
 }

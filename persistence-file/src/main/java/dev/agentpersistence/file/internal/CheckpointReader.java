@@ -1,97 +1,75 @@
 package dev.agentpersistence.file.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.backend.DocumentIdentity;
+import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Reads checkpoint files and id entries through the codec. A file that cannot be decoded, or
- * whose content disagrees with its name, is corrupt: {@link CorruptCheckpointException} naming the
- * path, or — when skipping is configured — one WARN line and the file is left out.
+ * Reads checkpoint files and id entries as stored documents, never more than the maximum checkpoint
+ * size: a larger file is a {@link CorruptCheckpointException} naming its path, found from the file's
+ * size before anything is allocated. The id and version of an id entry's document come from the
+ * shell's {@link DocumentIdentity}.
  */
 public final class CheckpointReader {
-    private static final Logger LOG = LoggerFactory.getLogger(CheckpointReader.class);
+    private final long maxSize;
+    private volatile DocumentIdentity identity = (agentId, checkpointId, document, where) -> {
+        throw new IllegalStateException("the storage shell has not given the file backend its document identity reader");
+    };
 
-    private final CheckpointCodec codec;
-    private final boolean skipCorrupt;
-
-    public CheckpointReader(CheckpointCodec codec, boolean skipCorrupt) {
-        this.codec = Objects.requireNonNull(codec, "codec");
-        this.skipCorrupt = skipCorrupt;
+    public CheckpointReader(long maxSize) {
+        this.maxSize = maxSize;
     }
 
-    /** The checkpoint file of {@code version}; empty when it does not exist (or is corrupt and skipped). */
-    public Optional<AgentCheckpoint> version(AgentPaths paths, long version) {
-        return lenient(() -> versionStrict(paths, version));
+    /** The reader of document identities, from the shell. */
+    public void useIdentity(DocumentIdentity identity) {
+        this.identity = Objects.requireNonNull(identity, "identity");
     }
 
-    /** As {@link #version}, but a corrupt file always throws; for decisions that must not guess. */
-    public Optional<AgentCheckpoint> versionStrict(AgentPaths paths, long version) {
+    /** The checkpoint file of {@code version}; empty when it does not exist. */
+    public Optional<StoredDocument> version(AgentPaths paths, long version) {
         Path file = paths.versionFile(version);
-        return read(file).map(bytes -> {
-            AgentCheckpoint checkpoint = decode(paths.agentId(), null, file, bytes);
-            if (checkpoint.version() != version) {
-                throw new CorruptCheckpointException(paths.agentId(), checkpoint.checkpointId(), file.toString(),
-                        "the document holds version " + checkpoint.version() + " but is filed as version " + version,
-                        null);
-            }
-            return checkpoint;
-        });
+        return read(paths, file).map(bytes -> new StoredDocument(paths.agentId(), null, version, bytes, file.toString()));
     }
 
-    /** The document behind an id entry; empty when it does not exist (or is corrupt and skipped). */
-    public Optional<AgentCheckpoint> idEntry(AgentPaths paths, String checkpointId) {
-        return lenient(() -> idEntryStrict(paths, checkpointId));
-    }
-
-    /** As {@link #idEntry}, but a corrupt entry always throws. */
-    public Optional<AgentCheckpoint> idEntryStrict(AgentPaths paths, String checkpointId) {
+    /** The document behind an id entry, with the version its content names; empty when there is no entry. */
+    public Optional<StoredDocument> idEntry(AgentPaths paths, String checkpointId) {
         Path entry = paths.idEntry(checkpointId);
-        return read(entry).map(bytes -> decode(paths.agentId(), checkpointId, entry, bytes));
+        return read(paths, entry).map(bytes -> new StoredDocument(paths.agentId(), checkpointId,
+                identity.of(paths.agentId(), checkpointId, bytes, entry.toString()).version(), bytes, entry.toString()));
     }
 
-    private Optional<AgentCheckpoint> lenient(Supplier<Optional<AgentCheckpoint>> read) {
-        try {
-            return read.get();
-        } catch (CorruptCheckpointException e) {
-            if (!skipCorrupt) {
-                throw e;
+    /** The checkpoint id stored in a checkpoint file; empty when it does not exist. */
+    public Optional<String> checkpointIdOf(AgentPaths paths, long version) {
+        Path file = paths.versionFile(version);
+        return read(paths, file).map(bytes -> identity.of(paths.agentId(), null, bytes, file.toString()).checkpointId());
+    }
+
+    private Optional<byte[]> read(AgentPaths paths, Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size > maxSize) {
+                throw new CorruptCheckpointException(paths.agentId(), null, file.toString(), "the file has " + size
+                        + " bytes, more than the maximum checkpoint size of " + maxSize, null);
             }
-            LOG.warn("Skipping corrupt checkpoint file: {}", e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<byte[]> read(Path file) {
-        try {
-            return Optional.of(Files.readAllBytes(file));
+            ByteBuffer buffer = ByteBuffer.allocate((int) size);
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer) < 0) {
+                    break; // truncated while reading: the shell reports what is left as corrupt
+                }
+            }
+            return Optional.of(buffer.position() == size ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), buffer.position()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             throw IoFailures.unavailable("read checkpoint file", file, e);
-        }
-    }
-
-    private AgentCheckpoint decode(String agentId, String checkpointId, Path file, byte[] bytes) {
-        var where = new CheckpointLocation(agentId, checkpointId, file.toString());
-        try {
-            return codec.decode(bytes, where);
-        } catch (PersistenceException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new CorruptCheckpointException(agentId, checkpointId, file.toString(),
-                    "the codec could not read it (" + e + ")", e);
         }
     }
 }

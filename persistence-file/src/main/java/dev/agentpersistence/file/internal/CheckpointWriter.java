@@ -1,15 +1,16 @@
 package dev.agentpersistence.file.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +31,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>Finish in the head file (also after a failure): remove the registration, fold the version
  *       into the head's latest version. Remove the temporary name.</li>
  * </ol>
- * A taken id or version is compared with {@link StorageChecks#requireIdentical}: identical is a
- * no-op, different is a {@link CheckpointConflictException}. A writer that meets another writer's
+ * A taken id or version is answered with the stored documents holding it, for the storage shell to
+ * compare (identical is a no-op, different a conflict). A writer that meets another writer's
  * unpublished reservation waits for it to resolve (bounded); a reservation abandoned by a crash is
  * removed: at once when it has no other name, or when its other name is the temporary file of a
  * writer process on this host that is no longer running ({@link WriterProcess}); after the grace
@@ -44,17 +45,15 @@ public final class CheckpointWriter {
 
     private final FileLayout layout;
     private final DurableFiles files;
-    private final CheckpointCodec codec;
     private final CheckpointReader reader;
     private final Clock clock;
     private final Duration gracePeriod;
     private final AgentHead head;
 
-    public CheckpointWriter(FileLayout layout, DurableFiles files, CheckpointCodec codec, CheckpointReader reader,
+    public CheckpointWriter(FileLayout layout, DurableFiles files, CheckpointReader reader,
                             Clock clock, Duration gracePeriod, AgentHead head) {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
-        this.codec = Objects.requireNonNull(codec, "codec");
         this.reader = Objects.requireNonNull(reader, "reader");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
@@ -62,12 +61,11 @@ public final class CheckpointWriter {
     }
 
     /** Saves {@code checkpoint}; see the class documentation. */
-    public void save(String agentId, AgentCheckpoint checkpoint) {
-        byte[] document = codec.encode(checkpoint);
+    public InsertResult save(StoredCheckpoint checkpoint) {
+        String agentId = checkpoint.agentId();
         for (int attempt = 1; ; attempt++) {
             try {
-                saveOnce(agentId, checkpoint, document);
-                return;
+                return saveOnce(agentId, checkpoint, checkpoint.document());
             } catch (NoSuchFileException e) {
                 // a directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == ATTEMPTS) {
@@ -79,13 +77,14 @@ public final class CheckpointWriter {
         }
     }
 
-    private void saveOnce(String agentId, AgentCheckpoint checkpoint, byte[] document) throws IOException {
+    private InsertResult saveOnce(String agentId, StoredCheckpoint checkpoint, byte[] document) throws IOException {
         AgentPaths paths = layout.prepare(agentId);
         Path temp = files.writeTemp(paths.directory(), document);
         try {
             Path entry = paths.idEntry(checkpoint.checkpointId());
-            if (!reserveId(paths, checkpoint, entry, temp)) {
-                return;
+            Optional<StoredDocument> holder = reserveId(paths, checkpoint, entry, temp);
+            if (holder.isPresent()) {
+                return InsertResult.clashedWith(List.of(holder.get()));
             }
             AgentHead.Registration registration;
             try {
@@ -96,7 +95,7 @@ public final class CheckpointWriter {
             }
             try {
                 files.syncDirectory(paths.ids());
-                publish(paths, checkpoint, entry, temp);
+                return publish(paths, checkpoint, entry, temp);
             } catch (IOException | RuntimeException e) {
                 releaseQuietly(entry, temp);
                 throw e;
@@ -108,8 +107,8 @@ public final class CheckpointWriter {
         }
     }
 
-    /** Links the id entry; {@code false} when the identical checkpoint is already stored. */
-    private boolean reserveId(AgentPaths paths, AgentCheckpoint checkpoint, Path entry, Path temp)
+    /** Links the id entry; the stored document holding the id when another save completed with it. */
+    private Optional<StoredDocument> reserveId(AgentPaths paths, StoredCheckpoint checkpoint, Path entry, Path temp)
             throws IOException {
         long deadline = System.nanoTime() + RESERVATION_WAIT.toNanos();
         long pauseMillis = 1;
@@ -127,8 +126,7 @@ public final class CheckpointWriter {
             }
             IdReservation reservation = found.get();
             if (reservation.published()) {
-                StorageChecks.requireIdentical(paths.agentId(), checkpoint, reservation.stored());
-                return false;
+                return Optional.of(reservation.stored());
             }
             if (reservation.abandoned(clock.instant(), gracePeriod)) {
                 files.removeIfUnchanged(entry, reservation.attributes(), paths.directory());
@@ -156,7 +154,7 @@ public final class CheckpointWriter {
             pause(pauseMillis);
             pauseMillis = Math.min(pauseMillis * 2, 50);
         }
-        return true;
+        return Optional.empty();
     }
 
     private Optional<IdReservation> inspect(AgentPaths paths, String checkpointId, Path entry) throws IOException {
@@ -165,7 +163,7 @@ public final class CheckpointWriter {
             return Optional.empty();
         }
         var linkCount = files.linkCount(entry);
-        var stored = reader.idEntryStrict(paths, checkpointId);
+        var stored = reader.idEntry(paths, checkpointId);
         if (stored.isEmpty()) {
             return Optional.empty();
         }
@@ -173,21 +171,23 @@ public final class CheckpointWriter {
         return Optional.of(new IdReservation(stored.get(), published, attributes.get(), linkCount));
     }
 
-    private void publish(AgentPaths paths, AgentCheckpoint checkpoint, Path entry, Path temp) throws IOException {
+    private InsertResult publish(AgentPaths paths, StoredCheckpoint checkpoint, Path entry, Path temp)
+            throws IOException {
         Path file = paths.versionFile(checkpoint.version());
         while (!files.linkIfAbsent(file, temp)) {
-            var stored = reader.versionStrict(paths, checkpoint.version());
+            var stored = reader.version(paths, checkpoint.version());
             if (stored.isEmpty()) {
                 continue; // deleted meanwhile: try again
             }
             // the version is taken: our id reservation is of no use either way
             releaseOwn(entry, temp);
             files.syncDirectory(paths.ids());
-            StorageChecks.requireIdentical(paths.agentId(), checkpoint, stored.get());
-            // the identical checkpoint is stored, but its id entry was missing: restore it
-            files.linkIfAbsent(entry, file);
-            files.syncDirectory(paths.ids());
-            return;
+            if (java.util.Arrays.equals(stored.get().document(), checkpoint.document())) {
+                // the same stored bytes, but its id entry was missing: restore it
+                files.linkIfAbsent(entry, file);
+                files.syncDirectory(paths.ids());
+            }
+            return InsertResult.clashedWith(List.of(stored.get()));
         }
         files.syncDirectory(paths.directory());
         if (!files.sameFile(entry, file)) {
@@ -198,6 +198,7 @@ public final class CheckpointWriter {
                     "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
                             + "' was taken by another writer while saving; nothing was written");
         }
+        return InsertResult.stored();
     }
 
     /** Removes {@code name} if it still names this writer's file. */

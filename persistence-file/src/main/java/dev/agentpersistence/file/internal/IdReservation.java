@@ -1,6 +1,6 @@
 package dev.agentpersistence.file.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.nio.file.Path;
@@ -11,13 +11,13 @@ import java.util.OptionalInt;
 /**
  * What a writer found at an id entry it could not create.
  *
- * @param stored     the document behind the entry
+ * @param stored     the document behind the entry, with the version its content names
  * @param published  whether the checkpoint file of {@code stored.version()} is the same file (the
  *                   save completed); an unpublished entry is a save in progress or left by a crash
  * @param attributes the entry's attributes when inspected, to remove exactly that file
  * @param linkCount  how many names the file has, where the file system tells
  */
-record IdReservation(AgentCheckpoint stored, boolean published, BasicFileAttributes attributes, OptionalInt linkCount) {
+record IdReservation(StoredDocument stored, boolean published, BasicFileAttributes attributes, OptionalInt linkCount) {
 
     /**
      * Whether an unpublished entry belongs to no live writer: it has no other name (a writer keeps
