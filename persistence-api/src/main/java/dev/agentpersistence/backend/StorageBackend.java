@@ -89,9 +89,9 @@ public interface StorageBackend extends AutoCloseable {
     /**
      * Whether {@link #list} and {@link #latest} evaluate the attribute fields of a filter
      * ({@code nodeId}, {@code createdAfter}, {@code createdBefore}, {@code metadata},
-     * {@code includeTombstones}) themselves; default {@code true}. A backend that keeps them only
-     * inside the documents answers {@code false}: the shell then asks {@link #newestFirst} for
-     * candidates and filters the decoded checkpoints, stopping at the limit, and calls
+     * {@code includeTombstones}) exactly; default {@code true}. A backend that keeps them only inside
+     * the documents, or only as a lossy index, answers {@code false}: for such filters the shell asks
+     * {@link #candidates} and checks the decoded checkpoints itself, stopping at the limit, and calls
      * {@code list}/{@code latest} only with filters on versions and limits.
      */
     default boolean filtersAttributes() {
@@ -99,10 +99,11 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
-     * The agent's records with a version up to {@code maxVersion} ({@code null}: all), newest first,
-     * read lazily as the caller advances; only called when {@link #filtersAttributes()} is {@code false}.
+     * The agent's records that may match {@code filter} — every match and perhaps others, never one
+     * above {@code maxVersion} — newest first, read lazily as the caller advances; only called when
+     * {@link #filtersAttributes()} is {@code false}.
      */
-    default java.util.Iterator<StoredDocument> newestFirst(String agentId, Long maxVersion) {
+    default java.util.Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
         throw new UnsupportedOperationException(getClass().getName() + " filters attributes itself");
     }
 

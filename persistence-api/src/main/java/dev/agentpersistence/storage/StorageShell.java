@@ -336,7 +336,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     /** Up to {@code limit} matches, newest first from the backend's candidates, returned ascending. */
     private List<AgentCheckpoint> walk(String agentId, CheckpointFilter filter, int limit) {
         var matches = new ArrayList<AgentCheckpoint>();
-        Iterator<StoredDocument> candidates = backend.newestFirst(agentId, filter.maxVersion());
+        Iterator<StoredDocument> candidates = backend.candidates(agentId, filter);
         while (matches.size() < limit && candidates.hasNext()) {
             for (AgentCheckpoint stored : decode(agentId, List.of(candidates.next()))) {
                 if (filter.matches(stored)) {

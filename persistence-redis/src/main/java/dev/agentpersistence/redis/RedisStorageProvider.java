@@ -1,74 +1,42 @@
 package dev.agentpersistence.redis;
 
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.redis.internal.CheckpointStore;
 import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
-import dev.agentpersistence.redis.internal.RedisKeys;
-import dev.agentpersistence.redis.internal.SegmentStore;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.redis.internal.RedisStorageBackend;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.SegmentInfo;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Supplier;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Stores checkpoints in Redis, standalone or Redis Cluster, through Jedis.
+ * Stores checkpoints in Redis, standalone or Redis Cluster, through Jedis. The storage shell
+ * ({@link StorageShell}) over {@code RedisStorageBackend}: it reads every stored form and writes the
+ * one its {@link StorageSettings} choose (by default those of discovery: checksums, compression from
+ * 4 KiB, incremental history in two hashes in the agent's slot).
  *
  * <p>Each agent's keys share one hash tag, so an agent lives in one slot and every save is a single
- * Lua script: conflict checks and all index updates happen in one atomic step. Filters run on the
+ * Lua script: conflict detection and all index updates happen in one atomic step. Filters run on the
  * server against sorted-set indexes and small per-checkpoint attribute records; only matching bodies
- * travel. The layout is described in the module's {@code README.md}.
+ * travel. The layout is described in the module's {@code README.md}. With a time to live
+ * ({@link RedisStorageConfig#ttl()}) an agent's keys expire that long after its last save.
  *
  * <p>When Redis cannot be reached, calls throw {@link dev.agentpersistence.StorageUnavailableException}
  * naming the endpoint (password hidden) with the Jedis exception as cause; the same instance works
  * again once Redis is back. Thread-safe.
- *
- * <p>Also a {@link HistorySegmentStore} (two hashes in the agent's slot, expiring with its keys):
- * {@link #withIncrementalHistory()} (and {@code PersistenceStorageProviders.load}) keep long message
- * histories once instead of in every checkpoint.
  */
-public final class RedisStorageProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
-    private final UnifiedJedis client;
-    private final boolean ownsClient;
-    private final CheckpointStore store;
-    private final SegmentStore segments;
-    private final CheckpointCodec codec;
-    private final Clock clock;
-    private final RedisErrors errors;
-    private final String description;
-    private volatile boolean closed;
+public final class RedisStorageProvider extends StorageShell {
 
-    private RedisStorageProvider(UnifiedJedis client, boolean ownsClient, boolean cluster, RedisStorageConfig config,
-                                 CheckpointCodec codec, Clock clock, RedisErrors errors) {
-        this.client = client;
-        this.ownsClient = ownsClient;
-        this.errors = errors;
-        this.codec = codec;
-        this.clock = clock;
-        var keys = new RedisKeys(config.keyPrefix());
-        this.store = new CheckpointStore(client, keys, cluster, codec, config.ttl().orElse(null), errors.endpoint());
-        this.segments = new SegmentStore(client, keys, config.ttl().orElse(null));
-        this.description = "RedisStorageProvider[" + errors.endpoint() + ", keyPrefix '" + config.keyPrefix() + "'"
-                + (cluster ? ", cluster" : "") + config.ttl().map(ttl -> ", ttl " + ttl).orElse("") + "]";
+    private RedisStorageProvider(RedisStorageBackend backend, StorageSettings settings, Clock clock) {
+        super(backend, settings, clock);
     }
 
-    /** A provider connecting as {@code config} says, with the JSON codec. */
+    /** A provider connecting as {@code config} says, with the default settings. */
     public static RedisStorageProvider create(RedisStorageConfig config) {
         return builder().config(config).build();
     }
@@ -78,131 +46,21 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
         return new Builder();
     }
 
-    @Override
-    public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-        StorageChecks.requireSaveArguments(agentId, checkpoint);
-        run("saveCheckpoint of agent '" + agentId + "'", () -> {
-            store.save(agentId, checkpoint);
-            return null;
-        });
-    }
-
-    @Override
-    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-        StorageChecks.requireAgentId(agentId);
-        return run("getCheckpoints of agent '" + agentId + "'", () -> store.query(agentId, filter, false));
-    }
-
-    @Override
-    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-        StorageChecks.requireAgentId(agentId);
-        List<AgentCheckpoint> latest = run("getLatestCheckpoint of agent '" + agentId + "'",
-                () -> store.query(agentId, filter, true));
-        return latest.isEmpty() ? Optional.empty() : Optional.of(latest.get(latest.size() - 1));
-    }
-
-    @Override
-    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-        StorageChecks.requireAgentId(agentId);
-        StorageChecks.requireCheckpointId(checkpointId);
-        return run("getCheckpoint of agent '" + agentId + "'", () -> store.get(agentId, checkpointId));
-    }
-
-    @Override
-    public int deleteCheckpoints(String agentId) {
-        StorageChecks.requireAgentId(agentId);
-        return run("deleteCheckpoints of agent '" + agentId + "'", () -> store.delete(agentId));
-    }
-
-    @Override
-    public int deleteCheckpointsBefore(String agentId, long version) {
-        StorageChecks.requireAgentId(agentId);
-        return run("deleteCheckpointsBefore of agent '" + agentId + "'", () -> store.deleteBefore(agentId, version));
-    }
-
-    @Override
-    public List<String> listAgents() {
-        return run("listAgents", store::listAgents);
-    }
-
     /**
-     * This provider with incremental message histories ({@link IncrementalHistoryStorageProvider}), as
-     * {@code PersistenceStorageProviders.load} hands it out; segments are written with this provider's codec.
+     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()},
+     * on by default) and every provider reads both forms.
+     *
+     * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
      */
-    public IncrementalHistoryStorageProvider withIncrementalHistory() {
-        return IncrementalHistoryStorageProvider.builder(this).segmentCodec(codec).clock(clock).build();
-    }
-
-    /** One script: create if absent, record the write time, align the expiry with the agent's keys. */
-    @Override
-    public void putSegment(String agentId, String segmentId, byte[] content) {
-        StorageChecks.requireAgentId(agentId);
-        StorageChecks.requireSegmentId(segmentId);
-        Objects.requireNonNull(content, "content");
-        run("putSegment of agent '" + agentId + "'", () -> {
-            segments.put(agentId, segmentId, content, clock.instant());
-            return null;
-        });
-    }
-
-    /** One {@code HMGET} for all requested segments. */
-    @Override
-    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-        StorageChecks.requireAgentId(agentId);
-        segmentIds.forEach(StorageChecks::requireSegmentId);
-        return run("getSegments of agent '" + agentId + "'", () -> segments.get(agentId, segmentIds));
-    }
-
-    @Override
-    public List<SegmentInfo> listSegments(String agentId) {
-        StorageChecks.requireAgentId(agentId);
-        return run("listSegments of agent '" + agentId + "'", () -> segments.list(agentId));
-    }
-
-    /** One script that checks each segment's write time against the cutoff before deleting it. */
-    @Override
-    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-        StorageChecks.requireAgentId(agentId);
-        segmentIds.forEach(StorageChecks::requireSegmentId);
-        Objects.requireNonNull(writtenBefore, "writtenBefore");
-        return run("deleteSegments of agent '" + agentId + "'", () -> segments.delete(agentId, segmentIds, writtenBefore));
-    }
-
-    @Override
-    public List<String> listSegmentAgents() {
-        return run("listSegmentAgents", segments::agents);
-    }
-
-    /** Closes the connections the provider opened; a client handed to the builder stays open. Idempotent. */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (ownsClient) {
-            client.close();
-        }
-    }
-
-    @Override
-    public String toString() {
-        return description;
-    }
-
-    private <T> T run(String operation, Supplier<T> action) {
-        StorageChecks.requireOpen(closed, "RedisStorageProvider");
-        try {
-            return action.get();
-        } catch (JedisException e) {
-            throw errors.translate(e, operation);
-        }
+    @Deprecated
+    public RedisStorageProvider withIncrementalHistory() {
+        return this;
     }
 
     /** Builds {@link RedisStorageProvider}s. */
     public static final class Builder {
         private RedisStorageConfig config = RedisStorageConfig.ofDefaults();
-        private CheckpointCodec codec = CheckpointCodec.json();
+        private StorageSettings settings = StorageSettings.ofDefaults();
         private UnifiedJedis client;
         private Boolean clusterMode;
         private String endpoint;
@@ -217,9 +75,20 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
             return this;
         }
 
-        /** How checkpoints become stored documents (default {@link CheckpointCodec#json()}). */
+        /** What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}). */
+        public Builder settings(StorageSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * The layers and maximum size of a JSON codec.
+         *
+         * @deprecated use {@link #settings(StorageSettings)}; see {@link StorageSettings.Builder#codec(CheckpointCodec)}
+         */
+        @Deprecated
         public Builder codec(CheckpointCodec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
+            this.settings = StorageSettings.from(settings).codec(codec).build();
             return this;
         }
 
@@ -247,7 +116,7 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
             return this;
         }
 
-        /** The clock for history segment write times (default the system clock, UTC). */
+        /** The clock for expiry and history segment write times (default the system clock, UTC). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -263,8 +132,7 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
                         : client instanceof RedisClusterClient || client instanceof JedisCluster;
                 String where = endpoint != null ? ProviderConfig.redact(endpoint)
                         : cluster ? "an application-supplied cluster client" : "an application-supplied client";
-                return new RedisStorageProvider(client, false, cluster, config, codec, clock,
-                        new RedisErrors("Redis at " + where));
+                return provider(client, false, cluster, new RedisErrors("Redis at " + where));
             }
             var errors = new RedisErrors("Redis at " + config.endpoint());
             UnifiedJedis own;
@@ -273,8 +141,14 @@ public final class RedisStorageProvider implements PersistenceStorageProvider<Ch
             } catch (JedisException e) {
                 throw errors.translate(e, "connecting");
             }
-            return new RedisStorageProvider(own, true, clusterMode != null ? clusterMode : config.isCluster(), config,
-                    codec, clock, errors);
+            return provider(own, true, clusterMode != null ? clusterMode : config.isCluster(), errors);
+        }
+
+        private RedisStorageProvider provider(UnifiedJedis jedis, boolean owned, boolean cluster, RedisErrors errors) {
+            var effective = config.ttl().isPresent() ? StorageSettings.from(settings).ttl(config.ttl().get()).build() : settings;
+            var backend = new RedisStorageBackend(jedis, owned, cluster, config.keyPrefix(), config.ttl().orElse(null),
+                    clock, effective.maxCheckpointSize(), errors);
+            return new RedisStorageProvider(backend, effective, clock);
         }
     }
 }

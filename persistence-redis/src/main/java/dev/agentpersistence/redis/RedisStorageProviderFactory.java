@@ -2,16 +2,16 @@ package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 import java.util.Objects;
 
 /**
  * Discovers the Redis provider under the name {@value #NAME}, configured by the
  * {@code agent.persistence.redis.*} keys described in {@link RedisStorageConfig}, and the
- * checksum, encryption and size keys of {@link CodecSettings}.
+ * checksum, encryption and size keys of {@link StorageSettings}.
  */
 public final class RedisStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -31,6 +31,6 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
         }
-        return RedisStorageProvider.builder().config(settings).codec(CodecSettings.codec(config)).build();
+        return RedisStorageProvider.builder().config(settings).settings(StorageSettings.from(config)).build();
     }
 }

@@ -2,7 +2,6 @@ package dev.agentpersistence.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.tck.DiscoveryKit;
@@ -40,8 +39,8 @@ class RedisDiscoveryTest extends DiscoveryKit {
     @Test
     void isChosenWhenItIsTheOnlyProviderOnTheClassPath() {
         try (var only = PersistenceStorageProviders.load(config())) {
-            assertThat(only).isInstanceOfSatisfying(IncrementalHistoryStorageProvider.class,
-                    incremental -> assertThat(incremental.delegate()).isInstanceOf(RedisStorageProvider.class));
+            assertThat(only).isInstanceOfSatisfying(RedisStorageProvider.class,
+                    redis -> assertThat(redis.settings().incrementalHistory()).isTrue());
         }
     }
 }

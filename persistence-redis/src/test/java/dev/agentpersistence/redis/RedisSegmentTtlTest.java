@@ -36,7 +36,7 @@ class RedisSegmentTtlTest {
         var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
         SegmentKeys segments = new RedisKeys(prefix).segments("agent");
         byte[] versions = new RedisKeys(prefix).agent("agent").versions();
-        try (var provider = RedisStorageProvider.create(config).withIncrementalHistory();
+        try (var provider = RedisStorageProvider.create(config);
              var raw = RedisClient.create(URI.create(uri))) {
             var history = new ArrayList<Message>();
             for (int i = 0; i < 40; i++) {

@@ -2,6 +2,7 @@ package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;
 
@@ -25,11 +26,22 @@ class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
         return redisProvider();
     }
 
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
+        return redisProvider(settings);
+    }
+
     /** A provider under this test's key prefix. */
     final RedisStorageProvider redisProvider() {
+        return redisProvider(StorageSettings.ofDefaults());
+    }
+
+    /** A provider under this test's key prefix writing with {@code settings}. */
+    final RedisStorageProvider redisProvider(StorageSettings settings) {
         if (uri == null) {
             uri = SharedRedis.uri();
         }
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorageProvider.builder().config(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .settings(settings).build();
     }
 }

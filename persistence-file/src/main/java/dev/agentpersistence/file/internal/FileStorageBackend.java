@@ -28,7 +28,7 @@ import java.util.Optional;
  *
  * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend
  * filters on versions alone ({@link #filtersAttributes()} is {@code false}) and the shell filters
- * the rest from {@link #newestFirst}, which reads candidates newest first and stops with the shell.
+ * the rest from {@link #candidates}, which reads candidates newest first and stops with the shell.
  */
 public final class FileStorageBackend implements StorageBackend {
     private final Path root;
@@ -103,9 +103,10 @@ public final class FileStorageBackend implements StorageBackend {
         return false;
     }
 
+    /** Every checkpoint up to the filter's {@code maxVersion}: the other fields are inside the documents. */
     @Override
-    public Iterator<StoredDocument> newestFirst(String agentId, Long maxVersion) {
-        return query.newestFirst(agentId, maxVersion);
+    public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
+        return query.newestFirst(agentId, filter.maxVersion());
     }
 
     @Override

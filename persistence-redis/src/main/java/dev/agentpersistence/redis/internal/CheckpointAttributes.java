@@ -2,7 +2,7 @@ package dev.agentpersistence.redis.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.backend.StoredCheckpoint;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +19,7 @@ public final class CheckpointAttributes {
     }
 
     /** The attribute record of {@code checkpoint}. */
-    public static byte[] of(AgentCheckpoint checkpoint) {
+    public static byte[] of(StoredCheckpoint checkpoint) {
         var out = new ByteArrayOutputStream(128);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
@@ -28,7 +28,7 @@ public final class CheckpointAttributes {
             if (checkpoint.nodeId() != null) {
                 g.writeStringField("n", checkpoint.nodeId());
             }
-            if (checkpoint.isTombstone()) {
+            if (checkpoint.tombstone()) {
                 g.writeBooleanField("t", true);
             }
             g.writeObjectFieldStart("m");

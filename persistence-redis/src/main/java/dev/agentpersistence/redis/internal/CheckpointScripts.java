@@ -1,23 +1,22 @@
 package dev.agentpersistence.redis.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.codec.CheckpointLocation;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The Redis operations behind the provider, one script call per operation (plus the agent-index
- * calls of cluster mode). Arguments are validated by the caller; Jedis exceptions pass through.
+ * The Redis operations behind the backend, one script call per operation (plus the agent-index
+ * calls of cluster mode). Arguments are validated by the shell; Jedis exceptions pass through.
  */
-public final class CheckpointStore {
+public final class CheckpointScripts {
     private static final RedisScript SAVE = RedisScript.load("save");
     private static final RedisScript QUERY = RedisScript.load("query");
     private static final RedisScript GET = RedisScript.load("get");
@@ -31,50 +30,51 @@ public final class CheckpointStore {
     private final UnifiedJedis client;
     private final RedisKeys keys;
     private final AgentIndex index;
-    private final CheckpointCodec codec;
-    private final byte[] ttlMillis;
+    private final Clock clock;
+    private final byte[] maxBody;
     private final String endpoint;
 
     /**
      * @param client   the connection pool or cluster client
      * @param keys     the key layout
      * @param cluster  whether the agent index must be kept outside the scripts
-     * @param codec    turns checkpoints into stored documents
-     * @param ttl      the lifetime of an agent's keys, or {@code null}
+     * @param clock    turns expiry times into the time to live of an agent's keys
+     * @param maxBody  the largest body a read returns
      * @param endpoint where the data lives, password hidden, for messages
      */
-    public CheckpointStore(UnifiedJedis client, RedisKeys keys, boolean cluster, CheckpointCodec codec, Duration ttl,
-                           String endpoint) {
+    public CheckpointScripts(UnifiedJedis client, RedisKeys keys, boolean cluster, Clock clock, long maxBody,
+                             String endpoint) {
         this.client = client;
         this.keys = keys;
         this.index = new AgentIndex(client, keys, cluster);
-        this.codec = codec;
-        this.ttlMillis = bytes(ttl == null ? "0" : Long.toString(ttl.toMillis()));
+        this.clock = clock;
+        this.maxBody = bytes(Long.toString(maxBody));
         this.endpoint = endpoint;
     }
 
-    /** Writes {@code checkpoint}, or returns when an identical one is stored; else throws a conflict. */
-    public void save(String agentId, AgentCheckpoint checkpoint) {
+    /** Writes {@code checkpoint} unless its version or id is taken; then answers with the stored record holding it. */
+    public InsertResult save(StoredCheckpoint checkpoint) {
+        String agentId = checkpoint.agentId();
         AgentKeys agent = keys.agent(agentId);
         String version = IndexValues.version(checkpoint.version());
-        List<byte[]> args = List.of(bytes(version), bytes(checkpoint.checkpointId()), codec.encode(checkpoint),
+        long ttlMillis = checkpoint.expiresAt() == null ? 0
+                : Math.max(1, checkpoint.expiresAt().toEpochMilli() - clock.millis());
+        List<byte[]> args = List.of(bytes(version), bytes(checkpoint.checkpointId()), checkpoint.document(),
                 CheckpointAttributes.of(checkpoint), bytes(IndexValues.instantScore(checkpoint.createdAt())),
-                ttlMillis, bytes(agentId));
+                bytes(Long.toString(ttlMillis)), bytes(agentId));
         index.beforeSave(agentId);
         List<?> reply = list(SAVE.run(client, index.saveKeys(agent, keys.segments(agentId)), args));
         long status = number(reply.get(0));
         if (status == WRITTEN) {
             index.afterSave(agentId);
-            return;
+            return InsertResult.stored();
         }
         if (status == VERSION_TAKEN || status == ID_TAKEN) {
-            boolean sameVersion = status == VERSION_TAKEN;
-            AgentCheckpoint stored = sameVersion
-                    ? decode(agent, version, (byte[]) reply.get(1), null)
-                    : decode(agent, text(reply.get(1)), (byte[]) reply.get(2), checkpoint.checkpointId());
-            StorageChecks.requireIdentical(agentId, checkpoint, stored);
+            StoredDocument stored = status == VERSION_TAKEN
+                    ? document(agent, version, (byte[]) reply.get(1), null)
+                    : document(agent, text(reply.get(1)), (byte[]) reply.get(2), checkpoint.checkpointId());
             index.afterSave(agentId);
-            return;
+            return InsertResult.clashedWith(List.of(stored));
         }
         String storedVersion = text(reply.get(1));
         throw corrupt(agent, checkpoint.checkpointId(), AgentKeys.describe(agent.ids()) + " field '"
@@ -82,12 +82,11 @@ public final class CheckpointStore {
                 + AgentKeys.describe(agent.bodies()) + " holds no body there");
     }
 
-    /** The matching checkpoints, ascending by version; {@code latestOnly} keeps just the newest. */
-    public List<AgentCheckpoint> query(String agentId, CheckpointFilter filter, boolean latestOnly) {
+    /** The matching records, ascending by version; {@code latestOnly} keeps just the newest. */
+    public List<StoredDocument> query(String agentId, CheckpointFilter filter, boolean latestOnly) {
         AgentKeys agent = keys.agent(agentId);
-        CheckpointFilter f = filter == null ? CheckpointFilter.ALL : filter;
         List<?> reply = list(QUERY.run(client, List.of(agent.versions(), agent.createdAt(), agent.bodies(),
-                agent.attributes()), QueryArguments.of(f, latestOnly)));
+                agent.attributes()), QueryArguments.of(filter, latestOnly, maxBody)));
         long status = number(reply.get(0));
         if (status == 1) {
             String version = text(reply.get(1));
@@ -99,17 +98,20 @@ public final class CheckpointStore {
             throw corrupt(agent, null, AgentKeys.describe(agent.bodies()) + " field " + version,
                     "version " + version + " is indexed but has no body");
         }
-        var result = new ArrayList<AgentCheckpoint>((reply.size() - 1) / 2);
+        if (status == 3) {
+            throw tooLarge(agent, null, text(reply.get(1)), number(reply.get(2)));
+        }
+        var result = new ArrayList<StoredDocument>(Math.min(reply.size() / 2, 1024));
         for (int i = 1; i + 1 < reply.size(); i += 2) {
-            result.add(decode(agent, text(reply.get(i)), (byte[]) reply.get(i + 1), null));
+            result.add(document(agent, text(reply.get(i)), (byte[]) reply.get(i + 1), null));
         }
         return List.copyOf(result);
     }
 
-    /** One checkpoint by id. */
-    public Optional<AgentCheckpoint> get(String agentId, String checkpointId) {
+    /** One record by id. */
+    public Optional<StoredDocument> get(String agentId, String checkpointId) {
         AgentKeys agent = keys.agent(agentId);
-        List<?> reply = list(GET.run(client, List.of(agent.bodies(), agent.ids()), List.of(bytes(checkpointId))));
+        List<?> reply = list(GET.run(client, List.of(agent.bodies(), agent.ids()), List.of(bytes(checkpointId), maxBody)));
         long status = number(reply.get(0));
         if (status == 0) {
             return Optional.empty();
@@ -119,7 +121,10 @@ public final class CheckpointStore {
             throw corrupt(agent, checkpointId, AgentKeys.describe(agent.ids()) + " field '" + checkpointId + "'",
                     "the id index names version " + version + " but it has no body");
         }
-        return Optional.of(decode(agent, version, (byte[]) reply.get(2), checkpointId));
+        if (status == 3) {
+            throw tooLarge(agent, checkpointId, version, number(reply.get(2)));
+        }
+        return Optional.of(document(agent, version, (byte[]) reply.get(2), checkpointId));
     }
 
     /** Deletes every checkpoint of the agent; returns how many there were. */
@@ -149,14 +154,18 @@ public final class CheckpointStore {
         return index.list();
     }
 
-    private AgentCheckpoint decode(AgentKeys agent, String version, byte[] body, String expectedId) {
-        String where = endpoint + " key " + AgentKeys.describe(agent.bodies()) + " field " + version;
-        AgentCheckpoint checkpoint = codec.decode(body, new CheckpointLocation(agent.agentId(), expectedId, where));
-        if (checkpoint.version() != IndexValues.parseVersion(version)) {
-            throw new CorruptCheckpointException(agent.agentId(), checkpoint.checkpointId(), where,
-                    "the document holds version " + checkpoint.version(), null);
-        }
-        return checkpoint;
+    private StoredDocument document(AgentKeys agent, String version, byte[] body, String checkpointId) {
+        return new StoredDocument(agent.agentId(), checkpointId, IndexValues.parseVersion(version), body,
+                where(agent, version));
+    }
+
+    private String where(AgentKeys agent, String version) {
+        return endpoint + " key " + AgentKeys.describe(agent.bodies()) + " field " + version;
+    }
+
+    private CorruptCheckpointException tooLarge(AgentKeys agent, String checkpointId, String version, long length) {
+        return new CorruptCheckpointException(agent.agentId(), checkpointId, where(agent, version), "the stored body has "
+                + length + " bytes, more than the maximum checkpoint size of " + text(maxBody), null);
     }
 
     private CorruptCheckpointException corrupt(AgentKeys agent, String checkpointId, String key, String problem) {
@@ -175,6 +184,10 @@ public final class CheckpointStore {
             return n;
         }
         throw new IllegalStateException("Unexpected script reply element: " + value);
+    }
+
+    private static String text(byte[] value) {
+        return new String(value, StandardCharsets.UTF_8);
     }
 
     private static String text(Object value) {
