@@ -1,10 +1,10 @@
 package dev.agentpersistence.s3;
 
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.CheckpointFilter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -19,7 +19,7 @@ import java.util.Objects;
  *   <li>{@value #ACCESS_KEY_ID} and {@value #SECRET_ACCESS_KEY}, else the SDK's default chain;</li>
  *   <li>{@value #GZIP} (default false), {@value #CONDITIONAL_WRITES} (default true),
  *       {@value #CONNECT_TIMEOUT} (default 5s), {@value #READ_TIMEOUT} (default 60s);</li>
- *   <li>the checksum, encryption and size keys of {@link CodecSettings}.</li>
+ *   <li>the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).</li>
  * </ul>
  */
 public final class S3StorageProviderFactory implements PersistenceStorageProviderFactory {
@@ -44,7 +44,7 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return S3StorageProvider.builder(toConfig(config)).codec(CodecSettings.codec(config)).build();
+        return S3StorageProvider.builder(toConfig(config)).settings(StorageSettings.from(config)).build();
     }
 
     /**

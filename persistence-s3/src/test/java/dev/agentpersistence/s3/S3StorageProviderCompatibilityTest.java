@@ -2,6 +2,7 @@ package dev.agentpersistence.s3;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,8 +33,18 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
         return s3Provider();
     }
 
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
+        return s3Provider(settings);
+    }
+
     /** A provider over this test's fresh bucket. */
     final S3StorageProvider s3Provider() {
-        return S3StorageProvider.create(server.config(bucket).prefix("checkpoints").build());
+        return s3Provider(StorageSettings.ofDefaults());
+    }
+
+    /** A provider over this test's fresh bucket writing with {@code settings}. */
+    final S3StorageProvider s3Provider(StorageSettings settings) {
+        return S3StorageProvider.builder(server.config(bucket).prefix("checkpoints").build()).settings(settings).build();
     }
 }

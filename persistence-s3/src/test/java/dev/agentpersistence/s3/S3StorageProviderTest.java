@@ -11,7 +11,8 @@ import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.s3.internal.IdMarker;
 import dev.agentpersistence.s3.internal.IndexEntry;
 import dev.agentpersistence.s3.internal.KeyLayout;
-import dev.agentpersistence.s3.internal.Segments;
+import dev.agentpersistence.s3.internal.KeyParts;
+import dev.agentpersistence.s3.internal.TestRecords;
 import dev.agentpersistence.tck.Checkpoints;
 import dev.agentpersistence.tck.HostileIds;
 import java.util.ArrayList;
@@ -83,12 +84,12 @@ class S3StorageProviderTest {
     void keysFollowTheDocumentedLayout() {
         var checkpoint = Checkpoints.simple("agent-1", 7);
         provider.saveCheckpoint("agent-1", checkpoint);
-        String agent = Segments.encode("agent-1");
+        String agent = KeyParts.encode("agent-1");
         assertThat(agent).isEqualTo("e6167656e742d31");
         assertThat(keys()).containsExactlyInAnyOrder(
                 PREFIX + "/v/" + agent + "/9223372036854775800",
-                PREFIX + "/id/" + agent + "/" + Segments.encode("cp-7"),
-                PREFIX + "/x/" + agent + "/" + IndexEntry.of(checkpoint).leaf() + "/" + Segments.encode("cp-7"));
+                PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
+                PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"));
         assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject");
     }
 
@@ -153,7 +154,7 @@ class S3StorageProviderTest {
     @Test
     void listingsPaginatePastOneThousandObjects() throws Exception {
         String agentId = "many";
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         int count = 1_005;
         CheckpointCodec codec = CheckpointCodec.json();
         ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -163,7 +164,7 @@ class S3StorageProviderTest {
                 var checkpoint = Checkpoints.builder(agentId, v).nodeId(v == 3 ? "first" : "other").build();
                 writes.add(pool.submit(() -> {
                     put(LAYOUT.bodyKey(agent, checkpoint.version()), codec.encode(checkpoint));
-                    put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT);
+                    put(LAYOUT.indexKey(agent, IndexEntry.of(TestRecords.stored(checkpoint))), IndexEntry.CONTENT);
                 }));
             }
             for (var write : writes) {
@@ -197,7 +198,7 @@ class S3StorageProviderTest {
         var zipped = open(server.config(bucket).prefix(PREFIX).gzip(true).build());
         var checkpoint = Checkpoints.full("agent", 0);
         zipped.saveCheckpoint("agent", checkpoint);
-        String key = LAYOUT.bodyKey(Segments.encode("agent"), 0);
+        String key = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
         var stored = server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(key));
         assertThat(stored.response().metadata()).containsEntry("checkpoint-encoding", "gzip");
         assertThat(stored.asByteArray()).startsWith((byte) 0x1f, (byte) 0x8b);
@@ -216,8 +217,13 @@ class S3StorageProviderTest {
             state.put("blob-" + i, mebibyte);
         }
         var big = Checkpoints.builder("big", 0).state(state).build();
-        provider.saveCheckpoint("big", big);
-        assertThat(server.admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(Segments.encode("big"), 0)))
+        var uncompressed = S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build())
+                .settings(dev.agentpersistence.storage.StorageSettings.custom()
+                        .layers(dev.agentpersistence.codec.DocumentLayers.custom().checksum(true).build()).build())
+                .build();
+        uncompressed.saveCheckpoint("big", big);
+        uncompressed.close();
+        assertThat(server.admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
                 .contentLength()).isGreaterThan(20L * 1024 * 1024);
         assertThat(provider.getLatestCheckpoint("big")).contains(big);
 
@@ -228,9 +234,37 @@ class S3StorageProviderTest {
     }
 
     @Test
+    void bodiesOverTheMaximumAreRefusedBeforeTheyAreReadOrUnpacked() throws Exception {
+        provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
+        provider.saveCheckpoint("agent", Checkpoints.simple("agent", 2));
+        var oneMebibyte = S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build()).client(client)
+                .settings(dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build()).build();
+        String gzipKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 1);
+        var bomb = new java.io.ByteArrayOutputStream();
+        try (var zip = new java.util.zip.GZIPOutputStream(bomb)) {
+            zip.write(new byte[64 << 20]); // 64 MiB of zeros in about 64 KiB
+        }
+        server.admin().putObject(b -> b.bucket(bucket).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
+                RequestBody.fromBytes(bomb.toByteArray()));
+        assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
+                .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                        e -> assertThat(e.location()).isEqualTo("s3://" + bucket + "/" + gzipKey))
+                .hasMessageContaining("unpacks to more than the maximum checkpoint size of 1048576");
+
+        String plainKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
+        put(plainKey, new byte[(1 << 20) + 1]);
+        assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(0L).build()))
+                .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                        e -> assertThat(e.location()).isEqualTo("s3://" + bucket + "/" + plainKey))
+                .hasMessageContaining("1048577 bytes");
+        assertThat(oneMebibyte.getLatestCheckpoint("agent")).contains(Checkpoints.simple("agent", 2));
+    }
+
+    @Test
     void corruptBodiesNameTheirObject() {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
-        String key = LAYOUT.bodyKey(Segments.encode("agent"), 0);
+        String key = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
         put(key, "{not json".getBytes());
         assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                 .isInstanceOf(CorruptCheckpointException.class)
@@ -244,16 +278,16 @@ class S3StorageProviderTest {
 
         put(key, CheckpointCodec.json().encode(Checkpoints.simple("agent", 5)));
         assertThatThrownBy(() -> provider.getCheckpoints("agent"))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("stored as version 0");
+                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("filed as version 0");
     }
 
     @Test
     void leftoversOfAnInterruptedSaveAreInvisibleAndDoNotBlockIt() {
         var checkpoint = Checkpoints.builder("agent", 4).nodeId("ghost").build();
-        String agent = Segments.encode("agent");
+        String agent = KeyParts.encode("agent");
         // A save that stopped after its claim and index entry, before its body.
-        put(LAYOUT.markerKey(agent, Segments.encode("cp-4")), new IdMarker(4, "cp-4").toBytes());
-        put(LAYOUT.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT);
+        put(LAYOUT.markerKey(agent, KeyParts.encode("cp-4")), new IdMarker(4, "cp-4").toBytes());
+        put(LAYOUT.indexKey(agent, IndexEntry.of(TestRecords.stored(checkpoint))), IndexEntry.CONTENT);
 
         assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
         assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();
@@ -277,8 +311,8 @@ class S3StorageProviderTest {
 
     @Test
     void aFreshClaimWithoutBodyBlocksOtherVersionsButNotItsOwn() {
-        String agent = Segments.encode("agent");
-        put(LAYOUT.markerKey(agent, Segments.encode("cp-1")), new IdMarker(1, "cp-1").toBytes());
+        String agent = KeyParts.encode("agent");
+        put(LAYOUT.markerKey(agent, KeyParts.encode("cp-1")), new IdMarker(1, "cp-1").toBytes());
         var elsewhere = Checkpoints.builder("agent", 2).checkpointId("cp-1").build();
         assertThatThrownBy(() -> provider.saveCheckpoint("agent", elsewhere))
                 .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("being saved as version 1");
@@ -292,7 +326,7 @@ class S3StorageProviderTest {
         String longId = "agent/" + "ü".repeat(200);
         provider.saveCheckpoint(longId, Checkpoints.simple(longId, 0));
         provider.saveCheckpoint("short", Checkpoints.simple("short", 0));
-        String segment = Segments.encode(longId);
+        String segment = KeyParts.encode(longId);
         assertThat(segment).startsWith("s").hasSize(65);
         assertThat(keys()).contains(PREFIX + "/n/" + segment);
         assertThat(provider.listAgents()).containsExactly(longId, "short");
@@ -326,7 +360,7 @@ class S3StorageProviderTest {
             assertThat(encrypted.getLatestCheckpoint("secret-agent")).contains(checkpoint);
         }
         String stored = new String(server.admin().getObjectAsBytes(b -> b.bucket(bucket)
-                .key(LAYOUT.bodyKey(Segments.encode("secret-agent"), 0))).asByteArray(),
+                .key(LAYOUT.bodyKey(KeyParts.encode("secret-agent"), 0))).asByteArray(),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(stored).doesNotContain("classified-node");
     }

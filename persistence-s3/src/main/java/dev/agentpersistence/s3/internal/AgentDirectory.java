@@ -8,13 +8,13 @@ import java.util.function.Function;
 
 /**
  * Lists agents: the folders of {@code v/} are exactly the agents with at least one body (S3 has no
- * empty folders). Reversible segments decode in place; digest segments read the agent id from
+ * empty folders). Reversible key parts decode in place; digest parts read the agent id from
  * {@code n/A}, written before the agent's first body.
  */
 public final class AgentDirectory {
-    private final CheckpointStore store;
+    private final CheckpointObjects store;
 
-    public AgentDirectory(CheckpointStore store) {
+    public AgentDirectory(CheckpointObjects store) {
         this.store = Objects.requireNonNull(store, "store");
     }
 
@@ -27,7 +27,7 @@ public final class AgentDirectory {
 
     /**
      * The agent ids named by {@code folders}, sorted: each folder's agent segment ({@code agentOf})
-     * decodes in place, or, for a digest segment, names the key of an object holding the agent id
+     * decodes in place, or, for a digest part, names the key of an object holding the agent id
      * ({@code nameKey}). Folders whose segment does not encode back to itself are left out.
      */
     static List<String> agentIds(S3Objects objects, List<String> folders, Function<String, String> agentOf,
@@ -35,13 +35,13 @@ public final class AgentDirectory {
         var ids = new ArrayList<String>();
         for (String folder : folders) {
             String agent = agentOf.apply(folder);
-            if (Segments.isDigest(agent)) {
+            if (KeyParts.isDigest(agent)) {
                 objects.get(nameKey.apply(agent))
                         .map(stored -> new String(stored.bytes(), StandardCharsets.UTF_8))
-                        .filter(id -> Segments.encode(id).equals(agent))
+                        .filter(id -> KeyParts.encode(id).equals(agent))
                         .ifPresent(ids::add);
             } else {
-                Segments.decode(agent).filter(id -> Segments.encode(id).equals(agent)).ifPresent(ids::add);
+                KeyParts.decode(agent).filter(id -> KeyParts.encode(id).equals(agent)).ifPresent(ids::add);
             }
         }
         ids.sort(null);

@@ -45,18 +45,28 @@ public final class BodyFormat {
     }
 
     /**
-     * The document inside a stored body.
+     * The document inside a stored body, never longer than {@code maxSize}.
      *
-     * @throws IOException when the body claims to be gzip but is not, or the encoding is unknown
+     * @throws IOException when the body claims to be gzip but is not, unpacks to more than
+     *                     {@code maxSize} bytes (found before allocating more), or the encoding is unknown
      */
-    public static byte[] unwrap(byte[] stored, Map<String, String> metadata) throws IOException {
+    public static byte[] unwrap(byte[] stored, Map<String, String> metadata, long maxSize) throws IOException {
         String encoding = metadata.getOrDefault(ENCODING, IDENTITY);
         if (encoding.equalsIgnoreCase(IDENTITY)) {
             return stored;
         }
         if (encoding.equalsIgnoreCase(GZIP)) {
             try (var in = new GZIPInputStream(new ByteArrayInputStream(stored), 64 * 1024)) {
-                return in.readAllBytes();
+                var document = new ByteArrayOutputStream(Math.max(64, stored.length * 4));
+                byte[] buffer = new byte[64 * 1024];
+                for (int n; (n = in.read(buffer)) != -1; ) {
+                    if (document.size() + (long) n > maxSize) {
+                        throw new IOException("the gzip body unpacks to more than the maximum checkpoint size of "
+                                + maxSize + " bytes");
+                    }
+                    document.write(buffer, 0, n);
+                }
+                return document.toByteArray();
             }
         }
         throw new IOException("unknown body encoding '" + encoding + "' in user metadata " + ENCODING);

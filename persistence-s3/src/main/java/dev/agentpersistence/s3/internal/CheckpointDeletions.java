@@ -13,21 +13,21 @@ import java.util.Objects;
  * which readers ignore like those of an unfinished save.
  */
 public final class CheckpointDeletions {
-    private final CheckpointStore store;
+    private final CheckpointObjects store;
 
-    public CheckpointDeletions(CheckpointStore store) {
+    public CheckpointDeletions(CheckpointObjects store) {
         this.store = Objects.requireNonNull(store, "store");
     }
 
     /** Deletes every object of the agent; returns how many checkpoints there were. */
     public int deleteAll(String agentId) {
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         KeyLayout layout = store.layout();
         List<String> bodies = all(layout.bodyFolder(agent), null);
         store.objects().delete(bodies);
         var rest = new ArrayList<String>(all(layout.indexFolder(agent), null));
         rest.addAll(all(layout.markerFolder(agent), null));
-        if (Segments.isDigest(agent)) {
+        if (KeyParts.isDigest(agent)) {
             rest.add(layout.nameKey(agent));
         }
         store.objects().delete(rest);
@@ -43,7 +43,7 @@ public final class CheckpointDeletions {
         if (version <= 0) {
             return 0;
         }
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         KeyLayout layout = store.layout();
         List<String> bodies = all(layout.bodyFolder(agent), layout.bodiesBelow(agent, version));
         store.objects().delete(bodies);

@@ -1,54 +1,69 @@
 package dev.agentpersistence.s3.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Reads checkpoints, walking keys newest first and stopping as soon as the filter's limit is met.
- * A filter on version and limit only walks the bodies ({@code v/A/}, one listing call per 1,000
- * versions, bounded by {@code StartAfter}); any other field walks the index entries
- * ({@code x/A/}), rejects entries whose attributes cannot match without any request, and reads the
- * body only of the remaining candidates, checking the whole filter on it.
+ * Reads checkpoints, walking keys newest first and stopping as soon as the caller has enough. A
+ * filter on version and limit walks the bodies ({@code v/A/}, one listing call per 1,000 versions,
+ * bounded by {@code StartAfter}); any other field walks the index entries ({@code x/A/}), rejects
+ * entries whose attributes cannot match without any request, and reads the body of the remaining
+ * candidates, which the storage shell checks against the whole filter (node ids and metadata are
+ * only hashed in the keys).
+ *
+ * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed body is gone
+ * before anything was returned, the listing starts again from the newest key (a deletion of older
+ * versions happens after the newer version was committed, so the new listing holds it).
  */
 public final class CheckpointQueries {
-    private final CheckpointStore store;
+    /** Listings a walk may start while every body it tried has just been deleted. */
+    private static final int MAX_LISTINGS = 64;
 
-    public CheckpointQueries(CheckpointStore store) {
+    private final CheckpointObjects store;
+
+    public CheckpointQueries(CheckpointObjects store) {
         this.store = Objects.requireNonNull(store, "store");
     }
 
-    /** The matches of {@code filter}, ascending by version. */
-    public List<AgentCheckpoint> list(String agentId, CheckpointFilter filter) {
-        int limit = filter.limit() == null ? Integer.MAX_VALUE : filter.limit();
-        var newestFirst = onlyVersionBound(filter)
-                ? walkBodies(agentId, filter.maxVersion(), limit)
-                : walkIndex(agentId, filter, limit);
-        Collections.reverse(newestFirst);
-        return List.copyOf(newestFirst);
+    /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
+    public List<StoredDocument> list(String agentId, Long maxVersion, int limit) {
+        var found = new ArrayList<StoredDocument>();
+        var walk = new BodyWalk(agentId, maxVersion, limit);
+        while (found.size() < limit && walk.hasNext()) {
+            found.add(walk.next());
+        }
+        Collections.reverse(found);
+        return found;
     }
 
-    /** The match of {@code filter} with the highest version. */
-    public Optional<AgentCheckpoint> latest(String agentId, CheckpointFilter filter) {
-        var newest = onlyVersionBound(filter)
-                ? walkBodies(agentId, filter.maxVersion(), 1)
-                : walkIndex(agentId, filter, 1);
-        return newest.stream().findFirst();
+    /** The checkpoint with the highest version up to {@code maxVersion}. */
+    public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
+        var walk = new BodyWalk(agentId, maxVersion, 1);
+        return walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+    }
+
+    /** The checkpoints that may match {@code filter}, newest first (see the class comment). */
+    public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
+        return onlyVersionBound(filter) ? new BodyWalk(agentId, filter.maxVersion(), S3Objects.PAGE)
+                : new IndexWalk(agentId, filter);
     }
 
     /** The checkpoint with {@code checkpointId}: its id marker names the version, whose body must hold that id. */
-    public Optional<AgentCheckpoint> byId(String agentId, String checkpointId) {
-        String agent = Segments.encode(agentId);
-        return store.readMarker(agentId, agent, Segments.encode(checkpointId))
+    public Optional<StoredDocument> byId(String agentId, String checkpointId) {
+        String agent = KeyParts.encode(agentId);
+        return store.readMarker(agentId, agent, KeyParts.encode(checkpointId))
                 .filter(marker -> marker.checkpointId().equals(checkpointId))
                 .flatMap(marker -> store.readBody(agentId, agent, marker.version()))
-                .filter(checkpoint -> checkpoint.checkpointId().equals(checkpointId));
+                .filter(body -> store.checkpointIdOf(body).equals(checkpointId))
+                .map(body -> new StoredDocument(agentId, checkpointId, body.version(), body.document(), body.location()));
     }
 
     private static boolean onlyVersionBound(CheckpointFilter filter) {
@@ -56,41 +71,111 @@ public final class CheckpointQueries {
                 && filter.metadata().isEmpty() && filter.includeTombstones();
     }
 
-    private List<AgentCheckpoint> walkBodies(String agentId, Long maxVersion, int limit) {
-        String agent = Segments.encode(agentId);
-        KeyLayout layout = store.layout();
-        Iterator<String> keys = store.objects().keys(layout.bodyFolder(agent), layout.bodiesUpTo(agent, maxVersion),
-                limit);
-        var found = new ArrayList<AgentCheckpoint>();
-        while (found.size() < limit && keys.hasNext()) {
-            long version;
-            try {
-                version = layout.versionOfBody(agent, keys.next());
-            } catch (NumberFormatException e) {
-                continue; // not an object of this layout
-            }
-            store.readBody(agentId, agent, version).ifPresent(found::add); // absent: deleted since listed
+    /** Bodies newest first, listing again while every body it tried was deleted meanwhile. */
+    private final class BodyWalk implements Iterator<StoredDocument> {
+        private final String agentId;
+        private final String agent;
+        private final Long maxVersion;
+        private final int pageHint;
+        private Iterator<String> keys;
+        private int listings;
+        private boolean returnedAny;
+        private boolean missedAny;
+        private StoredDocument next;
+
+        BodyWalk(String agentId, Long maxVersion, int pageHint) {
+            this.agentId = agentId;
+            this.agent = KeyParts.encode(agentId);
+            this.maxVersion = maxVersion;
+            this.pageHint = pageHint;
+            list();
         }
-        return found;
+
+        private void list() {
+            KeyLayout layout = store.layout();
+            keys = store.objects().keys(layout.bodyFolder(agent), layout.bodiesUpTo(agent, maxVersion), pageHint);
+            listings++;
+            missedAny = false;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null) {
+                if (!keys.hasNext()) {
+                    if (!missedAny || returnedAny || listings >= MAX_LISTINGS) {
+                        return false;
+                    }
+                    list();
+                    continue;
+                }
+                long version;
+                try {
+                    version = store.layout().versionOfBody(agent, keys.next());
+                } catch (NumberFormatException e) {
+                    continue; // not an object of this layout
+                }
+                Optional<StoredDocument> body = store.readBody(agentId, agent, version);
+                if (body.isPresent()) {
+                    next = body.get();
+                } else {
+                    missedAny = true; // deleted since listed
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public StoredDocument next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StoredDocument result = next;
+            next = null;
+            returnedAny = true;
+            return result;
+        }
     }
 
-    private List<AgentCheckpoint> walkIndex(String agentId, CheckpointFilter filter, int limit) {
-        String agent = Segments.encode(agentId);
-        KeyLayout layout = store.layout();
-        Predicate<IndexEntry> candidate = IndexEntry.prefilter(filter);
-        Iterator<String> keys = store.objects().keys(layout.indexFolder(agent),
-                layout.indexUpTo(agent, filter.maxVersion()), S3Objects.PAGE);
-        var found = new ArrayList<AgentCheckpoint>();
-        long lastRead = -1;
-        while (found.size() < limit && keys.hasNext()) {
-            IndexEntry entry = layout.indexEntryOf(agent, keys.next());
-            if (entry == null || entry.version() == lastRead || !candidate.test(entry)) {
-                continue;
-            }
-            // Several entries may name one version (left by saves that lost); its body decides once.
-            lastRead = entry.version();
-            store.readBody(agentId, agent, entry.version()).filter(filter::matches).ifPresent(found::add);
+    /** Index entries newest first, prefiltered by their attributes; the body of each candidate version once. */
+    private final class IndexWalk implements Iterator<StoredDocument> {
+        private final String agentId;
+        private final String agent;
+        private final Predicate<IndexEntry> candidate;
+        private final Iterator<String> keys;
+        private long lastRead = -1;
+        private StoredDocument next;
+
+        IndexWalk(String agentId, CheckpointFilter filter) {
+            this.agentId = agentId;
+            this.agent = KeyParts.encode(agentId);
+            this.candidate = IndexEntry.prefilter(filter);
+            KeyLayout layout = store.layout();
+            this.keys = store.objects().keys(layout.indexFolder(agent), layout.indexUpTo(agent, filter.maxVersion()),
+                    S3Objects.PAGE);
         }
-        return found;
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && keys.hasNext()) {
+                IndexEntry entry = store.layout().indexEntryOf(agent, keys.next());
+                if (entry == null || entry.version() == lastRead || !candidate.test(entry)) {
+                    continue;
+                }
+                // Several entries may name one version (left by saves that lost); its body decides once.
+                lastRead = entry.version();
+                next = store.readBody(agentId, agent, entry.version()).orElse(null);
+            }
+            return next != null;
+        }
+
+        @Override
+        public StoredDocument next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StoredDocument result = next;
+            next = null;
+            return result;
+        }
     }
 }

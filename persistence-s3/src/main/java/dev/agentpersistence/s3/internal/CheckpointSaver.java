@@ -1,13 +1,15 @@
 package dev.agentpersistence.s3.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,8 +23,7 @@ import java.util.Optional;
  *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);</li>
  *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
  *       reader never sees a checkpoint without its marker and index entry. If the key is taken, the
- *       stored checkpoint decides: identical content makes the save a no-op, anything else a
- *       {@link CheckpointConflictException}.</li>
+ *       stored document is returned for the shell to decide (identical content is a no-op).</li>
  * </ol>
  * A save that stops after step 1 or 2 (crash, lost race) leaves a marker or index entry without a
  * matching body. Readers ignore them, because they always check the body; a later save of the same
@@ -34,36 +35,40 @@ public final class CheckpointSaver {
     public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
     private static final int ATTEMPTS = 5;
 
-    private final CheckpointStore store;
+    private final CheckpointObjects store;
     private final Clock clock;
     private final Duration lease;
 
-    public CheckpointSaver(CheckpointStore store, Clock clock) {
+    public CheckpointSaver(CheckpointObjects store, Clock clock) {
         this(store, clock, CLAIM_LEASE);
     }
 
     /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}. */
-    public CheckpointSaver(CheckpointStore store, Clock clock, Duration lease) {
+    public CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.lease = Objects.requireNonNull(lease, "lease");
     }
 
-    /** Saves {@code checkpoint}; arguments already validated. */
-    public void save(String agentId, AgentCheckpoint checkpoint) {
+    /** Saves {@code checkpoint} unless its version or id is taken; then answers with the stored document holding it. */
+    public InsertResult save(StoredCheckpoint checkpoint) {
+        String agentId = checkpoint.agentId();
         S3Objects objects = store.objects();
         KeyLayout layout = store.layout();
-        String agent = Segments.encode(agentId);
-        byte[] body = store.format().wrap(store.codec().encode(checkpoint));
-        if (Segments.isDigest(agent)) {
+        String agent = KeyParts.encode(agentId);
+        byte[] body = store.format().wrap(checkpoint.document());
+        if (KeyParts.isDigest(agent)) {
             objects.put(layout.nameKey(agent), agentId.getBytes(StandardCharsets.UTF_8), Map.of());
         }
         long claimedAt = System.nanoTime();
-        claimId(agentId, agent, checkpoint);
+        Optional<StoredDocument> holder = claimId(agentId, agent, checkpoint);
+        if (holder.isPresent()) {
+            return InsertResult.clashedWith(List.of(holder.get()));
+        }
         objects.put(layout.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT, Map.of());
         if (System.nanoTime() - claimedAt > lease.toNanos() / 2) {
             // Slow enough that another writer may judge the claim stale: check it is still ours.
-            String idSegment = Segments.encode(checkpoint.checkpointId());
+            String idSegment = KeyParts.encode(checkpoint.checkpointId());
             var marker = store.readMarker(agentId, agent, idSegment);
             if (marker.isEmpty() || marker.get().version() != checkpoint.version()) {
                 throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
@@ -74,12 +79,11 @@ public final class CheckpointSaver {
         String bodyKey = layout.bodyKey(agent, checkpoint.version());
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (objects.putIfAbsent(bodyKey, body, store.format().metadata())) {
-                return;
+                return InsertResult.stored();
             }
-            Optional<AgentCheckpoint> stored = store.readBody(agentId, agent, checkpoint.version());
+            Optional<StoredDocument> stored = store.readBody(agentId, agent, checkpoint.version());
             if (stored.isPresent()) {
-                StorageChecks.requireIdentical(agentId, checkpoint, stored.get());
-                return;
+                return InsertResult.clashedWith(List.of(stored.get()));
             }
             // The body was deleted between our write and our read: try again.
         }
@@ -87,14 +91,15 @@ public final class CheckpointSaver {
                 + "': " + objects.location(bodyKey) + " keeps appearing and disappearing (concurrent deletes?)");
     }
 
-    private void claimId(String agentId, String agent, AgentCheckpoint checkpoint) {
+    /** Claims the id; the stored document of another version holding it, when there is one. */
+    private Optional<StoredDocument> claimId(String agentId, String agent, StoredCheckpoint checkpoint) {
         S3Objects objects = store.objects();
-        String idSegment = Segments.encode(checkpoint.checkpointId());
+        String idSegment = KeyParts.encode(checkpoint.checkpointId());
         String markerKey = store.layout().markerKey(agent, idSegment);
         byte[] claim = new IdMarker(checkpoint.version(), checkpoint.checkpointId()).toBytes();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (objects.putIfAbsent(markerKey, claim, Map.of())) {
-                return;
+                return Optional.empty();
             }
             Optional<StoredObject> existing = objects.get(markerKey);
             if (existing.isEmpty()) {
@@ -107,13 +112,12 @@ public final class CheckpointSaver {
                         + objects.location(markerKey) + "; this cannot be stored");
             }
             if (marker != null && marker.version() == checkpoint.version()) {
-                return; // the same claim: a retry, or a concurrent identical save
+                return Optional.empty(); // the same claim: a retry, or a concurrent identical save
             }
             if (marker != null) {
-                Optional<AgentCheckpoint> holder = store.readBody(agentId, agent, marker.version());
-                if (holder.isPresent() && holder.get().checkpointId().equals(checkpoint.checkpointId())) {
-                    StorageChecks.requireIdentical(agentId, checkpoint, holder.get());
-                    return; // unreachable: the versions differ, so the contents do
+                Optional<StoredDocument> holder = store.readBody(agentId, agent, marker.version());
+                if (holder.isPresent() && store.checkpointIdOf(holder.get()).equals(checkpoint.checkpointId())) {
+                    return holder; // the id is stored at another version
                 }
                 if (holder.isEmpty() && !expired(existing.get())) {
                     throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
@@ -125,7 +129,7 @@ public final class CheckpointSaver {
             }
             // Stale (its version holds another id, or it lapsed) or unreadable: take it over if unchanged.
             if (objects.replaceIfUnchanged(markerKey, existing.get().eTag(), claim, Map.of())) {
-                return;
+                return Optional.empty();
             }
         }
         throw new PersistenceException("Cannot claim checkpoint id '" + checkpoint.checkpointId() + "' of agent '"

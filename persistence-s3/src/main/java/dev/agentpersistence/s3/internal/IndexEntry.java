@@ -1,6 +1,6 @@
 package dev.agentpersistence.s3.internal;
 
-import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  * @param tombstone    whether the checkpoint is a tombstone
  * @param nodeHash     12 hex digits of the node id's SHA-256, or {@code ~} for no node id
  * @param bloom        32 hex digits: Bloom filter over the metadata entries
- * @param idSegment    {@link Segments#encode(String)} of the checkpoint id
+ * @param idSegment    {@link KeyParts#encode(String)} of the checkpoint id
  */
 public record IndexEntry(long version, Instant createdAt, boolean tombstone, String nodeHash, String bloom,
                          String idSegment) {
@@ -36,9 +36,9 @@ public record IndexEntry(long version, Instant createdAt, boolean tombstone, Str
     private static final int BLOOM_HASHES = 3;
 
     /** The entry describing {@code checkpoint}. */
-    public static IndexEntry of(AgentCheckpoint checkpoint) {
-        return new IndexEntry(checkpoint.version(), checkpoint.createdAt(), checkpoint.isTombstone(),
-                nodeHash(checkpoint.nodeId()), bloom(checkpoint.metadata()), Segments.encode(checkpoint.checkpointId()));
+    public static IndexEntry of(StoredCheckpoint checkpoint) {
+        return new IndexEntry(checkpoint.version(), checkpoint.createdAt(), checkpoint.tombstone(),
+                nodeHash(checkpoint.nodeId()), bloom(checkpoint.metadata()), KeyParts.encode(checkpoint.checkpointId()));
     }
 
     /** The key part before the id segment; starts with the inverted version so listings run newest first. */
@@ -100,7 +100,7 @@ public record IndexEntry(long version, Instant createdAt, boolean tombstone, Str
         if (nodeId == null) {
             return NO_NODE;
         }
-        return Segments.hex(Segments.sha256(nodeId.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
+        return KeyParts.hex(KeyParts.sha256(nodeId.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
     }
 
     static String bloom(Map<String, String> metadata) {
@@ -118,7 +118,7 @@ public record IndexEntry(long version, Instant createdAt, boolean tombstone, Str
         }
         long[] words = new long[2];
         for (var entry : metadata.entrySet()) {
-            byte[] digest = Segments.sha256((entry.getKey() + '\0' + entry.getValue()).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = KeyParts.sha256((entry.getKey() + '\0' + entry.getValue()).getBytes(StandardCharsets.UTF_8));
             for (int i = 0; i < BLOOM_HASHES; i++) {
                 int bit = ((digest[2 * i] & 0xff) << 8 | (digest[2 * i + 1] & 0xff)) % BLOOM_BITS;
                 words[bit / 64] |= 1L << (bit % 64);

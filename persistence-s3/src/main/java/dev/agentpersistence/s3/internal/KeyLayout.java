@@ -2,7 +2,7 @@ package dev.agentpersistence.s3.internal;
 
 /**
  * Where every object lives, below an optional prefix {@code P/} ({@code A} is the agent's
- * {@link Segments segment}, {@code I} a checkpoint id's, {@code R} the inverted version:
+ * {@link KeyParts key part}, {@code I} a checkpoint id's, {@code R} the inverted version:
  * {@code Long.MAX_VALUE - version} in 19 digits, so that ascending keys are descending versions):
  * <pre>
  * P/v/A/R                 checkpoint body; its existence is the commit of a save
@@ -138,7 +138,7 @@ public final class KeyLayout {
         return root + HISTORY + agent + "/";
     }
 
-    /** The key of a history segment; {@code segment} is the segment id's {@link Segments} encoding. */
+    /** The key of a history segment; {@code segment} is the segment id's {@link KeyParts} encoding. */
     public String segmentKey(String agent, String segment) {
         return segmentFolder(agent) + segment;
     }

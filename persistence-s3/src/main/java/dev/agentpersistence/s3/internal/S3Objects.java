@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -22,6 +23,7 @@ import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -47,8 +49,14 @@ public final class S3Objects {
     private final String bucket;
     private final String endpoint;
     private final boolean conditionalWrites;
+    private final long maxObjectSize;
 
-    public S3Objects(S3Client client, String bucket, String endpoint, boolean conditionalWrites) {
+    /**
+     * @param maxObjectSize the largest object {@link #get} reads; a larger one is an
+     *                      {@link ObjectTooLargeException}, found from its length before reading it
+     */
+    public S3Objects(S3Client client, String bucket, String endpoint, boolean conditionalWrites, long maxObjectSize) {
+        this.maxObjectSize = maxObjectSize;
         this.client = Objects.requireNonNull(client, "client");
         this.bucket = Objects.requireNonNull(bucket, "bucket");
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
@@ -64,16 +72,54 @@ public final class S3Objects {
     public Optional<StoredObject> get(String key) {
         return call("reading", key, () -> {
             try {
-                var response = client.getObjectAsBytes(GetObjectRequest.builder().bucket(bucket).key(key).build());
-                var meta = response.response();
-                Instant readAt = meta.sdkHttpResponse().firstMatchingHeader("Date").map(S3Objects::httpDate)
-                        .orElse(null);
-                return Optional.of(new StoredObject(key, response.asByteArrayUnsafe(), meta.metadata(), meta.eTag(),
-                        meta.lastModified(), readAt));
+                return Optional.of(client.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build(),
+                        (GetObjectResponse meta, AbortableInputStream in) -> {
+                            if (meta.contentLength() != null && meta.contentLength() > maxObjectSize) {
+                                in.abort();
+                                throw new ObjectTooLargeException(location(key), meta.contentLength(), maxObjectSize);
+                            }
+                            byte[] bytes = readAtMost(in, meta.contentLength(), key);
+                            Instant readAt = meta.sdkHttpResponse().firstMatchingHeader("Date").map(S3Objects::httpDate)
+                                    .orElse(null);
+                            return new StoredObject(key, bytes, meta.metadata(), meta.eTag(), meta.lastModified(), readAt);
+                        }));
             } catch (NoSuchKeyException e) {
                 return Optional.empty();
+            } catch (SdkException e) {
+                for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                    if (cause instanceof ObjectTooLargeException tooLarge) {
+                        throw tooLarge; // the SDK wraps what the response reader throws
+                    }
+                }
+                throw e;
             }
         });
+    }
+
+    /** The whole stream, refused as soon as it exceeds the maximum (whatever the length header said). */
+    private byte[] readAtMost(AbortableInputStream in, Long declared, String key) throws java.io.IOException {
+        var out = new java.io.ByteArrayOutputStream(declared == null ? 8192 : (int) Math.min(declared, maxObjectSize));
+        byte[] buffer = new byte[8192];
+        long total = 0;
+        for (int n; (n = in.read(buffer)) != -1; ) {
+            total += n;
+            if (total > maxObjectSize) {
+                in.abort();
+                throw new ObjectTooLargeException(location(key), total, maxObjectSize);
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    /** One {@code HeadBucket}: the bucket exists and answers. */
+    public void checkBucket() {
+        call("checking", "", () -> client.headBucket(b -> b.bucket(bucket)));
+    }
+
+    /** The largest object {@link #get} reads. */
+    public long maxObjectSize() {
+        return maxObjectSize;
     }
 
     /** Writes {@code key} unconditionally. */

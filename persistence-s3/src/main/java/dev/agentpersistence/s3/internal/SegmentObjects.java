@@ -41,11 +41,11 @@ public final class SegmentObjects {
 
     /** Stores the segment unless present; renews its write time either way. */
     public void put(String agentId, String segmentId, byte[] content) {
-        String agent = Segments.encode(agentId);
-        if (Segments.isDigest(agent)) {
+        String agent = KeyParts.encode(agentId);
+        if (KeyParts.isDigest(agent)) {
             objects.put(layout.segmentNameKey(agent), agentId.getBytes(StandardCharsets.UTF_8), Map.of());
         }
-        String key = layout.segmentKey(agent, Segments.encode(segmentId));
+        String key = layout.segmentKey(agent, KeyParts.encode(segmentId));
         if (!objects.putIfAbsent(key, withHeader(segmentId, content), Map.of())) {
             objects.touch(key);
         }
@@ -53,10 +53,10 @@ public final class SegmentObjects {
 
     /** The stored bytes of the given segments that exist, one GET each. */
     public Map<String, byte[]> get(String agentId, Collection<String> segmentIds) {
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         var found = new HashMap<String, byte[]>();
         for (String segmentId : new LinkedHashSet<>(segmentIds)) {
-            String key = layout.segmentKey(agent, Segments.encode(segmentId));
+            String key = layout.segmentKey(agent, KeyParts.encode(segmentId));
             objects.get(key).ifPresent(stored -> found.put(segmentId, content(agentId, segmentId, stored)));
         }
         return found;
@@ -64,7 +64,7 @@ public final class SegmentObjects {
 
     /** The agent's segments with their write times, sorted by id. */
     public List<SegmentInfo> list(String agentId) {
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         var infos = new ArrayList<SegmentInfo>();
         for (S3Object object : objects.list(layout.segmentFolder(agent))) {
             idOf(agent, object.key()).ifPresent(id -> infos.add(new SegmentInfo(id, object.lastModified())));
@@ -75,10 +75,10 @@ public final class SegmentObjects {
 
     /** Deletes the given segments last modified before {@code writtenBefore}; returns how many. */
     public int delete(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-        String agent = Segments.encode(agentId);
+        String agent = KeyParts.encode(agentId);
         var wanted = new HashSet<String>();
         for (String segmentId : segmentIds) {
-            wanted.add(layout.segmentKey(agent, Segments.encode(segmentId)));
+            wanted.add(layout.segmentKey(agent, KeyParts.encode(segmentId)));
         }
         var doomed = new ArrayList<String>();
         int remaining = 0;
@@ -93,7 +93,7 @@ public final class SegmentObjects {
             }
         }
         objects.delete(doomed);
-        if (remaining == 0 && !doomed.isEmpty() && Segments.isDigest(agent)) {
+        if (remaining == 0 && !doomed.isEmpty() && KeyParts.isDigest(agent)) {
             forgetName(agentId, agent);
         }
         return doomed.size();
@@ -120,14 +120,14 @@ public final class SegmentObjects {
             return Optional.empty();
         }
         String segment = key.substring(layout.segmentFolder(agent).length());
-        if (!Segments.isDigest(segment)) {
-            return Segments.decode(segment).filter(id -> Segments.encode(id).equals(segment));
+        if (!KeyParts.isDigest(segment)) {
+            return KeyParts.decode(segment).filter(id -> KeyParts.encode(id).equals(segment));
         }
         return objects.get(key).flatMap(stored -> {
             int newline = indexOfNewline(stored.bytes());
             return newline < 0 ? Optional.empty()
                     : Optional.of(new String(stored.bytes(), 0, newline, StandardCharsets.UTF_8))
-                            .filter(id -> Segments.encode(id).equals(segment));
+                            .filter(id -> KeyParts.encode(id).equals(segment));
         });
     }
 

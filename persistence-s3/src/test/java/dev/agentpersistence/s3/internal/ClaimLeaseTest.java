@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.tck.Checkpoints;
 import java.net.URI;
 import java.time.Clock;
@@ -34,19 +33,22 @@ class ClaimLeaseTest {
                 .endpointOverride(URI.create("http://127.0.0.1:" + proxy.getPort())).forcePathStyle(true)
                 .region(Region.US_EAST_1).credentialsProvider(AnonymousCredentialsProvider.create()).build()) {
             client.createBucket(b -> b.bucket("lease"));
-            var objects = new S3Objects(client, "lease", "S3Proxy", true);
+            var objects = new S3Objects(client, "lease", "S3Proxy", true, 1 << 20);
             var layout = new KeyLayout("");
-            var store = new CheckpointStore(objects, layout, CheckpointCodec.json(), new BodyFormat(false));
-            String agent = Segments.encode("agent");
-            objects.put(layout.markerKey(agent, Segments.encode("cp-1")), new IdMarker(1, "cp-1").toBytes(), Map.of());
+            var store = new CheckpointObjects(objects, layout, new BodyFormat(false));
+            store.useIdentity(TestRecords.IDENTITY);
+            String agent = KeyParts.encode("agent");
+            objects.put(layout.markerKey(agent, KeyParts.encode("cp-1")), new IdMarker(1, "cp-1").toBytes(), Map.of());
 
-            var elsewhere = Checkpoints.builder("agent", 2).checkpointId("cp-1").build();
+            var elsewhere = TestRecords.stored(Checkpoints.builder("agent", 2).checkpointId("cp-1").build());
             var patient = new CheckpointSaver(store, Clock.systemUTC(), Duration.ofHours(1));
-            assertThatThrownBy(() -> patient.save("agent", elsewhere)).isInstanceOf(CheckpointConflictException.class);
+            assertThatThrownBy(() -> patient.save(elsewhere)).isInstanceOf(CheckpointConflictException.class);
 
             Thread.sleep(2_100); // Last-Modified and Date have one-second resolution
-            new CheckpointSaver(store, Clock.systemUTC(), Duration.ofSeconds(1)).save("agent", elsewhere);
-            assertThat(new CheckpointQueries(store).byId("agent", "cp-1")).contains(elsewhere);
+            assertThat(new CheckpointSaver(store, Clock.systemUTC(), Duration.ofSeconds(1)).save(elsewhere).inserted())
+                    .isTrue();
+            assertThat(new CheckpointQueries(store).byId("agent", "cp-1")).map(found -> found.document())
+                    .contains(elsewhere.document());
         } finally {
             proxy.stop();
         }

@@ -28,30 +28,30 @@ class KeyLayoutTest {
     @Test
     void segmentsAreHexOrDigestAndDecodeExactly() {
         for (String id : HostileIds.valid()) {
-            String segment = Segments.encode(id);
+            String segment = KeyParts.encode(id);
             assertThat(segment).matches("[es][0-9a-f]+").hasSizeLessThanOrEqualTo(201);
             if (segment.startsWith("e")) {
-                assertThat(Segments.decode(segment)).contains(id);
+                assertThat(KeyParts.decode(segment)).contains(id);
             } else {
                 assertThat(segment).hasSize(65);
-                assertThat(Segments.decode(segment)).isEmpty();
+                assertThat(KeyParts.decode(segment)).isEmpty();
             }
         }
-        assertThat(Segments.encode("a".repeat(100))).startsWith("e");
-        assertThat(Segments.encode("a".repeat(101))).startsWith("s");
-        assertThat(Segments.encode("Agent")).isNotEqualTo(Segments.encode("agent"));
-        assertThat(Segments.decode("ezz")).isEmpty();
+        assertThat(KeyParts.encode("a".repeat(100))).startsWith("e");
+        assertThat(KeyParts.encode("a".repeat(101))).startsWith("s");
+        assertThat(KeyParts.encode("Agent")).isNotEqualTo(KeyParts.encode("agent"));
+        assertThat(KeyParts.decode("ezz")).isEmpty();
     }
 
     @Test
     void indexEntriesReadBackFromTheirKeys() {
         var checkpoint = Checkpoints.builder("a", 42).createdAt(Instant.ofEpochSecond(-5, 7)).nodeId(null)
                 .metadata(Map.of("k", "v")).build();
-        var entry = IndexEntry.of(checkpoint);
+        var entry = IndexEntry.of(TestRecords.stored(checkpoint));
         String key = layout.indexKey("eab", entry);
         assertThat(layout.indexEntryOf("eab", key)).isEqualTo(entry);
         assertThat(entry.createdAt()).isEqualTo(Instant.ofEpochSecond(-5, 7));
-        assertThat(IndexEntry.of(AgentCheckpoint.tombstone("a", 3, Instant.EPOCH)).tombstone()).isTrue();
+        assertThat(IndexEntry.of(TestRecords.stored(AgentCheckpoint.tombstone("a", 3, Instant.EPOCH))).tombstone()).isTrue();
         assertThat(layout.indexEntryOf("eab", layout.indexFolder("eab") + "garbage/x")).isNull();
     }
 
@@ -61,9 +61,9 @@ class KeyLayoutTest {
         assertThat(layout.bodiesUpTo(agent, null)).isNull();
         assertThat(layout.bodiesUpTo(agent, 5L)).isLessThan(layout.bodyKey(agent, 5)).isEqualTo(layout.bodyKey(agent, 6));
         assertThat(layout.bodiesBelow(agent, 5)).isLessThan(layout.bodyKey(agent, 4)).isEqualTo(layout.bodyKey(agent, 5));
-        var at5 = layout.indexKey(agent, IndexEntry.of(Checkpoints.simple("a", 5)));
-        var at6 = layout.indexKey(agent, IndexEntry.of(Checkpoints.simple("a", 6)));
-        var at4 = layout.indexKey(agent, IndexEntry.of(Checkpoints.simple("a", 4)));
+        var at5 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 5))));
+        var at6 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 6))));
+        var at4 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 4))));
         assertThat(layout.indexUpTo(agent, 5L)).isLessThan(at5).isGreaterThan(at6);
         assertThat(layout.indexBelow(agent, 5)).isGreaterThan(at5).isLessThan(at4);
     }
@@ -87,7 +87,7 @@ class KeyLayoutTest {
                     .metadata(random.nextInt(3) == 0 ? Map.of("k" + random.nextInt(3), "v" + random.nextInt(3)) : Map.of())
                     .includeTombstones(random.nextBoolean())
                     .build();
-            boolean candidate = IndexEntry.prefilter(filter).test(IndexEntry.of(checkpoint));
+            boolean candidate = IndexEntry.prefilter(filter).test(IndexEntry.of(TestRecords.stored(checkpoint)));
             if (filter.matches(checkpoint)) {
                 assertThat(candidate).as("%s against %s", checkpoint, filter).isTrue();
             } else if (!candidate) {
