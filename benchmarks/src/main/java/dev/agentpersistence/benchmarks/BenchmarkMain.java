@@ -142,7 +142,7 @@ public final class BenchmarkMain {
         out.append("- took ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s\n");
         unavailable.forEach((backend, reason) -> out.append("- left out ").append(backend).append(": ")
                 .append(reason).append('\n'));
-        out.append("- incremental history (`IncrementalHistoryStorageProvider`) available on: ")
+        out.append("- incremental history (`StorageSettings.incrementalHistory`) available on: ")
                 .append(incremental.isEmpty() ? "none" : String.join(", ", incremental)).append('\n');
         out.append('\n');
         return out.toString();

@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * iteration it is trimmed back to its newest {@code checkpoints} (off the clock), so the store stays
  * the same size and memory use stays bounded. A save includes building the {@link AgentCheckpoint}.
  * With {@code history=incremental} the provider is wrapped in
- * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}; every checkpoint of an agent
+ * incremental history ({@code StorageSettings.incrementalHistory}); every checkpoint of an agent
  * carries the same history, so its segments are stored once and each save writes the checkpoint
  * with its short inline tail (the steady state of a long agent run).
  */
@@ -52,7 +52,7 @@ public class ProviderBenchmarks {
         @Param({"10x10", "10x1000", "10000x10"})
         public String shape;
 
-        /** {@code plain}: the provider as built; {@code incremental}: wrapped in {@code IncrementalHistoryStorageProvider}. */
+        /** {@code plain}: whole histories in every checkpoint; {@code incremental}: incremental history. */
         @Param({"plain", "incremental"})
         public String history;
 

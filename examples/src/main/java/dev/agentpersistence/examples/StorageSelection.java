@@ -27,7 +27,7 @@ import java.util.Objects;
  *   <tr><td>{@code redis://host:port[/db]}, {@code rediss://…}</td><td>{@code redis} provider</td></tr>
  *   <tr><td>{@code s3://bucket[/prefix][?endpoint=…&region=…&path-style=true]}</td><td>{@code s3} provider;
  *       query parameters become {@code agent.persistence.s3.*} settings</td></tr>
- *   <tr><td>{@code jsonl:<file>}</td><td>the examples' custom JSON Lines provider</td></tr>
+ *   <tr><td>{@code jsonl:<dir>}</td><td>the examples' custom JSON Lines backend</td></tr>
  *   <tr><td>a provider name</td><td>that provider with settings from the environment only</td></tr>
  * </table>
  * Other settings (a JDBC password, S3 credentials) come from {@code agent.persistence.*} system
@@ -73,8 +73,8 @@ public record StorageSelection(String provider, ProviderConfig config, String de
             return select("file", base.with("agent.persistence.file.dir", dir.toString()), "file:" + dir);
         }
         if (lower.startsWith("jsonl:")) {
-            Path file = path(value, "jsonl:");
-            return select("jsonl", base.with("agent.persistence.jsonl.file", file.toString()), "jsonl:" + file);
+            Path directory = path(value, "jsonl:");
+            return select("jsonl", base.with("agent.persistence.jsonl.dir", directory.toString()), "jsonl:" + directory);
         }
         if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
             return select("redis", base.with("agent.persistence.redis.uri", value), ProviderConfig.redact(value));
@@ -86,7 +86,7 @@ public record StorageSelection(String provider, ProviderConfig config, String de
             return select(value, base, value + " (settings from the environment)");
         }
         throw new IllegalArgumentException("unknown storage '" + spec + "': use jdbc:<url>, file:<dir>, redis://host:port,"
-                + " s3://bucket[/prefix], jsonl:<file> or a provider name");
+                + " s3://bucket[/prefix], jsonl:<dir> or a provider name");
     }
 
     /** Opens the provider; creates the directory of a SQLite database file first. Close it when done. */

@@ -3,7 +3,6 @@ package dev.agentpersistence.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentpersistence.examples.jsonl.JsonLinesStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +35,9 @@ class StorageSelectionTest {
         assertThat(dir.endsWith(Path.of("target", "cp"))).as("%s", dir).isTrue();
         assertThat(StorageSelection.parse("file:///tmp/cp", NONE).config().get("agent.persistence.file.dir")).contains("/tmp/cp");
 
-        var jsonl = StorageSelection.parse("jsonl:/tmp/x.jsonl", NONE);
+        var jsonl = StorageSelection.parse("jsonl:/tmp/x", NONE);
         assertThat(jsonl.provider()).isEqualTo("jsonl");
-        assertThat(jsonl.config().get("agent.persistence.jsonl.file")).contains("/tmp/x.jsonl");
+        assertThat(jsonl.config().get("agent.persistence.jsonl.dir")).contains("/tmp/x");
     }
 
     @Test
@@ -82,8 +81,8 @@ class StorageSelectionTest {
             assertThat(sqlite.getCheckpoints("agent")).isEmpty();
         }
         assertThat(Files.isDirectory(dir.resolve("nested/deeper"))).isTrue();
-        try (var jsonl = StorageSelection.parse("jsonl:" + dir.resolve("cp.jsonl"), NONE).open()) {
-            assertThat(jsonl).isInstanceOf(JsonLinesStorageProvider.class);
+        try (var jsonl = StorageSelection.parse("jsonl:" + dir.resolve("jsonl"), NONE).open()) {
+            assertThat(jsonl).isInstanceOf(dev.agentpersistence.storage.StorageShell.class);
         }
     }
 }

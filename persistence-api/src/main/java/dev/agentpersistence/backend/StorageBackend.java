@@ -46,8 +46,14 @@ public interface StorageBackend extends AutoCloseable {
     /** The record with this checkpoint id. */
     Optional<StoredDocument> find(String agentId, String checkpointId);
 
-    /** The matching record with the highest version ({@code filter.limit()} does not apply). */
-    Optional<StoredDocument> latest(String agentId, CheckpointFilter filter);
+    /**
+     * The matching record with the highest version ({@code filter.limit()} does not apply). The
+     * default asks {@link #list} for the newest match; backends with a cheaper way override it.
+     */
+    default Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
+        List<StoredDocument> newest = list(agentId, filter.toBuilder().limit(1).build());
+        return newest.isEmpty() ? Optional.empty() : Optional.of(newest.get(newest.size() - 1));
+    }
 
     /** The matching records in ascending version order; with a limit, the newest {@code limit} of them. */
     List<StoredDocument> list(String agentId, CheckpointFilter filter);
@@ -121,7 +127,8 @@ public interface StorageBackend extends AutoCloseable {
     /** Where a record is or would be stored (a path, a table row, a key), for error messages; never a secret. */
     String location(String agentId, String checkpointId);
 
-    /** Releases connections and files. Called once by the shell. */
+    /** Releases connections and files. Called once by the shell; the default holds nothing to release. */
     @Override
-    void close();
+    default void close() {
+    }
 }

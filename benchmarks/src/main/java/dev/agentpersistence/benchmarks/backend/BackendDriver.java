@@ -2,9 +2,6 @@ package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.benchmarks.raw.RawStore;
-import dev.agentpersistence.history.IncrementalHistoryConfig;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
@@ -15,38 +12,24 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 public interface BackendDriver {
 
     /**
-     * Our provider over {@code namespace}.
+     * Our provider over {@code namespace}, writing the stored form of {@link StoredForm#settings}.
      *
-     * @param bulk {@code true} for loading fixtures: the same storage with per-save durability relaxed
-     *             where the backend allows it per connection (no fsync, {@code synchronous=OFF},
-     *             {@code synchronous_commit=off}); never used for measuring
+     * @param bulk        {@code true} for loading fixtures: the same storage with per-save durability relaxed
+     *                    where the backend allows it per connection (no fsync, {@code synchronous=OFF},
+     *                    {@code synchronous_commit=off}); never used for measuring
+     * @param incremental whether long histories are written incrementally (every provider reads both forms)
      */
-    PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk);
+    PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                      boolean incremental);
 
-    /**
-     * Our provider over {@code namespace} as {@link #open} returns it, or wrapped in
-     * {@link IncrementalHistoryStorageProvider} when {@code incremental}.
-     *
-     * @throws UnsupportedOperationException when {@code incremental} and the provider has no history segment store
-     */
-    default PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                              boolean incremental) {
-        PersistenceStorageProvider<CheckpointFilter> provider = open(settings, namespace, bulk);
-        if (!incremental) {
-            return provider;
-        }
-        if (!(provider instanceof HistorySegmentStore)) {
-            provider.close();
-            throw new UnsupportedOperationException(provider + " has no history segment store");
-        }
-        return IncrementalHistoryStorageProvider.wrap(provider, IncrementalHistoryConfig.ofDefaults(), StoredForm.codec());
+    /** As {@link #open(BenchSettings, String, boolean, boolean)} with whole histories in every checkpoint. */
+    default PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
+        return open(settings, namespace, bulk, false);
     }
 
-    /** Whether our provider over this backend can store histories incrementally (has a history segment store). */
+    /** Whether our provider over this backend can store histories incrementally (every built-in one can). */
     default boolean supportsIncrementalHistory(BenchSettings settings) {
-        try (PersistenceStorageProvider<CheckpointFilter> provider = open(settings, "probe", false)) {
-            return provider instanceof HistorySegmentStore;
-        }
+        return true;
     }
 
     /**

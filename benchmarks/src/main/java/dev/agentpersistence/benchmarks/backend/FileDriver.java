@@ -20,12 +20,12 @@ final class FileDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                             boolean incremental) {
         return FileStorageProvider.of(FileStorageConfig.custom()
                 .directory(directory(settings, namespace))
                 .fsync(fsync && !bulk)
-                .codec(StoredForm.codec())
-                .build());
+                .build(), StoredForm.settings(incremental));
     }
 
     @Override

@@ -13,8 +13,9 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 final class InMemoryDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
-        return new InMemoryStorageProvider();
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                             boolean incremental) {
+        return new InMemoryStorageProvider(StoredForm.settings(incremental), java.time.Clock.systemUTC());
     }
 
     @Override

@@ -40,12 +40,13 @@ final class JdbcDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                             boolean incremental) {
         return JdbcStorageProvider.builder().config(JdbcStorageConfig.custom()
                 .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
                 .tablePrefix(tablePrefix(settings, namespace))
                 .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
-                .build()).codec(StoredForm.codec()).build();
+                .build()).settings(StoredForm.settings(incremental)).build();
     }
 
     @Override

@@ -21,11 +21,12 @@ import redis.clients.jedis.resps.ScanResult;
 final class RedisDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                             boolean incremental) {
         return RedisStorageProvider.builder().config(RedisStorageConfig.custom()
                 .uri(settings.redisUri())
                 .keyPrefix(prefix(settings, namespace))
-                .build()).codec(StoredForm.codec()).build();
+                .build()).settings(StoredForm.settings(incremental)).build();
     }
 
     @Override

@@ -17,8 +17,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 final class S3Driver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
-        return S3StorageProvider.builder(config(settings, namespace)).codec(StoredForm.codec()).build();
+    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
+                                                             boolean incremental) {
+        return S3StorageProvider.builder(config(settings, namespace)).settings(StoredForm.settings(incremental)).build();
     }
 
     @Override

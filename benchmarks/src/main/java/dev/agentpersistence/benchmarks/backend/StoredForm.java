@@ -3,6 +3,7 @@ package dev.agentpersistence.benchmarks.backend;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 
 /**
  * How the benchmarked providers turn checkpoints into bytes: the codec every provider gets when it is
@@ -19,5 +20,11 @@ public final class StoredForm {
     /** The default codec; immutable and thread-safe. */
     public static CheckpointCodec codec() {
         return CODEC;
+    }
+
+    /** What the benchmarked providers write: the environment's settings with incremental history on or off. */
+    public static StorageSettings settings(boolean incremental) {
+        return StorageSettings.from(StorageSettings.from(ProviderConfig.fromEnvironment())).incrementalHistory(incremental)
+                .build();
     }
 }

@@ -4,11 +4,9 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.benchmarks.fixture.TextSource;
-import dev.agentpersistence.codec.CheckpointCodec;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.storage.StorageShell;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,29 +71,19 @@ final class GrowthRun {
         return new Outcome(nanos, logicalBytes(provider, agentId), exact);
     }
 
-    /** The codec bytes of what is stored: checkpoints in their stored form (read newest first, 20 at a time), plus every segment. */
+    /** The stored bytes of what is kept: the stored documents of the agent's checkpoints plus every history segment. */
     private static long logicalBytes(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
-        PersistenceStorageProvider<CheckpointFilter> stored = provider instanceof IncrementalHistoryStorageProvider incremental
-                ? incremental.delegate() : provider;
-        var codec = CheckpointCodec.json();
-        long bytes = 0;
-        Long below = null;
-        while (below == null || below >= 0) {
-            List<AgentCheckpoint> page = stored.getCheckpoints(agentId, CheckpointFilter.builder()
-                    .maxVersion(below).limit(PAGE).build());
-            for (var checkpoint : page) {
-                bytes += codec.encode(checkpoint).length;
-            }
-            if (page.size() < PAGE) {
-                break;
-            }
-            below = page.get(0).version() - 1;
+        if (!(provider instanceof StorageShell shell)) {
+            throw new IllegalArgumentException(provider + " is not a storage shell: its stored bytes cannot be measured");
         }
-        if (provider instanceof IncrementalHistoryStorageProvider && stored instanceof HistorySegmentStore segments) {
-            var ids = segments.listSegments(agentId).stream().map(SegmentInfo::segmentId).toList();
-            for (byte[] content : segments.getSegments(agentId, ids).values()) {
-                bytes += content.length;
-            }
+        long bytes = 0;
+        for (var document : shell.backend().list(agentId, CheckpointFilter.ALL)) {
+            bytes += document.size();
+        }
+        var segments = shell.segmentStore();
+        var ids = segments.listSegments(agentId).stream().map(SegmentInfo::segmentId).toList();
+        for (byte[] content : segments.getSegments(agentId, ids).values()) {
+            bytes += content.length;
         }
         return bytes;
     }

@@ -20,7 +20,7 @@ import java.util.Optional;
 
 /**
  * Storage growth of a long agent run, per backend, with whole histories in every checkpoint against
- * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}: bytes stored and save time
+ * incremental history ({@code StorageSettings.incrementalHistory}): bytes stored and save time
  * for {@code --steps} steps (default 1,000) that each add {@code --step-bytes} (default 2,048) of
  * messages. Run from the benchmark jar:
  * <pre>{@code java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.history.HistoryGrowthMain \

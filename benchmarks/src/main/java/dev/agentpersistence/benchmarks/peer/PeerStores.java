@@ -43,7 +43,7 @@ public final class PeerStores {
         return Optional.of(Backend.of(name.endsWith(INCREMENTAL) ? name.substring(0, name.length() - INCREMENTAL.length()) : name));
     }
 
-    /** Whether the store wraps our provider in {@code IncrementalHistoryStorageProvider}. */
+    /** Whether our provider writes incremental history. */
     public static boolean incremental(String id) {
         return id.startsWith(OURS) && id.endsWith(INCREMENTAL);
     }

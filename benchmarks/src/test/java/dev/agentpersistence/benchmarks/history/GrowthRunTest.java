@@ -15,7 +15,8 @@ class GrowthRunTest {
         try (var provider = new InMemoryStorageProvider()) {
             full = run.run(provider, "agent");
         }
-        try (var provider = new InMemoryStorageProvider().withIncrementalHistory()) {
+        try (var provider = new InMemoryStorageProvider(dev.agentpersistence.storage.StorageSettings.ofDefaults(),
+                java.time.Clock.systemUTC())) {
             incremental = run.run(provider, "agent");
         }
         assertThat(full.saveNanos()).hasSize(300);

@@ -42,7 +42,7 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
 
     @Option(names = "--storage", paramLabel = "<storage>",
             description = "Where checkpoints go: jdbc:<url> (e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres), "
-                    + "file:<dir>, redis://host:port, s3://bucket[/prefix][?endpoint=...], jsonl:<file>. "
+                    + "file:<dir>, redis://host:port, s3://bucket[/prefix][?endpoint=...], jsonl:<dir>. "
                     + "Default: embedded SQLite in <examples dir>/demo/checkpoints.db.")
     private String storage;
 

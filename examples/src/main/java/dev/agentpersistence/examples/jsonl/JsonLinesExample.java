@@ -27,22 +27,29 @@ public final class JsonLinesExample {
     private JsonLinesExample() {
     }
 
-    /** Runs the example; the file goes to {@code <examples dir>/jsonl/checkpoints.jsonl}. */
+    /** Runs the example; the files go to {@code <examples dir>/jsonl/}. */
     public static void main(String[] args) throws IOException {
-        Path file = ExampleFiles.path("jsonl/checkpoints.jsonl");
-        Files.deleteIfExists(file);
-        run(file, ConsoleOutput.utf8());
+        Path directory = ExampleFiles.path("jsonl");
+        if (Files.isDirectory(directory)) {
+            try (var old = Files.walk(directory)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        run(directory, ConsoleOutput.utf8());
     }
 
-    /** Saves three checkpoints of an agent in {@code file}, reads them back and prunes them; returns the file's lines. */
-    public static List<String> run(Path file, PrintStream out) throws IOException {
-        out.println("custom provider example: checkpoints in one JSON Lines file, found through META-INF/services");
+    /** Saves three checkpoints of an agent under {@code directory}, reads them back and prunes them; returns the agent file's lines. */
+    public static List<String> run(Path directory, PrintStream out) throws IOException {
+        out.println("custom backend example: one JSON Lines file per agent under the storage shell, found through"
+                + " META-INF/services");
         out.println("  providers on the class path: " + PersistenceStorageProviders.available().stream()
                 .map(PersistenceStorageProviderFactory::name).collect(Collectors.joining(", ")));
         ProviderConfig config = ProviderConfig.of(Map.of(
                 ProviderConfig.PROVIDER, JsonLinesStorageProviderFactory.NAME,
-                JsonLinesStorageProviderFactory.FILE, file.toString()));
-        out.println("  selected with " + ProviderConfig.PROVIDER + "=jsonl, " + JsonLinesStorageProviderFactory.FILE + "=" + file);
+                JsonLinesStorageProviderFactory.DIRECTORY.key(), directory.toString()));
+        out.println("  selected with " + ProviderConfig.PROVIDER + "=jsonl, " + JsonLinesStorageProviderFactory.DIRECTORY.key()
+                + "=" + directory);
+        Path file = new JsonLinesFiles(directory).file("note-taker");
 
         try (PersistenceStorageProvider<CheckpointFilter> storage = PersistenceStorageProviders.load(config)) {
             var persistence = AgentPersistence.builder().storage(storage).build();
@@ -54,7 +61,7 @@ public final class JsonLinesExample {
             out.println("  saved 3 checkpoints of agent 'note-taker' through AgentPersistence (" + storage + ")");
         }
         List<String> lines = Files.readAllLines(file);
-        out.println("  the file: a header, then one line per checkpoint");
+        out.println("  the agent's file " + file.getFileName() + ": one line per checkpoint (attributes and the stored document)");
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             out.printf("    %d %s%n", i + 1, line.length() > 96 ? line.substring(0, 96) + "..." : line);
@@ -67,7 +74,7 @@ public final class JsonLinesExample {
             out.println("  retention: deleteCheckpointsBefore(" + latest.version() + ") removed " + removed
                     + "; the file was rewritten with " + Files.readAllLines(file).size() + " lines");
         }
-        out.println("  conformance: mvn -pl examples test -Dtest='JsonLines*' runs the provider kit against it");
+        out.println("  conformance: mvn -pl examples test -Dtest='JsonLines*' runs the whole kit against it, every layer on");
         return lines;
     }
 }

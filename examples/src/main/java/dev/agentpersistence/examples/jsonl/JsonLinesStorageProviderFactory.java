@@ -4,38 +4,38 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
-import java.util.Objects;
+import java.util.List;
 
 /**
- * Makes {@link JsonLinesStorageProvider} discoverable: listed in
+ * Makes {@link JsonLinesStorageBackend} discoverable under the storage shell: listed in
  * {@code META-INF/services/dev.agentpersistence.spi.PersistenceStorageProviderFactory} and selected
- * with {@code agent.persistence.provider=jsonl}. Settings: {@value #FILE} (default
- * {@code agent-checkpoints.jsonl}) and {@value #FSYNC} (default {@code true}).
+ * with {@code agent.persistence.provider=jsonl}.
  */
 public final class JsonLinesStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "jsonl";
-    /** The key of the file. */
-    public static final String FILE = "agent.persistence.jsonl.file";
-    /** The key of the fsync switch. */
-    public static final String FSYNC = "agent.persistence.jsonl.fsync";
-
-    /** Used by {@link java.util.ServiceLoader}. */
-    public JsonLinesStorageProviderFactory() {
-    }
+    /** The directory holding one file per agent. */
+    public static final Setting<String> DIRECTORY = Setting.text("agent.persistence.jsonl.dir", "agent-checkpoints-jsonl",
+            "Directory of the example JSON Lines backend: one file per agent.");
 
     @Override
     public String name() {
         return NAME;
     }
 
+    /** A storage shell over the directory, writing with the settings every provider shares. */
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        return JsonLinesStorageProvider.create(JsonLinesStorageConfig.custom()
-                .file(Path.of(config.get(FILE, JsonLinesStorageConfig.DEFAULT_FILE.toString())))
-                .fsync(config.getBoolean(FSYNC, true))
-                .build());
+        return StorageShell.builder(new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config))))
+                .settings(StorageSettings.from(config)).build();
+    }
+
+    @Override
+    public List<Setting<?>> settings() {
+        return List.of(DIRECTORY);
     }
 }

@@ -113,7 +113,7 @@ class DocumentPipelineDemoTest {
     void theStorageOptionSwitchesBackendsWithTheSameOutcome(String backend) {
         String spec = switch (backend) {
             case "file" -> "file:" + directory.resolve("checkpoints");
-            case "jsonl" -> "jsonl:" + directory.resolve("checkpoints.jsonl");
+            case "jsonl" -> "jsonl:" + directory.resolve("jsonl");
             case "postgresql" -> ServerBackends.postgres();
             case "mariadb" -> ServerBackends.mariadb();
             case "redis" -> ServerBackends.redis();

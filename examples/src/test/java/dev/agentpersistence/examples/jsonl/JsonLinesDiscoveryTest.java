@@ -1,6 +1,7 @@
 package dev.agentpersistence.examples.jsonl;
 
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,11 +19,11 @@ class JsonLinesDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected ProviderConfig config() {
-        return ProviderConfig.of(Map.of(JsonLinesStorageProviderFactory.FILE, directory.resolve("discovered.jsonl").toString()));
+        return ProviderConfig.of(Map.of(JsonLinesStorageProviderFactory.DIRECTORY.key(), directory.resolve("discovered").toString()));
     }
 
     @Override
     protected Class<?> expectedProviderType() {
-        return JsonLinesStorageProvider.class;
+        return StorageShell.class;
     }
 }

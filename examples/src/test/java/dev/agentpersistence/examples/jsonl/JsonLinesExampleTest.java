@@ -14,15 +14,14 @@ class JsonLinesExampleTest {
 
     @Test
     void savesThroughDiscoveryReadsBackAndPrunes(@TempDir Path directory) throws Exception {
-        Path file = directory.resolve("checkpoints.jsonl");
         var printed = new ByteArrayOutputStream();
 
-        var lines = JsonLinesExample.run(file, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        var lines = JsonLinesExample.run(directory, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-        assertThat(lines).hasSize(4);
-        assertThat(lines.subList(1, 4)).allSatisfy(line -> assertThat(line).startsWith("{\"agent\":\"note-taker\""));
-        assertThat(Files.readAllLines(file)).as("after pruning: header and the latest").hasSize(2);
-        try (var provider = JsonLinesStorageProvider.open(file)) {
+        assertThat(lines).hasSize(3).allSatisfy(line -> assertThat(line).startsWith("{\"a\":\"note-taker\",\"v\":"));
+        Path file = new JsonLinesFiles(directory).file("note-taker");
+        assertThat(Files.readAllLines(file)).as("after pruning: the latest").hasSize(1);
+        try (var provider = dev.agentpersistence.storage.StorageShell.of(new JsonLinesStorageBackend(directory))) {
             assertThat(provider.getCheckpoints("note-taker")).singleElement()
                     .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo("summarize"));
         }
