@@ -20,7 +20,8 @@ import java.util.Objects;
  *   <li>{@value #ENCRYPTION_REQUIRED} — {@code true} refuses to read unencrypted documents (default {@code false});</li>
  *   <li>{@value #MAX_CHECKPOINT_SIZE} — largest document, as encoded (JSON, before compression) and as
  *       stored: bytes, or with a unit ({@code 512KiB}, {@code 16MiB}, {@code 1GiB}; {@code KB}/{@code MB}/{@code GB}
- *       are powers of 1000); default unlimited. See {@link LayeredCheckpointCodec}.</li>
+ *       are powers of 1000); default {@code 64MiB}. Reads never allocate more for one document. See
+ *       {@link LayeredCheckpointCodec}.</li>
  * </ul>
  * Documents written before (plain JSON) or with other settings stay readable; see {@link DocumentLayers}.
  */

@@ -44,7 +44,7 @@ import javax.crypto.spec.SecretKeySpec;
  *             | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
  * </pre>
  * Inflating is bounded and strict: a document declaring more than the limit (the codec's maximum
- * checkpoint size, else {@link Integer#MAX_VALUE}{@code  - 8} bytes) or more than its compressed
+ * checkpoint size, 64 MiB by default) or more than its compressed
  * bytes can hold, producing more or fewer bytes than it declares, or with bytes after the stream is
  * a {@link CorruptCheckpointException}; nothing larger than the declared length is ever allocated.
  * Deflate output depends only on the input, the level and the zlib library of the runtime, so equal
@@ -188,14 +188,14 @@ public final class DocumentLayers {
     /**
      * The document inside {@code stored}: decrypted, verified and inflated when it carries those
      * layers, unchanged when it carries none. A compressed document may declare up to
-     * {@link Integer#MAX_VALUE}{@code  - 8} bytes.
+     * {@link LayeredCheckpointCodec#DEFAULT_MAX_DOCUMENT_SIZE} bytes.
      *
      * @throws EncryptionKeyException      when the document's key id is not configured or its key does not open it
      * @throws CorruptCheckpointException  when a layer is truncated or damaged or its checksum does not match, or
      *                                     an unencrypted document is read while encryption is required
      */
     public byte[] unwrap(byte[] stored, CheckpointLocation where) {
-        return unwrap(stored, where, DeflateLayer.MAX_LENGTH);
+        return unwrap(stored, where, LayeredCheckpointCodec.DEFAULT_MAX_DOCUMENT_SIZE);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.agentpersistence.codec;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
@@ -30,13 +31,19 @@ import java.util.Map;
  * Absent optional fields are left out, so a {@code null} {@code lastInput} and a JSON {@code null}
  * one stay distinct. A document with a higher {@code formatVersion} is refused rather than half read.
  * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting
- * integer node, fractions as doubles).
+ * integer node, fractions as doubles) unless a double would change them: then as big decimals
+ * ({@link ExactNumberNodes}). Reading and writing apply the same {@link JsonLimits}.
  */
 public final class JsonCheckpointCodec implements CheckpointCodec {
     /** The format this codec writes and the newest it reads. */
     public static final int FORMAT_VERSION = 1;
 
-    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(new ObjectMapper());
+    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(JsonLimits.readConstraints())
+            .streamWriteConstraints(JsonLimits.writeConstraints())
+            .build())
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .setNodeFactory(new ExactNumberNodes()));
 
     private final ObjectMapper mapper;
     private final JsonFactory factory;
@@ -51,8 +58,15 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         return INSTANCE;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws dev.agentpersistence.CheckpointLimitException when the checkpoint goes beyond a limit the
+     *                                                       reader applies ({@link JsonLimits})
+     */
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
+        JsonLimits.check(checkpoint);
         var out = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = factory.createGenerator(out)) {
             g.writeStartObject();

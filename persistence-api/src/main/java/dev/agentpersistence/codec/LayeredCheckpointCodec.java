@@ -30,6 +30,9 @@ import java.util.OptionalLong;
  * whatever their size.
  */
 public final class LayeredCheckpointCodec implements CheckpointCodec {
+    /** The maximum document size unless one is configured: 64 MiB. */
+    public static final long DEFAULT_MAX_DOCUMENT_SIZE = 64L << 20;
+
     private final CheckpointCodec inner;
     private final DocumentLayers layers;
     private final long maxDocumentSize;
@@ -40,7 +43,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
         this.maxDocumentSize = builder.maxDocumentSize;
     }
 
-    /** A builder: JSON documents, no layers, no size limit. */
+    /** A builder: JSON documents, no layers, the {@linkplain #DEFAULT_MAX_DOCUMENT_SIZE default maximum size}. */
     public static Builder custom() {
         return new Builder();
     }
@@ -106,7 +109,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
     public static final class Builder {
         private CheckpointCodec inner = CheckpointCodec.json();
         private DocumentLayers layers = DocumentLayers.none();
-        private long maxDocumentSize = Long.MAX_VALUE;
+        private long maxDocumentSize = DEFAULT_MAX_DOCUMENT_SIZE;
 
         private Builder() {
         }
@@ -123,7 +126,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
             return this;
         }
 
-        /** The largest document, encoded and stored, in bytes, {@code > 0}; default unlimited. See the class comment. */
+        /** The largest document, encoded and stored, in bytes, {@code > 0}; default 64 MiB. See the class comment. */
         public Builder maxDocumentSize(long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentSize must be positive but was " + bytes);

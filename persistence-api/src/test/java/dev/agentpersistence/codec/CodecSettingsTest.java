@@ -14,14 +14,14 @@ class CodecSettingsTest {
     private static final String K2 = Base64.getUrlEncoder().encodeToString(DocumentLayersTest.KEY_2);
 
     @Test
-    void defaultsAreCompressionAndChecksumOnNoEncryptionNoLimit() {
+    void defaultsAreCompressionAndChecksumOnNoEncryptionA64MiBLimit() {
         var codec = CodecSettings.codec(ProviderConfig.empty());
         assertThat(codec.layers().compresses()).isTrue();
         assertThat(codec.layers().compressionLevel()).isEqualTo(1);
         assertThat(codec.layers().compressionMinSize()).isEqualTo(4096);
         assertThat(codec.layers().checksum()).isTrue();
         assertThat(codec.layers().encrypts()).isFalse();
-        assertThat(codec.sizeLimit()).isEmpty();
+        assertThat(codec.sizeLimit()).hasValue(64L << 20);
         assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false",
                 CodecSettings.COMPRESSION, "none"))).layers().writesPlain()).isTrue();
         assertThat(codec.toString()).contains("compression=deflate(level 1, from 4096 bytes)", "checksum=true");

@@ -209,8 +209,8 @@ class DocumentLayersCompressionTest {
     @Test
     void aHugeDeclaredLengthIsRefusedBeforeAnythingIsAllocated() {
         byte[] stored = DEFLATE.wrap(DOC);
-        assertCorrupt(withDeclaredLength(stored, -1), DEFLATE, "declares 4294967295 bytes uncompressed, over the largest "
-                + "document this library reads of 2147483639 bytes");
+        assertCorrupt(withDeclaredLength(stored, -1), DEFLATE, "declares 4294967295 bytes uncompressed, over the maximum "
+                + "checkpoint size of 67108864 bytes");
         assertCorrupt(withDeclaredLength(stored, Integer.MAX_VALUE), DEFLATE, "declares 2147483647 bytes");
         assertThatThrownBy(() -> DEFLATE.unwrap(stored, WHERE, DOC.length - 1))
                 .isInstanceOf(CorruptCheckpointException.class)

@@ -78,6 +78,26 @@ class StorageShellTest {
     }
 
     @Test
+    @DisplayName("a history descriptor claiming 2,000,000,001 messages is corrupt, found before anything is sized by it")
+    void hugeDescriptorClaims() {
+        var backend = new HeapBackend(true, false);
+        var shell = StorageShell.builder(backend).settings(INCREMENTAL).build();
+        shell.saveCheckpoint("agent", checkpoint("agent", 0, 40));
+        shell.saveCheckpoint("agent", checkpoint("agent", 1, 2));
+        String segment = backend.segments.get("agent").keySet().iterator().next();
+        String hostile = "0-2000000000-" + segment.substring(segment.lastIndexOf('-') + 1);
+        backend.segments.get("agent").put(hostile, backend.segments.get("agent").get(segment));
+        var claim = checkpoint("agent", 0, 1).toBuilder().metadata(Map.of("__agent-persistence.history",
+                "{\"format\":1,\"size\":2000000001,\"blockSize\":16,\"segments\":[\"" + hostile + "\"],\"digest\":\"00\"}"))
+                .build();
+        backend.tamper("agent", 0, dev.agentpersistence.codec.CheckpointCodec.json().encode(claim));
+        assertThatThrownBy(() -> StorageShell.of(backend).getCheckpoint("agent", "cp-0"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("cp-0"); // the segment does not hold what the id claims: found before sizing anything
+        assertThat(StorageShell.of(backend).getLatestCheckpoint("agent")).contains(checkpoint("agent", 1, 2));
+    }
+
+    @Test
     @DisplayName("a stored document over the maximum size is refused before decoding; the agent's other checkpoints still read")
     void oversizedStoredDocument() {
         var backend = new HeapBackend(true, false);

@@ -29,6 +29,11 @@ class DiscoveryKitVerdictTest {
         protected Class<?> expectedProviderType() {
             return ReferenceProvider.class;
         }
+
+        @Override
+        protected boolean sharesStorageAcrossInstances() {
+            return false; // the reference factory makes a new store per provider
+        }
     }
 
     static final class UnregisteredNameKit extends DiscoveryKit {
@@ -63,6 +68,11 @@ class DiscoveryKitVerdictTest {
         protected Class<?> expectedProviderType() {
             return MinimalProvider.class;
         }
+
+        @Override
+        protected boolean sharesStorageAcrossInstances() {
+            return false;
+        }
     }
 
     @Test
@@ -70,10 +80,10 @@ class DiscoveryKitVerdictTest {
     void passesRegisteredFactory() {
         var run = KitRun.of(ReferenceDiscoveryKit.class);
         assertThat(run.failed()).as(run.summary()).isEmpty();
-        assertThat(run.aborted()).isEmpty();
+        assertThat(run.aborted()).containsOnlyKeys("ReferenceDiscoveryKit.everyLoadedProviderReadsEveryForm");
         assertThat(run.passed()).containsExactlyInAnyOrder("ReferenceDiscoveryKit.listed",
                 "ReferenceDiscoveryKit.loadByName", "ReferenceDiscoveryKit.loadByConfig",
-                "ReferenceDiscoveryKit.discoveredProviderWorks", "ReferenceDiscoveryKit.incrementalHistoryByDefault");
+                "ReferenceDiscoveryKit.discoveredProviderWorks", "ReferenceDiscoveryKit.incrementalHistoryIsAWriteSetting");
     }
 
     @Test
@@ -83,7 +93,7 @@ class DiscoveryKitVerdictTest {
         assertThat(run.passed()).isEmpty();
         assertThat(run.failed()).containsOnlyKeys("UnregisteredNameKit.listed", "UnregisteredNameKit.loadByName",
                 "UnregisteredNameKit.loadByConfig", "UnregisteredNameKit.discoveredProviderWorks",
-                "UnregisteredNameKit.incrementalHistoryByDefault");
+                "UnregisteredNameKit.incrementalHistoryIsAWriteSetting", "UnregisteredNameKit.everyLoadedProviderReadsEveryForm");
     }
 
     @Test
@@ -91,7 +101,7 @@ class DiscoveryKitVerdictTest {
     void failsWrongType() {
         var run = KitRun.of(WrongTypeKit.class);
         assertThat(run.failed()).containsOnlyKeys("WrongTypeKit.loadByName", "WrongTypeKit.loadByConfig",
-                "WrongTypeKit.incrementalHistoryByDefault");
+                "WrongTypeKit.incrementalHistoryIsAWriteSetting");
         assertThat(run.passed()).contains("WrongTypeKit.listed", "WrongTypeKit.discoveredProviderWorks");
     }
 }

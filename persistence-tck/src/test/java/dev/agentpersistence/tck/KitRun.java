@@ -51,7 +51,11 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
             @Override
             public synchronized void executionFinished(TestIdentifier test, TestExecutionResult result) {
                 if (!test.isTest()) {
-                    if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                    if (result.getStatus() == TestExecutionResult.Status.ABORTED && test.getSource()
+                            .filter(MethodSource.class::isInstance).isPresent()) {
+                        // a test factory aborted before it made its tests: counted like an aborted test
+                        aborted.put(name(test), result.getThrowable().map(Throwable::getMessage).orElse(""));
+                    } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
                         containerFailures.put(test.getUniqueId(), result.getThrowable().orElse(null));
                     }
                     return;
@@ -68,8 +72,10 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
     }
 
     private static String name(TestIdentifier test) {
-        var source = test.getSource().orElseThrow();
-        var method = (MethodSource) source;
+        var source = test.getSource().orElse(null);
+        if (!(source instanceof MethodSource method)) {
+            return "dynamic." + test.getDisplayName(); // a test made by a test factory
+        }
         String className = method.getClassName();
         return className.substring(className.lastIndexOf('$') + 1) + "." + method.getMethodName();
     }

@@ -119,6 +119,17 @@ public final class HistoryReader {
                         + descriptor.size() + " messages but the segments hold " + end + " and the checkpoint "
                         + tail.size());
             }
+            long plausible = tail.size();
+            for (SegmentId segment : descriptor.segments()) {
+                // a cached segment's messages exist; a fetched one is decoded to count them
+                plausible += known != null && known.holds(segment, blockSize) ? segment.span().to() - segment.span().from()
+                        : messagesBound(stored, segment);
+            }
+            if (descriptor.size() > plausible) {
+                throw corrupt(stored, "metadata entry '" + descriptorKey + "' in " + storeName, "the descriptor claims "
+                        + descriptor.size() + " messages but its segments and the checkpoint cannot hold more than "
+                        + plausible);
+            }
             var history = new ArrayList<Message>(descriptor.size());
             byte[][] chain = new byte[end / blockSize + 1][];
             chain[0] = ChainHasher.origin();
@@ -148,6 +159,11 @@ public final class HistoryReader {
             metadata.remove(descriptorKey);
             var complete = stored.toBuilder().messageHistory(history).metadata(metadata).build();
             return new Assembled(complete, blockSize, chain);
+        }
+
+        /** How many messages a segment holds, decoded (its bytes are bounded, unlike what a descriptor claims). */
+        private long messagesBound(AgentCheckpoint stored, SegmentId segment) {
+            return messages(stored, segment).size();
         }
 
         private List<Message> messages(AgentCheckpoint stored, SegmentId segment) {
