@@ -2,11 +2,12 @@ package dev.agentpersistence.codec;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
-import java.util.Locale;
+import dev.agentpersistence.spi.Setting;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads the storage codec from settings; every built-in provider factory stores documents with
+ * The settings of the stored form, each declared once ({@link Setting}); every provider writes with
  * {@link #codec(ProviderConfig)}. Keys (environment form: upper case, dots and dashes as underscores):
  * <ul>
  *   <li>{@value #COMPRESSION} — {@code deflate} (default) or {@code none}: documents are deflate-compressed
@@ -26,22 +27,52 @@ import java.util.Objects;
  * Documents written before (plain JSON) or with other settings stay readable; see {@link DocumentLayers}.
  */
 public final class CodecSettings {
-    /** Compression key. */
-    public static final String COMPRESSION = "agent.persistence.compression";
-    /** Compression threshold key. */
-    public static final String COMPRESSION_MIN_SIZE = "agent.persistence.compression.min-size";
-    /** Compression level key. */
-    public static final String COMPRESSION_LEVEL = "agent.persistence.compression.level";
-    /** Checksum key. */
-    public static final String CHECKSUM = "agent.persistence.checksum";
-    /** Encryption keys key. */
-    public static final String ENCRYPTION_KEYS = "agent.persistence.encryption.keys";
-    /** Current encryption key id key. */
-    public static final String ENCRYPTION_CURRENT_KEY = "agent.persistence.encryption.current-key";
-    /** Encryption-required key. */
-    public static final String ENCRYPTION_REQUIRED = "agent.persistence.encryption.required";
-    /** Maximum stored checkpoint size key. */
-    public static final String MAX_CHECKPOINT_SIZE = "agent.persistence.max-checkpoint-size";
+    /** Compression of new documents. */
+    public static final Setting<String> COMPRESSION_MODE = Setting.choice("agent.persistence.compression", "deflate",
+            List.of("deflate", "none"), "Compression of new documents (before the checksum and encryption).");
+    /** Documents shorter than this are not compressed. */
+    public static final Setting<Long> COMPRESSION_THRESHOLD = Setting.size("agent.persistence.compression.min-size",
+            DocumentLayers.DEFAULT_COMPRESSION_MIN_SIZE, 0, "Documents shorter than this are stored uncompressed.");
+    /** The deflate level. */
+    public static final Setting<Integer> COMPRESSION_DEFLATE_LEVEL = Setting.integer("agent.persistence.compression.level",
+            DocumentLayers.DEFAULT_COMPRESSION_LEVEL, 1, 9, "Deflate level: 1 fastest, 9 smallest.");
+    /** A CRC32C checksum in every new document. */
+    public static final Setting<Boolean> CHECKSUM_ENABLED = Setting.bool("agent.persistence.checksum", true,
+            "A CRC32C checksum in every new document, checked on every read.");
+    /** The encryption keys. */
+    public static final Setting<String> ENCRYPTION_KEY_LIST = Setting.text("agent.persistence.encryption.keys", null,
+            "AES-256 keys as id:base64key,...; set to encrypt new documents and to read encrypted ones.").secret();
+    /** The key id new documents are encrypted with. */
+    public static final Setting<String> ENCRYPTION_CURRENT_KEY_ID = Setting.text("agent.persistence.encryption.current-key",
+            null, "The key id new documents are encrypted with (optional with one key).");
+    /** Whether unencrypted documents are refused. */
+    public static final Setting<Boolean> ENCRYPTION_REQUIRED_ENABLED = Setting.bool("agent.persistence.encryption.required",
+            false, "Refuse to read documents that are not encrypted.");
+    /** The largest checkpoint. */
+    public static final Setting<Long> MAX_CHECKPOINT_BYTES = Setting.size("agent.persistence.max-checkpoint-size",
+            LayeredCheckpointCodec.DEFAULT_MAX_DOCUMENT_SIZE, 1,
+            "Largest checkpoint as encoded and as stored; no read allocates more for one document.");
+    /** Every setting of the stored form, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(COMPRESSION_MODE, COMPRESSION_THRESHOLD,
+            COMPRESSION_DEFLATE_LEVEL, CHECKSUM_ENABLED, ENCRYPTION_KEY_LIST, ENCRYPTION_CURRENT_KEY_ID,
+            ENCRYPTION_REQUIRED_ENABLED, MAX_CHECKPOINT_BYTES);
+
+    /** The key of {@link #COMPRESSION_MODE}. */
+    public static final String COMPRESSION = COMPRESSION_MODE.key();
+    /** The key of {@link #COMPRESSION_THRESHOLD}. */
+    public static final String COMPRESSION_MIN_SIZE = COMPRESSION_THRESHOLD.key();
+    /** The key of {@link #COMPRESSION_DEFLATE_LEVEL}. */
+    public static final String COMPRESSION_LEVEL = COMPRESSION_DEFLATE_LEVEL.key();
+    /** The key of {@link #CHECKSUM_ENABLED}. */
+    public static final String CHECKSUM = CHECKSUM_ENABLED.key();
+    /** The key of {@link #ENCRYPTION_KEY_LIST}. */
+    public static final String ENCRYPTION_KEYS = ENCRYPTION_KEY_LIST.key();
+    /** The key of {@link #ENCRYPTION_CURRENT_KEY_ID}. */
+    public static final String ENCRYPTION_CURRENT_KEY = ENCRYPTION_CURRENT_KEY_ID.key();
+    /** The key of {@link #ENCRYPTION_REQUIRED_ENABLED}. */
+    public static final String ENCRYPTION_REQUIRED = ENCRYPTION_REQUIRED_ENABLED.key();
+    /** The key of {@link #MAX_CHECKPOINT_BYTES}. */
+    public static final String MAX_CHECKPOINT_SIZE = MAX_CHECKPOINT_BYTES.key();
 
     private CodecSettings() {
     }
@@ -53,91 +84,27 @@ public final class CodecSettings {
      */
     public static LayeredCheckpointCodec codec(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        var builder = LayeredCheckpointCodec.custom().layers(layers(config));
-        config.get(MAX_CHECKPOINT_SIZE).filter(v -> !v.isBlank())
-                .ifPresent(v -> builder.maxDocumentSize(parseSize(MAX_CHECKPOINT_SIZE, v)));
-        return builder.build();
+        return LayeredCheckpointCodec.custom().layers(layers(config)).maxDocumentSize(MAX_CHECKPOINT_BYTES.read(config))
+                .build();
     }
 
     /** The layers the settings describe (for blobs other than checkpoints). */
     public static DocumentLayers layers(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        var builder = DocumentLayers.custom().checksum(config.getBoolean(CHECKSUM, true));
-        compression(config, builder);
-        var keys = config.get(ENCRYPTION_KEYS).filter(v -> !v.isBlank());
-        var current = config.get(ENCRYPTION_CURRENT_KEY).filter(v -> !v.isBlank());
-        boolean required = config.getBoolean(ENCRYPTION_REQUIRED, false);
+        var builder = DocumentLayers.custom().checksum(CHECKSUM_ENABLED.read(config))
+                .compression(COMPRESSION_MODE.read(config).equals("deflate"))
+                .compressionMinSize(COMPRESSION_THRESHOLD.read(config))
+                .compressionLevel(COMPRESSION_DEFLATE_LEVEL.read(config));
+        var keys = ENCRYPTION_KEY_LIST.find(config);
+        var current = ENCRYPTION_CURRENT_KEY_ID.find(config);
+        boolean required = ENCRYPTION_REQUIRED_ENABLED.read(config);
         if (keys.isPresent()) {
             builder.encryption(EncryptionKeys.parse(keys.get(), current.orElse(null)));
         } else if (current.isPresent() || required) {
             throw new PersistenceException((current.isPresent() ? ENCRYPTION_CURRENT_KEY : ENCRYPTION_REQUIRED)
-                    + " is set but " + ENCRYPTION_KEYS + " (environment "
-                    + ProviderConfig.environmentName(ENCRYPTION_KEYS) + ") is not");
+                    + " is set but " + ENCRYPTION_KEYS + " (environment " + ENCRYPTION_KEY_LIST.environmentName()
+                    + ") is not");
         }
         return builder.requireEncryption(required).build();
-    }
-
-    private static void compression(ProviderConfig config, DocumentLayers.Builder builder) {
-        String mode = config.get(COMPRESSION).map(String::strip).filter(v -> !v.isEmpty()).orElse("deflate");
-        switch (mode.toLowerCase(Locale.ROOT)) {
-            case "deflate" -> builder.compression(true);
-            case "none" -> builder.compression(false);
-            default -> throw new PersistenceException("Setting '" + COMPRESSION + "' (environment "
-                    + ProviderConfig.environmentName(COMPRESSION) + ") must be 'deflate' or 'none' but was '" + mode + "'");
-        }
-        config.get(COMPRESSION_MIN_SIZE).filter(v -> !v.isBlank())
-                .ifPresent(v -> builder.compressionMinSize(parseSize(COMPRESSION_MIN_SIZE, v, true)));
-        config.get(COMPRESSION_LEVEL).filter(v -> !v.isBlank()).ifPresent(v -> {
-            int level;
-            try {
-                level = Integer.parseInt(v.strip());
-            } catch (NumberFormatException e) {
-                level = -1;
-            }
-            if (level < 1 || level > 9) {
-                throw new PersistenceException("Setting '" + COMPRESSION_LEVEL + "' (environment "
-                        + ProviderConfig.environmentName(COMPRESSION_LEVEL) + ") must be a deflate level from 1 to 9 but was '"
-                        + v + "'");
-            }
-            builder.compressionLevel(level);
-        });
-    }
-
-    /** Parses a size such as {@code 1048576}, {@code 512KiB}, {@code 16MiB} or {@code 10MB}. */
-    static long parseSize(String key, String value) {
-        return parseSize(key, value, false);
-    }
-
-    /** As {@link #parseSize(String, String)}, also accepting zero when {@code zeroAllowed}. */
-    static long parseSize(String key, String value, boolean zeroAllowed) {
-        String s = value.strip();
-        int split = 0;
-        while (split < s.length() && Character.isDigit(s.charAt(split))) {
-            split++;
-        }
-        long multiplier = switch (s.substring(split).strip().toLowerCase(Locale.ROOT)) {
-            case "", "b" -> 1L;
-            case "k", "kib" -> 1L << 10;
-            case "m", "mib" -> 1L << 20;
-            case "g", "gib" -> 1L << 30;
-            case "kb" -> 1_000L;
-            case "mb" -> 1_000_000L;
-            case "gb" -> 1_000_000_000L;
-            default -> -1L;
-        };
-        if (split == 0 || multiplier < 0) {
-            throw new PersistenceException("Setting '" + key + "' must be a size such as 1048576, 512KiB, 16MiB or 10MB"
-                    + " but was '" + value + "'");
-        }
-        try {
-            long size = Math.multiplyExact(Long.parseLong(s.substring(0, split)), multiplier);
-            if (size < 0 || size == 0 && !zeroAllowed) {
-                throw new PersistenceException("Setting '" + key + "' must be " + (zeroAllowed ? "zero or more" : "positive")
-                        + " but was '" + value + "'");
-            }
-            return size;
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new PersistenceException("Setting '" + key + "' is too large: '" + value + "'", e);
-        }
     }
 }

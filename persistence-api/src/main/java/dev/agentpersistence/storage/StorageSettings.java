@@ -7,7 +7,9 @@ import dev.agentpersistence.codec.JsonCheckpointCodec;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -22,6 +24,9 @@ import java.util.Optional;
  * Immutable and thread-safe.
  */
 public final class StorageSettings {
+    /** The settings every provider shares, each declared once: the stored form's, then incremental history's. */
+    public static final List<Setting<?>> SETTINGS = concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS);
+
     private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
 
     private final DocumentLayers layers;
@@ -39,6 +44,12 @@ public final class StorageSettings {
         this.history = history;
         this.ttl = ttl;
         this.skipCorrupt = skipCorrupt;
+    }
+
+    private static List<Setting<?>> concat(List<Setting<?>> first, List<Setting<?>> second) {
+        var all = new java.util.ArrayList<Setting<?>>(first);
+        all.addAll(second);
+        return List.copyOf(all);
     }
 
     /** The defaults: those of {@link #from(ProviderConfig)} with no key set. */

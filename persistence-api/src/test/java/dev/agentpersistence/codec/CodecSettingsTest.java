@@ -45,18 +45,18 @@ class CodecSettingsTest {
     @Test
     void malformedCompressionSettingsNameTheSettingAndTheValue() {
         assertRejected(Map.of(CodecSettings.COMPRESSION, "gzip"),
-                "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be 'deflate' or 'none'"
+                "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be one of deflate, none"
                         + " but was 'gzip'", "");
         for (String level : new String[] {"0", "10", "-1", "fast", "1.5"}) {
             assertRejected(Map.of(CodecSettings.COMPRESSION_LEVEL, level), "'agent.persistence.compression.level' "
-                    + "(environment AGENT_PERSISTENCE_COMPRESSION_LEVEL) must be a deflate level from 1 to 9 but was '"
+                    + "(environment AGENT_PERSISTENCE_COMPRESSION_LEVEL) must be an integer from 1 to 9 but was '"
                     + level + "'", "");
         }
         for (String size : new String[] {"-1", "1 parsec", "KiB", "99999999999999999999"}) {
             assertRejected(Map.of(CodecSettings.COMPRESSION_MIN_SIZE, size), "agent.persistence.compression.min-size", "");
         }
-        assertThatThrownBy(() -> CodecSettings.parseSize(CodecSettings.MAX_CHECKPOINT_SIZE, "0"))
-                .as("zero is only a valid threshold, not a valid maximum").hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, "0"))))
+                .as("zero is only a valid threshold, not a valid maximum").hasMessageContaining("a size of at least 1");
     }
 
     @Test
@@ -95,14 +95,14 @@ class CodecSettingsTest {
 
     @Test
     void sizesTakeUnits() {
-        assertThat(CodecSettings.parseSize("k", "1048576")).isEqualTo(1_048_576L);
-        assertThat(CodecSettings.parseSize("k", "512KiB")).isEqualTo(512L * 1024);
-        assertThat(CodecSettings.parseSize("k", "16MiB")).isEqualTo(16L << 20);
-        assertThat(CodecSettings.parseSize("k", "16m")).isEqualTo(16L << 20);
-        assertThat(CodecSettings.parseSize("k", "10MB")).isEqualTo(10_000_000L);
-        assertThat(CodecSettings.parseSize("k", "2 GiB")).isEqualTo(2L << 30);
-        for (String bad : new String[] {"", "MiB", "-1", "0", "12 parsecs", "99999999999999999999"}) {
-            assertThatThrownBy(() -> CodecSettings.parseSize("agent.persistence.max-checkpoint-size", bad))
+        assertThat(size("1048576")).isEqualTo(1_048_576L);
+        assertThat(size("512KiB")).isEqualTo(512L * 1024);
+        assertThat(size("16MiB")).isEqualTo(16L << 20);
+        assertThat(size("16m")).isEqualTo(16L << 20);
+        assertThat(size("10MB")).isEqualTo(10_000_000L);
+        assertThat(size("2 GiB")).isEqualTo(2L << 30);
+        for (String bad : new String[] {"MiB", "-1", "0", "12 parsecs", "99999999999999999999"}) {
+            assertThatThrownBy(() -> size(bad))
                     .as(bad).isInstanceOf(PersistenceException.class)
                     .hasMessageContaining("agent.persistence.max-checkpoint-size");
         }
@@ -119,5 +119,9 @@ class CodecSettingsTest {
                         assertThat(e.getMessage()).doesNotContain(secret);
                     }
                 });
+    }
+
+    private static long size(String text) {
+        return CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, text))).maxDocumentSize();
     }
 }
