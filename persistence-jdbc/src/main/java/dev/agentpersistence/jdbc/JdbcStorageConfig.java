@@ -2,8 +2,10 @@ package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -16,31 +18,62 @@ import java.util.regex.Pattern;
  * has, only {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
  */
 public final class JdbcStorageConfig {
-    /** JDBC URL; the dialect is chosen from it. Default {@value #DEFAULT_URL}. */
-    public static final String URL = "agent.persistence.jdbc.url";
+    /** JDBC URL; the dialect is chosen from it. */
+    public static final Setting<String> URL_SETTING = Setting.text("agent.persistence.jdbc.url",
+            "jdbc:sqlite:agent-checkpoints.db", "JDBC URL; the dialect (SQLite, PostgreSQL, MariaDB/MySQL, H2) is chosen from it.");
     /** Database user. */
-    public static final String USER = "agent.persistence.jdbc.user";
+    public static final Setting<String> USER_SETTING = Setting.text("agent.persistence.jdbc.user", null, "Database user.");
     /** Database password. */
-    public static final String PASSWORD = "agent.persistence.jdbc.password";
-    /** Maximum connections of the pool. Default {@value #DEFAULT_POOL_SIZE}. */
-    public static final String POOL_SIZE = "agent.persistence.jdbc.pool-size";
-    /** Prefix of every table name. Default {@value #DEFAULT_TABLE_PREFIX}. */
-    public static final String TABLE_PREFIX = "agent.persistence.jdbc.table-prefix";
-    /** Whether the schema is created and upgraded on first use. Default {@code true}. */
-    public static final String MIGRATE = "agent.persistence.jdbc.migrate";
-    /** How long a call waits for a pooled connection before the database counts as unavailable. Default 5s. */
-    public static final String CONNECTION_TIMEOUT = "agent.persistence.jdbc.connection-timeout";
-    /** SQLite only: how long a statement waits for another process's write lock. Default 10s. */
-    public static final String BUSY_TIMEOUT = "agent.persistence.jdbc.busy-timeout";
-    /** Time to live of each checkpoint, counted from its save; expired rows go at the next {@code deleteExpired()}. Default none. */
-    public static final String TTL = "agent.persistence.jdbc.ttl";
+    public static final Setting<String> PASSWORD_SETTING = Setting.text("agent.persistence.jdbc.password", null,
+            "Database password (never printed).").secret();
+    /** Maximum connections of the pool. */
+    public static final Setting<Integer> POOL_SIZE_SETTING = Setting.integer("agent.persistence.jdbc.pool-size", 10, 1,
+            Integer.MAX_VALUE, "Maximum pooled connections.");
+    /** Prefix of every table name. */
+    public static final Setting<String> TABLE_PREFIX_SETTING = Setting.text("agent.persistence.jdbc.table-prefix", "agent_",
+            "Prefix of every table: 1 to 32 of a-z 0-9 _, starting with a letter.");
+    /** Whether the schema is created and upgraded on first use. */
+    public static final Setting<Boolean> MIGRATE_SETTING = Setting.bool("agent.persistence.jdbc.migrate", true,
+            "Create and upgrade the schema on first use.");
+    /** How long a call waits for a pooled connection before the database counts as unavailable. */
+    public static final Setting<Duration> CONNECTION_TIMEOUT_SETTING = Setting.duration(
+            "agent.persistence.jdbc.connection-timeout", Duration.ofSeconds(5),
+            "How long a call waits for a connection before StorageUnavailableException (at least 250ms).");
+    /** SQLite only: how long a statement waits for another process's write lock. */
+    public static final Setting<Duration> BUSY_TIMEOUT_SETTING = Setting.durationOrZero("agent.persistence.jdbc.busy-timeout",
+            Duration.ofSeconds(10), "SQLite: how long a statement waits for another process's write lock.");
+    /** Time to live of each checkpoint, counted from its save. */
+    public static final Setting<Duration> TTL_SETTING = Setting.duration("agent.persistence.jdbc.ttl", null,
+            "Time to live of each checkpoint from its save (30d, 12h); expired ones go at the next deleteExpired().");
+    /** Every JDBC setting, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(URL_SETTING, USER_SETTING, PASSWORD_SETTING, POOL_SIZE_SETTING,
+            TABLE_PREFIX_SETTING, MIGRATE_SETTING, CONNECTION_TIMEOUT_SETTING, BUSY_TIMEOUT_SETTING, TTL_SETTING);
+
+    /** The key of {@link #URL_SETTING}. */
+    public static final String URL = URL_SETTING.key();
+    /** The key of {@link #USER_SETTING}. */
+    public static final String USER = USER_SETTING.key();
+    /** The key of {@link #PASSWORD_SETTING}. */
+    public static final String PASSWORD = PASSWORD_SETTING.key();
+    /** The key of {@link #POOL_SIZE_SETTING}. */
+    public static final String POOL_SIZE = POOL_SIZE_SETTING.key();
+    /** The key of {@link #TABLE_PREFIX_SETTING}. */
+    public static final String TABLE_PREFIX = TABLE_PREFIX_SETTING.key();
+    /** The key of {@link #MIGRATE_SETTING}. */
+    public static final String MIGRATE = MIGRATE_SETTING.key();
+    /** The key of {@link #CONNECTION_TIMEOUT_SETTING}. */
+    public static final String CONNECTION_TIMEOUT = CONNECTION_TIMEOUT_SETTING.key();
+    /** The key of {@link #BUSY_TIMEOUT_SETTING}. */
+    public static final String BUSY_TIMEOUT = BUSY_TIMEOUT_SETTING.key();
+    /** The key of {@link #TTL_SETTING}. */
+    public static final String TTL = TTL_SETTING.key();
 
     /** The embedded default: an SQLite file in the working directory. */
-    public static final String DEFAULT_URL = "jdbc:sqlite:agent-checkpoints.db";
+    public static final String DEFAULT_URL = URL_SETTING.defaultValue().orElseThrow();
     /** Default pool size. */
-    public static final int DEFAULT_POOL_SIZE = 10;
+    public static final int DEFAULT_POOL_SIZE = POOL_SIZE_SETTING.defaultValue().orElseThrow();
     /** Default table prefix. */
-    public static final String DEFAULT_TABLE_PREFIX = "agent_";
+    public static final String DEFAULT_TABLE_PREFIX = TABLE_PREFIX_SETTING.defaultValue().orElseThrow();
 
     private static final Pattern PREFIX_PATTERN = Pattern.compile("[a-z][a-z0-9_]{0,31}");
     private static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
@@ -98,16 +131,12 @@ public final class JdbcStorageConfig {
     public static JdbcStorageConfig from(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
         try {
-            var b = custom()
-                    .url(config.get(URL, DEFAULT_URL))
-                    .poolSize(config.getInt(POOL_SIZE, DEFAULT_POOL_SIZE))
-                    .tablePrefix(config.get(TABLE_PREFIX, DEFAULT_TABLE_PREFIX))
-                    .migrate(config.getBoolean(MIGRATE, true));
-            config.get(USER).ifPresent(b::user);
-            config.get(PASSWORD).ifPresent(b::password);
-            config.getDuration(CONNECTION_TIMEOUT).ifPresent(b::connectionTimeout);
-            config.getDuration(BUSY_TIMEOUT).ifPresent(b::busyTimeout);
-            config.getDuration(TTL).ifPresent(b::ttl);
+            var b = custom().url(URL_SETTING.read(config)).poolSize(POOL_SIZE_SETTING.read(config))
+                    .tablePrefix(TABLE_PREFIX_SETTING.read(config)).migrate(MIGRATE_SETTING.read(config))
+                    .connectionTimeout(CONNECTION_TIMEOUT_SETTING.read(config)).busyTimeout(BUSY_TIMEOUT_SETTING.read(config));
+            USER_SETTING.find(config).ifPresent(b::user);
+            PASSWORD_SETTING.find(config).ifPresent(b::password);
+            TTL_SETTING.find(config).ifPresent(b::ttl);
             return b.build();
         } catch (IllegalArgumentException e) {
             throw new PersistenceException("Invalid JDBC storage setting: " + e.getMessage(), e);
@@ -181,9 +210,9 @@ public final class JdbcStorageConfig {
         private String password;
         private int poolSize = DEFAULT_POOL_SIZE;
         private String tablePrefix = DEFAULT_TABLE_PREFIX;
-        private boolean migrate = true;
-        private Duration connectionTimeout = Duration.ofSeconds(5);
-        private Duration busyTimeout = Duration.ofSeconds(10);
+        private boolean migrate = MIGRATE_SETTING.defaultValue().orElseThrow();
+        private Duration connectionTimeout = CONNECTION_TIMEOUT_SETTING.defaultValue().orElseThrow();
+        private Duration busyTimeout = BUSY_TIMEOUT_SETTING.defaultValue().orElseThrow();
         private Duration ttl;
         private Clock clock = Clock.systemUTC();
 

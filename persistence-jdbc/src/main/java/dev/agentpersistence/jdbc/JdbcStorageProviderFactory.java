@@ -4,7 +4,9 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import dev.agentpersistence.storage.StorageSettings;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,5 +32,10 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
         Objects.requireNonNull(config, "config");
         return JdbcStorageProvider.builder().config(JdbcStorageConfig.from(config))
                 .settings(StorageSettings.from(config)).build();
+    }
+
+    @Override
+    public List<Setting<?>> settings() {
+        return JdbcStorageConfig.SETTINGS;
     }
 }
