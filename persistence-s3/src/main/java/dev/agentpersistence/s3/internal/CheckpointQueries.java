@@ -20,12 +20,17 @@ import java.util.function.Predicate;
  * only hashed in the keys).
  *
  * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed body is gone
- * before anything was returned, the listing starts again from the newest key (a deletion of older
- * versions happens after the newer version was committed, so the new listing holds it).
+ * before anything was returned, the listing starts again at once from the newest key (a deletion of
+ * older versions happens after the newer version was committed, so the new listing holds it).
  */
 public final class CheckpointQueries {
     /** Listings a walk may start while every body it tried has just been deleted. */
     private static final int MAX_LISTINGS = 64;
+    /**
+     * Listings a walk may start when it found only objects that are not bodies: an S3-compatible store
+     * may list a PUT in flight under a temporary name in place of the body it is about to become.
+     */
+    private static final int MAX_LISTINGS_PAST_FOREIGN_KEYS = 3;
 
     private final CheckpointObjects store;
 
@@ -81,6 +86,7 @@ public final class CheckpointQueries {
         private int listings;
         private boolean returnedAny;
         private boolean missedAny;
+        private boolean foreignAny;
         private StoredDocument next;
 
         BodyWalk(String agentId, Long maxVersion, int pageHint) {
@@ -96,13 +102,16 @@ public final class CheckpointQueries {
             keys = store.objects().keys(layout.bodyFolder(agent), layout.bodiesUpTo(agent, maxVersion), pageHint);
             listings++;
             missedAny = false;
+            foreignAny = false;
         }
 
         @Override
         public boolean hasNext() {
             while (next == null) {
                 if (!keys.hasNext()) {
-                    if (!missedAny || returnedAny || listings >= MAX_LISTINGS) {
+                    boolean again = !returnedAny && (missedAny && listings < MAX_LISTINGS
+                            || foreignAny && listings < MAX_LISTINGS_PAST_FOREIGN_KEYS);
+                    if (!again) {
                         return false;
                     }
                     list();
@@ -112,13 +121,16 @@ public final class CheckpointQueries {
                 try {
                     version = store.layout().versionOfBody(agent, keys.next());
                 } catch (NumberFormatException e) {
-                    continue; // not an object of this layout
+                    foreignAny = true; // not an object of this layout
+                    continue;
                 }
                 Optional<StoredDocument> body = store.readBody(agentId, agent, version);
                 if (body.isPresent()) {
                     next = body.get();
+                } else if (!returnedAny && listings < MAX_LISTINGS) {
+                    list(); // deleted since listed: a newer body may have been committed meanwhile, start from the top
                 } else {
-                    missedAny = true; // deleted since listed
+                    missedAny = true;
                 }
             }
             return true;
