@@ -1,0 +1,66 @@
+package dev.agentpersistence.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
+import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.SettingsTable;
+import dev.agentpersistence.storage.StorageSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * Keeps the settings tables of a README equal to the declarations: every block between
+ * {@code <!-- settings: NAME -->} and {@code <!-- /settings -->} must be the table
+ * {@link SettingsTable#markdown} makes from {@link StorageSettings#SETTINGS} ({@code shared}) or from
+ * the {@link PersistenceStorageProviderFactory#settings()} of the factory named NAME on the class path.
+ *
+ * <pre>{@code
+ * @Test
+ * void readmeTablesAreTheDeclarations() {
+ *     SettingsTables.assertReadme(Path.of("README.md"));
+ * }
+ * }</pre>
+ */
+public final class SettingsTables {
+    private static final Pattern BLOCK = Pattern.compile("<!-- settings: ([a-z0-9-]+) -->\\n(.*?)<!-- /settings -->",
+            Pattern.DOTALL);
+
+    private SettingsTables() {
+    }
+
+    /**
+     * Checks every settings table of {@code readme}; returns how many it checked.
+     *
+     * @throws AssertionError naming the table that differs, or a factory that is not on the class path
+     */
+    public static int assertReadme(Path readme) {
+        String text;
+        try {
+            text = Files.readString(readme);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var matcher = BLOCK.matcher(text);
+        int checked = 0;
+        while (matcher.find()) {
+            assertThat(matcher.group(2)).as("settings table '%s' in %s: regenerate it from the declarations",
+                    matcher.group(1), readme).isEqualTo(table(matcher.group(1)));
+            checked++;
+        }
+        return checked;
+    }
+
+    /** The table of {@code shared} or of the factory named {@code name}. */
+    public static String table(String name) {
+        if (name.equals("shared")) {
+            return SettingsTable.markdown(StorageSettings.SETTINGS);
+        }
+        return PersistenceStorageProviders.available().stream().filter(f -> f.name().equals(name)).findFirst()
+                .map(factory -> SettingsTable.markdown(factory.settings()))
+                .orElseThrow(() -> new AssertionError("no provider factory named '" + name + "' on the class path"));
+    }
+}
