@@ -1,6 +1,7 @@
 package dev.agentpersistence.redis;
 
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -20,34 +21,76 @@ import java.util.Optional;
  */
 public final class RedisStorageConfig {
     /** {@code redis://[user:password@]host:port[/db]}, or {@code rediss://…} for TLS. */
-    public static final String URI_KEY = "agent.persistence.redis.uri";
+    public static final Setting<String> URI_SETTING = Setting.text("agent.persistence.redis.uri", "redis://localhost:6379",
+            "redis://[user:password@]host:port[/db], rediss:// for TLS; in cluster mode only user, password and TLS apply.")
+            .secret();
     /** Comma-separated {@code host:port} seed nodes; when set the provider runs in cluster mode. */
-    public static final String CLUSTER_NODES_KEY = "agent.persistence.redis.cluster-nodes";
+    public static final Setting<String> CLUSTER_NODES = Setting.text("agent.persistence.redis.cluster-nodes", null,
+            "Comma-separated host:port seeds; when set, cluster mode.");
     /** Prefix of every key the provider writes. */
-    public static final String KEY_PREFIX_KEY = "agent.persistence.redis.key-prefix";
-    /** Optional lifetime of an agent's keys, refreshed on each save ({@code 7d}, {@code 12h}, {@code PT30M}). */
-    public static final String TTL_KEY = "agent.persistence.redis.ttl";
+    public static final Setting<String> KEY_PREFIX = Setting.text("agent.persistence.redis.key-prefix",
+            "agent-persistence:", "Prefix of every key; no { or }.");
+    /** Optional lifetime of an agent's keys, refreshed on each save. */
+    public static final Setting<Duration> TTL = Setting.duration("agent.persistence.redis.ttl", null,
+            "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).");
     /** Most connections open at once (per node in cluster mode). */
-    public static final String POOL_MAX_TOTAL_KEY = "agent.persistence.redis.pool.max-total";
+    public static final Setting<Integer> POOL_MAX_TOTAL = Setting.integer("agent.persistence.redis.pool.max-total", 16, 1,
+            Integer.MAX_VALUE, "Most connections open at once (per node in a cluster).");
     /** Most idle connections kept. */
-    public static final String POOL_MAX_IDLE_KEY = "agent.persistence.redis.pool.max-idle";
+    public static final Setting<Integer> POOL_MAX_IDLE = Setting.integer("agent.persistence.redis.pool.max-idle", 8, 0,
+            Integer.MAX_VALUE, "Most idle connections kept.");
     /** Fewest idle connections kept. */
-    public static final String POOL_MIN_IDLE_KEY = "agent.persistence.redis.pool.min-idle";
+    public static final Setting<Integer> POOL_MIN_IDLE = Setting.integer("agent.persistence.redis.pool.min-idle", 0, 0,
+            Integer.MAX_VALUE, "Fewest idle connections kept.");
     /** How long a call waits for a free connection. */
-    public static final String POOL_MAX_WAIT_KEY = "agent.persistence.redis.pool.max-wait";
-    /** Whether a pooled connection is checked with PING before use (so a restarted server costs no failed call). */
-    public static final String POOL_TEST_ON_BORROW_KEY = "agent.persistence.redis.pool.test-on-borrow";
+    public static final Setting<Duration> POOL_MAX_WAIT = Setting.duration("agent.persistence.redis.pool.max-wait",
+            Duration.ofSeconds(2), "How long a call waits for a free connection.");
+    /** Whether a pooled connection is checked with PING before use. */
+    public static final Setting<Boolean> POOL_TEST_ON_BORROW = Setting.bool("agent.persistence.redis.pool.test-on-borrow",
+            true, "PING a pooled connection before use, so a restarted server costs no failed call.");
     /** Time allowed to open a connection. */
-    public static final String CONNECT_TIMEOUT_KEY = "agent.persistence.redis.connect-timeout";
+    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.redis.connect-timeout",
+            Duration.ofSeconds(2), "Time allowed to open a connection.");
     /** Time allowed for one reply. */
-    public static final String SOCKET_TIMEOUT_KEY = "agent.persistence.redis.socket-timeout";
+    public static final Setting<Duration> SOCKET_TIMEOUT = Setting.duration("agent.persistence.redis.socket-timeout",
+            Duration.ofSeconds(5), "Time allowed for one reply.");
     /** Attempts of one command in cluster mode (redirections and failovers). */
-    public static final String CLUSTER_MAX_ATTEMPTS_KEY = "agent.persistence.redis.cluster.max-attempts";
+    public static final Setting<Integer> CLUSTER_MAX_ATTEMPTS = Setting.integer("agent.persistence.redis.cluster.max-attempts",
+            5, 1, Integer.MAX_VALUE, "Attempts per command in a cluster (redirections, failover).");
+    /** Every Redis setting, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(URI_SETTING, CLUSTER_NODES, KEY_PREFIX, TTL, POOL_MAX_TOTAL,
+            POOL_MAX_IDLE, POOL_MIN_IDLE, POOL_MAX_WAIT, POOL_TEST_ON_BORROW, CONNECT_TIMEOUT, SOCKET_TIMEOUT,
+            CLUSTER_MAX_ATTEMPTS);
+
+    /** The key of {@link #URI_SETTING}. */
+    public static final String URI_KEY = URI_SETTING.key();
+    /** The key of {@link #CLUSTER_NODES}. */
+    public static final String CLUSTER_NODES_KEY = CLUSTER_NODES.key();
+    /** The key of {@link #KEY_PREFIX}. */
+    public static final String KEY_PREFIX_KEY = KEY_PREFIX.key();
+    /** The key of {@link #TTL}. */
+    public static final String TTL_KEY = TTL.key();
+    /** The key of {@link #POOL_MAX_TOTAL}. */
+    public static final String POOL_MAX_TOTAL_KEY = POOL_MAX_TOTAL.key();
+    /** The key of {@link #POOL_MAX_IDLE}. */
+    public static final String POOL_MAX_IDLE_KEY = POOL_MAX_IDLE.key();
+    /** The key of {@link #POOL_MIN_IDLE}. */
+    public static final String POOL_MIN_IDLE_KEY = POOL_MIN_IDLE.key();
+    /** The key of {@link #POOL_MAX_WAIT}. */
+    public static final String POOL_MAX_WAIT_KEY = POOL_MAX_WAIT.key();
+    /** The key of {@link #POOL_TEST_ON_BORROW}. */
+    public static final String POOL_TEST_ON_BORROW_KEY = POOL_TEST_ON_BORROW.key();
+    /** The key of {@link #CONNECT_TIMEOUT}. */
+    public static final String CONNECT_TIMEOUT_KEY = CONNECT_TIMEOUT.key();
+    /** The key of {@link #SOCKET_TIMEOUT}. */
+    public static final String SOCKET_TIMEOUT_KEY = SOCKET_TIMEOUT.key();
+    /** The key of {@link #CLUSTER_MAX_ATTEMPTS}. */
+    public static final String CLUSTER_MAX_ATTEMPTS_KEY = CLUSTER_MAX_ATTEMPTS.key();
 
     /** The default {@link #uri()}. */
-    public static final String DEFAULT_URI = "redis://localhost:6379";
+    public static final String DEFAULT_URI = URI_SETTING.defaultValue().orElseThrow();
     /** The default {@link #keyPrefix()}. */
-    public static final String DEFAULT_KEY_PREFIX = "agent-persistence:";
+    public static final String DEFAULT_KEY_PREFIX = KEY_PREFIX.defaultValue().orElseThrow();
 
     private static final RedisStorageConfig DEFAULTS = custom().build();
 
@@ -102,19 +145,13 @@ public final class RedisStorageConfig {
      */
     public static RedisStorageConfig of(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        var b = custom();
-        config.get(URI_KEY).map(String::trim).filter(s -> !s.isEmpty()).ifPresent(b::uri);
-        config.get(CLUSTER_NODES_KEY).ifPresent(nodes -> b.clusterNodes(splitNodes(nodes)));
-        config.get(KEY_PREFIX_KEY).ifPresent(b::keyPrefix);
-        config.getDuration(TTL_KEY).ifPresent(b::ttl);
-        b.poolMaxTotal(config.getInt(POOL_MAX_TOTAL_KEY, b.poolMaxTotal));
-        b.poolMaxIdle(config.getInt(POOL_MAX_IDLE_KEY, b.poolMaxIdle));
-        b.poolMinIdle(config.getInt(POOL_MIN_IDLE_KEY, b.poolMinIdle));
-        config.getDuration(POOL_MAX_WAIT_KEY).ifPresent(b::poolMaxWait);
-        b.poolTestOnBorrow(config.getBoolean(POOL_TEST_ON_BORROW_KEY, b.poolTestOnBorrow));
-        config.getDuration(CONNECT_TIMEOUT_KEY).ifPresent(b::connectTimeout);
-        config.getDuration(SOCKET_TIMEOUT_KEY).ifPresent(b::socketTimeout);
-        b.clusterMaxAttempts(config.getInt(CLUSTER_MAX_ATTEMPTS_KEY, b.clusterMaxAttempts));
+        var b = custom().uri(URI_SETTING.read(config)).keyPrefix(KEY_PREFIX.read(config))
+                .poolMaxTotal(POOL_MAX_TOTAL.read(config)).poolMaxIdle(POOL_MAX_IDLE.read(config))
+                .poolMinIdle(POOL_MIN_IDLE.read(config)).poolMaxWait(POOL_MAX_WAIT.read(config))
+                .poolTestOnBorrow(POOL_TEST_ON_BORROW.read(config)).connectTimeout(CONNECT_TIMEOUT.read(config))
+                .socketTimeout(SOCKET_TIMEOUT.read(config)).clusterMaxAttempts(CLUSTER_MAX_ATTEMPTS.read(config));
+        CLUSTER_NODES.find(config).ifPresent(nodes -> b.clusterNodes(splitNodes(nodes)));
+        TTL.find(config).ifPresent(b::ttl);
         return b.build();
     }
 
@@ -212,14 +249,14 @@ public final class RedisStorageConfig {
         private List<String> clusterNodes = List.of();
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration ttl;
-        private int poolMaxTotal = 16;
-        private int poolMaxIdle = 8;
-        private int poolMinIdle = 0;
-        private Duration poolMaxWait = Duration.ofSeconds(2);
-        private boolean poolTestOnBorrow = true;
-        private Duration connectTimeout = Duration.ofSeconds(2);
-        private Duration socketTimeout = Duration.ofSeconds(5);
-        private int clusterMaxAttempts = 5;
+        private int poolMaxTotal = POOL_MAX_TOTAL.defaultValue().orElseThrow();
+        private int poolMaxIdle = POOL_MAX_IDLE.defaultValue().orElseThrow();
+        private int poolMinIdle = POOL_MIN_IDLE.defaultValue().orElseThrow();
+        private Duration poolMaxWait = POOL_MAX_WAIT.defaultValue().orElseThrow();
+        private boolean poolTestOnBorrow = POOL_TEST_ON_BORROW.defaultValue().orElseThrow();
+        private Duration connectTimeout = CONNECT_TIMEOUT.defaultValue().orElseThrow();
+        private Duration socketTimeout = SOCKET_TIMEOUT.defaultValue().orElseThrow();
+        private int clusterMaxAttempts = CLUSTER_MAX_ATTEMPTS.defaultValue().orElseThrow();
 
         private Builder() {
         }

@@ -5,7 +5,9 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import dev.agentpersistence.storage.StorageSettings;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -32,5 +34,10 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
             throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
         }
         return RedisStorageProvider.builder().config(settings).settings(StorageSettings.from(config)).build();
+    }
+
+    @Override
+    public List<Setting<?>> settings() {
+        return RedisStorageConfig.SETTINGS;
     }
 }
