@@ -4,38 +4,82 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.CheckpointFilter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * Discovers the S3 provider under the name {@value #NAME}. Settings (environment form in brackets):
- * <ul>
- *   <li>{@value #BUCKET} [{@code AGENT_PERSISTENCE_S3_BUCKET}], required;</li>
- *   <li>{@value #PREFIX}, {@value #REGION}, {@value #ENDPOINT} (an S3-compatible store),
- *       {@value #PATH_STYLE} (default: true when an endpoint is set);</li>
- *   <li>{@value #ACCESS_KEY_ID} and {@value #SECRET_ACCESS_KEY}, else the SDK's default chain;</li>
- *   <li>{@value #GZIP} (default false), {@value #CONDITIONAL_WRITES} (default true),
- *       {@value #CONNECT_TIMEOUT} (default 5s), {@value #READ_TIMEOUT} (default 60s);</li>
- *   <li>the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).</li>
- * </ul>
+ * Discovers the S3 provider under the name {@value #NAME}, from the settings declared below
+ * ({@link #settings()}) and the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).
  */
 public final class S3StorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "s3";
-    public static final String BUCKET = "agent.persistence.s3.bucket";
-    public static final String PREFIX = "agent.persistence.s3.prefix";
-    public static final String REGION = "agent.persistence.s3.region";
-    public static final String ENDPOINT = "agent.persistence.s3.endpoint";
-    public static final String PATH_STYLE = "agent.persistence.s3.path-style";
-    public static final String ACCESS_KEY_ID = "agent.persistence.s3.access-key-id";
-    public static final String SECRET_ACCESS_KEY = "agent.persistence.s3.secret-access-key";
-    public static final String GZIP = "agent.persistence.s3.gzip";
-    public static final String CONDITIONAL_WRITES = "agent.persistence.s3.conditional-writes";
-    public static final String CONNECT_TIMEOUT = "agent.persistence.s3.connect-timeout";
-    public static final String READ_TIMEOUT = "agent.persistence.s3.read-timeout";
+    /** The bucket; required. */
+    public static final Setting<String> BUCKET_SETTING = Setting.text("agent.persistence.s3.bucket", null,
+            "The bucket (required).");
+    /** Key prefix inside the bucket. */
+    public static final Setting<String> PREFIX_SETTING = Setting.text("agent.persistence.s3.prefix", null,
+            "Key prefix inside the bucket.");
+    /** Region; else the SDK's default chain. */
+    public static final Setting<String> REGION_SETTING = Setting.text("agent.persistence.s3.region", null,
+            "Region; else the SDK's default region chain.");
+    /** Endpoint of an S3-compatible store. */
+    public static final Setting<String> ENDPOINT_SETTING = Setting.text("agent.persistence.s3.endpoint", null,
+            "Endpoint of an S3-compatible store (MinIO, Ceph, ...), without credentials.");
+    /** Path-style addressing. */
+    public static final Setting<Boolean> PATH_STYLE_SETTING = Setting.bool("agent.persistence.s3.path-style", false,
+            "Path-style addressing (on by itself when an endpoint is set).");
+    /** Access key id; with the secret, else the SDK's default chain. */
+    public static final Setting<String> ACCESS_KEY_ID_SETTING = Setting.text("agent.persistence.s3.access-key-id", null,
+            "Access key id (with the secret access key), else the SDK's default credentials chain.");
+    /** Secret access key. */
+    public static final Setting<String> SECRET_ACCESS_KEY_SETTING = Setting.text("agent.persistence.s3.secret-access-key",
+            null, "Secret access key.").secret();
+    /** Gzip bodies. */
+    public static final Setting<Boolean> GZIP_SETTING = Setting.bool("agent.persistence.s3.gzip", false,
+            "Gzip what the stored form produced (little gain over its own compression).");
+    /** Conditional writes. */
+    public static final Setting<Boolean> CONDITIONAL_WRITES_SETTING = Setting.bool("agent.persistence.s3.conditional-writes",
+            true, "If-None-Match / If-Match writes; off only for stores without them (then a check before writing).");
+    /** Connection timeout. */
+    public static final Setting<Duration> CONNECT_TIMEOUT_SETTING = Setting.duration("agent.persistence.s3.connect-timeout",
+            S3StorageConfig.DEFAULT_CONNECT_TIMEOUT, "Time allowed to open a connection.");
+    /** Read timeout. */
+    public static final Setting<Duration> READ_TIMEOUT_SETTING = Setting.duration("agent.persistence.s3.read-timeout",
+            S3StorageConfig.DEFAULT_READ_TIMEOUT, "Time allowed for a response.");
+    /** Every S3 setting, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(BUCKET_SETTING, PREFIX_SETTING, REGION_SETTING,
+            ENDPOINT_SETTING, PATH_STYLE_SETTING, ACCESS_KEY_ID_SETTING, SECRET_ACCESS_KEY_SETTING, GZIP_SETTING,
+            CONDITIONAL_WRITES_SETTING, CONNECT_TIMEOUT_SETTING, READ_TIMEOUT_SETTING);
+
+    /** The key of {@link #BUCKET_SETTING}. */
+    public static final String BUCKET = BUCKET_SETTING.key();
+    /** The key of {@link #PREFIX_SETTING}. */
+    public static final String PREFIX = PREFIX_SETTING.key();
+    /** The key of {@link #REGION_SETTING}. */
+    public static final String REGION = REGION_SETTING.key();
+    /** The key of {@link #ENDPOINT_SETTING}. */
+    public static final String ENDPOINT = ENDPOINT_SETTING.key();
+    /** The key of {@link #PATH_STYLE_SETTING}. */
+    public static final String PATH_STYLE = PATH_STYLE_SETTING.key();
+    /** The key of {@link #ACCESS_KEY_ID_SETTING}. */
+    public static final String ACCESS_KEY_ID = ACCESS_KEY_ID_SETTING.key();
+    /** The key of {@link #SECRET_ACCESS_KEY_SETTING}. */
+    public static final String SECRET_ACCESS_KEY = SECRET_ACCESS_KEY_SETTING.key();
+    /** The key of {@link #GZIP_SETTING}. */
+    public static final String GZIP = GZIP_SETTING.key();
+    /** The key of {@link #CONDITIONAL_WRITES_SETTING}. */
+    public static final String CONDITIONAL_WRITES = CONDITIONAL_WRITES_SETTING.key();
+    /** The key of {@link #CONNECT_TIMEOUT_SETTING}. */
+    public static final String CONNECT_TIMEOUT = CONNECT_TIMEOUT_SETTING.key();
+    /** The key of {@link #READ_TIMEOUT_SETTING}. */
+    public static final String READ_TIMEOUT = READ_TIMEOUT_SETTING.key();
 
     @Override
     public String name() {
@@ -70,11 +114,16 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
                     + ProviderConfig.environmentName(SECRET_ACCESS_KEY) + "), or neither to use the default credentials chain");
         }
         keyId.ifPresent(id -> builder.credentials(id, secret.get()));
-        builder.gzip(config.getBoolean(GZIP, false));
-        builder.conditionalWrites(config.getBoolean(CONDITIONAL_WRITES, true));
+        builder.gzip(GZIP_SETTING.read(config));
+        builder.conditionalWrites(CONDITIONAL_WRITES_SETTING.read(config));
         config.getDuration(CONNECT_TIMEOUT).ifPresent(d -> apply(CONNECT_TIMEOUT, () -> builder.connectTimeout(d)));
         config.getDuration(READ_TIMEOUT).ifPresent(d -> apply(READ_TIMEOUT, () -> builder.readTimeout(d)));
         return builder.build();
+    }
+
+    @Override
+    public List<Setting<?>> settings() {
+        return SETTINGS;
     }
 
     private static URI uri(String value) {
