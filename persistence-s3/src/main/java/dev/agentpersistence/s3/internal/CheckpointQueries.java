@@ -148,12 +148,19 @@ public final class CheckpointQueries {
         }
     }
 
-    /** Index entries newest first, prefiltered by their attributes; the body of each candidate version once. */
+    /**
+     * Index entries newest first, prefiltered by their attributes; the body of each candidate version
+     * once. Like {@link BodyWalk} it lists again from the newest entry when a candidate's body is gone
+     * before anything was returned.
+     */
     private final class IndexWalk implements Iterator<StoredDocument> {
         private final String agentId;
         private final String agent;
         private final Predicate<IndexEntry> candidate;
-        private final Iterator<String> keys;
+        private final Long maxVersion;
+        private Iterator<String> keys;
+        private int listings;
+        private boolean returnedAny;
         private long lastRead = -1;
         private StoredDocument next;
 
@@ -161,9 +168,15 @@ public final class CheckpointQueries {
             this.agentId = agentId;
             this.agent = KeyParts.encode(agentId);
             this.candidate = IndexEntry.prefilter(filter);
+            this.maxVersion = filter.maxVersion();
+            list();
+        }
+
+        private void list() {
             KeyLayout layout = store.layout();
-            this.keys = store.objects().keys(layout.indexFolder(agent), layout.indexUpTo(agent, filter.maxVersion()),
-                    S3Objects.PAGE);
+            keys = store.objects().keys(layout.indexFolder(agent), layout.indexUpTo(agent, maxVersion), S3Objects.PAGE);
+            listings++;
+            lastRead = -1;
         }
 
         @Override
@@ -176,6 +189,9 @@ public final class CheckpointQueries {
                 // Several entries may name one version (left by saves that lost); its body decides once.
                 lastRead = entry.version();
                 next = store.readBody(agentId, agent, entry.version()).orElse(null);
+                if (next == null && !returnedAny && listings < MAX_LISTINGS) {
+                    list(); // deleted since listed: a newer checkpoint may have been committed meanwhile
+                }
             }
             return next != null;
         }
@@ -187,6 +203,7 @@ public final class CheckpointQueries {
             }
             StoredDocument result = next;
             next = null;
+            returnedAny = true;
             return result;
         }
     }
