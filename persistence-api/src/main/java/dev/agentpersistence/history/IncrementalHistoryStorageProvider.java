@@ -10,6 +10,7 @@ import dev.agentpersistence.history.internal.ChainCache;
 import dev.agentpersistence.history.internal.ChainHasher;
 import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
+import dev.agentpersistence.history.internal.ReservedMetadata;
 import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
 import dev.agentpersistence.spi.HistorySegmentStore;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
 public final class IncrementalHistoryStorageProvider
         implements PersistenceStorageProvider<CheckpointFilter>, SegmentedHistoryStorage {
     /** Metadata keys with this prefix are reserved for the library. */
-    public static final String RESERVED_METADATA_PREFIX = "__agent-persistence.";
+    public static final String RESERVED_METADATA_PREFIX = ReservedMetadata.PREFIX;
     /** The metadata entry of a stored checkpoint that describes where its history lives. */
     public static final String DESCRIPTOR_KEY = RESERVED_METADATA_PREFIX + "history";
 
@@ -139,7 +139,7 @@ public final class IncrementalHistoryStorageProvider
     @Override
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         StorageChecks.requireSaveArguments(agentId, checkpoint);
-        requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
+        ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
         AgentCheckpoint stored = writer.prepare(agentId, checkpoint);
         try {
             delegate.saveCheckpoint(agentId, stored);
@@ -271,18 +271,10 @@ public final class IncrementalHistoryStorageProvider
 
     private static void requireUnreserved(CheckpointFilter filter) {
         if (filter != null) {
-            requireUnreserved(filter.metadata(), "filter metadata");
+            ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
         }
     }
 
-    private static void requireUnreserved(Map<String, String> metadata, String what) {
-        for (String key : metadata.keySet()) {
-            if (key.startsWith(RESERVED_METADATA_PREFIX)) {
-                throw new IllegalArgumentException(what + " key '" + key + "' starts with '" + RESERVED_METADATA_PREFIX
-                        + "', which is reserved for agent-persistence's own entries");
-            }
-        }
-    }
 
     /** Builds {@link IncrementalHistoryStorageProvider}s. */
     public static final class Builder {

@@ -19,6 +19,7 @@ import dev.agentpersistence.history.internal.ChainHasher;
 import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
 import dev.agentpersistence.history.internal.SegmentCodec;
+import dev.agentpersistence.history.internal.ReservedMetadata;
 import dev.agentpersistence.history.internal.SegmentCollector;
 import dev.agentpersistence.internal.CheckpointContent;
 import dev.agentpersistence.spi.ExpiringStorage;
@@ -36,7 +37,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,7 +72,6 @@ import org.slf4j.LoggerFactory;
 public class StorageShell implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage,
         SegmentedHistoryStorage {
     private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
-    private static final String RESERVED = IncrementalHistoryStorageProvider.RESERVED_METADATA_PREFIX;
     private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
     private static final int MAX_INSERT_ATTEMPTS = 3;
 
@@ -155,7 +154,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
-        requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
+        ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
         byte[] document = codec.encode(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
@@ -323,7 +322,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         if (filter == null) {
             return CheckpointFilter.ALL;
         }
-        requireUnreserved(filter.metadata(), "filter metadata");
+        ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
         return attributes.query(filter);
     }
 
@@ -407,14 +406,6 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         StorageChecks.requireOpen(closed.get(), toString());
     }
 
-    private static void requireUnreserved(Map<String, String> metadata, String what) {
-        for (String key : metadata.keySet()) {
-            if (key.startsWith(RESERVED)) {
-                throw new IllegalArgumentException(what + " key '" + key + "' starts with '" + RESERVED
-                        + "', which is reserved for agent-persistence's own entries");
-            }
-        }
-    }
 
     /** The stored forms of an agent's checkpoints, for the segment collector (which reads their descriptors). */
     private final class StoredForm implements PersistenceStorageProvider<CheckpointFilter> {

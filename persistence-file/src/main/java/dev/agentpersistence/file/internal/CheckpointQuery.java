@@ -1,12 +1,12 @@
 package dev.agentpersistence.file.internal;
 
+import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -122,15 +122,13 @@ public final class CheckpointQuery {
     }
 
     /** A newest-first walk over one listing, listing again while every file it tried was deleted. */
-    private final class Walk implements Iterator<StoredDocument> {
+    private final class Walk extends NewestFirstWalk {
         private final AgentPaths paths;
         private final Long maxVersion;
         private long[] versions;
         private int position;
         private int listings = 1;
-        private boolean returnedAny;
         private boolean missedAny;
-        private StoredDocument next;
 
         Walk(AgentPaths paths, Long maxVersion, long[] listing) {
             this.paths = paths;
@@ -140,11 +138,11 @@ public final class CheckpointQuery {
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null) {
+        protected StoredDocument advance() {
+            while (true) {
                 if (position < 0) {
-                    if (!missedAny || returnedAny || listings >= MAX_LISTINGS) {
-                        return false;
+                    if (!missedAny || returnedAny() || listings >= MAX_LISTINGS) {
+                        return null;
                     }
                     versions = list(paths);
                     position = versions.length - 1;
@@ -158,23 +156,10 @@ public final class CheckpointQuery {
                 }
                 Optional<StoredDocument> read = reader.version(paths, version);
                 if (read.isPresent()) {
-                    next = read.get();
-                } else {
-                    missedAny = true;
+                    return read.get();
                 }
+                missedAny = true;
             }
-            return true;
-        }
-
-        @Override
-        public StoredDocument next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredDocument result = next;
-            next = null;
-            returnedAny = true;
-            return result;
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -77,17 +77,15 @@ public final class CheckpointQueries {
     }
 
     /** Bodies newest first, listing again while every body it tried was deleted meanwhile. */
-    private final class BodyWalk implements Iterator<StoredDocument> {
+    private final class BodyWalk extends NewestFirstWalk {
         private final String agentId;
         private final String agent;
         private final Long maxVersion;
         private final int pageHint;
         private Iterator<String> keys;
         private int listings;
-        private boolean returnedAny;
         private boolean missedAny;
         private boolean foreignAny;
-        private StoredDocument next;
 
         BodyWalk(String agentId, Long maxVersion, int pageHint) {
             this.agentId = agentId;
@@ -106,13 +104,13 @@ public final class CheckpointQueries {
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null) {
+        protected StoredDocument advance() {
+            while (true) {
                 if (!keys.hasNext()) {
-                    boolean again = !returnedAny && (missedAny && listings < MAX_LISTINGS
+                    boolean again = !returnedAny() && (missedAny && listings < MAX_LISTINGS
                             || foreignAny && listings < MAX_LISTINGS_PAST_FOREIGN_KEYS);
                     if (!again) {
-                        return false;
+                        return null;
                     }
                     list();
                     continue;
@@ -126,25 +124,14 @@ public final class CheckpointQueries {
                 }
                 Optional<StoredDocument> body = store.readBody(agentId, agent, version);
                 if (body.isPresent()) {
-                    next = body.get();
-                } else if (!returnedAny && listings < MAX_LISTINGS) {
+                    return body.get();
+                }
+                if (!returnedAny() && listings < MAX_LISTINGS) {
                     list(); // deleted since listed: a newer body may have been committed meanwhile, start from the top
                 } else {
                     missedAny = true;
                 }
             }
-            return true;
-        }
-
-        @Override
-        public StoredDocument next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredDocument result = next;
-            next = null;
-            returnedAny = true;
-            return result;
         }
     }
 
@@ -153,16 +140,14 @@ public final class CheckpointQueries {
      * once. Like {@link BodyWalk} it lists again from the newest entry when a candidate's body is gone
      * before anything was returned.
      */
-    private final class IndexWalk implements Iterator<StoredDocument> {
+    private final class IndexWalk extends NewestFirstWalk {
         private final String agentId;
         private final String agent;
         private final Predicate<IndexEntry> candidate;
         private final Long maxVersion;
         private Iterator<String> keys;
         private int listings;
-        private boolean returnedAny;
         private long lastRead = -1;
-        private StoredDocument next;
 
         IndexWalk(String agentId, CheckpointFilter filter) {
             this.agentId = agentId;
@@ -180,31 +165,23 @@ public final class CheckpointQueries {
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null && keys.hasNext()) {
+        protected StoredDocument advance() {
+            while (keys.hasNext()) {
                 IndexEntry entry = store.layout().indexEntryOf(agent, keys.next());
                 if (entry == null || entry.version() == lastRead || !candidate.test(entry)) {
                     continue;
                 }
                 // Several entries may name one version (left by saves that lost); its body decides once.
                 lastRead = entry.version();
-                next = store.readBody(agentId, agent, entry.version()).orElse(null);
-                if (next == null && !returnedAny && listings < MAX_LISTINGS) {
+                Optional<StoredDocument> body = store.readBody(agentId, agent, entry.version());
+                if (body.isPresent()) {
+                    return body.get();
+                }
+                if (!returnedAny() && listings < MAX_LISTINGS) {
                     list(); // deleted since listed: a newer checkpoint may have been committed meanwhile
                 }
             }
-            return next != null;
-        }
-
-        @Override
-        public StoredDocument next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StoredDocument result = next;
-            next = null;
-            returnedAny = true;
-            return result;
+            return null;
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.agentpersistence.storage;
+package dev.agentpersistence.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,8 @@ import dev.agentpersistence.InvalidIdentifierException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+/** The storage shell over a heap backend: reading every form, typed errors, conflicts, limits, TTL. */
 class StorageShellTest {
     private static final Instant T0 = Instant.parse("2026-11-24T10:15:30.123456789Z");
     private static final StorageSettings INCREMENTAL = StorageSettings.custom()
@@ -45,7 +48,7 @@ class StorageShellTest {
     @Test
     @DisplayName("a reader whose settings write plain JSON reads a 600-message incremental, compressed checkpoint whole")
     void plainReaderReadsIncrementalHistory() {
-        var backend = new HeapBackend(true, false);
+        var backend = new TestHeapBackend(true, false);
         var writer = StorageShell.builder(backend).settings(INCREMENTAL).build();
         var saved = checkpoint("agent", 0, 600);
         writer.saveCheckpoint("agent", saved);
@@ -63,9 +66,9 @@ class StorageShellTest {
     @Test
     @DisplayName("a checkpoint whose history lives in segments the backend cannot give is a typed error, never a short history")
     void missingSegmentsAreCorruption() {
-        var withSegments = new HeapBackend(true, false);
+        var withSegments = new TestHeapBackend(true, false);
         StorageShell.builder(withSegments).settings(INCREMENTAL).build().saveCheckpoint("agent", checkpoint("agent", 0, 600));
-        var withoutSegments = new HeapBackend(false, false);
+        var withoutSegments = new TestHeapBackend(false, false);
         withoutSegments.records.putAll(withSegments.records);
         var reader = StorageShell.of(withoutSegments);
         assertThatThrownBy(() -> reader.getLatestCheckpoint("agent"))
@@ -80,7 +83,7 @@ class StorageShellTest {
     @Test
     @DisplayName("a history descriptor claiming 2,000,000,001 messages is corrupt, found before anything is sized by it")
     void hugeDescriptorClaims() {
-        var backend = new HeapBackend(true, false);
+        var backend = new TestHeapBackend(true, false);
         var shell = StorageShell.builder(backend).settings(INCREMENTAL).build();
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 40));
         shell.saveCheckpoint("agent", checkpoint("agent", 1, 2));
@@ -100,7 +103,7 @@ class StorageShellTest {
     @Test
     @DisplayName("a stored document over the maximum size is refused before decoding; the agent's other checkpoints still read")
     void oversizedStoredDocument() {
-        var backend = new HeapBackend(true, false);
+        var backend = new TestHeapBackend(true, false);
         var settings = StorageSettings.from(PLAIN).maxCheckpointSize(4096).build();
         var shell = StorageShell.builder(backend).settings(settings).build();
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 2));
@@ -115,7 +118,7 @@ class StorageShellTest {
     @Test
     @DisplayName("tampered bytes are a CorruptCheckpointException naming agent, checkpoint and location")
     void tamperedBytes() {
-        var backend = new HeapBackend(true, false);
+        var backend = new TestHeapBackend(true, false);
         var shell = StorageShell.of(backend);
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 3));
         byte[] document = backend.records.get("agent").get(0L).document().clone();
@@ -134,7 +137,7 @@ class StorageShellTest {
     @Test
     @DisplayName("an identical re-save is a no-op whatever the writer's settings; different content is a conflict")
     void conflicts() {
-        var backend = new HeapBackend(true, false);
+        var backend = new TestHeapBackend(true, false);
         StorageShell.builder(backend).settings(INCREMENTAL).build().saveCheckpoint("agent", checkpoint("agent", 0, 100));
         var plain = StorageShell.builder(backend).settings(PLAIN).build();
         plain.saveCheckpoint("agent", checkpoint("agent", 0, 100));
@@ -150,7 +153,7 @@ class StorageShellTest {
     @Test
     @DisplayName("filters reach the backend as attributes; reserved metadata keys are refused")
     void attributesAndReservedKeys() {
-        var shell = StorageShell.of(new HeapBackend(true, false));
+        var shell = StorageShell.of(new TestHeapBackend(true, false));
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 1));
         shell.saveCheckpoint("agent", checkpoint("agent", 1, 1));
         assertThat(shell.getCheckpoints("agent", CheckpointFilter.builder().metadata("phase", "p1").build()))
@@ -167,9 +170,9 @@ class StorageShellTest {
     @DisplayName("a time to live needs a backend that keeps expiry times; expired records go with deleteExpired")
     void timeToLive() {
         var ttl = StorageSettings.custom().ttl(Duration.ofMinutes(5)).build();
-        assertThatThrownBy(() -> StorageShell.builder(new HeapBackend(true, false)).settings(ttl).build())
+        assertThatThrownBy(() -> StorageShell.builder(new TestHeapBackend(true, false)).settings(ttl).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("time to live");
-        var backend = new HeapBackend(true, true);
+        var backend = new TestHeapBackend(true, true);
         StorageShell.builder(backend).settings(ttl).clock(Clock.fixed(T0, ZoneOffset.UTC)).build()
                 .saveCheckpoint("agent", checkpoint("agent", 0, 1));
         assertThat(backend.records.get("agent").get(0L).expiresAt()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
@@ -181,7 +184,7 @@ class StorageShellTest {
     @Test
     @DisplayName("after close every call throws IllegalStateException; ids are checked before the backend is called")
     void closedAndIds() {
-        var shell = StorageShell.of(new HeapBackend(true, false));
+        var shell = StorageShell.of(new TestHeapBackend(true, false));
         assertThatThrownBy(() -> shell.getCheckpoints("bad\u0000id")).isInstanceOf(InvalidIdentifierException.class);
         shell.close();
         shell.close();

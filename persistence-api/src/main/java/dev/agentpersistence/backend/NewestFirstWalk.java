@@ -1,0 +1,42 @@
+package dev.agentpersistence.backend;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * A lazy newest-first walk over stored documents, for {@link StorageBackend#candidates} and for a
+ * backend's own listings: a subclass says how to find the next document, this class does the
+ * iterator bookkeeping and remembers whether anything was returned yet (a walk that finds a listed
+ * record deleted before it returned anything should list again, so it never misses a newer one).
+ */
+public abstract class NewestFirstWalk implements Iterator<StoredDocument> {
+    private StoredDocument next;
+    private boolean returnedAny;
+
+    /** The next document, or {@code null} when the walk is over. */
+    protected abstract StoredDocument advance();
+
+    /** Whether {@link #next()} has returned a document yet. */
+    protected final boolean returnedAny() {
+        return returnedAny;
+    }
+
+    @Override
+    public final boolean hasNext() {
+        if (next == null) {
+            next = advance();
+        }
+        return next != null;
+    }
+
+    @Override
+    public final StoredDocument next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        StoredDocument result = next;
+        next = null;
+        returnedAny = true;
+        return result;
+    }
+}
