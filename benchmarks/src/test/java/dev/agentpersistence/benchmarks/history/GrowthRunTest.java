@@ -12,11 +12,13 @@ class GrowthRunTest {
         var run = new GrowthRun(300, 256);
         GrowthRun.Outcome full;
         GrowthRun.Outcome incremental;
-        try (var provider = new InMemoryStorageProvider()) {
+        // uncompressed, so that the bytes compare the two forms and not how well deflate does on each
+        var plain = dev.agentpersistence.storage.StorageSettings.custom()
+                .layers(dev.agentpersistence.codec.DocumentLayers.none());
+        try (var provider = new InMemoryStorageProvider(plain.incrementalHistory(false).build(), java.time.Clock.systemUTC())) {
             full = run.run(provider, "agent");
         }
-        try (var provider = new InMemoryStorageProvider(dev.agentpersistence.storage.StorageSettings.ofDefaults(),
-                java.time.Clock.systemUTC())) {
+        try (var provider = new InMemoryStorageProvider(plain.incrementalHistory(true).build(), java.time.Clock.systemUTC())) {
             incremental = run.run(provider, "agent");
         }
         assertThat(full.saveNanos()).hasSize(300);

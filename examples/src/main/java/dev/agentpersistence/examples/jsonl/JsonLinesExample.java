@@ -11,6 +11,8 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,8 +22,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The custom provider in use: discovered through {@code META-INF/services} next to the built-in
- * ones, selected by name, used through {@link AgentPersistence}, and read back by a new instance.
+ * The custom backend in use: discovered through {@code META-INF/services} next to the built-in
+ * providers, selected by name and used through {@link AgentPersistence}; then read back and pruned
+ * through a storage shell built in code over a new {@link JsonLinesStorageBackend}.
  */
 public final class JsonLinesExample {
     private JsonLinesExample() {
@@ -49,7 +52,7 @@ public final class JsonLinesExample {
                 JsonLinesStorageProviderFactory.DIRECTORY.key(), directory.toString()));
         out.println("  selected with " + ProviderConfig.PROVIDER + "=jsonl, " + JsonLinesStorageProviderFactory.DIRECTORY.key()
                 + "=" + directory);
-        Path file = new JsonLinesFiles(directory).file("note-taker");
+        Path file = JsonLinesFiles.file(directory, "note-taker");
 
         try (PersistenceStorageProvider<CheckpointFilter> storage = PersistenceStorageProviders.load(config)) {
             var persistence = AgentPersistence.builder().storage(storage).build();
@@ -66,10 +69,13 @@ public final class JsonLinesExample {
             String line = lines.get(i);
             out.printf("    %d %s%n", i + 1, line.length() > 96 ? line.substring(0, 96) + "..." : line);
         }
-        try (PersistenceStorageProvider<CheckpointFilter> reopened = PersistenceStorageProviders.load(config)) {
+        // the same backend in code: the storage shell over it, with the settings every provider shares
+        try (StorageShell reopened = StorageShell.builder(new JsonLinesStorageBackend(directory))
+                .settings(StorageSettings.ofDefaults()).build()) {
             AgentCheckpoint latest = reopened.getLatestCheckpoint("note-taker").orElseThrow();
-            out.println("  a new instance reads " + reopened.getCheckpoints("note-taker").size() + " checkpoints; latest v"
-                    + latest.version() + " at node '" + latest.nodeId() + "' with " + latest.messageHistory().size() + " messages");
+            out.println("  built in code, StorageShell.builder(new JsonLinesStorageBackend(dir)) reads "
+                    + reopened.getCheckpoints("note-taker").size() + " checkpoints; latest v" + latest.version()
+                    + " at node '" + latest.nodeId() + "' with " + latest.messageHistory().size() + " messages");
             int removed = reopened.deleteCheckpointsBefore("note-taker", latest.version());
             out.println("  retention: deleteCheckpointsBefore(" + latest.version() + ") removed " + removed
                     + "; the file was rewritten with " + Files.readAllLines(file).size() + " lines");

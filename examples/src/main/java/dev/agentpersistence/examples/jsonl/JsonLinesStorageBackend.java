@@ -1,13 +1,6 @@
 package dev.agentpersistence.examples.jsonl;
 
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.agents;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.append;
 import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.file;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.io;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.locked;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.read;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.removeIf;
-import static dev.agentpersistence.examples.jsonl.JsonLinesFiles.rewrite;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.InsertResult;
@@ -17,6 +10,7 @@ import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.examples.jsonl.JsonLinesFiles.Line;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.storage.StorageSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,29 +22,36 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A custom backend written from scratch: in a directory, one JSON Lines file per agent with a line per
- * record (its filter attributes and the stored document in base64, see {@link JsonLinesFiles}); history
- * segments as such lines under {@code segments/}. Inserts append under the directory's lock, deletions
- * rewrite the file, queries read it. The storage shell does the rest: ids, the stored form, conflicts,
- * incremental history, retention and typed errors.
+ * A custom backend written from scratch: one JSON Lines file per agent, a line per record holding its
+ * filter attributes and the stored document ({@link JsonLinesFiles}), and history segments as such lines
+ * under {@code segments/}. Inserts append under the directory's lock, deletions rewrite the file, queries
+ * read it. The storage shell does the rest: ids, stored form, conflicts, history, retention, typed errors.
  */
 public final class JsonLinesStorageBackend implements StorageBackend {
+    private final JsonLinesFiles files;
     private final Path directory;
     private final Path segmentDirectory;
 
+    /** Over {@code directory}, with the default maximum checkpoint size. */
     public JsonLinesStorageBackend(Path directory) {
+        this(directory, StorageSettings.ofDefaults().maxCheckpointSize());
+    }
+
+    /** Over {@code directory}; no read holds a stored document larger than {@code maxCheckpointSize} bytes. */
+    public JsonLinesStorageBackend(Path directory, long maxCheckpointSize) {
         this.directory = directory.toAbsolutePath().normalize();
-        this.segmentDirectory = io(() -> Files.createDirectories(this.directory.resolve("segments")));
+        this.segmentDirectory = this.directory.resolve("segments");
+        this.files = new JsonLinesFiles(this.directory, maxCheckpointSize);
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint r) {
         Path file = file(directory, r.agentId());
-        return locked(directory, () -> {
-            List<StoredDocument> clash = read(file).stream().filter(l -> l.v() == r.version()
-                    || l.id().equals(r.checkpointId())).map(l -> l.record().toDocument()).toList();
+        return files.locked(() -> {
+            List<StoredDocument> clash = files.read(file).stream().filter(l -> l.v() == r.version()
+                    || l.id().equals(r.checkpointId())).map(l -> l.document(file)).toList();
             if (clash.isEmpty()) {
-                append(file, Line.of(r));
+                files.append(file, Line.of(r));
             }
             return clash.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clash);
         });
@@ -58,32 +59,32 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return read(file(directory, agentId)).stream().filter(l -> l.id().equals(checkpointId)).findFirst()
-                .map(l -> l.record().toDocument());
+        Path file = file(directory, agentId);
+        return files.read(file).stream().filter(l -> l.id().equals(checkpointId)).findFirst().map(l -> l.document(file));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        List<StoredDocument> found = read(file(directory, agentId)).stream().map(Line::record)
-                .filter(r -> r.matches(filter)).sorted(Comparator.comparingLong(StoredCheckpoint::version))
-                .map(StoredCheckpoint::toDocument).toList();
+        Path file = file(directory, agentId);
+        List<Line> found = files.read(file).stream().filter(l -> l.attributes().matches(filter))
+                .sorted(Comparator.comparingLong(Line::v)).toList();
         int limit = filter.limit() == null ? found.size() : Math.min(filter.limit(), found.size());
-        return found.subList(found.size() - limit, found.size());
+        return found.subList(found.size() - limit, found.size()).stream().map(l -> l.document(file)).toList();
     }
 
     @Override
     public int deleteAll(String agentId) {
-        return removeIf(directory, file(directory, agentId), l -> true);
+        return files.removeIf(file(directory, agentId), l -> true);
     }
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        return removeIf(directory, file(directory, agentId), l -> l.v() < version);
+        return files.removeIf(file(directory, agentId), l -> l.v() < version);
     }
 
     @Override
     public List<String> listAgents() {
-        return agents(directory);
+        return files.agents(directory);
     }
 
     @Override
@@ -93,7 +94,7 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     @Override
     public void checkHealth() {
-        io(() -> Files.readAttributes(segmentDirectory, "size")); // the directory is there and readable
+        JsonLinesFiles.io(() -> Files.readAttributes(segmentDirectory, "size")); // the directories are there, readable
     }
 
     @Override
@@ -111,15 +112,15 @@ public final class JsonLinesStorageBackend implements StorageBackend {
         @Override
         public void putSegment(String agentId, String segmentId, byte[] content) {
             Path file = file(segmentDirectory, agentId);
-            locked(directory, () -> {
-                List<Line> lines = read(file);
+            files.locked(() -> {
+                List<Line> lines = files.read(file);
                 var old = lines.stream().filter(l -> l.id().equals(segmentId)).findFirst();
                 var line = new Line(agentId, 0, segmentId, Instant.now().toString(), null, false, Map.of(),
                         old.map(Line::b).orElse(content)); // a segment keeps its bytes, only its time is renewed
                 if (old.isEmpty()) {
-                    append(file, line);
+                    files.append(file, line);
                 } else {
-                    rewrite(file, lines.stream().map(l -> l == old.get() ? line : l).toList());
+                    files.rewrite(file, lines.stream().map(l -> l == old.get() ? line : l).toList());
                 }
                 return null;
             });
@@ -127,25 +128,26 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
         @Override
         public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-            return read(file(segmentDirectory, agentId)).stream().filter(l -> segmentIds.contains(l.id()))
-                    .collect(Collectors.toMap(Line::id, Line::b));
+            Path file = file(segmentDirectory, agentId);
+            return files.read(file).stream().filter(l -> segmentIds.contains(l.id()))
+                    .collect(Collectors.toMap(Line::id, l -> l.document(file).document()));
         }
 
         @Override
         public List<SegmentInfo> listSegments(String agentId) {
-            return read(file(segmentDirectory, agentId)).stream().map(l -> new SegmentInfo(l.id(), Instant.parse(l.t())))
+            return files.read(file(segmentDirectory, agentId)).stream().map(l -> new SegmentInfo(l.id(), Instant.parse(l.t())))
                     .sorted(Comparator.comparing(SegmentInfo::segmentId)).toList();
         }
 
         @Override
         public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return removeIf(directory, file(segmentDirectory, agentId),
+            return files.removeIf(file(segmentDirectory, agentId),
                     l -> segmentIds.contains(l.id()) && Instant.parse(l.t()).isBefore(writtenBefore));
         }
 
         @Override
         public List<String> listSegmentAgents() {
-            return agents(segmentDirectory);
+            return files.agents(segmentDirectory);
         }
     }
 }

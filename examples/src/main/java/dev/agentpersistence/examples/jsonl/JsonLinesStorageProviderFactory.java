@@ -30,8 +30,9 @@ public final class JsonLinesStorageProviderFactory implements PersistenceStorage
     /** A storage shell over the directory, writing with the settings every provider shares. */
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return StorageShell.builder(new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config))))
-                .settings(StorageSettings.from(config)).build();
+        StorageSettings settings = StorageSettings.from(config);
+        return StorageShell.builder(new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config)), settings.maxCheckpointSize()))
+                .settings(settings).build();
     }
 
     @Override

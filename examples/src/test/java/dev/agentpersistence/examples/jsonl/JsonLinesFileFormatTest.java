@@ -9,6 +9,7 @@ import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class JsonLinesFileFormatTest {
             storage.saveCheckpoint("other", checkpoint("other", 0));
             assertThat(storage.listAgents()).containsExactly(hostile, "other");
         }
-        Path file = new JsonLinesFiles(directory).file(hostile);
+        Path file = JsonLinesFiles.file(directory, hostile);
         assertThat(file.getFileName().toString()).matches("[0-9a-f]{64}\\.jsonl");
         var lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         assertThat(lines).hasSize(2);
@@ -45,5 +46,22 @@ class JsonLinesFileFormatTest {
             assertThat(reopened.deleteCheckpointsBefore(hostile, 1)).isEqualTo(1);
         }
         assertThat(Files.readAllLines(file)).hasSize(1);
+    }
+
+    @Test
+    void aLineWithoutItsNewlineIsNotReadAndTheNextAppendCutsItOff() throws Exception {
+        try (var storage = StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
+            storage.saveCheckpoint("agent", checkpoint("agent", 0));
+            Path file = JsonLinesFiles.file(directory, "agent");
+            String complete = Files.readString(file);
+            String torn = complete.replace("\"v\":0,\"id\":\"cp-0\"", "\"v\":1,\"id\":\"cp-1\"");
+            Files.writeString(file, torn.substring(0, torn.length() / 2), StandardOpenOption.APPEND);
+
+            assertThat(storage.getCheckpoints("agent")).as("a line being appended, or torn by a crash")
+                    .containsExactly(checkpoint("agent", 0));
+            storage.saveCheckpoint("agent", checkpoint("agent", 1));
+            assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0), checkpoint("agent", 1));
+            assertThat(Files.readAllLines(file)).hasSize(2);
+        }
     }
 }

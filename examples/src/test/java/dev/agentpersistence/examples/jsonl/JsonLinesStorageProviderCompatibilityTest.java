@@ -20,6 +20,7 @@ class JsonLinesStorageProviderCompatibilityTest extends StorageProviderCompatibi
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return StorageShell.builder(new JsonLinesStorageBackend(directory)).settings(settings).build();
+        return StorageShell.builder(new JsonLinesStorageBackend(directory, settings.maxCheckpointSize())).settings(settings)
+                .build();
     }
 }
