@@ -29,7 +29,12 @@ public final class InMemoryStorageProvider extends StorageShell {
 
     /** An empty store writing with {@code settings}. */
     public InMemoryStorageProvider(StorageSettings settings, Clock clock) {
-        super(new InMemoryStorageBackend(clock), settings, clock);
+        this(new InMemoryStorageBackend(clock), settings, clock);
+    }
+
+    /** A shell over {@code backend}, which may be shared with other shells ({@link InMemoryStorageBackend#share()}). */
+    InMemoryStorageProvider(InMemoryStorageBackend backend, StorageSettings settings, Clock clock) {
+        super(backend, settings, clock);
     }
 
     /** {@link StorageSettings#ofDefaults()} with incremental history off. */

@@ -10,6 +10,6 @@ class InMemoryEveryLayerTest extends InMemoryStorageProviderTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return new InMemoryStorageProvider(KitSettings.everyLayer(), Clock.systemUTC());
+        return new InMemoryStorageProvider(backend(), KitSettings.everyLayer(), Clock.systemUTC());
     }
 }

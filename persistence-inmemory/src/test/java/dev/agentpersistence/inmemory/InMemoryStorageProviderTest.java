@@ -9,23 +9,31 @@ import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.time.Clock;
 
 /**
- * The in-memory provider passes the conformance kit; its instances do not share storage, so the
- * read matrix runs on shells over one backend per test.
+ * The in-memory provider passes the conformance kit. Its instances do not share storage, so the
+ * providers of one test are shells over one backend, created with the test's first provider: the
+ * read matrix writes with one configuration and reads with every other. Each shell closing leaves
+ * the others working; the records go when the last one closes, after the test.
  */
 class InMemoryStorageProviderTest extends StorageProviderCompatibilityKit {
-    private InMemoryStorageBackend shared;
+    private InMemoryStorageBackend backend;
+
+    /** The test's backend, for one more shell. */
+    protected final synchronized InMemoryStorageBackend backend() {
+        if (backend == null) {
+            backend = new InMemoryStorageBackend(Clock.systemUTC());
+            return backend;
+        }
+        return backend.share();
+    }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return new InMemoryStorageProvider();
+        return new InMemoryStorageProvider(backend(), InMemoryStorageProvider.defaultSettings(), Clock.systemUTC());
     }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        if (shared == null) {
-            shared = new InMemoryStorageBackend(Clock.systemUTC());
-        }
-        return StorageShell.builder(shared).settings(settings).build();
+        return StorageShell.builder(backend()).settings(settings).build();
     }
 
     @Override

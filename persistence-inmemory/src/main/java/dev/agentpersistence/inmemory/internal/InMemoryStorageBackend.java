@@ -11,15 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Records in the heap of this instance: per agent a skip list by version and an id index
  * ({@link AgentRecords}), plus a segment area. Stored bytes are immutable once inserted (the shell
- * never hands them out), so records are shared, not copied.
+ * never hands them out), so records are shared, not copied. Several shells may use one backend
+ * ({@link #share()}); its records are dropped when the last of them closes.
  */
 public final class InMemoryStorageBackend implements StorageBackend {
     private final ConcurrentSkipListMap<String, AgentRecords> agents = new ConcurrentSkipListMap<>();
     private final InMemorySegments segments;
+    private final AtomicInteger shells = new AtomicInteger(1);
 
     public InMemoryStorageBackend(Clock clock) {
         this.segments = new InMemorySegments(clock);
@@ -104,11 +107,19 @@ public final class InMemoryStorageBackend implements StorageBackend {
         return "heap record '" + checkpointId + "' of agent '" + agentId + "'";
     }
 
-    /** Drops every record and segment. */
+    /** This backend for one more shell (for example one writing with other settings); returns it. */
+    public InMemoryStorageBackend share() {
+        shells.incrementAndGet();
+        return this;
+    }
+
+    /** Called by each closing shell; drops every record and segment when the last one closes. */
     @Override
     public void close() {
-        agents.clear();
-        segments.clear();
+        if (shells.decrementAndGet() == 0) {
+            agents.clear();
+            segments.clear();
+        }
     }
 
     @Override

@@ -1,0 +1,48 @@
+package dev.agentpersistence.inmemory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.inmemory.internal.InMemoryStorageBackend;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.tck.Checkpoints;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Default settings (incremental history off unless set) and shells sharing one heap backend. */
+class InMemorySettingsAndSharingTest {
+
+    @Test
+    void incrementalHistoryIsOffByDefaultInCodeAndThroughDiscovery() {
+        try (var inCode = new InMemoryStorageProvider();
+             var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
+             var switchedOn = (StorageShell) new InMemoryStorageProviderFactory().create(
+                     ProviderConfig.of(Map.of("agent.persistence.history.incremental", "true")))) {
+            assertThat(inCode.settings().incrementalHistory()).isFalse();
+            assertThat(discovered.settings().incrementalHistory()).isFalse();
+            assertThat(switchedOn.settings().incrementalHistory()).isTrue();
+            assertThat(inCode.settings().layers()).isEqualTo(StorageSettings.ofDefaults().layers());
+            assertThat(inCode.settings().maxCheckpointSize()).isEqualTo(StorageSettings.ofDefaults().maxCheckpointSize());
+        }
+    }
+
+    @Test
+    void aClosingShellLeavesTheOthersOverTheSameBackendWorking() {
+        var backend = new InMemoryStorageBackend(Clock.systemUTC());
+        var first = new InMemoryStorageProvider(backend, InMemoryStorageProvider.defaultSettings(), Clock.systemUTC());
+        var second = StorageShell.builder(backend.share()).settings(StorageSettings.ofDefaults()).build();
+        first.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        second.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
+
+        first.close();
+        assertThatThrownBy(() -> first.listAgents()).isInstanceOf(IllegalStateException.class);
+        assertThat(second.getCheckpoints("agent")).containsExactly(Checkpoints.simple("agent", 0), Checkpoints.simple("agent", 1));
+
+        second.close();
+        assertThat(backend.listAgents()).as("dropped when the last shell closed").isEqualTo(List.of());
+    }
+}
