@@ -43,7 +43,9 @@ import java.util.function.Predicate;
 final class JsonLinesFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Path, Object> MONITORS = new ConcurrentHashMap<>();
-    private final Path directory;
+    /** The directory of the agents' files, and its subdirectory of their segment files. */
+    final Path directory;
+    final Path segments;
     private final ObjectReader reader;
 
     /** A line: {@code {"a":agent,"v":version,"id":…,"t":time,"n":node,"d":tombstone,"m":{…},"b":base64}}. */
@@ -72,7 +74,7 @@ final class JsonLinesFiles {
     /** The files in {@code directory} and its {@code segments/}, holding no document over {@code maxDocumentSize} bytes. */
     JsonLinesFiles(Path directory, long maxDocumentSize) {
         this.directory = io(() -> Files.createDirectories(directory.toAbsolutePath().normalize()));
-        io(() -> Files.createDirectories(this.directory.resolve("segments")));
+        this.segments = io(() -> Files.createDirectories(this.directory.resolve("segments")));
         this.reader = JSON.readerFor(Line.class).withAttribute(Capped.class, maxDocumentSize);
     }
 

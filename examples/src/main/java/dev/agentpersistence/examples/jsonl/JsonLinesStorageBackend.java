@@ -29,8 +29,6 @@ import java.util.stream.Collectors;
  */
 public final class JsonLinesStorageBackend implements StorageBackend {
     private final JsonLinesFiles files;
-    private final Path directory;
-    private final Path segmentDirectory;
 
     /** Over {@code directory}, with the default maximum checkpoint size. */
     public JsonLinesStorageBackend(Path directory) {
@@ -39,14 +37,12 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     /** Over {@code directory}; no read holds a stored document larger than {@code maxCheckpointSize} bytes. */
     public JsonLinesStorageBackend(Path directory, long maxCheckpointSize) {
-        this.directory = directory.toAbsolutePath().normalize();
-        this.segmentDirectory = this.directory.resolve("segments");
-        this.files = new JsonLinesFiles(this.directory, maxCheckpointSize);
+        this.files = new JsonLinesFiles(directory, maxCheckpointSize);
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint r) {
-        Path file = file(directory, r.agentId());
+        Path file = file(files.directory, r.agentId());
         return files.locked(() -> {
             List<StoredDocument> clash = files.read(file).stream().filter(l -> l.v() == r.version()
                     || l.id().equals(r.checkpointId())).map(l -> l.document(file)).toList();
@@ -59,13 +55,13 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        Path file = file(directory, agentId);
+        Path file = file(files.directory, agentId);
         return files.read(file).stream().filter(l -> l.id().equals(checkpointId)).findFirst().map(l -> l.document(file));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        Path file = file(directory, agentId);
+        Path file = file(files.directory, agentId);
         List<Line> found = files.read(file).stream().filter(l -> l.attributes().matches(filter))
                 .sorted(Comparator.comparingLong(Line::v)).toList();
         int limit = filter.limit() == null ? found.size() : Math.min(filter.limit(), found.size());
@@ -74,17 +70,17 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     @Override
     public int deleteAll(String agentId) {
-        return files.removeIf(file(directory, agentId), l -> true);
+        return files.removeIf(file(files.directory, agentId), l -> true);
     }
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        return files.removeIf(file(directory, agentId), l -> l.v() < version);
+        return files.removeIf(file(files.directory, agentId), l -> l.v() < version);
     }
 
     @Override
     public List<String> listAgents() {
-        return files.agents(directory);
+        return files.agents(files.directory);
     }
 
     @Override
@@ -94,24 +90,24 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
     @Override
     public void checkHealth() {
-        JsonLinesFiles.io(() -> Files.readAttributes(segmentDirectory, "size")); // the directories are there, readable
+        JsonLinesFiles.io(() -> Files.readAttributes(files.segments, "size")); // the directories are there, readable
     }
 
     @Override
     public String location(String agentId, String checkpointId) {
-        return file(directory, agentId) + ", record '" + checkpointId + "'";
+        return file(files.directory, agentId) + ", record '" + checkpointId + "'";
     }
 
     @Override
     public String toString() {
-        return "JSON Lines in " + directory;
+        return "JSON Lines in " + files.directory;
     }
 
     /** History segments: a line per segment with its id, its last write time and its bytes. */
     private final class Segments implements HistorySegmentStore {
         @Override
         public void putSegment(String agentId, String segmentId, byte[] content) {
-            Path file = file(segmentDirectory, agentId);
+            Path file = file(files.segments, agentId);
             files.locked(() -> {
                 List<Line> lines = files.read(file);
                 var old = lines.stream().filter(l -> l.id().equals(segmentId)).findFirst();
@@ -128,26 +124,26 @@ public final class JsonLinesStorageBackend implements StorageBackend {
 
         @Override
         public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-            Path file = file(segmentDirectory, agentId);
+            Path file = file(files.segments, agentId);
             return files.read(file).stream().filter(l -> segmentIds.contains(l.id()))
                     .collect(Collectors.toMap(Line::id, l -> l.document(file).document()));
         }
 
         @Override
         public List<SegmentInfo> listSegments(String agentId) {
-            return files.read(file(segmentDirectory, agentId)).stream().map(l -> new SegmentInfo(l.id(), Instant.parse(l.t())))
+            return files.read(file(files.segments, agentId)).stream().map(l -> new SegmentInfo(l.id(), Instant.parse(l.t())))
                     .sorted(Comparator.comparing(SegmentInfo::segmentId)).toList();
         }
 
         @Override
         public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return files.removeIf(file(segmentDirectory, agentId),
+            return files.removeIf(file(files.segments, agentId),
                     l -> segmentIds.contains(l.id()) && Instant.parse(l.t()).isBefore(writtenBefore));
         }
 
         @Override
         public List<String> listSegmentAgents() {
-            return files.agents(segmentDirectory);
+            return files.agents(files.segments);
         }
     }
 }

@@ -1,9 +1,12 @@
 package dev.agentpersistence.examples.jsonl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
@@ -63,5 +66,30 @@ class JsonLinesFileFormatTest {
             assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0), checkpoint("agent", 1));
             assertThat(Files.readAllLines(file)).hasSize(2);
         }
+    }
+
+    @Test
+    void aDocumentOverTheMaximumSizeIsAnErrorNamingItWhileTheOthersRead() throws Exception {
+        var big = AgentCheckpoint.builder().checkpointId("cp-big").agentId("agent").version(1)
+                .createdAt(Instant.parse("2025-05-01T10:00:00Z")).nodeId("n1").message(Message.user("x".repeat(200_000))).build();
+        var plain = StorageSettings.custom().layers(DocumentLayers.none()).incrementalHistory(false).build();
+        try (var writer = StorageShell.builder(new JsonLinesStorageBackend(directory)).settings(plain).build()) {
+            writer.saveCheckpoint("agent", checkpoint("agent", 0));
+            writer.saveCheckpoint("agent", big);
+            writer.saveCheckpoint("agent", checkpoint("agent", 2));
+        }
+        Path file = JsonLinesFiles.file(directory, "agent");
+        String before = Files.readString(file);
+        var small = StorageSettings.custom().maxCheckpointSize(100_000).build();
+        try (var reader = StorageShell.builder(new JsonLinesStorageBackend(directory, small.maxCheckpointSize()))
+                .settings(small).build()) {
+            assertThatThrownBy(() -> reader.getCheckpoint("agent", "cp-big")).isInstanceOf(CorruptCheckpointException.class)
+                    .hasMessageContaining("cp-big").hasMessageContaining("agent").hasMessageContaining(file.toString());
+            assertThat(reader.getCheckpoint("agent", "cp-0")).contains(checkpoint("agent", 0));
+            assertThat(reader.getLatestCheckpoint("agent")).contains(checkpoint("agent", 2));
+            assertThatThrownBy(() -> reader.deleteCheckpointsBefore("agent", 1)).as("a rewrite never drops what it did not read")
+                    .isInstanceOf(CorruptCheckpointException.class);
+        }
+        assertThat(Files.readString(file)).isEqualTo(before);
     }
 }
