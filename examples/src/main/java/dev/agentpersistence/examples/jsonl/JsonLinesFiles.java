@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -42,7 +41,6 @@ import java.util.function.Predicate;
  */
 final class JsonLinesFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Map<Path, Object> MONITORS = new ConcurrentHashMap<>();
     /** The directory of the agents' files, and its subdirectory of their segment files. */
     final Path directory;
     final Path segments;
@@ -151,17 +149,29 @@ final class JsonLinesFiles {
         });
     }
 
-    /** Runs {@code action} holding the directory's lock. */
-    @SuppressWarnings("try") // the lock is held, not used
+    /**
+     * Runs {@code action} holding the directory's lock file: other processes wait in {@code lock()},
+     * other instances in this JVM (whose overlapping lock the JVM refuses) spin until it is free.
+     */
     <T> T locked(Io<T> action) {
-        synchronized (MONITORS.computeIfAbsent(directory, d -> new Object())) { // other instances in this JVM
-            return io(() -> {
-                try (var channel = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE); var lock = channel.lock()) { // other processes
-                    return action.run();
+        return io(() -> {
+            try (var channel = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                java.nio.channels.FileLock lock = null;
+                while (lock == null) {
+                    try {
+                        lock = channel.lock();
+                    } catch (java.nio.channels.OverlappingFileLockException e) {
+                        Thread.onSpinWait();
+                    }
                 }
-            });
-        }
+                try {
+                    return action.run();
+                } finally {
+                    lock.release();
+                }
+            }
+        });
     }
 
     /** A file operation; its {@link IOException} becomes a {@link StorageUnavailableException}. */
