@@ -32,8 +32,9 @@ import java.util.Optional;
  *   <li>An unreachable store is a {@link dev.agentpersistence.StorageUnavailableException} with the
  *       driver's exception as its cause; the same backend works again once the store is back.</li>
  * </ul>
- * The {@code StorageBackendCompatibilityKit} of {@code persistence-tck} checks all of it through the
- * shell. Implementations are thread-safe.
+ * The {@code StorageProviderCompatibilityKit} of {@code persistence-tck}, run on a shell over the
+ * backend (with {@code createProvider(StorageSettings)} for its read matrix), checks all of it.
+ * Implementations are thread-safe.
  */
 public interface StorageBackend extends AutoCloseable {
 

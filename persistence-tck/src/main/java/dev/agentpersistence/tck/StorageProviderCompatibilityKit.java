@@ -31,10 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reason, so they show as skipped, never as passed. Failures are prefixed with the name of the
  * provider test class, since reports file the inherited groups under the kit's own class names.
  *
- * <p>Providers with the {@link dev.agentpersistence.spi.HistorySegmentStore} capability should run
- * the kit twice: once as they are and once wrapped in
- * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}, which is how
- * {@code PersistenceStorageProviders.load} hands them out.
+ * <p>Providers built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) should
+ * override {@link #createProvider(StorageSettings)}, which runs the read matrix, and run the kit a
+ * second time writing with every layer ({@link KitSettings#everyLayer()}).
  */
 @ExtendWith(ProviderTestNaming.class)
 public abstract class StorageProviderCompatibilityKit {

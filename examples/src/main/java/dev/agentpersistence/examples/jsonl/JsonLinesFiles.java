@@ -151,7 +151,7 @@ final class JsonLinesFiles {
 
     /**
      * Runs {@code action} holding the directory's lock file: other processes wait in {@code lock()},
-     * other instances in this JVM (whose overlapping lock the JVM refuses) spin until it is free.
+     * other instances in this JVM (whose overlapping lock the JVM refuses) retry every millisecond.
      */
     <T> T locked(Io<T> action) {
         return io(() -> {
@@ -162,7 +162,7 @@ final class JsonLinesFiles {
                     try {
                         lock = channel.lock();
                     } catch (java.nio.channels.OverlappingFileLockException e) {
-                        Thread.onSpinWait();
+                        pause(); // another instance in this JVM holds it
                     }
                 }
                 try {
@@ -172,6 +172,15 @@ final class JsonLinesFiles {
                 }
             }
         });
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageUnavailableException("interrupted while waiting for the JSON Lines lock", e);
+        }
     }
 
     /** A file operation; its {@link IOException} becomes a {@link StorageUnavailableException}. */
