@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +25,7 @@ import java.util.regex.Pattern;
  *     SettingsTables.assertReadme(Path.of("README.md"));
  * }
  * }</pre>
+ * Run the test with {@code -Dsettings-tables.update=true} to rewrite the tables from the declarations instead.
  */
 public final class SettingsTables {
     private static final Pattern BLOCK = Pattern.compile("<!-- settings: ([a-z0-9-]+) -->\\n(.*?)<!-- /settings -->",
@@ -38,20 +40,29 @@ public final class SettingsTables {
      * @throws AssertionError naming the table that differs, or a factory that is not on the class path
      */
     public static int assertReadme(Path readme) {
-        String text;
+        boolean update = Boolean.getBoolean("settings-tables.update");
         try {
-            text = Files.readString(readme);
+            String text = Files.readString(readme);
+            var matcher = BLOCK.matcher(text);
+            var updated = new StringBuilder();
+            int checked = 0;
+            while (matcher.find()) {
+                String table = table(matcher.group(1));
+                if (!update) {
+                    assertThat(matcher.group(2)).as("settings table '%s' in %s: regenerate it from the declarations"
+                            + " with -Dsettings-tables.update=true", matcher.group(1), readme).isEqualTo(table);
+                }
+                matcher.appendReplacement(updated, Matcher.quoteReplacement(
+                        "<!-- settings: " + matcher.group(1) + " -->\n" + table + "<!-- /settings -->"));
+                checked++;
+            }
+            if (update) {
+                Files.writeString(readme, matcher.appendTail(updated).toString());
+            }
+            return checked;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        var matcher = BLOCK.matcher(text);
-        int checked = 0;
-        while (matcher.find()) {
-            assertThat(matcher.group(2)).as("settings table '%s' in %s: regenerate it from the declarations",
-                    matcher.group(1), readme).isEqualTo(table(matcher.group(1)));
-            checked++;
-        }
-        return checked;
     }
 
     /** The table of {@code shared} or of the factory named {@code name}. */
