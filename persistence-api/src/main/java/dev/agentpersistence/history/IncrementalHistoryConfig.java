@@ -3,6 +3,7 @@ package dev.agentpersistence.history;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingValues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -40,43 +41,12 @@ public final class IncrementalHistoryConfig {
     public static final List<Setting<?>> SETTINGS =
             List.of(ENABLED, BLOCK_SIZE, TIER_SIZES, GRACE_PERIOD, CACHED_AGENTS, CACHED_MESSAGES);
 
-    /** The key of {@link #ENABLED}. */
-    public static final String ENABLED_KEY = ENABLED.key();
-    /** The key of {@link #BLOCK_SIZE}. */
-    public static final String BLOCK_SIZE_KEY = BLOCK_SIZE.key();
-    /** The key of {@link #TIER_SIZES}. */
-    public static final String TIER_SIZES_KEY = TIER_SIZES.key();
-    /** The key of {@link #GRACE_PERIOD}. */
-    public static final String GRACE_PERIOD_KEY = GRACE_PERIOD.key();
-    /** The key of {@link #CACHED_AGENTS}. */
-    public static final String CACHED_AGENTS_KEY = CACHED_AGENTS.key();
-    /** The key of {@link #CACHED_MESSAGES}. */
-    public static final String CACHED_MESSAGES_KEY = CACHED_MESSAGES.key();
-    /** Default {@link #blockSize()}. */
-    public static final int DEFAULT_BLOCK_SIZE = BLOCK_SIZE.defaultValue().orElseThrow();
-    /** Default {@link #tierSizes()}. */
-    public static final List<Integer> DEFAULT_TIER_SIZES = TIER_SIZES.defaultValue().orElseThrow();
-    /** Default {@link #gracePeriod()}. */
-    public static final Duration DEFAULT_GRACE_PERIOD = GRACE_PERIOD.defaultValue().orElseThrow();
-    /** Default {@link #cachedAgents()}. */
-    public static final int DEFAULT_CACHED_AGENTS = CACHED_AGENTS.defaultValue().orElseThrow();
-    /** Default {@link #cachedMessages()}. */
-    public static final long DEFAULT_CACHED_MESSAGES = CACHED_MESSAGES.defaultValue().orElseThrow();
-
     private static final IncrementalHistoryConfig DEFAULTS = custom().build();
 
-    private final int blockSize;
-    private final List<Integer> tierSizes;
-    private final Duration gracePeriod;
-    private final int cachedAgents;
-    private final long cachedMessages;
+    private final SettingValues values;
 
-    private IncrementalHistoryConfig(Builder builder) {
-        this.blockSize = builder.blockSize;
-        this.tierSizes = builder.tierSizes;
-        this.gracePeriod = builder.gracePeriod;
-        this.cachedAgents = builder.cachedAgents;
-        this.cachedMessages = builder.cachedMessages;
+    private IncrementalHistoryConfig(SettingValues values) {
+        this.values = values;
     }
 
     /** The default settings. */
@@ -86,14 +56,12 @@ public final class IncrementalHistoryConfig {
 
     /** A builder starting from the defaults. */
     public static Builder custom() {
-        return new Builder();
+        return new Builder(SettingValues.defaults(SETTINGS));
     }
 
     /** A builder starting from {@code config}. */
     public static Builder from(IncrementalHistoryConfig config) {
-        Objects.requireNonNull(config, "config");
-        return new Builder().blockSize(config.blockSize).tierSizes(config.tierSizes)
-                .gracePeriod(config.gracePeriod).cachedAgents(config.cachedAgents).cachedMessages(config.cachedMessages);
+        return new Builder(Objects.requireNonNull(config, "config").values);
     }
 
     /**
@@ -102,34 +70,32 @@ public final class IncrementalHistoryConfig {
      * @throws PersistenceException naming the malformed setting
      */
     public static IncrementalHistoryConfig of(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
+        var values = SettingValues.read(SETTINGS, config);
         try {
-            return custom().blockSize(BLOCK_SIZE.read(config)).tierSizes(TIER_SIZES.read(config))
-                    .gracePeriod(GRACE_PERIOD.read(config)).cachedAgents(CACHED_AGENTS.read(config))
-                    .cachedMessages(CACHED_MESSAGES.read(config)).build();
+            return new Builder(values).build();
         } catch (IllegalArgumentException e) {
-            throw new PersistenceException("Invalid incremental history settings in " + config + ": " + e.getMessage(), e);
+            throw new PersistenceException("Invalid incremental history settings " + values + ": " + e.getMessage(), e);
         }
     }
 
     /** Messages per block: the unit of sharing; a checkpoint keeps fewer than this many messages inline. */
     public int blockSize() {
-        return blockSize;
+        return values.get(BLOCK_SIZE);
     }
 
     /** Tier sizes in messages, largest first; each a multiple of the next and of {@link #blockSize()}. */
     public List<Integer> tierSizes() {
-        return tierSizes;
+        return values.get(TIER_SIZES);
     }
 
     /** Segments written more recently than this are never garbage collected (they may belong to a save in flight). */
     public Duration gracePeriod() {
-        return gracePeriod;
+        return values.get(GRACE_PERIOD);
     }
 
     /** How many agents' hash chains are kept in memory to make saves incremental. */
     public int cachedAgents() {
-        return cachedAgents;
+        return values.get(CACHED_AGENTS);
     }
 
     /**
@@ -137,29 +103,25 @@ public final class IncrementalHistoryConfig {
      * history (the caller's message objects, not copies) to recognise the next save as an extension.
      */
     public long cachedMessages() {
-        return cachedMessages;
+        return values.get(CACHED_MESSAGES);
     }
 
     @Override
     public String toString() {
-        return "IncrementalHistoryConfig{blockSize=" + blockSize + ", tierSizes=" + tierSizes + ", gracePeriod="
-                + gracePeriod + ", cachedAgents=" + cachedAgents + ", cachedMessages=" + cachedMessages + "}";
+        return "IncrementalHistoryConfig" + values;
     }
 
     /** Builds {@link IncrementalHistoryConfig}s; arguments are checked when set and when built. */
     public static final class Builder {
-        private int blockSize = DEFAULT_BLOCK_SIZE;
-        private List<Integer> tierSizes = DEFAULT_TIER_SIZES;
-        private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
-        private int cachedAgents = DEFAULT_CACHED_AGENTS;
-        private long cachedMessages = DEFAULT_CACHED_MESSAGES;
+        private SettingValues values;
 
-        private Builder() {
+        private Builder(SettingValues values) {
+            this.values = values;
         }
 
         /** Messages per block, at least 1 (default 16). */
         public Builder blockSize(int blockSize) {
-            this.blockSize = BLOCK_SIZE.check(blockSize);
+            values = values.with(BLOCK_SIZE, blockSize);
             return this;
         }
 
@@ -169,20 +131,19 @@ public final class IncrementalHistoryConfig {
          * An empty list keeps every complete block of a history in one segment.
          */
         public Builder tierSizes(List<Integer> tierSizes) {
-            Objects.requireNonNull(tierSizes, "tierSizes").forEach(size -> Objects.requireNonNull(size, "tier size"));
-            this.tierSizes = List.copyOf(TIER_SIZES.check(tierSizes));
+            values = values.with(TIER_SIZES, List.copyOf(tierSizes));
             return this;
         }
 
         /** Minimum age of a segment before garbage collection may delete it; not negative (default 1 hour). */
         public Builder gracePeriod(Duration gracePeriod) {
-            this.gracePeriod = GRACE_PERIOD.check(gracePeriod);
+            values = values.with(GRACE_PERIOD, gracePeriod);
             return this;
         }
 
         /** Agents whose hash chains stay cached, at least 1 (default 1024). */
         public Builder cachedAgents(int cachedAgents) {
-            this.cachedAgents = CACHED_AGENTS.check(cachedAgents);
+            values = values.with(CACHED_AGENTS, cachedAgents);
             return this;
         }
 
@@ -191,7 +152,7 @@ public final class IncrementalHistoryConfig {
          * off, so every save hashes its whole history).
          */
         public Builder cachedMessages(long cachedMessages) {
-            this.cachedMessages = CACHED_MESSAGES.check(cachedMessages);
+            values = values.with(CACHED_MESSAGES, cachedMessages);
             return this;
         }
 
@@ -199,6 +160,9 @@ public final class IncrementalHistoryConfig {
          * @throws IllegalArgumentException when the tier sizes do not nest (see {@link #tierSizes(List)})
          */
         public IncrementalHistoryConfig build() {
+            var config = new IncrementalHistoryConfig(values);
+            List<Integer> tierSizes = config.tierSizes();
+            int blockSize = config.blockSize();
             int smaller = blockSize;
             for (int i = tierSizes.size() - 1; i >= 0; i--) {
                 int size = tierSizes.get(i);
@@ -209,7 +173,7 @@ public final class IncrementalHistoryConfig {
                 }
                 smaller = size;
             }
-            return new IncrementalHistoryConfig(this);
+            return config;
         }
     }
 }

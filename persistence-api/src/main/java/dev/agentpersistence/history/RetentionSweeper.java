@@ -55,7 +55,7 @@ public final class RetentionSweeper {
         this.policy = builder.policy;
         this.clock = builder.clock;
         this.gracePeriod = builder.gracePeriod != null ? builder.gracePeriod
-                : incremental != null ? incremental.gracePeriod() : IncrementalHistoryConfig.DEFAULT_GRACE_PERIOD;
+                : incremental != null ? incremental.gracePeriod() : IncrementalHistoryConfig.ofDefaults().gracePeriod();
     }
 
     /** A builder sweeping {@code provider} (any provider; segments are collected when it stores histories incrementally). */

@@ -1,8 +1,5 @@
 package dev.agentpersistence.spi;
 
-import dev.agentpersistence.PersistenceException;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,7 +15,8 @@ import java.util.regex.Pattern;
  *
  * <p>Keys are matched loosely: case, dots, dashes and underscores are equivalent, so the
  * environment variable {@code AGENT_PERSISTENCE_JDBC_POOL_SIZE} answers the key
- * {@code agent.persistence.jdbc.pool-size}. {@link #toString()} hides passwords and secrets.
+ * {@code agent.persistence.jdbc.pool-size}. {@link #toString()} hides passwords and secrets. Values are
+ * parsed and checked by the {@link Setting} that declares their key.
  */
 public final class ProviderConfig {
     /** The key that chooses a provider by its factory name. */
@@ -93,38 +91,6 @@ public final class ProviderConfig {
         return get(key).orElse(defaultValue);
     }
 
-    /** The value of {@code key}, or an exception telling how to set it. */
-    public String require(String key) {
-        return get(key).filter(v -> !v.isBlank()).orElseThrow(() -> new PersistenceException(
-                "Missing required setting '" + key + "' (system property -D" + key + "=… or environment variable "
-                        + environmentName(key) + ")"));
-    }
-
-    public int getInt(String key, int defaultValue) {
-        return get(key).map(v -> parse(key, v, "an integer", Integer::parseInt)).orElse(defaultValue);
-    }
-
-    public long getLong(String key, long defaultValue) {
-        return get(key).map(v -> parse(key, v, "an integer", Long::parseLong)).orElse(defaultValue);
-    }
-
-    public boolean getBoolean(String key, boolean defaultValue) {
-        return get(key).map(v -> parse(key, v, "true or false", s -> {
-            if (s.equalsIgnoreCase("true")) {
-                return true;
-            }
-            if (s.equalsIgnoreCase("false")) {
-                return false;
-            }
-            throw new IllegalArgumentException(s);
-        })).orElse(defaultValue);
-    }
-
-    /** A duration written as ISO-8601 ({@code PT30S}) or as a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}. */
-    public Optional<Duration> getDuration(String key) {
-        return get(key).map(v -> parse(key, v, "a duration such as 30s, 5m, 2h, 7d or PT30S", Durations::parse));
-    }
-
     /** The environment variable that sets {@code key}: {@code agent.persistence.jdbc.url} → {@code AGENT_PERSISTENCE_JDBC_URL}. */
     public static String environmentName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
@@ -168,17 +134,5 @@ public final class ProviderConfig {
 
     private static String normalize(String key) {
         return key.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
-    }
-
-    private interface Parser<T> {
-        T parse(String text);
-    }
-
-    private static <T> T parse(String key, String value, String expected, Parser<T> parser) {
-        try {
-            return parser.parse(value.trim());
-        } catch (IllegalArgumentException | DateTimeParseException | ArithmeticException e) {
-            throw new PersistenceException("Setting '" + key + "' must be " + expected + " but was '" + value + "'", e);
-        }
     }
 }

@@ -31,13 +31,15 @@ public final class Setting<T> {
     private final T defaultValue;
     private final String description;
     private final boolean secret;
+    private final boolean redacted;
     private final String expected;
     private final Function<String, T> parser;
     private final Function<T, String> problem;
     private final Function<T, String> formatter;
 
-    private Setting(String key, String type, T defaultValue, String description, boolean secret, String expected,
-                    Function<String, T> parser, Function<T, String> problem, Function<T, String> formatter) {
+    private Setting(String key, String type, T defaultValue, String description, boolean secret, boolean redacted,
+                    String expected, Function<String, T> parser, Function<T, String> problem,
+                    Function<T, String> formatter) {
         if (!Objects.requireNonNull(key, "key").startsWith(ProviderConfig.PREFIX)) {
             throw new IllegalArgumentException("setting keys start with " + ProviderConfig.PREFIX + ": " + key);
         }
@@ -46,6 +48,7 @@ public final class Setting<T> {
         this.defaultValue = defaultValue;
         this.description = Objects.requireNonNull(description, "description");
         this.secret = secret;
+        this.redacted = redacted;
         this.expected = expected;
         this.parser = parser;
         this.problem = problem;
@@ -55,22 +58,22 @@ public final class Setting<T> {
         }
     }
 
-    /** {@code true} or {@code false}. */
-    public static Setting<Boolean> bool(String key, boolean defaultValue, String description) {
-        return new Setting<>(key, "boolean", defaultValue, description, false, "true or false",
+    /** {@code true} or {@code false}; {@code defaultValue} may be null (no default). */
+    public static Setting<Boolean> bool(String key, Boolean defaultValue, String description) {
+        return new Setting<>(key, "boolean", defaultValue, description, false, false, "true or false",
                 Setting::parseBoolean, v -> null, String::valueOf);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Integer> integer(String key, Integer defaultValue, int min, int max, String description) {
-        return new Setting<>(key, "integer", defaultValue, description, false, bounds("an integer", min, max),
+        return new Setting<>(key, "integer", defaultValue, description, false, false, bounds("an integer", min, max),
                 s -> Integer.parseInt(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
                 String::valueOf);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Long> longInteger(String key, Long defaultValue, long min, long max, String description) {
-        return new Setting<>(key, "integer", defaultValue, description, false, bounds("an integer", min, max),
+        return new Setting<>(key, "integer", defaultValue, description, false, false, bounds("an integer", min, max),
                 s -> Long.parseLong(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
                 String::valueOf);
     }
@@ -81,7 +84,7 @@ public final class Setting<T> {
      */
     public static Setting<Long> size(String key, Long defaultValue, long min, String description) {
         String expected = "a size of at least " + Sizes.format(min) + " such as 1048576, 512KiB, 16MiB or 10MB";
-        return new Setting<>(key, "size", defaultValue, description, false, expected, Sizes::parse,
+        return new Setting<>(key, "size", defaultValue, description, false, false, expected, Sizes::parse,
                 v -> v < min ? expected : null, Sizes::format);
     }
 
@@ -91,14 +94,14 @@ public final class Setting<T> {
      */
     public static Setting<Duration> duration(String key, Duration defaultValue, String description) {
         String expected = "a positive duration such as 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(key, "duration", defaultValue, description, false, expected, Durations::parse,
+        return new Setting<>(key, "duration", defaultValue, description, false, false, expected, Durations::parse,
                 v -> v.isZero() || v.isNegative() ? expected : null, Durations::format);
     }
 
     /** As {@link #duration}, also accepting zero. */
     public static Setting<Duration> durationOrZero(String key, Duration defaultValue, String description) {
         String expected = "a duration of zero or more such as 0s, 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(key, "duration", defaultValue, description, false, expected, Durations::parse,
+        return new Setting<>(key, "duration", defaultValue, description, false, false, expected, Durations::parse,
                 v -> v.isNegative() ? expected : null, Durations::format);
     }
 
@@ -106,14 +109,21 @@ public final class Setting<T> {
     public static Setting<List<Integer>> integers(String key, List<Integer> defaultValue, String description) {
         String expected = "a comma-separated list of positive integers";
         return new Setting<>(key, "list of integers", defaultValue == null ? null : List.copyOf(defaultValue),
-                description, false, expected, Setting::parseIntegers,
+                description, false, false, expected, Setting::parseIntegers,
                 v -> v.stream().allMatch(i -> i != null && i > 0) ? null : expected,
                 v -> String.join(",", v.stream().map(String::valueOf).toList()));
     }
 
+    /** A comma-separated list of non-blank texts, each stripped (possibly empty). */
+    public static Setting<List<String>> texts(String key, String description) {
+        return new Setting<>(key, "list of strings", null, description, false, false, "a comma-separated list",
+                Setting::parseTexts, v -> v.stream().allMatch(t -> t != null && !t.isBlank()) ? null
+                        : "a list of non-blank texts", v -> String.join(",", v));
+    }
+
     /** Free text, not blank. */
     public static Setting<String> text(String key, String defaultValue, String description) {
-        return new Setting<>(key, "string", defaultValue, description, false, "a non-blank text", String::strip,
+        return new Setting<>(key, "string", defaultValue, description, false, false, "a non-blank text", String::strip,
                 v -> v.isBlank() ? "a non-blank text" : null, v -> v);
     }
 
@@ -121,7 +131,7 @@ public final class Setting<T> {
     public static Setting<String> choice(String key, String defaultValue, List<String> choices, String description) {
         List<String> allowed = List.copyOf(choices);
         String expected = "one of " + String.join(", ", allowed);
-        return new Setting<>(key, String.join("|", allowed), defaultValue, description, false, expected,
+        return new Setting<>(key, String.join("|", allowed), defaultValue, description, false, false, expected,
                 s -> allowed.stream().filter(c -> c.equalsIgnoreCase(s.strip())).findFirst()
                         .orElseThrow(() -> new IllegalArgumentException(s)),
                 v -> allowed.contains(v) ? null : expected, v -> v);
@@ -130,12 +140,33 @@ public final class Setting<T> {
     /** A setting of another type, parsed by {@code parser} (throwing {@link IllegalArgumentException}). */
     public static <T> Setting<T> custom(String key, String type, T defaultValue, String expected,
                                         Function<String, T> parser, Function<T, String> formatter, String description) {
-        return new Setting<>(key, type, defaultValue, description, false, expected, parser, v -> null, formatter);
+        return new Setting<>(key, type, defaultValue, description, false, false, expected, parser, v -> null, formatter);
     }
 
     /** This setting with its value never shown: not in messages, {@code toString} or documentation. */
     public Setting<T> secret() {
-        return new Setting<>(key, type, defaultValue, description, true, expected, parser, problem, formatter);
+        return new Setting<>(key, type, defaultValue, description, true, false, expected, parser, problem, formatter);
+    }
+
+    /**
+     * This setting with passwords inside its value hidden wherever it is shown: the user information of
+     * a URI ({@code redis://user:****@host}) and {@code password=} parameters; see {@link ProviderConfig#redact}.
+     */
+    public Setting<T> redacted() {
+        return new Setting<>(key, type, defaultValue, description, secret, true, expected, parser, problem, formatter);
+    }
+
+    /**
+     * This setting with one more rule. {@code rule} returns what a value must be, for the message
+     * ({@code "1 to 32 lower-case letters"}), or {@code null} when the value is fine.
+     */
+    public Setting<T> checkedBy(Function<T, String> rule) {
+        Objects.requireNonNull(rule, "rule");
+        Function<T, String> both = value -> {
+            String wrong = problem.apply(value);
+            return wrong != null ? wrong : rule.apply(value);
+        };
+        return new Setting<>(key, type, defaultValue, description, secret, redacted, expected, parser, both, formatter);
     }
 
     /** The key, {@code agent.persistence.…}. */
@@ -189,11 +220,11 @@ public final class Setting<T> {
         try {
             value = parser.apply(raw.get().strip());
         } catch (RuntimeException e) {
-            throw invalid(raw.get(), null);
+            throw invalid(raw.get(), expected);
         }
         String wrong = problem.apply(value);
         if (wrong != null) {
-            throw invalid(raw.get(), null);
+            throw invalid(raw.get(), wrong);
         }
         return Optional.of(value);
     }
@@ -220,14 +251,17 @@ public final class Setting<T> {
         String wrong = problem.apply(value);
         if (wrong != null) {
             throw new IllegalArgumentException(key + " must be " + wrong + " but was "
-                    + (secret ? "(secret, not shown)" : formatter.apply(value)));
+                    + (secret ? "(secret, not shown)" : "'" + show(value) + "'"));
         }
         return value;
     }
 
-    /** {@code value} as it would be written in a property, or {@code ****} for a secret. */
+    /** {@code value} as it would be written in a property, {@code ****} for a secret, passwords hidden when redacted. */
     public String show(T value) {
-        return value == null ? "unset" : secret ? "****" : formatter.apply(value);
+        if (value == null) {
+            return "unset";
+        }
+        return secret ? "****" : redacted ? ProviderConfig.redact(formatter.apply(value)) : formatter.apply(value);
     }
 
     @Override
@@ -236,9 +270,11 @@ public final class Setting<T> {
                 + "]";
     }
 
-    private PersistenceException invalid(String raw, Throwable cause) {
+    private PersistenceException invalid(String raw, String wanted) {
+        String shown = secret ? "a value that is not shown (secret)"
+                : "'" + (redacted ? ProviderConfig.redact(raw) : raw) + "'";
         return new PersistenceException("Setting '" + key + "' (environment " + environmentName() + ") must be "
-                + expected + " but was " + (secret ? "a value that is not shown (secret)" : "'" + raw + "'"), cause);
+                + wanted + " but was " + shown);
     }
 
     private static String bounds(String what, long min, long max) {
@@ -256,6 +292,10 @@ public final class Setting<T> {
             }
         }
         return List.copyOf(values);
+    }
+
+    private static List<String> parseTexts(String text) {
+        return java.util.Arrays.stream(text.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
     }
 
     private static boolean parseBoolean(String text) {

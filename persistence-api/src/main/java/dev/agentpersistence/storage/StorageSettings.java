@@ -70,7 +70,7 @@ public final class StorageSettings {
     /**
      * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings}
      * and the {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig}, with
-     * incremental history on unless {@value IncrementalHistoryConfig#ENABLED_KEY} says otherwise.
+     * incremental history on unless {@code agent.persistence.history.incremental} says otherwise.
      *
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
      */

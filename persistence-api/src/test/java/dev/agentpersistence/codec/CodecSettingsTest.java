@@ -22,40 +22,40 @@ class CodecSettingsTest {
         assertThat(codec.layers().checksum()).isTrue();
         assertThat(codec.layers().encrypts()).isFalse();
         assertThat(codec.sizeLimit()).hasValue(64L << 20);
-        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM, "false",
-                CodecSettings.COMPRESSION, "none"))).layers().writesPlain()).isTrue();
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM.key(), "false",
+                CodecSettings.COMPRESSION.key(), "none"))).layers().writesPlain()).isTrue();
         assertThat(codec.toString()).contains("compression=deflate(level 1, from 4096 bytes)", "checksum=true");
     }
 
     @Test
     void compressionSettingsComeFromTheSettingsOrTheEnvironmentForm() {
-        var layers = CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION, " DEFLATE ",
-                "AGENT_PERSISTENCE_COMPRESSION_LEVEL", "6", CodecSettings.COMPRESSION_MIN_SIZE, "2KiB")));
+        var layers = CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), " DEFLATE ",
+                "AGENT_PERSISTENCE_COMPRESSION_LEVEL", "6", CodecSettings.COMPRESSION_MIN_SIZE.key(), "2KiB")));
         assertThat(layers.compresses()).isTrue();
         assertThat(layers.compressionLevel()).isEqualTo(6);
         assertThat(layers.compressionMinSize()).isEqualTo(2048);
         assertThat(CodecSettings.layers(ProviderConfig.of(Map.of("AGENT_PERSISTENCE_COMPRESSION", "none"))).compresses())
                 .isFalse();
-        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION_MIN_SIZE, "0")))
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION_MIN_SIZE.key(), "0")))
                 .compressionMinSize()).isZero();
-        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION, "",
-                CodecSettings.COMPRESSION_LEVEL, " "))).compressionLevel()).as("blank means default").isEqualTo(1);
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "",
+                CodecSettings.COMPRESSION_LEVEL.key(), " "))).compressionLevel()).as("blank means default").isEqualTo(1);
     }
 
     @Test
     void malformedCompressionSettingsNameTheSettingAndTheValue() {
-        assertRejected(Map.of(CodecSettings.COMPRESSION, "gzip"),
+        assertRejected(Map.of(CodecSettings.COMPRESSION.key(), "gzip"),
                 "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be one of deflate, none"
                         + " but was 'gzip'", "");
         for (String level : new String[] {"0", "10", "-1", "fast", "1.5"}) {
-            assertRejected(Map.of(CodecSettings.COMPRESSION_LEVEL, level), "'agent.persistence.compression.level' "
+            assertRejected(Map.of(CodecSettings.COMPRESSION_LEVEL.key(), level), "'agent.persistence.compression.level' "
                     + "(environment AGENT_PERSISTENCE_COMPRESSION_LEVEL) must be an integer from 1 to 9 but was '"
                     + level + "'", "");
         }
         for (String size : new String[] {"-1", "1 parsec", "KiB", "99999999999999999999"}) {
-            assertRejected(Map.of(CodecSettings.COMPRESSION_MIN_SIZE, size), "agent.persistence.compression.min-size", "");
+            assertRejected(Map.of(CodecSettings.COMPRESSION_MIN_SIZE.key(), size), "agent.persistence.compression.min-size", "");
         }
-        assertThatThrownBy(() -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, "0"))))
+        assertThatThrownBy(() -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE.key(), "0"))))
                 .as("zero is only a valid threshold, not a valid maximum").hasMessageContaining("a size of at least 1");
     }
 
@@ -68,28 +68,28 @@ class CodecSettingsTest {
             assertThat(keys.currentKeyId()).isEqualTo("k2");
             assertThat(keys.keyIds()).containsExactly("k1", "k2");
         });
-        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS, "only:" + K1)))
+        assertThat(CodecSettings.layers(ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "only:" + K1)))
                 .keys().orElseThrow().currentKeyId()).isEqualTo("only");
     }
 
     @Test
     void malformedKeySettingsNameTheSettingButNeverTheKey() {
         String shortKey = Base64.getEncoder().encodeToString(new byte[16]);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + shortKey), "'k1' must be 32 bytes", shortKey);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:not base64!!"), "'k1' is not valid Base64", "not base64");
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, K1), "no key id", K1);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1 + ",k2:" + K2), "no current key", K1);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1, CodecSettings.ENCRYPTION_CURRENT_KEY, "k9"),
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + shortKey), "'k1' must be 32 bytes", shortKey);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:not base64!!"), "'k1' is not valid Base64", "not base64");
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), K1), "no key id", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + K1 + ",k2:" + K2), "no current key", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + K1, CodecSettings.ENCRYPTION_CURRENT_KEY.key(), "k9"),
                 "'k9' is not among", K1);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1 + ",k1:" + K2), "given twice", K1);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS, "bad id:" + K1), "must be 1 to 64", K1);
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_CURRENT_KEY, "k1"), "encryption.keys", "");
-        assertRejected(Map.of(CodecSettings.ENCRYPTION_REQUIRED, "true"), "encryption.keys", "");
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + K1 + ",k1:" + K2), "given twice", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "bad id:" + K1), "must be 1 to 64", K1);
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_CURRENT_KEY.key(), "k1"), "encryption.keys", "");
+        assertRejected(Map.of(CodecSettings.ENCRYPTION_REQUIRED.key(), "true"), "encryption.keys", "");
     }
 
     @Test
     void providerConfigHidesTheKeys() {
-        var config = ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS, "k1:" + K1));
+        var config = ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + K1));
         assertThat(config.toString()).doesNotContain(K1).contains("****");
     }
 
@@ -106,7 +106,7 @@ class CodecSettingsTest {
                     .as(bad).isInstanceOf(PersistenceException.class)
                     .hasMessageContaining("agent.persistence.max-checkpoint-size");
         }
-        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, "1KiB")))
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE.key(), "1KiB")))
                 .maxDocumentSize()).isEqualTo(1024);
     }
 
@@ -122,6 +122,6 @@ class CodecSettingsTest {
     }
 
     private static long size(String text) {
-        return CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE, text))).maxDocumentSize();
+        return CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.MAX_CHECKPOINT_SIZE.key(), text))).maxDocumentSize();
     }
 }

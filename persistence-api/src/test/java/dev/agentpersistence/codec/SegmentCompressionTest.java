@@ -43,7 +43,7 @@ class SegmentCompressionTest {
     @Test
     void segmentsWrittenWithoutCompressionAreStillRead() {
         var messages = block(16);
-        byte[] plain = new SegmentCodec(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION, "none"))))
+        byte[] plain = new SegmentCodec(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "none"))))
                 .encode("agent-1", "seg-1", messages);
         assertThat(Arrays.copyOfRange(plain, 17, 18)).containsExactly('{');
         assertThat(new SegmentCodec(CodecSettings.codec(ProviderConfig.empty())).decode("agent-1", "seg-1", plain, "x"))

@@ -1,37 +1,49 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingValues;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * Immutable settings of a {@link FileStorageProvider}. Build with {@link #custom()}; every
- * setting has a default ({@link #ofDefaults()}).
+ * Immutable settings of a {@link FileStorageProvider}, each declared once below. Build with
+ * {@link #custom()}, take {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
  */
 public final class FileStorageConfig {
-    /** Default root directory: {@code ./agent-checkpoints/}. */
-    public static final Path DEFAULT_DIRECTORY = Path.of("agent-checkpoints");
-    /** Default age after which a temporary file is considered abandoned: 10 minutes. */
-    public static final Duration DEFAULT_TEMP_FILE_GRACE_PERIOD = Duration.ofMinutes(10);
+    /** The root directory, holding one directory per agent. */
+    public static final Setting<Path> DIRECTORY = Setting.custom("agent.persistence.file.dir", "path",
+            Path.of("agent-checkpoints"), "a file system path", Path::of, Path::toString,
+            "Root directory: one directory per agent.");
+    /** Whether saves force files and directories to disk. */
+    public static final Setting<Boolean> FSYNC = Setting.bool("agent.persistence.file.fsync", true,
+            "Force files and directories to disk before a save returns.");
+    /** Whether reads skip corrupt files. */
+    public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool("agent.persistence.file.skip-corrupt", false,
+            "Reads leave out corrupt files with a WARN line instead of throwing.");
+    /** Whether opening removes abandoned temporary files. */
+    public static final Setting<Boolean> CLEAN_UP_ON_OPEN = Setting.bool("agent.persistence.file.clean-up-on-open", true,
+            "Opening the storage removes temporary files older than the grace period.");
+    /** When an abandoned temporary file or reservation may be removed. */
+    public static final Setting<Duration> TEMP_FILE_GRACE_PERIOD = Setting.duration(
+            "agent.persistence.file.temp-file-grace-period", Duration.ofMinutes(10),
+            "Age after which a crashed writer's temporary file or id reservation is removed.");
+    /** Every file setting, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(DIRECTORY, FSYNC, SKIP_CORRUPT, CLEAN_UP_ON_OPEN,
+            TEMP_FILE_GRACE_PERIOD);
 
-    private final Path directory;
+    private final SettingValues values;
     private final CheckpointCodec codec;
-    private final boolean fsync;
-    private final boolean skipCorrupt;
-    private final boolean cleanUpOnOpen;
-    private final Duration tempFileGracePeriod;
     private final Clock clock;
 
-    private FileStorageConfig(Builder builder) {
-        this.directory = builder.directory;
-        this.codec = builder.codec;
-        this.fsync = builder.fsync;
-        this.skipCorrupt = builder.skipCorrupt;
-        this.cleanUpOnOpen = builder.cleanUpOnOpen;
-        this.tempFileGracePeriod = builder.tempFileGracePeriod;
-        this.clock = builder.clock;
+    private FileStorageConfig(SettingValues values, CheckpointCodec codec, Clock clock) {
+        this.values = values;
+        this.codec = codec;
+        this.clock = clock;
     }
 
     /** Every setting at its default. */
@@ -41,22 +53,27 @@ public final class FileStorageConfig {
 
     /** A builder starting from the defaults. */
     public static Builder custom() {
-        return new Builder();
+        return new Builder(SettingValues.defaults(SETTINGS), null, Clock.systemUTC());
     }
 
     /** A builder starting from {@code config}. */
     public static Builder from(FileStorageConfig config) {
         Objects.requireNonNull(config, "config");
-        var builder = new Builder();
-        builder.codec = config.codec;
-        return builder.directory(config.directory).fsync(config.fsync)
-                .skipCorrupt(config.skipCorrupt).cleanUpOnOpen(config.cleanUpOnOpen)
-                .tempFileGracePeriod(config.tempFileGracePeriod).clock(config.clock);
+        return new Builder(config.values, config.codec, config.clock);
+    }
+
+    /**
+     * Reads the {@code agent.persistence.file.*} keys; unset keys keep their defaults.
+     *
+     * @throws dev.agentpersistence.PersistenceException naming a malformed setting
+     */
+    public static FileStorageConfig of(ProviderConfig config) {
+        return new Builder(SettingValues.read(SETTINGS, config), null, Clock.systemUTC()).build();
     }
 
     /** The root directory holding one directory per agent. */
     public Path directory() {
-        return directory;
+        return values.get(DIRECTORY);
     }
 
     /**
@@ -72,7 +89,7 @@ public final class FileStorageConfig {
 
     /** Whether files and directories are forced to disk before a save returns (default {@code true}). */
     public boolean fsync() {
-        return fsync;
+        return values.get(FSYNC);
     }
 
     /**
@@ -80,12 +97,12 @@ public final class FileStorageConfig {
      * {@link dev.agentpersistence.CorruptCheckpointException} (default {@code false}). Saves never skip.
      */
     public boolean skipCorrupt() {
-        return skipCorrupt;
+        return values.get(SKIP_CORRUPT);
     }
 
     /** Whether opening the provider removes temporary files older than the grace period (default {@code true}). */
     public boolean cleanUpOnOpen() {
-        return cleanUpOnOpen;
+        return values.get(CLEAN_UP_ON_OPEN);
     }
 
     /**
@@ -93,7 +110,7 @@ public final class FileStorageConfig {
      * counts as abandoned by a crashed writer and may be removed (default 10 minutes).
      */
     public Duration tempFileGracePeriod() {
-        return tempFileGracePeriod;
+        return values.get(TEMP_FILE_GRACE_PERIOD);
     }
 
     /** The clock file ages are measured with. */
@@ -101,37 +118,34 @@ public final class FileStorageConfig {
         return clock;
     }
 
+    /** The settings. */
     @Override
     public String toString() {
-        return "FileStorageConfig[directory=" + directory + (codec == null ? "" : ", codec=" + codec.getClass().getSimpleName())
-                + ", fsync=" + fsync + ", skipCorrupt=" + skipCorrupt + ", cleanUpOnOpen=" + cleanUpOnOpen
-                + ", tempFileGracePeriod=" + tempFileGracePeriod + "]";
+        return "FileStorageConfig" + values + (codec == null ? "" : " with codec " + codec.getClass().getSimpleName());
     }
 
-    /** Builds {@link FileStorageConfig}s; every method validates its argument. */
+    /** Builds {@link FileStorageConfig}s; every method checks its argument against the declaration. */
     public static final class Builder {
-        private Path directory = DEFAULT_DIRECTORY;
+        private SettingValues values;
         private CheckpointCodec codec;
-        private boolean fsync = true;
-        private boolean skipCorrupt;
-        private boolean cleanUpOnOpen = true;
-        private Duration tempFileGracePeriod = DEFAULT_TEMP_FILE_GRACE_PERIOD;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock;
 
-        private Builder() {
+        private Builder(SettingValues values, CheckpointCodec codec, Clock clock) {
+            this.values = values;
+            this.codec = codec;
+            this.clock = clock;
         }
 
         /** The root directory; created when missing. */
         public Builder directory(Path directory) {
-            this.directory = Objects.requireNonNull(directory, "directory");
+            values = values.with(DIRECTORY, directory);
             return this;
         }
 
-        /** The root directory, as a path string. */
+        /** The root directory, as a path string (not blank). */
         public Builder directory(String directory) {
-            Objects.requireNonNull(directory, "directory");
-            if (directory.isBlank()) {
-                throw new IllegalArgumentException("directory must not be blank");
+            if (Objects.requireNonNull(directory, "directory").isBlank()) {
+                throw new IllegalArgumentException(DIRECTORY.key() + " must not be blank");
             }
             return directory(Path.of(directory));
         }
@@ -148,38 +162,39 @@ public final class FileStorageConfig {
             return this;
         }
 
+        /** Whether saves force files and directories to disk (default {@code true}). */
         public Builder fsync(boolean fsync) {
-            this.fsync = fsync;
+            values = values.with(FSYNC, fsync);
             return this;
         }
 
+        /** Whether reads leave out corrupt files with a WARN line (default {@code false}). */
         public Builder skipCorrupt(boolean skipCorrupt) {
-            this.skipCorrupt = skipCorrupt;
+            values = values.with(SKIP_CORRUPT, skipCorrupt);
             return this;
         }
 
+        /** Whether opening removes abandoned temporary files (default {@code true}). */
         public Builder cleanUpOnOpen(boolean cleanUpOnOpen) {
-            this.cleanUpOnOpen = cleanUpOnOpen;
+            values = values.with(CLEAN_UP_ON_OPEN, cleanUpOnOpen);
             return this;
         }
 
-        /** Must be positive. */
+        /** Age after which an abandoned temporary file or reservation is removed; positive. */
         public Builder tempFileGracePeriod(Duration gracePeriod) {
-            Objects.requireNonNull(gracePeriod, "gracePeriod");
-            if (gracePeriod.isNegative() || gracePeriod.isZero()) {
-                throw new IllegalArgumentException("tempFileGracePeriod must be positive but was " + gracePeriod);
-            }
-            this.tempFileGracePeriod = gracePeriod;
+            values = values.with(TEMP_FILE_GRACE_PERIOD, gracePeriod);
             return this;
         }
 
+        /** The clock file ages are measured with (default the system clock, UTC). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
+        /** The settings. */
         public FileStorageConfig build() {
-            return new FileStorageConfig(this);
+            return new FileStorageConfig(values, codec, clock);
         }
     }
 }

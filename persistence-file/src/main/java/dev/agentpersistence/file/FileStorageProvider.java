@@ -62,7 +62,7 @@ public final class FileStorageProvider extends StorageShell {
         return of(FileStorageConfig.custom().directory(directory).build());
     }
 
-    /** Opens the storage under {@link FileStorageConfig#DEFAULT_DIRECTORY}. */
+    /** Opens the storage under {@code agent-checkpoints} in the working directory. */
     public static FileStorageProvider ofDefaults() {
         return of(FileStorageConfig.ofDefaults());
     }

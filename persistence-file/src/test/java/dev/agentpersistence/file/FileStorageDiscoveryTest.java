@@ -18,7 +18,7 @@ class FileStorageDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected ProviderConfig config() {
-        return ProviderConfig.of(Map.of(FileStorageProviderFactory.DIRECTORY, root.toString()));
+        return ProviderConfig.of(Map.of(FileStorageConfig.DIRECTORY.key(), root.toString()));
     }
 
     @Override

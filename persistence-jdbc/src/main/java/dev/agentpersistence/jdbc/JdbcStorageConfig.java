@@ -1,191 +1,134 @@
 package dev.agentpersistence.jdbc;
 
-import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
- * Immutable settings of a {@link JdbcStorageProvider}. Build with {@link #custom()}, start from
- * {@link #ofDefaults()}, or read the {@code agent.persistence.jdbc.*} keys with {@link #from(ProviderConfig)}.
+ * Immutable settings of a {@link JdbcStorageProvider}, each declared once below. Build with
+ * {@link #custom()}, start from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
  * <p>When the provider is built over a {@code DataSource} or {@code Jdbi} the application already
  * has, only {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
  */
 public final class JdbcStorageConfig {
     /** JDBC URL; the dialect is chosen from it. */
-    public static final Setting<String> URL_SETTING = Setting.text("agent.persistence.jdbc.url",
-            "jdbc:sqlite:agent-checkpoints.db", "JDBC URL; the dialect (SQLite, PostgreSQL, MariaDB/MySQL, H2) is chosen from it.");
+    public static final Setting<String> URL = Setting.text("agent.persistence.jdbc.url", "jdbc:sqlite:agent-checkpoints.db",
+            "JDBC URL; the dialect (SQLite, PostgreSQL, MariaDB/MySQL, H2) is chosen from it.").redacted()
+            .checkedBy(url -> url.startsWith("jdbc:") ? null : "a JDBC URL starting with 'jdbc:'");
     /** Database user. */
-    public static final Setting<String> USER_SETTING = Setting.text("agent.persistence.jdbc.user", null, "Database user.");
+    public static final Setting<String> USER = Setting.text("agent.persistence.jdbc.user", null, "Database user.");
     /** Database password. */
-    public static final Setting<String> PASSWORD_SETTING = Setting.text("agent.persistence.jdbc.password", null,
+    public static final Setting<String> PASSWORD = Setting.text("agent.persistence.jdbc.password", null,
             "Database password (never printed).").secret();
     /** Maximum connections of the pool. */
-    public static final Setting<Integer> POOL_SIZE_SETTING = Setting.integer("agent.persistence.jdbc.pool-size", 10, 1,
+    public static final Setting<Integer> POOL_SIZE = Setting.integer("agent.persistence.jdbc.pool-size", 10, 1,
             Integer.MAX_VALUE, "Maximum pooled connections.");
     /** Prefix of every table name. */
-    public static final Setting<String> TABLE_PREFIX_SETTING = Setting.text("agent.persistence.jdbc.table-prefix", "agent_",
-            "Prefix of every table: 1 to 32 of a-z 0-9 _, starting with a letter.");
+    public static final Setting<String> TABLE_PREFIX = Setting.text("agent.persistence.jdbc.table-prefix", "agent_",
+            "Prefix of every table: 1 to 32 of a-z 0-9 _, starting with a letter.")
+            .checkedBy(prefix -> prefix.matches("[a-z][a-z0-9_]{0,31}") ? null
+                    : "1 to 32 lower-case letters, digits or '_', starting with a letter");
     /** Whether the schema is created and upgraded on first use. */
-    public static final Setting<Boolean> MIGRATE_SETTING = Setting.bool("agent.persistence.jdbc.migrate", true,
+    public static final Setting<Boolean> MIGRATE = Setting.bool("agent.persistence.jdbc.migrate", true,
             "Create and upgrade the schema on first use.");
     /** How long a call waits for a pooled connection before the database counts as unavailable. */
-    public static final Setting<Duration> CONNECTION_TIMEOUT_SETTING = Setting.duration(
-            "agent.persistence.jdbc.connection-timeout", Duration.ofSeconds(5),
-            "How long a call waits for a connection before StorageUnavailableException (at least 250ms).");
+    public static final Setting<Duration> CONNECTION_TIMEOUT = Setting.duration("agent.persistence.jdbc.connection-timeout",
+            Duration.ofSeconds(5), "How long a call waits for a connection before StorageUnavailableException (at least 250ms).")
+            .checkedBy(timeout -> timeout.toMillis() < 250 ? "at least 250ms" : null);
     /** SQLite only: how long a statement waits for another process's write lock. */
-    public static final Setting<Duration> BUSY_TIMEOUT_SETTING = Setting.durationOrZero("agent.persistence.jdbc.busy-timeout",
-            Duration.ofSeconds(10), "SQLite: how long a statement waits for another process's write lock.");
+    public static final Setting<Duration> BUSY_TIMEOUT = Setting.durationOrZero("agent.persistence.jdbc.busy-timeout",
+            Duration.ofSeconds(10), "SQLite: how long a statement waits for another process's write lock.")
+            .checkedBy(timeout -> timeout.toMillis() > Integer.MAX_VALUE ? "at most 24 days" : null);
     /** Time to live of each checkpoint, counted from its save. */
-    public static final Setting<Duration> TTL_SETTING = Setting.duration("agent.persistence.jdbc.ttl", null,
+    public static final Setting<Duration> TTL = Setting.duration("agent.persistence.jdbc.ttl", null,
             "Time to live of each checkpoint from its save (30d, 12h); expired ones go at the next deleteExpired().");
     /** Every JDBC setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(URL_SETTING, USER_SETTING, PASSWORD_SETTING, POOL_SIZE_SETTING,
-            TABLE_PREFIX_SETTING, MIGRATE_SETTING, CONNECTION_TIMEOUT_SETTING, BUSY_TIMEOUT_SETTING, TTL_SETTING);
+    public static final List<Setting<?>> SETTINGS = List.of(URL, USER, PASSWORD, POOL_SIZE, TABLE_PREFIX, MIGRATE,
+            CONNECTION_TIMEOUT, BUSY_TIMEOUT, TTL);
 
-    /** The key of {@link #URL_SETTING}. */
-    public static final String URL = URL_SETTING.key();
-    /** The key of {@link #USER_SETTING}. */
-    public static final String USER = USER_SETTING.key();
-    /** The key of {@link #PASSWORD_SETTING}. */
-    public static final String PASSWORD = PASSWORD_SETTING.key();
-    /** The key of {@link #POOL_SIZE_SETTING}. */
-    public static final String POOL_SIZE = POOL_SIZE_SETTING.key();
-    /** The key of {@link #TABLE_PREFIX_SETTING}. */
-    public static final String TABLE_PREFIX = TABLE_PREFIX_SETTING.key();
-    /** The key of {@link #MIGRATE_SETTING}. */
-    public static final String MIGRATE = MIGRATE_SETTING.key();
-    /** The key of {@link #CONNECTION_TIMEOUT_SETTING}. */
-    public static final String CONNECTION_TIMEOUT = CONNECTION_TIMEOUT_SETTING.key();
-    /** The key of {@link #BUSY_TIMEOUT_SETTING}. */
-    public static final String BUSY_TIMEOUT = BUSY_TIMEOUT_SETTING.key();
-    /** The key of {@link #TTL_SETTING}. */
-    public static final String TTL = TTL_SETTING.key();
-
-    /** The embedded default: an SQLite file in the working directory. */
-    public static final String DEFAULT_URL = URL_SETTING.defaultValue().orElseThrow();
-    /** Default pool size. */
-    public static final int DEFAULT_POOL_SIZE = POOL_SIZE_SETTING.defaultValue().orElseThrow();
-    /** Default table prefix. */
-    public static final String DEFAULT_TABLE_PREFIX = TABLE_PREFIX_SETTING.defaultValue().orElseThrow();
-
-    private static final Pattern PREFIX_PATTERN = Pattern.compile("[a-z][a-z0-9_]{0,31}");
-    private static final Duration MIN_CONNECTION_TIMEOUT = Duration.ofMillis(250);
     private static final JdbcStorageConfig DEFAULTS = custom().build();
 
-    private final String url;
-    private final String user;
-    private final String password;
-    private final int poolSize;
-    private final String tablePrefix;
-    private final boolean migrate;
-    private final Duration connectionTimeout;
-    private final Duration busyTimeout;
-    private final Duration ttl;
+    private final SettingValues values;
     private final Clock clock;
 
-    private JdbcStorageConfig(Builder b) {
-        this.url = b.url;
-        this.user = b.user;
-        this.password = b.password;
-        this.poolSize = b.poolSize;
-        this.tablePrefix = b.tablePrefix;
-        this.migrate = b.migrate;
-        this.connectionTimeout = b.connectionTimeout;
-        this.busyTimeout = b.busyTimeout;
-        this.ttl = b.ttl;
-        this.clock = b.clock;
+    private JdbcStorageConfig(SettingValues values, Clock clock) {
+        this.values = values;
+        this.clock = clock;
     }
 
-    /** The defaults: SQLite file {@value #DEFAULT_URL}, prefix {@value #DEFAULT_TABLE_PREFIX}, migrations on. */
+    /** The defaults: an SQLite file in the working directory, prefix {@code agent_}, migrations on. */
     public static JdbcStorageConfig ofDefaults() {
         return DEFAULTS;
     }
 
     /** A builder holding the defaults. */
     public static Builder custom() {
-        return new Builder();
+        return new Builder(SettingValues.defaults(SETTINGS), Clock.systemUTC());
     }
 
     /** A builder pre-filled with these settings. */
     public Builder toBuilder() {
-        var b = new Builder().url(url).poolSize(poolSize).tablePrefix(tablePrefix).migrate(migrate)
-                .connectionTimeout(connectionTimeout).busyTimeout(busyTimeout).clock(clock);
-        b.ttl = ttl;
-        b.user = user;
-        b.password = password;
-        return b;
+        return new Builder(values, clock);
     }
 
     /**
      * Reads the {@code agent.persistence.jdbc.*} keys; unset keys keep their defaults.
      *
-     * @throws PersistenceException when a value is malformed or out of range
+     * @throws dev.agentpersistence.PersistenceException when a value is malformed or out of range
      */
     public static JdbcStorageConfig from(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        try {
-            var b = custom().url(URL_SETTING.read(config)).poolSize(POOL_SIZE_SETTING.read(config))
-                    .tablePrefix(TABLE_PREFIX_SETTING.read(config)).migrate(MIGRATE_SETTING.read(config))
-                    .connectionTimeout(CONNECTION_TIMEOUT_SETTING.read(config)).busyTimeout(BUSY_TIMEOUT_SETTING.read(config));
-            USER_SETTING.find(config).ifPresent(b::user);
-            PASSWORD_SETTING.find(config).ifPresent(b::password);
-            TTL_SETTING.find(config).ifPresent(b::ttl);
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw new PersistenceException("Invalid JDBC storage setting: " + e.getMessage(), e);
-        }
+        return new JdbcStorageConfig(SettingValues.read(SETTINGS, config), Clock.systemUTC());
     }
 
     /** The JDBC URL. */
     public String url() {
-        return url;
+        return values.get(URL);
     }
 
     /** The database user, if set. */
     public Optional<String> user() {
-        return Optional.ofNullable(user);
+        return values.find(USER);
     }
 
     /** The database password, if set. */
     public Optional<String> password() {
-        return Optional.ofNullable(password);
+        return values.find(PASSWORD);
     }
 
     /** Maximum pooled connections. */
     public int poolSize() {
-        return poolSize;
+        return values.get(POOL_SIZE);
     }
 
     /** Prefix of the table names: lower-case letters, digits and {@code _}, starting with a letter. */
     public String tablePrefix() {
-        return tablePrefix;
+        return values.get(TABLE_PREFIX);
     }
 
     /** Whether the schema is created and upgraded on first use. */
     public boolean migrate() {
-        return migrate;
+        return values.get(MIGRATE);
     }
 
     /** How long a call waits for a connection before failing with {@code StorageUnavailableException}. */
     public Duration connectionTimeout() {
-        return connectionTimeout;
+        return values.get(CONNECTION_TIMEOUT);
     }
 
     /** SQLite: how long a statement waits for another process's lock. */
     public Duration busyTimeout() {
-        return busyTimeout;
+        return values.get(BUSY_TIMEOUT);
     }
 
     /** How long a checkpoint lives after its save, if limited (stored in the {@code expires_at} column). */
     public Optional<Duration> ttl() {
-        return Optional.ofNullable(ttl);
+        return values.find(TTL);
     }
 
     /** The clock for expiry times and history segment write times. */
@@ -196,110 +139,76 @@ public final class JdbcStorageConfig {
     /** The settings, password hidden. */
     @Override
     public String toString() {
-        return "JdbcStorageConfig[url=" + ProviderConfig.redact(url) + ", user=" + user
-                + ", password=" + (password == null ? "null" : "****") + ", poolSize=" + poolSize
-                + ", tablePrefix=" + tablePrefix + ", migrate=" + migrate
-                + ", connectionTimeout=" + connectionTimeout + ", busyTimeout=" + busyTimeout
-                + (ttl == null ? "" : ", ttl=" + ttl) + "]";
+        return "JdbcStorageConfig" + values;
     }
 
-    /** Builds {@link JdbcStorageConfig}s; every setter validates its argument. */
+    /** Builds {@link JdbcStorageConfig}s; every setter checks its argument against the declaration. */
     public static final class Builder {
-        private String url = DEFAULT_URL;
-        private String user;
-        private String password;
-        private int poolSize = DEFAULT_POOL_SIZE;
-        private String tablePrefix = DEFAULT_TABLE_PREFIX;
-        private boolean migrate = MIGRATE_SETTING.defaultValue().orElseThrow();
-        private Duration connectionTimeout = CONNECTION_TIMEOUT_SETTING.defaultValue().orElseThrow();
-        private Duration busyTimeout = BUSY_TIMEOUT_SETTING.defaultValue().orElseThrow();
-        private Duration ttl;
-        private Clock clock = Clock.systemUTC();
+        private SettingValues values;
+        private Clock clock;
 
-        private Builder() {
+        private Builder(SettingValues values, Clock clock) {
+            this.values = values;
+            this.clock = clock;
         }
 
-        /** The JDBC URL, starting with {@code jdbc:sqlite:}, {@code jdbc:postgresql:}, {@code jdbc:mariadb:}, {@code jdbc:mysql:} or {@code jdbc:h2:}. */
+        /** The JDBC URL: {@code jdbc:sqlite:}, {@code jdbc:postgresql:}, {@code jdbc:mariadb:}, {@code jdbc:mysql:} or {@code jdbc:h2:}. */
         public Builder url(String url) {
-            Objects.requireNonNull(url, "url");
-            if (!url.startsWith("jdbc:")) {
-                throw new IllegalArgumentException("url must start with 'jdbc:' but was '" + ProviderConfig.redact(url) + "'");
-            }
-            this.url = url;
+            values = values.with(URL, url);
             return this;
         }
 
         /** The database user; {@code null} for none. */
         public Builder user(String user) {
-            this.user = user;
+            values = user == null ? values.without(USER) : values.with(USER, user);
             return this;
         }
 
         /** The database password; {@code null} for none. */
         public Builder password(String password) {
-            this.password = password;
+            values = password == null ? values.without(PASSWORD) : values.with(PASSWORD, password);
             return this;
         }
 
         /** Maximum pooled connections, at least 1. */
         public Builder poolSize(int poolSize) {
-            if (poolSize < 1) {
-                throw new IllegalArgumentException(POOL_SIZE + " must be >= 1 but was " + poolSize);
-            }
-            this.poolSize = poolSize;
+            values = values.with(POOL_SIZE, poolSize);
             return this;
         }
 
         /** Prefix of the table names: 1 to 32 lower-case letters, digits or {@code _}, starting with a letter. */
         public Builder tablePrefix(String tablePrefix) {
-            Objects.requireNonNull(tablePrefix, "tablePrefix");
-            if (!PREFIX_PATTERN.matcher(tablePrefix).matches()) {
-                throw new IllegalArgumentException(TABLE_PREFIX + " must be 1 to 32 lower-case letters, digits or '_', "
-                        + "starting with a letter, but was '" + tablePrefix + "'");
-            }
-            this.tablePrefix = tablePrefix;
+            values = values.with(TABLE_PREFIX, tablePrefix);
             return this;
         }
 
         /** Whether to create and upgrade the schema on first use. */
         public Builder migrate(boolean migrate) {
-            this.migrate = migrate;
+            values = values.with(MIGRATE, migrate);
             return this;
         }
 
         /** How long a call waits for a connection; at least 250ms. */
         public Builder connectionTimeout(Duration connectionTimeout) {
-            Objects.requireNonNull(connectionTimeout, "connectionTimeout");
-            if (connectionTimeout.compareTo(MIN_CONNECTION_TIMEOUT) < 0) {
-                throw new IllegalArgumentException(CONNECTION_TIMEOUT + " must be >= 250ms but was " + connectionTimeout);
-            }
-            this.connectionTimeout = connectionTimeout;
+            values = values.with(CONNECTION_TIMEOUT, connectionTimeout);
             return this;
         }
 
-        /** SQLite: how long a statement waits for another process's lock; not negative. */
+        /** SQLite: how long a statement waits for another process's lock; 0 to 24 days. */
         public Builder busyTimeout(Duration busyTimeout) {
-            Objects.requireNonNull(busyTimeout, "busyTimeout");
-            if (busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(BUSY_TIMEOUT + " must be between 0 and 24 days but was " + busyTimeout);
-            }
-            this.busyTimeout = busyTimeout;
+            values = values.with(BUSY_TIMEOUT, busyTimeout);
             return this;
         }
 
-        /** Each checkpoint expires this long (at least 1ms) after its save; see {@code JdbcStorageProvider.deleteExpired()}. */
+        /** Each checkpoint expires this long (positive) after its save; see {@code JdbcStorageProvider.deleteExpired()}. */
         public Builder ttl(Duration ttl) {
-            Objects.requireNonNull(ttl, "ttl");
-            if (ttl.toMillis() < 1) {
-                throw new IllegalArgumentException(TTL + " must be at least 1ms but was " + ttl);
-            }
-            this.ttl = ttl;
+            values = values.with(TTL, ttl);
             return this;
         }
 
         /** Checkpoints never expire (the default). */
         public Builder noTtl() {
-            this.ttl = null;
+            values = values.without(TTL);
             return this;
         }
 
@@ -309,8 +218,9 @@ public final class JdbcStorageConfig {
             return this;
         }
 
+        /** The settings. */
         public JdbcStorageConfig build() {
-            return new JdbcStorageConfig(this);
+            return new JdbcStorageConfig(values, clock);
         }
     }
 }

@@ -25,9 +25,9 @@ class JdbcDiscoveryTest extends DiscoveryKit {
     @Override
     protected ProviderConfig config() {
         return ProviderConfig.of(Map.of(
-                JdbcStorageConfig.URL, "jdbc:sqlite:" + dir.resolve("nested/dir/checkpoints.db"),
-                JdbcStorageConfig.TABLE_PREFIX, TestDatabase.randomPrefix(),
-                JdbcStorageConfig.POOL_SIZE, "2"));
+                JdbcStorageConfig.URL.key(), "jdbc:sqlite:" + dir.resolve("nested/dir/checkpoints.db"),
+                JdbcStorageConfig.TABLE_PREFIX.key(), TestDatabase.randomPrefix(),
+                JdbcStorageConfig.POOL_SIZE.key(), "2"));
     }
 
     @Override
@@ -37,7 +37,7 @@ class JdbcDiscoveryTest extends DiscoveryKit {
 
     @Test
     void anUnsupportedUrlNamesTheSupportedDatabases() {
-        var config = ProviderConfig.of(Map.of(JdbcStorageConfig.URL, "jdbc:oracle:thin:@//db:1521/x"));
+        var config = ProviderConfig.of(Map.of(JdbcStorageConfig.URL.key(), "jdbc:oracle:thin:@//db:1521/x"));
         assertThatThrownBy(() -> PersistenceStorageProviders.load(providerName(), config))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("jdbc:oracle:thin")

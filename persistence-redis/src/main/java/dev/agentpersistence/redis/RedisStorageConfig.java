@@ -1,11 +1,12 @@
 package dev.agentpersistence.redis;
 
+import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingValues;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -13,8 +14,8 @@ import java.util.Optional;
 
 /**
  * Immutable settings of a {@link RedisStorageProvider}: where Redis is, how keys are named, how long
- * they live and how connections are pooled. Build one with {@link #custom()}, start from
- * {@link #ofDefaults()}, or read the {@code agent.persistence.redis.*} keys with {@link #of(ProviderConfig)}.
+ * they live and how connections are pooled. Each setting is declared once below; build with
+ * {@link #custom()}, start from {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
  *
  * <p>With {@link #clusterNodes()} set the provider talks to a Redis Cluster seeded by those nodes;
  * {@link #uri()} then only supplies the user, password and TLS ({@code rediss://}).
@@ -23,16 +24,19 @@ public final class RedisStorageConfig {
     /** {@code redis://[user:password@]host:port[/db]}, or {@code rediss://…} for TLS. */
     public static final Setting<String> URI_SETTING = Setting.text("agent.persistence.redis.uri", "redis://localhost:6379",
             "redis://[user:password@]host:port[/db], rediss:// for TLS; in cluster mode only user, password and TLS apply.")
-            .secret();
-    /** Comma-separated {@code host:port} seed nodes; when set the provider runs in cluster mode. */
-    public static final Setting<String> CLUSTER_NODES = Setting.text("agent.persistence.redis.cluster-nodes", null,
-            "Comma-separated host:port seeds; when set, cluster mode.");
+            .redacted().checkedBy(RedisStorageConfig::uriProblem);
+    /** {@code host:port} seed nodes; when set the provider runs in cluster mode. */
+    public static final Setting<List<String>> CLUSTER_NODES = Setting.texts("agent.persistence.redis.cluster-nodes",
+            "Comma-separated host:port seeds; when set, cluster mode.").checkedBy(RedisStorageConfig::nodesProblem);
     /** Prefix of every key the provider writes. */
     public static final Setting<String> KEY_PREFIX = Setting.text("agent.persistence.redis.key-prefix",
-            "agent-persistence:", "Prefix of every key; no { or }.");
+            "agent-persistence:", "Prefix of every key; no { or }.").checkedBy(v -> v.chars().anyMatch(
+                    c -> c == '{' || c == '}' || Character.isISOControl(c)) ? "free of '{', '}' (the cluster hash tag)"
+                    + " and control characters" : null);
     /** Optional lifetime of an agent's keys, refreshed on each save. */
     public static final Setting<Duration> TTL = Setting.duration("agent.persistence.redis.ttl", null,
-            "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).");
+            "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).")
+            .checkedBy(ttl -> ttl.toMillis() < 1 ? "at least 1ms" : null);
     /** Most connections open at once (per node in cluster mode). */
     public static final Setting<Integer> POOL_MAX_TOTAL = Setting.integer("agent.persistence.redis.pool.max-total", 16, 1,
             Integer.MAX_VALUE, "Most connections open at once (per node in a cluster).");
@@ -50,10 +54,10 @@ public final class RedisStorageConfig {
             true, "PING a pooled connection before use, so a restarted server costs no failed call.");
     /** Time allowed to open a connection. */
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.redis.connect-timeout",
-            Duration.ofSeconds(2), "Time allowed to open a connection.");
+            Duration.ofSeconds(2), "Time allowed to open a connection.").checkedBy(RedisStorageConfig::intMillis);
     /** Time allowed for one reply. */
     public static final Setting<Duration> SOCKET_TIMEOUT = Setting.duration("agent.persistence.redis.socket-timeout",
-            Duration.ofSeconds(5), "Time allowed for one reply.");
+            Duration.ofSeconds(5), "Time allowed for one reply.").checkedBy(RedisStorageConfig::intMillis);
     /** Attempts of one command in cluster mode (redirections and failovers). */
     public static final Setting<Integer> CLUSTER_MAX_ATTEMPTS = Setting.integer("agent.persistence.redis.cluster.max-attempts",
             5, 1, Integer.MAX_VALUE, "Attempts per command in a cluster (redirections, failover).");
@@ -62,334 +66,202 @@ public final class RedisStorageConfig {
             POOL_MAX_IDLE, POOL_MIN_IDLE, POOL_MAX_WAIT, POOL_TEST_ON_BORROW, CONNECT_TIMEOUT, SOCKET_TIMEOUT,
             CLUSTER_MAX_ATTEMPTS);
 
-    /** The key of {@link #URI_SETTING}. */
-    public static final String URI_KEY = URI_SETTING.key();
-    /** The key of {@link #CLUSTER_NODES}. */
-    public static final String CLUSTER_NODES_KEY = CLUSTER_NODES.key();
-    /** The key of {@link #KEY_PREFIX}. */
-    public static final String KEY_PREFIX_KEY = KEY_PREFIX.key();
-    /** The key of {@link #TTL}. */
-    public static final String TTL_KEY = TTL.key();
-    /** The key of {@link #POOL_MAX_TOTAL}. */
-    public static final String POOL_MAX_TOTAL_KEY = POOL_MAX_TOTAL.key();
-    /** The key of {@link #POOL_MAX_IDLE}. */
-    public static final String POOL_MAX_IDLE_KEY = POOL_MAX_IDLE.key();
-    /** The key of {@link #POOL_MIN_IDLE}. */
-    public static final String POOL_MIN_IDLE_KEY = POOL_MIN_IDLE.key();
-    /** The key of {@link #POOL_MAX_WAIT}. */
-    public static final String POOL_MAX_WAIT_KEY = POOL_MAX_WAIT.key();
-    /** The key of {@link #POOL_TEST_ON_BORROW}. */
-    public static final String POOL_TEST_ON_BORROW_KEY = POOL_TEST_ON_BORROW.key();
-    /** The key of {@link #CONNECT_TIMEOUT}. */
-    public static final String CONNECT_TIMEOUT_KEY = CONNECT_TIMEOUT.key();
-    /** The key of {@link #SOCKET_TIMEOUT}. */
-    public static final String SOCKET_TIMEOUT_KEY = SOCKET_TIMEOUT.key();
-    /** The key of {@link #CLUSTER_MAX_ATTEMPTS}. */
-    public static final String CLUSTER_MAX_ATTEMPTS_KEY = CLUSTER_MAX_ATTEMPTS.key();
-
-    /** The default {@link #uri()}. */
-    public static final String DEFAULT_URI = URI_SETTING.defaultValue().orElseThrow();
-    /** The default {@link #keyPrefix()}. */
-    public static final String DEFAULT_KEY_PREFIX = KEY_PREFIX.defaultValue().orElseThrow();
-
     private static final RedisStorageConfig DEFAULTS = custom().build();
 
-    private final String uri;
-    private final List<String> clusterNodes;
-    private final String keyPrefix;
-    private final Duration ttl;
-    private final int poolMaxTotal;
-    private final int poolMaxIdle;
-    private final int poolMinIdle;
-    private final Duration poolMaxWait;
-    private final boolean poolTestOnBorrow;
-    private final Duration connectTimeout;
-    private final Duration socketTimeout;
-    private final int clusterMaxAttempts;
+    private final SettingValues values;
 
-    private RedisStorageConfig(Builder b) {
-        this.uri = b.uri;
-        this.clusterNodes = List.copyOf(b.clusterNodes);
-        this.keyPrefix = b.keyPrefix;
-        this.ttl = b.ttl;
-        this.poolMaxTotal = b.poolMaxTotal;
-        this.poolMaxIdle = b.poolMaxIdle;
-        this.poolMinIdle = b.poolMinIdle;
-        this.poolMaxWait = b.poolMaxWait;
-        this.poolTestOnBorrow = b.poolTestOnBorrow;
-        this.connectTimeout = b.connectTimeout;
-        this.socketTimeout = b.socketTimeout;
-        this.clusterMaxAttempts = b.clusterMaxAttempts;
+    private RedisStorageConfig(SettingValues values) {
+        this.values = values;
     }
 
-    /** The defaults: {@value #DEFAULT_URI}, prefix {@value #DEFAULT_KEY_PREFIX}, no TTL. */
+    /** The defaults: a server on {@code localhost:6379}, prefix {@code agent-persistence:}, no TTL. */
     public static RedisStorageConfig ofDefaults() {
         return DEFAULTS;
     }
 
     /** A builder starting from the defaults. */
     public static Builder custom() {
-        return new Builder();
+        return new Builder(SettingValues.defaults(SETTINGS));
     }
 
     /** A builder starting from {@code config}. */
     public static Builder from(RedisStorageConfig config) {
-        return new Builder(Objects.requireNonNull(config, "config"));
+        return new Builder(Objects.requireNonNull(config, "config").values);
     }
 
     /**
      * Reads the {@code agent.persistence.redis.*} keys; unset keys keep their defaults.
      *
-     * @throws dev.agentpersistence.PersistenceException when a value cannot be parsed
-     * @throws IllegalArgumentException when a value is out of range
+     * @throws PersistenceException when a value cannot be parsed or is out of range, or the pool sizes do not nest
      */
     public static RedisStorageConfig of(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        var b = custom().uri(URI_SETTING.read(config)).keyPrefix(KEY_PREFIX.read(config))
-                .poolMaxTotal(POOL_MAX_TOTAL.read(config)).poolMaxIdle(POOL_MAX_IDLE.read(config))
-                .poolMinIdle(POOL_MIN_IDLE.read(config)).poolMaxWait(POOL_MAX_WAIT.read(config))
-                .poolTestOnBorrow(POOL_TEST_ON_BORROW.read(config)).connectTimeout(CONNECT_TIMEOUT.read(config))
-                .socketTimeout(SOCKET_TIMEOUT.read(config)).clusterMaxAttempts(CLUSTER_MAX_ATTEMPTS.read(config));
-        CLUSTER_NODES.find(config).ifPresent(nodes -> b.clusterNodes(splitNodes(nodes)));
-        TTL.find(config).ifPresent(b::ttl);
-        return b.build();
-    }
-
-    private static List<String> splitNodes(String nodes) {
-        var list = new ArrayList<String>();
-        for (String node : nodes.split(",")) {
-            if (!node.isBlank()) {
-                list.add(node.trim());
-            }
+        var values = SettingValues.read(SETTINGS, config);
+        try {
+            return new Builder(values).build();
+        } catch (IllegalArgumentException e) {
+            throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
         }
-        return list;
     }
 
     /** The server (standalone) or the credentials and TLS choice (cluster). */
     public String uri() {
-        return uri;
+        return values.get(URI_SETTING);
     }
 
     /** {@code host:port} seed nodes of a cluster; empty for a standalone server. */
     public List<String> clusterNodes() {
-        return clusterNodes;
+        return values.find(CLUSTER_NODES).orElse(List.of());
     }
 
     /** Whether {@link #clusterNodes()} selects cluster mode. */
     public boolean isCluster() {
-        return !clusterNodes.isEmpty();
+        return !clusterNodes().isEmpty();
     }
 
     /** Prefix of every key; never contains <code>{</code> or <code>}</code>, which would break the hash tags. */
     public String keyPrefix() {
-        return keyPrefix;
+        return values.get(KEY_PREFIX);
     }
 
     /** The lifetime of an agent's keys, refreshed on each save; empty: keys never expire. */
     public Optional<Duration> ttl() {
-        return Optional.ofNullable(ttl);
+        return values.find(TTL);
     }
 
     /** Most connections open at once (per node in cluster mode). */
     public int poolMaxTotal() {
-        return poolMaxTotal;
+        return values.get(POOL_MAX_TOTAL);
     }
 
     /** Most idle connections kept. */
     public int poolMaxIdle() {
-        return poolMaxIdle;
+        return values.get(POOL_MAX_IDLE);
     }
 
     /** Fewest idle connections kept. */
     public int poolMinIdle() {
-        return poolMinIdle;
+        return values.get(POOL_MIN_IDLE);
     }
 
     /** How long a call waits for a free connection. */
     public Duration poolMaxWait() {
-        return poolMaxWait;
+        return values.get(POOL_MAX_WAIT);
     }
 
     /** Whether pooled connections are checked with PING before use. */
     public boolean poolTestOnBorrow() {
-        return poolTestOnBorrow;
+        return values.get(POOL_TEST_ON_BORROW);
     }
 
     /** Time allowed to open a connection. */
     public Duration connectTimeout() {
-        return connectTimeout;
+        return values.get(CONNECT_TIMEOUT);
     }
 
     /** Time allowed for one reply. */
     public Duration socketTimeout() {
-        return socketTimeout;
+        return values.get(SOCKET_TIMEOUT);
     }
 
     /** Attempts of one command in cluster mode. */
     public int clusterMaxAttempts() {
-        return clusterMaxAttempts;
+        return values.get(CLUSTER_MAX_ATTEMPTS);
     }
 
     /** Where the provider connects, password hidden, for messages. */
     public String endpoint() {
-        return isCluster() ? "cluster " + String.join(",", clusterNodes) : ProviderConfig.redact(uri);
+        return isCluster() ? "cluster " + String.join(",", clusterNodes()) : URI_SETTING.show(uri());
     }
 
+    /** The settings, passwords hidden. */
     @Override
     public String toString() {
-        return "RedisStorageConfig{endpoint=" + endpoint() + ", keyPrefix='" + keyPrefix + "', ttl=" + ttl
-                + ", pool=" + poolMinIdle + ".." + poolMaxIdle + "/" + poolMaxTotal + " wait " + poolMaxWait
-                + (poolTestOnBorrow ? " tested" : "") + ", connectTimeout=" + connectTimeout
-                + ", socketTimeout=" + socketTimeout + ", clusterMaxAttempts=" + clusterMaxAttempts + '}';
+        return "RedisStorageConfig" + values;
     }
 
-    /** Builds {@link RedisStorageConfig}s; every setter validates its argument. */
+    /** Builds {@link RedisStorageConfig}s; every setter checks its argument against the declaration. */
     public static final class Builder {
-        private String uri = DEFAULT_URI;
-        private List<String> clusterNodes = List.of();
-        private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private Duration ttl;
-        private int poolMaxTotal = POOL_MAX_TOTAL.defaultValue().orElseThrow();
-        private int poolMaxIdle = POOL_MAX_IDLE.defaultValue().orElseThrow();
-        private int poolMinIdle = POOL_MIN_IDLE.defaultValue().orElseThrow();
-        private Duration poolMaxWait = POOL_MAX_WAIT.defaultValue().orElseThrow();
-        private boolean poolTestOnBorrow = POOL_TEST_ON_BORROW.defaultValue().orElseThrow();
-        private Duration connectTimeout = CONNECT_TIMEOUT.defaultValue().orElseThrow();
-        private Duration socketTimeout = SOCKET_TIMEOUT.defaultValue().orElseThrow();
-        private int clusterMaxAttempts = CLUSTER_MAX_ATTEMPTS.defaultValue().orElseThrow();
+        private SettingValues values;
 
-        private Builder() {
-        }
-
-        private Builder(RedisStorageConfig c) {
-            uri = c.uri;
-            clusterNodes = c.clusterNodes;
-            keyPrefix = c.keyPrefix;
-            ttl = c.ttl;
-            poolMaxTotal = c.poolMaxTotal;
-            poolMaxIdle = c.poolMaxIdle;
-            poolMinIdle = c.poolMinIdle;
-            poolMaxWait = c.poolMaxWait;
-            poolTestOnBorrow = c.poolTestOnBorrow;
-            connectTimeout = c.connectTimeout;
-            socketTimeout = c.socketTimeout;
-            clusterMaxAttempts = c.clusterMaxAttempts;
+        private Builder(SettingValues values) {
+            this.values = values;
         }
 
         /** {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…} (TLS). */
         public Builder uri(String uri) {
-            Objects.requireNonNull(uri, "uri");
-            URI parsed;
-            try {
-                parsed = new URI(uri.trim());
-            } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("Not a Redis URI: " + ProviderConfig.redact(uri), e);
-            }
-            String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-                throw new IllegalArgumentException("A Redis URI starts with redis:// or rediss:// but was "
-                        + ProviderConfig.redact(uri));
-            }
-            if (parsed.getHost() == null) {
-                throw new IllegalArgumentException("The Redis URI names no host: " + ProviderConfig.redact(uri));
-            }
-            String path = parsed.getPath();
-            if (path != null && path.length() > 1 && !path.substring(1).matches("\\d{1,5}")) {
-                throw new IllegalArgumentException("The path of a Redis URI is a database index such as /0 but was '"
-                        + path + "' in " + ProviderConfig.redact(uri));
-            }
-            this.uri = uri.trim();
+            values = values.with(URI_SETTING, Objects.requireNonNull(uri, "uri").strip());
             return this;
         }
 
         /** Seed nodes of a Redis Cluster as {@code host:port}; an empty list selects a standalone server. */
         public Builder clusterNodes(List<String> nodes) {
-            Objects.requireNonNull(nodes, "nodes");
-            for (String node : nodes) {
-                requireHostAndPort(node);
-            }
-            this.clusterNodes = List.copyOf(nodes);
+            values = values.with(CLUSTER_NODES, List.copyOf(nodes));
             return this;
         }
 
         /** Prefix of every key: not empty, no control characters, no <code>{</code> or <code>}</code>. */
         public Builder keyPrefix(String keyPrefix) {
-            Objects.requireNonNull(keyPrefix, "keyPrefix");
-            if (keyPrefix.isEmpty()) {
-                throw new IllegalArgumentException("keyPrefix must not be empty");
-            }
-            for (int i = 0; i < keyPrefix.length(); i++) {
-                char c = keyPrefix.charAt(i);
-                if (c == '{' || c == '}' || Character.isISOControl(c)) {
-                    throw new IllegalArgumentException("keyPrefix must not contain '{', '}' or control characters"
-                            + " (the provider uses {…} as the cluster hash tag) but was '" + keyPrefix + "'");
-                }
-            }
-            this.keyPrefix = keyPrefix;
+            values = values.with(KEY_PREFIX, keyPrefix);
             return this;
         }
 
-        /** Lifetime of an agent's keys, refreshed on each save; at least one millisecond. */
+        /** Lifetime of an agent's keys, refreshed on each save; positive. */
         public Builder ttl(Duration ttl) {
-            Objects.requireNonNull(ttl, "ttl");
-            if (ttl.toMillis() < 1) {
-                throw new IllegalArgumentException("ttl must be at least 1ms but was " + ttl);
-            }
-            this.ttl = ttl;
+            values = values.with(TTL, ttl);
             return this;
         }
 
         /** Keys never expire (the default). */
         public Builder noTtl() {
-            this.ttl = null;
+            values = values.without(TTL);
             return this;
         }
 
         /** Most connections open at once (per node in cluster mode); at least 1. */
         public Builder poolMaxTotal(int poolMaxTotal) {
-            this.poolMaxTotal = atLeast(poolMaxTotal, 1, "poolMaxTotal");
+            values = values.with(POOL_MAX_TOTAL, poolMaxTotal);
             return this;
         }
 
         /** Most idle connections kept; at least 0. */
         public Builder poolMaxIdle(int poolMaxIdle) {
-            this.poolMaxIdle = atLeast(poolMaxIdle, 0, "poolMaxIdle");
+            values = values.with(POOL_MAX_IDLE, poolMaxIdle);
             return this;
         }
 
         /** Fewest idle connections kept; at least 0. */
         public Builder poolMinIdle(int poolMinIdle) {
-            this.poolMinIdle = atLeast(poolMinIdle, 0, "poolMinIdle");
+            values = values.with(POOL_MIN_IDLE, poolMinIdle);
             return this;
         }
 
         /** How long a call waits for a free connection; positive. */
         public Builder poolMaxWait(Duration poolMaxWait) {
-            this.poolMaxWait = positive(poolMaxWait, "poolMaxWait");
+            values = values.with(POOL_MAX_WAIT, poolMaxWait);
             return this;
         }
 
         /** Whether pooled connections are checked with PING before use (default {@code true}). */
         public Builder poolTestOnBorrow(boolean poolTestOnBorrow) {
-            this.poolTestOnBorrow = poolTestOnBorrow;
+            values = values.with(POOL_TEST_ON_BORROW, poolTestOnBorrow);
             return this;
         }
 
-        /** Time allowed to open a connection; positive, at most {@link Integer#MAX_VALUE} ms. */
+        /** Time allowed to open a connection; 1 ms to {@link Integer#MAX_VALUE} ms. */
         public Builder connectTimeout(Duration connectTimeout) {
-            this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            values = values.with(CONNECT_TIMEOUT, connectTimeout);
             return this;
         }
 
-        /** Time allowed for one reply; positive, at most {@link Integer#MAX_VALUE} ms. */
+        /** Time allowed for one reply; 1 ms to {@link Integer#MAX_VALUE} ms. */
         public Builder socketTimeout(Duration socketTimeout) {
-            this.socketTimeout = positive(socketTimeout, "socketTimeout");
+            values = values.with(SOCKET_TIMEOUT, socketTimeout);
             return this;
         }
 
         /** Attempts of one command in cluster mode; at least 1. */
         public Builder clusterMaxAttempts(int clusterMaxAttempts) {
-            this.clusterMaxAttempts = atLeast(clusterMaxAttempts, 1, "clusterMaxAttempts");
+            values = values.with(CLUSTER_MAX_ATTEMPTS, clusterMaxAttempts);
             return this;
         }
 
@@ -397,46 +269,43 @@ public final class RedisStorageConfig {
          * @throws IllegalArgumentException when {@code poolMinIdle > poolMaxIdle} or {@code poolMaxIdle > poolMaxTotal}
          */
         public RedisStorageConfig build() {
-            if (poolMinIdle > poolMaxIdle) {
-                throw new IllegalArgumentException("poolMinIdle (" + poolMinIdle + ") exceeds poolMaxIdle (" + poolMaxIdle + ")");
+            var config = new RedisStorageConfig(values);
+            if (config.poolMinIdle() > config.poolMaxIdle() || config.poolMaxIdle() > config.poolMaxTotal()) {
+                throw new IllegalArgumentException("pool sizes must nest (" + POOL_MIN_IDLE.key() + " <= "
+                        + POOL_MAX_IDLE.key() + " <= " + POOL_MAX_TOTAL.key() + ") but were " + config.poolMinIdle()
+                        + ", " + config.poolMaxIdle() + ", " + config.poolMaxTotal());
             }
-            if (poolMaxIdle > poolMaxTotal) {
-                throw new IllegalArgumentException("poolMaxIdle (" + poolMaxIdle + ") exceeds poolMaxTotal (" + poolMaxTotal + ")");
-            }
-            return new RedisStorageConfig(this);
+            return config;
         }
+    }
 
-        private static int atLeast(int value, int min, String name) {
-            if (value < min) {
-                throw new IllegalArgumentException(name + " must be >= " + min + " but was " + value);
-            }
-            return value;
+    private static String uriProblem(String uri) {
+        String expected = "redis://[user:password@]host[:port][/db] or rediss://…";
+        try {
+            URI parsed = new URI(uri.strip());
+            String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
+            String path = parsed.getPath() == null ? "" : parsed.getPath();
+            boolean fine = (scheme.equals("redis") || scheme.equals("rediss")) && parsed.getHost() != null
+                    && (path.length() <= 1 || path.substring(1).matches("\\d{1,5}"));
+            return fine ? null : expected;
+        } catch (URISyntaxException e) {
+            return expected;
         }
+    }
 
-        private static Duration positive(Duration value, String name) {
-            Objects.requireNonNull(value, name);
-            if (value.isNegative() || value.isZero() || value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(name + " must be between 1ms and " + Integer.MAX_VALUE
-                        + "ms but was " + value);
-            }
-            return value;
-        }
-
-        private static void requireHostAndPort(String node) {
-            Objects.requireNonNull(node, "cluster node");
+    private static String nodesProblem(List<String> nodes) {
+        for (String node : nodes) {
             int colon = node.lastIndexOf(':');
-            if (colon <= 0 || colon == node.length() - 1) {
-                throw new IllegalArgumentException("A cluster node is written host:port but was '" + node + "'");
-            }
-            int port;
-            try {
-                port = Integer.parseInt(node.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("A cluster node is written host:port but was '" + node + "'", e);
-            }
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("Port out of range in cluster node '" + node + "'");
+            String port = colon <= 0 ? "" : node.substring(colon + 1);
+            if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+                return "a list of host:port with ports from 1 to 65535";
             }
         }
+        return null;
+    }
+
+    private static String intMillis(Duration timeout) {
+        return timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE
+                ? "from 1 ms to " + Integer.MAX_VALUE + " ms" : null;
     }
 }

@@ -85,9 +85,9 @@ class RedisStorageConfigTest {
         assertThatThrownBy(() -> b.clusterMaxAttempts(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.uri(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> RedisStorageConfig.custom().poolMaxIdle(20).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poolMaxTotal");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool.max-total");
         assertThatThrownBy(() -> RedisStorageConfig.custom().poolMinIdle(9).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("poolMaxIdle");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool.max-idle");
     }
 
     @Test
@@ -95,6 +95,9 @@ class RedisStorageConfigTest {
         var factory = new RedisStorageProviderFactory();
         assertThat(factory.name()).isEqualTo("redis");
         assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.key-prefix", "{x}"))))
+                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.redis.key-prefix")
+                .hasMessageContaining("hash tag");
+        assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.pool.max-idle", "99"))))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("Invalid Redis settings");
         assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.ttl", "soon"))))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.redis.ttl");

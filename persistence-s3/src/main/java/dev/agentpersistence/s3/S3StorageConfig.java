@@ -1,14 +1,19 @@
 package dev.agentpersistence.s3;
 
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingValues;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
- * Immutable settings of an {@link S3StorageProvider}. Build one with {@link #custom()} or take
- * {@link #ofDefaults(String)}; every builder method validates its argument.
+ * Immutable settings of an {@link S3StorageProvider}, each declared once below. Build one with
+ * {@link #custom()}, take {@link #ofDefaults(String)}, or read the keys with {@link #of(ProviderConfig)}.
  *
  * <p>Only {@link #bucket()} is required. Without {@link #endpoint()} the client talks to AWS S3 in
  * {@link #region()} (or the region of the SDK's default chain); with one it talks to an
@@ -17,43 +22,56 @@ import java.util.regex.Pattern;
  * when the provider is given an {@code S3Client} of the caller's.
  */
 public final class S3StorageConfig {
-    /** Default connect timeout. */
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    /** Default timeout for reading a response. */
-    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
+    /** The bucket; required. */
+    public static final Setting<String> BUCKET = Setting.text("agent.persistence.s3.bucket", null, "The bucket (required).")
+            .checkedBy(bucket -> bucket.matches("[a-z0-9][a-z0-9.\\-_]{1,254}") ? null
+                    : "3 to 255 lower-case letters, digits, dots, dashes or underscores");
+    /** Key prefix inside the bucket; slashes around it are dropped. */
+    public static final Setting<String> PREFIX = Setting.text("agent.persistence.s3.prefix", null,
+            "Key prefix inside the bucket.").checkedBy(S3StorageConfig::prefixProblem);
+    /** Region; else the SDK's default chain. */
+    public static final Setting<String> REGION = Setting.text("agent.persistence.s3.region", null,
+            "Region; else the SDK's default region chain.");
+    /** Endpoint of an S3-compatible store. */
+    public static final Setting<URI> ENDPOINT = Setting.custom("agent.persistence.s3.endpoint", "uri", null,
+            "an http or https URI with a host and no credentials", URI::create, URI::toString,
+            "Endpoint of an S3-compatible store (MinIO, Ceph, ...), without credentials.").redacted()
+            .checkedBy(uri -> ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getRawUserInfo() == null ? null : "an http or https URI with a host and no credentials");
+    /** Path-style addressing; unset, it is on exactly when an endpoint is set. */
+    public static final Setting<Boolean> PATH_STYLE = Setting.bool("agent.persistence.s3.path-style", null,
+            "Path-style addressing (unset: on exactly when an endpoint is set).");
+    /** Access key id; with the secret, else the SDK's default chain. */
+    public static final Setting<String> ACCESS_KEY_ID = Setting.text("agent.persistence.s3.access-key-id", null,
+            "Access key id (with the secret access key), else the SDK's default credentials chain.");
+    /** Secret access key. */
+    public static final Setting<String> SECRET_ACCESS_KEY = Setting.text("agent.persistence.s3.secret-access-key",
+            null, "Secret access key.").secret();
+    /** Gzip bodies. */
+    public static final Setting<Boolean> GZIP = Setting.bool("agent.persistence.s3.gzip", false,
+            "Gzip what the stored form produced (little gain over its own compression).");
+    /** Conditional writes. */
+    public static final Setting<Boolean> CONDITIONAL_WRITES = Setting.bool("agent.persistence.s3.conditional-writes",
+            true, "If-None-Match / If-Match writes; off only for stores without them (then a check before writing).");
+    /** Connection timeout. */
+    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.s3.connect-timeout",
+            Duration.ofSeconds(5), "Time allowed to open a connection.");
+    /** Read timeout. */
+    public static final Setting<Duration> READ_TIMEOUT = Setting.duration("agent.persistence.s3.read-timeout",
+            Duration.ofSeconds(60), "Time allowed for a response.");
+    /** Every S3 setting, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(BUCKET, PREFIX, REGION, ENDPOINT, PATH_STYLE, ACCESS_KEY_ID,
+            SECRET_ACCESS_KEY, GZIP, CONDITIONAL_WRITES, CONNECT_TIMEOUT, READ_TIMEOUT);
 
-    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.\\-_]{1,254}");
-    private static final int MAX_PREFIX_BYTES = 256;
+    private final SettingValues values;
 
-    private final String bucket;
-    private final String prefix;
-    private final String region;
-    private final URI endpoint;
-    private final Boolean pathStyle;
-    private final String accessKeyId;
-    private final String secretAccessKey;
-    private final boolean gzip;
-    private final boolean conditionalWrites;
-    private final Duration connectTimeout;
-    private final Duration readTimeout;
-
-    private S3StorageConfig(Builder b) {
-        this.bucket = b.bucket;
-        this.prefix = b.prefix;
-        this.region = b.region;
-        this.endpoint = b.endpoint;
-        this.pathStyle = b.pathStyle;
-        this.accessKeyId = b.accessKeyId;
-        this.secretAccessKey = b.secretAccessKey;
-        this.gzip = b.gzip;
-        this.conditionalWrites = b.conditionalWrites;
-        this.connectTimeout = b.connectTimeout;
-        this.readTimeout = b.readTimeout;
+    private S3StorageConfig(SettingValues values) {
+        this.values = values;
     }
 
     /** A builder with the defaults; {@link Builder#bucket(String)} must be set before {@link Builder#build()}. */
     public static Builder custom() {
-        return new Builder();
+        return new Builder(SettingValues.defaults(SETTINGS));
     }
 
     /** The defaults for {@code bucket}: no prefix, AWS S3 with the SDK's default region and credentials. */
@@ -61,61 +79,65 @@ public final class S3StorageConfig {
         return custom().bucket(bucket).build();
     }
 
+    /**
+     * Reads the {@code agent.persistence.s3.*} keys.
+     *
+     * @throws PersistenceException naming the setting (and its environment variable) that is missing or invalid
+     */
+    public static S3StorageConfig of(ProviderConfig config) {
+        BUCKET.read(config); // a missing bucket is named with its key and environment variable
+        var values = SettingValues.read(SETTINGS, config);
+        if (values.find(ACCESS_KEY_ID).isPresent() != values.find(SECRET_ACCESS_KEY).isPresent()) {
+            throw new PersistenceException("Set both " + ACCESS_KEY_ID.key() + " and " + SECRET_ACCESS_KEY.key()
+                    + " (environment " + ACCESS_KEY_ID.environmentName() + " and " + SECRET_ACCESS_KEY.environmentName()
+                    + "), or neither to use the default credentials chain");
+        }
+        return new S3StorageConfig(values);
+    }
+
     /** A builder pre-filled with these settings. */
     public Builder toBuilder() {
-        var b = new Builder();
-        b.bucket = bucket;
-        b.prefix = prefix;
-        b.region = region;
-        b.endpoint = endpoint;
-        b.pathStyle = pathStyle;
-        b.accessKeyId = accessKeyId;
-        b.secretAccessKey = secretAccessKey;
-        b.gzip = gzip;
-        b.conditionalWrites = conditionalWrites;
-        b.connectTimeout = connectTimeout;
-        b.readTimeout = readTimeout;
-        return b;
+        return new Builder(values);
     }
 
     /** The bucket holding the checkpoints; it must exist. */
     public String bucket() {
-        return bucket;
+        return values.get(BUCKET);
     }
 
     /** Key prefix without leading or trailing slash; empty for the bucket root. */
     public String prefix() {
-        return prefix;
+        return values.find(PREFIX).map(S3StorageConfig::trimSlashes).orElse("");
     }
 
     /** The region, when set explicitly. */
     public Optional<String> region() {
-        return Optional.ofNullable(region);
+        return values.find(REGION);
     }
 
     /** The endpoint of an S3-compatible store, when set. */
     public Optional<URI> endpoint() {
-        return Optional.ofNullable(endpoint);
+        return values.find(ENDPOINT);
     }
 
-    /** Whether to address the bucket in the path ({@code http://host/bucket/key}); defaults to true exactly when an endpoint is set. */
+    /** Whether to address the bucket in the path ({@code http://host/bucket/key}); by default exactly when an endpoint is set. */
     public boolean pathStyle() {
-        return pathStyle != null ? pathStyle : endpoint != null;
+        return values.find(PATH_STYLE).orElse(endpoint().isPresent());
     }
 
     /** The access key id, when credentials are given explicitly. */
     public Optional<String> accessKeyId() {
-        return Optional.ofNullable(accessKeyId);
+        return values.find(ACCESS_KEY_ID);
     }
 
     /** The secret access key, when credentials are given explicitly. */
     public Optional<String> secretAccessKey() {
-        return Optional.ofNullable(secretAccessKey);
+        return values.find(SECRET_ACCESS_KEY);
     }
 
     /** Whether checkpoint bodies are gzip-compressed (reads handle both forms regardless). */
     public boolean gzip() {
-        return gzip;
+        return values.get(GZIP);
     }
 
     /**
@@ -124,145 +146,96 @@ public final class S3StorageConfig {
      * close the window in which two writers can both succeed.
      */
     public boolean conditionalWrites() {
-        return conditionalWrites;
+        return values.get(CONDITIONAL_WRITES);
     }
 
     /** How long to wait for a connection. */
     public Duration connectTimeout() {
-        return connectTimeout;
+        return values.get(CONNECT_TIMEOUT);
     }
 
     /** How long to wait for response data. */
     public Duration readTimeout() {
-        return readTimeout;
+        return values.get(READ_TIMEOUT);
     }
 
     /** {@code s3://bucket/prefix/}, for messages. */
     public String location() {
-        return "s3://" + bucket + "/" + (prefix.isEmpty() ? "" : prefix + "/");
+        return "s3://" + bucket() + "/" + (prefix().isEmpty() ? "" : prefix() + "/");
     }
 
+    /** The settings, the secret hidden. */
     @Override
     public String toString() {
-        return "S3StorageConfig[bucket=" + bucket + ", prefix=" + prefix + ", region=" + region + ", endpoint="
-                + endpoint + ", pathStyle=" + pathStyle() + ", credentials="
-                + (accessKeyId == null ? "default chain" : accessKeyId + "/****") + ", gzip=" + gzip
-                + ", conditionalWrites=" + conditionalWrites + ", connectTimeout=" + connectTimeout
-                + ", readTimeout=" + readTimeout + "]";
+        return "S3StorageConfig" + values;
     }
 
-    /** Builds {@link S3StorageConfig}s; each method checks its argument. */
+    /** Builds {@link S3StorageConfig}s; each method checks its argument against the declaration. */
     public static final class Builder {
-        private String bucket;
-        private String prefix = "";
-        private String region;
-        private URI endpoint;
-        private Boolean pathStyle;
-        private String accessKeyId;
-        private String secretAccessKey;
-        private boolean gzip;
-        private boolean conditionalWrites = true;
-        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-        private Duration readTimeout = DEFAULT_READ_TIMEOUT;
+        private SettingValues values;
 
-        private Builder() {
+        private Builder(SettingValues values) {
+            this.values = values;
         }
 
         /** The bucket (3 to 255 characters of lower-case letters, digits, dots, dashes, underscores). */
         public Builder bucket(String bucket) {
-            Objects.requireNonNull(bucket, "bucket");
-            if (!BUCKET.matcher(bucket).matches()) {
-                throw new IllegalArgumentException("Not a valid S3 bucket name: '" + bucket + "'");
-            }
-            this.bucket = bucket;
+            values = values.with(BUCKET, bucket);
             return this;
         }
 
         /** A key prefix such as {@code agents/prod}; leading and trailing slashes are dropped. */
         public Builder prefix(String prefix) {
-            Objects.requireNonNull(prefix, "prefix");
-            String trimmed = prefix.strip();
-            while (trimmed.startsWith("/")) {
-                trimmed = trimmed.substring(1);
-            }
-            while (trimmed.endsWith("/")) {
-                trimmed = trimmed.substring(0, trimmed.length() - 1);
-            }
-            if (trimmed.contains("//")) {
-                throw new IllegalArgumentException("prefix must not contain an empty segment: '" + prefix + "'");
-            }
-            for (int i = 0; i < trimmed.length(); i++) {
-                if (Character.isISOControl(trimmed.charAt(i))) {
-                    throw new IllegalArgumentException("prefix must not contain control characters: '" + prefix + "'");
-                }
-            }
-            if (trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PREFIX_BYTES) {
-                throw new IllegalArgumentException("prefix must be at most " + MAX_PREFIX_BYTES + " bytes long");
-            }
-            this.prefix = trimmed;
+            String trimmed = trimSlashes(Objects.requireNonNull(prefix, "prefix"));
+            values = trimmed.isEmpty() ? values.without(PREFIX) : values.with(PREFIX, trimmed);
             return this;
         }
 
         /** The region, for example {@code eu-central-1}. */
         public Builder region(String region) {
-            Objects.requireNonNull(region, "region");
-            if (region.isBlank()) {
-                throw new IllegalArgumentException("region must not be blank");
-            }
-            this.region = region.strip();
+            values = values.with(REGION, region);
             return this;
         }
 
         /** The endpoint of an S3-compatible store, for example {@code http://127.0.0.1:9000}. */
         public Builder endpoint(URI endpoint) {
-            Objects.requireNonNull(endpoint, "endpoint");
-            if (endpoint.getScheme() == null || endpoint.getHost() == null
-                    || !(endpoint.getScheme().equals("http") || endpoint.getScheme().equals("https"))) {
-                throw new IllegalArgumentException("endpoint must be an http or https URI with a host: " + endpoint);
-            }
-            this.endpoint = endpoint;
+            values = values.with(ENDPOINT, endpoint);
             return this;
         }
 
         /** Forces path-style ({@code true}) or virtual-host-style ({@code false}) addressing. */
         public Builder pathStyle(boolean pathStyle) {
-            this.pathStyle = pathStyle;
+            values = values.with(PATH_STYLE, pathStyle);
             return this;
         }
 
         /** Explicit credentials instead of the SDK's default chain. */
         public Builder credentials(String accessKeyId, String secretAccessKey) {
-            Objects.requireNonNull(accessKeyId, "accessKeyId");
-            Objects.requireNonNull(secretAccessKey, "secretAccessKey");
-            if (accessKeyId.isBlank() || secretAccessKey.isBlank()) {
-                throw new IllegalArgumentException("accessKeyId and secretAccessKey must not be blank");
-            }
-            this.accessKeyId = accessKeyId;
-            this.secretAccessKey = secretAccessKey;
+            values = values.with(ACCESS_KEY_ID, accessKeyId).with(SECRET_ACCESS_KEY, secretAccessKey);
             return this;
         }
 
         /** Compress checkpoint bodies with gzip (default false). */
         public Builder gzip(boolean gzip) {
-            this.gzip = gzip;
+            values = values.with(GZIP, gzip);
             return this;
         }
 
         /** Whether the store honours {@code If-None-Match: *} on PUT (default true); see {@link S3StorageConfig#conditionalWrites()}. */
         public Builder conditionalWrites(boolean conditionalWrites) {
-            this.conditionalWrites = conditionalWrites;
+            values = values.with(CONDITIONAL_WRITES, conditionalWrites);
             return this;
         }
 
         /** Connect timeout, positive. */
         public Builder connectTimeout(Duration connectTimeout) {
-            this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            values = values.with(CONNECT_TIMEOUT, connectTimeout);
             return this;
         }
 
         /** Read timeout, positive. */
         public Builder readTimeout(Duration readTimeout) {
-            this.readTimeout = positive(readTimeout, "readTimeout");
+            values = values.with(READ_TIMEOUT, readTimeout);
             return this;
         }
 
@@ -272,18 +245,28 @@ public final class S3StorageConfig {
          * @throws IllegalStateException when no bucket was set
          */
         public S3StorageConfig build() {
-            if (bucket == null) {
-                throw new IllegalStateException("S3StorageConfig needs a bucket");
+            if (values.find(BUCKET).isEmpty()) {
+                throw new IllegalStateException("S3StorageConfig needs a bucket (" + BUCKET.key() + ")");
             }
-            return new S3StorageConfig(this);
+            return new S3StorageConfig(values);
         }
+    }
 
-        private static Duration positive(Duration value, String what) {
-            Objects.requireNonNull(value, what);
-            if (value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive but was " + value);
-            }
-            return value;
+    private static String trimSlashes(String prefix) {
+        String trimmed = prefix.strip();
+        while (trimmed.startsWith("/")) {
+            trimmed = trimmed.substring(1);
         }
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        return trimmed;
+    }
+
+    private static String prefixProblem(String prefix) {
+        String trimmed = trimSlashes(prefix);
+        boolean fine = !trimmed.contains("//") && trimmed.chars().noneMatch(Character::isISOControl)
+                && trimmed.getBytes(StandardCharsets.UTF_8).length <= 256;
+        return fine ? null : "at most 256 bytes without empty path segments or control characters";
     }
 }

@@ -34,7 +34,7 @@ public final class S3StorageProvider extends StorageShell {
     private static S3StorageBackend backend(Builder builder) {
         S3StorageConfig config = builder.config;
         boolean owns = builder.client == null;
-        S3Client client = owns ? S3Clients.create(config, S3StorageProviderFactory.REGION) : builder.client;
+        S3Client client = owns ? S3Clients.create(config, S3StorageConfig.REGION.key()) : builder.client;
         String endpoint = owns ? S3Clients.describeEndpoint(config) : "the application's S3Client";
         return new S3StorageBackend(client, owns, config.bucket(), config.prefix(), endpoint, config.conditionalWrites(),
                 config.gzip(), builder.clock, builder.settings.maxCheckpointSize(), config.location());

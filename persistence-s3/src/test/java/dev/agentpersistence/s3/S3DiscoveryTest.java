@@ -30,11 +30,11 @@ class S3DiscoveryTest extends DiscoveryKit {
     @Override
     protected ProviderConfig config() {
         return ProviderConfig.of(Map.of(
-                S3StorageProviderFactory.BUCKET, bucket,
-                S3StorageProviderFactory.ENDPOINT, server.endpoint().toString(),
-                S3StorageProviderFactory.ACCESS_KEY_ID, S3ProxyServer.ACCESS_KEY,
-                S3StorageProviderFactory.SECRET_ACCESS_KEY, S3ProxyServer.SECRET_KEY,
-                S3StorageProviderFactory.PREFIX, "discovered"));
+                S3StorageConfig.BUCKET.key(), bucket,
+                S3StorageConfig.ENDPOINT.key(), server.endpoint().toString(),
+                S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
+                S3StorageConfig.SECRET_ACCESS_KEY.key(), S3ProxyServer.SECRET_KEY,
+                S3StorageConfig.PREFIX.key(), "discovered"));
     }
 
     @Override

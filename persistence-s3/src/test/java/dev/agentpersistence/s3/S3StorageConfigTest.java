@@ -24,7 +24,7 @@ class S3StorageConfigTest {
         assertThat(config.accessKeyId()).isEmpty();
         assertThat(config.gzip()).isFalse();
         assertThat(config.conditionalWrites()).isTrue();
-        assertThat(config.connectTimeout()).isEqualTo(S3StorageConfig.DEFAULT_CONNECT_TIMEOUT);
+        assertThat(config.connectTimeout()).isEqualTo(S3StorageConfig.CONNECT_TIMEOUT.defaultValue().orElseThrow());
         assertThat(config.location()).isEqualTo("s3://checkpoints/");
         assertThatThrownBy(() -> S3StorageConfig.custom().build()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("bucket");
@@ -62,7 +62,7 @@ class S3StorageConfigTest {
 
     @Test
     void everySettingIsRead() {
-        var config = S3StorageProviderFactory.toConfig(ProviderConfig.of(Map.ofEntries(
+        var config = S3StorageConfig.of(ProviderConfig.of(Map.ofEntries(
                 Map.entry("agent.persistence.s3.bucket", "checkpoints"),
                 Map.entry("agent.persistence.s3.prefix", "prod"),
                 Map.entry("agent.persistence.s3.region", "eu-central-1"),
@@ -98,14 +98,14 @@ class S3StorageConfigTest {
     @Test
     void invalidSettingsNameTheirKey() {
         var base = ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "checkpoints"));
-        assertThatThrownBy(() -> S3StorageProviderFactory.toConfig(base.with("agent.persistence.s3.endpoint", "not a uri")))
+        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.endpoint", "not a uri")))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.endpoint")
                 .hasMessageContaining("AGENT_PERSISTENCE_S3_ENDPOINT");
-        assertThatThrownBy(() -> S3StorageProviderFactory.toConfig(base.with("agent.persistence.s3.access-key-id", "id")))
+        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.access-key-id", "id")))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.secret-access-key");
-        assertThatThrownBy(() -> S3StorageProviderFactory.toConfig(base.with("agent.persistence.s3.gzip", "maybe")))
+        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.gzip", "maybe")))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.gzip");
-        assertThatThrownBy(() -> S3StorageProviderFactory.toConfig(
+        assertThatThrownBy(() -> S3StorageConfig.of(
                 ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "Not_Valid!"))))
                 .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.bucket");
     }

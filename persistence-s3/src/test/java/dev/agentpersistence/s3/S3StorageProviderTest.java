@@ -348,12 +348,12 @@ class S3StorageProviderTest {
     void theFactoryStoresDocumentsWithTheCodecOfTheSettings() {
         String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
         var settings = dev.agentpersistence.spi.ProviderConfig.of(Map.of(
-                S3StorageProviderFactory.BUCKET, bucket,
-                S3StorageProviderFactory.PREFIX, PREFIX,
-                S3StorageProviderFactory.ENDPOINT, server.endpoint().toString(),
-                S3StorageProviderFactory.ACCESS_KEY_ID, S3ProxyServer.ACCESS_KEY,
-                S3StorageProviderFactory.SECRET_ACCESS_KEY, S3ProxyServer.SECRET_KEY,
-                dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS, "k1:" + key));
+                S3StorageConfig.BUCKET.key(), bucket,
+                S3StorageConfig.PREFIX.key(), PREFIX,
+                S3StorageConfig.ENDPOINT.key(), server.endpoint().toString(),
+                S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
+                S3StorageConfig.SECRET_ACCESS_KEY.key(), S3ProxyServer.SECRET_KEY,
+                dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + key));
         var checkpoint = Checkpoints.builder("secret-agent", 0).nodeId("classified-node").build();
         try (var encrypted = new S3StorageProviderFactory().create(settings)) {
             encrypted.saveCheckpoint("secret-agent", checkpoint);

@@ -97,9 +97,9 @@ public abstract class DiscoveryKit {
     @DisplayName("agent.persistence.history.incremental chooses what a storage-shell provider writes, never what it reads")
     void incrementalHistoryIsAWriteSetting() throws Exception {
         var plain = track(PersistenceStorageProviders.load(providerName(),
-                config().with(IncrementalHistoryConfig.ENABLED_KEY, "false")));
+                config().with(IncrementalHistoryConfig.ENABLED.key(), "false")));
         var enabled = track(PersistenceStorageProviders.load(providerName(),
-                config().with(IncrementalHistoryConfig.ENABLED_KEY, "true")));
+                config().with(IncrementalHistoryConfig.ENABLED.key(), "true")));
         assertThat(plain).isInstanceOf(expectedProviderType());
         assertThat(enabled).isInstanceOf(expectedProviderType());
         if (plain instanceof StorageShell plainShell && enabled instanceof StorageShell enabledShell) {
@@ -115,13 +115,13 @@ public abstract class DiscoveryKit {
                 "instances of " + expectedProviderType().getName() + " do not share storage");
         ProviderConfig base = config();
         var plain = track(PersistenceStorageProviders.load(providerName(), base
-                .with(IncrementalHistoryConfig.ENABLED_KEY, "false")
-                .with(CodecSettings.COMPRESSION, "none")
-                .with(CodecSettings.CHECKSUM, "false")));
+                .with(IncrementalHistoryConfig.ENABLED.key(), "false")
+                .with(CodecSettings.COMPRESSION.key(), "none")
+                .with(CodecSettings.CHECKSUM.key(), "false")));
         var layered = track(PersistenceStorageProviders.load(providerName(), base
-                .with(IncrementalHistoryConfig.ENABLED_KEY, "true")
-                .with(IncrementalHistoryConfig.BLOCK_SIZE_KEY, "8")
-                .with(CodecSettings.COMPRESSION_MIN_SIZE, "0")));
+                .with(IncrementalHistoryConfig.ENABLED.key(), "true")
+                .with(IncrementalHistoryConfig.BLOCK_SIZE.key(), "8")
+                .with(CodecSettings.COMPRESSION_MIN_SIZE.key(), "0")));
         String fromPlain = "discovery-plain-" + KitSession.randomId(10);
         String fromLayered = "discovery-layered-" + KitSession.randomId(10);
         var first = Checkpoints.builder(fromPlain, 0).messageHistory(Checkpoints.history(600)).build();

@@ -55,7 +55,7 @@ final class SqliteDialect implements Dialect {
         String url = config.url();
         if (url.contains(":memory:") || url.contains("mode=memory")) {
             throw new PersistenceException("An in-memory SQLite database lives in one connection and cannot back a "
-                    + "connection pool; use a file URL such as " + JdbcStorageConfig.DEFAULT_URL);
+                    + "connection pool; use a file URL such as " + JdbcStorageConfig.URL.defaultText().orElseThrow());
         }
         createParentDirectory(url);
         pool.addDataSourceProperty("journal_mode", "WAL");
