@@ -1,6 +1,8 @@
 package dev.agentpersistence.codec;
 
 import dev.agentpersistence.PersistenceException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
@@ -10,6 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * An immutable key ring for {@link DocumentLayers}: AES-256 keys by id, and the id of the current
@@ -25,6 +29,7 @@ public final class EncryptionKeys {
     /** Key length in bytes (AES-256). */
     public static final int KEY_LENGTH = 32;
 
+    private static final byte[] HASH_KEY_LABEL = "agent-persistence keyed hash v1".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KEY_ID_LENGTH + "}");
 
     private final Map<String, byte[]> keys;
@@ -99,6 +104,32 @@ public final class EncryptionKeys {
     /** Whether {@code keyId} is a well-formed key id. */
     public static boolean isValidKeyId(String keyId) {
         return keyId != null && KEY_ID.matcher(keyId).matches();
+    }
+
+    /**
+     * A keyed hash of {@code input} under the key {@code keyId}: HMAC-SHA256 with a key derived from
+     * that key for this use only (never the key that encrypts documents). Equal inputs give equal
+     * hashes, so a store can find them without holding them readable.
+     *
+     * @throws IllegalArgumentException when the ring holds no key {@code keyId}
+     */
+    public byte[] keyedHash(String keyId, byte[] input) {
+        Objects.requireNonNull(input, "input");
+        byte[] key = keys.get(Objects.requireNonNull(keyId, "keyId"));
+        if (key == null) {
+            throw new IllegalArgumentException("No encryption key '" + keyId + "' in " + this);
+        }
+        return hmac(hmac(key, HASH_KEY_LABEL), input);
+    }
+
+    private static byte[] hmac(byte[] key, byte[] data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(data);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+        }
     }
 
     @Override

@@ -39,6 +39,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +81,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final Clock clock;
     private final LayeredCheckpointCodec codec;
     private final DocumentDecoder documents;
-    private final FilterAttributes attributes = new FilterAttributes();
+    private final FilterAttributes attributes;
     private final HistorySegmentStore segments;
     private final boolean writesSegments;
     private final ChainCache cache;
@@ -102,6 +103,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             throw new IllegalArgumentException("A time to live is set but " + backend + " does not keep expiry times");
         }
         this.codec = settings.codec();
+        this.attributes = FilterAttributes.of(settings.layers());
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
         Optional<HistorySegmentStore> area = backend.segments();
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
@@ -189,7 +191,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         if (walksInShell(query)) {
             return assemble(agentId, walk(agentId, query, query.limit() == null ? Integer.MAX_VALUE : query.limit()));
         }
-        return assemble(agentId, decode(agentId, backend.list(agentId, query)));
+        return assemble(agentId, decode(agentId, list(agentId, query)));
     }
 
     @Override
@@ -200,20 +202,45 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         if (walksInShell(query)) {
             return remember(agentId, walk(agentId, query, 1));
         }
-        Optional<StoredDocument> latest = backend.latest(agentId, query);
+        Optional<StoredDocument> latest = latest(agentId, query);
         if (latest.isEmpty()) {
             return Optional.empty();
         }
         List<AgentCheckpoint> decoded = decode(agentId, List.of(latest.get()));
         if (decoded.isEmpty()) {
             // the newest match is corrupt and skipped: the newest readable one below it
-            var below = CheckpointFilter.builder().nodeId(query.nodeId()).createdAfter(query.createdAfter())
-                    .createdBefore(query.createdBefore()).metadata(query.metadata())
-                    .includeTombstones(query.includeTombstones()).maxVersion(latest.get().version() - 1).build();
-            List<AgentCheckpoint> older = decode(agentId, backend.list(agentId, below));
+            var below = query.toBuilder().limit(null).maxVersion(latest.get().version() - 1).build();
+            List<AgentCheckpoint> older = decode(agentId, list(agentId, below));
             decoded = older.isEmpty() ? older : List.of(older.get(older.size() - 1));
         }
         return remember(agentId, decoded);
+    }
+
+    /** The backend's records matching {@code filter}, ascending by version, over every attribute form. */
+    private List<StoredDocument> list(String agentId, CheckpointFilter filter) {
+        List<CheckpointFilter> queries = attributes.queries(filter);
+        if (queries.size() == 1) {
+            return backend.list(agentId, queries.get(0));
+        }
+        var byVersion = new TreeMap<Long, StoredDocument>();
+        for (CheckpointFilter query : queries) {
+            backend.list(agentId, query).forEach(found -> byVersion.putIfAbsent(found.version(), found));
+        }
+        var ascending = new ArrayList<>(byVersion.values());
+        int limit = filter.limit() == null ? ascending.size() : Math.min(filter.limit(), ascending.size());
+        return List.copyOf(ascending.subList(ascending.size() - limit, ascending.size()));
+    }
+
+    /** The backend's newest record matching {@code filter}, over every attribute form. */
+    private Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
+        StoredDocument newest = null;
+        for (CheckpointFilter query : attributes.queries(filter)) {
+            var found = backend.latest(agentId, query);
+            if (found.isPresent() && (newest == null || found.get().version() > newest.version())) {
+                newest = found.get();
+            }
+        }
+        return Optional.ofNullable(newest);
     }
 
     @Override
@@ -323,7 +350,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return CheckpointFilter.ALL;
         }
         ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
-        return attributes.query(filter);
+        return filter;
     }
 
     /** Whether the filter has attribute fields the backend leaves to the shell. */
@@ -335,7 +362,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     /** Up to {@code limit} matches, newest first from the backend's candidates, returned ascending. */
     private List<AgentCheckpoint> walk(String agentId, CheckpointFilter filter, int limit) {
         var matches = new ArrayList<AgentCheckpoint>();
-        Iterator<StoredDocument> candidates = backend.candidates(agentId, filter);
+        Iterator<StoredDocument> candidates = backend.candidates(agentId, attributes.candidates(filter));
         while (matches.size() < limit && candidates.hasNext()) {
             for (AgentCheckpoint stored : decode(agentId, List.of(candidates.next()))) {
                 if (filter.matches(stored)) {

@@ -3,6 +3,7 @@ package dev.agentpersistence.file;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.tck.StorageDumps;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,5 +21,10 @@ class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityK
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
         return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), settings);
+    }
+
+    @Override
+    protected byte[] dumpStorage() {
+        return StorageDumps.directory(root);
     }
 }

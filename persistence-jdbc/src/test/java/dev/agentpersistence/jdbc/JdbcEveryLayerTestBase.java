@@ -44,4 +44,9 @@ abstract class JdbcEveryLayerTestBase extends StorageProviderCompatibilityKit {
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
         return database.newProvider(settings);
     }
+
+    @Override
+    protected byte[] dumpStorage() throws Exception {
+        return database.dump();
+    }
 }

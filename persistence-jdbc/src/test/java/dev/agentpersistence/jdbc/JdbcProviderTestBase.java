@@ -56,6 +56,11 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         return database.newProvider(settings);
     }
 
+    @Override
+    protected byte[] dumpStorage() throws Exception {
+        return database.dump();
+    }
+
     String agent(String label) {
         return uniqueAgentId(label);
     }

@@ -82,6 +82,34 @@ final class TestDatabase implements AutoCloseable {
         return DriverManager.getConnection(url);
     }
 
+    /** Every column of every row of this test's tables, as bytes (text columns in UTF-8), for at-rest checks. */
+    byte[] dump() throws SQLException {
+        Tables t = tables();
+        var out = new java.io.ByteArrayOutputStream();
+        try (var connection = connect(); var statement = connection.createStatement()) {
+            for (String table : java.util.List.of(t.checkpoints(), t.metadata(), t.historySegments(), t.checkpointExpiry())) {
+                try (var rows = statement.executeQuery("SELECT * FROM " + table)) {
+                    var columns = rows.getMetaData();
+                    while (rows.next()) {
+                        for (int c = 1; c <= columns.getColumnCount(); c++) {
+                            boolean binary = switch (columns.getColumnType(c)) {
+                                case java.sql.Types.BINARY, java.sql.Types.VARBINARY, java.sql.Types.LONGVARBINARY,
+                                        java.sql.Types.BLOB -> true;
+                                default -> false;
+                            };
+                            String text = binary ? null : rows.getString(c);
+                            byte[] bytes = binary ? rows.getBytes(c) : text == null ? null
+                                    : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                            out.writeBytes(bytes == null ? new byte[0] : bytes);
+                            out.write('|');
+                        }
+                    }
+                }
+            }
+        }
+        return out.toByteArray();
+    }
+
     /** Drops this test's tables. */
     @Override
     public void close() throws SQLException {

@@ -31,6 +31,11 @@ class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
         return redisProvider(settings);
     }
 
+    @Override
+    protected byte[] dumpStorage() {
+        return SharedRedis.dump(SharedRedis.uri(), prefix);
+    }
+
     /** A provider under this test's key prefix. */
     final RedisStorageProvider redisProvider() {
         return redisProvider(StorageSettings.ofDefaults());

@@ -57,6 +57,34 @@ final class SharedRedis {
         return new Jedis(JedisURIHelper.getHostAndPort(parsed), config);
     }
 
+    /** Every key starting with {@code prefix} with its value (strings, hashes, sets, sorted sets, lists), as bytes. */
+    static byte[] dump(String uri, String prefix) {
+        var out = new java.io.ByteArrayOutputStream();
+        try (var jedis = connect(uri)) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            var params = new ScanParams().match(prefix + "*").count(1000);
+            do {
+                var page = jedis.scan(cursor.getBytes(StandardCharsets.UTF_8), params);
+                for (byte[] key : page.getResult()) {
+                    out.writeBytes(key);
+                    switch (jedis.type(key)) {
+                        case "string" -> out.writeBytes(jedis.get(key));
+                        case "hash" -> jedis.hgetAll(key).forEach((field, value) -> {
+                            out.writeBytes(field);
+                            out.writeBytes(value);
+                        });
+                        case "set" -> jedis.smembers(key).forEach(out::writeBytes);
+                        case "zset" -> jedis.zrange(key, 0, -1).forEach(out::writeBytes);
+                        case "list" -> jedis.lrange(key, 0, -1).forEach(out::writeBytes);
+                        default -> throw new IllegalStateException("unexpected type of key " + new String(key, StandardCharsets.UTF_8));
+                    }
+                }
+                cursor = page.getCursor();
+            } while (!"0".equals(cursor));
+        }
+        return out.toByteArray();
+    }
+
     /** Deletes every key starting with {@code prefix} (which holds no glob characters). */
     static void deleteKeys(String uri, String prefix) {
         try (var client = RedisClient.create(URI.create(uri))) {

@@ -80,6 +80,18 @@ final class S3ProxyServer implements AutoCloseable {
         return S3StorageConfig.custom().bucket(bucket).endpoint(endpoint).credentials(ACCESS_KEY, SECRET_KEY);
     }
 
+    /** Every object of {@code bucket}: its key, its user metadata and its bytes. */
+    byte[] dump(String bucket) {
+        var out = new java.io.ByteArrayOutputStream();
+        for (var object : admin.listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
+            var body = admin.getObjectAsBytes(b -> b.bucket(bucket).key(object.key()));
+            out.writeBytes(object.key().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.writeBytes(body.response().metadata().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.writeBytes(body.asByteArray());
+        }
+        return out.toByteArray();
+    }
+
     /** A raw client for inspecting or tampering with objects. */
     S3Client admin() {
         return admin;

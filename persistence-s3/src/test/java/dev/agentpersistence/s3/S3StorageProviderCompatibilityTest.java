@@ -38,6 +38,11 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
         return s3Provider(settings);
     }
 
+    @Override
+    protected byte[] dumpStorage() {
+        return server.dump(bucket);
+    }
+
     /** A provider over this test's fresh bucket. */
     final S3StorageProvider s3Provider() {
         return s3Provider(StorageSettings.ofDefaults());

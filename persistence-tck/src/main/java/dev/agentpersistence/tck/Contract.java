@@ -39,6 +39,11 @@ abstract class Contract {
         return session.newProvider(settings);
     }
 
+    /** Everything the test's storage holds at rest; aborts when the provider test has no dump hook. */
+    final byte[] dump() {
+        return session.dump();
+    }
+
     final boolean sharesStorage() {
         return session.sharesStorage();
     }

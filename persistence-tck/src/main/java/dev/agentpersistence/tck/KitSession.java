@@ -31,17 +31,26 @@ final class KitSession {
         PersistenceStorageProvider<CheckpointFilter> create(StorageSettings settings) throws Exception;
     }
 
+    /** The kit's hook for the raw contents of the test's storage, which may throw anything. */
+    @FunctionalInterface
+    interface DumpSource {
+        byte[] dump() throws Exception;
+    }
+
     private final ProviderSource source;
     private final SettingsSource settingsSource;
     private final BooleanSupplier sharesStorage;
+    private final DumpSource dumpSource;
     private final String runId = randomId(10);
     private final List<PersistenceStorageProvider<CheckpointFilter>> created = new ArrayList<>();
     private PersistenceStorageProvider<CheckpointFilter> primary;
 
-    KitSession(ProviderSource source, SettingsSource settingsSource, BooleanSupplier sharesStorage) {
+    KitSession(ProviderSource source, SettingsSource settingsSource, BooleanSupplier sharesStorage,
+               DumpSource dumpSource) {
         this.source = Objects.requireNonNull(source, "source");
         this.settingsSource = Objects.requireNonNull(settingsSource, "settingsSource");
         this.sharesStorage = Objects.requireNonNull(sharesStorage, "sharesStorage");
+        this.dumpSource = Objects.requireNonNull(dumpSource, "dumpSource");
     }
 
     /** The test's main provider, created on first use. */
@@ -76,6 +85,17 @@ final class KitSession {
         }
         created.add(provider);
         return provider;
+    }
+
+    /** Everything the test's storage holds, as raw bytes. */
+    byte[] dump() {
+        try {
+            return Objects.requireNonNull(dumpSource.dump(), "dumpStorage() returned null");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("dumpStorage() failed: " + e, e);
+        }
     }
 
     boolean sharesStorage() {

@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.tck.StorageDumps;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,5 +23,10 @@ class JsonLinesStorageProviderCompatibilityTest extends StorageProviderCompatibi
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
         return StorageShell.builder(new JsonLinesStorageBackend(directory, settings.maxCheckpointSize())).settings(settings)
                 .build();
+    }
+
+    @Override
+    protected byte[] dumpStorage() {
+        return StorageDumps.directory(directory);
     }
 }
