@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,6 +57,11 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
     private final Path segments;
     private final JsonMapper json;
 
+    /** Over {@code directory}, with the default maximum checkpoint size. */
+    public JsonLinesStorageBackend(Path directory) {
+        this(directory, StorageSettings.ofDefaults().maxCheckpointSize());
+    }
+
     /** Over {@code directory}; no read holds a stored document larger than {@code maxCheckpointSize} bytes. */
     public JsonLinesStorageBackend(Path directory, long maxCheckpointSize) {
         this.directory = io(() -> Files.createDirectories(directory.toAbsolutePath().normalize()));
@@ -76,11 +82,6 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
                 .addDeserializer(byte[].class, capped)).disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
     }
 
-    /** Over {@code directory}, with the default maximum checkpoint size. */
-    public JsonLinesStorageBackend(Path directory) {
-        this(directory, StorageSettings.ofDefaults().maxCheckpointSize());
-    }
-
     @Override
     public InsertResult insert(StoredCheckpoint record) {
         Path file = file(directory, record.agentId());
@@ -94,6 +95,12 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
     }
 
     @Override
+    public Optional<StoredDocument> find(String agentId, String id) {
+        Path file = file(directory, agentId);
+        return read(file).stream().filter(r -> r.checkpointId().equals(id)).findFirst().map(r -> document(file, r));
+    }
+
+    @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         Path file = file(directory, agentId);
         List<StoredCheckpoint> found = read(file).stream().filter(r -> r.matches(filter))
@@ -103,9 +110,38 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
     }
 
     @Override
-    public Optional<StoredDocument> find(String agentId, String id) {
-        Path file = file(directory, agentId);
-        return read(file).stream().filter(r -> r.checkpointId().equals(id)).findFirst().map(r -> document(file, r));
+    public int deleteAll(String agentId) {
+        return update(file(directory, agentId), all -> List.of());
+    }
+
+    @Override
+    public int deleteBefore(String agentId, long version) {
+        return update(file(directory, agentId), all -> all.stream().filter(r -> r.version() >= version).toList());
+    }
+
+    @Override
+    public List<String> listAgents() {
+        return agents(directory);
+    }
+
+    @Override
+    public Optional<HistorySegmentStore> segments() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public void checkHealth() {
+        io(() -> Files.readAttributes(segments, "size")); // the directories are there, readable
+    }
+
+    @Override
+    public String location(String agentId, String id) {
+        return file(directory, agentId) + ", record '" + id + "'";
+    }
+
+    @Override
+    public String toString() {
+        return "JSON Lines in " + directory;
     }
 
     /** Stores a segment; one already stored keeps its bytes and gets a new write time. */
@@ -139,43 +175,8 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
     }
 
     @Override
-    public int deleteBefore(String agentId, long version) {
-        return update(file(directory, agentId), all -> all.stream().filter(r -> r.version() >= version).toList());
-    }
-
-    @Override
-    public int deleteAll(String agentId) {
-        return update(file(directory, agentId), all -> List.of());
-    }
-
-    @Override
-    public List<String> listAgents() {
-        return agents(directory);
-    }
-
-    @Override
     public List<String> listSegmentAgents() {
         return agents(segments);
-    }
-
-    @Override
-    public Optional<HistorySegmentStore> segments() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public void checkHealth() {
-        io(() -> Files.readAttributes(segments, "size"));
-    }
-
-    @Override
-    public String location(String agentId, String id) {
-        return file(directory, agentId) + ", record '" + id + "'";
-    }
-
-    @Override
-    public String toString() {
-        return "JSON Lines in " + directory;
     }
 
     /** The file of an agent in {@code directory}, named by the SHA-256 of its id: a safe name for any id. */
@@ -221,55 +222,57 @@ public final class JsonLinesStorageBackend implements StorageBackend, HistorySeg
     }
 
     /**
-     * Replaces the file's records with what {@code change} makes of them, under the lock; returns how many went.
-     * Records added at the end are appended after cutting off a torn line; other changes write a temporary file
-     * and move it over the old one (a document that was not read stops them). Written lines are forced to disk.
+     * Replaces the file's records with what {@code change} makes of them, holding the directory's lock; returns how
+     * many went. Records added at the end are appended; any other change rewrites the file; none removes it.
      */
+    @SuppressWarnings("try") // the lock is held, not used
     private int update(Path file, UnaryOperator<List<StoredCheckpoint>> change) {
-        return locked(() -> {
-            List<StoredCheckpoint> before = read(file);
-            List<StoredCheckpoint> after = change.apply(before);
-            if (after.equals(before)) {
-                return 0;
-            }
-            if (after.isEmpty()) {
-                Files.delete(file);
-                return before.size();
-            }
-            boolean append = after.size() > before.size() && after.subList(0, before.size()).equals(before);
-            List<StoredCheckpoint> lines = append ? after.subList(before.size(), after.size()) : after;
-            lines.forEach(r -> document(file, r));
-            Path target = append ? file : Files.createTempFile(file.getParent(), ".rewrite", ".tmp");
-            try (var out = FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.CREATE)) {
-                out.position(out.truncate(complete(out)).size());
-                for (StoredCheckpoint r : lines) {
-                    out.write(ByteBuffer.wrap((json.writeValueAsString(r) + "\n").getBytes(StandardCharsets.UTF_8)));
+        return io(() -> {
+            try (var lockFile = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); var lock = lock(lockFile)) {
+                List<StoredCheckpoint> before = read(file);
+                List<StoredCheckpoint> after = change.apply(before);
+                if (after.isEmpty() && !before.isEmpty()) {
+                    Files.delete(file);
+                } else if (after.size() > before.size() && after.subList(0, before.size()).equals(before)) {
+                    write(file, after.subList(before.size(), after.size()), true);
+                } else if (!after.equals(before)) {
+                    write(file, after, false);
                 }
-                out.force(false);
+                return before.size() - after.size();
             }
-            if (!append) {
-                Files.move(target, file, StandardCopyOption.ATOMIC_MOVE);
-            }
-            return before.size() - after.size();
         });
     }
 
-    /** Runs {@code action} holding the directory's lock file; other instances in this JVM retry every millisecond. */
-    @SuppressWarnings("try")
-    private <T> T locked(Callable<T> action) {
-        return io(() -> {
-            try (var channel = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE)) {
-                while (true) {
-                    try (var lock = channel.lock()) { // other processes wait here
-                        return action.call();
-                    } catch (OverlappingFileLockException e) { // the JVM refuses an instance's overlapping lock
-                        LockSupport.parkNanos(1_000_000);
-                    }
-                }
+    /**
+     * Writes lines and forces them to disk: appended after cutting off a line a crash left torn, or into a temporary
+     * file moved over the old one. A document that was not read stops the write before it starts: it is never dropped.
+     */
+    private void write(Path file, List<StoredCheckpoint> records, boolean append) throws IOException {
+        records.forEach(r -> document(file, r));
+        Path target = append ? file : Files.createTempFile(file.getParent(), ".rewrite", ".tmp");
+        try (var out = FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                StandardOpenOption.CREATE)) {
+            out.position(out.truncate(complete(out)).size());
+            for (StoredCheckpoint r : records) {
+                out.write(StandardCharsets.UTF_8.encode(json.writeValueAsString(r) + "\n"));
             }
-        });
+            out.force(false);
+        }
+        if (!append) {
+            Files.move(target, file, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** Locks the lock file: other processes wait here, other instances in this JVM retry every millisecond. */
+    private static FileLock lock(FileChannel lockFile) throws IOException {
+        while (true) {
+            try {
+                return lockFile.lock();
+            } catch (OverlappingFileLockException e) { // the JVM refuses a lock overlapping one it holds
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
     }
 
     /** The length of the file's complete lines: up to and including its last newline. */
