@@ -52,7 +52,7 @@ public final class JsonLinesExample {
                 JsonLinesStorageProviderFactory.DIRECTORY.key(), directory.toString()));
         out.println("  selected with " + ProviderConfig.PROVIDER + "=jsonl, " + JsonLinesStorageProviderFactory.DIRECTORY.key()
                 + "=" + directory);
-        Path file = JsonLinesFiles.file(directory, "note-taker");
+        Path file = JsonLinesStorageBackend.file(directory, "note-taker");
 
         try (PersistenceStorageProvider<CheckpointFilter> storage = PersistenceStorageProviders.load(config)) {
             var persistence = AgentPersistence.builder().storage(storage).build();

@@ -18,8 +18,9 @@ class JsonLinesExampleTest {
 
         var lines = JsonLinesExample.run(directory, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-        assertThat(lines).hasSize(3).allSatisfy(line -> assertThat(line).startsWith("{\"a\":\"note-taker\",\"v\":"));
-        Path file = JsonLinesFiles.file(directory, "note-taker");
+        assertThat(lines).hasSize(3)
+                .allSatisfy(line -> assertThat(line).startsWith("{\"agentId\":\"note-taker\",\"checkpointId\":"));
+        Path file = JsonLinesStorageBackend.file(directory, "note-taker");
         assertThat(Files.readAllLines(file)).as("after pruning: the latest").hasSize(1);
         try (var provider = dev.agentpersistence.storage.StorageShell.of(new JsonLinesStorageBackend(directory))) {
             assertThat(provider.getCheckpoints("note-taker")).singleElement()

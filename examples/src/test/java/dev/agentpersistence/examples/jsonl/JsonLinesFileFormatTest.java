@@ -37,12 +37,13 @@ class JsonLinesFileFormatTest {
             storage.saveCheckpoint("other", checkpoint("other", 0));
             assertThat(storage.listAgents()).containsExactly(hostile, "other");
         }
-        Path file = JsonLinesFiles.file(directory, hostile);
+        Path file = JsonLinesStorageBackend.file(directory, hostile);
         assertThat(file.getFileName().toString()).matches("[0-9a-f]{64}\\.jsonl");
         var lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).startsWith("{\"a\":\"a\\\"b/../c\",\"v\":0,\"id\":\"cp-0\",\"t\":\"2025-05-01T10:00:00.000000001Z\",\"n\":\"n0\","
-                + "\"d\":false,\"m\":{\"phase\":\"draft\"},\"b\":\"");
+        assertThat(lines.get(0)).startsWith("{\"agentId\":\"a\\\"b/../c\",\"checkpointId\":\"cp-0\",\"version\":0,"
+                + "\"createdAt\":\"2025-05-01T10:00:00.000000001Z\",\"expiresAt\":null,\"nodeId\":\"n0\","
+                + "\"tombstone\":false,\"metadata\":{\"phase\":\"draft\"},\"document\":\"");
         try (var reopened = StorageShell.builder(new JsonLinesStorageBackend(directory))
                 .settings(StorageSettings.custom().incrementalHistory(false).build()).build()) {
             assertThat(reopened.getCheckpoints(hostile)).containsExactly(checkpoint(hostile, 0), checkpoint(hostile, 1));
@@ -55,9 +56,10 @@ class JsonLinesFileFormatTest {
     void aLineWithoutItsNewlineIsNotReadAndTheNextAppendCutsItOff() throws Exception {
         try (var storage = StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
             storage.saveCheckpoint("agent", checkpoint("agent", 0));
-            Path file = JsonLinesFiles.file(directory, "agent");
+            Path file = JsonLinesStorageBackend.file(directory, "agent");
             String complete = Files.readString(file);
-            String torn = complete.replace("\"v\":0,\"id\":\"cp-0\"", "\"v\":1,\"id\":\"cp-1\"");
+            String torn = complete.replace("\"checkpointId\":\"cp-0\",\"version\":0",
+                    "\"checkpointId\":\"cp-1\",\"version\":1");
             Files.writeString(file, torn.substring(0, torn.length() / 2), StandardOpenOption.APPEND);
 
             assertThat(storage.getCheckpoints("agent")).as("a line being appended, or torn by a crash")
@@ -78,7 +80,7 @@ class JsonLinesFileFormatTest {
             writer.saveCheckpoint("agent", big);
             writer.saveCheckpoint("agent", checkpoint("agent", 2));
         }
-        Path file = JsonLinesFiles.file(directory, "agent");
+        Path file = JsonLinesStorageBackend.file(directory, "agent");
         String before = Files.readString(file);
         var small = StorageSettings.custom().maxCheckpointSize(100_000).build();
         try (var reader = StorageShell.builder(new JsonLinesStorageBackend(directory, small.maxCheckpointSize()))
