@@ -46,7 +46,10 @@ import org.slf4j.LoggerFactory;
  * {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest},
  * {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}),
  * counter {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure})
- * and counter {@value FacadeMetrics#CONFLICT_RETRIES}. The storage is then wrapped in a
+ * and counter {@value FacadeMetrics#CONFLICT_RETRIES} (registered when the facade is built, so it
+ * reads zero until the first conflict; it counts every save tried again after another writer took
+ * the version, including the first reload after another writer saved since this facade's last save,
+ * which does not count against {@link Builder#maxConflictRetries(int)}). The storage is then wrapped in a
  * {@link MeteredStorageProvider} (unless it already is one), so every provider call is timed too
  * ({@link dev.agentpersistence.metrics.StorageMetricNames}); {@link #storage()} returns the wrapper.
  *
@@ -305,7 +308,10 @@ public final class AgentPersistence {
                     heads.remove(agentId);
                     conflict = e;
                     if (head != null) {
-                        trustHead = false; // another writer moved on: reload; this is not a retry
+                        // Another writer moved on since this facade's last save: reload and try again.
+                        // Counted as a conflict retry, but not against maxConflictRetries.
+                        trustHead = false;
+                        metrics.countConflictRetry();
                         continue;
                     }
                     LOG.debug("Version {} of agent '{}' was taken by another writer (attempt {} of {})",
