@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * undo the tool calls made after the checkpoint ({@link ToolCallHistory#callsAfter} over the
  * context's current history; {@link RollbackToolRegistry#undo} calls the inverses newest first and
  * keeps going past failures), then restore the checkpoint's {@link ExecutionPoint} into the context.
- * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse.
+ * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse. Only tool
+ * calls recorded in the history as {@link Message.Role#TOOL_CALL} messages are undone (see
+ * {@link RollbackToolRegistry}); {@link RollbackReport#noCallsFound()} tells when there were none.
  *
  * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer
  * {@value FacadeMetrics#CHECKPOINT_CREATE} (tags {@code kind}: {@code checkpoint}|{@code tombstone},
