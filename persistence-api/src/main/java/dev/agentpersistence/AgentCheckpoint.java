@@ -49,7 +49,7 @@ public record AgentCheckpoint(
         if (version < 0) {
             throw new IllegalArgumentException("version must be >= 0 but was " + version);
         }
-        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(createdAt, "createdAt must not be null: it is when the checkpoint was taken");
         if (parentCheckpointId != null) {
             Identifiers.requireValid(parentCheckpointId, "parentCheckpointId");
         }
@@ -87,7 +87,10 @@ public record AgentCheckpoint(
                 .parentCheckpointId(parentCheckpointId);
     }
 
-    /** Builds {@link AgentCheckpoint}s; {@code checkpointId}, {@code agentId} and {@code createdAt} are required. */
+    /**
+     * Builds {@link AgentCheckpoint}s; {@code checkpointId}, {@code agentId} and {@code createdAt} are
+     * required, and {@link #build()} names the call that is missing.
+     */
     public static final class Builder {
         private String checkpointId;
         private String agentId;
@@ -183,9 +186,25 @@ public record AgentCheckpoint(
             return this;
         }
 
+        /**
+         * The checkpoint.
+         *
+         * @throws IllegalStateException when {@code checkpointId}, {@code agentId} or {@code createdAt}
+         *                               was not set, naming the builder call to add
+         */
         public AgentCheckpoint build() {
+            requireSet(checkpointId, "checkpointId", ".checkpointId(String), e.g. .checkpointId(UUID.randomUUID().toString())");
+            requireSet(agentId, "agentId", ".agentId(String)");
+            requireSet(createdAt, "createdAt", ".createdAt(Instant), e.g. .createdAt(Instant.now()) or .createdAt(clock.instant())");
             return new AgentCheckpoint(checkpointId, agentId, version, createdAt, nodeId, lastInput, lastInputType,
                     messageHistory, state, metadata, parentCheckpointId);
+        }
+
+        private static void requireSet(Object value, String field, String call) {
+            if (value == null) {
+                throw new IllegalStateException("AgentCheckpoint: " + field + " is required: call " + call
+                        + " on the builder");
+            }
         }
     }
 }

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * undo the tool calls made after the checkpoint ({@link ToolCallHistory#callsAfter} over the
  * context's current history; {@link RollbackToolRegistry#undo} calls the inverses newest first and
  * keeps going past failures), then restore the checkpoint's {@link ExecutionPoint} into the context.
- * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse.
+ * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse. Only tool
+ * calls recorded in the history as {@link Message.Role#TOOL_CALL} messages are undone (see
+ * {@link RollbackToolRegistry}); {@link RollbackReport#noCallsFound()} tells when there were none.
  *
  * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer
  * {@value FacadeMetrics#CHECKPOINT_CREATE} (tags {@code kind}: {@code checkpoint}|{@code tombstone},
@@ -46,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest},
  * {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}),
  * counter {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure})
- * and counter {@value FacadeMetrics#CONFLICT_RETRIES}. The storage is then wrapped in a
+ * and counter {@value FacadeMetrics#CONFLICT_RETRIES} (registered when the facade is built, so it
+ * reads zero until the first conflict; it counts every save tried again after another writer took
+ * the version, including the first reload after another writer saved since this facade's last save,
+ * which does not count against {@link Builder#maxConflictRetries(int)}). The storage is then wrapped in a
  * {@link MeteredStorageProvider} (unless it already is one), so every provider call is timed too
  * ({@link dev.agentpersistence.metrics.StorageMetricNames}); {@link #storage()} returns the wrapper.
  *
@@ -305,7 +310,10 @@ public final class AgentPersistence {
                     heads.remove(agentId);
                     conflict = e;
                     if (head != null) {
-                        trustHead = false; // another writer moved on: reload; this is not a retry
+                        // Another writer moved on since this facade's last save: reload and try again.
+                        // Counted as a conflict retry, but not against maxConflictRetries.
+                        trustHead = false;
+                        metrics.countConflictRetry();
                         continue;
                     }
                     LOG.debug("Version {} of agent '{}' was taken by another writer (attempt {} of {})",

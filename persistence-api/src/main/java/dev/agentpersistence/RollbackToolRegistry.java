@@ -15,6 +15,13 @@ import org.slf4j.LoggerFactory;
  * made after the restored checkpoint whose tool has an inverse gets the inverse called with the
  * same arguments, newest first. Making the inverse really undo the tool is the developer's job.
  * Immutable; build with {@link #builder()}.
+ *
+ * <p><b>Recording rule.</b> A rollback finds the calls to undo in the agent's message history
+ * ({@link ToolCallHistory#callsAfter}): only calls appended as {@link Message.Role#TOOL_CALL}
+ * messages, e.g. {@code context.append(Message.toolCall(new ToolCall(id, "createUser", args)))},
+ * are seen. A tool the agent runs without recording it is not undone, and the rollback still
+ * reports {@linkplain RollbackReport#isClean() clean}; {@link RollbackReport#noCallsFound()} tells
+ * when no calls were recorded after the checkpoint at all.
  */
 public final class RollbackToolRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(RollbackToolRegistry.class);

@@ -35,4 +35,48 @@ public record UndoResult(List<InverseCall> performed, List<InverseFailure> failu
     public int inverseCallCount() {
         return performed.size() + failures.size();
     }
+
+    /** The number of tool calls the undo was given: undone, failed and without inverse. */
+    public int callCount() {
+        return inverseCallCount() + withoutInverse.size();
+    }
+
+    /**
+     * A summary line, then one line per call with its status ({@code undone}, {@code FAILED} with the
+     * error, {@code no inverse}), for logs and terminals.
+     */
+    @Override
+    public String toString() {
+        var text = new StringBuilder("UndoResult: ").append(summary());
+        appendCallLines(text);
+        return text.toString();
+    }
+
+    /** "n undone, n failed, n without inverse", or "no tool calls". */
+    String summary() {
+        if (callCount() == 0) {
+            return "no tool calls";
+        }
+        return performed.size() + " undone, " + failures.size() + " failed, " + withoutInverse.size()
+                + " without inverse";
+    }
+
+    /** Appends one indented line per call: undone, failed, then those without inverse. */
+    void appendCallLines(StringBuilder text) {
+        for (var call : performed) {
+            line(text, "undone", call.original()).append(" by ").append(call.inverseToolName());
+        }
+        for (var failure : failures) {
+            line(text, "FAILED", failure.original()).append(" by ").append(failure.inverseToolName())
+                    .append(": ").append(failure.error());
+        }
+        for (var call : withoutInverse) {
+            line(text, "no inverse", call).append(" (left as it was)");
+        }
+    }
+
+    private static StringBuilder line(StringBuilder text, String status, ToolCall call) {
+        return text.append(System.lineSeparator()).append("  ").append(String.format("%-10s", status)).append(' ')
+                .append(call.toolName()).append(" (call ").append(call.id()).append(')');
+    }
 }

@@ -436,7 +436,52 @@ class AgentPersistenceTest {
                 .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("the only attempt");
         assertThat(registry.get("agent.persistence.checkpoint.create").tags("outcome", "conflict").timer().count())
                 .isEqualTo(1);
-        assertThat(registry.find("agent.persistence.checkpoint.conflict.retries").counter()).isNull();
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isZero();
+    }
+
+    @Test
+    void theConflictRetryCounterIsPublishedBeforeTheFirstConflict() {
+        var registry = new SimpleMeterRegistry();
+        persistence().meterRegistry(registry).build();
+
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isZero();
+    }
+
+    @Test
+    void twoFacadesRacingOnOneAgentCountConflictRetries() throws Exception {
+        var registry = new SimpleMeterRegistry();
+        var first = persistence().meterRegistry(registry).build();
+        var second = persistence().meterRegistry(registry).build();
+        int rounds = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            var start = new CountDownLatch(1);
+            var futures = new ArrayList<Future<?>>();
+            for (var facade : List.of(first, second)) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    var ctx = new SimpleAgentContext("shared");
+                    for (int i = 0; i < rounds; i++) {
+                        facade.createCheckpoint(ctx, "n" + i, null, null);
+                        Thread.yield();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (var f : futures) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // and one save each in turn, which always finds the other facade's checkpoint first
+        var ctx = new SimpleAgentContext("shared");
+        second.createCheckpoint(ctx, "second", null, null);
+        first.createCheckpoint(ctx, "first", null, null);
+
+        assertThat(first.checkpoints("shared")).hasSize(2 * rounds + 2);
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isPositive();
     }
 
     @Test

@@ -16,9 +16,14 @@ public final class FacadeMetrics {
     public static final String CONFLICT_RETRIES = "agent.persistence.checkpoint.conflict.retries";
 
     private final MeterRegistry registry;
+    /** Registered up front, so the counter is published (at zero) before the first conflict. */
+    private final Counter conflictRetries;
 
     public FacadeMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.conflictRetries = registry == null ? null : Counter.builder(CONFLICT_RETRIES)
+                .description("Checkpoint saves tried again after another writer took the version")
+                .register(registry);
     }
 
     /** A start time for {@link #recordCreate} and {@link #recordRollback}. */
@@ -58,13 +63,13 @@ public final class FacadeMetrics {
         }
     }
 
-    /** Counts one retry after a version conflict with another writer. */
+    /**
+     * Counts one save tried again after a version conflict with another writer, whether or not the
+     * attempt counts against the facade's retry limit.
+     */
     public void countConflictRetry() {
-        if (registry != null) {
-            Counter.builder(CONFLICT_RETRIES)
-                    .description("Checkpoint saves retried after another writer took the version")
-                    .register(registry)
-                    .increment();
+        if (conflictRetries != null) {
+            conflictRetries.increment();
         }
     }
 

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Selection: the name in {@value ProviderConfig#PROVIDER} wins ({@code none} selects
  * {@link NoPersistenceStorageProvider}); otherwise the only factory found is used; several and no
- * choice is an error naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line.
+ * choice is an error naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line
+ * (and, when SLF4J has no binding, one line on standard error, once per JVM; an explicit
+ * {@code none} is silent).
  * A factory that fails to load is logged and skipped, never hiding the others.
  *
  * <p>A factory hands out the provider as its builder would with the same settings: every built-in
@@ -48,6 +50,12 @@ public final class PersistenceStorageProviders {
 
     /** As {@link #load(ProviderConfig)}, discovering through {@code classLoader}. */
     public static PersistenceStorageProvider<CheckpointFilter> load(ProviderConfig config, ClassLoader classLoader) {
+        return load(config, classLoader, NoProviderNotice.DEFAULT);
+    }
+
+    /** As {@link #load(ProviderConfig, ClassLoader)}, announcing a fallback to the no-op provider through {@code notice}. */
+    static PersistenceStorageProvider<CheckpointFilter> load(ProviderConfig config, ClassLoader classLoader,
+                                                             NoProviderNotice notice) {
         Objects.requireNonNull(config, "config");
         var explicit = config.get(ProviderConfig.PROVIDER).map(String::trim).filter(s -> !s.isEmpty());
         if (explicit.isPresent()) {
@@ -55,8 +63,7 @@ public final class PersistenceStorageProviders {
         }
         var factories = available(classLoader);
         if (factories.isEmpty()) {
-            LOG.warn("No agent-persistence storage provider found on the class path; checkpoints will not be stored."
-                    + " Add a module such as persistence-jdbc or set {}.", ProviderConfig.PROVIDER);
+            notice.noProviderFound();
             return new NoPersistenceStorageProvider();
         }
         if (factories.size() > 1) {

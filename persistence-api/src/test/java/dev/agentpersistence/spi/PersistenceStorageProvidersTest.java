@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.NOPLoggerFactory;
 
 class PersistenceStorageProvidersTest {
     private static final String SERVICES = "META-INF/services/" + PersistenceStorageProviderFactory.class.getName();
@@ -74,6 +76,42 @@ class PersistenceStorageProvidersTest {
         assertThat(warnings).singleElement().asString()
                 .contains("No agent-persistence storage provider found").contains(ProviderConfig.PROVIDER);
         assertThat(PersistenceStorageProviders.available(empty)).isEmpty();
+    }
+
+    @Test
+    void withoutAnSlf4jBindingAnImplicitNoOpProviderIsAnnouncedOnceOnStandardError() throws IOException {
+        var empty = new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+        loaders.add(empty);
+        var err = new ByteArrayOutputStream();
+        var notice = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8), NOPLoggerFactory::new);
+
+        var first = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, notice);
+        var second = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, notice);
+
+        assertThat(first).isInstanceOf(NoPersistenceStorageProvider.class);
+        assertThat(second).isInstanceOf(NoPersistenceStorageProvider.class);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+                .contains("checkpoints are NOT stored").contains(ProviderConfig.PROVIDER + "=none");
+    }
+
+    @Test
+    void anExplicitNoneOrAnSlf4jBindingPrintsNothingOnStandardError() throws IOException {
+        var empty = new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+        loaders.add(empty);
+        var err = new ByteArrayOutputStream();
+        var withoutBinding = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8),
+                NOPLoggerFactory::new);
+        var withBinding = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8),
+                LoggerFactory::getILoggerFactory);
+
+        var none = PersistenceStorageProviders.load(ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "none")), empty,
+                withoutBinding);
+        var logged = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, withBinding);
+
+        assertThat(none).isInstanceOf(NoPersistenceStorageProvider.class);
+        assertThat(logged).isInstanceOf(NoPersistenceStorageProvider.class);
+        assertThat(LoggerFactory.getILoggerFactory()).isNotInstanceOf(NOPLoggerFactory.class);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test

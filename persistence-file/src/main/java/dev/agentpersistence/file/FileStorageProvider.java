@@ -39,7 +39,10 @@ public final class FileStorageProvider extends StorageShell {
      * Opens the storage under {@code config.directory()} with {@link StorageSettings#ofDefaults()},
      * creating it when missing and removing stale temporary files.
      *
-     * @throws dev.agentpersistence.StorageUnavailableException when the directory cannot be created or read
+     * @throws dev.agentpersistence.StorageConfigurationException when the directory is not one this process
+     *         can create, read and write (permissions, a read-only file system, a regular file in the way);
+     *         not transient, so not worth retrying
+     * @throws dev.agentpersistence.StorageUnavailableException when it fails for another I/O reason
      */
     public static FileStorageProvider of(FileStorageConfig config) {
         return of(config, StorageSettings.ofDefaults());

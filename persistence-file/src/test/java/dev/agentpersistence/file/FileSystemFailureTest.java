@@ -11,19 +11,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** File system errors surface as StorageUnavailableException naming the path; the provider recovers. */
+/**
+ * File system errors surface as StorageUnavailableException naming the path; the provider recovers.
+ * A root that cannot be used at all is {@link UnusableDirectoryTest}'s subject.
+ */
 class FileSystemFailureTest {
     @TempDir
     Path sandbox;
-
-    @Test
-    void aRootThatIsNotADirectoryCannotBeOpened() throws Exception {
-        Path root = Files.writeString(sandbox.resolve("not-a-directory"), "x");
-        assertThatThrownBy(() -> FileStorageProvider.of(root))
-                .isInstanceOf(StorageUnavailableException.class)
-                .hasMessageContaining(root.toString())
-                .hasCauseInstanceOf(IOException.class);
-    }
 
     @Test
     void aBlockedAgentDirectoryFailsTheSaveAndTheSameProviderWorksOnceItIsFreed() throws Exception {

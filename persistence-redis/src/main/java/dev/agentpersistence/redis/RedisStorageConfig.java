@@ -52,9 +52,9 @@ public final class RedisStorageConfig {
     /** Whether a pooled connection is checked with PING before use. */
     public static final Setting<Boolean> POOL_TEST_ON_BORROW = Setting.bool("agent.persistence.redis.pool.test-on-borrow",
             true, "PING a pooled connection before use, so a restarted server costs no failed call.");
-    /** Time allowed to open a connection. */
+    /** Time allowed to open a connection; with TLS, also for each read of the handshake. */
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.redis.connect-timeout",
-            Duration.ofSeconds(2), "Time allowed to open a connection.").checkedBy(RedisStorageConfig::intMillis);
+            Duration.ofSeconds(2), "Time allowed to open a connection; with rediss://, also for each read of the TLS handshake.").checkedBy(RedisStorageConfig::intMillis);
     /** Time allowed for one reply. */
     public static final Setting<Duration> SOCKET_TIMEOUT = Setting.duration("agent.persistence.redis.socket-timeout",
             Duration.ofSeconds(5), "Time allowed for one reply.").checkedBy(RedisStorageConfig::intMillis);

@@ -2,18 +2,63 @@ package dev.agentpersistence.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.tck.Checkpoints;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** A missing bucket, wrong credentials and an unreachable endpoint give typed exceptions naming what failed. */
+/**
+ * A missing region, a missing bucket, wrong credentials and an unreachable endpoint give typed
+ * exceptions naming what failed.
+ */
 class S3StorageErrorsTest {
+
+    @Test
+    void aMissingRegionNamesTheSettingInAShortMessage(@TempDir Path home) throws Exception {
+        assumeTrue(System.getenv("AWS_REGION") == null, "AWS_REGION is set in the environment");
+        Path emptyConfig = Files.createFile(home.resolve("config"));
+        var saved = new Properties();
+        for (String key : new String[] {"aws.region", "aws.configFile", "aws.sharedCredentialsFile",
+                "aws.disableEc2Metadata"}) {
+            saved.put(key, Objects.toString(System.getProperty(key), ""));
+        }
+        System.clearProperty("aws.region");
+        System.setProperty("aws.configFile", emptyConfig.toString());
+        System.setProperty("aws.sharedCredentialsFile", emptyConfig.toString());
+        System.setProperty("aws.disableEc2Metadata", "true");
+        try {
+            var config = S3StorageConfig.custom().bucket("checkpoints").credentials("key", "secret").build();
+
+            assertThatThrownBy(() -> S3StorageProvider.create(config))
+                    .isInstanceOf(StorageConfigurationException.class)
+                    .hasMessageContaining("s3://checkpoints/")
+                    .hasMessageContaining("agent.persistence.s3.region")
+                    .hasMessageContaining("AGENT_PERSISTENCE_S3_REGION")
+                    .hasMessageContaining("AWS_REGION")
+                    .hasMessageNotContaining("Unable to load region")
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(250));
+        } finally {
+            saved.forEach((key, value) -> {
+                if (value.toString().isEmpty()) {
+                    System.clearProperty(key.toString());
+                } else {
+                    System.setProperty(key.toString(), value.toString());
+                }
+            });
+        }
+    }
 
     @Test
     void aMissingBucketIsReportedWithTheBucketAndTheSdkError() throws Exception {

@@ -43,6 +43,9 @@ public final class FileStorageBackend implements StorageBackend {
      * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen},
      * removing temporary files older than {@code gracePeriod}.
      *
+     * @throws dev.agentpersistence.StorageConfigurationException when the root is not a directory this
+     *         process can create, read and write (see {@link RootDirectory})
+     * @throws dev.agentpersistence.StorageUnavailableException on other I/O errors
      * @param maxDocumentSize the largest file read as a checkpoint
      * @param skipCorruptAgents whether listing agents leaves out directories whose agent id file is unreadable
      */
@@ -51,13 +54,7 @@ public final class FileStorageBackend implements StorageBackend {
         this.root = root.toAbsolutePath().normalize();
         var files = new DurableFiles(fsync);
         var layout = new FileLayout(this.root, files);
-        Path realRoot;
-        try {
-            layout.createRoot();
-            realRoot = this.root.toRealPath();
-        } catch (IOException e) {
-            throw IoFailures.unavailable("create the root directory", this.root, e);
-        }
+        Path realRoot = RootDirectory.open(layout, files);
         this.reader = new CheckpointReader(maxDocumentSize);
         var head = new AgentHead(layout, files, clock, gracePeriod, realRoot);
         this.writer = new CheckpointWriter(layout, files, reader, clock, gracePeriod, head);

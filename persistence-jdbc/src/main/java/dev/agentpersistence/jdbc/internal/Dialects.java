@@ -1,15 +1,34 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.spi.ProviderConfig;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
-/** Chooses the {@link Dialect} for a JDBC URL or a database product name. */
+/** Chooses the {@link Dialect} for a JDBC URL or a database product name, and names the driver each needs. */
 public final class Dialects {
-    /** The URL prefixes understood, for messages. */
-    public static final String SUPPORTED =
-            "jdbc:sqlite: (SQLite), jdbc:postgresql: (PostgreSQL), jdbc:mariadb: (MariaDB), jdbc:mysql: (MySQL), jdbc:h2: (H2)";
+    /** A supported database: its URL prefix, its name, the Maven artifact of its driver and its dialect. */
+    private record Supported(String prefix, String name, String driverArtifact, Supplier<Dialect> dialect) {
+    }
+
+    private static final List<Supported> ALL = List.of(
+            new Supported("jdbc:sqlite:", "SQLite", "org.xerial:sqlite-jdbc", SqliteDialect::new),
+            new Supported("jdbc:postgresql:", "PostgreSQL", "org.postgresql:postgresql", PostgresDialect::new),
+            new Supported("jdbc:mariadb:", "MariaDB", "org.mariadb.jdbc:mariadb-java-client", MariaDbDialect::mariaDb),
+            new Supported("jdbc:mysql:", "MySQL", "com.mysql:mysql-connector-j", MariaDbDialect::mySql),
+            new Supported("jdbc:h2:", "H2", "com.h2database:h2", H2Dialect::new));
+
+    /** The URL prefixes understood, each with its database and driver artifact, for messages. */
+    public static final String SUPPORTED = ALL.stream()
+            .map(s -> s.prefix() + " (" + s.name() + ", " + s.driverArtifact() + ")")
+            .collect(Collectors.joining(", "));
 
     private Dialects() {
     }
@@ -17,28 +36,27 @@ public final class Dialects {
     /**
      * The dialect for {@code url}.
      *
-     * @throws PersistenceException naming the supported databases when the URL is not one of them
+     * @throws StorageConfigurationException naming the supported databases when the URL is not one of them
      */
     public static Dialect forUrl(String url) {
-        Objects.requireNonNull(url, "url");
-        String lower = url.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("jdbc:sqlite:")) {
-            return new SqliteDialect();
+        return supported(url).dialect().get();
+    }
+
+    /**
+     * Checks that a JDBC driver on the class path accepts {@code url}.
+     *
+     * @throws StorageConfigurationException naming the Maven artifact to add when none does, or the
+     *                                       supported databases when the URL is not one of them
+     */
+    public static void requireDriver(String url) {
+        var database = supported(url);
+        try {
+            DriverManager.getDriver(url);
+        } catch (SQLException e) {
+            throw new StorageConfigurationException("No JDBC driver on the class path accepts '" + ProviderConfig.redact(url)
+                    + "' (" + database.name() + "): add the Maven artifact " + database.driverArtifact()
+                    + " to the application's dependencies", e);
         }
-        if (lower.startsWith("jdbc:postgresql:")) {
-            return new PostgresDialect();
-        }
-        if (lower.startsWith("jdbc:mariadb:")) {
-            return MariaDbDialect.mariaDb();
-        }
-        if (lower.startsWith("jdbc:mysql:")) {
-            return MariaDbDialect.mySql();
-        }
-        if (lower.startsWith("jdbc:h2:")) {
-            return new H2Dialect();
-        }
-        throw new PersistenceException("Unsupported JDBC URL '" + ProviderConfig.redact(url)
-                + "': the JDBC storage provider supports " + SUPPORTED);
     }
 
     /**
@@ -67,5 +85,13 @@ public final class Dialects {
         }
         throw new PersistenceException("Unsupported database '" + product + "': the JDBC storage provider supports "
                 + SUPPORTED);
+    }
+
+    private static Supported supported(String url) {
+        Objects.requireNonNull(url, "url");
+        String lower = url.toLowerCase(Locale.ROOT);
+        Optional<Supported> found = ALL.stream().filter(s -> lower.startsWith(s.prefix())).findFirst();
+        return found.orElseThrow(() -> new StorageConfigurationException("Unsupported JDBC URL '"
+                + ProviderConfig.redact(url) + "': the JDBC storage provider supports " + SUPPORTED));
     }
 }

@@ -52,10 +52,16 @@ public final class JdbcDatabase implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
-    /** A database reached through a pool this object creates and closes; the dialect comes from the URL. */
+    /**
+     * A database reached through a pool this object creates and closes; the dialect comes from the URL.
+     *
+     * @throws dev.agentpersistence.StorageConfigurationException when the URL is not a supported database
+     *         or no driver on the class path accepts it (naming the Maven artifact to add)
+     */
     public static JdbcDatabase pooled(JdbcStorageConfig config) {
         Objects.requireNonNull(config, "config");
         Dialect dialect = Dialects.forUrl(config.url());
+        Dialects.requireDriver(config.url());
         HikariDataSource pool = PoolFactory.create(config, dialect);
         return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect,
                 ProviderConfig.redact(config.url()));

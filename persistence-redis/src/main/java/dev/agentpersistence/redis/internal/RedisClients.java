@@ -8,7 +8,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -30,8 +29,11 @@ public final class RedisClients {
                 .password(JedisURIHelper.getPassword(uri))
                 .clientName("agent-persistence");
         if (JedisURIHelper.isRedisSSLScheme(uri)) {
-            // TLS with the JVM's trust store and full certificate and host name verification
-            clientConfig.sslOptions(SslOptions.defaults());
+            // TLS with the JVM's trust store and full certificate and host name verification; the
+            // handshake is part of connecting and bounded by the connect timeout
+            clientConfig.ssl(true)
+                    .sslSocketFactory(TlsSocketFactory.withDefaultTrust(config.connectTimeout()))
+                    .sslParameters(TlsSocketFactory.verifyingHostNames());
         }
         var pool = new ConnectionPoolConfig();
         pool.setMaxTotal(config.poolMaxTotal());

@@ -11,7 +11,8 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Turns Jedis exceptions into this library's: anything that says the server cannot serve now
  * (connection refused or lost, timeouts, pool exhausted, cluster down, loading, busy script,
- * credentials refused) becomes {@link StorageUnavailableException}; other error replies become
+ * credentials refused, a failed TLS handshake, named as such) becomes {@link StorageUnavailableException};
+ * other error replies become
  * {@link PersistenceException}. Messages name the endpoint with its password hidden.
  */
 public final class RedisErrors {
@@ -32,10 +33,25 @@ public final class RedisErrors {
 
     /** The exception to throw for {@code e}, raised while doing {@code operation}. */
     public PersistenceException translate(JedisException e, String operation) {
+        var handshake = tlsHandshakeFailure(e);
+        if (handshake != null) {
+            return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): "
+                    + handshake.getMessage(), e);
+        }
         if (unavailable(e)) {
             return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + e.getMessage(), e);
         }
         return new PersistenceException(endpoint + " rejected " + operation + ": " + e.getMessage(), e);
+    }
+
+    /** The failed TLS handshake behind {@code e}, or {@code null}; its message says what to check. */
+    private static Throwable tlsHandshakeFailure(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof TlsSocketFactory.TlsHandshakeException) {
+                return t;
+            }
+        }
+        return null;
     }
 
     private static boolean unavailable(JedisException e) {
