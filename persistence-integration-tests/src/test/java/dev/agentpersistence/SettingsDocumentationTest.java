@@ -30,4 +30,16 @@ class SettingsDocumentationTest {
         }
         assertThat(checked).as("provider tables checked").isGreaterThanOrEqualTo(2);
     }
+
+    @Test
+    void everyModuleShipsConfigurationMetadataOfItsDeclarations() {
+        SettingsTables.assertMetadata(metadata("persistence-api"), "shared");
+        for (String provider : new String[] {"file", "jdbc", "redis", "s3"}) {
+            SettingsTables.assertMetadata(metadata("persistence-" + provider), provider);
+        }
+    }
+
+    private static Path metadata(String module) {
+        return ROOT.resolve(module).resolve("src/main/resources/META-INF/spring-configuration-metadata.json");
+    }
 }

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.spi.SettingsMetadata;
 import dev.agentpersistence.spi.SettingsTable;
 import dev.agentpersistence.storage.StorageSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -65,13 +68,37 @@ public final class SettingsTables {
         }
     }
 
+    /**
+     * Checks that {@code file} (a module's {@code META-INF/spring-configuration-metadata.json}) is the
+     * metadata {@link SettingsMetadata} makes of {@code shared} or of the factory named {@code name};
+     * with {@code -Dsettings-tables.update=true} writes it instead.
+     */
+    public static void assertMetadata(Path file, String name) {
+        String metadata = SettingsMetadata.springConfigurationMetadata(settings(name));
+        try {
+            if (Boolean.getBoolean("settings-tables.update")) {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, metadata);
+            }
+            assertThat(Files.exists(file) ? Files.readString(file) : "(missing)")
+                    .as("%s: regenerate it from the declarations with -Dsettings-tables.update=true", file)
+                    .isEqualTo(metadata);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The table of {@code shared} or of the factory named {@code name}. */
     public static String table(String name) {
+        return SettingsTable.markdown(settings(name));
+    }
+
+    private static List<? extends Setting<?>> settings(String name) {
         if (name.equals("shared")) {
-            return SettingsTable.markdown(StorageSettings.SETTINGS);
+            return StorageSettings.SETTINGS;
         }
         return PersistenceStorageProviders.available().stream().filter(f -> f.name().equals(name)).findFirst()
-                .map(factory -> SettingsTable.markdown(factory.settings()))
+                .map(PersistenceStorageProviderFactory::settings)
                 .orElseThrow(() -> new AssertionError("no provider factory named '" + name + "' on the class path"));
     }
 }
