@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  * <p>{@link #redactText(String)} (also {@link ProviderConfig#redact(String)}) hides, wherever they appear:
  * <ul>
  *   <li>the user information of {@code scheme://userinfo@host}: everything between {@code ://} and the
- *       <em>last</em> {@code @} before the next {@code /} or white space, so a password holding an
- *       unencoded {@code @}, {@code :} or {@code ?} is hidden whole; the user name before the first
+ *       <em>last</em> {@code @} before the next {@code /} or white space (or before the next {@code /}
+ *       only, when the whole text starts with the URL), so a password holding an unencoded {@code @},
+ *       {@code :}, {@code ?} or space is hidden whole; the user name before the first
  *       {@code :} stays, unless it holds an {@code @} itself;</li>
  *   <li>the value of every parameter whose name contains {@code password}, {@code passwd}, {@code pwd},
  *       {@code secret}, {@code token}, {@code key} or {@code credential} (any case), in query strings
@@ -47,6 +48,8 @@ public final class Redactor {
     /** {@code ;name=value} (JDBC lists) or a bare {@code name=value}: to the next {@code ;} or space, or a {@code {…}} value. */
     private static final Pattern LIST_PARAMETER = Pattern.compile(
             "(?i)((?:^|[;\\s])" + CREDENTIAL_NAME + "=)(\\{[^}]*}|[^;#\\s]*)");
+    /** A text starting with {@code scheme://} (a URL given as a setting), also {@code jdbc:x://}. */
+    private static final Pattern WHOLE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*(?::[A-Za-z0-9+.\\-]+)*://");
     private static final Redactor PATTERNS_ONLY = new Redactor(List.of());
 
     private final List<String> secrets;
@@ -175,10 +178,13 @@ public final class Redactor {
         var out = new StringBuilder();
         int copied = 0;
         int scheme = text.indexOf("://");
+        // a text that is one URL (a setting's value) may hold spaces in its password
+        boolean wholeUrl = WHOLE_URL.matcher(text).lookingAt();
+        int first = scheme;
         while (scheme >= 0) {
             int start = scheme + 3;
             int end = start;
-            while (end < text.length() && !endsAuthority(text.charAt(end))) {
+            while (end < text.length() && !endsAuthority(text.charAt(end), wholeUrl && scheme == first)) {
                 end++;
             }
             int at = text.lastIndexOf('@', end - 1);
@@ -186,13 +192,13 @@ public final class Redactor {
                 out.append(text, copied, start).append(hiddenUserInfo(text.substring(start, at), found));
                 copied = at;
             }
-            scheme = text.indexOf("://", end);
+            scheme = text.indexOf("://", Math.max(start, copied));
         }
         return copied == 0 ? text : out.append(text, copied, text.length()).toString();
     }
 
-    private static boolean endsAuthority(char c) {
-        return c == '/' || c == '"' || c == '\'' || c == '<' || c == '>' || Character.isWhitespace(c);
+    private static boolean endsAuthority(char c, boolean inWholeUrl) {
+        return c == '/' || !inWholeUrl && (c == '"' || c == '\'' || c == '<' || c == '>' || Character.isWhitespace(c));
     }
 
     private static String hiddenUserInfo(String userInfo, Consumer<String> found) {

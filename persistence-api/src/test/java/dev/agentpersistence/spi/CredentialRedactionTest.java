@@ -39,6 +39,8 @@ class CredentialRedactionTest {
             "redis://:pre:S3CRETvalue@host",
             "redis://:ab?S3CRETvalue@host",
             "redis://abc@S3CRETvalue@host",
+            "redis://:abc S3CRETvalue@host:6379",
+            "jdbc:postgresql://u:a b@S3CRETvalue@host/db",
             "http://u:S3CRETvalue@host and again http://v:S3CRETvalue@other/path?x=1",
             "'redis://:S3CRETvalue@host'"})
     void credentialBearingPartsAreHidden(String text) {
