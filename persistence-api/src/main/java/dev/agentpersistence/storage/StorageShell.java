@@ -154,6 +154,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
+        StorageChecks.requireWellFormedAttributes(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
         byte[] document = codec.encode(storedForm);
@@ -323,6 +324,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return CheckpointFilter.ALL;
         }
         ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
+        StorageChecks.requireWellFormedFilter(filter);
         return attributes.query(filter);
     }
 
