@@ -32,9 +32,10 @@ public final class StorageChecks {
     }
 
     /**
-     * Validates the arguments of {@code saveCheckpoint}.
+     * Validates the arguments of {@code saveCheckpoint}, including {@link #requireWellFormedAttributes}.
      *
-     * @throws IllegalArgumentException when the checkpoint belongs to another agent
+     * @throws IllegalArgumentException when the checkpoint belongs to another agent, or its node id or
+     *                                  metadata holds an unpaired surrogate
      */
     public static void requireSaveArguments(String agentId, AgentCheckpoint checkpoint) {
         requireAgentId(agentId);
@@ -43,6 +44,7 @@ public final class StorageChecks {
             throw new IllegalArgumentException("Checkpoint '" + checkpoint.checkpointId() + "' belongs to agent '"
                     + checkpoint.agentId() + "' but was saved under agent '" + agentId + "'");
         }
+        requireWellFormedAttributes(agentId, checkpoint);
     }
 
     /**

@@ -154,7 +154,6 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
-        StorageChecks.requireWellFormedAttributes(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
         byte[] document = codec.encode(storedForm);

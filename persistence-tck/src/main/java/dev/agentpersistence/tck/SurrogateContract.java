@@ -81,7 +81,6 @@ abstract class SurrogateContract extends Contract {
         saveAll(agent, List.of(emoji, question, doubled));
 
         assertThat(provider().getCheckpoints(agent)).containsExactly(emoji, question, doubled);
-        assertThat(provider().getCheckpoint(agent, "cp-" + EMOJI)).contains(emoji);
         assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().nodeId("node-" + EMOJI).build()))
                 .containsExactly(emoji);
         assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder()
