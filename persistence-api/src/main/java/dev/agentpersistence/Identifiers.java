@@ -36,18 +36,31 @@ public final class Identifiers {
                 throw new InvalidIdentifierException(what + " contains control character U+"
                         + String.format("%04X", (int) c) + " at index " + i);
             }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                throw new InvalidIdentifierException(what + " contains an unpaired surrogate at index " + i);
-            }
-            if (Character.isLowSurrogate(c)) {
-                throw new InvalidIdentifierException(what + " contains an unpaired surrogate at index " + i);
-            }
+        }
+        int unpaired = unpairedSurrogate(id);
+        if (unpaired >= 0) {
+            throw new InvalidIdentifierException(what + " contains an unpaired surrogate U+"
+                    + String.format("%04X", (int) id.charAt(unpaired)) + " at index " + unpaired);
         }
         return id;
+    }
+
+    /**
+     * The index of the first unpaired surrogate in {@code text} (half of a character outside the
+     * Basic Multilingual Plane, such as half an emoji), or {@code -1} when every surrogate is paired.
+     * Such text cannot be stored as UTF-8 text: databases replace it with {@code ?} and JSON parsers
+     * in the backends refuse its escape.
+     */
+    public static int unpairedSurrogate(CharSequence text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code id} follows the rules. */

@@ -59,9 +59,9 @@ class IdentifiersTest {
     void rejectsUnpairedSurrogates() {
         assertThatThrownBy(() -> Identifiers.requireValid("a\uD83D", "agentId"))
                 .isInstanceOf(InvalidIdentifierException.class)
-                .hasMessage("agentId contains an unpaired surrogate at index 1");
+                .hasMessage("agentId contains an unpaired surrogate U+D83D at index 1");
         assertThatThrownBy(() -> Identifiers.requireValid("\uDE00b", "agentId"))
-                .hasMessage("agentId contains an unpaired surrogate at index 0");
+                .hasMessage("agentId contains an unpaired surrogate U+DE00 at index 0");
         assertThat(Identifiers.isValid("\uD83Dx")).isFalse();
     }
 

@@ -67,12 +67,22 @@ public final class CodecSettings {
         var current = ENCRYPTION_CURRENT_KEY.find(config);
         boolean required = ENCRYPTION_REQUIRED.read(config);
         if (keys.isPresent()) {
-            builder.encryption(EncryptionKeys.parse(keys.get(), current.orElse(null)));
+            builder.encryption(parseKeys(keys.get(), current.orElse(null)));
         } else if (current.isPresent() || required) {
             throw new PersistenceException((current.isPresent() ? ENCRYPTION_CURRENT_KEY : ENCRYPTION_REQUIRED).key()
                     + " is set but " + ENCRYPTION_KEYS.key() + " (environment " + ENCRYPTION_KEYS.environmentName()
                     + ") is not");
         }
         return builder.requireEncryption(required).build();
+    }
+
+    private static EncryptionKeys parseKeys(String keys, String current) {
+        try {
+            return EncryptionKeys.parse(keys, current);
+        } catch (PersistenceException e) {
+            // the message holds no key material (EncryptionKeys.parse promises it); name the setting
+            throw new PersistenceException("Setting '" + ENCRYPTION_KEYS.key() + "' (environment "
+                    + ENCRYPTION_KEYS.environmentName() + "): " + e.getMessage());
+        }
     }
 }

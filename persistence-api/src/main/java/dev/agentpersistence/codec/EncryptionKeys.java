@@ -30,6 +30,9 @@ public final class EncryptionKeys {
     public static final int KEY_LENGTH = 32;
 
     private static final byte[] HASH_KEY_LABEL = "agent-persistence keyed hash v1".getBytes(StandardCharsets.US_ASCII);
+    /** Characters of a {@value #KEY_LENGTH}-byte key in Base64 without padding. */
+    private static final int BASE64_KEY_LENGTH = (KEY_LENGTH * 4 + 2) / 3;
+
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_KEY_ID_LENGTH + "}");
 
     private final Map<String, byte[]> keys;
@@ -48,41 +51,77 @@ public final class EncryptionKeys {
     /**
      * Parses the configuration form {@code id:base64key,id2:base64key2} (standard or URL-safe Base64).
      *
+     * <p>No message of this method, nor any cause, holds key material: an entry that is not a
+     * well-formed id followed by a 32-byte key is named by its position only (its id could be a key,
+     * written with id and key swapped), an id that is itself a 32-byte key in Base64 is refused, and no
+     * parser exception is chained.
+     *
      * @param spec         the keys
      * @param currentKeyId the id new documents are encrypted with; may be {@code null} when {@code spec} holds one key
-     * @throws PersistenceException naming the key id (never the key) when the text is malformed
+     * @throws PersistenceException naming the entry's position, or the id of an otherwise well-formed
+     *                              entry, when the text is malformed
      */
     public static EncryptionKeys parse(String spec, String currentKeyId) {
         Objects.requireNonNull(spec, "spec");
         var builder = custom();
-        for (String entry : spec.split(",")) {
-            String trimmed = entry.strip();
+        var ids = new java.util.HashSet<String>();
+        String[] entries = spec.split(",");
+        for (int i = 0; i < entries.length; i++) {
+            String trimmed = entries[i].strip();
             if (trimmed.isEmpty()) {
                 continue;
             }
+            String entry = "Encryption key entry " + (i + 1) + " of " + entries.length;
             int colon = trimmed.indexOf(':');
             if (colon <= 0) {
-                throw new PersistenceException("Encryption keys must be written as id:base64key[,id:base64key...];"
-                        + " an entry has no key id");
+                throw new PersistenceException(entry + " has no key id: write id:base64key[,id:base64key...]");
             }
             String id = trimmed.substring(0, colon).strip();
-            byte[] key = decodeBase64(id, trimmed.substring(colon + 1).strip());
+            if (!isValidKeyId(id) || id.length() >= BASE64_KEY_LENGTH && looksLikeKey(id)) {
+                throw new PersistenceException(entry + " has a malformed key id (1 to " + MAX_KEY_ID_LENGTH
+                        + " characters of A-Z a-z 0-9 . _ -; are id and key swapped? write id:base64key)");
+            }
+            byte[] key = decodeBase64(trimmed.substring(colon + 1).strip());
             try {
+                if (key == null || key.length != KEY_LENGTH) {
+                    throw new PersistenceException(entry + " does not hold a " + KEY_LENGTH + "-byte key in Base64"
+                            + (key == null ? "" : " (it decodes to " + key.length + " bytes)")
+                            + "; are id and key swapped? write id:base64key");
+                }
+                if (!ids.add(id)) {
+                    throw new PersistenceException("Encryption key id " + shown(id) + " is given twice");
+                }
                 builder.key(id, key);
-            } catch (IllegalArgumentException e) {
-                throw new PersistenceException(e.getMessage(), e);
             } finally {
-                Arrays.fill(key, (byte) 0);
+                if (key != null) {
+                    Arrays.fill(key, (byte) 0);
+                }
             }
         }
         if (currentKeyId != null && !currentKeyId.isBlank()) {
-            builder.currentKey(currentKeyId.strip());
+            String current = currentKeyId.strip();
+            if (!ids.contains(current)) {
+                throw new PersistenceException("The current encryption key " + shown(current)
+                        + " is not among the keys " + ids.stream().map(EncryptionKeys::shown).toList());
+            }
+            builder.currentKey(current);
+        } else if (ids.size() > 1) {
+            throw new PersistenceException("Several encryption keys " + ids.stream().map(EncryptionKeys::shown).toList()
+                    + " but no current key: name the one to encrypt with");
         }
-        try {
-            return builder.build();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new PersistenceException(e.getMessage(), e);
+        if (ids.isEmpty()) {
+            throw new PersistenceException("An encryption key ring needs at least one key");
         }
+        return builder.build();
+    }
+
+    /**
+     * A key id in quotes for a message, unless it could be a key: as long as a Base64 key, or malformed
+     * (a text given as an id may be key material written in the wrong place).
+     */
+    private static String shown(String id) {
+        return isValidKeyId(id) && id.length() < BASE64_KEY_LENGTH ? "'" + id + "'"
+                : "(an id of " + id.length() + " characters, not shown in case it is a key)";
     }
 
     /** The id new documents are encrypted with. */
@@ -137,14 +176,25 @@ public final class EncryptionKeys {
         return "EncryptionKeys[current=" + currentKeyId + ", ids=" + keys.keySet() + "]";
     }
 
-    private static byte[] decodeBase64(String id, String text) {
+    /** Whether {@code text} decodes as Base64 to a key's length: written where an id belongs, it is a key. */
+    private static boolean looksLikeKey(String text) {
+        byte[] decoded = decodeBase64(text);
+        boolean key = decoded != null && decoded.length == KEY_LENGTH;
+        if (decoded != null) {
+            Arrays.fill(decoded, (byte) 0);
+        }
+        return key;
+    }
+
+    /** The decoded bytes, or {@code null} when {@code text} is not Base64 (the decoder's message quotes it). */
+    private static byte[] decodeBase64(String text) {
         try {
             return Base64.getDecoder().decode(text);
         } catch (IllegalArgumentException standard) {
             try {
                 return Base64.getUrlDecoder().decode(text);
             } catch (IllegalArgumentException urlSafe) {
-                throw new PersistenceException("Encryption key '" + id + "' is not valid Base64");
+                return null;
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.agentpersistence.codec;
 
+import dev.agentpersistence.spi.StorageChecks;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,7 +21,9 @@ import java.util.Map;
  *       document itself is one, {@code state} two, a tool call's arguments four);</li>
  *   <li>{@value #MAX_STRING_LENGTH} characters in one string value;</li>
  *   <li>{@value #MAX_NAME_LENGTH} characters in one object key (state keys, metadata keys, JSON field names);</li>
- *   <li>{@value #MAX_NUMBER_LENGTH} characters in one number's JSON text.</li>
+ *   <li>{@value #MAX_NUMBER_LENGTH} characters in one number's JSON text;</li>
+ *   <li>no unpaired surrogate (half an emoji) in an object key: the reader refuses it, so the writer
+ *       throws {@link IllegalArgumentException} (string values keep unpaired surrogates exactly).</li>
  * </ul>
  * The check walks JSON trees without recursion, so a state nested 100,000 levels deep is a typed
  * error, not a stack overflow.
@@ -53,6 +56,7 @@ public final class JsonLimits {
      * Checks that the stored form of {@code checkpoint} stays within every limit.
      *
      * @throws CheckpointLimitException naming the limit and where it is exceeded
+     * @throws IllegalArgumentException naming the key holding an unpaired surrogate and its index
      */
     public static void check(AgentCheckpoint checkpoint) {
         var check = new Check(checkpoint);
@@ -98,6 +102,9 @@ public final class JsonLimits {
         }
 
         void name(String key, String where) {
+            // Jackson writes a name holding half a surrogate pair but refuses to read it back
+            StorageChecks.requireWellFormed(key, "The name '" + shortened(key).replaceAll("\\p{Cs}", "?") + "' ("
+                    + where + ") of checkpoint '" + checkpoint.checkpointId() + "'");
             if (key.length() > MAX_NAME_LENGTH) {
                 throw limit("key length", MAX_NAME_LENGTH, where + " of " + key.length() + " characters");
             }

@@ -25,9 +25,7 @@ public final class ProviderConfig {
     public static final String PREFIX = "agent.persistence.";
 
     private static final String ENV_PREFIX = "AGENT_PERSISTENCE_";
-    private static final Pattern URI_PASSWORD = Pattern.compile("(://[^:/@\\s]*:)[^@/\\s]*@");
     private static final Pattern SECRET_KEY = Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key|encryption\\.keys).*");
-    private static final Pattern QUERY_PASSWORD = Pattern.compile("(?i)([?&;](?:password|pwd|secret)=)[^&;\\s]*");
 
     private static final ProviderConfig EMPTY = new ProviderConfig(Map.of());
 
@@ -97,14 +95,13 @@ public final class ProviderConfig {
     }
 
     /**
-     * Replaces the password of any {@code scheme://user:password@host} in {@code text}, and the value of
-     * {@code password=}, {@code pwd=} and {@code secret=} URL parameters, with {@code ****}.
+     * {@code text} with credentials replaced by {@code ****}: the user information of any
+     * {@code scheme://user:password@host} (everything before the last {@code @} of the authority), and the
+     * value of every query or {@code ;name=value} parameter whose name contains password, secret, token
+     * or key; see {@link Redactor#redactText(String)}.
      */
     public static String redact(String text) {
-        if (text == null) {
-            return null;
-        }
-        return QUERY_PASSWORD.matcher(URI_PASSWORD.matcher(text).replaceAll("$1****@")).replaceAll("$1****");
+        return Redactor.redactText(text);
     }
 
     /** The settings as given, secrets hidden. */

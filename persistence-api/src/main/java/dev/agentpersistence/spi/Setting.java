@@ -149,8 +149,9 @@ public final class Setting<T> {
     }
 
     /**
-     * This setting with passwords inside its value hidden wherever it is shown: the user information of
-     * a URI ({@code redis://user:****@host}) and {@code password=} parameters; see {@link ProviderConfig#redact}.
+     * This setting with credentials inside its value hidden wherever it is shown: the user information of
+     * a URI ({@code redis://user:****@host}) and every parameter whose name contains password, secret,
+     * token or key ({@code sslpassword=****}); see {@link ProviderConfig#redact}.
      */
     public Setting<T> redacted() {
         return new Setting<>(key, type, defaultValue, description, secret, true, expected, parser, problem, formatter);

@@ -350,6 +350,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return CheckpointFilter.ALL;
         }
         ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
+        StorageChecks.requireWellFormedFilter(filter);
         return filter;
     }
 

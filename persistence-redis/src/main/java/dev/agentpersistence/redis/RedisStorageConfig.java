@@ -280,7 +280,8 @@ public final class RedisStorageConfig {
     }
 
     private static String uriProblem(String uri) {
-        String expected = "redis://[user:password@]host[:port][/db] or rediss://…";
+        String expected = "redis://[user:password@]host[:port][/db] or rediss://…, with @ : / ? # % and spaces"
+                + " in the user name and password percent-encoded (%40 for @)";
         try {
             URI parsed = new URI(uri.strip());
             String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);

@@ -5,6 +5,7 @@ import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
 import dev.agentpersistence.redis.internal.RedisStorageBackend;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Redactor;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Clock;
@@ -132,9 +133,10 @@ public final class RedisStorageProvider extends StorageShell {
                         : client instanceof RedisClusterClient || client instanceof JedisCluster;
                 String where = endpoint != null ? ProviderConfig.redact(endpoint)
                         : cluster ? "an application-supplied cluster client" : "an application-supplied client";
-                return provider(client, false, cluster, new RedisErrors("Redis at " + where));
+                return provider(client, false, cluster, new RedisErrors("Redis at " + where,
+                        Redactor.forCredentialsIn(endpoint)));
             }
-            var errors = new RedisErrors("Redis at " + config.endpoint());
+            var errors = new RedisErrors("Redis at " + config.endpoint(), Redactor.forCredentialsIn(config.uri()));
             UnifiedJedis own;
             try {
                 own = RedisClients.create(config);

@@ -171,6 +171,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Surrogates: half an emoji in an id, node id or metadata is refused; whole emoji are found")
+    class Surrogates extends SurrogateContract {
+        Surrogates() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Conflicts: a save never overwrites different content")
     class Conflicts extends ConflictContract {
         Conflicts() {

@@ -300,6 +300,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("Lookup", StorageProviderCompatibilityKit.Lookup.class),
             Map.entry("Isolation", StorageProviderCompatibilityKit.Isolation.class),
             Map.entry("Identifiers", StorageProviderCompatibilityKit.Identifiers.class),
+            Map.entry("Surrogates", StorageProviderCompatibilityKit.Surrogates.class),
             Map.entry("Conflicts", StorageProviderCompatibilityKit.Conflicts.class),
             Map.entry("Concurrency", StorageProviderCompatibilityKit.Concurrency.class),
             Map.entry("SharedStorage", StorageProviderCompatibilityKit.SharedStorage.class),

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Redactor;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +38,8 @@ public final class JdbcDatabase implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock(true);
     private volatile Dialect dialect;
     private volatile String endpoint;
+    /** Hides the URL's and the password setting's credentials in messages and causes. */
+    private final Redactor redactor;
     private volatile List<String> sessionSetup = List.of();
     private volatile boolean ready;
     /** The server's statement size limit once read; empty when it has none. */
@@ -49,7 +51,8 @@ public final class JdbcDatabase implements AutoCloseable {
         this.config = config;
         this.tables = new Tables(config.tablePrefix());
         this.dialect = dialect;
-        this.endpoint = endpoint;
+        this.redactor = Redactor.forCredentialsIn(config.url()).andSecret(config.password().orElse(null));
+        this.endpoint = redactor.redact(endpoint);
     }
 
     /**
@@ -63,8 +66,7 @@ public final class JdbcDatabase implements AutoCloseable {
         Dialect dialect = Dialects.forUrl(config.url());
         Dialects.requireDriver(config.url());
         HikariDataSource pool = PoolFactory.create(config, dialect);
-        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect,
-                ProviderConfig.redact(config.url()));
+        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect, config.url());
     }
 
     /** A database reached through the application's {@code Jdbi}; the dialect is detected on first use. */
@@ -147,7 +149,7 @@ public final class JdbcDatabase implements AutoCloseable {
             try {
                 ownedPool.close();
             } catch (Exception e) {
-                LOG.warn("Closing the connection pool of {} failed", endpoint, e);
+                LOG.warn("Closing the connection pool of {} failed", endpoint, redactor.redact(e));
             }
         }
     }
@@ -184,7 +186,8 @@ public final class JdbcDatabase implements AutoCloseable {
                 if (!retry) {
                     throw translate(operation, e, kind);
                 }
-                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, n, e.toString());
+                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, n,
+                        redactor.redact(e.toString()));
                 if (kind == FailureKind.TRANSIENT) {
                     RetryPause.pause(n);
                 }
@@ -249,7 +252,7 @@ public final class JdbcDatabase implements AutoCloseable {
             }
             Dialect detected = Dialects.forConnection(url, product);
             if (url != null) {
-                endpoint = ProviderConfig.redact(url);
+                endpoint = redactor.redact(url);
             }
             sessionSetup = List.copyOf(detected.sessionSetup(config));
             dialect = detected;
@@ -271,7 +274,8 @@ public final class JdbcDatabase implements AutoCloseable {
         if (driver != null && driver != outer) {
             detail += "; caused by: " + driver.getMessage();
         }
-        Throwable cause = driver != null ? driver : failure;
+        detail = redactor.redact(detail);
+        Throwable cause = redactor.redact(driver != null ? driver : failure);
         String where = dialectName() + " database " + endpoint;
         return switch (kind) {
             case UNAVAILABLE, CONNECTION_LOST -> new StorageUnavailableException(
@@ -280,7 +284,8 @@ public final class JdbcDatabase implements AutoCloseable {
                     + ": the statement exceeds the server's size limit: " + detail, cause);
             case TRANSIENT -> new StorageUnavailableException(where + " stayed busy or deadlocked through "
                     + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, cause);
-            default -> new PersistenceException(operation + " failed on " + where + ": " + detail, failure);
+            default -> new PersistenceException(operation + " failed on " + where + ": " + detail,
+                    redactor.redact(failure));
         };
     }
 }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /** Creates the HikariCP pool of a provider that owns its connections. */
 final class PoolFactory {
     private static final long MIN_VALIDATION_MILLIS = 250;
-    private static final Pattern USER_INFO = Pattern.compile("(jdbc:[A-Za-z0-9]+://)([^:/@?]*):([^@/?]*)@(.*)");
+    private static final Pattern USER_INFO = Pattern.compile("(jdbc:[A-Za-z0-9]+://)([^:/@?]*):([^/]*)@([^@/]*(?:/.*)?)");
 
     private PoolFactory() {
     }
@@ -24,7 +24,8 @@ final class PoolFactory {
     static HikariDataSource create(JdbcStorageConfig config, Dialect dialect) {
         var pool = new HikariConfig();
         // Credentials written as jdbc:x://user:password@host are handed over as properties: drivers
-        // do not parse them there and would quote the password in their error messages.
+        // do not parse them there and would quote the password in their error messages. The password
+        // runs to the last @ before the path, so it may hold an unencoded @.
         Matcher userInfo = USER_INFO.matcher(config.url());
         if (userInfo.matches()) {
             pool.setJdbcUrl(userInfo.group(1) + userInfo.group(4));
@@ -47,7 +48,12 @@ final class PoolFactory {
         return new HikariDataSource(pool);
     }
 
+    /** Percent-decoded, or as written when it is not valid percent-encoding (the decoder's message would quote it). */
     private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException notEncoded) {
+            return text;
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.PersistenceException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.LinkedHashSet;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -21,7 +23,7 @@ public final class RedisClients {
      * are configured. A cluster client reads the topology here, so this fails when no seed answers.
      */
     public static UnifiedJedis create(RedisStorageConfig config) {
-        URI uri = URI.create(config.uri());
+        URI uri = parse(config);
         var clientConfig = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) config.connectTimeout().toMillis())
                 .socketTimeoutMillis((int) config.socketTimeout().toMillis())
@@ -59,5 +61,15 @@ public final class RedisClients {
                 .clientConfig(clientConfig.build())
                 .poolConfig(pool)
                 .build();
+    }
+
+    /** The URI; a malformed one is named redacted, without the parser's exception (its message quotes the URI). */
+    private static URI parse(RedisStorageConfig config) {
+        try {
+            return new URI(config.uri());
+        } catch (URISyntaxException e) {
+            throw new PersistenceException("Malformed Redis URI " + config.endpoint() + " ("
+                    + e.getReason() + " at index " + e.getIndex() + ")");
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.spi.Redactor;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisClusterException;
@@ -20,10 +21,15 @@ public final class RedisErrors {
             "CLUSTERDOWN", "BUSY"};
 
     private final String endpoint;
+    private final Redactor redactor;
 
-    /** Errors naming {@code endpoint}, which must already be redacted. */
-    public RedisErrors(String endpoint) {
+    /**
+     * Errors naming {@code endpoint}, which must already be redacted; {@code redactor} hides the
+     * credentials of the URI in Jedis messages and in the chained Jedis exceptions.
+     */
+    public RedisErrors(String endpoint, Redactor redactor) {
         this.endpoint = endpoint;
+        this.redactor = redactor;
     }
 
     /** The endpoint, password hidden. */
@@ -33,15 +39,17 @@ public final class RedisErrors {
 
     /** The exception to throw for {@code e}, raised while doing {@code operation}. */
     public PersistenceException translate(JedisException e, String operation) {
+        String message = redactor.redact(e.getMessage());
+        Throwable cause = redactor.redact(e);
         var handshake = tlsHandshakeFailure(e);
         if (handshake != null) {
             return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): "
-                    + handshake.getMessage(), e);
+                    + redactor.redact(handshake.getMessage()), cause);
         }
         if (unavailable(e)) {
-            return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + e.getMessage(), e);
+            return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + message, cause);
         }
-        return new PersistenceException(endpoint + " rejected " + operation + ": " + e.getMessage(), e);
+        return new PersistenceException(endpoint + " rejected " + operation + ": " + message, cause);
     }
 
     /** The failed TLS handshake behind {@code e}, or {@code null}; its message says what to check. */

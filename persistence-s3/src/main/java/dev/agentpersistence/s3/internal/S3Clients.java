@@ -4,6 +4,7 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.s3.S3StorageConfig;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Redactor;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -45,8 +46,9 @@ public final class S3Clients {
         try {
             return builder.build();
         } catch (SdkClientException e) {
+            Redactor redactor = redactor(config);
             throw new PersistenceException("Cannot set up the S3 client for " + config.location() + ": "
-                    + e.getMessage(), e);
+                    + redactor.redact(e.getMessage()), redactor.redact(e));
         }
     }
 
@@ -74,9 +76,15 @@ public final class S3Clients {
         }
     }
 
-    /** Where requests go, for messages. */
+    /** Hides the endpoint's credential parameters and the secret access key in messages and causes. */
+    public static Redactor redactor(S3StorageConfig config) {
+        return Redactor.forCredentialsIn(config.endpoint().map(Object::toString).orElse(null))
+                .andSecret(config.secretAccessKey().orElse(null));
+    }
+
+    /** Where requests go, for messages; credential parameters hidden. */
     public static String describeEndpoint(S3StorageConfig config) {
-        return config.endpoint().map(Object::toString)
+        return config.endpoint().map(S3StorageConfig.ENDPOINT::show)
                 .orElseGet(() -> "AWS S3" + config.region().map(r -> " in " + r).orElse(""));
     }
 

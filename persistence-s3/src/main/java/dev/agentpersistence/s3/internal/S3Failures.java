@@ -2,25 +2,30 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.spi.Redactor;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** Turns SDK exceptions into the library's, naming the operation, the object and the endpoint. */
 final class S3Failures {
+    private static final Redactor REDACTOR = Redactor.patternsOnly();
+
     private S3Failures() {
     }
 
     /**
-     * The exception to throw for {@code failure}.
+     * The exception to throw for {@code original}.
      *
      * @param action   what was being done ("reading", "writing", "listing")
      * @param location {@code s3://bucket/key} or {@code s3://bucket/prefix}
      * @param endpoint where requests go, for messages
      */
-    static PersistenceException translate(SdkException failure, String action, String location, String endpoint) {
+    static PersistenceException translate(SdkException original, String action, String location, String endpoint) {
+        // SDK messages may quote request URLs; the endpoint's own credentials are already hidden in endpoint
+        Throwable failure = REDACTOR.redact(original);
         String where = " " + action + " " + location + " (endpoint " + endpoint + ")";
-        if (failure instanceof S3Exception s3) {
+        if (original instanceof S3Exception s3) {
             String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
             int status = s3.statusCode();
             if ("NoSuchBucket".equals(code)) {
@@ -38,7 +43,7 @@ final class S3Failures {
             return new PersistenceException("S3 rejected a request (" + describe(code, status) + ") while" + where,
                     failure);
         }
-        if (failure instanceof SdkClientException) {
+        if (original instanceof SdkClientException) {
             return new StorageUnavailableException("Cannot reach S3 while" + where + ": " + failure.getMessage(),
                     failure);
         }

@@ -180,6 +180,7 @@ public final class BrokenProviders {
         public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
             requireOpen();
             StorageChecks.requireSaveArguments(agentId, checkpoint);
+            dev.agentpersistence.codec.JsonLimits.check(checkpoint);
             Optional<AgentCheckpoint> existing;
             synchronized (store) {
                 existing = findCollision(agentId, checkpoint);

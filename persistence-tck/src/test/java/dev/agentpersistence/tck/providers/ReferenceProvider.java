@@ -2,6 +2,7 @@ package dev.agentpersistence.tck.providers;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.codec.JsonLimits;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.SegmentInfo;
@@ -62,6 +63,7 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         var f = filter == null ? CheckpointFilter.ALL : filter;
+        StorageChecks.requireWellFormedFilter(f);
         var matched = new ArrayList<AgentCheckpoint>();
         for (var checkpoint : all(agentId)) {
             if (matches(f, checkpoint)) {
@@ -81,6 +83,7 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
+        JsonLimits.check(checkpoint);
         synchronized (store) {
             var existing = findCollision(agentId, checkpoint);
             if (existing.isPresent()) {

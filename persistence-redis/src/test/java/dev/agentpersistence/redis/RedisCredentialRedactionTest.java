@@ -1,0 +1,89 @@
+package dev.agentpersistence.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.spi.PersistenceStorageProviders;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Passwords of Redis URIs — with an unencoded {@code @}, percent-encoded, refused by the server —
+ * appear in no {@code toString}, exception message or cause.
+ */
+class RedisCredentialRedactionTest {
+    private static final String SECRET = "S3CRET";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis://:abc@defS3CRET@127.0.0.1:6379", "redis://app:abc@defS3CRET@127.0.0.1:6379/0",
+            "redis://:abc S3CRET@127.0.0.1:6379", "rediss://app:abc@S3CRET@127.0.0.1"})
+    void aUriWithAnUnencodedPasswordIsRefusedWithoutShowingIt(String uri) {
+        assertThatThrownBy(() -> RedisStorageConfig.custom().uri(uri))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("percent-encoded")
+                .satisfies(e -> assertNowhere(e, SECRET, "abc"));
+        var settings = ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "redis", RedisStorageConfig.URI_SETTING.key(), uri));
+        assertThat(settings.toString()).doesNotContain(SECRET).doesNotContain("abc");
+        assertThatThrownBy(() -> PersistenceStorageProviders.load(settings))
+                .isInstanceOf(PersistenceException.class)
+                .satisfies(e -> assertNowhere(e, SECRET, "abc"));
+    }
+
+    @Test
+    void anUnreachableServerNeverShowsThePassword() {
+        var config = RedisStorageConfig.custom().uri("redis://app:p%40ss" + SECRET + "@127.0.0.1:1")
+                .connectTimeout(Duration.ofMillis(500)).build();
+        assertThat(config.toString()).doesNotContain(SECRET);
+        try (var provider = RedisStorageProvider.builder().config(config).build()) {
+            assertThat(provider.toString()).doesNotContain(SECRET);
+            assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
+                    .isInstanceOf(StorageUnavailableException.class)
+                    .hasMessageContaining("127.0.0.1:1")
+                    .satisfies(e -> assertNowhere(e, SECRET, "p@ss", "p%40ss"));
+        }
+    }
+
+    @Test
+    void aPasswordTheServerRefusesIsNotShown() {
+        URI shared = URI.create(SharedRedis.uri());
+        String uri = "redis://nobody:p%40ss" + SECRET + "@" + shared.getHost() + ":" + shared.getPort();
+        try (var provider = RedisStorageProvider.builder().config(RedisStorageConfig.custom().uri(uri).build()).build()) {
+            assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
+                    .isInstanceOf(PersistenceException.class)
+                    .satisfies(e -> assertNowhere(e, SECRET, "p@ss", "p%40ss"));
+        }
+    }
+
+    @Test
+    void anApplicationClientsEndpointIsShownRedacted() {
+        var client = redis.clients.jedis.RedisClient.create(URI.create("redis://127.0.0.1:1"));
+        try (var provider = RedisStorageProvider.builder().client(client)
+                .endpoint("redis://:abc@def" + SECRET + "@127.0.0.1:1?apiToken=" + SECRET).build()) {
+            assertThat(provider.toString()).doesNotContain(SECRET).doesNotContain("abc");
+            assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
+                    .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
+        } finally {
+            client.close();
+        }
+    }
+
+    static void assertNowhere(Throwable failure, String... secrets) {
+        var trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            trace.append('\n').append(String.valueOf(t.getMessage()));
+        }
+        for (String secret : secrets) {
+            assertThat(trace.toString()).as("messages and causes of %s", failure).doesNotContain(secret);
+        }
+    }
+}
