@@ -72,14 +72,7 @@ public final class JsonLimits {
         }
         int index = 0;
         for (Message message : checkpoint.messageHistory()) {
-            String where = "messageHistory[" + index++ + "]";
-            check.text(message.content(), where + ".content");
-            check.strings(message.metadata(), where + ".metadata", 4);
-            if (message.toolCall() != null) {
-                check.text(message.toolCall().id(), where + ".toolCall.id");
-                check.text(message.toolCall().toolName(), where + ".toolCall.toolName");
-                check.node(message.toolCall().arguments(), 4, where + ".toolCall.arguments");
-            }
+            check.message(message, index++);
         }
     }
 
@@ -96,9 +89,33 @@ public final class JsonLimits {
         }
 
         void text(String value, String where) {
-            if (value != null && value.length() > MAX_STRING_LENGTH) {
+            if (tooLong(value)) {
                 throw limit("string length", MAX_STRING_LENGTH, where);
             }
+        }
+
+        /**
+         * Checks one message of the history. Saves check every message of every checkpoint, so the
+         * place is described only for a message with metadata or a tool call, or over a limit.
+         */
+        void message(Message message, int index) {
+            if (tooLong(message.content())) {
+                throw limit("string length", MAX_STRING_LENGTH, "messageHistory[" + index + "].content");
+            }
+            if (message.metadata().isEmpty() && message.toolCall() == null) {
+                return;
+            }
+            String where = "messageHistory[" + index + "]";
+            strings(message.metadata(), where + ".metadata", 4);
+            if (message.toolCall() != null) {
+                text(message.toolCall().id(), where + ".toolCall.id");
+                text(message.toolCall().toolName(), where + ".toolCall.toolName");
+                node(message.toolCall().arguments(), 4, where + ".toolCall.arguments");
+            }
+        }
+
+        private static boolean tooLong(String value) {
+            return value != null && value.length() > MAX_STRING_LENGTH;
         }
 
         void name(String key, String where) {
