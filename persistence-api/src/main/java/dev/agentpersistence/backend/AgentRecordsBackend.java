@@ -1,8 +1,19 @@
 package dev.agentpersistence.backend;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.SegmentInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -20,12 +31,18 @@ import java.util.stream.Stream;
  * A {@link StorageBackend} with a segment area for stores that keep all of an agent's records as one
  * value and can replace that value atomically: a file, a blob in an object store, a key in etcd,
  * Consul or DynamoDB, a row holding a list. A subclass reads the value, replaces it through a
- * read-modify-write, and lists the agents; this class builds every query, insert, deletion and
- * segment operation on those three primitives.
+ * read-modify-write, lists the agents and says where a record is ({@link #location(Area, String, String)});
+ * this class builds every query, insert, deletion and segment operation on those primitives.
  *
  * <p>There are two areas per agent ({@link Area}): its checkpoints, and its history segments, each
  * kept as a {@link StoredCheckpoint} whose checkpoint id is the segment id and whose creation time is
  * the segment's last write time (taken from the {@link Clock} given to the constructor).
+ *
+ * <p>A store that keeps a value as bytes or text can use {@link #encode} and {@link #decode}, which
+ * write records as JSON Lines (one JSON object per record, the document in base64) and read them back
+ * holding no document over the maximum checkpoint size: such a record reads as a
+ * {@link CorruptCheckpointException} naming it while the agent's other records still read, and
+ * {@link #encode} refuses it, so a rewrite never drops what it could not read.
  *
  * <p>What a subclass guarantees:
  * <ul>
@@ -45,7 +62,7 @@ import java.util.stream.Stream;
  *             Map.of(Area.CHECKPOINTS, new ConcurrentHashMap<>(), Area.SEGMENTS, new ConcurrentHashMap<>());
  *
  *     MapBackend(Clock clock) {
- *         super(clock);
+ *         super(clock, Long.MAX_VALUE); // the values are in the heap: no read to bound
  *     }
  *
  *     protected List<StoredCheckpoint> read(Area area, String agentId) {
@@ -70,8 +87,8 @@ import java.util.stream.Stream;
  *     public void checkHealth() {
  *     }
  *
- *     public String location(String agentId, String checkpointId) {
- *         return "map entry " + agentId + "/" + checkpointId;
+ *     protected String location(Area area, String agentId, String id) {
+ *         return "map entry " + area + "/" + agentId + "/" + id;
  *     }
  * }
  * }</pre>
@@ -86,11 +103,31 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
         SEGMENTS
     }
 
+    private static final byte[] NOT_READ = {}; // what decode reads a document over the maximum size as
     private final Clock clock;
+    private final JsonMapper json;
 
-    /** A backend dating segment writes by {@code clock}. */
-    protected AgentRecordsBackend(Clock clock) {
+    /**
+     * A backend dating segment writes by {@code clock}, whose {@link #decode} holds no document larger than
+     * {@code maxCheckpointSize} bytes (the {@code StorageSettings.maxCheckpointSize()} of its shell).
+     */
+    protected AgentRecordsBackend(Clock clock, long maxCheckpointSize) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        var capped = new JsonDeserializer<byte[]>() { // decodes base64, keeping at most the maximum size
+            @Override
+            public byte[] deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+                var kept = new ByteArrayOutputStream() {
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) {
+                        super.write(bytes, offset, count + length <= maxCheckpointSize ? length : 0);
+                    }
+                };
+                return parser.readBinaryValue(kept) > maxCheckpointSize ? NOT_READ : kept.toByteArray();
+            }
+        };
+        json = JsonMapper.builder().addModule(new JavaTimeModule())
+                .addModule(new SimpleModule().addDeserializer(byte[].class, capped))
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
     }
 
     /** The agent's records in {@code area}, in the order the last update left them; empty when there are none. */
@@ -108,13 +145,46 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
     /** The agents with a value in {@code area}, in any order; sorted by this class. */
     protected abstract Collection<String> agents(Area area);
 
+    /** Where a record of {@code area} is or would be stored (a path, a key), for error messages; never a secret. */
+    protected abstract String location(Area area, String agentId, String id);
+
     /**
-     * What a read of {@code record} in {@code area} returns; by default {@link StoredCheckpoint#toDocument()}.
-     * A subclass that read a record only partly (a document over the maximum checkpoint size) throws a
-     * {@link dev.agentpersistence.CorruptCheckpointException} naming it here, and the other records still read.
+     * What a read of {@code record} in {@code area} returns: {@link StoredCheckpoint#toDocument()}, or a
+     * {@link CorruptCheckpointException} naming the record when {@link #decode} did not read its document.
+     * A subclass with its own format that reads a record only partly refuses it here too.
      */
     protected StoredDocument document(Area area, StoredCheckpoint record) {
+        if (record.document() == NOT_READ) {
+            throw new CorruptCheckpointException(record.agentId(), record.checkpointId(),
+                    location(area, record.agentId(), record.checkpointId()),
+                    "the stored document is larger than the maximum checkpoint size; it was not read", null);
+        }
         return record.toDocument();
+    }
+
+    /**
+     * The records as JSON Lines, for a store that keeps values as bytes; a record {@link #document} refuses
+     * (one {@link #decode} did not read whole) stops the encoding, so a rewrite never drops it.
+     */
+    protected final byte[] encode(Area area, List<StoredCheckpoint> records) throws IOException {
+        var out = new ByteArrayOutputStream();
+        for (StoredCheckpoint record : records) {
+            document(area, record);
+            out.write(json.writeValueAsBytes(record));
+            out.write('\n');
+        }
+        return out.toByteArray();
+    }
+
+    /** The records {@link #encode} wrote to {@code in}; a document over the maximum size is not held. */
+    protected final List<StoredCheckpoint> decode(InputStream in) throws IOException {
+        return json.readerFor(StoredCheckpoint.class).<StoredCheckpoint>readValues(in).readAll();
+    }
+
+    /** Where a checkpoint record is or would be stored: {@link #location(Area, String, String)} of its area. */
+    @Override
+    public final String location(String agentId, String checkpointId) {
+        return location(Area.CHECKPOINTS, agentId, checkpointId);
     }
 
     @Override

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.backend.AgentRecordsBackend.Area;
 import dev.agentpersistence.spi.SegmentInfo;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +33,8 @@ class AgentRecordsBackendTest {
         private final TestClock clock;
         private boolean loseNextRace;
 
-        private HeapRecords(TestClock clock) {
-            super(clock);
+        private HeapRecords(TestClock clock, long maxCheckpointSize) {
+            super(clock, maxCheckpointSize);
             this.clock = clock;
         }
 
@@ -62,20 +65,12 @@ class AgentRecordsBackendTest {
         }
 
         @Override
-        protected StoredDocument document(Area area, StoredCheckpoint record) {
-            if (record.document().length == 0) {
-                throw new CorruptCheckpointException(record.agentId(), record.checkpointId(), "heap", "not read", null);
-            }
-            return super.document(area, record);
-        }
-
-        @Override
         public void checkHealth() {
         }
 
         @Override
-        public String location(String agentId, String checkpointId) {
-            return "heap " + agentId + "/" + checkpointId;
+        protected String location(Area area, String agentId, String id) {
+            return "heap " + area + " " + agentId + "/" + id;
         }
     }
 
@@ -106,7 +101,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void insertsUnlessTheVersionOrTheIdIsTakenAndListsAscendingNewestLimit() {
-        var backend = new HeapRecords(new TestClock());
+        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
         for (long v : new long[] {2, 0, 1}) {
             assertThat(backend.insert(record("a", "cp-" + v, v)).inserted()).isTrue();
         }
@@ -128,7 +123,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void anInsertRetriedAfterALostRaceReportsWhatTheLastAttemptFound() {
-        var backend = new HeapRecords(new TestClock());
+        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
         backend.insert(record("a", "cp-0", 0));
         backend.loseNextRace = true;
         var result = backend.insert(record("a", "cp-x", 0));
@@ -139,7 +134,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void aSegmentPutAgainKeepsItsBytesAndTakesTheClocksTime() {
-        var backend = new HeapRecords(new TestClock());
+        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
         backend.putSegment("a", "s-1", new byte[] {1});
         backend.putSegment("a", "s-0", new byte[] {0});
         backend.clock.now = T0.plus(Duration.ofMinutes(1));
@@ -155,12 +150,25 @@ class AgentRecordsBackendTest {
     }
 
     @Test
-    void aRecordTheSubclassRefusesIsAnErrorWhileTheOthersRead() {
-        var backend = new HeapRecords(new TestClock());
-        backend.insert(record("a", "cp-0", 0));
-        backend.insert(record("a", "cp-1", 1).withDocument(new byte[0]));
-        assertThatThrownBy(() -> backend.find("a", "cp-1")).isInstanceOf(CorruptCheckpointException.class);
-        assertThat(backend.find("a", "cp-0")).isPresent();
-        assertThat(backend.list("a", CheckpointFilter.builder().maxVersion(0L).build())).hasSize(1);
+    void encodedRecordsDecodeWithoutADocumentOverTheMaximumSizeWhichIsThenAnErrorNamingIt() throws Exception {
+        var writer = new HeapRecords(new TestClock(), Long.MAX_VALUE);
+        var big = record("a", "cp-big", 1).withDocument(new byte[5000]);
+        byte[] lines = writer.encode(Area.CHECKPOINTS, List.of(record("a", "cp-0", 0), big, record("a", "cp-2", 2)));
+        assertThat(new String(lines, StandardCharsets.UTF_8).lines()).hasSize(3);
+        StoredCheckpoint whole = writer.decode(new ByteArrayInputStream(lines)).get(1);
+        assertThat(whole.document()).isEqualTo(big.document());
+        assertThat(whole.withDocument(big.document())).isEqualTo(big);
+
+        var reader = new HeapRecords(new TestClock(), 4096);
+        List<StoredCheckpoint> decoded = reader.decode(new ByteArrayInputStream(lines));
+        assertThat(decoded).extracting(StoredCheckpoint::checkpointId).containsExactly("cp-0", "cp-big", "cp-2");
+        reader.update(Area.CHECKPOINTS, "a", none -> decoded);
+        assertThatThrownBy(() -> reader.find("a", "cp-big")).isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("cp-big").hasMessageContaining("heap CHECKPOINTS a/cp-big");
+        assertThat(reader.find("a", "cp-2")).map(StoredDocument::document).hasValueSatisfying(d -> assertThat(d)
+                .containsExactly(2));
+        assertThat(reader.list("a", CheckpointFilter.builder().maxVersion(0L).build())).hasSize(1);
+        assertThatThrownBy(() -> reader.encode(Area.CHECKPOINTS, decoded)).as("a rewrite never drops it")
+                .isInstanceOf(CorruptCheckpointException.class);
     }
 }

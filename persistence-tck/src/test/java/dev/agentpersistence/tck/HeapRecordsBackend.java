@@ -22,7 +22,7 @@ final class HeapRecordsBackend extends AgentRecordsBackend {
     private final Store store;
 
     HeapRecordsBackend(Store store, Clock clock) {
-        super(clock);
+        super(clock, Long.MAX_VALUE); // the records stay in the heap: no read to bound
         this.store = store;
     }
 
@@ -76,7 +76,7 @@ final class HeapRecordsBackend extends AgentRecordsBackend {
     }
 
     @Override
-    public String location(String agentId, String checkpointId) {
-        return "heap records " + agentId + "/" + checkpointId;
+    protected String location(Area area, String agentId, String id) {
+        return "heap records " + area + " " + agentId + "/" + id;
     }
 }
