@@ -57,7 +57,7 @@ public abstract class StorageProviderCompatibilityKit {
      * against the three-method SPI has no stored form to configure).
      */
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) throws Exception {
-        Assumptions.abort("the read matrix needs createProvider(StorageSettings), which "
+        Assumptions.abort("the read matrix and the encryption-at-rest group need createProvider(StorageSettings), which "
                 + getClass().getName() + " does not override: its provider has no configurable stored form");
         throw new AssertionError("unreachable");
     }
