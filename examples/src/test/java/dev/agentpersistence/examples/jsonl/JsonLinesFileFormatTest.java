@@ -12,7 +12,6 @@ import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,20 +52,26 @@ class JsonLinesFileFormatTest {
     }
 
     @Test
-    void aLineWithoutItsNewlineIsNotReadAndTheNextAppendCutsItOff() throws Exception {
+    void aTemporaryFileACrashLeftIsIgnoredAndWritesLeaveNone() throws Exception {
         try (var storage = StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
             storage.saveCheckpoint("agent", checkpoint("agent", 0));
             Path file = JsonLinesStorageBackend.file(directory, "agent");
-            String complete = Files.readString(file);
-            String torn = complete.replace("\"checkpointId\":\"cp-0\",\"version\":0",
+            String line = Files.readString(file);
+            String next = line.replace("\"checkpointId\":\"cp-0\",\"version\":0",
                     "\"checkpointId\":\"cp-1\",\"version\":1");
-            Files.writeString(file, torn.substring(0, torn.length() / 2), StandardOpenOption.APPEND);
+            Files.writeString(directory.resolve(".rewrite123.tmp"), line + next.substring(0, next.length() / 2));
 
-            assertThat(storage.getCheckpoints("agent")).as("a line being appended, or torn by a crash")
-                    .containsExactly(checkpoint("agent", 0));
+            assertThat(storage.listAgents()).as("a rewrite cut short by a crash, never moved over the file")
+                    .containsExactly("agent");
+            assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0));
             storage.saveCheckpoint("agent", checkpoint("agent", 1));
-            assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0), checkpoint("agent", 1));
-            assertThat(Files.readAllLines(file)).hasSize(2);
+            storage.deleteCheckpointsBefore("agent", 1);
+            assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 1));
+            assertThat(Files.readAllLines(file)).hasSize(1);
+        }
+        try (var files = Files.walk(directory)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(name -> name.endsWith(".tmp")))
+                    .containsExactly(".rewrite123.tmp");
         }
     }
 
@@ -91,6 +96,8 @@ class JsonLinesFileFormatTest {
             assertThat(reader.getLatestCheckpoint("agent")).contains(checkpoint("agent", 2));
             assertThatThrownBy(() -> reader.deleteCheckpointsBefore("agent", 1)).as("a rewrite never drops what it did not read")
                     .isInstanceOf(CorruptCheckpointException.class);
+            assertThatThrownBy(() -> reader.saveCheckpoint("agent", checkpoint("agent", 3)))
+                    .as("nor does the rewrite of a save").isInstanceOf(CorruptCheckpointException.class);
         }
         assertThat(Files.readString(file)).isEqualTo(before);
     }
