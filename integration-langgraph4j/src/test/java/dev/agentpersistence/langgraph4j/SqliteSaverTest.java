@@ -1,0 +1,18 @@
+package dev.agentpersistence.langgraph4j;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteSaverTest extends SaverContractTest {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("checkpoints.db")).build());
+    }
+}
