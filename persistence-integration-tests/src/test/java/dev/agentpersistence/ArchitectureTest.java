@@ -28,6 +28,9 @@ class ArchitectureTest {
     /** Modules that implement a backend under the storage shell. */
     private static final List<String> BACKEND_MODULES = List.of("inmemory", "file", "jdbc", "redis", "s3");
 
+    /** Modules that adapt an agent framework to the provider SPI. */
+    private static final List<String> INTEGRATION_MODULES = List.of("langgraph4j");
+
     private static JavaClasses classes;
 
     @BeforeAll
@@ -69,7 +72,8 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("dev.agentpersistence..")
                 .or().resideInAnyPackage("dev.agentpersistence.pipeline..", "dev.agentpersistence.examples..",
                         "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
-                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..")
+                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
+                        "dev.agentpersistence.langgraph4j..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
                         "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..")
                 .check(classes);
@@ -81,6 +85,26 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("integrations speak the public API only: no internal package, no storage module")
+    void integrationsUseThePublicApiOnly() {
+        for (String module : INTEGRATION_MODULES) {
+            String[] forbidden = new String[BACKEND_MODULES.size() + 2];
+            forbidden[0] = "..internal..";
+            forbidden[1] = "dev.agentpersistence.storage..";
+            for (int i = 0; i < BACKEND_MODULES.size(); i++) {
+                forbidden[i + 2] = "dev.agentpersistence." + BACKEND_MODULES.get(i) + "..";
+            }
+            noClasses().that().resideInAPackage("dev.agentpersistence." + module + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(forbidden)
+                    .because("an integration works over any PersistenceStorageProvider")
+                    .check(classes);
+            org.assertj.core.api.Assertions.assertThat(classes.stream()
+                            .anyMatch(c -> c.getPackageName().startsWith("dev.agentpersistence." + module)))
+                    .as("the %s module is on this module's test class path", module).isTrue();
+        }
+    }
+
+        @Test
     @DisplayName("one name, one thing: no two production classes share a simple name")
     void uniqueSimpleNames() {
         var seen = new java.util.HashMap<String, String>();
