@@ -91,8 +91,19 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     /** The checkpoint named by the config's checkpoint id, else the thread's latest. */
     @Override
     public Optional<Checkpoint> get(RunnableConfig config) {
-        List<Checkpoint> checkpoints = view(agentId(threadId(config)));
+        String agentId = agentId(threadId(config));
         Optional<String> wanted = config.checkPointId();
+        if (wanted.isEmpty()) {
+            // The newest stored checkpoint is the newest in LangGraph4j's view unless it replaces another.
+            Optional<AgentCheckpoint> latest = provider.getLatestCheckpoint(agentId);
+            if (latest.isEmpty()) {
+                return Optional.empty();
+            }
+            if (!latest.get().isTombstone() && !latest.get().metadata().containsKey(REPLACES)) {
+                return Optional.of(toLangGraph(latest.get()));
+            }
+        }
+        List<Checkpoint> checkpoints = view(agentId);
         if (wanted.isPresent()) {
             return checkpoints.stream().filter(c -> c.getId().equals(wanted.get())).findFirst();
         }

@@ -177,6 +177,14 @@ abstract class SaverContractTest {
         assertThat(saver.get(config(threadId).withCheckPointId(first.getId()))).get()
                 .extracting(c -> c.getState().get("v")).isEqualTo("one, edited");
         assertThat(provider.getCheckpoints(saver.agentId(threadId))).hasSize(3); // append-only underneath
+        assertThat(saver.get(config(threadId))).get().extracting(Checkpoint::getId).isEqualTo(second.getId());
+
+        // replacing the newest checkpoint keeps it the newest
+        var edited = Checkpoint.builder().id(second.getId()).nodeId("agent_2").nextNodeId("agent_3")
+                .state(Map.of("v", "two, edited")).build();
+        saver.put(config(threadId).withCheckPointId(second.getId()), edited);
+        assertThat(saver.get(config(threadId))).get().extracting(c -> c.getState().get("v")).isEqualTo("two, edited");
+        assertThat(saver.list(config(threadId))).hasSize(2);
     }
 
     @Test
