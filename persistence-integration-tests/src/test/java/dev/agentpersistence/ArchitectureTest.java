@@ -69,7 +69,8 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("dev.agentpersistence..")
                 .or().resideInAnyPackage("dev.agentpersistence.pipeline..", "dev.agentpersistence.examples..",
                         "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
-                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..")
+                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
+                        "dev.agentpersistence.spring..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
                         "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..")
                 .check(classes);
