@@ -32,7 +32,11 @@ import org.springframework.core.io.ResourceLoader;
         DiscoveredProviderConfiguration.class})
 public class AgentPersistenceAutoConfiguration {
 
-    /** The settings every provider bean is built from. */
+    /**
+     * The settings every provider bean is built from. Which configuration builds the provider (over a
+     * {@code DataSource}, a client, or by discovery) is decided from the {@code Environment} itself, so a
+     * replacement of this bean changes the settings, not that choice.
+     */
     @Bean
     @ConditionalOnMissingBean
     public ProviderConfig agentPersistenceProviderConfig(Environment environment, ResourceLoader resourceLoader) {

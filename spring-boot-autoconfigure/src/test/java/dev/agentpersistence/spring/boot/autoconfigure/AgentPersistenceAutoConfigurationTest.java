@@ -14,10 +14,12 @@ import dev.agentpersistence.inmemory.InMemoryStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.s3.S3StorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Status;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 
 class AgentPersistenceAutoConfigurationTest {
@@ -83,6 +89,33 @@ class AgentPersistenceAutoConfigurationTest {
                     assertThat(storage(context)).isInstanceOf(JdbcStorageProvider.class);
                     saveOne(context.getBean(AgentPersistence.class), "reused-data-source");
                     assertThat(tables(dataSource)).isNotEmpty().allMatch(name -> name.startsWith("BOOT_"));
+                });
+    }
+
+    @Test
+    void withoutADataSourceTheJdbcProviderOpensItsOwnPool() {
+        runnerWithOnly("jdbc").withPropertyValues("agent.persistence.jdbc.url=jdbc:h2:mem:own;DB_CLOSE_DELAY=-1",
+                        "agent.persistence.jdbc.user=sa")
+                .run(context -> {
+                    assertThat(storage(context)).isInstanceOf(JdbcStorageProvider.class);
+                    saveOne(context.getBean(AgentPersistence.class), "own-pool");
+                    assertThat(tables(h2("own"))).isNotEmpty().allMatch(name -> name.startsWith("AGENT_"));
+                });
+    }
+
+    @Test
+    void theApplicationsS3ClientIsReusedWithTheS3SettingsOfTheEnvironment() {
+        S3Client client = S3Client.builder().region(Region.US_EAST_1)
+                .endpointOverride(URI.create("http://127.0.0.1:1"))
+                .credentialsProvider(AnonymousCredentialsProvider.create()).build();
+        runnerWithOnly("s3", "inmemory")
+                .withPropertyValues("agent.persistence.provider=s3", "agent.persistence.s3.bucket=app-bucket")
+                .withBean(S3Client.class, () -> client)
+                .run(context -> {
+                    assertThat(storage(context)).isInstanceOfSatisfying(S3StorageProvider.class,
+                            s3 -> assertThat(s3.config().bucket()).isEqualTo("app-bucket"));
+                    assertThat(context.getBean(AgentPersistenceHealthIndicator.class).health().getStatus())
+                            .isEqualTo(Status.DOWN);
                 });
     }
 
