@@ -1,0 +1,64 @@
+package dev.agentpersistence.spring.boot.autoconfigure;
+
+import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.ProviderConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Auto-configuration of agent-persistence. Every bean backs off when the application defines its own:
+ * <ul>
+ *   <li>{@link ProviderConfig}: the {@code agent.persistence.*} properties ({@link EnvironmentProviderConfig});</li>
+ *   <li>the {@link PersistenceStorageProvider}, chosen by the discovery rules, built over the
+ *       application's {@code DataSource}, {@code UnifiedJedis} or {@code S3Client} when the chosen
+ *       provider can use it, metered when there is a {@link MeterRegistry}, closed with the context;</li>
+ *   <li>the {@link RollbackToolRegistry} of every {@link RollbackToolPair} bean;</li>
+ *   <li>{@link AgentPersistence} over them, metered when there is a {@link MeterRegistry}.</li>
+ * </ul>
+ * The actuator health indicator and info contributor are in {@link AgentPersistenceActuatorAutoConfiguration}.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+@Import({JdbcProviderConfiguration.class, RedisProviderConfiguration.class, S3ProviderConfiguration.class,
+        DiscoveredProviderConfiguration.class})
+public class AgentPersistenceAutoConfiguration {
+
+    /**
+     * The settings every provider bean is built from. Which configuration builds the provider (over a
+     * {@code DataSource}, a client, or by discovery) is decided from the {@code Environment} itself, so a
+     * replacement of this bean changes the settings, not that choice.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public ProviderConfig agentPersistenceProviderConfig(Environment environment, ResourceLoader resourceLoader) {
+        return EnvironmentProviderConfig.from(environment, resourceLoader.getClassLoader());
+    }
+
+    /** The inverses of the tools declared as {@link RollbackToolPair} beans, in bean order. */
+    @Bean
+    @ConditionalOnMissingBean
+    public RollbackToolRegistry rollbackToolRegistry(ObjectProvider<RollbackToolPair> pairs) {
+        var registry = RollbackToolRegistry.builder();
+        pairs.orderedStream().forEach(pair -> registry.registerRollback(pair.toolName(), pair.inverse()));
+        return registry.build();
+    }
+
+    /** The facade agents and framework integrations call. */
+    @Bean
+    @ConditionalOnMissingBean
+    public AgentPersistence agentPersistence(PersistenceStorageProvider<?> storage, RollbackToolRegistry rollbackTools,
+                                             ObjectProvider<MeterRegistry> meterRegistry) {
+        var builder = AgentPersistence.builder().storage(storage).rollbackTools(rollbackTools);
+        meterRegistry.ifUnique(builder::meterRegistry);
+        return builder.build();
+    }
+}

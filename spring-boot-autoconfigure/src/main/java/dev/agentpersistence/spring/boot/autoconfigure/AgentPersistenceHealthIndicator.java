@@ -1,0 +1,78 @@
+package dev.agentpersistence.spring.boot.autoconfigure;
+
+import dev.agentpersistence.metrics.MeteredStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * UP when the store answers a cheap round trip within the timeout: {@link StorageShell#checkHealth()}
+ * for the built-in providers, reading the latest checkpoint of a probe agent for others. DOWN with the
+ * exception's message (credentials already hidden by the library, and hidden again here), or with the
+ * timeout. The check runs on its own daemon thread, so a hung store never holds the caller longer than
+ * the timeout.
+ */
+public final class AgentPersistenceHealthIndicator implements HealthIndicator {
+    /** The agent whose latest checkpoint a provider without {@code checkHealth} is asked for. */
+    static final String PROBE_AGENT = "agent-persistence-health-probe";
+
+    private static final Executor DAEMON_THREAD = task -> {
+        Thread thread = new Thread(task, "agent-persistence-health");
+        thread.setDaemon(true);
+        thread.start();
+    };
+
+    private final PersistenceStorageProvider<?> provider;
+    private final String providerName;
+    private final Duration timeout;
+
+    /** Checks {@code provider} (metrics wrappers are looked through), waiting at most {@code timeout}. */
+    public AgentPersistenceHealthIndicator(PersistenceStorageProvider<?> provider, Duration timeout) {
+        this.provider = StorageProviderBeans.unwrap(Objects.requireNonNull(provider, "provider"));
+        this.providerName = MeteredStorageProvider.defaultProviderName(this.provider);
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    @Override
+    public Health health() {
+        CompletableFuture<Void> check = CompletableFuture.runAsync(this::probe, DAEMON_THREAD);
+        try {
+            check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Health.up().withDetail("provider", providerName).build();
+        } catch (ExecutionException e) {
+            return down(describe(e.getCause()));
+        } catch (TimeoutException e) {
+            check.cancel(true);
+            return down("no answer within " + StarterSettings.HEALTH_TIMEOUT.show(timeout));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return down("interrupted while waiting for the store");
+        }
+    }
+
+    private void probe() {
+        if (provider instanceof StorageShell shell) {
+            shell.checkHealth();
+        } else {
+            provider.getLatestCheckpoint(PROBE_AGENT);
+        }
+    }
+
+    private Health down(String error) {
+        return Health.down().withDetail("provider", providerName).withDetail("error", error).build();
+    }
+
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        return failure.getClass().getName() + (message == null ? "" : ": " + ProviderConfig.redact(message));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.agentpersistence.spring.boot.autoconfigure;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The JDBC provider over the application's {@link DataSource}, so there is no second pool: the
+ * {@code agent.persistence.jdbc.*} settings that apply to a given data source (table prefix, migration,
+ * busy timeout, ttl) and the shared ones are read as discovery would; the URL, user and pool settings
+ * are the data source's.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(JdbcStorageProvider.class)
+@ConditionalOnChosenProvider("jdbc")
+@ConditionalOnSingleCandidate(DataSource.class)
+class JdbcProviderConfiguration {
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(PersistenceStorageProvider.class)
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(DataSource dataSource,
+            ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
+        return StorageProviderBeans.metered(JdbcStorageProvider.builder().dataSource(dataSource)
+                .config(JdbcStorageConfig.from(config)).settings(StorageSettings.from(config)).build(), meterRegistry);
+    }
+}

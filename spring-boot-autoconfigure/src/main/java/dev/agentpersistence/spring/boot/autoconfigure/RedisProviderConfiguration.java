@@ -1,0 +1,41 @@
+package dev.agentpersistence.spring.boot.autoconfigure;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.redis.RedisStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The Redis provider over the application's {@link UnifiedJedis} client, which the application keeps
+ * owning; the {@code agent.persistence.redis.*} settings (key prefix, ttl) and the shared ones apply.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({RedisStorageProvider.class, UnifiedJedis.class})
+@ConditionalOnChosenProvider("redis")
+@ConditionalOnSingleCandidate(UnifiedJedis.class)
+class RedisProviderConfiguration {
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(PersistenceStorageProvider.class)
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(UnifiedJedis client,
+            ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
+        RedisStorageConfig redis;
+        try {
+            redis = RedisStorageConfig.of(config);
+        } catch (IllegalArgumentException e) {
+            throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
+        }
+        return StorageProviderBeans.metered(RedisStorageProvider.builder().client(client).config(redis)
+                .settings(StorageSettings.from(config)).build(), meterRegistry);
+    }
+}
