@@ -21,7 +21,10 @@ import org.springframework.core.io.ResourceLoader;
  *       application's {@code DataSource}, {@code UnifiedJedis} or {@code S3Client} when the chosen
  *       provider can use it, metered when there is a {@link MeterRegistry}, closed with the context;</li>
  *   <li>the {@link RollbackToolRegistry} of every {@link RollbackToolPair} bean;</li>
- *   <li>{@link AgentPersistence} over them, metered when there is a {@link MeterRegistry}.</li>
+ *   <li>{@link AgentPersistence} over them, metered when there is a {@link MeterRegistry};</li>
+ *   <li>a {@link dev.agentpersistence.history.RetentionSweeper} run every
+ *       {@code agent.persistence.retention.interval} when {@code .keep-latest} or {@code .max-age} is set
+ *       ({@link ScheduledRetention}).</li>
  * </ul>
  * The actuator health indicator and info contributor are in {@link AgentPersistenceActuatorAutoConfiguration}.
  */
@@ -29,7 +32,7 @@ import org.springframework.core.io.ResourceLoader;
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @Import({JdbcProviderConfiguration.class, RedisProviderConfiguration.class, S3ProviderConfiguration.class,
-        DiscoveredProviderConfiguration.class})
+        DiscoveredProviderConfiguration.class, RetentionConfiguration.class})
 public class AgentPersistenceAutoConfiguration {
 
     /**

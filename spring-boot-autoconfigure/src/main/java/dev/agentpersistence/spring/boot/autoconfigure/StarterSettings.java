@@ -13,8 +13,19 @@ public final class StarterSettings {
     public static final Setting<Duration> HEALTH_TIMEOUT = Setting.duration("agent.persistence.health.timeout",
             Duration.ofSeconds(2), "How long the agentPersistence health indicator waits for the store before reporting DOWN.");
 
+    /** How many of each agent's newest checkpoints the scheduled retention sweep keeps. */
+    public static final Setting<Integer> RETENTION_KEEP_LATEST = Setting.integer("agent.persistence.retention.keep-latest",
+            null, 1, Integer.MAX_VALUE, "Keep this many newest checkpoints per agent; set it (or max-age) to sweep.");
+    /** How old a checkpoint may get before the scheduled retention sweep removes it. */
+    public static final Setting<Duration> RETENTION_MAX_AGE = Setting.duration("agent.persistence.retention.max-age",
+            null, "Remove checkpoints older than this (the newest of each agent is always kept); set it to sweep.");
+    /** How often the retention sweep runs. */
+    public static final Setting<Duration> RETENTION_INTERVAL = Setting.duration("agent.persistence.retention.interval",
+            Duration.ofHours(1), "How often the retention sweep runs when keep-latest or max-age is set.");
+
     /** Every setting of this module. */
-    public static final List<Setting<?>> SETTINGS = List.of(HEALTH_TIMEOUT);
+    public static final List<Setting<?>> SETTINGS = List.of(HEALTH_TIMEOUT, RETENTION_KEEP_LATEST, RETENTION_MAX_AGE,
+            RETENTION_INTERVAL);
 
     private StarterSettings() {
     }

@@ -1,0 +1,50 @@
+package dev.agentpersistence.spring.boot.autoconfigure;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.history.RetentionPolicy;
+import dev.agentpersistence.history.RetentionSweeper;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.ProviderConfig;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * The scheduled retention sweep: a {@link RetentionSweeper} with the policy of
+ * {@code agent.persistence.retention.keep-latest} and {@code .max-age}, run every
+ * {@code .interval}; only when one of the two is set.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(RetentionConfiguration.PolicySet.class)
+class RetentionConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RetentionSweeper agentPersistenceRetentionSweeper(PersistenceStorageProvider<?> storage, ProviderConfig config) {
+        var policy = RetentionPolicy.custom();
+        StarterSettings.RETENTION_KEEP_LATEST.find(config).ifPresent(policy::keepLatest);
+        StarterSettings.RETENTION_MAX_AGE.find(config).ifPresent(policy::maxAge);
+        @SuppressWarnings("unchecked") // every provider of this project filters with CheckpointFilter
+        var provider = (PersistenceStorageProvider<CheckpointFilter>) storage;
+        return RetentionSweeper.builder(provider).policy(policy.build()).build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScheduledRetention agentPersistenceScheduledRetention(RetentionSweeper sweeper, ProviderConfig config) {
+        return new ScheduledRetention(sweeper, StarterSettings.RETENTION_INTERVAL.read(config));
+    }
+
+    /** Whether keep-latest or max-age is set, in any of the property forms the environment accepts. */
+    static final class PolicySet implements org.springframework.context.annotation.Condition {
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            ProviderConfig config = EnvironmentProviderConfig.from(context.getEnvironment(), context.getClassLoader());
+            return StarterSettings.RETENTION_KEEP_LATEST.find(config).isPresent()
+                    || StarterSettings.RETENTION_MAX_AGE.find(config).isPresent();
+        }
+    }
+}
