@@ -14,7 +14,6 @@ import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -345,28 +344,12 @@ public final class DocumentLayers {
     /** The cipher key and nonce key derived from one configured key. */
     private record DerivedKey(SecretKeySpec cipherKey, SecretKeySpec nonceKey) {
         static DerivedKey of(byte[] master) {
-            return new DerivedKey(new SecretKeySpec(hmac(master, CIPHER_KEY_LABEL), "AES"),
-                    new SecretKeySpec(hmac(master, NONCE_KEY_LABEL), "HmacSHA256"));
+            return new DerivedKey(new SecretKeySpec(HmacSha256.of(master, CIPHER_KEY_LABEL), "AES"),
+                    HmacSha256.key(HmacSha256.of(master, NONCE_KEY_LABEL)));
         }
 
         byte[] nonceFor(byte[] plain) {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(nonceKey);
-                return mac.doFinal(plain);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
-            }
-        }
-
-        private static byte[] hmac(byte[] key, byte[] data) {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(key, "HmacSHA256"));
-                return mac.doFinal(data);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
-            }
+            return HmacSha256.of(nonceKey, plain);
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.agentpersistence.codec;
 
 import dev.agentpersistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
@@ -12,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -37,10 +35,15 @@ public final class EncryptionKeys {
 
     private final Map<String, byte[]> keys;
     private final String currentKeyId;
+    /** Per key id, the key {@link #keyedHash} uses, derived once. */
+    private final Map<String, SecretKeySpec> hashKeys;
 
     private EncryptionKeys(Map<String, byte[]> keys, String currentKeyId) {
         this.keys = keys;
         this.currentKeyId = currentKeyId;
+        var derived = new LinkedHashMap<String, SecretKeySpec>();
+        keys.forEach((id, key) -> derived.put(id, HmacSha256.key(HmacSha256.of(key, HASH_KEY_LABEL))));
+        this.hashKeys = Collections.unmodifiableMap(derived);
     }
 
     /** A builder of a key ring. */
@@ -154,21 +157,11 @@ public final class EncryptionKeys {
      */
     public byte[] keyedHash(String keyId, byte[] input) {
         Objects.requireNonNull(input, "input");
-        byte[] key = keys.get(Objects.requireNonNull(keyId, "keyId"));
+        SecretKeySpec key = hashKeys.get(Objects.requireNonNull(keyId, "keyId"));
         if (key == null) {
             throw new IllegalArgumentException("No encryption key '" + keyId + "' in " + this);
         }
-        return hmac(hmac(key, HASH_KEY_LABEL), input);
-    }
-
-    private static byte[] hmac(byte[] key, byte[] data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(data);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
-        }
+        return HmacSha256.of(key, input);
     }
 
     @Override
