@@ -1,5 +1,6 @@
 package dev.agentpersistence.redis;
 
+import static dev.agentpersistence.tck.SecretAssertions.assertNowhere;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,8 +8,6 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -73,17 +72,6 @@ class RedisCredentialRedactionTest {
                     .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
         } finally {
             client.close();
-        }
-    }
-
-    static void assertNowhere(Throwable failure, String... secrets) {
-        var trace = new StringWriter();
-        failure.printStackTrace(new PrintWriter(trace));
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            trace.append('\n').append(String.valueOf(t.getMessage()));
-        }
-        for (String secret : secrets) {
-            assertThat(trace.toString()).as("messages and causes of %s", failure).doesNotContain(secret);
         }
     }
 }
