@@ -6,14 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.backend.AgentRecordsBackend.Area;
+import dev.agentpersistence.history.MutableClock;
 import dev.agentpersistence.spi.SegmentInfo;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +28,10 @@ class AgentRecordsBackendTest {
     private static final class HeapRecords extends AgentRecordsBackend {
         private final Map<Area, Map<String, List<StoredCheckpoint>>> values =
                 Map.of(Area.CHECKPOINTS, new TreeMap<>(), Area.SEGMENTS, new TreeMap<>());
-        private final TestClock clock;
+        private final MutableClock clock;
         private boolean loseNextRace;
 
-        private HeapRecords(TestClock clock, long maxCheckpointSize) {
+        private HeapRecords(MutableClock clock, long maxCheckpointSize) {
             super(clock, maxCheckpointSize);
             this.clock = clock;
         }
@@ -74,26 +72,6 @@ class AgentRecordsBackendTest {
         }
     }
 
-    /** A clock tests set by hand. */
-    private static final class TestClock extends Clock {
-        private Instant now = T0;
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
     private static StoredCheckpoint record(String agent, String id, long version) {
         return new StoredCheckpoint(agent, id, version, T0.plusSeconds(version), null, "n" + version % 2, false,
                 Map.of(), new byte[] {(byte) version});
@@ -101,7 +79,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void insertsUnlessTheVersionOrTheIdIsTakenAndListsAscendingNewestLimit() {
-        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
+        var backend = new HeapRecords(new MutableClock(T0), Long.MAX_VALUE);
         for (long v : new long[] {2, 0, 1}) {
             assertThat(backend.insert(record("a", "cp-" + v, v)).inserted()).isTrue();
         }
@@ -123,7 +101,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void anInsertRetriedAfterALostRaceReportsWhatTheLastAttemptFound() {
-        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
+        var backend = new HeapRecords(new MutableClock(T0), Long.MAX_VALUE);
         backend.insert(record("a", "cp-0", 0));
         backend.loseNextRace = true;
         var result = backend.insert(record("a", "cp-x", 0));
@@ -134,10 +112,10 @@ class AgentRecordsBackendTest {
 
     @Test
     void aSegmentPutAgainKeepsItsBytesAndTakesTheClocksTime() {
-        var backend = new HeapRecords(new TestClock(), Long.MAX_VALUE);
+        var backend = new HeapRecords(new MutableClock(T0), Long.MAX_VALUE);
         backend.putSegment("a", "s-1", new byte[] {1});
         backend.putSegment("a", "s-0", new byte[] {0});
-        backend.clock.now = T0.plus(Duration.ofMinutes(1));
+        backend.clock.advance(Duration.ofMinutes(1));
         backend.putSegment("a", "s-1", new byte[] {9});
         assertThat(backend.getSegments("a", List.of("s-1", "missing"))).containsOnlyKeys("s-1")
                 .hasEntrySatisfying("s-1", bytes -> assertThat(bytes).containsExactly(1));
@@ -151,7 +129,7 @@ class AgentRecordsBackendTest {
 
     @Test
     void encodedRecordsDecodeWithoutADocumentOverTheMaximumSizeWhichIsThenAnErrorNamingIt() throws Exception {
-        var writer = new HeapRecords(new TestClock(), Long.MAX_VALUE);
+        var writer = new HeapRecords(new MutableClock(T0), Long.MAX_VALUE);
         var big = record("a", "cp-big", 1).withDocument(new byte[5000]);
         byte[] lines = writer.encode(Area.CHECKPOINTS, List.of(record("a", "cp-0", 0), big, record("a", "cp-2", 2)));
         assertThat(new String(lines, StandardCharsets.UTF_8).lines()).hasSize(3);
@@ -159,7 +137,7 @@ class AgentRecordsBackendTest {
         assertThat(whole.document()).isEqualTo(big.document());
         assertThat(whole.withDocument(big.document())).isEqualTo(big);
 
-        var reader = new HeapRecords(new TestClock(), 4096);
+        var reader = new HeapRecords(new MutableClock(T0), 4096);
         List<StoredCheckpoint> decoded = reader.decode(new ByteArrayInputStream(lines));
         assertThat(decoded).extracting(StoredCheckpoint::checkpointId).containsExactly("cp-0", "cp-big", "cp-2");
         reader.update(Area.CHECKPOINTS, "a", none -> decoded);
