@@ -1,7 +1,6 @@
 package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -27,13 +26,8 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        RedisStorageConfig settings;
-        try {
-            settings = RedisStorageConfig.of(config);
-        } catch (IllegalArgumentException e) {
-            throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
-        }
-        return RedisStorageProvider.builder().config(settings).settings(StorageSettings.from(config)).build();
+        return RedisStorageProvider.builder().config(RedisStorageConfig.of(config))
+                .settings(StorageSettings.from(config)).build();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.redis.RedisStorageConfig;
 import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
@@ -29,13 +28,8 @@ class RedisProviderConfiguration {
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(UnifiedJedis client,
             ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        RedisStorageConfig redis;
-        try {
-            redis = RedisStorageConfig.of(config);
-        } catch (IllegalArgumentException e) {
-            throw new PersistenceException("Invalid Redis settings: " + e.getMessage(), e);
-        }
-        return StorageProviderBeans.metered(RedisStorageProvider.builder().client(client).config(redis)
+        return StorageProviderBeans.metered(RedisStorageProvider.builder().client(client)
+                .config(RedisStorageConfig.of(config))
                 .settings(StorageSettings.from(config)).build(), meterRegistry);
     }
 }
