@@ -67,7 +67,7 @@ public final class JsonLimits {
         check.strings(checkpoint.metadata(), "metadata", 2);
         check.node(checkpoint.lastInput(), 1, "lastInput");
         for (Map.Entry<String, JsonNode> entry : checkpoint.state().entrySet()) {
-            check.name(entry.getKey(), "a state key");
+            check.name(entry.getKey(), "", "a state key");
             check.node(entry.getValue(), 2, "state[\"" + shortened(entry.getKey()) + "\"]");
         }
         int index = 0;
@@ -89,8 +89,13 @@ public final class JsonLimits {
         }
 
         void text(String value, String where) {
+            text(value, "", where);
+        }
+
+        /** Checks a string found at {@code prefix + where}; the place is joined only when the string is refused. */
+        void text(String value, String prefix, String where) {
             if (tooLong(value)) {
-                throw limit("string length", MAX_STRING_LENGTH, where);
+                throw limit("string length", MAX_STRING_LENGTH, prefix + where);
             }
         }
 
@@ -118,12 +123,13 @@ public final class JsonLimits {
             return value != null && value.length() > MAX_STRING_LENGTH;
         }
 
-        void name(String key, String where) {
+        /** Checks an object key found at {@code prefix + where}; the place is joined only when the key is refused. */
+        void name(String key, String prefix, String where) {
             // Jackson writes a name holding half a surrogate pair but refuses to read it back
-            StorageChecks.requireWellFormed(key, "The name '" + shortened(key).replaceAll("\\p{Cs}", "?") + "' ("
-                    + where + ") of checkpoint '" + checkpoint.checkpointId() + "'");
+            StorageChecks.requireWellFormed(key, () -> "The name '" + shortened(key).replaceAll("\\p{Cs}", "?")
+                    + "' (" + prefix + where + ") of checkpoint '" + checkpoint.checkpointId() + "'");
             if (key.length() > MAX_NAME_LENGTH) {
-                throw limit("key length", MAX_NAME_LENGTH, where + " of " + key.length() + " characters");
+                throw limit("key length", MAX_NAME_LENGTH, prefix + where + " of " + key.length() + " characters");
             }
         }
 
@@ -132,8 +138,10 @@ public final class JsonLimits {
                 throw limit("nesting depth", MAX_NESTING_DEPTH, where);
             }
             values.forEach((key, value) -> {
-                name(key, "a key of " + where);
-                text(value, where + "[\"" + shortened(key) + "\"]");
+                name(key, "a key of ", where);
+                if (tooLong(value)) {
+                    text(value, where, "[\"" + shortened(key) + "\"]");
+                }
             });
         }
 
@@ -152,7 +160,7 @@ public final class JsonLimits {
                 }
                 var child = open.peek().next();
                 if (child.getKey() != null) {
-                    name(child.getKey(), "a key in " + where);
+                    name(child.getKey(), "a key in ", where);
                 }
                 visit(child.getValue(), enclosing + open.size(), where, open);
             }
@@ -166,7 +174,7 @@ public final class JsonLimits {
                 }
                 open.push(node.isObject() ? node.fields() : elements(node));
             } else if (node.isTextual()) {
-                text(node.textValue(), "a string in " + where);
+                text(node.textValue(), "a string in ", where);
             } else if ((node.isBigInteger() || node.isBigDecimal()) && node.asText().length() > MAX_NUMBER_LENGTH) {
                 throw limit("number length", MAX_NUMBER_LENGTH, "a number of " + node.asText().length()
                         + " characters in " + where);

@@ -7,6 +7,7 @@ import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.internal.CheckpointContent;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Argument checks and save rules shared by every provider, so that all of them word their errors
@@ -57,8 +58,8 @@ public final class StorageChecks {
      * @throws IllegalArgumentException naming the field, the checkpoint and the index of the surrogate
      */
     public static void requireWellFormedAttributes(String agentId, AgentCheckpoint checkpoint) {
-        String of = " of checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId + "'";
-        requireWellFormed(checkpoint.nodeId(), "nodeId" + of);
+        Supplier<String> of = () -> " of checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId + "'";
+        requireWellFormed(checkpoint.nodeId(), () -> "nodeId" + of.get());
         requireWellFormedMetadata(checkpoint.metadata(), "metadata", of);
     }
 
@@ -69,14 +70,14 @@ public final class StorageChecks {
      * @throws IllegalArgumentException naming the field and the index of the surrogate
      */
     public static void requireWellFormedFilter(CheckpointFilter filter) {
-        requireWellFormed(filter.nodeId(), "filter nodeId");
-        requireWellFormedMetadata(filter.metadata(), "filter metadata", "");
+        requireWellFormed(filter.nodeId(), () -> "filter nodeId");
+        requireWellFormedMetadata(filter.metadata(), "filter metadata", () -> "");
     }
 
-    private static void requireWellFormedMetadata(Map<String, String> metadata, String what, String of) {
+    private static void requireWellFormedMetadata(Map<String, String> metadata, String what, Supplier<String> of) {
         metadata.forEach((key, value) -> {
-            requireWellFormed(key, what + " key '" + printable(key) + "'" + of);
-            requireWellFormed(value, what + " value of key '" + printable(key) + "'" + of);
+            requireWellFormed(key, () -> what + " key '" + printable(key) + "'" + of.get());
+            requireWellFormed(value, () -> what + " value of key '" + printable(key) + "'" + of.get());
         });
     }
 
@@ -87,9 +88,17 @@ public final class StorageChecks {
      * @throws IllegalArgumentException naming {@code what} and the index of the surrogate
      */
     public static void requireWellFormed(String text, String what) {
+        requireWellFormed(text, () -> what);
+    }
+
+    /**
+     * As {@link #requireWellFormed(String, String)}, describing the field only when it is refused (for
+     * checks on every save, which should not build a message each time).
+     */
+    public static void requireWellFormed(String text, Supplier<String> what) {
         int index = text == null ? -1 : Identifiers.unpairedSurrogate(text);
         if (index >= 0) {
-            throw new IllegalArgumentException(what + " contains an unpaired surrogate U+"
+            throw new IllegalArgumentException(what.get() + " contains an unpaired surrogate U+"
                     + String.format("%04X", (int) text.charAt(index)) + " at index " + index
                     + " (half of a character such as an emoji); it is stored as text and must hold whole characters");
         }
