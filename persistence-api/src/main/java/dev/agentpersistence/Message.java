@@ -1,18 +1,29 @@
 package dev.agentpersistence;
 
 import dev.agentpersistence.internal.Maps;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One entry of an agent's conversation.
  *
+ * <p>Every message has a stable id: the one its author gave, or a random UUID assigned when it is
+ * created without one. The id is stored with the message and comes back unchanged, so it names the
+ * message across checkpoints, restarts and frameworks. Messages read from documents written before
+ * ids existed get an id derived from their content and position, the same on every read.
+ *
+ * @param id       the message's id; {@code null} assigns a new random one
  * @param role     who produced the message
  * @param content  the text; never {@code null} ({@code null} becomes the empty string)
+ * @param parts    the message's content parts in order (text, images, audio, video, files); empty for a
+ *                 text-only message, whose text is {@code content}
  * @param toolCall the requested call for {@link Role#TOOL_CALL} messages, else usually {@code null}
  * @param metadata free-form string attributes, kept sorted by key
  */
-public record Message(Role role, String content, ToolCall toolCall, Map<String, String> metadata) {
+public record Message(String id, Role role, String content, List<ContentPart> parts, ToolCall toolCall,
+                      Map<String, String> metadata) {
 
     /** The author of a message. */
     public enum Role { SYSTEM, USER, ASSISTANT, TOOL_CALL, TOOL_RESULT }
@@ -23,9 +34,16 @@ public record Message(Role role, String content, ToolCall toolCall, Map<String, 
     public static final String TOOL_NAME = "toolName";
 
     public Message {
+        id = id == null ? newId() : requireUsableId(id);
         Objects.requireNonNull(role, "role");
         content = content == null ? "" : content;
+        parts = parts == null || parts.isEmpty() ? List.of() : List.copyOf(parts);
         metadata = Maps.sortedStringMap(metadata, "metadata");
+    }
+
+    /** A message with a new random id and no content parts. */
+    public Message(Role role, String content, ToolCall toolCall, Map<String, String> metadata) {
+        this(null, role, content, List.of(), toolCall, metadata);
     }
 
     public static Message system(String content) {
@@ -34,6 +52,14 @@ public record Message(Role role, String content, ToolCall toolCall, Map<String, 
 
     public static Message user(String content) {
         return new Message(Role.USER, content, null, Map.of());
+    }
+
+    /**
+     * A user message made of content parts; its {@code content} is the text of its text parts, joined
+     * by line breaks.
+     */
+    public static Message user(List<ContentPart> parts) {
+        return new Message(null, Role.USER, textOf(parts), parts, null, Map.of());
     }
 
     public static Message assistant(String content) {
@@ -51,10 +77,48 @@ public record Message(Role role, String content, ToolCall toolCall, Map<String, 
         return new Message(Role.TOOL_RESULT, content, null, Map.of(TOOL_CALL_ID, callId, TOOL_NAME, toolName));
     }
 
+    /** A new random message id. */
+    public static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    /** Returns a copy with the given id. */
+    public Message withId(String newId) {
+        return new Message(requireUsableId(Objects.requireNonNull(newId, "id")), role, content, parts, toolCall, metadata);
+    }
+
+    /** Returns a copy with the given content parts. */
+    public Message withParts(List<ContentPart> newParts) {
+        return new Message(id, role, content, newParts, toolCall, metadata);
+    }
+
     /** Returns a copy with one more metadata entry. */
     public Message withMetadata(String key, String value) {
         var copy = new java.util.TreeMap<>(metadata);
         copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-        return new Message(role, content, toolCall, copy);
+        return new Message(id, role, content, parts, toolCall, copy);
+    }
+
+    /** Whether {@code other} says the same thing: equal apart from the id. */
+    public boolean sameContentAs(Message other) {
+        return other != null && role == other.role && content.equals(other.content) && parts.equals(other.parts)
+                && Objects.equals(toolCall, other.toolCall) && metadata.equals(other.metadata);
+    }
+
+    private static String requireUsableId(String id) {
+        if (id.isEmpty() || id.length() > 256) {
+            throw new IllegalArgumentException("a message id must have 1 to 256 characters, got " + id.length());
+        }
+        return id;
+    }
+
+    private static String textOf(List<ContentPart> parts) {
+        var text = new java.util.StringJoiner("\n");
+        for (ContentPart part : Objects.requireNonNull(parts, "parts")) {
+            if (part instanceof ContentPart.Text t) {
+                text.add(t.text());
+            }
+        }
+        return text.toString();
     }
 }
