@@ -74,7 +74,8 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         SegmentedHistoryStorage {
     private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
     private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
-    private static final int MAX_INSERT_ATTEMPTS = 3;
+    /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
+    private static final int MAX_INSERT_ATTEMPTS = 12;
 
     private final StorageBackend backend;
     private final StorageSettings settings;
@@ -109,12 +110,14 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
         var history = settings.history();
-        this.cache = new ChainCache(history.cachedAgents(), history.cachedMessages());
+        // format 1 stores no message ids: the cache would hand back ids a reader elsewhere cannot see
+        boolean idsStored = settings.formatVersion() > 1;
+        this.cache = new ChainCache(history.cachedAgents(), idsStored ? history.cachedMessages() : 0);
         var segmentCodec = new SegmentCodec(codec);
-        var hasher = new ChainHasher();
-        this.writer = new HistoryWriter(segments, segmentCodec, hasher, cache, clock, history.blockSize(),
-                history.tierSizes(), history.gracePeriod(), DESCRIPTOR_KEY);
-        this.reader = new HistoryReader(segments, cache, segmentCodec, hasher, DESCRIPTOR_KEY, backend.toString());
+        this.writer = new HistoryWriter(segments, segmentCodec, new ChainHasher(idsStored), cache, clock,
+                history.blockSize(), history.tierSizes(), history.gracePeriod(), DESCRIPTOR_KEY);
+        this.reader = new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY,
+                backend.toString());
         this.collector = new SegmentCollector(new StoredForm(), segments, reader);
         backend.useDocumentIdentity((agentId, checkpointId, document, where) -> {
             AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
@@ -176,11 +179,22 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
                 }
                 return;
             }
-            // the clashing records were deleted in between: try again
+            // the clashing records were deleted in between: try again, after a short random pause once
+            // several writers race for the freed version
+            pauseBeforeRetry(attempt);
         }
         throw new PersistenceException("Saving checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId
-                + "' kept colliding with records that were deleted concurrently, at "
+                + "' kept colliding with records that were deleted concurrently (" + MAX_INSERT_ATTEMPTS
+                + " attempts), at "
                 + backend.location(agentId, checkpoint.checkpointId()));
+    }
+
+    private static void pauseBeforeRetry(int attempt) {
+        if (attempt > 1) {
+            long maxMicros = 100L << Math.min(attempt, 8);
+            java.util.concurrent.locks.LockSupport.parkNanos(
+                    java.util.concurrent.ThreadLocalRandom.current().nextLong(maxMicros) * 1_000L);
+        }
     }
 
     @Override
