@@ -9,7 +9,8 @@ import java.util.Objects;
  * Finds the tool calls an agent made after a checkpoint, which a rollback to that checkpoint undoes.
  *
  * <p>The rule, by position: let {@code p} be the length of the longest common prefix of the
- * checkpoint's history and the current history (messages compared with {@link Message#equals}).
+ * checkpoint's history and the current history (messages compared with {@link Message#sameContentAs}, so
+ * a history rebuilt from equal messages with new ids keeps its prefix).
  * The calls after the checkpoint are the {@link ToolCall}s of the {@link Message.Role#TOOL_CALL}
  * messages at positions {@code >= p} of the current history, oldest first, leaving out any call
  * equal to one recorded in the checkpoint's own history (its effect is part of the checkpoint).
@@ -29,7 +30,7 @@ public final class ToolCallHistory {
         Objects.requireNonNull(currentHistory, "currentHistory");
         int limit = Math.min(checkpointHistory.size(), currentHistory.size());
         int p = 0;
-        while (p < limit && Objects.equals(checkpointHistory.get(p), currentHistory.get(p))) {
+        while (p < limit && checkpointHistory.get(p).sameContentAs(currentHistory.get(p))) {
             p++;
         }
         return p;

@@ -53,7 +53,8 @@ class AgentPersistenceTest {
     void createCheckpointSnapshotsTheContextWithTheNextVersionAndParent() {
         var persistence = persistence().build();
         var ctx = new SimpleAgentContext("agent-1");
-        ctx.append(Message.user("hello")).putState("step", JSON.numberNode(1));
+        Message hello = Message.user("hello");
+        ctx.append(hello).putState("step", JSON.numberNode(1));
 
         var first = persistence.createCheckpoint(ctx, "plan", JSON.textNode("input"), "String");
         ctx.append(Message.assistant("hi")).putState("step", JSON.numberNode(2));
@@ -65,7 +66,7 @@ class AgentPersistenceTest {
         assertThat(first.nodeId()).isEqualTo("plan");
         assertThat(first.lastInput()).isEqualTo(JSON.textNode("input"));
         assertThat(first.lastInputType()).isEqualTo("String");
-        assertThat(first.messageHistory()).containsExactly(Message.user("hello"));
+        assertThat(first.messageHistory()).containsExactly(hello);
         assertThat(first.state()).containsEntry("step", JSON.numberNode(1));
 
         assertThat(second.version()).isEqualTo(1);
@@ -384,10 +385,11 @@ class AgentPersistenceTest {
         var ctx = new SimpleAgentContext("agent-1").putState("k", JSON.textNode("v"));
         ctx.append(Message.user("old"));
 
-        persistence.setExecutionPoint(ctx, "target", List.of(Message.user("custom")), JSON.textNode("in"));
+        Message custom = Message.user("custom");
+        persistence.setExecutionPoint(ctx, "target", List.of(custom), JSON.textNode("in"));
 
         assertThat(ctx.currentNodeId()).isEqualTo("target");
-        assertThat(ctx.messageHistory()).containsExactly(Message.user("custom"));
+        assertThat(ctx.messageHistory()).containsExactly(custom);
         assertThat(ctx.input()).isEqualTo(JSON.textNode("in"));
         assertThat(ctx.state()).containsEntry("k", JSON.textNode("v"));
         assertThat(storage.saveCalls()).isZero();

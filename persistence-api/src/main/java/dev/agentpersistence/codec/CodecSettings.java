@@ -7,11 +7,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The settings of the stored form, each declared once below: compression, checksums, encryption and
- * the maximum checkpoint size. Every provider writes with {@link #codec(ProviderConfig)}; documents
+ * The settings of the stored form, each declared once below: format version, compression, checksums,
+ * encryption and the maximum checkpoint size. Every provider writes with {@link #codec(ProviderConfig)}; documents
  * written with other settings (or before any, as plain JSON) stay readable, see {@link DocumentLayers}.
  */
 public final class CodecSettings {
+    /** The version of the stored form new documents are written in. */
+    public static final Setting<Integer> FORMAT_VERSION = Setting.integer("agent.persistence.format-version",
+            JsonCheckpointCodec.FORMAT_VERSION, JsonCheckpointCodec.OLDEST_WRITABLE_FORMAT,
+            JsonCheckpointCodec.FORMAT_VERSION, "Stored-form version of new documents; every version is read."
+                    + " 1 only during a rolling upgrade from a release before message ids: stores no message ids"
+                    + " and refuses content parts.");
     /** Compression of new documents. */
     public static final Setting<String> COMPRESSION = Setting.choice("agent.persistence.compression", "deflate",
             List.of("deflate", "none"), "Compression of new documents (before the checksum and encryption).");
@@ -38,7 +44,7 @@ public final class CodecSettings {
             LayeredCheckpointCodec.DEFAULT_MAX_DOCUMENT_SIZE, 1,
             "Largest checkpoint as encoded and as stored; no read allocates more for one document.");
     /** Every setting of the stored form, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(COMPRESSION, COMPRESSION_MIN_SIZE,
+    public static final List<Setting<?>> SETTINGS = List.of(FORMAT_VERSION, COMPRESSION, COMPRESSION_MIN_SIZE,
             COMPRESSION_LEVEL, CHECKSUM, ENCRYPTION_KEYS, ENCRYPTION_CURRENT_KEY,
             ENCRYPTION_REQUIRED, MAX_CHECKPOINT_SIZE);
 
@@ -52,8 +58,8 @@ public final class CodecSettings {
      */
     public static LayeredCheckpointCodec codec(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return LayeredCheckpointCodec.custom().layers(layers(config)).maxDocumentSize(MAX_CHECKPOINT_SIZE.read(config))
-                .build();
+        return LayeredCheckpointCodec.custom().inner(JsonCheckpointCodec.writingFormat(FORMAT_VERSION.read(config)))
+                .layers(layers(config)).maxDocumentSize(MAX_CHECKPOINT_SIZE.read(config)).build();
     }
 
     /** The layers the settings describe (for blobs other than checkpoints). */

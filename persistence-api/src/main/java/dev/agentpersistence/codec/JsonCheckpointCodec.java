@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceException;
@@ -24,38 +25,77 @@ import java.util.Map;
 /**
  * The stored JSON form of a checkpoint, format version {@value #FORMAT_VERSION}:
  * <pre>{@code
- * {"formatVersion":1,"checkpointId":"…","agentId":"…","version":3,"createdAt":"2026-01-01T00:00:00.123456789Z",
+ * {"formatVersion":2,"checkpointId":"…","agentId":"…","version":3,"createdAt":"2026-01-01T00:00:00.123456789Z",
  *  "nodeId":"…","lastInput":{…},"lastInputType":"…","parentCheckpointId":"…",
- *  "metadata":{…},"state":{…},"messageHistory":[{"role":"USER","content":"…","toolCall":{…},"metadata":{…}}]}
+ *  "metadata":{…},"state":{…},"messageHistory":[{"id":"…","role":"USER","content":"…",
+ *  "parts":[{"type":"text","text":"…"},{"type":"image","mimeType":"image/png","data":"<Base64>"},
+ *  {"type":"file","url":"https://…","name":"…"}],"toolCall":{…},"metadata":{…}}]}
  * }</pre>
  * Absent optional fields are left out, so a {@code null} {@code lastInput} and a JSON {@code null}
  * one stay distinct. A document with a higher {@code formatVersion} is refused rather than half read.
+ * Format 1 (before message ids and content parts) reads unchanged: its messages get the ids
+ * {@link LegacyMessageIds} derives, the same on every read.
  * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting
  * integer node, fractions as doubles) unless a double would change them: then as big decimals
  * ({@link ExactNumberNodes}). Reading and writing apply the same {@link JsonLimits}.
  */
 public final class JsonCheckpointCodec implements CheckpointCodec {
-    /** The format this codec writes and the newest it reads. */
-    public static final int FORMAT_VERSION = 1;
+    /** The newest format: the one {@link #instance()} writes, and the newest any instance reads. */
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest format an instance can write (every instance reads every format up to {@link #FORMAT_VERSION}). */
+    public static final int OLDEST_WRITABLE_FORMAT = 1;
 
-    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(new ObjectMapper(JsonFactory.builder()
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(JsonLimits.readConstraints())
             .streamWriteConstraints(JsonLimits.writeConstraints())
             .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .setNodeFactory(new ExactNumberNodes()));
+            .setNodeFactory(new ExactNumberNodes());
+    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(MAPPER, FORMAT_VERSION);
+    private static final JsonCheckpointCodec FORMAT_1 = new JsonCheckpointCodec(MAPPER, 1);
 
     private final ObjectMapper mapper;
     private final JsonFactory factory;
+    private final int writeFormat;
 
-    private JsonCheckpointCodec(ObjectMapper mapper) {
+    private JsonCheckpointCodec(ObjectMapper mapper, int writeFormat) {
         this.mapper = mapper;
         this.factory = mapper.getFactory();
+        this.writeFormat = writeFormat;
     }
 
-    /** The shared, stateless instance. */
+    /** The shared, stateless instance writing format {@value #FORMAT_VERSION}. */
     public static JsonCheckpointCodec instance() {
         return INSTANCE;
+    }
+
+    /**
+     * An instance writing format {@code format}; all read every format. Format 1 is for a rolling
+     * upgrade while readers of earlier releases still run: it stores no message ids (messages read
+     * back get the ids {@linkplain #isDerivedMessageId derived} from their place and content) and
+     * refuses messages with content parts.
+     *
+     * @throws IllegalArgumentException for a format outside {@value #OLDEST_WRITABLE_FORMAT} to {@value #FORMAT_VERSION}
+     */
+    public static JsonCheckpointCodec writingFormat(int format) {
+        if (format == FORMAT_VERSION) {
+            return INSTANCE;
+        }
+        if (format == 1) {
+            return FORMAT_1;
+        }
+        throw new IllegalArgumentException("format version " + format + " cannot be written; choose "
+                + OLDEST_WRITABLE_FORMAT + " to " + FORMAT_VERSION);
+    }
+
+    /** The format new documents are written in. */
+    public int writeFormat() {
+        return writeFormat;
+    }
+
+    /** Whether {@code messageId} was derived on reading a message stored without an id (format 1). */
+    public static boolean isDerivedMessageId(String messageId) {
+        return LegacyMessageIds.isDerived(messageId);
     }
 
     /**
@@ -70,7 +110,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         var out = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = factory.createGenerator(out)) {
             g.writeStartObject();
-            g.writeNumberField("formatVersion", FORMAT_VERSION);
+            g.writeNumberField("formatVersion", writeFormat);
             g.writeStringField("checkpointId", checkpoint.checkpointId());
             g.writeStringField("agentId", checkpoint.agentId());
             g.writeNumberField("version", checkpoint.version());
@@ -101,18 +141,44 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         return out.toByteArray();
     }
 
-    /** Encodes one message the way {@link #encode} does inside a checkpoint. */
+    /**
+     * Encodes one message the way {@link #encode} does inside a checkpoint.
+     *
+     * @throws IllegalArgumentException when this instance writes format 1 and the message has content parts
+     */
     public void writeMessage(JsonGenerator g, Message message) throws IOException {
+        if (writeFormat == 1 && !message.parts().isEmpty()) {
+            throw new IllegalArgumentException("Message '" + message.id() + "' has content parts, which format 1"
+                    + " cannot store; write format " + FORMAT_VERSION + " (agent.persistence.format-version)");
+        }
+        writeMessage(g, message, writeFormat > 1);
+    }
+
+    /**
+     * Encodes one message in the form of format {@value #FORMAT_VERSION}, with or without its id; without
+     * an id and content parts this is exactly format 1's form. History hash chains use it.
+     */
+    public static void writeMessage(JsonGenerator g, Message message, boolean withId) throws IOException {
         g.writeStartObject();
+        if (withId) {
+            g.writeStringField("id", message.id());
+        }
         g.writeStringField("role", message.role().name());
         g.writeStringField("content", message.content());
+        if (!message.parts().isEmpty()) {
+            g.writeArrayFieldStart("parts");
+            for (ContentPart part : message.parts()) {
+                ContentParts.write(g, part);
+            }
+            g.writeEndArray();
+        }
         if (message.toolCall() != null) {
             ToolCall call = message.toolCall();
             g.writeObjectFieldStart("toolCall");
             g.writeStringField("id", call.id());
             g.writeStringField("toolName", call.toolName());
             g.writeFieldName("arguments");
-            mapper.writeTree(g, call.arguments());
+            MAPPER.writeTree(g, call.arguments());
             g.writeEndObject();
         }
         if (!message.metadata().isEmpty()) {
@@ -166,8 +232,9 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         if (!messages.isArray()) {
             throw new IllegalArgumentException("messageHistory is not an array");
         }
+        int index = 0;
         for (JsonNode message : messages) {
-            history.add(readMessage(message));
+            history.add(readMessage(message, index++));
         }
         var state = new LinkedHashMap<String, JsonNode>();
         Iterator<Map.Entry<String, JsonNode>> fields = objectField(root, "state").fields();
@@ -190,17 +257,19 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
                 text(root, "parentCheckpointId", false));
     }
 
-    private Message readMessage(JsonNode node) {
+    private Message readMessage(JsonNode node, int index) {
         if (!node.isObject()) {
-            throw new IllegalArgumentException("a messageHistory entry is not an object");
+            throw new IllegalArgumentException("messageHistory[" + index + "] is not an object");
         }
         ToolCall call = null;
         JsonNode callNode = node.get("toolCall");
         if (callNode != null && !callNode.isNull()) {
             call = new ToolCall(text(callNode, "id", true), text(callNode, "toolName", true), callNode.get("arguments"));
         }
-        return new Message(Message.Role.valueOf(text(node, "role", true)), text(node, "content", false), call,
-                strings(node.get("metadata")));
+        String id = text(node, "id", false);
+        return new Message(id == null ? LegacyMessageIds.of(node, index) : id,
+                Message.Role.valueOf(text(node, "role", true)), text(node, "content", false),
+                ContentParts.read(node.get("parts"), index), call, strings(node.get("metadata")));
     }
 
     private static JsonNode required(JsonNode node, String field) {

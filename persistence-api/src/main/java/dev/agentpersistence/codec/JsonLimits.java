@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointLimitException;
+import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -107,15 +108,33 @@ public final class JsonLimits {
             if (tooLong(message.content())) {
                 throw limit("string length", MAX_STRING_LENGTH, "messageHistory[" + index + "].content");
             }
-            if (message.metadata().isEmpty() && message.toolCall() == null) {
+            if (message.metadata().isEmpty() && message.toolCall() == null && message.parts().isEmpty()) {
                 return;
             }
             String where = "messageHistory[" + index + "]";
+            for (int p = 0; p < message.parts().size(); p++) {
+                part(message.parts().get(p), where + ".parts[" + p + "]");
+            }
             strings(message.metadata(), where + ".metadata", 4);
             if (message.toolCall() != null) {
                 text(message.toolCall().id(), where + ".toolCall.id");
                 text(message.toolCall().toolName(), where + ".toolCall.toolName");
                 node(message.toolCall().arguments(), 4, where + ".toolCall.arguments");
+            }
+        }
+
+        private void part(ContentPart part, String where) {
+            if (part instanceof ContentPart.Text text) {
+                text(text.text(), where + ".text");
+            } else if (part instanceof ContentPart.Media media) {
+                text(media.url(), where + ".url");
+                text(media.mimeType(), where + ".mimeType");
+                text(media.name(), where + ".name");
+                long base64Length = 4L * ((media.size() + 2) / 3);
+                if (base64Length > MAX_STRING_LENGTH) {
+                    throw limit("string length", MAX_STRING_LENGTH, where + ".data (" + media.size()
+                            + " bytes, " + base64Length + " characters in Base64)");
+                }
             }
         }
 

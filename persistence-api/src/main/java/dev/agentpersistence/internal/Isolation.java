@@ -36,7 +36,7 @@ public final class Isolation {
             return message;
         }
         ToolCall call = message.toolCall();
-        return new Message(message.role(), message.content(),
+        return new Message(message.id(), message.role(), message.content(), message.parts(),
                 new ToolCall(call.id(), call.toolName(), call.arguments().deepCopy()), message.metadata());
     }
 

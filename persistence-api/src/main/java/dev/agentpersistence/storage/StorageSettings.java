@@ -29,6 +29,7 @@ public final class StorageSettings {
 
     private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
 
+    private final int formatVersion;
     private final DocumentLayers layers;
     private final long maxCheckpointSize;
     private final boolean incrementalHistory;
@@ -36,8 +37,9 @@ public final class StorageSettings {
     private final Duration ttl;
     private final boolean skipCorrupt;
 
-    private StorageSettings(DocumentLayers layers, long maxCheckpointSize, boolean incrementalHistory,
+    private StorageSettings(int formatVersion, DocumentLayers layers, long maxCheckpointSize, boolean incrementalHistory,
                             IncrementalHistoryConfig history, Duration ttl, boolean skipCorrupt) {
+        this.formatVersion = formatVersion;
         this.layers = layers;
         this.maxCheckpointSize = maxCheckpointSize;
         this.incrementalHistory = incrementalHistory;
@@ -82,9 +84,18 @@ public final class StorageSettings {
     public static StorageSettings from(ProviderConfig config, boolean incrementalByDefault) {
         Objects.requireNonNull(config, "config");
         LayeredCheckpointCodec codec = CodecSettings.codec(config);
-        return new StorageSettings(codec.layers(), codec.maxDocumentSize(),
+        return new StorageSettings(((JsonCheckpointCodec) codec.inner()).writeFormat(), codec.layers(),
+                codec.maxDocumentSize(),
                 IncrementalHistoryConfig.ENABLED.find(config).orElse(incrementalByDefault),
                 IncrementalHistoryConfig.of(config), null, false);
+    }
+
+    /**
+     * The version of the stored form new documents are written in (default
+     * {@value JsonCheckpointCodec#FORMAT_VERSION}); every version is read whatever this says.
+     */
+    public int formatVersion() {
+        return formatVersion;
     }
 
     /** The layers new documents are written with, and the keys encrypted ones are read with. */
@@ -126,17 +137,20 @@ public final class StorageSettings {
 
     /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
     public LayeredCheckpointCodec codec() {
-        return LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(maxCheckpointSize).build();
+        return LayeredCheckpointCodec.custom().inner(JsonCheckpointCodec.writingFormat(formatVersion)).layers(layers)
+                .maxDocumentSize(maxCheckpointSize).build();
     }
 
     @Override
     public String toString() {
-        return "StorageSettings[" + layers + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
+        return "StorageSettings[" + (formatVersion == JsonCheckpointCodec.FORMAT_VERSION ? "" : "format "
+                + formatVersion + ", ") + layers + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
                 + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl) + (skipCorrupt ? ", skipCorrupt" : "") + "]";
     }
 
     /** Builds {@link StorageSettings}; every method validates its argument. */
     public static final class Builder {
+        private int formatVersion;
         private DocumentLayers layers;
         private long maxCheckpointSize;
         private boolean incrementalHistory;
@@ -145,6 +159,7 @@ public final class StorageSettings {
         private boolean skipCorrupt;
 
         private Builder(StorageSettings from) {
+            this.formatVersion = from.formatVersion;
             this.layers = from.layers;
             this.maxCheckpointSize = from.maxCheckpointSize;
             this.incrementalHistory = from.incrementalHistory;
@@ -167,17 +182,29 @@ public final class StorageSettings {
          */
         public Builder codec(CheckpointCodec codec) {
             Objects.requireNonNull(codec, "codec");
-            if (codec instanceof JsonCheckpointCodec) {
+            if (codec instanceof JsonCheckpointCodec json) {
+                this.formatVersion = json.writeFormat();
                 this.layers = DocumentLayers.none();
                 return this;
             }
-            if (codec instanceof LayeredCheckpointCodec layered && layered.inner() instanceof JsonCheckpointCodec) {
+            if (codec instanceof LayeredCheckpointCodec layered && layered.inner() instanceof JsonCheckpointCodec json) {
+                this.formatVersion = json.writeFormat();
                 this.layers = layered.layers();
                 this.maxCheckpointSize = layered.maxDocumentSize();
                 return this;
             }
             throw new IllegalArgumentException("Codec " + codec.getClass().getName() + " does not write the stored form"
                     + " every reader reads (JSON, optionally inside DocumentLayers); choose layers instead");
+        }
+
+        /**
+         * The version of the stored form to write, {@value JsonCheckpointCodec#OLDEST_WRITABLE_FORMAT} to
+         * {@value JsonCheckpointCodec#FORMAT_VERSION}; see {@link JsonCheckpointCodec#writingFormat(int)}.
+         */
+        public Builder formatVersion(int version) {
+            JsonCheckpointCodec.writingFormat(version);
+            this.formatVersion = version;
+            return this;
         }
 
         /** The maximum checkpoint size in bytes, {@code > 0}; see {@link StorageSettings#maxCheckpointSize()}. */
@@ -217,7 +244,7 @@ public final class StorageSettings {
         }
 
         public StorageSettings build() {
-            return new StorageSettings(layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
+            return new StorageSettings(formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
         }
     }
 }

@@ -154,7 +154,7 @@ class LayeredCheckpointCodecTest {
     void aWrongFormatVersionInsideTheLayersIsStillReported() {
         var codec = LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().checksum(true).build()).build();
         String json = new String(CheckpointCodec.json().encode(CHECKPOINT), StandardCharsets.UTF_8)
-                .replace("\"formatVersion\":1", "\"formatVersion\":99");
+                .replace("\"formatVersion\":" + JsonCheckpointCodec.FORMAT_VERSION, "\"formatVersion\":99");
         byte[] stored = codec.layers().wrap(json.getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> codec.decode(stored, WHERE)).isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("format version 99");

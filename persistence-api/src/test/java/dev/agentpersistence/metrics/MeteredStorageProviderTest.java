@@ -45,7 +45,7 @@ class MeteredStorageProviderTest {
                 .version(version)
                 .createdAt(Instant.parse("2025-01-01T00:00:00.123456789Z").plusSeconds(version))
                 .nodeId("node-" + version)
-                .message(Message.user(text))
+                .message(Message.user(text).withId("m-" + version))
                 .build();
     }
 

@@ -20,7 +20,7 @@ final class TestCheckpoints {
                 .version(version)
                 .createdAt(T0.plusSeconds(version))
                 .nodeId("node-" + version)
-                .message(Message.user("input " + version))
+                .message(Message.user("input " + version).withId("m-" + version))
                 .state("writer", JsonNodeFactory.instance.textNode(writer))
                 .metadata("writer", writer)
                 .build();

@@ -27,7 +27,7 @@ class InMemoryIsolationTest {
         return Checkpoints.builder("agent", 0)
                 .lastInput(input)
                 .state("doc", state)
-                .message(Message.toolCall(new ToolCall("c1", "write", arguments)))
+                .message(Message.toolCall(new ToolCall("c1", "write", arguments)).withId("call-message"))
                 .build();
     }
 

@@ -72,7 +72,7 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
                 .version(version)
                 .createdAt(Instant.parse("2026-01-01T00:00:00.000000001Z").plusSeconds(version))
                 .nodeId(version % 2 == 0 ? "even" : "odd")
-                .message(Message.user("hello " + version))
+                .message(Message.user("hello " + version).withId("m-" + version))
                 .state("k", TextNode.valueOf("v" + version))
                 .metadata("parity", version % 2 == 0 ? "even" : "odd")
                 .build();

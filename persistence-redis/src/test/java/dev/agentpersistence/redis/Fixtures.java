@@ -31,7 +31,7 @@ final class Fixtures {
                 .version(version)
                 .createdAt(BASE.plusSeconds(version).plusNanos(version))
                 .nodeId("node")
-                .message(Message.user("message " + version))
+                .message(Message.user("message " + version).withId("m-" + version))
                 .state("version", json(Long.toString(version)));
     }
 

@@ -26,7 +26,7 @@ class RedisBoundedReadTest {
     private static AgentCheckpoint checkpoint(long version, String text) {
         return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId("agent").version(version)
                 .createdAt(Instant.parse("2026-11-24T00:00:00Z").plusSeconds(version)).nodeId("n")
-                .message(Message.user(text)).build();
+                .message(Message.user(text).withId("m-" + version)).build();
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
 import java.time.Instant;
@@ -57,7 +58,7 @@ public final class Checkpoints {
                 .version(version)
                 .createdAt(createdAt(version))
                 .nodeId("node")
-                .message(Message.user("message of version " + version))
+                .message(Message.user("message of version " + version).withId("m-" + version))
                 .state("version", json(Long.toString(version)));
     }
 
@@ -114,20 +115,42 @@ public final class Checkpoints {
         return builder.build();
     }
 
-    /** A short conversation with every role, a tool call with JSON arguments and its result. */
+    /**
+     * A short conversation with every role, a user message with content parts (text, an image as
+     * bytes, a file by URL), a tool call with JSON arguments and its result. Message ids are
+     * {@code c<version>-<index>}.
+     */
     public static List<Message> conversation(long version) {
         var call = new ToolCall("call-" + version, "create_file",
                 json("{\"path\":\"docs/intro.md\",\"content\":\"# Intro\\n\",\"overwrite\":false,\"mode\":420}"));
-        return List.of(
+        String request = "Write the introduction (version " + version + ") — ünïcödé, 中文, עברית, 🙂";
+        var messages = List.of(
                 Message.system("You write reports."),
-                Message.user("Write the introduction (version " + version + ") — ünïcödé, 中文, עברית, 🙂"),
+                Message.user(request).withParts(List.of(ContentPart.text(request),
+                        ContentPart.bytes(ContentPart.MediaKind.IMAGE, image(version), "image/png"),
+                        ContentPart.url(ContentPart.MediaKind.FILE, "https://example.com/brief-" + version + ".pdf",
+                                "application/pdf").withName("brief ✓.pdf"))),
                 Message.assistant("I will create the file."),
                 Message.toolCall(call),
                 Message.toolResult("call-" + version, "create_file", "{\"ok\":true}"),
                 Message.assistant("Done.").withMetadata("model", "m-1").withMetadata("tokens", "17"));
+        var withIds = new ArrayList<Message>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            withIds.add(messages.get(i).withId("c" + version + "-" + i));
+        }
+        return withIds;
     }
 
-    /** {@code size} messages cycling through every role; every tenth is a tool call with JSON arguments. */
+    /** A small binary "image" (every byte value, then the version) for content parts. */
+    static byte[] image(long version) {
+        byte[] bytes = new byte[260];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i + version);
+        }
+        return bytes;
+    }
+
+    /** {@code size} messages cycling through every role, ids {@code h-<index>}; every tenth is a tool call with JSON arguments. */
     public static List<Message> history(int size) {
         var messages = new ArrayList<Message>(size);
         for (int i = 0; i < size; i++) {
@@ -140,6 +163,7 @@ public final class Checkpoints {
                 case 3 -> messages.add(Message.toolResult("call-" + (i - 1), "lookup", "result " + i));
                 default -> messages.add(Message.assistant("step " + i).withMetadata("index", Integer.toString(i)));
             }
+            messages.set(i, messages.get(i).withId("h-" + i));
         }
         return messages;
     }

@@ -26,7 +26,8 @@ final class GrowingRun {
         Message answer = step % 7 == 3
                 ? Message.toolCall(new ToolCall("call-" + step, "lookup", Checkpoints.json("{\"step\":" + step + "}")))
                 : Message.assistant("a" + step).withMetadata("s", Integer.toString(step));
-        return List.of(Message.user("q" + step + (step % 50 == 0 ? " ünïcödé 🙂" : "")), answer);
+        return List.of(Message.user("q" + step + (step % 50 == 0 ? " ünïcödé 🙂" : "")).withId("q-" + step),
+                answer.withId("a-" + step));
     }
 
     /** The checkpoint of {@code step} with {@code history}. */

@@ -10,6 +10,7 @@ import dev.agentpersistence.EncryptionKeyException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.EncryptionKeys;
+import dev.agentpersistence.codec.JsonCheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
@@ -24,10 +25,11 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The stored form describes itself: checkpoints written with each configuration (plain JSON,
- * checksummed, compressed, encrypted, incremental history, and all of them at once) are read with
- * every configuration, and come back complete and equal; a reader without the key of an encrypted
- * document gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial
- * checkpoint. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the reason
+ * checksummed, compressed, encrypted, incremental history, all of them at once, and format 1 as
+ * releases before message ids wrote it) are read with every configuration, and come back complete and
+ * equal (format 1: equal apart from message ids, which every reader derives alike and which content
+ * parts format 1 cannot hold); a reader without the key of an encrypted document gets an
+ * {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the reason
  * without it.
  */
 abstract class ReadMatrixContract extends Contract {
@@ -41,6 +43,9 @@ abstract class ReadMatrixContract extends Contract {
 
     /** One configuration of the matrix: a name and the settings it writes (and reads) with. */
     private record Configuration(String name, StorageSettings settings, boolean encrypts) {
+        boolean legacy() {
+            return settings.formatVersion() == 1;
+        }
     }
 
     private static List<Configuration> configurations() {
@@ -58,18 +63,32 @@ abstract class ReadMatrixContract extends Contract {
                 new Configuration("defaults", StorageSettings.ofDefaults(), false),
                 new Configuration("incremental history", StorageSettings.from(plain)
                         .incrementalHistory(true).history(smallBlocks).build(), false),
+                new Configuration("format 1", StorageSettings.from(plain).formatVersion(1).build(), false),
+                new Configuration("format 1, every layer and incremental history", StorageSettings.custom()
+                        .formatVersion(1)
+                        .layers(DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
+                                .encryption(keys).build())
+                        .incrementalHistory(true).history(smallBlocks).build(), true),
                 new Configuration("every layer and incremental history", StorageSettings.custom()
                         .layers(DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
                                 .encryption(keys).build())
                         .incrementalHistory(true).history(smallBlocks).build(), true));
     }
 
-    /** Three checkpoints per writer: a long history (segments when incremental), a grown one, and a full one. */
-    private static List<AgentCheckpoint> written(String agentId) {
+    /**
+     * Three checkpoints per writer: a long history (segments when incremental), a grown one, and a full
+     * one; without content parts for a format 1 writer, which cannot store them.
+     */
+    private static List<AgentCheckpoint> written(String agentId, boolean legacy) {
         List<Message> history = Checkpoints.history(HISTORY);
         var grown = new ArrayList<>(history);
-        grown.addAll(Checkpoints.history(9));
+        for (Message message : Checkpoints.history(9)) {
+            grown.add(message.withId("grown-" + message.id()));
+        }
         var full = Checkpoints.full(agentId, 2);
+        if (legacy) {
+            full = full.toBuilder().messageHistory(withoutParts(full.messageHistory())).build();
+        }
         var longFull = AgentCheckpoint.builder()
                 .checkpointId(full.checkpointId()).agentId(agentId).version(2).createdAt(full.createdAt())
                 .nodeId(full.nodeId()).lastInput(full.lastInput()).lastInputType(full.lastInputType())
@@ -79,6 +98,23 @@ abstract class ReadMatrixContract extends Contract {
                 Checkpoints.builder(agentId, 0).messageHistory(history).metadata(Map.of("phase", "one")).build(),
                 Checkpoints.builder(agentId, 1).messageHistory(grown).metadata(Map.of("phase", "two")).build(),
                 longFull);
+    }
+
+    private static List<Message> withoutParts(List<Message> messages) {
+        return messages.stream().map(m -> m.withParts(List.of())).toList();
+    }
+
+    /** {@code checkpoint} with message ids replaced by their positions: how format 1 documents compare. */
+    private static AgentCheckpoint idsByPosition(AgentCheckpoint checkpoint) {
+        var messages = new ArrayList<Message>();
+        for (Message message : checkpoint.messageHistory()) {
+            messages.add(message.withId("#" + messages.size()));
+        }
+        return checkpoint.toBuilder().messageHistory(messages).build();
+    }
+
+    private static List<AgentCheckpoint> idsByPosition(List<AgentCheckpoint> checkpoints) {
+        return checkpoints.stream().map(ReadMatrixContract::idsByPosition).toList();
     }
 
     private static List<Message> concat(List<Message> a, List<Message> b) {
@@ -97,7 +133,7 @@ abstract class ReadMatrixContract extends Contract {
             providers.put(configuration, newProvider(configuration.settings()));
             String agentId = agent("matrix-" + agents.size());
             agents.put(configuration, agentId);
-            saveAll(providers.get(configuration), agentId, written(agentId));
+            saveAll(providers.get(configuration), agentId, written(agentId, configuration.legacy()));
         }
         var tests = new ArrayList<DynamicTest>();
         for (Configuration writer : configurations) {
@@ -107,6 +143,8 @@ abstract class ReadMatrixContract extends Contract {
                 tests.add(DynamicTest.dynamicTest("written " + writer.name() + ", read " + reader.name(), () -> {
                     if (writer.encrypts() && !reader.encrypts()) {
                         assertMissingKey(provider, agentId);
+                    } else if (writer.legacy()) {
+                        assertReadsBackWithDerivedIds(provider, agentId);
                     } else {
                         assertReadsBack(provider, agentId);
                     }
@@ -122,15 +160,15 @@ abstract class ReadMatrixContract extends Contract {
         var configurations = configurations();
         var first = newProvider(configurations.get(configurations.size() - 1).settings());
         String agentId = agent("matrix-resave");
-        saveAll(first, agentId, written(agentId));
+        saveAll(first, agentId, written(agentId, false));
         var tests = new ArrayList<DynamicTest>();
         for (Configuration other : configurations) {
-            if (!other.encrypts()) {
+            if (!other.encrypts() || other.legacy()) {
                 continue;
             }
             var provider = newProvider(other.settings());
             tests.add(DynamicTest.dynamicTest("re-saved " + other.name(), () -> {
-                for (AgentCheckpoint checkpoint : written(agentId)) {
+                for (AgentCheckpoint checkpoint : written(agentId, false)) {
                     provider.saveCheckpoint(agentId, checkpoint);
                 }
                 var changed = Checkpoints.builder(agentId, 1).messageHistory(Checkpoints.history(3)).build();
@@ -149,8 +187,30 @@ abstract class ReadMatrixContract extends Contract {
         }
     }
 
+    /**
+     * A format 1 document reads complete; its messages carry derived ids, the same on every read (so a
+     * loaded checkpoint saved again is an idempotent retry), and otherwise equal what was saved.
+     */
+    private static void assertReadsBackWithDerivedIds(PersistenceStorageProvider<CheckpointFilter> provider,
+                                                      String agentId) {
+        var expected = written(agentId, true);
+        List<AgentCheckpoint> read = provider.getCheckpoints(agentId);
+        assertThat(idsByPosition(read)).as("getCheckpoints, ids aside").containsExactlyElementsOf(idsByPosition(expected));
+        assertThat(provider.getCheckpoints(agentId)).as("derived ids are stable").isEqualTo(read);
+        assertThat(read).flatExtracting(AgentCheckpoint::messageHistory).extracting(Message::id)
+                .allMatch(JsonCheckpointCodec::isDerivedMessageId, "derived");
+        assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(read.get(2));
+        for (AgentCheckpoint checkpoint : read) {
+            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId())).as("getCheckpoint")
+                    .contains(checkpoint);
+        }
+        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().metadata("phase", "two").build()))
+                .as("metadata filter").containsExactly(read.get(1));
+        provider.saveCheckpoint(agentId, read.get(1)); // the same checkpoint as read: an idempotent retry
+    }
+
     private static void assertReadsBack(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
-        var expected = written(agentId);
+        var expected = written(agentId, false);
         assertThat(provider.getCheckpoints(agentId)).as("getCheckpoints").containsExactlyElementsOf(expected);
         assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(expected.get(2));
         for (AgentCheckpoint checkpoint : expected) {
@@ -166,7 +226,7 @@ abstract class ReadMatrixContract extends Contract {
     }
 
     private static void assertMissingKey(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
-        var expected = written(agentId);
+        var expected = written(agentId, false);
         for (var read : List.<Runnable>of(
                 () -> provider.getLatestCheckpoint(agentId),
                 () -> provider.getCheckpoints(agentId),

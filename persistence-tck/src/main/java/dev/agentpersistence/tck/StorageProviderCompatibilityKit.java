@@ -179,6 +179,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Messages: ids and content parts (text, image, audio, video, file) round-trip exactly")
+    class Messages extends MessageContract {
+        Messages() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Conflicts: a save never overwrites different content")
     class Conflicts extends ConflictContract {
         Conflicts() {

@@ -315,6 +315,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("Isolation", StorageProviderCompatibilityKit.Isolation.class),
             Map.entry("Identifiers", StorageProviderCompatibilityKit.Identifiers.class),
             Map.entry("Surrogates", StorageProviderCompatibilityKit.Surrogates.class),
+            Map.entry("Messages", StorageProviderCompatibilityKit.Messages.class),
             Map.entry("Conflicts", StorageProviderCompatibilityKit.Conflicts.class),
             Map.entry("Concurrency", StorageProviderCompatibilityKit.Concurrency.class),
             Map.entry("SharedStorage", StorageProviderCompatibilityKit.SharedStorage.class),

@@ -34,7 +34,8 @@ class StorageShellTest {
     private static List<Message> history(int size) {
         var messages = new ArrayList<Message>();
         for (int i = 0; i < size; i++) {
-            messages.add(i % 2 == 0 ? Message.user("question " + i) : Message.assistant("answer " + i));
+            Message message = i % 2 == 0 ? Message.user("question " + i) : Message.assistant("answer " + i);
+            messages.add(message.withId("m-" + i));
         }
         return messages;
     }

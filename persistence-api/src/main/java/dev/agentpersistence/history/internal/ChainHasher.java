@@ -17,15 +17,28 @@ import java.util.List;
 /**
  * The SHA-256 hash chain over blocks of messages: {@code c(0)} is 32 zero bytes and
  * {@code c(k+1) = SHA-256(c(k) ‖ block k)}, each message in the canonical JSON form of
- * {@link JsonCheckpointCodec#writeMessage}. {@code c(k)} thus names the first {@code k} blocks
- * exactly, whatever bytes a codec stores them as. Stateless and thread-safe.
+ * {@link JsonCheckpointCodec#writeMessage(JsonGenerator, Message, boolean)}: with its id when ids are
+ * stored and the id is not {@linkplain JsonCheckpointCodec#isDerivedMessageId derived}, so a message
+ * stored without an id (format 1) hashes alike when written and when read back. {@code c(k)} thus
+ * names the first {@code k} blocks exactly, whatever bytes a codec stores them as. Stateless and
+ * thread-safe.
  */
 public final class ChainHasher {
     private static final byte[] ORIGIN = new byte[32];
     private static final byte[] DIGEST_LABEL = "agent-persistence history".getBytes(StandardCharsets.US_ASCII);
 
     private final JsonFactory json = new JsonFactory();
-    private final JsonCheckpointCodec codec = JsonCheckpointCodec.instance();
+    private final boolean idsStored;
+
+    /** A hasher for reading, and for writing a format that stores message ids. */
+    public ChainHasher() {
+        this(true);
+    }
+
+    /** A hasher for writing; {@code idsStored} is whether the written format stores message ids. */
+    public ChainHasher(boolean idsStored) {
+        this.idsStored = idsStored;
+    }
 
     /** {@code c(0)}. */
     public static byte[] origin() {
@@ -54,7 +67,8 @@ public final class ChainHasher {
         try (OutputStream out = new DigestOutputStream(OutputStream.nullOutputStream(), sha);
              JsonGenerator g = json.createGenerator(out)) {
             for (Message message : messages) {
-                codec.writeMessage(g, message);
+                JsonCheckpointCodec.writeMessage(g, message,
+                        idsStored && !JsonCheckpointCodec.isDerivedMessageId(message.id()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not hash messages", e);

@@ -1,0 +1,95 @@
+package dev.agentpersistence.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.ContentPart;
+import dev.agentpersistence.ContentPart.MediaKind;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.ToolCall;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Messages keep what identifies and makes them up: the id each message got (its author's or a
+ * random one) comes back on every read path, and content parts — text, and media of every kind by
+ * URL or as bytes of any value — round-trip exactly, in order, also in long histories.
+ */
+abstract class MessageContract extends Contract {
+
+    MessageContract(KitSession session) {
+        super(session);
+    }
+
+    @Test
+    @DisplayName("message ids, given or assigned, come back on every read path")
+    void idsRoundTrip() {
+        String agent = agent("message-ids");
+        List<Message> history = List.of(Message.system("rules"), Message.user("hi"), Message.assistant("hello"),
+                Message.user("again").withId("caller-chosen id ✓"), Message.user("hi"));
+        assertThat(history.get(1).id()).as("equal messages get different ids").isNotEqualTo(history.get(4).id());
+        var checkpoint = Checkpoints.builder(agent, 0).messageHistory(history).build();
+        provider().saveCheckpoint(agent, checkpoint);
+
+        assertThat(provider().getLatestCheckpoint(agent)).contains(checkpoint);
+        assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().limit(1).build()))
+                .containsExactly(checkpoint);
+        assertThat(provider().getCheckpoints(agent).get(0).messageHistory()).extracting(Message::id)
+                .containsExactlyElementsOf(history.stream().map(Message::id).toList());
+    }
+
+    @Test
+    @DisplayName("content parts of every kind, by URL and as bytes of every value, round-trip in order")
+    void contentPartsRoundTrip() {
+        String agent = agent("message-parts");
+        var random = new Random(17);
+        var parts = new ArrayList<ContentPart>();
+        parts.add(ContentPart.text("Describe these ✓ 🙂"));
+        for (MediaKind kind : MediaKind.values()) {
+            byte[] bytes = new byte[1 + random.nextInt(3000)];
+            random.nextBytes(bytes);
+            parts.add(ContentPart.bytes(kind, bytes, "application/x-" + kind.name().toLowerCase()));
+            parts.add(ContentPart.url(kind, "https://example.com/" + kind + "?q=ä&x=\"1\"", null));
+        }
+        parts.add(ContentPart.bytes(MediaKind.FILE, new byte[0], "text/plain").withName("empty.txt"));
+        parts.add(ContentPart.text(""));
+        var history = List.of(Message.user(parts), Message.assistant("Four media kinds."),
+                Message.toolCall(new ToolCall("c1", "describe", Checkpoints.json("{\"n\":1}")))
+                        .withParts(List.of(ContentPart.url(MediaKind.IMAGE, "s3://bucket/key.png", "image/png"))));
+        var checkpoint = Checkpoints.builder(agent, 0).messageHistory(history).build();
+        provider().saveCheckpoint(agent, checkpoint);
+
+        AgentCheckpoint read = provider().getLatestCheckpoint(agent).orElseThrow();
+        assertThat(read).isEqualTo(checkpoint);
+        assertThat(read.messageHistory().get(0).parts()).containsExactlyElementsOf(parts);
+        assertThat(read.messageHistory().get(0).content()).isEqualTo("Describe these ✓ 🙂\n");
+    }
+
+    @Test
+    @DisplayName("a long history whose messages carry media reads back complete at every version")
+    void mediaInALongHistory() {
+        String agent = agent("message-media-history");
+        var random = new Random(23);
+        var history = new ArrayList<Message>();
+        var saved = new ArrayList<AgentCheckpoint>();
+        for (int version = 0; version < 12; version++) {
+            byte[] image = new byte[4096];
+            random.nextBytes(image);
+            history.add(Message.user(List.of(ContentPart.text("picture " + version),
+                    ContentPart.bytes(MediaKind.IMAGE, image, "image/png"))));
+            for (int i = 0; i < 5; i++) {
+                history.add(Message.assistant("note " + version + "." + i));
+            }
+            var checkpoint = Checkpoints.builder(agent, version).messageHistory(history).build();
+            provider().saveCheckpoint(agent, checkpoint);
+            saved.add(checkpoint);
+        }
+        assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
+        assertThat(provider().getLatestCheckpoint(agent, CheckpointFilter.builder().maxVersion(5L).build()))
+                .contains(saved.get(5));
+    }
+}
