@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Koog's session id becomes the agent id {@code koog:<session id>} (prefix configurable). A Koog
- * checkpoint round-trips exactly: see {@link KoogCheckpoints} and {@link KoogMessages} for the mapping.
+ * checkpoint round-trips exactly; the module's README documents how its fields map onto ours.
  * Nothing is cached: every call reads the store, so several JVMs share a session. Two writers that take
  * the same version of one session do not fork it: the second save fails with
  * {@link KoogCheckpointConflictException} and writes nothing.

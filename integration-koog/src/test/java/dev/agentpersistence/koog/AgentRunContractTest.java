@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.koog.agents.snapshot.feature.AgentCheckpointData;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,6 +124,26 @@ abstract class AgentRunContractTest {
         AgentCheckpointData winner = stored.get(1);
         first.saveCheckpointAsync(session, winner).get();
         assertThat(second.getCheckpointsAsync(session, null).get()).hasSize(2);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void anAgentThatLosesTheVersionRaceStopsWithAConflictAndWritesNothing() throws Exception {
+        var store = (PersistenceStorageProvider<CheckpointFilter>) open();
+        var otherJvm = KoogCheckpointStorage.of(open());
+        var racing = new RacingWriterStore(store, "writer/writer/plan", latest -> {
+            AgentCheckpointData theirs = CheckpointMappingTest.checkpoint("other-writer", latest.version() + 1,
+                    CheckpointMappingTest.everyKindOfMessage());
+            otherJvm.saveCheckpointAsync(session, theirs).join();
+        });
+        var agent = WriterAgent.create(KoogCheckpointStorage.of(racing), new ScriptedExecutor());
+
+        assertThatThrownBy(() -> agent.run("q1 report", session))
+                .hasStackTraceContaining(KoogCheckpointConflictException.class.getName())
+                .hasStackTraceContaining("version 1 was taken by another writer");
+
+        assertThat(store.getCheckpoints("koog:" + session)).extracting(AgentCheckpoint::checkpointId)
+                .hasSize(2).endsWith("other-writer");
     }
 
     /** Saves once both writers are ready; the failure, or {@code null} when the save went through. */
