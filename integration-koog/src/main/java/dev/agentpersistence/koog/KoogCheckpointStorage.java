@@ -47,6 +47,7 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
     private final PersistenceStorageProvider<?> storage;
     private final String agentIdPrefix;
     private final Executor executor;
+    private final MessageMemo memo = new MessageMemo();
 
     private KoogCheckpointStorage(Builder builder) {
         this.storage = builder.storage;
@@ -82,7 +83,7 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
         return call(() -> {
             var matching = new ArrayList<AgentCheckpointData>();
             for (AgentCheckpoint record : storage.getCheckpoints(agentId(sessionId))) {
-                AgentCheckpointData data = KoogCheckpoints.fromRecord(record);
+                AgentCheckpointData data = KoogCheckpoints.fromRecord(record, memo);
                 if (filter == null || filter.check(data)) {
                     matching.add(data);
                 }
@@ -95,7 +96,7 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
     public CompletableFuture<Boolean> saveCheckpointAsync(String sessionId, AgentCheckpointData checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
         return call(() -> {
-            AgentCheckpoint record = KoogCheckpoints.toRecord(agentId(sessionId), sessionId, checkpoint);
+            AgentCheckpoint record = KoogCheckpoints.toRecord(agentId(sessionId), sessionId, checkpoint, memo);
             try {
                 storage.saveCheckpoint(record.agentId(), record);
             } catch (CheckpointConflictException e) {
@@ -111,11 +112,12 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
                                                                           AgentCheckpointPredicateFilter filter) {
         return call(() -> {
             if (filter == null) {
-                return storage.getLatestCheckpoint(agentId(sessionId)).map(KoogCheckpoints::fromRecord).orElse(null);
+                return storage.getLatestCheckpoint(agentId(sessionId))
+                        .map(record -> KoogCheckpoints.fromRecord(record, memo)).orElse(null);
             }
             List<AgentCheckpoint> records = storage.getCheckpoints(agentId(sessionId));
             for (int i = records.size() - 1; i >= 0; i--) {
-                AgentCheckpointData data = KoogCheckpoints.fromRecord(records.get(i));
+                AgentCheckpointData data = KoogCheckpoints.fromRecord(records.get(i), memo);
                 if (filter.check(data)) {
                     return data;
                 }

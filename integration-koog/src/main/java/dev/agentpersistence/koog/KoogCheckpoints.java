@@ -3,7 +3,6 @@ package dev.agentpersistence.koog;
 import ai.koog.agents.snapshot.feature.AgentCheckpointData;
 import ai.koog.agents.snapshot.feature.AgentCheckpointDataKt;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CorruptCheckpointException;
@@ -33,13 +32,13 @@ final class KoogCheckpoints {
     private KoogCheckpoints() {
     }
 
-    static AgentCheckpoint toRecord(String agentId, String sessionId, AgentCheckpointData data) {
-        ObjectNode koog = KoogJson.checkpoint(data);
+    static AgentCheckpoint toRecord(String agentId, String sessionId, AgentCheckpointData data, MessageMemo memo) {
+        ObjectNode koog = KoogJson.checkpoint(withHistory(data, List.of()));
         koog.remove("messageHistory");
         List<ai.koog.prompt.message.Message> messages = data.getMessageHistory();
         var history = new ArrayList<Message>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
-            history.add(KoogMessages.toRecord(messages.get(i), i));
+            history.add(memo.record(messages.get(i), i));
         }
         var builder = AgentCheckpoint.builder()
                 .checkpointId(data.getCheckpointId())
@@ -70,29 +69,38 @@ final class KoogCheckpoints {
      * @throws CorruptCheckpointException when the checkpoint was not written by this module, or its
      *                                    parts no longer fit together
      */
-    static AgentCheckpointData fromRecord(AgentCheckpoint record) {
+    static AgentCheckpointData fromRecord(AgentCheckpoint record, MessageMemo memo) {
         JsonNode stored = record.state().get(KOOG_CHECKPOINT);
         if (stored == null || !stored.isObject()) {
             throw corrupt(record, "state key '" + KOOG_CHECKPOINT + "'", "it has no Koog checkpoint: it was not "
                     + "written by the Koog integration", null);
         }
         ObjectNode koog = ((ObjectNode) stored).deepCopy();
-        ArrayNode history = koog.putArray("messageHistory");
+        koog.putArray("messageHistory");
+        if (record.lastInput() != null && LAST_OUTPUT_TYPE.equals(record.lastInputType()) && koog.path("graphProperties").isObject()) {
+            ((ObjectNode) koog.get("graphProperties")).set("lastOutput", record.lastInput());
+        }
+        AgentCheckpointData withoutHistory;
+        try {
+            withoutHistory = KoogJson.checkpoint(koog);
+        } catch (RuntimeException e) {
+            throw corrupt(record, "state key '" + KOOG_CHECKPOINT + "'", "Koog cannot read it back: " + e.getMessage(), e);
+        }
+        var history = new ArrayList<ai.koog.prompt.message.Message>(record.messageHistory().size());
         for (int i = 0; i < record.messageHistory().size(); i++) {
             try {
-                history.add(KoogMessages.toKoogJson(record.messageHistory().get(i)));
+                history.add(memo.message(record.messageHistory().get(i), m -> KoogJson.message(KoogMessages.toKoogJson(m))));
             } catch (RuntimeException e) {
                 throw corrupt(record, "message " + i, e.getMessage(), e);
             }
         }
-        if (record.lastInput() != null && LAST_OUTPUT_TYPE.equals(record.lastInputType()) && koog.path("graphProperties").isObject()) {
-            ((ObjectNode) koog.get("graphProperties")).set("lastOutput", record.lastInput());
-        }
-        try {
-            return KoogJson.checkpoint(koog);
-        } catch (RuntimeException e) {
-            throw corrupt(record, "state key '" + KOOG_CHECKPOINT + "'", "Koog cannot read it back: " + e.getMessage(), e);
-        }
+        return withHistory(withoutHistory, history);
+    }
+
+    private static AgentCheckpointData withHistory(AgentCheckpointData data, List<ai.koog.prompt.message.Message> history) {
+        return data.copy(data.getCheckpointId(), data.getCreatedAt(), history, data.getLlmParams(), data.getLlmModel(),
+                data.getTools(), data.getStorage(), data.getAgentIterations(), data.getVersion(), data.getGraphProperties(),
+                data.getPlannerProperties(), data.getProperties());
     }
 
     private static CorruptCheckpointException corrupt(AgentCheckpoint record, String location, String problem,

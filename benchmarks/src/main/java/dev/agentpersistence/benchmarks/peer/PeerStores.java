@@ -15,6 +15,8 @@ public final class PeerStores {
     public static final String INCREMENTAL = "+incremental";
     /** The peers' ids. */
     public static final List<String> PEERS = List.of("koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file");
+    /** Koog's checkpoints through our Koog integration into our stores (incremental history, as discovery gives it). */
+    public static final List<String> KOOG_ON_OURS = List.of("koog-on-ours-file", "koog-on-ours-sqlite");
 
     private static final String AGENT = "peer-agent";
 
@@ -31,6 +33,7 @@ public final class PeerStores {
             ids.add(OURS + backend.id() + INCREMENTAL);
         }
         ids.addAll(PEERS);
+        ids.addAll(KOOG_ON_OURS);
         return ids;
     }
 
@@ -60,6 +63,10 @@ public final class PeerStores {
                 return KoogPeerStore.inMemory(AGENT);
             case "koog-file":
                 return KoogPeerStore.file(settings.runDir().resolve("koog-file-" + namespace), AGENT);
+            case "koog-on-ours-file":
+                return koogOnOurs(Backend.FILE, settings, namespace);
+            case "koog-on-ours-sqlite":
+                return koogOnOurs(Backend.SQLITE, settings, namespace);
             case "langgraph4j-memory":
                 return LangGraph4jPeerStore.memory(AGENT);
             case "langgraph4j-file":
@@ -73,6 +80,14 @@ public final class PeerStores {
                         () -> driver.bytesStored(settings, namespace),
                         note(backend) + (incremental ? "; incremental history" : ""));
         }
+    }
+
+    private static PeerStore koogOnOurs(Backend backend, BenchSettings settings, String namespace) {
+        BackendDriver driver = backend.driver();
+        String koogNamespace = namespace + "k";
+        return KoogPeerStore.ours(driver.open(settings, koogNamespace, false, true),
+                () -> driver.bytesStored(settings, koogNamespace),
+                "Koog's checkpoints through KoogCheckpointStorage; " + note(backend) + "; incremental history", AGENT);
     }
 
     private static String note(Backend backend) {
