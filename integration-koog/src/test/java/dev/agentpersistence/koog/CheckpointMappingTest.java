@@ -3,9 +3,11 @@ package dev.agentpersistence.koog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ai.koog.agents.core.planner.PlannerAgentExecutionPoint;
 import ai.koog.agents.snapshot.feature.AgentCheckpointData;
 import ai.koog.agents.snapshot.feature.AgentCheckpointDataKt;
 import ai.koog.agents.snapshot.feature.GraphCheckpointProperties;
+import ai.koog.agents.snapshot.feature.PlannerCheckpointProperties;
 import ai.koog.prompt.message.AttachmentContent;
 import ai.koog.prompt.message.AttachmentSource;
 import ai.koog.prompt.message.Message;
@@ -157,6 +159,22 @@ class CheckpointMappingTest {
         AgentCheckpointData read = storage.getLatestCheckpointAsync("done", null).get();
         assertThat(AgentCheckpointDataKt.isTombstone(read)).isTrue();
         assertThat(read).isEqualTo(tombstone);
+    }
+
+    @Test
+    void aPlannerCheckpointRoundTripsWithItsStateAndPlan() throws Exception {
+        var planner = new PlannerCheckpointProperties(new PlannerAgentExecutionPoint.PlanCompletionEvaluated(false),
+                new JSONObject(Map.of("budget", JSONPrimitive.of(120))), new JSONObject(Map.of("steps",
+                        JSONPrimitive.of("collect receipts; file them"))));
+        var saved = new AgentCheckpointData("plan-1", T0, everyKindOfMessage().subList(0, 3), null, 2, planner, null,
+                ScriptedExecutor.MODEL, List.of(), null, 3);
+        storage.saveCheckpointAsync("planner", saved).get();
+
+        assertThat(provider.getLatestCheckpoint("koog:planner").orElseThrow().metadata())
+                .containsEntry("koog.kind", "planner");
+        AgentCheckpointData read = storage.getLatestCheckpointAsync("planner", null).get();
+        assertThat(read.getPlannerProperties()).isEqualTo(planner);
+        assertThat(koogJson(read)).isEqualTo(koogJson(saved));
     }
 
     @Test
