@@ -70,6 +70,23 @@ abstract class AgentRunContractTest {
     }
 
     @Test
+    void sessionsAreIsolatedAndAnUnknownSessionIsEmpty() throws Exception {
+        var storage = KoogCheckpointStorage.of(open());
+        String other = session + "-other";
+        var history = CheckpointMappingTest.everyKindOfMessage();
+        storage.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("mine", 0, history)).get();
+        storage.saveCheckpointAsync(other, CheckpointMappingTest.checkpoint("theirs", 0, history.subList(0, 1))).get();
+
+        assertThat(storage.getCheckpointsAsync(session, null).get()).extracting(AgentCheckpointData::getCheckpointId)
+                .containsExactly("mine");
+        assertThat(storage.getLatestCheckpointAsync(other, null).get().getMessageHistory()).hasSize(1);
+        assertThat(storage.getCheckpointsAsync(session + "-unknown", null).get()).isEmpty();
+        assertThat(storage.getLatestCheckpointAsync(session + "-unknown", null).get()).isNull();
+        assertThat(storage.deleteSession(other)).isEqualTo(1);
+        assertThat(storage.getCheckpointsAsync(session, null).get()).hasSize(1);
+    }
+
+    @Test
     void aFailedRunResumesAfterTheLastFinishedNodeInANewAgentOverANewProvider() {
         var failing = new ScriptedExecutor();
         var firstAttempt = new AtomicBoolean(true);
