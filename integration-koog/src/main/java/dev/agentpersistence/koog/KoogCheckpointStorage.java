@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  *
  * <p>Koog's session id becomes the agent id {@code koog:<session id>} (prefix configurable). A Koog
  * checkpoint round-trips exactly; the module's README documents how its fields map onto ours.
- * Nothing is cached: every call reads the store, so several JVMs share a session. Two writers that take
+ * No checkpoint is cached: every call reads the store, so several JVMs share a session (only message
+ * mappings are remembered, see {@code MessageMemo}). Two writers that take
  * the same version of one session do not fork it: the second save fails with
  * {@link KoogCheckpointConflictException} and writes nothing.
  *
