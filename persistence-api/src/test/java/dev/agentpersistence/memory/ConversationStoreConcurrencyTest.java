@@ -57,6 +57,19 @@ class ConversationStoreConcurrencyTest {
         assertThat(conversation.history()).hasSize(THREADS * MESSAGES_PER_THREAD);
     }
 
+    @Test
+    void frameworkStyleReadThenReplaceInEachThreadThroughOneTrackerPerThread() throws Exception {
+        run(thread -> ConversationStore.of(storage), (store, thread, i) -> {
+            var tracker = trackers.computeIfAbsent(store, ReadThenReplace::over);
+            var list = new ArrayList<>(tracker.read("shared"));
+            list.add(Message.user(thread + ":" + i));
+            tracker.replace("shared", list);
+        });
+        assertNothingLostAndOrderKept(ConversationStore.of(storage).load("shared").messages());
+    }
+
+    private final java.util.Map<ConversationStore, ReadThenReplace> trackers = new java.util.concurrent.ConcurrentHashMap<>();
+
     private interface Step {
         void write(ConversationStore store, int thread, int index);
     }
