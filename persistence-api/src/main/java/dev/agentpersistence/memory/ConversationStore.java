@@ -2,15 +2,21 @@ package dev.agentpersistence.memory;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CheckpointNotFoundException;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.RollbackReport;
+import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.ToolCallHistory;
+import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.memory.internal.Window;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -90,24 +96,8 @@ public final class ConversationStore {
 
     /** The conversation as stored now; an empty one (version -1) when nothing is stored. */
     public Conversation load(String conversationId) {
-        String agentId = agentId(conversationId);
-        var latest = storage.getLatestCheckpoint(agentId);
-        if (latest.isEmpty()) {
-            return Conversation.empty(conversationId);
-        }
-        var checkpoint = latest.get();
-        if (checkpoint.isTombstone()) {
-            return new Conversation(conversationId, checkpoint, List.of(), Window.empty());
-        }
-        String ranges = checkpoint.metadata().get(WINDOW_METADATA_KEY);
-        Window window;
-        try {
-            window = Window.decode(ranges, checkpoint.messageHistory().size());
-        } catch (IllegalArgumentException e) {
-            throw new CorruptCheckpointException(agentId, checkpoint.checkpointId(),
-                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
-        }
-        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
+        var latest = storage.getLatestCheckpoint(agentId(conversationId));
+        return latest.isEmpty() ? Conversation.empty(conversationId) : conversationOf(conversationId, latest.get());
     }
 
     /** The conversation's window: the messages to hand to a model; empty when nothing is stored. */
@@ -188,7 +178,56 @@ public final class ConversationStore {
                 + maxConflictRetries + "]";
     }
 
+    /**
+     * Rolls the conversation back to its checkpoint {@code checkpointId}: first undoes the tool calls
+     * recorded after it (the {@link Message.Role#TOOL_CALL} messages {@link ToolCallHistory#callsAfter}
+     * finds in the current history) with their inverses in {@code tools}, newest first, then saves a copy
+     * of the checkpoint (history, window, state) as the conversation's newest checkpoint. The checkpoints
+     * in between stay stored, so the rollback itself can be looked at and undone.
+     *
+     * @throws CheckpointNotFoundException   when the conversation has no such checkpoint
+     * @throws IllegalArgumentException      when the checkpoint is a tombstone
+     * @throws ConversationConflictException when other writers won every attempt to save the copy (the
+     *                                       inverses have run by then)
+     */
+    public RollbackReport rollbackTo(String conversationId, String checkpointId, RollbackToolRegistry tools) {
+        String agentId = agentId(conversationId);
+        Identifiers.requireValid(checkpointId, "checkpointId");
+        Objects.requireNonNull(tools, "tools");
+        var target = storage.getCheckpoint(agentId, checkpointId)
+                .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
+        if (target.isTombstone()) {
+            throw new IllegalArgumentException("Checkpoint '" + checkpointId + "' of conversation '" + conversationId
+                    + "' is a tombstone marking a completed run; it cannot be restored");
+        }
+        var undone = new UndoResult[1];
+        saveNext(conversationId, current -> {
+            if (undone[0] == null) {
+                undone[0] = tools.undo(ToolCallHistory.callsAfter(target.messageHistory(), current.history()));
+            }
+            return Optional.of(target.toBuilder()
+                    .checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
+                    .version(current.version() + 1)
+                    .createdAt(clock.instant())
+                    .parentCheckpointId(current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
+                    .build());
+        });
+        return RollbackReport.restored(target, undone[0]);
+    }
+
     private Conversation save(String conversationId, Function<Conversation, Edit> change) {
+        String agentId = agentId(conversationId);
+        return saveNext(conversationId, current -> {
+            var edit = change.apply(current);
+            return edit.changesNothing(current) ? Optional.empty() : Optional.of(nextCheckpoint(agentId, current, edit));
+        });
+    }
+
+    /**
+     * Saves the checkpoint {@code next} builds from the conversation as stored (nothing when it gives
+     * none), reloading and building again after each conflict.
+     */
+    private Conversation saveNext(String conversationId, Function<Conversation, Optional<AgentCheckpoint>> next) {
         String agentId = agentId(conversationId);
         var lock = locks[Math.floorMod(conversationId.hashCode(), LOCK_STRIPES)];
         lock.lock();
@@ -199,14 +238,13 @@ public final class ConversationStore {
                     pause(attempt);
                 }
                 var current = load(conversationId);
-                var edit = change.apply(current);
-                if (edit.changesNothing(current)) {
+                var checkpoint = next.apply(current);
+                if (checkpoint.isEmpty()) {
                     return current;
                 }
-                var next = nextCheckpoint(agentId, current, edit);
                 try {
-                    storage.saveCheckpoint(agentId, next);
-                    return new Conversation(conversationId, next, next.messageHistory(), edit.window());
+                    storage.saveCheckpoint(agentId, checkpoint.get());
+                    return conversationOf(conversationId, checkpoint.get());
                 } catch (CheckpointConflictException conflict) {
                     lastConflict = conflict;
                 }
@@ -215,6 +253,20 @@ public final class ConversationStore {
         } finally {
             lock.unlock();
         }
+    }
+
+    private Conversation conversationOf(String conversationId, AgentCheckpoint checkpoint) {
+        if (checkpoint.isTombstone()) {
+            return new Conversation(conversationId, checkpoint, List.of(), Window.empty());
+        }
+        Window window;
+        try {
+            window = Window.decode(checkpoint.metadata().get(WINDOW_METADATA_KEY), checkpoint.messageHistory().size());
+        } catch (IllegalArgumentException e) {
+            throw new CorruptCheckpointException(checkpoint.agentId(), checkpoint.checkpointId(),
+                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
+        }
+        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
     }
 
     private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, Edit edit) {
