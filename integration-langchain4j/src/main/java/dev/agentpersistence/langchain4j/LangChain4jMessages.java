@@ -7,10 +7,10 @@ import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.Message.Role;
 import dev.agentpersistence.ToolCall;
-import dev.agentpersistence.langchain4j.internal.AttributeValues;
-import dev.agentpersistence.langchain4j.internal.Json;
-import dev.agentpersistence.langchain4j.internal.MediaParts;
-import dev.agentpersistence.langchain4j.internal.MessageKeys;
+import dev.agentpersistence.langchain4j.internal.LangChain4jAttributes;
+import dev.agentpersistence.langchain4j.internal.LangChain4jJson;
+import dev.agentpersistence.langchain4j.internal.LangChain4jContents;
+import dev.agentpersistence.langchain4j.internal.LangChain4jKeys;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -98,7 +98,7 @@ public final class LangChain4jMessages {
         }
         if (message instanceof UserMessage user) {
             var metadata = new TreeMap<String, String>();
-            putIfPresent(metadata, MessageKeys.NAME, user.name());
+            putIfPresent(metadata, LangChain4jKeys.NAME, user.name());
             putAttributes(metadata, user.attributes(), where);
             return List.of(withContents(Role.USER, user.contents(), metadata, where));
         }
@@ -109,14 +109,14 @@ public final class LangChain4jMessages {
             var metadata = new TreeMap<String, String>();
             putIfPresent(metadata, Message.TOOL_CALL_ID, result.id());
             putIfPresent(metadata, Message.TOOL_NAME, result.toolName());
-            putIfPresent(metadata, MessageKeys.IS_ERROR, result.isError() == null ? null : result.isError().toString());
+            putIfPresent(metadata, LangChain4jKeys.IS_ERROR, result.isError() == null ? null : result.isError().toString());
             putAttributes(metadata, result.attributes(), where);
             return List.of(withContents(Role.TOOL_RESULT, result.contents(), metadata, where));
         }
         if (message instanceof CustomMessage custom) {
             var metadata = new TreeMap<String, String>();
-            metadata.put(MessageKeys.TYPE, MessageKeys.CUSTOM);
-            metadata.put(MessageKeys.ATTRIBUTES, AttributeValues.encode(custom.attributes(), where));
+            metadata.put(LangChain4jKeys.TYPE, LangChain4jKeys.CUSTOM);
+            metadata.put(LangChain4jKeys.ATTRIBUTES, LangChain4jAttributes.encode(custom.attributes(), where));
             return List.of(new Message(Role.USER, "", null, metadata));
         }
         throw new UnsupportedMessageException(where + ": message type " + message.getClass().getName()
@@ -128,9 +128,9 @@ public final class LangChain4jMessages {
             return new Message(role, text.text(), null, metadata);
         }
         var extras = JsonNodeFactory.instance.objectNode();
-        List<ContentPart> parts = MediaParts.toParts(contents, extras, where);
+        List<ContentPart> parts = LangChain4jContents.toParts(contents, extras, where);
         if (!extras.isEmpty()) {
-            metadata.put(MessageKeys.PARTS, Json.write(extras));
+            metadata.put(LangChain4jKeys.PARTS, LangChain4jJson.write(extras));
         }
         var text = new StringJoiner("\n");
         parts.stream().filter(ContentPart.Text.class::isInstance).forEach(p -> text.add(((ContentPart.Text) p).text()));
@@ -149,17 +149,17 @@ public final class LangChain4jMessages {
             var request = requests.get(i);
             var metadata = i == 0 ? aiMetadata(ai, where) : new TreeMap<String, String>();
             if (i == 0) {
-                metadata.put(MessageKeys.TOOL_CALLS, Integer.toString(requests.size()));
+                metadata.put(LangChain4jKeys.TOOL_CALLS, Integer.toString(requests.size()));
             }
-            markAbsent(metadata, MessageKeys.ID_ABSENT, request.id());
-            markAbsent(metadata, MessageKeys.NAME_ABSENT, request.name());
-            markAbsent(metadata, MessageKeys.ARGUMENTS_ABSENT, request.arguments());
+            markAbsent(metadata, LangChain4jKeys.ID_ABSENT, request.id());
+            markAbsent(metadata, LangChain4jKeys.NAME_ABSENT, request.name());
+            markAbsent(metadata, LangChain4jKeys.ARGUMENTS_ABSENT, request.arguments());
             JsonNode arguments = null;
             if (request.arguments() != null) {
-                var parsed = Json.tryRead(request.arguments());
+                var parsed = LangChain4jJson.tryRead(request.arguments());
                 arguments = parsed.orElseGet(() -> TextNode.valueOf(request.arguments()));
-                if (parsed.isEmpty() || !Json.write(parsed.get()).equals(request.arguments())) {
-                    metadata.put(MessageKeys.ARGUMENTS, request.arguments());
+                if (parsed.isEmpty() || !LangChain4jJson.write(parsed.get()).equals(request.arguments())) {
+                    metadata.put(LangChain4jKeys.ARGUMENTS, request.arguments());
                 }
             }
             var call = new ToolCall(Objects.requireNonNullElse(request.id(), ""),
@@ -171,27 +171,27 @@ public final class LangChain4jMessages {
 
     private static TreeMap<String, String> aiMetadata(AiMessage ai, String where) {
         var metadata = new TreeMap<String, String>();
-        markAbsent(metadata, MessageKeys.TEXT_ABSENT, ai.text());
-        putIfPresent(metadata, MessageKeys.THINKING, ai.thinking());
+        markAbsent(metadata, LangChain4jKeys.TEXT_ABSENT, ai.text());
+        putIfPresent(metadata, LangChain4jKeys.THINKING, ai.thinking());
         putAttributes(metadata, ai.attributes(), where);
         return metadata;
     }
 
     private static ChatMessage fromMessage(Message message) {
         var metadata = message.metadata();
-        if (MessageKeys.CUSTOM.equals(metadata.get(MessageKeys.TYPE))) {
+        if (LangChain4jKeys.CUSTOM.equals(metadata.get(LangChain4jKeys.TYPE))) {
             return CustomMessage.from(attributes(metadata));
         }
         return switch (message.role()) {
             case SYSTEM -> SystemMessage.from(message.content());
-            case USER -> UserMessage.builder().name(metadata.get(MessageKeys.NAME)).contents(contents(message))
+            case USER -> UserMessage.builder().name(metadata.get(LangChain4jKeys.NAME)).contents(contents(message))
                     .attributes(attributes(metadata)).build();
             case ASSISTANT, TOOL_CALL -> aiMessage(List.of(message));
             case TOOL_RESULT -> ToolExecutionResultMessage.builder()
                     .id(metadata.get(Message.TOOL_CALL_ID))
                     .toolName(metadata.get(Message.TOOL_NAME))
                     .contents(contents(message))
-                    .isError(metadata.containsKey(MessageKeys.IS_ERROR) ? Boolean.valueOf(metadata.get(MessageKeys.IS_ERROR)) : null)
+                    .isError(metadata.containsKey(LangChain4jKeys.IS_ERROR) ? Boolean.valueOf(metadata.get(LangChain4jKeys.IS_ERROR)) : null)
                     .attributes(attributes(metadata))
                     .build();
         };
@@ -201,7 +201,7 @@ public final class LangChain4jMessages {
     private static AiMessage aiMessage(List<Message> group) {
         var first = group.get(0);
         var metadata = first.metadata();
-        boolean describesAi = first.role() == Role.ASSISTANT || metadata.containsKey(MessageKeys.TOOL_CALLS);
+        boolean describesAi = first.role() == Role.ASSISTANT || metadata.containsKey(LangChain4jKeys.TOOL_CALLS);
         var requests = new ArrayList<ToolExecutionRequest>();
         for (var call : group) {
             if (call.toolCall() != null) {
@@ -209,8 +209,8 @@ public final class LangChain4jMessages {
             }
         }
         return AiMessage.builder()
-                .text(!describesAi || metadata.containsKey(MessageKeys.TEXT_ABSENT) ? null : first.content())
-                .thinking(metadata.get(MessageKeys.THINKING))
+                .text(!describesAi || metadata.containsKey(LangChain4jKeys.TEXT_ABSENT) ? null : first.content())
+                .thinking(metadata.get(LangChain4jKeys.THINKING))
                 .toolExecutionRequests(requests)
                 .attributes(attributes(metadata))
                 .build();
@@ -220,16 +220,16 @@ public final class LangChain4jMessages {
         var metadata = call.metadata();
         var toolCall = call.toolCall();
         String arguments;
-        if (metadata.containsKey(MessageKeys.ARGUMENTS_ABSENT)) {
+        if (metadata.containsKey(LangChain4jKeys.ARGUMENTS_ABSENT)) {
             arguments = null;
-        } else if (metadata.containsKey(MessageKeys.ARGUMENTS)) {
-            arguments = metadata.get(MessageKeys.ARGUMENTS);
+        } else if (metadata.containsKey(LangChain4jKeys.ARGUMENTS)) {
+            arguments = metadata.get(LangChain4jKeys.ARGUMENTS);
         } else {
-            arguments = Json.write(toolCall.arguments());
+            arguments = LangChain4jJson.write(toolCall.arguments());
         }
         return ToolExecutionRequest.builder()
-                .id(metadata.containsKey(MessageKeys.ID_ABSENT) ? null : toolCall.id())
-                .name(metadata.containsKey(MessageKeys.NAME_ABSENT) ? null : toolCall.toolName())
+                .id(metadata.containsKey(LangChain4jKeys.ID_ABSENT) ? null : toolCall.id())
+                .name(metadata.containsKey(LangChain4jKeys.NAME_ABSENT) ? null : toolCall.toolName())
                 .arguments(arguments)
                 .build();
     }
@@ -239,12 +239,12 @@ public final class LangChain4jMessages {
      * gives, or, for calls written by other code, after the run of unmarked tool calls.
      */
     private static int endOfToolCalls(List<Message> messages, int start) {
-        String count = messages.get(start).metadata().get(MessageKeys.TOOL_CALLS);
+        String count = messages.get(start).metadata().get(LangChain4jKeys.TOOL_CALLS);
         int limit = count == null ? Integer.MAX_VALUE : start + Integer.parseInt(count);
         int end = start + 1;
         while (end < messages.size() && end < limit && messages.get(end).role() == Role.TOOL_CALL
                 && messages.get(end).toolCall() != null
-                && !messages.get(end).metadata().containsKey(MessageKeys.TOOL_CALLS)) {
+                && !messages.get(end).metadata().containsKey(LangChain4jKeys.TOOL_CALLS)) {
             end++;
         }
         return end;
@@ -254,18 +254,18 @@ public final class LangChain4jMessages {
         if (message.parts().isEmpty()) {
             return List.of(TextContent.from(message.content()));
         }
-        String extras = message.metadata().get(MessageKeys.PARTS);
-        return MediaParts.toContents(message.parts(), extras == null ? null : Json.read(extras));
+        String extras = message.metadata().get(LangChain4jKeys.PARTS);
+        return LangChain4jContents.toContents(message.parts(), extras == null ? null : LangChain4jJson.read(extras));
     }
 
     private static Map<String, Object> attributes(Map<String, String> metadata) {
-        String json = metadata.get(MessageKeys.ATTRIBUTES);
-        return json == null ? Map.of() : AttributeValues.decode(json);
+        String json = metadata.get(LangChain4jKeys.ATTRIBUTES);
+        return json == null ? Map.of() : LangChain4jAttributes.decode(json);
     }
 
     private static void putAttributes(Map<String, String> metadata, Map<String, Object> attributes, String where) {
         if (attributes != null && !attributes.isEmpty()) {
-            metadata.put(MessageKeys.ATTRIBUTES, AttributeValues.encode(attributes, where));
+            metadata.put(LangChain4jKeys.ATTRIBUTES, LangChain4jAttributes.encode(attributes, where));
         }
     }
 

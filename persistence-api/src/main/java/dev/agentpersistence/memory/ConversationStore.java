@@ -10,7 +10,7 @@ import dev.agentpersistence.RollbackReport;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.ToolCallHistory;
 import dev.agentpersistence.UndoResult;
-import dev.agentpersistence.memory.internal.Window;
+import dev.agentpersistence.memory.internal.ConversationWindow;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -113,7 +113,7 @@ public final class ConversationStore {
      */
     public Conversation append(String conversationId, List<Message> messages) {
         var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(conversationId, current -> Edit.append(current, added));
+        return save(conversationId, current -> ConversationEdit.append(current, added));
     }
 
     /** Appends one message; see {@link #append(String, List)}. */
@@ -143,12 +143,12 @@ public final class ConversationStore {
     public Conversation replace(Conversation base, List<Message> messages) {
         Objects.requireNonNull(base, "base");
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(base.conversationId(), current -> Edit.replace(base, current, list));
+        return save(base.conversationId(), current -> ConversationEdit.replace(base, current, list));
     }
 
     /** Empties the window in one save; the history, and so every earlier message, stays stored. */
     public Conversation clear(String conversationId) {
-        return save(conversationId, current -> new Edit(List.of(), Window.empty()));
+        return save(conversationId, current -> new ConversationEdit(List.of(), ConversationWindow.empty()));
     }
 
     /**
@@ -215,7 +215,7 @@ public final class ConversationStore {
         return RollbackReport.restored(target, undone[0]);
     }
 
-    private Conversation save(String conversationId, Function<Conversation, Edit> change) {
+    private Conversation save(String conversationId, Function<Conversation, ConversationEdit> change) {
         String agentId = agentId(conversationId);
         return saveNext(conversationId, current -> {
             var edit = change.apply(current);
@@ -257,11 +257,11 @@ public final class ConversationStore {
 
     private Conversation conversationOf(String conversationId, AgentCheckpoint checkpoint) {
         if (checkpoint.isTombstone()) {
-            return new Conversation(conversationId, checkpoint, List.of(), Window.empty());
+            return new Conversation(conversationId, checkpoint, List.of(), ConversationWindow.empty());
         }
-        Window window;
+        ConversationWindow window;
         try {
-            window = Window.decode(checkpoint.metadata().get(WINDOW_METADATA_KEY), checkpoint.messageHistory().size());
+            window = ConversationWindow.decode(checkpoint.metadata().get(WINDOW_METADATA_KEY), checkpoint.messageHistory().size());
         } catch (IllegalArgumentException e) {
             throw new CorruptCheckpointException(checkpoint.agentId(), checkpoint.checkpointId(),
                     "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
@@ -269,7 +269,7 @@ public final class ConversationStore {
         return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
     }
 
-    private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, Edit edit) {
+    private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, ConversationEdit edit) {
         var history = new ArrayList<>(current.history());
         history.addAll(edit.appended());
         var previous = current.checkpoint().filter(checkpoint -> !checkpoint.isTombstone());

@@ -4,12 +4,12 @@ package dev.agentpersistence.langchain4j.internal;
  * The {@link dev.agentpersistence.Message#metadata()} keys that carry what the portable message has no
  * field for. Each is written only when needed, so a plain message has none.
  */
-public final class MessageKeys {
+public final class LangChain4jKeys {
     /** {@code CUSTOM} on a {@code CustomMessage}; other types follow from the role. */
     public static final String TYPE = "langchain4j.type";
     /** A {@code UserMessage}'s name. */
     public static final String NAME = "langchain4j.name";
-    /** A message's attributes, typed JSON ({@link AttributeValues}). */
+    /** A message's attributes, typed JSON ({@link LangChain4jAttributes}). */
     public static final String ATTRIBUTES = "langchain4j.attributes";
     /** An {@code AiMessage}'s thinking. */
     public static final String THINKING = "langchain4j.thinking";
@@ -27,11 +27,11 @@ public final class MessageKeys {
     public static final String NAME_ABSENT = "langchain4j.toolNameAbsent";
     /** A tool result's {@code isError}, when set. */
     public static final String IS_ERROR = "langchain4j.isError";
-    /** Per content part, what the part has no field for ({@link MediaParts}). */
+    /** Per content part, what the part has no field for ({@link LangChain4jContents}). */
     public static final String PARTS = "langchain4j.parts";
     /** The {@link #TYPE} of a {@code CustomMessage}. */
     public static final String CUSTOM = "CUSTOM";
 
-    private MessageKeys() {
+    private LangChain4jKeys() {
     }
 }

@@ -7,10 +7,10 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /** The one JSON mapper of the adapter. */
-public final class Json {
+public final class LangChain4jJson {
     public static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
+    private LangChain4jJson() {
     }
 
     /** {@code node} as compact JSON. */

@@ -25,19 +25,19 @@ import java.util.List;
 /**
  * LangChain4j contents as {@link ContentPart}s and back. Text is a text part; image, audio, video and
  * PDF are media parts ({@code FILE} for PDF) holding the URL, or the bytes that the base64 data decodes
- * to. What a part has no field for is kept per part in the extras ({@link MessageKeys#PARTS}), written
+ * to. What a part has no field for is kept per part in the extras ({@link LangChain4jKeys#PARTS}), written
  * only when present: an image's detail level (other than {@code LOW}) and revised prompt; the base64
  * text itself when it is not the standard encoding of its bytes; a URL next to data; a missing MIME
  * type next to data; audio given as raw bytes.
  */
-public final class MediaParts {
+public final class LangChain4jContents {
     private static final String OCTET_STREAM = "application/octet-stream";
 
     /** Where a medium comes from, as LangChain4j holds it; any field may be {@code null}. */
     private record Source(URI url, byte[] binary, String base64, String mimeType) {
     }
 
-    private MediaParts() {
+    private LangChain4jContents() {
     }
 
     /**

@@ -22,10 +22,10 @@ import java.util.Map;
  * {@code list}, {@code map}, {@code image} (a LangChain4j {@link Image}, as in generated images), and
  * {@code [null]}.
  */
-public final class AttributeValues {
+public final class LangChain4jAttributes {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private AttributeValues() {
+    private LangChain4jAttributes() {
     }
 
     /**
@@ -35,12 +35,12 @@ public final class AttributeValues {
      * @throws UnsupportedMessageException naming the key and type of a value of another type
      */
     public static String encode(Map<String, Object> attributes, String where) {
-        return Json.write(map(attributes, where));
+        return LangChain4jJson.write(map(attributes, where));
     }
 
     /** The attributes {@link #encode} wrote, in their order. */
     public static Map<String, Object> decode(String json) {
-        return map(Json.read(json));
+        return map(LangChain4jJson.read(json));
     }
 
     private static ObjectNode map(Map<?, ?> values, String where) {
