@@ -65,6 +65,7 @@ public final class ConversationStore {
     /** How often a change is applied again after losing a race, unless configured otherwise. */
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 32;
     private static final int LOCK_STRIPES = 64;
+    private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
     private final PersistenceStorageProvider<?> storage;
     private final Clock clock;
@@ -292,10 +293,13 @@ public final class ConversationStore {
                 .build();
     }
 
-    /** A short random pause, growing with the attempt, so writers that keep colliding spread out. */
+    /**
+     * A random pause before attempt {@code attempt}, up to 0.5 ms doubled per attempt and at most 100 ms
+     * ("full jitter"), so writers that keep colliding spread out and none starves.
+     */
     private static void pause(int attempt) {
-        long maxNanos = 50_000L << Math.min(attempt, 6);
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 2, maxNanos));
+        long maxNanos = Math.min(MAX_PAUSE_NANOS, 500_000L << Math.min(attempt, 20));
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 4, maxNanos));
     }
 
     /** Builds {@link ConversationStore}s. */
