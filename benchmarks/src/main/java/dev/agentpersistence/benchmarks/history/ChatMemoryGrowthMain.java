@@ -101,11 +101,11 @@ public final class ChatMemoryGrowthMain {
         String line() {
             int turns = outcome.turnNanos().length;
             int edge = Math.max(1, turns / 10);
-            double firstSaves = ChatMemoryRun.Outcome.meanMillis(outcome.saveNanos(), 0, edge);
-            double lastSaves = ChatMemoryRun.Outcome.meanMillis(outcome.saveNanos(), turns - edge, turns);
+            double firstSaves = ChatMemoryRun.Outcome.medianMillis(outcome.saveNanos(), 0, edge);
+            double lastSaves = ChatMemoryRun.Outcome.medianMillis(outcome.saveNanos(), turns - edge, turns);
             return String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.2f | %s | %s |", store,
-                    ChatMemoryRun.Outcome.meanMillis(outcome.turnNanos(), 0, edge),
-                    ChatMemoryRun.Outcome.meanMillis(outcome.turnNanos(), turns - edge, turns),
+                    ChatMemoryRun.Outcome.medianMillis(outcome.turnNanos(), 0, edge),
+                    ChatMemoryRun.Outcome.medianMillis(outcome.turnNanos(), turns - edge, turns),
                     firstSaves, lastSaves, lastSaves / firstSaves,
                     HistoryGrowthMain.bytes(bytesWritten), HistoryGrowthMain.bytes(bytesHeld));
         }
@@ -117,6 +117,7 @@ public final class ChatMemoryGrowthMain {
         out.append(String.format(Locale.ROOT, "### Chat memory: %,d turns of %,d bytes, window of %d messages%n%n",
                 turns, turnBytes, window));
         out.append("Machine load average at the end: ").append(HistoryGrowthMain.loadAverage()).append("\n\n");
+        out.append("Times are medians over the first and the last ").append(edge).append(" turns.\n\n");
         out.append("| store | ms/turn, first ").append(edge).append(" | ms/turn, last ").append(edge)
                 .append(" | save ms/turn, first ").append(edge).append(" | save ms/turn, last ").append(edge)
                 .append(" | save last / first | bytes written | bytes held at the end |\n");

@@ -45,13 +45,13 @@ final class ChatMemoryRun {
      * @param updates           how many times the memory updated the store
      */
     record Outcome(long[] turnNanos, long[] saveNanos, long listRewriteBytes, long finalWindowBytes, long updates) {
-        /** Mean of {@code nanos[from, to)} in milliseconds. */
-        static double meanMillis(long[] nanos, int from, int to) {
-            long sum = 0;
-            for (int i = from; i < to; i++) {
-                sum += nanos[i];
-            }
-            return sum / 1e6 / Math.max(1, to - from);
+        /** Median of {@code nanos[from, to)} in milliseconds (means follow the outliers of a loaded machine). */
+        static double medianMillis(long[] nanos, int from, int to) {
+            long[] part = java.util.Arrays.copyOfRange(nanos, from, to);
+            java.util.Arrays.sort(part);
+            int middle = part.length / 2;
+            double median = part.length % 2 == 1 ? part[middle] : (part[middle - 1] + part[middle]) / 2.0;
+            return median / 1e6;
         }
     }
 
