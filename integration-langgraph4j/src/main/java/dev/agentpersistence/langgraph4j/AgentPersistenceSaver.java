@@ -3,15 +3,19 @@ package dev.agentpersistence.langgraph4j;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
@@ -35,6 +39,11 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  *       view (as {@code MemorySaver} does): the store stays append-only, the new checkpoint carries
  *       {@value #REPLACES} = the replaced id and takes its place in {@link #list} and {@link #get}.</li>
  *   <li>{@code release} deletes the thread's checkpoints ({@code deleteCheckpoints}) and returns them.</li>
+ *   <li>With {@link Builder#messagesKey(String)}, the list under that state key is stored as the
+ *       checkpoint's message history (metadata {@value #MESSAGES_KEY} = the key), so a conversation
+ *       that grows by appending is stored once with incremental history instead of whole in every
+ *       checkpoint; reading puts the list back under the key. The stored checkpoint says so itself,
+ *       so any saver reads it, whatever its own setting.</li>
  * </ul>
  *
  * <h2>Sharing a thread</h2>
@@ -55,17 +64,21 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     public static final String NEXT_NODE = "langgraph4j.nextNodeId";
     /** Metadata key: the thread id. */
     public static final String THREAD = "langgraph4j.threadId";
+    /** Metadata key: the state key whose list is stored as the message history. */
+    public static final String MESSAGES_KEY = "langgraph4j.messagesKey";
     /** Metadata key: the LangGraph4j checkpoint id this checkpoint replaces. */
     public static final String REPLACES = "langgraph4j.replaces";
 
     private final PersistenceStorageProvider<CheckpointFilter> provider;
     private final String prefix;
     private final Clock clock;
+    private final String messagesKey;
 
     private AgentPersistenceSaver(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider");
         this.prefix = Objects.requireNonNull(builder.prefix, "agentIdPrefix");
         this.clock = Objects.requireNonNull(builder.clock, "clock");
+        this.messagesKey = builder.messagesKey;
     }
 
     /** A saver over {@code provider} with the default prefix. */
@@ -149,6 +162,11 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         if (checkpoint.getNextNodeId() != null) {
             builder.metadata(NEXT_NODE, checkpoint.getNextNodeId());
         }
+        if (messagesKey != null && state.get(messagesKey) instanceof ArrayNode list) {
+            var rest = new TreeMap<>(state);
+            rest.remove(messagesKey);
+            builder.state(rest).messageHistory(MessageChannel.toMessages(list)).metadata(MESSAGES_KEY, messagesKey);
+        }
         replaced.ifPresent(id -> builder.metadata(REPLACES, id));
         try {
             provider.saveCheckpoint(agentId, builder.build());
@@ -197,11 +215,17 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     }
 
     private static Checkpoint toLangGraph(AgentCheckpoint stored) {
+        Map<String, JsonNode> state = stored.state();
+        String key = stored.metadata().get(MESSAGES_KEY);
+        if (key != null) {
+            state = new TreeMap<>(state);
+            state.put(key, MessageChannel.toList(stored.agentId(), stored.checkpointId(), stored.messageHistory()));
+        }
         return Checkpoint.builder()
                 .id(stored.metadata().getOrDefault(ID, stored.checkpointId()))
                 .nodeId(stored.nodeId())
                 .nextNodeId(stored.metadata().get(NEXT_NODE))
-                .state(StateValues.fromJson(stored.state()))
+                .state(StateValues.fromJson(state))
                 .build();
     }
 
@@ -210,6 +234,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         private final PersistenceStorageProvider<CheckpointFilter> provider;
         private String prefix = DEFAULT_PREFIX;
         private Clock clock = Clock.systemUTC();
+        private String messagesKey;
 
         private Builder(PersistenceStorageProvider<CheckpointFilter> provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
@@ -227,6 +252,20 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
             return this;
         }
 
+        /**
+         * The state key whose list (LangGraph4j's {@code MessagesState} uses {@code "messages"}) is
+         * stored as the checkpoint's message history, once with incremental history, rather than whole
+         * in every checkpoint's state. Not set by default: the whole state is stored as JSON.
+         */
+        public Builder messagesKey(String key) {
+            if (Objects.requireNonNull(key, "key").isBlank()) {
+                throw new IllegalArgumentException("messagesKey must not be blank");
+            }
+            this.messagesKey = key;
+            return this;
+        }
+
+        /** The saver. */
         public AgentPersistenceSaver build() {
             return new AgentPersistenceSaver(this);
         }

@@ -39,10 +39,15 @@ abstract class SaverContractTest {
     /** A fresh provider over this test's storage; a second call opens the same storage again. */
     protected abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
 
+    /** The saver under test over {@code provider}; subclasses may configure it. */
+    protected AgentPersistenceSaver newSaver(PersistenceStorageProvider<CheckpointFilter> provider) {
+        return AgentPersistenceSaver.of(provider);
+    }
+
     @BeforeEach
     void open() {
         provider = openProvider();
-        saver = AgentPersistenceSaver.of(provider);
+        saver = newSaver(provider);
         threadId = newThread();
     }
 

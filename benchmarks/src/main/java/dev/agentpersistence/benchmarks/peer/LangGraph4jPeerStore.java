@@ -52,7 +52,8 @@ final class LangGraph4jPeerStore implements PeerStore {
 
     static LangGraph4jPeerStore ours(PersistenceStorageProvider<CheckpointFilter> ours, LongSupplier bytesStored,
                                      String note, String threadId) {
-        return new LangGraph4jPeerStore(AgentPersistenceSaver.of(ours), bytesStored, note, ours, threadId);
+        return new LangGraph4jPeerStore(AgentPersistenceSaver.builder(ours).messagesKey("messages").build(),
+                bytesStored, note, ours, threadId);
     }
 
     @Override

@@ -102,7 +102,7 @@ public final class PeerStores {
         String graphNamespace = namespace + "g";
         return LangGraph4jPeerStore.ours(driver.open(settings, graphNamespace, false, true),
                 () -> driver.bytesStored(settings, graphNamespace),
-                "LangGraph4j's checkpoints through AgentPersistenceSaver; " + note(backend) + "; incremental history", AGENT);
+                "LangGraph4j's checkpoints through AgentPersistenceSaver (messages key); " + note(backend) + "; incremental history", AGENT);
     }
 
     private static String note(Backend backend) {
