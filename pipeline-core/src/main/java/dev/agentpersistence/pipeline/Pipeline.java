@@ -64,6 +64,9 @@ import org.slf4j.LoggerFactory;
  * {@link #resume(String, JsonNode)} checks an answer against the question's {@link AnswerSchema}
  * and continues the run, in any process; {@link #waitingRuns()} lists the waiting runs.
  *
+ * <p><b>Time travel.</b> {@link #rerunFrom(String, String, String)} replays a run from a past node
+ * into a new run (a fork of the old one), leaving the old run as it was.
+ *
  * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a
  * later {@code run} with the same id retries the failed node. One runner per run id at a time.
  *
@@ -177,13 +180,47 @@ public final class Pipeline<S> {
         }
         var answers = RunWaits.answers(latest);
         answers.put(request.requestId(), answer);
-        var metadata = new HashMap<String, String>();
+        var journal = new ToolJournal(persistence, runId);
+        var metadata = new HashMap<>(journal.markMetadata(journal.markIn(latest)));
         metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
         load(() -> checkpoints.saveWith(latest.nodeId(), latest.state().get(RunCheckpoints.STATE_KEY),
-                latest.messageHistory(), journalMark(Optional.of(latest)), metadata));
+                latest.messageHistory(), metadata));
         events.publish(new PipelineEvent.InputReceived(name, runId, events.now(), request,
                 Duration.between(request.since(), events.now())));
         return execute(runId, null);
+    }
+
+    /**
+     * Replays run {@code runId} from node {@code nodeId} into a new run {@code newRunId}: the new run
+     * is a fork ({@link AgentPersistence#fork}) of the old one at the checkpoint saved before
+     * {@code nodeId} ran (the input for the first node), so {@code nodeId} and every node after it
+     * run again, while the old run's checkpoints stay as they are.
+     * {@code persistence().lineage(newRunId)} names the old run. A {@link FileWorkspace} state is
+     * decoded into its directory as on any resume, so its files become those of the fork point.
+     *
+     * @throws IllegalArgumentException when the pipeline has no node {@code nodeId}
+     * @throws IllegalStateException    when the old run never got to {@code nodeId}, or belongs to
+     *                                  another pipeline
+     * @throws dev.agentpersistence.AgentAlreadyExistsException when {@code newRunId} has checkpoints
+     */
+    public PipelineResult<S> rerunFrom(String runId, String nodeId, String newRunId) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(nodeId, "nodeId");
+        Identifiers.requireValid(newRunId, "newRunId");
+        Integer position = positions.get(nodeId);
+        if (position == null) {
+            throw new IllegalArgumentException("pipeline '" + name + "' has no node '" + nodeId + "'; nodes: "
+                    + positions.keySet());
+        }
+        String before = position == 0 ? START_NODE_ID : nodes.get(position - 1).name();
+        AgentCheckpoint forkPoint = persistence.checkpoints(runId).stream()
+                .filter(cp -> !cp.isTombstone() && before.equals(cp.nodeId()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("run '" + runId + "' of pipeline '" + name
+                        + "' has no checkpoint after '" + before + "', so it never got to node '" + nodeId + "'"));
+        requireOwn(forkPoint);
+        persistence.fork(runId, forkPoint.checkpointId(), newRunId);
+        return execute(newRunId, null);
     }
 
     /**
@@ -260,7 +297,7 @@ public final class Pipeline<S> {
         }
 
         var journal = new ToolJournal(persistence, runId);
-        long mark = journalMark(latest);
+        long mark = latest.map(journal::markIn).orElse(-1L);
         Map<String, JsonNode> answers = latest.map(RunWaits::answers).orElse(Map.of());
         String lastNode = latest.map(AgentCheckpoint::nodeId).orElse(START_NODE_ID);
         var recovered = load(() -> JournalRecovery.recover(journal, mark, persistence.rollbackTools(), events))
@@ -302,14 +339,13 @@ public final class Pipeline<S> {
     private PipelineResult<S> waitAt(RunEvents events, RunCheckpoints checkpoints, ToolJournal journal, Instant started,
                                      String lastNode, NodeOutcome<S> outcome, Map<String, JsonNode> answers,
                                      List<String> executed, String resumedAfter) {
-        var metadata = new HashMap<String, String>();
+        var metadata = new HashMap<>(journal.markMetadata(journal.lastVersion()));
         metadata.put(RunWaits.WAITING_KEY, RunWaits.encode(outcome.waiting()));
         if (!answers.isEmpty()) {
             metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
         }
         try {
-            checkpoints.saveWith(lastNode, codec.encode(outcome.state()), outcome.history(), journal.lastVersion(),
-                    metadata);
+            checkpoints.saveWith(lastNode, codec.encode(outcome.state()), outcome.history(), metadata);
         } catch (InterruptedException | RuntimeException e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -322,10 +358,6 @@ public final class Pipeline<S> {
         }
         return finish(events, started, new PipelineResult<>(name, events.runId(), outcome.state(), outcome.history(),
                 executed, resumedAfter, null, false, outcome.waiting()));
-    }
-
-    private static long journalMark(Optional<AgentCheckpoint> checkpoint) {
-        return checkpoint.map(cp -> cp.metadata().get(ToolJournal.MARK_KEY)).map(Long::parseLong).orElse(-1L);
     }
 
     private PipelineResult<S> finish(RunEvents events, Instant started, PipelineResult<S> result) {

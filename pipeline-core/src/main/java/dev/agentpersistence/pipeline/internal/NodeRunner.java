@@ -20,6 +20,7 @@ import dev.agentpersistence.pipeline.Violation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -142,7 +143,9 @@ public final class NodeRunner<S> {
             newHistory.addAll(context.addedMessages());
             try {
                 long mark = journal.lastVersion();
-                checkpoints.save(name, codec.encode(output), newHistory, attempt, mark);
+                var metadata = new HashMap<>(journal.markMetadata(mark));
+                metadata.put(RunCheckpoints.ATTEMPTS_KEY, Integer.toString(attempt));
+                checkpoints.saveWith(name, codec.encode(output), newHistory, metadata);
                 journal.trimBefore(mark);
                 return Attempt.done(new NodeOutcome<>(output, newHistory, null));
             } catch (InterruptedException | RuntimeException saveError) {

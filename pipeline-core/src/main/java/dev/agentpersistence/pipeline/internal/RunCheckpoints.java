@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Checkpoint form: agent id = run id; node id = the node that finished; state entries
  * {@value #PIPELINE_KEY} (the pipeline's name) and {@value #STATE_KEY} (the encoded pipeline state);
  * metadata {@value #PIPELINE_KEY}, {@value #ATTEMPTS_KEY} (the attempts the node took) and, when
- * the node's attempts journaled tool calls, {@value ToolJournal#MARK_KEY}.
+ * the node's attempts journaled tool calls, {@value ToolJournal#MARK_KEY} and {@value ToolJournal#JOURNAL_KEY}.
  */
 public final class RunCheckpoints {
     /** State and metadata key holding the pipeline name. */
@@ -61,34 +61,22 @@ public final class RunCheckpoints {
      */
     public AgentCheckpoint save(String nodeId, JsonNode state, List<Message> history, int attempts)
             throws InterruptedException {
-        return save(nodeId, state, history, attempts, -1);
-    }
-
-    /**
-     * Saves the state after {@code nodeId}, recording {@code journalMark} (the version of the last
-     * tool journal entry of the attempt it commits; -1 for none) as {@link ToolJournal#MARK_KEY}.
-     */
-    public AgentCheckpoint save(String nodeId, JsonNode state, List<Message> history, int attempts, long journalMark)
-            throws InterruptedException {
         var metadata = new HashMap<String, String>();
         metadata.put(ATTEMPTS_KEY, Integer.toString(attempts));
-        return saveWith(nodeId, state, history, journalMark, metadata);
+        return saveWith(nodeId, state, history, metadata);
     }
 
     /**
-     * Saves a checkpoint after {@code nodeId} with extra metadata (a wait, or the answers to the next
-     * node's questions) besides the pipeline name and the journal mark.
+     * Saves a checkpoint after {@code nodeId} with metadata besides the pipeline name: the attempts,
+     * the journal mark ({@link ToolJournal#markMetadata}), a wait, or the answers to the next node's questions.
      */
-    public AgentCheckpoint saveWith(String nodeId, JsonNode state, List<Message> history, long journalMark,
-                                Map<String, String> extraMetadata) throws InterruptedException {
+    public AgentCheckpoint saveWith(String nodeId, JsonNode state, List<Message> history,
+                                    Map<String, String> extraMetadata) throws InterruptedException {
         var context = new SimpleAgentContext(events.runId());
         context.restore(new ExecutionPoint(nodeId, history, null,
                 Map.of(PIPELINE_KEY, TextNode.valueOf(events.pipeline()), STATE_KEY, state)));
         var metadata = new HashMap<>(extraMetadata);
         metadata.put(PIPELINE_KEY, events.pipeline());
-        if (journalMark >= 0) {
-            metadata.put(ToolJournal.MARK_KEY, Long.toString(journalMark));
-        }
         return saving(nodeId, () -> persistence.createCheckpoint(context, nodeId, null, null, Map.copyOf(metadata)));
     }
 

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
 public final class ToolJournal {
     /** Metadata key of a node checkpoint: the journal version of the last entry its attempt wrote. */
     public static final String MARK_KEY = "pipeline.journal.mark";
+    /**
+     * Metadata key of a node checkpoint: the journal the mark refers to. A checkpoint copied into
+     * another run (a fork, {@code rerunFrom}) keeps its metadata, and its mark does not apply there.
+     */
+    public static final String JOURNAL_KEY = "pipeline.journal";
     /** The prefix of a journal's agent id. */
     public static final String ID_PREFIX = "__journal__/";
     private static final String ENTRY_KEY = "journal.entry";
@@ -78,6 +83,20 @@ public final class ToolJournal {
             LOG.warn("Could not journal the end of attempt {} of node '{}' in journal '{}'; a resumed run will undo its "
                     + "tool calls again: {}", attempt, node, journalId, e.toString());
         }
+    }
+
+    /** The mark {@code checkpoint} records for this journal, or -1 when it records none (or one of another run's journal). */
+    public long markIn(AgentCheckpoint checkpoint) {
+        String mark = checkpoint.metadata().get(MARK_KEY);
+        if (mark == null || !journalId.equals(checkpoint.metadata().get(JOURNAL_KEY))) {
+            return -1;
+        }
+        return Long.parseLong(mark);
+    }
+
+    /** The metadata recording {@code mark} in a node checkpoint; empty for -1. */
+    public Map<String, String> markMetadata(long mark) {
+        return mark < 0 ? Map.of() : Map.of(MARK_KEY, Long.toString(mark), JOURNAL_KEY, journalId);
     }
 
     /** The version of the newest entry this journal wrote, or -1. */
