@@ -6,6 +6,7 @@ import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.pipeline.internal.JournalRecovery;
 import dev.agentpersistence.pipeline.internal.NodeOutcome;
 import dev.agentpersistence.pipeline.internal.NodeRunner;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -148,6 +150,29 @@ public final class Pipeline<S> {
         Identifiers.requireValid(runId, "runId");
         Objects.requireNonNull(input, "input");
         return execute(runId, input);
+    }
+
+    /**
+     * {@link #run} without blocking the caller: the run goes on a thread of {@code executor} and the
+     * future completes with its result (node failures are results, as with {@code run}; what
+     * {@code run} throws fails the future with that exception). Cancelling the future interrupts the
+     * run: the node running is rolled back and the run ends {@link PipelineFailure.Reason#INTERRUPTED},
+     * its checkpoints kept for a later resume. Back-pressure as documented on {@link AsyncExecutor}:
+     * a run refused for capacity fails at once with {@link dev.agentpersistence.async.AsyncRejectedException}.
+     */
+    public CompletableFuture<PipelineResult<S>> runAsync(String runId, S input, AsyncExecutor executor) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(executor, "executor");
+        return executor.submit("pipeline " + name + " run(" + runId + ")", () -> run(runId, input));
+    }
+
+    /** {@link #resume} without blocking the caller; see {@link #runAsync}. */
+    public CompletableFuture<PipelineResult<S>> resumeAsync(String runId, JsonNode answer, AsyncExecutor executor) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(executor, "executor");
+        return executor.submit("pipeline " + name + " resume(" + runId + ")", () -> resume(runId, answer));
     }
 
     /**
