@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reflectively, since the baseline is Java 17), else on one of {@code maxConcurrency} daemon platform
  * threads named {@code agent-persistence-async-<n>}. At most {@code maxConcurrency} calls run at once
  * either way, which also bounds the connections or files a provider has open for async callers.
- * Dependent stages ({@code thenApply} …) run on the thread that completed the call, so keep them
- * short or pass your own executor to the {@code …Async} variants.
+ * Dependent stages ({@code thenApply} …) run on the thread that completed the call (or the caller's,
+ * when the future is already complete), so keep them short or pass your own executor to the
+ * {@code …Async} variants.
  *
  * <p><b>Back-pressure.</b> At most {@code maxConcurrency + maxQueued} calls are admitted at a time;
  * one more returns a future already failed with {@link AsyncRejectedException} (nothing is done),

@@ -10,7 +10,6 @@ import dev.agentpersistence.pipeline.InputRequest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,5 +78,4 @@ public final class RunWaits {
                     + checkpoint.agentId() + "' holds unreadable wait metadata: " + e.getOriginalMessage(), e);
         }
     }
-
 }
