@@ -12,6 +12,7 @@ import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.Tool;
 import dev.agentpersistence.pipeline.internal.ToolJournal;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -109,7 +110,9 @@ class ToolJournalTest {
         List<String> firstKeys = List.copyOf(keys);
 
         var events = new RecordingListener();
-        var result = pipelineBuilder(Node.of("booking", action)).listener(events).build().run("run-crash", "ignored");
+        var registry = new SimpleMeterRegistry();
+        var result = pipelineBuilder(Node.of("booking", action)).listener(events).meterRegistry(registry).build()
+                .run("run-crash", "ignored");
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(result.state()).isEqualTo("trip booked@2");
@@ -125,6 +128,9 @@ class ToolJournalTest {
         });
         assertThat(events.events()).filteredOn(PipelineEvent.AttemptRecovered.class::isInstance).singleElement()
                 .satisfies(e -> assertThat(((PipelineEvent.AttemptRecovered) e).attempt()).isEqualTo(1));
+        assertThat(registry.get(PipelineMetrics.NODE_RECOVERIES).tag("node", "booking").counter().count()).isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.INVERSE_CALLS).tag("node", "booking").tag("outcome", "success")
+                .counter().count()).isEqualTo(2);
     }
 
     @Test
