@@ -2,6 +2,7 @@ package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.internal.FacadeMetrics;
+import dev.agentpersistence.internal.Forks;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -245,6 +246,64 @@ public final class AgentPersistence {
     public Optional<AgentCheckpoint> checkpoint(String agentId, String checkpointId) {
         return storage.getCheckpoint(Identifiers.requireValid(agentId, "agentId"),
                 Identifiers.requireValid(checkpointId, "checkpointId"));
+    }
+
+    /**
+     * Forks an agent: creates {@code newAgentId} whose first checkpoint (version 0) is a copy of
+     * checkpoint {@code checkpointId} of {@code agentId} (history, state, input, node, metadata),
+     * stamped now and recording its origin ({@link ForkOrigin}) in its metadata. The parent is not
+     * touched; the two agents go on independently. Works on every provider: the copy is an ordinary
+     * save (with incremental history, the shell stores the copied messages in the new agent's own
+     * segments). Retention that deletes the fork's version 0 also deletes its recorded origin.
+     *
+     * @return the fork's first checkpoint
+     * @throws CheckpointNotFoundException   when {@code agentId} has no such checkpoint
+     * @throws IllegalArgumentException      when the checkpoint is a tombstone, or both ids are equal
+     * @throws AgentAlreadyExistsException   when {@code newAgentId} already has checkpoints
+     * @throws CheckpointConflictException   when another writer forked into {@code newAgentId} at the same time
+     */
+    public AgentCheckpoint fork(String agentId, String checkpointId, String newAgentId) {
+        Identifiers.requireValid(agentId, "agentId");
+        Identifiers.requireValid(checkpointId, "checkpointId");
+        Identifiers.requireValid(newAgentId, "newAgentId");
+        if (agentId.equals(newAgentId)) {
+            throw new IllegalArgumentException("cannot fork agent '" + agentId + "' into itself");
+        }
+        AgentCheckpoint source = storage.getCheckpoint(agentId, checkpointId)
+                .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
+        if (source.isTombstone()) {
+            throw new IllegalArgumentException("checkpoint '" + checkpointId + "' of agent '" + agentId
+                    + "' is a completion tombstone; fork from a checkpoint holding state");
+        }
+        storage.getLatestCheckpoint(newAgentId).ifPresent(existing -> {
+            throw new AgentAlreadyExistsException(newAgentId, "its newest is version " + existing.version()
+                    + "; fork into a new agent id");
+        });
+        AgentCheckpoint first = Forks.firstCheckpoint(source, newAgentId, clock.instant());
+        storage.saveCheckpoint(newAgentId, first);
+        remember(newAgentId, first);
+        return first;
+    }
+
+    /**
+     * Where {@code agentId} comes from: its {@link ForkOrigin}, then its parent's, up to an agent that
+     * was not forked. Empty for an agent that was not forked. One lookup by id per ancestor.
+     */
+    public List<ForkOrigin> lineage(String agentId) {
+        Identifiers.requireValid(agentId, "agentId");
+        var chain = new java.util.ArrayList<ForkOrigin>();
+        var seen = new java.util.HashSet<String>();
+        String current = agentId;
+        while (seen.add(current)) {
+            Optional<ForkOrigin> origin = storage.getCheckpoint(current, Forks.originCheckpointId(current))
+                    .flatMap(ForkOrigin::of);
+            if (origin.isEmpty()) {
+                break;
+            }
+            chain.add(origin.get());
+            current = origin.get().parentAgentId();
+        }
+        return List.copyOf(chain);
     }
 
     /** The storage checkpoints go to; a {@link MeteredStorageProvider} over it when built with a registry. */

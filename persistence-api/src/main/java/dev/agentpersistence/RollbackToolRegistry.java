@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,19 @@ public final class RollbackToolRegistry {
      * @return what was undone, what failed and what had no inverse, each newest call first
      */
     public UndoResult undo(List<ToolCall> callsInOrderMade) {
+        return undo(callsInOrderMade, ToolCall::id);
+    }
+
+    /**
+     * As {@link #undo(List)}, giving every inverse that is a {@link KeyedTool} the idempotency key
+     * of the call it undoes ({@link #undo(List)} uses the call id as key).
+     *
+     * @param callsInOrderMade the calls to undo, oldest first
+     * @param idempotencyKeys  the key each call was made with
+     */
+    public UndoResult undo(List<ToolCall> callsInOrderMade, Function<ToolCall, String> idempotencyKeys) {
         Objects.requireNonNull(callsInOrderMade, "callsInOrderMade");
+        Objects.requireNonNull(idempotencyKeys, "idempotencyKeys");
         var calls = List.copyOf(callsInOrderMade); // also rejects null elements
         if (calls.isEmpty()) {
             return UndoResult.EMPTY;
@@ -75,7 +88,11 @@ public final class RollbackToolRegistry {
                 continue;
             }
             try {
-                inverse.execute(call.arguments());
+                if (inverse instanceof KeyedTool keyed) {
+                    keyed.execute(call.arguments(), idempotencyKeys.apply(call));
+                } else {
+                    inverse.execute(call.arguments());
+                }
                 performed.add(new InverseCall(call, inverse.name()));
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {

@@ -162,4 +162,30 @@ class RollbackToolRegistryTest {
         assertThat(result.failures()).isEmpty();
         assertThatThrownBy(() -> result.performed().add(null)).isInstanceOf(UnsupportedOperationException.class);
     }
+
+    @Test
+    void keyedInversesReceiveTheKeyOfTheCallTheyUndoAndPlainInversesTheArgumentsOnly() {
+        var seen = new ArrayList<String>();
+        var registry = RollbackToolRegistry.builder()
+                .registerRollback("book", KeyedTool.of("unbook", true, (args, key) -> {
+                    seen.add("unbook " + args.path("name").asText() + " " + key);
+                    return null;
+                }))
+                .registerRollback("note", "unnote", args -> {
+                    seen.add("unnote " + args.path("name").asText());
+                    return null;
+                })
+                .build();
+        var first = call("1", "book", "a");
+        var second = call("2", "note", "b");
+        var third = call("3", "book", "c");
+
+        var result = registry.undo(List.of(first, second, third), c -> "key-" + c.id());
+
+        assertThat(seen).containsExactly("unbook c key-3", "unnote b", "unbook a key-1");
+        assertThat(result.performed()).hasSize(3);
+        seen.clear();
+        registry.undo(List.of(first));
+        assertThat(seen).containsExactly("unbook a 1");
+    }
 }

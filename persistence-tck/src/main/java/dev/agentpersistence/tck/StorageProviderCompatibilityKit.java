@@ -283,6 +283,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Forks: a fork copies the chosen checkpoint into a new agent, records its origin, leaves the parent")
+    class Forks extends ForkContract {
+        Forks() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Lifecycle: after close() every call throws IllegalStateException")
     class Lifecycle extends LifecycleContract {
         Lifecycle() {

@@ -327,7 +327,8 @@ class CompatibilityKitVerdictTest {
             Map.entry("HistoryVariants", StorageProviderCompatibilityKit.HistoryVariants.class),
             Map.entry("Retention", StorageProviderCompatibilityKit.Retention.class),
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
-            Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class));
+            Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
+            Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class));
 
     /** The tests that write with chosen settings, which a provider without a configurable stored form aborts. */
     private static final List<String> READ_MATRIX = List.of("ReadMatrix.everyReaderReadsEveryWriter",
@@ -407,7 +408,8 @@ class CompatibilityKitVerdictTest {
         var run = KitRun.of(NoLookupKit.class);
         assertThat(run.failed()).as(run.summary()).isEmpty();
         var lookupTests = allKitTests().stream()
-                .filter(name -> name.startsWith("Lookup.") || name.equals("GrowingHistory.byId")).toList();
+                .filter(name -> name.startsWith("Lookup.") || name.startsWith("Forks.")
+                        || name.equals("GrowingHistory.byId")).toList();
         var aborted = new java.util.TreeMap<>(run.aborted());
         READ_MATRIX.forEach(aborted::remove); // no configurable stored form, as for every seed-style provider
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);

@@ -6,10 +6,14 @@ import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.async.AsyncExecutor;
+import dev.agentpersistence.pipeline.internal.JournalRecovery;
 import dev.agentpersistence.pipeline.internal.NodeOutcome;
 import dev.agentpersistence.pipeline.internal.NodeRunner;
 import dev.agentpersistence.pipeline.internal.RunCheckpoints;
 import dev.agentpersistence.pipeline.internal.RunEvents;
+import dev.agentpersistence.pipeline.internal.RunWaits;
+import dev.agentpersistence.pipeline.internal.ToolJournal;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -21,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +47,27 @@ import org.slf4j.LoggerFactory;
  * checkpoint the tombstone points to ({@link PipelineResult#alreadyCompleted()}); decoding it puts
  * the final state back, so a {@link FileWorkspace} holds the final files again. To run again from
  * scratch, use a new run id or delete the run's checkpoints.
+ *
+ * <p><b>Write-ahead tool journal.</b> Every tool call an action makes through
+ * {@link NodeContext#callTool} (or announces with {@link NodeContext#recordToolCall}) is journaled in
+ * the run's storage before the tool runs (tool, arguments, idempotency key) and after (result or
+ * failure), one save per entry, as the checkpoints of the agent id {@code "__journal__/" + runId}. A
+ * run resumed after a crash first undoes, through the inverse tools, every journaled call of the
+ * attempt the crash cut off (newest first; a call without a recorded result counts as possibly done;
+ * a {@link dev.agentpersistence.KeyedTool} inverse receives the call's key), then retries that node
+ * with an {@link AttemptAbandonedException} as feedback. Attempt numbers continue after the cut-off
+ * attempt, which counts against the node's retries (a node that kills its process every time does not
+ * loop forever). A {@link dev.agentpersistence.KeyedTool} declared idempotent gets the same key
+ * ({@code runId/node/tool#n}, its n-th call in the attempt) on every attempt; other calls get a fresh
+ * random key. Entries of settled attempts are deleted when the next node checkpoint is saved.
+ *
+ * <p><b>Waiting for input.</b> A node that calls {@link NodeContext#awaitInput} without an answer
+ * yet ends the run {@link PipelineResult.Status#WAITING}, with a checkpoint holding the question;
+ * {@link #resume(String, JsonNode)} checks an answer against the question's {@link AnswerSchema}
+ * and continues the run, in any process; {@link #waitingRuns()} lists the waiting runs.
+ *
+ * <p><b>Time travel.</b> {@link #rerunFrom(String, String, String)} replays a run from a past node
+ * into a new run (a fork of the old one), leaving the old run as it was.
  *
  * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a
  * later {@code run} with the same id retries the failed node. One runner per run id at a time.
@@ -123,6 +149,127 @@ public final class Pipeline<S> {
     public PipelineResult<S> run(String runId, S input) {
         Identifiers.requireValid(runId, "runId");
         Objects.requireNonNull(input, "input");
+        return execute(runId, input);
+    }
+
+    /**
+     * {@link #run} without blocking the caller: the run goes on a thread of {@code executor} and the
+     * future completes with its result (node failures are results, as with {@code run}; what
+     * {@code run} throws fails the future with that exception). Cancelling the future interrupts the
+     * run: the node running is rolled back and the run ends {@link PipelineFailure.Reason#INTERRUPTED},
+     * its checkpoints kept for a later resume. Back-pressure as documented on {@link AsyncExecutor}:
+     * a run refused for capacity fails at once with {@link dev.agentpersistence.async.AsyncRejectedException}.
+     */
+    public CompletableFuture<PipelineResult<S>> runAsync(String runId, S input, AsyncExecutor executor) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(executor, "executor");
+        return executor.submit("pipeline " + name + " run(" + runId + ")", () -> run(runId, input));
+    }
+
+    /** {@link #resume} without blocking the caller; see {@link #runAsync}. */
+    public CompletableFuture<PipelineResult<S>> resumeAsync(String runId, JsonNode answer, AsyncExecutor executor) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(executor, "executor");
+        return executor.submit("pipeline " + name + " resume(" + runId + ")", () -> resume(runId, answer));
+    }
+
+    /**
+     * Answers the question run {@code runId} waits on and continues it: checks the answer against
+     * the question's {@link AnswerSchema}, saves it in a checkpoint (so a crash from here on keeps
+     * it), then runs as {@link #run} does; the node that asked runs again from its start and
+     * {@link NodeContext#awaitInput} returns the answer. Any process with this pipeline and the
+     * run's storage can resume it.
+     *
+     * @param answer the answer (JSON; {@code NullNode} for JSON null)
+     * @throws RunNotWaitingException when the run does not exist, completed, or is not waiting
+     * @throws InvalidAnswerException when the schema refuses the answer; the run keeps waiting
+     */
+    public PipelineResult<S> resume(String runId, JsonNode answer) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(answer, "answer");
+        var events = new RunEvents(name, runId, clock, listeners);
+        var checkpoints = new RunCheckpoints(persistence, checkpointRetry, sleeper, events);
+        AgentCheckpoint latest = load(checkpoints::latest)
+                .orElseThrow(() -> new RunNotWaitingException(name, runId, "it has no checkpoints"));
+        if (latest.isTombstone()) {
+            throw new RunNotWaitingException(name, runId, "it has completed");
+        }
+        requireOwn(latest);
+        InputRequest request = RunWaits.waiting(latest).orElseThrow(() -> new RunNotWaitingException(name, runId,
+                "its newest checkpoint (after node '" + latest.nodeId() + "') holds no question"));
+        List<String> problems = request.schema().validate(answer);
+        if (!problems.isEmpty()) {
+            throw new InvalidAnswerException(request, problems);
+        }
+        var answers = RunWaits.answers(latest);
+        answers.put(request.requestId(), answer);
+        var journal = new ToolJournal(persistence, runId);
+        var metadata = new HashMap<>(journal.markMetadata(journal.markIn(latest)));
+        metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
+        load(() -> checkpoints.saveWith(latest.nodeId(), latest.state().get(RunCheckpoints.STATE_KEY),
+                latest.messageHistory(), metadata));
+        events.publish(new PipelineEvent.InputReceived(name, runId, events.now(), request,
+                Duration.between(request.since(), events.now())));
+        return execute(runId, null);
+    }
+
+    /**
+     * Replays run {@code runId} from node {@code nodeId} into a new run {@code newRunId}: the new run
+     * is a fork ({@link AgentPersistence#fork}) of the old one at the checkpoint saved before
+     * {@code nodeId} ran (the input for the first node), so {@code nodeId} and every node after it
+     * run again, while the old run's checkpoints stay as they are.
+     * {@code persistence().lineage(newRunId)} names the old run. A {@link FileWorkspace} state is
+     * decoded into its directory as on any resume, so its files become those of the fork point.
+     *
+     * @throws IllegalArgumentException when the pipeline has no node {@code nodeId}
+     * @throws IllegalStateException    when the old run never got to {@code nodeId}, or belongs to
+     *                                  another pipeline
+     * @throws dev.agentpersistence.AgentAlreadyExistsException when {@code newRunId} has checkpoints
+     */
+    public PipelineResult<S> rerunFrom(String runId, String nodeId, String newRunId) {
+        Identifiers.requireValid(runId, "runId");
+        Objects.requireNonNull(nodeId, "nodeId");
+        Identifiers.requireValid(newRunId, "newRunId");
+        Integer position = positions.get(nodeId);
+        if (position == null) {
+            throw new IllegalArgumentException("pipeline '" + name + "' has no node '" + nodeId + "'; nodes: "
+                    + positions.keySet());
+        }
+        String before = position == 0 ? START_NODE_ID : nodes.get(position - 1).name();
+        AgentCheckpoint forkPoint = persistence.checkpoints(runId).stream()
+                .filter(cp -> !cp.isTombstone() && before.equals(cp.nodeId()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("run '" + runId + "' of pipeline '" + name
+                        + "' has no checkpoint after '" + before + "', so it never got to node '" + nodeId + "'"));
+        requireOwn(forkPoint);
+        persistence.fork(runId, forkPoint.checkpointId(), newRunId);
+        return execute(newRunId, null);
+    }
+
+    /**
+     * The runs of this pipeline waiting for input, with their questions. Looks at the newest
+     * checkpoint of every agent in the storage ({@code listAgents()}), so it reads as many
+     * checkpoints as the store holds agents.
+     */
+    public List<InputRequest> waitingRuns() {
+        var storage = persistence.storage();
+        var waiting = new ArrayList<InputRequest>();
+        for (String agentId : storage.listAgents()) {
+            if (agentId.startsWith(ToolJournal.ID_PREFIX)) {
+                continue;
+            }
+            storage.getLatestCheckpoint(agentId)
+                    .filter(cp -> !cp.isTombstone() && name.equals(cp.metadata().get(RunCheckpoints.PIPELINE_KEY)))
+                    .flatMap(RunWaits::waiting)
+                    .ifPresent(waiting::add);
+        }
+        return waiting;
+    }
+
+    /** Runs, resumes or reports run {@code runId}; {@code input} may be null when the run has checkpoints. */
+    private PipelineResult<S> execute(String runId, S input) {
         var events = new RunEvents(name, runId, clock, listeners);
         var checkpoints = new RunCheckpoints(persistence, checkpointRetry, sleeper, events);
         Instant started = events.now();
@@ -137,6 +284,14 @@ public final class Pipeline<S> {
                     List.of(), last.nodeId(), null, true));
         }
 
+        Optional<InputRequest> waiting = latest.flatMap(RunWaits::waiting);
+        if (waiting.isPresent()) {
+            requireOwn(latest.get());
+            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), latest.get().nodeId()));
+            return finish(events, started, new PipelineResult<>(name, runId, decode(latest.get()),
+                    latest.get().messageHistory(), List.of(), latest.get().nodeId(), null, false, waiting.get()));
+        }
+
         S state;
         List<Message> history;
         int next;
@@ -148,7 +303,7 @@ public final class Pipeline<S> {
             history = checkpoint.messageHistory();
             events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), resumedAfter));
         } else {
-            state = input;
+            state = Objects.requireNonNull(input, "input");
             history = List.of();
             next = 0;
             JsonNode encodedInput = codec.encode(input);
@@ -166,17 +321,30 @@ public final class Pipeline<S> {
             }
         }
 
-        var runner = new NodeRunner<>(codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints);
+        var journal = new ToolJournal(persistence, runId);
+        long mark = latest.map(journal::markIn).orElse(-1L);
+        Map<String, JsonNode> answers = latest.map(RunWaits::answers).orElse(Map.of());
+        String lastNode = latest.map(AgentCheckpoint::nodeId).orElse(START_NODE_ID);
+        var recovered = load(() -> JournalRecovery.recover(journal, mark, persistence.rollbackTools(), events))
+                .orElse(null);
+        var runner = new NodeRunner<>(codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints,
+                journal);
         var executed = new ArrayList<String>();
         for (Node<S> node : nodes.subList(next, nodes.size())) {
-            NodeOutcome<S> outcome = runner.run(node, state, history);
+            NodeOutcome<S> outcome = runner.run(node, state, history, recovered, answers);
+            recovered = null;
             state = outcome.state();
             history = outcome.history();
+            if (outcome.waiting() != null) {
+                return waitAt(events, checkpoints, journal, started, lastNode, outcome, answers, executed, resumedAfter);
+            }
+            answers = Map.of();
             if (!outcome.passed()) {
                 return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter,
                         outcome.failure(), false));
             }
             executed.add(node.name());
+            lastNode = node.name();
         }
         try {
             checkpoints.markCompleted();
@@ -190,6 +358,31 @@ public final class Pipeline<S> {
         boolean alreadyCompleted = latest.isPresent() && next == nodes.size();
         return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter, null,
                 alreadyCompleted));
+    }
+
+    /** Saves the checkpoint of a run that waits for input and reports it waiting. */
+    private PipelineResult<S> waitAt(RunEvents events, RunCheckpoints checkpoints, ToolJournal journal, Instant started,
+                                     String lastNode, NodeOutcome<S> outcome, Map<String, JsonNode> answers,
+                                     List<String> executed, String resumedAfter) {
+        var metadata = new HashMap<>(journal.markMetadata(journal.lastVersion()));
+        metadata.put(RunWaits.WAITING_KEY, RunWaits.encode(outcome.waiting()));
+        if (!answers.isEmpty()) {
+            metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
+        }
+        try {
+            checkpoints.saveWith(lastNode, codec.encode(outcome.state()), outcome.history(), metadata);
+        } catch (InterruptedException | RuntimeException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            var reason = e instanceof InterruptedException
+                    ? PipelineFailure.Reason.INTERRUPTED : PipelineFailure.Reason.CHECKPOINT_FAILED;
+            return finish(events, started, new PipelineResult<>(name, events.runId(), outcome.state(), outcome.history(),
+                    executed, resumedAfter, new PipelineFailure(reason, outcome.waiting().node(), 0, List.of(), e),
+                    false));
+        }
+        return finish(events, started, new PipelineResult<>(name, events.runId(), outcome.state(), outcome.history(),
+                executed, resumedAfter, null, false, outcome.waiting()));
     }
 
     private PipelineResult<S> finish(RunEvents events, Instant started, PipelineResult<S> result) {

@@ -133,6 +133,50 @@ public sealed interface PipelineEvent {
     }
 
     /**
+     * A resumed run found an attempt that a crash cut off in the write-ahead tool journal and undid
+     * its journaled tool calls (newest first); the node runs again with an
+     * {@link AttemptAbandonedException} as feedback.
+     *
+     * @param attempt      the number of the attempt that was cut off
+     * @param toolRollback the inverse tool calls made
+     */
+    record AttemptRecovered(String pipeline, String runId, Instant at, String node, int attempt,
+                            UndoResult toolRollback) implements PipelineEvent {
+        public AttemptRecovered {
+            requireCommon(pipeline, runId, at);
+            Objects.requireNonNull(node, "node");
+            Objects.requireNonNull(toolRollback, "toolRollback");
+        }
+    }
+
+    /**
+     * A node asked for input ({@link NodeContext#awaitInput}); the run ends waiting.
+     *
+     * @param request the question
+     */
+    record InputRequested(String pipeline, String runId, Instant at, InputRequest request) implements PipelineEvent {
+        public InputRequested {
+            requireCommon(pipeline, runId, at);
+            Objects.requireNonNull(request, "request");
+        }
+    }
+
+    /**
+     * {@link Pipeline#resume} accepted an answer; the run goes on.
+     *
+     * @param request the question answered
+     * @param waited  how long the run waited, from the question to the answer
+     */
+    record InputReceived(String pipeline, String runId, Instant at, InputRequest request, Duration waited)
+            implements PipelineEvent {
+        public InputReceived {
+            requireCommon(pipeline, runId, at);
+            Objects.requireNonNull(request, "request");
+            Objects.requireNonNull(waited, "waited");
+        }
+    }
+
+    /**
      * The node will run again after {@code delay}, with {@code feedback}.
      *
      * @param nextAttempt the number of the attempt to come

@@ -29,6 +29,10 @@ import java.util.Objects;
  *   <tr><td>{@value #CHECKPOINT_SAVE_FAILURES}</td><td>counter</td><td>{@code retried} ({@code true}|{@code false})</td>
  *       <td>per failed save attempt</td></tr>
  *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td><td>per run start</td></tr>
+ *   <tr><td>{@value #NODE_RECOVERIES}</td><td>counter</td><td>{@code node}</td><td>per attempt a crash cut off,
+ *       undone from the tool journal when the run resumed</td></tr>
+ *   <tr><td>{@value #INPUT_REQUESTS}</td><td>counter</td><td>{@code node}</td><td>per question that made a run wait</td></tr>
+ *   <tr><td>{@value #INPUT_WAIT_DURATION}</td><td>timer</td><td>{@code node}</td><td>per answer accepted: the time the run waited</td></tr>
  *   <tr><td>{@value #RUN_DURATION}</td><td>timer</td><td>{@code status} ({@code completed}|{@code failed}),
  *       {@code reason} ({@code none} or the {@link PipelineFailure.Reason} in lower case)</td><td>per run</td></tr>
  * </table>
@@ -46,6 +50,9 @@ public final class PipelineMetrics implements PipelineListener {
     public static final String CHECKPOINT_SAVE_FAILURES = "agent.pipeline.checkpoint.save.failures";
     public static final String CHECKPOINT_LOAD_DURATION = "agent.pipeline.checkpoint.load.duration";
     public static final String RUN_DURATION = "agent.pipeline.run.duration";
+    public static final String NODE_RECOVERIES = "agent.pipeline.node.recoveries";
+    public static final String INPUT_REQUESTS = "agent.pipeline.input.requests";
+    public static final String INPUT_WAIT_DURATION = "agent.pipeline.input.wait.duration";
 
     private final MeterRegistry registry;
 
@@ -93,6 +100,13 @@ public final class PipelineMetrics implements PipelineListener {
         } else if (event instanceof PipelineEvent.CheckpointLoaded e) {
             Timer.builder(CHECKPOINT_LOAD_DURATION).tags("pipeline", pipeline, "found", Boolean.toString(e.found()))
                     .register(registry).record(e.latency());
+        } else if (event instanceof PipelineEvent.AttemptRecovered e) {
+            counter(NODE_RECOVERIES, "pipeline", pipeline, "node", e.node()).increment();
+        } else if (event instanceof PipelineEvent.InputRequested e) {
+            counter(INPUT_REQUESTS, "pipeline", pipeline, "node", e.request().node()).increment();
+        } else if (event instanceof PipelineEvent.InputReceived e) {
+            Timer.builder(INPUT_WAIT_DURATION).tags("pipeline", pipeline, "node", e.request().node()).register(registry)
+                    .record(e.waited());
         } else if (event instanceof PipelineEvent.RunFinished e) {
             Timer.builder(RUN_DURATION)
                     .tags("pipeline", pipeline, "status", e.status().name().toLowerCase(Locale.ROOT),

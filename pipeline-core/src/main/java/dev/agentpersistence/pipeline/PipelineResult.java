@@ -10,14 +10,14 @@ import java.util.Optional;
  *
  * <p>{@link #state()} is the final state of a completed run; for a failed run it is the state
  * before the failing node's action (its failed attempts rolled back), which is also what its
- * newest checkpoint holds.
+ * newest checkpoint holds. For a waiting run it is the state the asking node started from.
  *
  * @param <S> the pipeline state type
  */
 public final class PipelineResult<S> {
 
-    /** Whether the run got through every node. */
-    public enum Status { COMPLETED, FAILED }
+    /** Whether the run got through every node, failed, or stopped at a question ({@link NodeContext#awaitInput}). */
+    public enum Status { COMPLETED, FAILED, WAITING }
 
     private final String pipeline;
     private final String runId;
@@ -28,12 +28,19 @@ public final class PipelineResult<S> {
     private final String resumedAfter;
     private final PipelineFailure failure;
     private final boolean alreadyCompleted;
+    private final InputRequest waitingFor;
 
     PipelineResult(String pipeline, String runId, S state, List<Message> messageHistory, List<String> executedNodes,
                    String resumedAfter, PipelineFailure failure, boolean alreadyCompleted) {
+        this(pipeline, runId, state, messageHistory, executedNodes, resumedAfter, failure, alreadyCompleted, null);
+    }
+
+    PipelineResult(String pipeline, String runId, S state, List<Message> messageHistory, List<String> executedNodes,
+                   String resumedAfter, PipelineFailure failure, boolean alreadyCompleted, InputRequest waitingFor) {
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
         this.runId = Objects.requireNonNull(runId, "runId");
-        this.status = failure == null ? Status.COMPLETED : Status.FAILED;
+        this.waitingFor = waitingFor;
+        this.status = failure != null ? Status.FAILED : waitingFor != null ? Status.WAITING : Status.COMPLETED;
         this.state = state;
         this.messageHistory = List.copyOf(messageHistory);
         this.executedNodes = List.copyOf(executedNodes);
@@ -60,6 +67,16 @@ public final class PipelineResult<S> {
 
     public boolean isFailed() {
         return status == Status.FAILED;
+    }
+
+    /** Whether the run stopped at a question and waits for {@link Pipeline#resume}. */
+    public boolean isWaiting() {
+        return status == Status.WAITING;
+    }
+
+    /** The question the run waits on; empty unless {@link #isWaiting()}. */
+    public Optional<InputRequest> waitingFor() {
+        return Optional.ofNullable(waitingFor);
     }
 
     /** The final state (completed) or the state the failing node started from (failed). */
@@ -99,6 +116,7 @@ public final class PipelineResult<S> {
     public String toString() {
         return "PipelineResult[" + pipeline + "/" + runId + " " + status
                 + (failure == null ? "" : ": " + failure.describe())
+                + (waitingFor == null ? "" : ": " + waitingFor.requestId() + " \"" + waitingFor.question() + "\"")
                 + (alreadyCompleted ? ", already completed" : "")
                 + ", executed " + executedNodes + "]";
     }

@@ -86,7 +86,7 @@ class BackoffTest {
 
     @Test
     void unavailableStoreIsRetriedWithTheCheckpointPolicyUntilTheSaveGoesThrough() {
-        storage.failSaves(2, cp -> "b".equals(cp.nodeId()));
+        storage.failSaves(2, BackoffTest::nodeBCheckpoint);
         var result = twoNodes(RetryPolicy.custom().maxRetries(3).backoff(Backoff.fixed(Duration.ofMillis(250))).build(),
                 new AtomicInteger()).run("outage-1", Draft.empty());
 
@@ -104,7 +104,7 @@ class BackoffTest {
     @Test
     void storeStillDownAfterTheRetriesFailsTheRunAndRollsTheNodeBackUntilResumed() {
         var toolCalls = new AtomicInteger();
-        storage.failSaves(100, cp -> "b".equals(cp.nodeId()));
+        storage.failSaves(100, BackoffTest::nodeBCheckpoint);
         var pipeline = twoNodes(RetryPolicy.custom().maxRetries(2).backoff(Backoff.fixed(Duration.ofMillis(10))).build(),
                 toolCalls);
 
@@ -180,5 +180,10 @@ class BackoffTest {
                     return ctx.state().append("b", "b");
                 }))
                 .build();
+    }
+
+    /** A checkpoint of node b of the run (not an entry of the run's tool journal, whose entries name their node too). */
+    private static boolean nodeBCheckpoint(AgentCheckpoint checkpoint) {
+        return "b".equals(checkpoint.nodeId()) && !checkpoint.agentId().startsWith("__journal__/");
     }
 }

@@ -1,10 +1,12 @@
 package dev.agentpersistence.pipeline.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.pipeline.AttemptOutcome;
 import dev.agentpersistence.pipeline.ConditionPhase;
+import dev.agentpersistence.pipeline.InputRequest;
 import dev.agentpersistence.pipeline.Node;
 import dev.agentpersistence.pipeline.PipelineEvent;
 import dev.agentpersistence.pipeline.PipelineFailure;
@@ -18,7 +20,10 @@ import dev.agentpersistence.pipeline.Violation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs one node the way the write-up's flowchart does: check preconditions (violated: fail, no
@@ -33,18 +38,25 @@ public final class NodeRunner<S> {
     private final Sleeper sleeper;
     private final RunEvents events;
     private final RunCheckpoints checkpoints;
+    private final ToolJournal journal;
 
     public NodeRunner(StateCodec<S> codec, RetryPolicy defaultPolicy, RollbackToolRegistry rollbackTools,
-                      Sleeper sleeper, RunEvents events, RunCheckpoints checkpoints) {
+                      Sleeper sleeper, RunEvents events, RunCheckpoints checkpoints, ToolJournal journal) {
         this.codec = codec;
         this.defaultPolicy = defaultPolicy;
         this.rollbackTools = rollbackTools;
         this.sleeper = sleeper;
         this.events = events;
         this.checkpoints = checkpoints;
+        this.journal = journal;
     }
 
-    public NodeOutcome<S> run(Node<S> node, S state, List<Message> history) {
+    /**
+     * Runs {@code node}; when {@code recovered} is an attempt of this node that a crash cut off (and
+     * recovery undid), numbering continues after it and the first attempt here is its retry.
+     */
+    public NodeOutcome<S> run(Node<S> node, S state, List<Message> history, JournalRecovery.Recovered recovered,
+                              Map<String, JsonNode> answers) {
         String name = node.name();
         List<Violation> unmet = ConditionChecks.check(node.preconditions(), state);
         if (!unmet.isEmpty()) {
@@ -54,7 +66,17 @@ public final class NodeRunner<S> {
         }
         RetryPolicy policy = node.retryPolicy().orElse(defaultPolicy);
         RetryFeedback feedback = null;
-        for (int attempt = 1; ; attempt++) {
+        int first = 1;
+        if (recovered != null && recovered.node().equals(name)) {
+            if (recovered.attempt() >= policy.maxAttempts()) {
+                return failed(state, history, Reason.RETRIES_EXHAUSTED, name, recovered.attempt(), List.of(),
+                        recovered.cause());
+            }
+            first = recovered.attempt() + 1;
+            feedback = new RetryFeedback(name, recovered.attempt(), policy.maxRetries(), List.of(), recovered.cause(),
+                    recovered.undo());
+        }
+        for (int attempt = first; ; attempt++) {
             if (feedback != null) {
                 Duration delay = policy.backoff().delayBeforeRetry(feedback.retry());
                 events.publish(new PipelineEvent.RetryScheduled(events.pipeline(), events.runId(), events.now(), name,
@@ -76,7 +98,7 @@ public final class NodeRunner<S> {
             }
             Attempt<S> result;
             try {
-                result = attempt(node, state, history, attempt, policy, feedback, backup);
+                result = attempt(node, state, history, attempt, policy, feedback, backup, answers);
             } finally {
                 backup.discard();
             }
@@ -90,10 +112,10 @@ public final class NodeRunner<S> {
 
     /** One attempt; the backup is discarded by the caller. */
     private Attempt<S> attempt(Node<S> node, S state, List<Message> history, int attempt, RetryPolicy policy,
-                               RetryFeedback feedback, StateBackup<S> backup) {
+                               RetryFeedback feedback, StateBackup<S> backup, Map<String, JsonNode> answers) {
         String name = node.name();
         var context = new AttemptContext<>(events.pipeline(), events.runId(), name, state, attempt,
-                policy.maxAttempts(), feedback, history);
+                policy.maxAttempts(), feedback, history, journal, answers, events::now);
         events.publish(new PipelineEvent.NodeStarted(events.pipeline(), events.runId(), events.now(), name, attempt,
                 policy.maxAttempts()));
         Instant start = events.now();
@@ -107,6 +129,10 @@ public final class NodeRunner<S> {
         } catch (Exception e) {
             error = e;
         }
+        Optional<InputRequest> question = context.pendingRequest();
+        if (question.isPresent()) {
+            return waitFor(question.get(), attempt, context, backup, output == null ? state : output, history);
+        }
         List<Violation> violations = error == null ? ConditionChecks.check(node.postconditions(), output) : List.of();
         Duration duration = events.since(start);
 
@@ -116,7 +142,11 @@ public final class NodeRunner<S> {
             var newHistory = new ArrayList<>(history);
             newHistory.addAll(context.addedMessages());
             try {
-                checkpoints.save(name, codec.encode(output), newHistory, attempt);
+                long mark = journal.lastVersion();
+                var metadata = new HashMap<>(journal.markMetadata(mark));
+                metadata.put(RunCheckpoints.ATTEMPTS_KEY, Integer.toString(attempt));
+                checkpoints.saveWith(name, codec.encode(output), newHistory, metadata);
+                journal.trimBefore(mark);
                 return Attempt.done(new NodeOutcome<>(output, newHistory, null));
             } catch (InterruptedException | RuntimeException saveError) {
                 // Nothing of an attempt that could not be checkpointed survives: a resume re-runs the node.
@@ -158,6 +188,17 @@ public final class NodeRunner<S> {
         return Attempt.retry(undone.restored, next);
     }
 
+    /** Ends an attempt that asked a question: rolled back like a failed one, then the run waits. */
+    private Attempt<S> waitFor(InputRequest question, int attempt, AttemptContext<S> context, StateBackup<S> backup,
+                               S current, List<Message> history) {
+        var undone = rollBack(question.node(), attempt, context, backup, current, history);
+        if (undone.outcome != null) {
+            return undone;
+        }
+        events.publish(new PipelineEvent.InputRequested(events.pipeline(), events.runId(), events.now(), question));
+        return Attempt.done(new NodeOutcome<>(undone.restored, history, null, question));
+    }
+
     /** Restores the backup, then undoes the attempt's tool calls. */
     private Attempt<S> rollBack(String name, int attempt, AttemptContext<S> context, StateBackup<S> backup,
                                 S current, List<Message> history) {
@@ -167,7 +208,10 @@ public final class NodeRunner<S> {
         } catch (RuntimeException e) {
             return Attempt.done(failed(current, history, Reason.BACKUP_FAILED, name, attempt, List.of(), e));
         }
-        UndoResult toolRollback = rollbackTools.undo(context.toolCalls());
+        UndoResult toolRollback = rollbackTools.undo(context.toolCalls(), context::keyOf);
+        if (!context.toolCalls().isEmpty()) {
+            journal.closeQuietly(name, attempt);
+        }
         events.publish(new PipelineEvent.RollbackPerformed(events.pipeline(), events.runId(), events.now(), name,
                 attempt, toolRollback));
         return Attempt.rolledBack(restored, toolRollback);

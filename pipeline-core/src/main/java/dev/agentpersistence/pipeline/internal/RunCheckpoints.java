@@ -14,6 +14,7 @@ import dev.agentpersistence.pipeline.RetryPolicy;
 import dev.agentpersistence.pipeline.Sleeper;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Checkpoint form: agent id = run id; node id = the node that finished; state entries
  * {@value #PIPELINE_KEY} (the pipeline's name) and {@value #STATE_KEY} (the encoded pipeline state);
- * metadata {@value #PIPELINE_KEY} and {@value #ATTEMPTS_KEY} (the attempts the node took).
+ * metadata {@value #PIPELINE_KEY}, {@value #ATTEMPTS_KEY} (the attempts the node took) and, when
+ * the node's attempts journaled tool calls, {@value ToolJournal#MARK_KEY} and {@value ToolJournal#JOURNAL_KEY}.
  */
 public final class RunCheckpoints {
     /** State and metadata key holding the pipeline name. */
@@ -59,11 +61,23 @@ public final class RunCheckpoints {
      */
     public AgentCheckpoint save(String nodeId, JsonNode state, List<Message> history, int attempts)
             throws InterruptedException {
+        var metadata = new HashMap<String, String>();
+        metadata.put(ATTEMPTS_KEY, Integer.toString(attempts));
+        return saveWith(nodeId, state, history, metadata);
+    }
+
+    /**
+     * Saves a checkpoint after {@code nodeId} with metadata besides the pipeline name: the attempts,
+     * the journal mark ({@link ToolJournal#markMetadata}), a wait, or the answers to the next node's questions.
+     */
+    public AgentCheckpoint saveWith(String nodeId, JsonNode state, List<Message> history,
+                                    Map<String, String> extraMetadata) throws InterruptedException {
         var context = new SimpleAgentContext(events.runId());
         context.restore(new ExecutionPoint(nodeId, history, null,
                 Map.of(PIPELINE_KEY, TextNode.valueOf(events.pipeline()), STATE_KEY, state)));
-        Map<String, String> metadata = Map.of(PIPELINE_KEY, events.pipeline(), ATTEMPTS_KEY, Integer.toString(attempts));
-        return saving(nodeId, () -> persistence.createCheckpoint(context, nodeId, null, null, metadata));
+        var metadata = new HashMap<>(extraMetadata);
+        metadata.put(PIPELINE_KEY, events.pipeline());
+        return saving(nodeId, () -> persistence.createCheckpoint(context, nodeId, null, null, Map.copyOf(metadata)));
     }
 
     /** Writes the tombstone that records the run as completed. */

@@ -1,0 +1,159 @@
+package dev.agentpersistence.pipeline.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.ExecutionPoint;
+import dev.agentpersistence.SimpleAgentContext;
+import dev.agentpersistence.ToolCall;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead tool journal of one run, kept in the run's storage as the checkpoints of a derived
+ * agent id ({@link #journalId}): one save per entry, so an entry is either fully stored or absent,
+ * on every provider. Entries are written through {@link AgentPersistence} (which assigns versions);
+ * an entry's version orders it. The run's node checkpoints record the version of the last entry of
+ * the attempt they commit ({@link #MARK_KEY}); entries after that mark belong to attempts that did
+ * not pass, and those without a {@link JournalEntry.Kind#CLOSED} entry were cut off by a crash.
+ */
+public final class ToolJournal {
+    /** Metadata key of a node checkpoint: the journal version of the last entry its attempt wrote. */
+    public static final String MARK_KEY = "pipeline.journal.mark";
+    /**
+     * Metadata key of a node checkpoint: the journal the mark refers to. A checkpoint copied into
+     * another run (a fork, {@code rerunFrom}) keeps its metadata, and its mark does not apply there.
+     */
+    public static final String JOURNAL_KEY = "pipeline.journal";
+    /** The prefix of a journal's agent id. */
+    public static final String ID_PREFIX = "__journal__/";
+    private static final String ENTRY_KEY = "journal.entry";
+    private static final String KIND_KEY = "journal.kind";
+    private static final int MAX_ID_LENGTH = 256;
+    private static final Logger LOG = LoggerFactory.getLogger(ToolJournal.class);
+
+    private final AgentPersistence persistence;
+    private final String journalId;
+    private final AtomicLong lastVersion = new AtomicLong(-1);
+
+    public ToolJournal(AgentPersistence persistence, String runId) {
+        this.persistence = persistence;
+        this.journalId = journalId(runId);
+    }
+
+    /** The agent id holding the journal of run {@code runId}: a prefix and the run id (hashed when too long). */
+    public static String journalId(String runId) {
+        String id = ID_PREFIX + runId;
+        return id.length() <= MAX_ID_LENGTH ? id : ID_PREFIX + sha256(runId);
+    }
+
+    public String journalId() {
+        return journalId;
+    }
+
+    /** Journals the intent of a call before the tool runs. */
+    public void intent(String node, int attempt, ToolCall call, String key) {
+        write(JournalEntry.intent(node, attempt, call, key));
+    }
+
+    /** Journals a call's result. */
+    public void result(String node, int attempt, String callId, JsonNode result) {
+        write(JournalEntry.result(node, attempt, callId, result));
+    }
+
+    /** Journals a call's failure. */
+    public void failure(String node, int attempt, String callId, Throwable error) {
+        write(JournalEntry.failure(node, attempt, callId, String.valueOf(error)));
+    }
+
+    /** Journals that an attempt's calls were undone; a failure is logged, since recovery undoes again idempotently. */
+    public void closeQuietly(String node, int attempt) {
+        try {
+            write(JournalEntry.closed(node, attempt));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not journal the end of attempt {} of node '{}' in journal '{}'; a resumed run will undo its "
+                    + "tool calls again: {}", attempt, node, journalId, e.toString());
+        }
+    }
+
+    /** The mark {@code checkpoint} records for this journal, or -1 when it records none (or one of another run's journal). */
+    public long markIn(AgentCheckpoint checkpoint) {
+        String mark = checkpoint.metadata().get(MARK_KEY);
+        if (mark == null || !journalId.equals(checkpoint.metadata().get(JOURNAL_KEY))) {
+            return -1;
+        }
+        return Long.parseLong(mark);
+    }
+
+    /** The metadata recording {@code mark} in a node checkpoint; empty for -1. */
+    public Map<String, String> markMetadata(long mark) {
+        return mark < 0 ? Map.of() : Map.of(MARK_KEY, Long.toString(mark), JOURNAL_KEY, journalId);
+    }
+
+    /** The version of the newest entry this journal wrote, or -1. */
+    public long lastVersion() {
+        return lastVersion.get();
+    }
+
+    /**
+     * The attempts with entries newer than {@code mark} that were never closed, oldest first, each
+     * with its calls in the order they were made.
+     */
+    public List<OpenAttempt> openAttempts(long mark) {
+        var attempts = new LinkedHashMap<String, OpenAttempt.Builder>();
+        for (AgentCheckpoint checkpoint : persistence.storage().getCheckpoints(journalId)) {
+            lastVersion.accumulateAndGet(checkpoint.version(), Math::max);
+            JsonNode json = checkpoint.state().get(ENTRY_KEY);
+            if (checkpoint.version() <= mark || json == null) {
+                continue;
+            }
+            JournalEntry entry = JournalEntry.fromJson(json);
+            String id = entry.node() + "#" + entry.attempt();
+            if (entry.kind() == JournalEntry.Kind.CLOSED) {
+                attempts.remove(id);
+            } else {
+                attempts.computeIfAbsent(id, k -> new OpenAttempt.Builder(entry.node(), entry.attempt())).add(entry);
+            }
+        }
+        var open = new ArrayList<OpenAttempt>();
+        attempts.values().forEach(builder -> open.add(builder.build()));
+        return open;
+    }
+
+    /** Deletes the entries older than {@code version} (those of attempts that are settled); best effort. */
+    public void trimBefore(long version) {
+        if (version <= 0) {
+            return;
+        }
+        try {
+            persistence.storage().deleteCheckpointsBefore(journalId, version);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not trim journal '{}' before version {}: {}", journalId, version, e.toString());
+        }
+    }
+
+    private void write(JournalEntry entry) {
+        var context = new SimpleAgentContext(journalId);
+        context.restore(new ExecutionPoint(entry.node(), List.of(), null, Map.of(ENTRY_KEY, entry.toJson())));
+        AgentCheckpoint saved = persistence.createCheckpoint(context, entry.node(), null, null,
+                Map.of(KIND_KEY, entry.kind().name()));
+        lastVersion.accumulateAndGet(saved.version(), Math::max);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}
