@@ -19,6 +19,9 @@ public final class ExitCode {
     /** Anything else (a bug, an I/O failure writing output); details with {@code --verbose}. */
     public static final int FAILURE = 6;
 
+    /** The target store holds a different checkpoint under a version or id being written ({@code import}, {@code copy}). */
+    public static final int CONFLICT = 7;
+
     private ExitCode() {
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentpersistence.cli;
 
+import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.InvalidIdentifierException;
 import dev.agentpersistence.PersistenceException;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Command;
 @Command(name = "agent-persistence", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
         description = "Inspect, check and move the checkpoints of an agent-persistence store.",
         subcommands = {AgentsCommand.class, ListCommand.class, ShowCommand.class, DiffCommand.class,
-                VerifyCommand.class, SweepCommand.class, StatsCommand.class, CommandLine.HelpCommand.class})
+                VerifyCommand.class, SweepCommand.class, StatsCommand.class, ExportCommand.class, ImportCommand.class,
+                CopyCommand.class, CommandLine.HelpCommand.class})
 public final class PersistenceCli implements Runnable {
     private static final String NAME = "agent-persistence";
 
@@ -69,7 +71,7 @@ public final class PersistenceCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy)");
     }
 
     /** The exit code for a failure. */
@@ -79,6 +81,9 @@ public final class PersistenceCli implements Runnable {
         }
         if (failure instanceof StorageUnavailableException) {
             return ExitCode.UNAVAILABLE;
+        }
+        if (failure instanceof CheckpointConflictException) {
+            return ExitCode.CONFLICT;
         }
         if (failure instanceof CorruptCheckpointException) {
             return ExitCode.UNREADABLE;

@@ -2,6 +2,7 @@ package dev.agentpersistence.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.cli.internal.Json;
+import dev.agentpersistence.cli.internal.Progress;
 import dev.agentpersistence.cli.internal.Store;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -46,6 +47,11 @@ abstract class StoreCommand implements Callable<Integer>, Verbosity {
     /** Standard output. */
     PrintWriter out() {
         return spec.commandLine().getOut();
+    }
+
+    /** Progress on standard error: redrawn in place on a terminal, plain lines otherwise. */
+    Progress progress() {
+        return new Progress(spec.commandLine().getErr(), System.console() != null, System::nanoTime);
     }
 
     /** Prints one JSON document on one line. */

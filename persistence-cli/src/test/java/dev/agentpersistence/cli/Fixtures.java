@@ -28,7 +28,9 @@ final class Fixtures {
         history.add(new Message("m-user", Message.Role.USER, "Where is my order 42?", null, null, Map.of()));
         var v0 = AgentCheckpoint.builder().checkpointId("support-cp-0").agentId("support").version(0).createdAt(T0)
                 .nodeId("triage").messageHistory(history).state("ticket", NODES.numberNode(42))
-                .state("mood", NODES.textNode("worried")).metadata("tenant", "acme").build();
+                .state("mood", NODES.textNode("worried"))
+                .state("score", NODES.numberNode(new java.math.BigDecimal("12345678901234567890.123456789")))
+                .state("ratio", NODES.numberNode(0.1)).metadata("tenant", "acme").build();
         history.add(new Message("m-call", Message.Role.TOOL_CALL, "", null,
                 new ToolCall("call-1", "lookup_order", NODES.objectNode().put("order", 42)), Map.of()));
         history.add(Message.toolResult("call-1", "lookup_order", "shipped on March 2").withId("m-result"));

@@ -1,7 +1,10 @@
 package dev.agentpersistence.cli.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,8 +22,11 @@ import java.io.UncheckedIOException;
  * and what {@code export} writes is what every provider reads.
  */
 public final class Json {
-    /** The shared mapper (thread-safe once configured). */
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The shared mapper; decimals are read exactly, so a checkpoint read from a line is the one written. */
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
 
     private static final JsonCheckpointCodec CODEC = JsonCheckpointCodec.instance();
 
@@ -44,6 +50,11 @@ public final class Json {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The checkpoint's stored JSON form as bytes (what digests are computed over). */
+    public static byte[] bytes(AgentCheckpoint checkpoint) {
+        return CODEC.encode(checkpoint);
     }
 
     /** The checkpoint a stored JSON form holds; {@code where} names it in errors. */
