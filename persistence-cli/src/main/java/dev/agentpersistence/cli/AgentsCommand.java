@@ -1,9 +1,8 @@
 package dev.agentpersistence.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.cli.internal.Json;
+import dev.agentpersistence.cli.internal.Reports;
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.TextTable;
 import picocli.CommandLine.Command;
@@ -14,36 +13,26 @@ final class AgentsCommand extends StoreCommand {
 
     @Override
     int run(Store store) {
-        var table = new TextTable("AGENT", "CHECKPOINTS", "SIZE", "LATEST", "NODE", "CREATED");
-        ArrayNode json = Json.array();
-        for (String agentId : store.agents()) {
-            Store.Footprint footprint = store.footprint(agentId);
-            AgentCheckpoint latest = store.latest(agentId).orElse(null);
-            if (json()) {
-                ObjectNode agent = json.addObject();
-                agent.put("agentId", agentId);
-                agent.put("checkpoints", footprint.checkpoints());
-                if (footprint.bytes() >= 0) {
-                    agent.put("bytes", footprint.bytes());
-                }
-                if (latest != null) {
-                    agent.put("latestVersion", latest.version());
-                    agent.put("latestNodeId", latest.nodeId());
-                    agent.put("latestCreatedAt", latest.createdAt().toString());
-                }
-            } else {
-                table.row(agentId, footprint.checkpoints(), footprint.bytes() < 0 ? null : TextTable.bytes(footprint.bytes()),
-                        latest == null ? null : latest.version(), latest == null ? null : latest.nodeId(),
-                        latest == null ? null : latest.createdAt());
-            }
-        }
+        ArrayNode agents = Reports.agents(store);
         if (json()) {
-            printJson(json);
-        } else if (table.isEmpty()) {
+            printJson(agents);
+        } else if (agents.isEmpty()) {
             out().println("no agents in " + store.description());
         } else {
+            var table = new TextTable("AGENT", "CHECKPOINTS", "SIZE", "LATEST", "NODE", "CREATED");
+            for (JsonNode agent : agents) {
+                table.row(agent.get("agentId").asText(), agent.get("checkpoints").asLong(),
+                        agent.has("bytes") ? TextTable.bytes(agent.get("bytes").asLong()) : null,
+                        text(agent, "latestVersion"), text(agent, "latestNodeId"), text(agent, "latestCreatedAt"));
+            }
             table.print(out());
         }
         return ExitCode.OK;
+    }
+
+    /** The field as text, or {@code null} when absent or JSON null. */
+    static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
     }
 }

@@ -1,14 +1,10 @@
 package dev.agentpersistence.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.cli.internal.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.agentpersistence.cli.internal.Reports;
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.TextTable;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,50 +18,21 @@ final class ListCommand extends StoreCommand {
     @Option(names = "--limit", paramLabel = "N", description = "Only the N newest checkpoints.")
     Integer limit;
 
-    /** One row, kept without the checkpoint's content. */
-    private record Row(long version, String checkpointId, String nodeId, String createdAt, int messages, Integer bytes) {
-    }
-
     @Override
     int run(Store store) {
         if (limit != null && limit < 1) {
             throw CliException.usage("--limit must be at least 1 but was " + limit);
         }
-        var rows = new ArrayList<Row>();
-        store.pages(agentId, page -> {
-            Map<Long, Integer> sizes = store.storedSizes(agentId, page);
-            var rowsOfPage = new ArrayList<Row>();
-            for (AgentCheckpoint checkpoint : page) {
-                rowsOfPage.add(new Row(checkpoint.version(), checkpoint.checkpointId(), checkpoint.nodeId(),
-                        checkpoint.createdAt().toString(), checkpoint.messageHistory().size(), sizes.get(checkpoint.version())));
-            }
-            Collections.reverse(rowsOfPage);
-            rows.addAll(rowsOfPage);
-            return limit == null || rows.size() < limit;
-        });
-        List<Row> shown = new ArrayList<>(limit == null ? rows : rows.subList(0, Math.min(limit, rows.size())));
-        Collections.reverse(shown);
-        if (rows.isEmpty() && !store.agents().contains(agentId)) {
-            throw CliException.notFound("no agent '" + agentId + "' in " + store.description());
-        }
+        ArrayNode rows = Reports.timeline(store, agentId, limit);
         if (json()) {
-            var json = Json.array();
-            for (Row row : shown) {
-                ObjectNode entry = json.addObject();
-                entry.put("version", row.version());
-                entry.put("checkpointId", row.checkpointId());
-                entry.put("nodeId", row.nodeId());
-                entry.put("createdAt", row.createdAt());
-                entry.put("messages", row.messages());
-                if (row.bytes() != null) {
-                    entry.put("bytes", row.bytes());
-                }
-            }
-            printJson(json);
+            printJson(rows);
         } else {
             var table = new TextTable("VERSION", "NODE", "CREATED", "MESSAGES", "SIZE", "ID");
-            shown.forEach(row -> table.row(row.version(), row.nodeId(), row.createdAt(), row.messages(),
-                    row.bytes() == null ? null : TextTable.bytes(row.bytes()), row.checkpointId()));
+            for (JsonNode row : rows) {
+                table.row(row.get("version").asLong(), AgentsCommand.text(row, "nodeId"), row.get("createdAt").asText(),
+                        row.get("messages").asInt(), row.has("bytes") ? TextTable.bytes(row.get("bytes").asLong()) : null,
+                        row.get("checkpointId").asText());
+            }
             table.print(out());
         }
         return ExitCode.OK;

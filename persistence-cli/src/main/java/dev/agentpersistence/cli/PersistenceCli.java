@@ -1,12 +1,6 @@
 package dev.agentpersistence.cli;
 
-import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.InvalidIdentifierException;
-import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.ProviderNotFoundException;
-import dev.agentpersistence.StorageConfigurationException;
-import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.cli.internal.Failures;
 import dev.agentpersistence.spi.Redactor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,7 +18,7 @@ import picocli.CommandLine.Command;
         description = "Inspect, check and move the checkpoints of an agent-persistence store.",
         subcommands = {AgentsCommand.class, ListCommand.class, ShowCommand.class, DiffCommand.class,
                 VerifyCommand.class, SweepCommand.class, StatsCommand.class, ExportCommand.class, ImportCommand.class,
-                CopyCommand.class, CommandLine.HelpCommand.class})
+                CopyCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 public final class PersistenceCli implements Runnable {
     private static final String NAME = "agent-persistence";
 
@@ -55,14 +49,14 @@ public final class PersistenceCli implements Runnable {
         });
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             boolean verbose = cmd.getCommand() instanceof Verbosity command && command.verbose();
-            err.println(NAME + ": " + redactor.redact(describe(e)));
+            err.println(NAME + ": " + redactor.redact(Failures.describe(e)));
             if (verbose) {
                 var trace = new StringWriter();
                 redactor.redact(e).printStackTrace(new PrintWriter(trace));
                 err.print(trace);
             }
             err.flush();
-            return exitCode(e);
+            return Failures.exitCode(e);
         });
         int code = commandLine.execute(args);
         out.flush();
@@ -71,41 +65,7 @@ public final class PersistenceCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy)");
-    }
-
-    /** The exit code for a failure. */
-    static int exitCode(Throwable failure) {
-        if (failure instanceof CliException cli) {
-            return cli.exitCode();
-        }
-        if (failure instanceof StorageUnavailableException) {
-            return ExitCode.UNAVAILABLE;
-        }
-        if (failure instanceof CheckpointConflictException) {
-            return ExitCode.CONFLICT;
-        }
-        if (failure instanceof CorruptCheckpointException) {
-            return ExitCode.UNREADABLE;
-        }
-        if (failure instanceof IllegalArgumentException || failure instanceof InvalidIdentifierException
-                || failure instanceof ProviderNotFoundException || failure instanceof StorageConfigurationException) {
-            return ExitCode.USAGE;
-        }
-        return ExitCode.FAILURE;
-    }
-
-    /** One line naming the failure, credentials hidden. */
-    static String describe(Throwable failure) {
-        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        if (!(failure instanceof PersistenceException) && !(failure instanceof IllegalArgumentException)) {
-            message = failure.getClass().getSimpleName() + ": " + message;
-        }
-        if (failure instanceof StorageUnavailableException && failure.getCause() != null
-                && failure.getCause().getMessage() != null && !message.contains(failure.getCause().getMessage())) {
-            message = message + ": " + failure.getCause().getMessage();
-        }
-        return message.strip().lines().findFirst().orElse("");
+        throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy, serve)");
     }
 
     /** Hides the credentials of store URIs and the values of secret-looking settings among {@code args}. */
