@@ -35,6 +35,10 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
     @Option(names = "--to", required = true, paramLabel = "URI", description = "The target store.")
     String to;
 
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "4",
+            description = "Agents copied at a time (default 4; 1 copies one agent after the other).")
+    int threads;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting for both stores (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
@@ -50,7 +54,7 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
         try (Store source = Store.open(from, StoreOptions.settings(merged(fromSettings)));
              Store target = Store.open(to, StoreOptions.settings(merged(toSettings)))) {
             var progress = new Progress(spec.commandLine().getErr(), System.console() != null, System::nanoTime);
-            Copier.Result result = new Copier(source, target, selection.selection(), progress).copy();
+            Copier.Result result = new Copier(source, target, selection.selection(), progress, threads).copy();
             print(result, source, target);
             return result.verified() ? ExitCode.OK : ExitCode.PROBLEMS_FOUND;
         }

@@ -45,7 +45,7 @@ class ResumedCopyTest {
         var err = new StringWriter();
         try (var from = Store.open("jdbc:sqlite:" + source, dev.agentpersistence.spi.ProviderConfig.empty());
              var to = Store.of(new FailingAfterSaves(StorageUri.sqlite(target).open(), 600), "target")) {
-            var copier = new Copier(from, to, Selection.all(), new Progress(new PrintWriter(err), false, System::nanoTime));
+            var copier = new Copier(from, to, Selection.all(), new Progress(new PrintWriter(err), false, System::nanoTime), 3);
             assertThatThrownBy(copier::copy).isInstanceOf(StorageUnavailableException.class);
         }
         var partial = CliRun.of("agents", "--json", "--store", "jdbc:sqlite:" + target).json();

@@ -31,7 +31,7 @@ public final class Progress {
     }
 
     /** Starts counting {@code what} ("checkpoints copied"); {@code total} is {@code -1} when not known. */
-    public void start(String what, long total) {
+    public synchronized void start(String what, long total) {
         this.what = what;
         this.total = total;
         this.done = 0;
@@ -40,7 +40,7 @@ public final class Progress {
     }
 
     /** Counts {@code count} more. */
-    public void advance(long count) {
+    public synchronized void advance(long count) {
         done += count;
         long now = nanoTime.getAsLong();
         if (now - lastShown >= (terminal ? REDRAW_EVERY_NANOS : PLAIN_EVERY_NANOS)) {
@@ -50,7 +50,7 @@ public final class Progress {
     }
 
     /** Prints the final line. */
-    public void finish() {
+    public synchronized void finish() {
         show(nanoTime.getAsLong(), true);
     }
 
@@ -60,7 +60,7 @@ public final class Progress {
     }
 
     /** How many were counted. */
-    public long done() {
+    public synchronized long done() {
         return done;
     }
 
