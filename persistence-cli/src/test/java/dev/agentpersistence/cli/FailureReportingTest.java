@@ -35,6 +35,8 @@ class FailureReportingTest {
         assertOneLine(CliRun.of("frobnicate"), ExitCode.USAGE, "frobnicate");
         assertOneLine(CliRun.of(), ExitCode.USAGE, "no command given");
         assertOneLine(CliRun.of("list", "--store", "file:" + directory, "bad\u0001id"), ExitCode.USAGE, "agent");
+        assertOneLine(CliRun.of("serve", "--port", "70000", "file:" + directory), ExitCode.USAGE, "--port must be 0 to 65535");
+        assertOneLine(CliRun.of("copy", "--from", "file:" + directory), ExitCode.USAGE, "--to");
     }
 
     @Test
