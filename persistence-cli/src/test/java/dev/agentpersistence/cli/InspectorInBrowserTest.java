@@ -82,6 +82,29 @@ class InspectorInBrowserTest {
         }
     }
 
+    @Test
+    void showsAPipelineRunWithItsRetriedNodeAndTheFeedbackInTheConversation() throws Exception {
+        Path file = directory.resolve("pipeline.db");
+        try (var provider = StorageUri.sqlite(file).open()) {
+            assertThat(PipelineRuns.run(provider, "release-1").isCompleted()).isTrue();
+        }
+        try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
+             InspectorServer server = InspectorServer.start(store, 0);
+             HeadlessChromium browser = HeadlessChromium.start(directory)) {
+            browser.open(server.uri().resolve("/#/agent/release-1"));
+            browser.waitFor("main[data-ready=timeline]");
+            String run = browser.text(browser.waitFor("#pipeline-run"));
+            assertThat(run).contains("Pipeline run of release-note: completed", "__start__: run started",
+                    "outline: passed on the first attempt",
+                    "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
+            browser.screenshot(screenshots().resolve("inspector-pipeline-run.png"));
+
+            browser.click(browser.waitForAll("#pipeline-run li.retried a").get(0));
+            browser.waitFor("main[data-ready=checkpoint]");
+            assertThat(browser.pageText()).contains("the text does not end with done", "draft, done");
+        }
+    }
+
     private static List<String> texts(HeadlessChromium browser, String css) throws Exception {
         var texts = new ArrayList<String>();
         for (String element : browser.waitForAll(css)) {

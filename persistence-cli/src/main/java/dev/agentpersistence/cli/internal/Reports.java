@@ -41,7 +41,7 @@ public final class Reports {
     /**
      * The agent's checkpoints, oldest first (the newest {@code limit} when not {@code null}):
      * {@code version}, {@code checkpointId}, {@code nodeId}, {@code createdAt}, {@code messages},
-     * {@code bytes} (when known).
+     * {@code tombstone}, {@code metadata}, {@code bytes} (when known).
      *
      * @throws CliException when the agent has no checkpoints
      */
@@ -57,6 +57,9 @@ public final class Reports {
                 row.put("nodeId", checkpoint.nodeId());
                 row.put("createdAt", checkpoint.createdAt().toString());
                 row.put("messages", checkpoint.messageHistory().size());
+                row.put("tombstone", checkpoint.isTombstone());
+                ObjectNode metadata = row.putObject("metadata");
+                checkpoint.metadata().forEach(metadata::put);
                 Integer bytes = sizes.get(checkpoint.version());
                 if (bytes != null) {
                     row.put("bytes", bytes);

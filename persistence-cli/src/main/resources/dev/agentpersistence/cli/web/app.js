@@ -87,9 +87,10 @@ async function timelinePage(agent) {
   if (versions.length > 0) to.value = versions[versions.length - 1];
   const compare = el('button', { id: 'compare', onclick: () => { location.hash = diffHash(agent, from.value, to.value); } }, 'Compare');
   show('timeline', el('h1', {}, 'Agent ', el('span', { class: 'mono' }, agent), ': ' + rows.length + ' checkpoints'),
+    pipelineRun(agent, rows),
     el('div', { class: 'actions' }, 'Compare', from, 'with', to, compare),
     el('table', { id: 'timeline' },
-      el('thead', {}, el('tr', {}, ['Version', 'Node', 'Created', 'Messages', 'Size', '', 'Id'].map(h => el('th', {}, h)))),
+      el('thead', {}, el('tr', {}, ['Version', 'Node', 'Created', 'Messages', 'Size', '', 'Metadata', 'Id'].map(h => el('th', {}, h)))),
       el('tbody', {}, rows.map(row => el('tr', {},
         el('td', { class: 'num' }, el('a', { href: checkpointHash(agent, row.version), class: 'version-link' }, row.version)),
         el('td', { class: 'mono' }, row.nodeId || '-'),
@@ -97,7 +98,26 @@ async function timelinePage(agent) {
         el('td', { class: 'num' }, row.messages),
         el('td', { class: 'num' }, bytes(row.bytes)),
         el('td', {}, bar((row.bytes || 0) / max)),
+        el('td', {}, Object.entries(row.metadata || {}).map(([key, value]) => el('span', { class: 'pill' }, key + '=' + value))),
         el('td', { class: 'mono' }, row.checkpointId))))));
+}
+
+// A pipeline run (pipeline-core checkpoints every finished node with metadata 'pipeline' and
+// 'pipeline.attempts'; a tombstone marks the run completed): its nodes in order with their attempts.
+function pipelineRun(agent, rows) {
+  const nodes = rows.filter(row => row.metadata && row.metadata.pipeline);
+  if (nodes.length === 0) return null;
+  const completed = rows.length > 0 && rows[rows.length - 1].tombstone;
+  return el('section', { id: 'pipeline-run', class: 'facts-box' },
+    el('h2', {}, 'Pipeline run of ', el('span', { class: 'mono' }, nodes[0].metadata.pipeline), ': ',
+      completed ? 'completed' : 'not completed (last finished node: ' + nodes[nodes.length - 1].nodeId + ')'),
+    el('ol', { class: 'pipeline-nodes' }, nodes.map(row => {
+      const attempts = Number(row.metadata['pipeline.attempts'] ?? 1);
+      return el('li', { class: attempts > 1 ? 'retried' : 'first-try' },
+        el('a', { href: checkpointHash(agent, row.version) }, row.nodeId), ': ',
+        attempts === 0 ? 'run started' : attempts === 1 ? 'passed on the first attempt'
+          : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)');
+    })));
 }
 
 function roleName(role) {
