@@ -1,7 +1,7 @@
 package dev.agentpersistence.cli;
 
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.cli.internal.Conversation;
+import dev.agentpersistence.cli.internal.ConversationPrinter;
 import dev.agentpersistence.cli.internal.Json;
 import dev.agentpersistence.cli.internal.Store;
 import picocli.CommandLine.Command;
@@ -22,7 +22,7 @@ final class ShowCommand extends StoreCommand {
         if (json()) {
             printJson(Json.checkpoint(checkpoint));
         } else {
-            Conversation.print(checkpoint, out());
+            ConversationPrinter.print(checkpoint, out());
         }
         return ExitCode.OK;
     }

@@ -76,8 +76,8 @@ public record CheckpointDiff(AgentCheckpoint from, AgentCheckpoint to, List<Inde
         out.println("agent " + to.agentId() + ": version " + from.version() + " -> " + to.version());
         out.println("node: " + (nodeChanged() ? name(from.nodeId()) + " -> " + name(to.nodeId()) : name(to.nodeId()) + " (unchanged)"));
         out.println("messages: " + added.size() + " added, " + removed.size() + " removed");
-        added.forEach(m -> out.println(Conversation.line(m.index(), m.message(), "  + ")));
-        removed.forEach(m -> out.println(Conversation.line(m.index(), m.message(), "  - ")));
+        added.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  + ")));
+        removed.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  - ")));
         out.println("state: " + keys("added", stateAdded) + ", " + keys("removed", stateRemoved) + ", "
                 + keys("changed", stateChanged));
         if (!metadataChanged.isEmpty()) {

@@ -15,8 +15,8 @@ import java.util.Set;
  * A checkpoint printed for people: its header, state and metadata, then its messages as a
  * conversation in which each tool call is followed by its result.
  */
-public final class Conversation {
-    private Conversation() {
+public final class ConversationPrinter {
+    private ConversationPrinter() {
     }
 
     /** Prints {@code checkpoint}. */
