@@ -74,7 +74,7 @@ class ArchitectureTest {
                         "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
                         "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
                         "dev.agentpersistence.langgraph4j..", "dev.agentpersistence.koog..", "dev.agentpersistence.langchain4j..",
-                        "dev.agentpersistence.spring..")
+                        "dev.agentpersistence.spring..", "dev.agentpersistence.cli..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
                         "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..",
                         "dev.agentpersistence.memory.internal..")

@@ -1,5 +1,7 @@
 package dev.agentpersistence.history;
 
+import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.Setting;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +16,13 @@ import java.util.OptionalInt;
  * sweep deletes every version up to the newest one created before {@code now - maxAge}.
  */
 public final class RetentionPolicy {
+    /** How many of each agent's newest checkpoints a sweep keeps ({@code agent.persistence.retention.keep-latest}). */
+    public static final Setting<Integer> KEEP_LATEST = Setting.integer("agent.persistence.retention.keep-latest",
+            null, 1, Integer.MAX_VALUE, "Keep this many newest checkpoints per agent; set it (or max-age) to sweep.");
+    /** How old a checkpoint may get before a sweep removes it ({@code agent.persistence.retention.max-age}). */
+    public static final Setting<Duration> MAX_AGE = Setting.duration("agent.persistence.retention.max-age",
+            null, "Remove checkpoints older than this (the newest of each agent is always kept); set it to sweep.");
+
     private static final RetentionPolicy KEEP_ALL = custom().build();
 
     private final Integer keepLatest;
@@ -27,6 +36,20 @@ public final class RetentionPolicy {
     /** A policy that deletes no checkpoint (sweeps then only collect unused history segments). */
     public static RetentionPolicy keepAll() {
         return KEEP_ALL;
+    }
+
+    /** The policy of {@link #KEEP_LATEST} and {@link #MAX_AGE} in {@code config}; keep all when neither is set. */
+    public static RetentionPolicy from(ProviderConfig config) {
+        Objects.requireNonNull(config, "config");
+        Builder policy = custom();
+        KEEP_LATEST.find(config).ifPresent(policy::keepLatest);
+        MAX_AGE.find(config).ifPresent(policy::maxAge);
+        return policy.build();
+    }
+
+    /** Whether this policy deletes no checkpoint. */
+    public boolean keepsAll() {
+        return keepLatest == null && maxAge == null;
     }
 
     /** A builder that keeps everything until told otherwise. */

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
@@ -148,7 +149,20 @@ public final class RetentionSweeper {
         }
     }
 
+    /**
+     * The version below which a sweep now would delete the agent's checkpoints, when it would delete
+     * any: what a dry run reports. Only reads.
+     */
+    public OptionalLong cutoff(String agentId) {
+        return cutoff(StorageChecks.requireAgentId(agentId), clock.instant());
+    }
+
     private int applyPolicy(String agentId, Instant now) {
+        OptionalLong below = cutoff(agentId, now);
+        return below.isPresent() ? stored.deleteCheckpointsBefore(agentId, below.getAsLong()) : 0;
+    }
+
+    private OptionalLong cutoff(String agentId, Instant now) {
         long below = -1;
         if (policy.keepLatest().isPresent()) {
             int keep = policy.keepLatest().getAsInt();
@@ -164,7 +178,7 @@ public final class RetentionSweeper {
                 below = Math.max(below, expired.get().version() + 1);
             }
         }
-        return below > 0 ? stored.deleteCheckpointsBefore(agentId, below) : 0;
+        return below > 0 ? OptionalLong.of(below) : OptionalLong.empty();
     }
 
     /** Builds {@link RetentionSweeper}s. */

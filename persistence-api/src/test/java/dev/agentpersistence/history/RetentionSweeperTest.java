@@ -63,6 +63,17 @@ class RetentionSweeperTest {
     }
 
     @Test
+    void cutoffNamesWhatASweepWouldDeleteWithoutDeleting() {
+        var a = run("a", 30);
+        var sweeper = RetentionSweeper.builder(storage).clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(4).build()).build();
+        assertThat(sweeper.cutoff("a")).hasValue(26);
+        assertThat(sweeper.cutoff("unknown")).isEmpty();
+        assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a);
+        assertThat(RetentionSweeper.builder(storage).build().cutoff("a")).as("keep all").isEmpty();
+    }
+
+    @Test
     void sweepingChosenAgentsLeavesTheOthersAlone() {
         var a = run("a", 30);
         var b = run("b", 30);

@@ -24,12 +24,9 @@ class RetentionConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RetentionSweeper agentPersistenceRetentionSweeper(PersistenceStorageProvider<?> storage, ProviderConfig config) {
-        var policy = RetentionPolicy.custom();
-        StarterSettings.RETENTION_KEEP_LATEST.find(config).ifPresent(policy::keepLatest);
-        StarterSettings.RETENTION_MAX_AGE.find(config).ifPresent(policy::maxAge);
         @SuppressWarnings("unchecked") // every provider of this project filters with CheckpointFilter
         var provider = (PersistenceStorageProvider<CheckpointFilter>) storage;
-        return RetentionSweeper.builder(provider).policy(policy.build()).build();
+        return RetentionSweeper.builder(provider).policy(RetentionPolicy.from(config)).build();
     }
 
     @Bean

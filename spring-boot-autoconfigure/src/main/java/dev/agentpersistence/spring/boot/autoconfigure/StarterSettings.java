@@ -1,5 +1,6 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
+import dev.agentpersistence.history.RetentionPolicy;
 import dev.agentpersistence.spi.Setting;
 import java.time.Duration;
 import java.util.List;
@@ -13,12 +14,10 @@ public final class StarterSettings {
     public static final Setting<Duration> HEALTH_TIMEOUT = Setting.duration("agent.persistence.health.timeout",
             Duration.ofSeconds(2), "How long the agentPersistence health indicator waits for the store before reporting DOWN.");
 
-    /** How many of each agent's newest checkpoints the scheduled retention sweep keeps. */
-    public static final Setting<Integer> RETENTION_KEEP_LATEST = Setting.integer("agent.persistence.retention.keep-latest",
-            null, 1, Integer.MAX_VALUE, "Keep this many newest checkpoints per agent; set it (or max-age) to sweep.");
-    /** How old a checkpoint may get before the scheduled retention sweep removes it. */
-    public static final Setting<Duration> RETENTION_MAX_AGE = Setting.duration("agent.persistence.retention.max-age",
-            null, "Remove checkpoints older than this (the newest of each agent is always kept); set it to sweep.");
+    /** How many of each agent's newest checkpoints the scheduled retention sweep keeps (declared with the policy). */
+    public static final Setting<Integer> RETENTION_KEEP_LATEST = RetentionPolicy.KEEP_LATEST;
+    /** How old a checkpoint may get before the scheduled retention sweep removes it (declared with the policy). */
+    public static final Setting<Duration> RETENTION_MAX_AGE = RetentionPolicy.MAX_AGE;
     /** How often the retention sweep runs. */
     public static final Setting<Duration> RETENTION_INTERVAL = Setting.duration("agent.persistence.retention.interval",
             Duration.ofHours(1), "How often the retention sweep runs when keep-latest or max-age is set.");

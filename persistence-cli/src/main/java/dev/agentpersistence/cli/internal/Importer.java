@@ -1,0 +1,118 @@
+package dev.agentpersistence.cli.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.cli.CliException;
+import dev.agentpersistence.cli.ExitCode;
+import dev.agentpersistence.codec.CheckpointLocation;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Reads a file in the {@link ExportFormat} line by line and saves each checkpoint into a store.
+ * Saving is idempotent (a checkpoint already there with the same content is left alone), so an
+ * interrupted import is completed by running it again. The end line is checked: a file that ends
+ * early or whose checkpoint lines were altered is reported after the checkpoints before it are saved.
+ */
+public final class Importer {
+    /** What was read and saved. */
+    public record Summary(long checkpoints, long agents) {
+    }
+
+    private Importer() {
+    }
+
+    /**
+     * Imports from {@code in} (named {@code source} in errors) into {@code store}.
+     *
+     * @throws CliException when the file is not in the format, is newer, or does not end as its end line says
+     */
+    public static Summary importFrom(BufferedReader in, String source, Store store, Progress progress) {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(store, "store");
+        var digest = new Digest();
+        Set<String> agents = new HashSet<>();
+        long count = 0;
+        long lineNumber = 0;
+        JsonNode end = null;
+        progress.start("checkpoints imported", -1);
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode json = parse(line, source, lineNumber);
+                if (lineNumber == 1) {
+                    checkHeader(json, source);
+                    continue;
+                }
+                if (end != null) {
+                    throw new CliException(ExitCode.PROBLEMS_FOUND, source + " line " + lineNumber + ": data after the end line");
+                }
+                switch (ExportFormat.type(json)) {
+                    case "checkpoint" -> {
+                        AgentCheckpoint checkpoint = Json.checkpoint(json.path("checkpoint"),
+                                new CheckpointLocation(json.path("checkpoint").path("agentId").asText("?"),
+                                        json.path("checkpoint").path("checkpointId").asText("?"), source + " line " + lineNumber));
+                        store.provider().saveCheckpoint(checkpoint.agentId(), checkpoint);
+                        digest.addLine(line);
+                        agents.add(checkpoint.agentId());
+                        count++;
+                        progress.advance(1);
+                    }
+                    case "end" -> end = json;
+                    default -> throw CliException.usage(source + " line " + lineNumber + ": unknown line type '"
+                            + ExportFormat.type(json) + "'");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        progress.finish();
+        if (lineNumber == 0) {
+            throw CliException.usage(source + " is empty: no export header");
+        }
+        checkEnd(end, count, digest, source);
+        return new Summary(count, agents.size());
+    }
+
+    private static JsonNode parse(String line, String source, long lineNumber) {
+        try {
+            return Json.MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw CliException.usage(source + " line " + lineNumber + " is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static void checkHeader(JsonNode header, String source) {
+        if (!"header".equals(ExportFormat.type(header)) || !ExportFormat.FORMAT.equals(header.path("format").asText())) {
+            throw CliException.usage(source + " is not an agent-persistence export: its first line is not the header");
+        }
+        int version = header.path("version").asInt(-1);
+        if (version < 1 || version > ExportFormat.VERSION) {
+            throw CliException.usage(source + " has export format version " + header.path("version")
+                    + "; this build reads versions 1 to " + ExportFormat.VERSION);
+        }
+    }
+
+    private static void checkEnd(JsonNode end, long count, Digest digest, String source) {
+        if (end == null) {
+            throw new CliException(ExitCode.PROBLEMS_FOUND, source + " ends without its end line (truncated?); the "
+                    + count + " checkpoints read were imported");
+        }
+        if (end.path("checkpoints").asLong(-1) != count) {
+            throw new CliException(ExitCode.PROBLEMS_FOUND, source + " has " + count + " checkpoints but its end line says "
+                    + end.path("checkpoints"));
+        }
+        if (!digest.hex().equals(end.path("sha256").asText())) {
+            throw new CliException(ExitCode.PROBLEMS_FOUND, source + ": the checkpoint lines do not match the SHA-256 of its end line");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.agentpersistence.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.cli.internal.Copier;
+import dev.agentpersistence.cli.internal.Progress;
+import dev.agentpersistence.cli.internal.Selection;
+import dev.agentpersistence.cli.internal.Store;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.spi.StorageUri;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A copy interrupted by the target going away, then run again: it continues, never writes twice, and verifies. */
+class ResumedCopyTest {
+    private static final int PER_AGENT = 450; // more than two pages
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aSecondRunCopiesOnlyWhatTheFirstDidNot() {
+        Path source = directory.resolve("source.db");
+        Path target = directory.resolve("target.db");
+        try (var provider = StorageUri.sqlite(source).open()) {
+            for (String agent : List.of("a", "b")) {
+                for (int version = 0; version < PER_AGENT; version++) {
+                    provider.saveCheckpoint(agent, checkpoint(agent, version));
+                }
+            }
+        }
+        var err = new StringWriter();
+        try (var from = Store.open("jdbc:sqlite:" + source, dev.agentpersistence.spi.ProviderConfig.empty());
+             var to = Store.of(new FailingAfterSaves(StorageUri.sqlite(target).open(), 600), "target")) {
+            var copier = new Copier(from, to, Selection.all(), new Progress(new PrintWriter(err), false, System::nanoTime), 3);
+            assertThatThrownBy(copier::copy).isInstanceOf(StorageUnavailableException.class);
+        }
+        var partial = CliRun.of("agents", "--json", "--store", "jdbc:sqlite:" + target).json();
+        assertThat(partial.get(0).get("checkpoints").asInt() + partial.get(1).get("checkpoints").asInt()).isEqualTo(600);
+
+        var resumed = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target, "--json");
+        assertThat(resumed.exitCode()).as("%s", resumed).isZero();
+        assertThat(resumed.json().get("checkpoints").asInt()).isEqualTo(2 * PER_AGENT);
+        assertThat(resumed.json().get("copied").asInt()).isEqualTo(2 * PER_AGENT - 600);
+        assertThat(resumed.json().get("alreadyThere").asInt()).isEqualTo(600);
+        assertThat(resumed.json().get("verified").asBoolean()).isTrue();
+        assertThat(resumed.err()).contains("900 checkpoints");
+
+        var third = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target, "--json");
+        assertThat(third.json().get("copied").asInt()).isZero();
+        try (var copy = StorageUri.sqlite(target).open()) {
+            assertThat(copy.getCheckpoints("a")).hasSize(PER_AGENT).last().isEqualTo(checkpoint("a", PER_AGENT - 1));
+        }
+    }
+
+    @Test
+    void aTargetThatDiffersIsNotVerified() {
+        Path source = directory.resolve("s.db");
+        Path target = directory.resolve("t.db");
+        try (var provider = StorageUri.sqlite(source).open()) {
+            Fixtures.seed(provider);
+        }
+        try (var provider = StorageUri.sqlite(target).open()) {
+            provider.saveCheckpoint("billing", Fixtures.billing().toBuilder().checkpointId("extra").version(7).build());
+        }
+        var run = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target);
+        assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCode.PROBLEMS_FOUND);
+        assertThat(run.out()).contains("NOT verified: 1 agents differ", "billing: source has 1 checkpoints, target 2");
+    }
+
+    private static AgentCheckpoint checkpoint(String agent, int version) {
+        var history = new ArrayList<Message>();
+        for (int i = 0; i <= version % 7; i++) {
+            history.add(new Message(agent + "-m" + version + "-" + i, Message.Role.USER, "message " + i, null, null,
+                    java.util.Map.of()));
+        }
+        return AgentCheckpoint.builder().checkpointId(agent + "-" + version).agentId(agent).version(version)
+                .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version)).nodeId("n" + version % 3)
+                .messageHistory(history).build();
+    }
+
+    /** A target whose store goes away after a number of saves. */
+    private static final class FailingAfterSaves implements PersistenceStorageProvider<CheckpointFilter> {
+        private final PersistenceStorageProvider<CheckpointFilter> delegate;
+        private final AtomicInteger savesLeft;
+
+        FailingAfterSaves(PersistenceStorageProvider<CheckpointFilter> delegate, int saves) {
+            this.delegate = delegate;
+            this.savesLeft = new AtomicInteger(saves);
+        }
+
+        @Override
+        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+            return delegate.getCheckpoints(agentId, filter);
+        }
+
+        @Override
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+            if (savesLeft.getAndDecrement() <= 0) {
+                throw new StorageUnavailableException("the target went away", new java.io.IOException("connection reset"));
+            }
+            delegate.saveCheckpoint(agentId, checkpoint);
+        }
+
+        @Override
+        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+            return delegate.getLatestCheckpoint(agentId, filter);
+        }
+
+        @Override
+        public List<String> listAgents() {
+            return delegate.listAgents();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
