@@ -1,0 +1,295 @@
+package dev.agentpersistence.memory;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.Identifiers;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.memory.internal.Window;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Chat memory over any {@link PersistenceStorageProvider}: the conversation core the framework
+ * adapters (LangChain4j, Spring AI) are built on.
+ *
+ * <p><b>Stored form.</b> A conversation is an agent whose id is the conversation id (after an optional
+ * {@linkplain Builder#agentIdPrefix prefix}). Every change saves one new checkpoint, built from the
+ * previous one (same node, input, state and metadata; next version; the previous one as parent), whose
+ * {@link AgentCheckpoint#messageHistory()} is the whole history: nothing is ever deleted and
+ * re-inserted, and a provider with incremental history writes only the new messages. The window, the
+ * part of the history a framework hands to its model, is recorded in the checkpoint's metadata under
+ * {@value #WINDOW_METADATA_KEY} (as ranges of history positions; absent when the window is the whole
+ * history). Checkpoints written by {@link dev.agentpersistence.AgentPersistence} for the same agent read
+ * as conversations whose window is their whole history, and rollbacks to any of these checkpoints
+ * undo the tool calls recorded after it ({@link dev.agentpersistence.RollbackToolRegistry}).
+ *
+ * <p><b>Changes.</b> {@link #append} adds messages to the end of the history and of the window.
+ * {@link #replace(String, List)} takes the whole window from a framework that hands over its complete
+ * list: the longest leading part of the list found in order in the stored window is kept (compared by
+ * content, so ids need not survive the framework), other stored window messages are evicted from the
+ * window (they stay in the history), and the rest of the list is appended. When a save evicts messages,
+ * the window's head is aligned by {@link WindowRule}.
+ *
+ * <p><b>Concurrency.</b> Each change is one atomic save. Writers in this store take turns per
+ * conversation; writers elsewhere (other stores, other processes) are detected by the storage
+ * ({@link CheckpointConflictException}): the change is then applied again to the reloaded
+ * conversation, at most {@link Builder#maxConflictRetries(int)} more times, then
+ * {@link ConversationConflictException}. Appends therefore never lose a message, and each writer's
+ * messages keep their order. {@link #replace(Conversation, List)} applies a framework's list to the
+ * conversation as the framework read it, so messages other writers added meanwhile are kept.
+ *
+ * <p>Thread-safe. It does not own the storage: close the provider yourself.
+ */
+public final class ConversationStore {
+    /** The checkpoint metadata key holding the window; absent when the window is the whole history. */
+    public static final String WINDOW_METADATA_KEY = "conversation.window";
+    /** The node id of the first checkpoint of a conversation. */
+    public static final String NODE_ID = "conversation";
+    /** How often a change is applied again after losing a race, unless configured otherwise. */
+    public static final int DEFAULT_MAX_CONFLICT_RETRIES = 32;
+    private static final int LOCK_STRIPES = 64;
+
+    private final PersistenceStorageProvider<?> storage;
+    private final Clock clock;
+    private final int maxConflictRetries;
+    private final Supplier<String> checkpointIds;
+    private final String agentIdPrefix;
+    private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
+
+    private ConversationStore(Builder builder) {
+        this.storage = builder.storage;
+        this.clock = builder.clock;
+        this.maxConflictRetries = builder.maxConflictRetries;
+        this.checkpointIds = builder.checkpointIds;
+        this.agentIdPrefix = builder.agentIdPrefix;
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    /** A store over {@code storage} with the default settings. */
+    public static ConversationStore of(PersistenceStorageProvider<?> storage) {
+        return builder(storage).build();
+    }
+
+    /** A builder over {@code storage}. */
+    public static Builder builder(PersistenceStorageProvider<?> storage) {
+        return new Builder(Objects.requireNonNull(storage, "storage"));
+    }
+
+    /** The conversation as stored now; an empty one (version -1) when nothing is stored. */
+    public Conversation load(String conversationId) {
+        String agentId = agentId(conversationId);
+        var latest = storage.getLatestCheckpoint(agentId);
+        if (latest.isEmpty()) {
+            return Conversation.empty(conversationId);
+        }
+        var checkpoint = latest.get();
+        if (checkpoint.isTombstone()) {
+            return new Conversation(conversationId, checkpoint, List.of(), Window.empty());
+        }
+        String ranges = checkpoint.metadata().get(WINDOW_METADATA_KEY);
+        Window window;
+        try {
+            window = Window.decode(ranges, checkpoint.messageHistory().size());
+        } catch (IllegalArgumentException e) {
+            throw new CorruptCheckpointException(agentId, checkpoint.checkpointId(),
+                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
+        }
+        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
+    }
+
+    /** The conversation's window: the messages to hand to a model; empty when nothing is stored. */
+    public List<Message> messages(String conversationId) {
+        return load(conversationId).messages();
+    }
+
+    /**
+     * Appends {@code messages} to the conversation's history and window in one atomic save.
+     *
+     * @return the conversation as saved (unchanged, and nothing written, when {@code messages} is empty)
+     * @throws ConversationConflictException when other writers won every attempt
+     */
+    public Conversation append(String conversationId, List<Message> messages) {
+        var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        return save(conversationId, current -> Edit.append(current, added));
+    }
+
+    /** Appends one message; see {@link #append(String, List)}. */
+    public Conversation append(String conversationId, Message message) {
+        return append(conversationId, List.of(Objects.requireNonNull(message, "message")));
+    }
+
+    /**
+     * Makes {@code messages} the conversation's window, as a framework that hands over its whole list
+     * asks, with the conversation as it is now as the base. Use {@link #replace(Conversation, List)} with
+     * what the framework read when other writers may change the conversation in between.
+     */
+    public Conversation replace(String conversationId, List<Message> messages) {
+        Objects.requireNonNull(messages, "messages");
+        return replace(load(conversationId), messages);
+    }
+
+    /**
+     * Makes {@code messages} the conversation's window, read as a change to {@code base} (what the
+     * framework read before building the list): base window messages missing from the list are evicted
+     * from the window, the list's new messages are appended, and whatever other writers saved since
+     * {@code base} is kept. See the class documentation for the matching rule.
+     *
+     * @return the conversation as saved (nothing is written when the list is the stored window)
+     * @throws ConversationConflictException when other writers won every attempt
+     */
+    public Conversation replace(Conversation base, List<Message> messages) {
+        Objects.requireNonNull(base, "base");
+        var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        return save(base.conversationId(), current -> Edit.replace(base, current, list));
+    }
+
+    /** Empties the window in one save; the history, and so every earlier message, stays stored. */
+    public Conversation clear(String conversationId) {
+        return save(conversationId, current -> new Edit(List.of(), Window.empty()));
+    }
+
+    /**
+     * Deletes every stored checkpoint of the conversation, history included, and returns how many
+     * there were.
+     *
+     * @throws UnsupportedOperationException when the provider does not support deletion
+     */
+    public int delete(String conversationId) {
+        return storage.deleteCheckpoints(agentId(conversationId));
+    }
+
+    /** The agent id the conversation is stored under: the prefix followed by the conversation id. */
+    public String agentId(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        return Identifiers.requireValid(agentIdPrefix + conversationId, "conversation agent id");
+    }
+
+    /** The storage conversations are kept in. */
+    public PersistenceStorageProvider<?> storage() {
+        return storage;
+    }
+
+    @Override
+    public String toString() {
+        return "ConversationStore[storage=" + storage + ", agentIdPrefix='" + agentIdPrefix + "', maxConflictRetries="
+                + maxConflictRetries + "]";
+    }
+
+    private Conversation save(String conversationId, Function<Conversation, Edit> change) {
+        String agentId = agentId(conversationId);
+        var lock = locks[Math.floorMod(conversationId.hashCode(), LOCK_STRIPES)];
+        lock.lock();
+        try {
+            CheckpointConflictException lastConflict = null;
+            for (int attempt = 0; attempt <= maxConflictRetries; attempt++) {
+                if (attempt > 0) {
+                    pause(attempt);
+                }
+                var current = load(conversationId);
+                var edit = change.apply(current);
+                if (edit.changesNothing(current)) {
+                    return current;
+                }
+                var next = nextCheckpoint(agentId, current, edit);
+                try {
+                    storage.saveCheckpoint(agentId, next);
+                    return new Conversation(conversationId, next, next.messageHistory(), edit.window());
+                } catch (CheckpointConflictException conflict) {
+                    lastConflict = conflict;
+                }
+            }
+            throw new ConversationConflictException(conversationId, maxConflictRetries + 1, lastConflict);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, Edit edit) {
+        var history = new ArrayList<>(current.history());
+        history.addAll(edit.appended());
+        var previous = current.checkpoint().filter(checkpoint -> !checkpoint.isTombstone());
+        var metadata = new TreeMap<>(previous.map(AgentCheckpoint::metadata).orElse(java.util.Map.of()));
+        String ranges = edit.window().encode(history.size());
+        if (ranges == null) {
+            metadata.remove(WINDOW_METADATA_KEY);
+        } else {
+            metadata.put(WINDOW_METADATA_KEY, ranges);
+        }
+        var builder = previous.map(AgentCheckpoint::toBuilder)
+                .orElseGet(() -> AgentCheckpoint.builder().agentId(agentId).nodeId(NODE_ID));
+        return builder
+                .checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
+                .version(current.version() + 1)
+                .createdAt(clock.instant())
+                .messageHistory(history)
+                .metadata(metadata)
+                .parentCheckpointId(current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
+                .build();
+    }
+
+    /** A short random pause, growing with the attempt, so writers that keep colliding spread out. */
+    private static void pause(int attempt) {
+        long maxNanos = 50_000L << Math.min(attempt, 6);
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 2, maxNanos));
+    }
+
+    /** Builds {@link ConversationStore}s. */
+    public static final class Builder {
+        private final PersistenceStorageProvider<?> storage;
+        private Clock clock = Clock.systemUTC();
+        private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
+        private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
+        private String agentIdPrefix = "";
+
+        private Builder(PersistenceStorageProvider<?> storage) {
+            this.storage = storage;
+        }
+
+        /** The clock checkpoints are stamped with; default UTC system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How often a change is applied again after another writer saved first; default {@value ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES}. */
+        public Builder maxConflictRetries(int retries) {
+            if (retries < 0) {
+                throw new IllegalArgumentException("maxConflictRetries must be >= 0 but was " + retries);
+            }
+            this.maxConflictRetries = retries;
+            return this;
+        }
+
+        /** Where new checkpoint ids come from; default random UUIDs. */
+        public Builder checkpointIds(Supplier<String> ids) {
+            this.checkpointIds = Objects.requireNonNull(ids, "ids");
+            return this;
+        }
+
+        /**
+         * Put in front of every conversation id to make the agent id, e.g. {@code "chat:"}, to keep
+         * conversations apart from other agents in the same storage; default none.
+         */
+        public Builder agentIdPrefix(String prefix) {
+            this.agentIdPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        public ConversationStore build() {
+            return new ConversationStore(this);
+        }
+    }
+}

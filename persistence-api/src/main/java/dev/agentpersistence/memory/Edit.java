@@ -1,0 +1,95 @@
+package dev.agentpersistence.memory;
+
+import dev.agentpersistence.Message;
+import dev.agentpersistence.memory.internal.Window;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one save does to a conversation: the messages appended to its history and the window after
+ * them (positions in the grown history).
+ */
+record Edit(List<Message> appended, Window window) {
+
+    Edit {
+        appended = List.copyOf(appended);
+    }
+
+    /** Appends {@code messages} to the history and to the end of the window. */
+    static Edit append(Conversation current, List<Message> messages) {
+        int size = current.history().size();
+        return new Edit(messages, current.window().plus(Window.range(size, size + messages.size())));
+    }
+
+    /**
+     * The framework read {@code base}, and hands back {@code messages} as the whole new window; apply
+     * that change to {@code current}, which may hold what other writers saved since {@code base}.
+     *
+     * <p>The list is matched against the base window in order, by content ({@link Message#sameContentAs}, so
+     * frameworks that do not carry ids match too): its longest leading part that is a subsequence of the
+     * base window is kept, the base window's other messages are evicted, and the rest of the list is
+     * appended. Applied to {@code current}, messages that other writers added or kept stay, so
+     * concurrent changes never drop each other's messages. A base the current history no longer extends
+     * (the conversation was deleted or rewritten since) is replaced by {@code current}.
+     */
+    static Edit replace(Conversation base, Conversation current, List<Message> messages) {
+        Conversation from = extendsBase(current, base) ? base : current;
+        List<Message> baseWindow = from.messages();
+        int[] kept = new int[messages.size()];
+        int matched = 0;
+        int next = 0;
+        for (Message message : messages) {
+            int found = indexOfSameContent(baseWindow, message, next);
+            if (found < 0) {
+                break;
+            }
+            kept[matched++] = from.window().position(found);
+            next = found + 1;
+        }
+        Window keptWindow = Window.of(Arrays.copyOf(kept, matched));
+        Window evicted = from.window().minus(keptWindow);
+        List<Message> appended = messages.subList(matched, messages.size());
+        int size = current.history().size();
+        Window window = current.window().minus(evicted).plus(keptWindow)
+                .plus(Window.range(size, size + appended.size()));
+        boolean evicts = !current.window().minus(window).equals(Window.empty());
+        return new Edit(appended, evicts ? alignHead(current.history(), appended, window) : window);
+    }
+
+    /** Whether the edit changes nothing in {@code current}. */
+    boolean changesNothing(Conversation current) {
+        return appended.isEmpty() && window.equals(current.window());
+    }
+
+    private static boolean extendsBase(Conversation current, Conversation base) {
+        if (!current.conversationId().equals(base.conversationId())
+                || current.history().size() < base.history().size()) {
+            return false;
+        }
+        for (int i = 0; i < base.window().size(); i++) {
+            int p = base.window().position(i);
+            if (!current.history().get(p).id().equals(base.history().get(p).id())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOfSameContent(List<Message> window, Message message, int from) {
+        for (int i = from; i < window.size(); i++) {
+            if (window.get(i).sameContentAs(message)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Window alignHead(List<Message> history, List<Message> appended, Window window) {
+        var grown = new java.util.ArrayList<>(history);
+        grown.addAll(appended);
+        List<Message> messages = window.select(grown);
+        int pinned = WindowRule.leadingSystemMessages(messages);
+        int orphaned = WindowRule.orphanedHeadLength(messages);
+        return window.withoutIndexes(pinned, pinned + orphaned);
+    }
+}

@@ -1,0 +1,258 @@
+package dev.agentpersistence.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.ContentPart;
+import dev.agentpersistence.ContentPart.MediaKind;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.ToolCall;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class ConversationStoreTest {
+    private final dev.agentpersistence.storage.StorageShell storage = HeapStorage.provider();
+    private final ConversationStore store = ConversationStore.of(storage);
+
+    private static List<Message> copies(List<Message> messages) { // as a framework without ids hands them back
+        return messages.stream().map(m -> m.withId(Message.newId())).collect(Collectors.toList());
+    }
+
+    private static List<Message> plus(List<Message> messages, Message... more) {
+        var all = new ArrayList<>(messages);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    @Test
+    void anUnknownConversationIsEmptyAndAnEmptyChangeWritesNothing() {
+        var empty = store.load("nobody");
+        assertThat(empty.messages()).isEmpty();
+        assertThat(empty.version()).isEqualTo(-1);
+        assertThat(empty.checkpoint()).isEmpty();
+        store.append("nobody", List.of());
+        store.replace("nobody", List.of());
+        assertThat(storage.getCheckpoints("nobody")).isEmpty();
+    }
+
+    @Test
+    void appendSavesOneCheckpointPerChangeChainedToThePreviousOne() {
+        var hello = Message.user("hello");
+        var image = Message.user(List.of(ContentPart.text("what is this?"),
+                ContentPart.bytes(MediaKind.IMAGE, new byte[] {1, 2, 3}, "image/png")));
+        store.append("c1", hello);
+        var saved = store.append("c1", List.of(image, Message.assistant("a cat")));
+
+        assertThat(saved.messages()).containsExactly(hello, image, saved.messages().get(2));
+        assertThat(store.load("c1")).isEqualTo(saved);
+        var checkpoints = storage.getCheckpoints("c1");
+        assertThat(checkpoints).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+        assertThat(checkpoints.get(1).parentCheckpointId()).isEqualTo(checkpoints.get(0).checkpointId());
+        assertThat(checkpoints.get(0).nodeId()).isEqualTo(ConversationStore.NODE_ID);
+        assertThat(checkpoints.get(1).metadata()).doesNotContainKey(ConversationStore.WINDOW_METADATA_KEY);
+    }
+
+    @Test
+    void aNewCheckpointKeepsTheStateNodeAndMetadataOfThePreviousOne() {
+        storage.saveCheckpoint("agent-7", AgentCheckpoint.builder().checkpointId("cp-0").agentId("agent-7")
+                .createdAt(Instant.parse("2026-01-01T00:00:00Z")).nodeId("plan").state("step", IntNode.valueOf(3))
+                .metadata("team", "blue").message(Message.user("start")).build());
+
+        var saved = store.append("agent-7", Message.assistant("planned"));
+
+        var checkpoint = saved.checkpoint().orElseThrow();
+        assertThat(checkpoint.nodeId()).isEqualTo("plan");
+        assertThat(checkpoint.state()).containsEntry("step", IntNode.valueOf(3));
+        assertThat(checkpoint.metadata()).containsEntry("team", "blue");
+        assertThat(checkpoint.parentCheckpointId()).isEqualTo("cp-0");
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("start", "planned");
+    }
+
+    @Test
+    void replaceAppendsOnlyTheNewTailAndKeepsTheStoredIds() {
+        var first = store.append("c2", List.of(Message.system("be brief"), Message.user("hi")));
+        var answer = Message.assistant("hello");
+
+        var saved = store.replace("c2", plus(copies(first.messages()), answer));
+
+        assertThat(saved.history()).hasSize(3);
+        assertThat(saved.messages().subList(0, 2)).isEqualTo(first.messages());
+        assertThat(saved.messages().get(2)).isEqualTo(answer);
+        assertThat(saved.checkpoint().orElseThrow().parentCheckpointId())
+                .isEqualTo(first.checkpoint().orElseThrow().checkpointId());
+    }
+
+    @Test
+    void eachTurnWritesAboutTheSameBytesHoweverLongTheHistory() {
+        var window = new ArrayList<Message>();
+        long[] written = new long[321];
+        for (int turn = 1; turn <= 320; turn++) {
+            window.add(Message.user("question " + turn + " with some words to make it a realistic line of text"));
+            long before = HeapStorage.storedBytes(storage);
+            window = new ArrayList<>(store.replace("c14", copies(window)).messages());
+            written[turn] = HeapStorage.storedBytes(storage) - before;
+        }
+        long early = java.util.Arrays.stream(written, 33, 65).sum();
+        long late = java.util.Arrays.stream(written, 289, 321).sum();
+        assertThat(store.load("c14").history()).hasSize(320);
+        assertThat(late).as("bytes written by turns 289-320 vs 33-64").isLessThan(early * 2);
+    }
+
+    @Test
+    void replacingTheWindowWithItselfWritesNothing() {
+        var saved = store.append("c3", List.of(Message.user("a"), Message.assistant("b")));
+        assertThat(store.replace("c3", copies(saved.messages()))).isEqualTo(saved);
+        assertThat(storage.getCheckpoints("c3")).hasSize(1);
+    }
+
+    @Test
+    void anEvictionStoresTheNewWindowAndKeepsTheEarlierHistory() {
+        var system = Message.system("be brief");
+        var saved = store.append("c4", List.of(system, Message.user("u1"), Message.assistant("a1"),
+                Message.user("u2"), Message.assistant("a2")));
+        var window = saved.messages();
+        var u3 = Message.user("u3");
+
+        var evicted = store.replace("c4", List.of(window.get(0), window.get(3), window.get(4), u3));
+
+        assertThat(evicted.messages()).containsExactly(system, window.get(3), window.get(4), u3);
+        assertThat(evicted.history()).containsExactly(system, window.get(1), window.get(2), window.get(3),
+                window.get(4), u3);
+        assertThat(evicted.checkpoint().orElseThrow().metadata())
+                .containsEntry(ConversationStore.WINDOW_METADATA_KEY, "0-1,3-6");
+        assertThat(store.load("c4")).isEqualTo(evicted);
+
+        var next = store.append("c4", Message.assistant("a3"));
+        assertThat(next.messages()).extracting(Message::content).containsExactly("be brief", "u2", "a2", "u3", "a3");
+    }
+
+    @Test
+    void anEvictionThatOrphansAToolResultAlignsTheHead() {
+        var call = Message.toolCall(new ToolCall("call-1", "lookup", IntNode.valueOf(1)));
+        var result = Message.toolResult("call-1", "lookup", "found");
+        var saved = store.append("c5", List.of(Message.system("s"), Message.user("find 1"), call, result,
+                Message.assistant("found it")));
+        var window = saved.messages();
+
+        var evicted = store.replace("c5", List.of(window.get(0), window.get(3), window.get(4), Message.user("thanks")));
+
+        assertThat(evicted.messages()).extracting(Message::content).containsExactly("s", "found it", "thanks");
+        assertThat(evicted.history()).contains(call, result);
+    }
+
+    @Test
+    void aListSharingNothingWithTheWindowReplacesIt() {
+        store.append("c6", List.of(Message.user("old"), Message.assistant("old answer")));
+        var fresh = List.of(Message.user("new"));
+        var saved = store.replace("c6", fresh);
+        assertThat(saved.messages()).isEqualTo(fresh);
+        assertThat(saved.history()).extracting(Message::content).containsExactly("old", "old answer", "new");
+    }
+
+    @Test
+    void replaceAgainstWhatTheFrameworkReadKeepsMessagesOthersAddedMeanwhile() {
+        store.append("c7", Message.user("hi"));
+        var readByFramework = store.load("c7");
+        var otherWriter = Message.assistant("written by another instance");
+        ConversationStore.of(storage).append("c7", otherWriter);
+
+        var mine = Message.user("mine");
+        var saved = store.replace(readByFramework, plus(copies(readByFramework.messages()), mine));
+
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("hi", otherWriter.content(), "mine");
+    }
+
+    @Test
+    void clearEmptiesTheWindowButKeepsTheHistoryAndDeleteRemovesEverything() {
+        store.append("c8", List.of(Message.user("a"), Message.assistant("b")));
+        var cleared = store.clear("c8");
+        assertThat(cleared.messages()).isEmpty();
+        assertThat(cleared.history()).hasSize(2);
+        assertThat(store.append("c8", Message.user("c")).messages()).extracting(Message::content).containsExactly("c");
+
+        assertThat(store.delete("c8")).isEqualTo(3);
+        assertThat(store.load("c8").history()).isEmpty();
+    }
+
+    @Test
+    void aTombstoneStartsAFreshConversation() {
+        store.append("c9", Message.user("old run"));
+        storage.saveCheckpoint("c9", AgentCheckpoint.tombstone("c9", 1, Instant.now()));
+        var saved = store.append("c9", Message.user("new run"));
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("new run");
+        assertThat(saved.version()).isEqualTo(2);
+    }
+
+    @Test
+    void theAgentIdPrefixKeepsConversationsApartFromOtherAgents() {
+        var prefixed = ConversationStore.builder(storage).agentIdPrefix("chat:").build();
+        prefixed.append("c10", Message.user("hi"));
+        assertThat(prefixed.agentId("c10")).isEqualTo("chat:c10");
+        assertThat(storage.getCheckpoints("chat:c10")).hasSize(1);
+        assertThat(store.load("c10").messages()).isEmpty();
+    }
+
+    @Test
+    void aChangeThatLosesEveryRaceFailsTypedAndWritesNothingOfItsOwn() {
+        var rival = ConversationStore.of(storage);
+        PersistenceStorageProvider<CheckpointFilter> racing = new RacingStorage(storage, () -> rival.append("c11",
+                Message.assistant("rival")));
+        var unlucky = ConversationStore.builder(racing).maxConflictRetries(2).build();
+
+        assertThatThrownBy(() -> unlucky.append("c11", Message.user("mine")))
+                .isInstanceOf(ConversationConflictException.class)
+                .hasMessageContaining("'c11'").hasMessageContaining("3 attempts")
+                .satisfies(e -> assertThat(((ConversationConflictException) e).attempts()).isEqualTo(3));
+        assertThat(store.load("c11").messages()).extracting(Message::content).containsExactly("rival", "rival", "rival");
+    }
+
+    @Test
+    void aChangeThatLosesARaceIsAppliedAgainToTheReloadedConversation() {
+        var rival = ConversationStore.of(storage);
+        var races = new int[] {2};
+        var racing = new RacingStorage(storage, () -> {
+            if (races[0]-- > 0) {
+                rival.append("c12", Message.assistant("rival"));
+            }
+        });
+        var saved = ConversationStore.of(racing).append("c12", Message.user("mine"));
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("rival", "rival", "mine");
+    }
+
+    @Test
+    void aCorruptWindowEntryIsReportedWithTheCheckpoint() {
+        storage.saveCheckpoint("c13", AgentCheckpoint.builder().checkpointId("bad").agentId("c13").createdAt(Instant.now())
+                .message(Message.user("x")).metadata(ConversationStore.WINDOW_METADATA_KEY, "0-9").build());
+        assertThatThrownBy(() -> store.load("c13"))
+                .isInstanceOf(dev.agentpersistence.CorruptCheckpointException.class)
+                .hasMessageContaining("'bad'").hasMessageContaining("c13").hasMessageContaining("outside a history of 1");
+    }
+
+    /** Runs a rival writer right before each save, so the save finds its version taken. */
+    private record RacingStorage(PersistenceStorageProvider<CheckpointFilter> delegate, Runnable rival)
+            implements PersistenceStorageProvider<CheckpointFilter> {
+        @Override
+        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+            return delegate.getCheckpoints(agentId, filter);
+        }
+
+        @Override
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+            rival.run();
+            delegate.saveCheckpoint(agentId, checkpoint);
+        }
+
+        @Override
+        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+            return delegate.getLatestCheckpoint(agentId, filter);
+        }
+    }
+}
