@@ -13,10 +13,12 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Spring AI message metadata ({@code Map<String, Object>}) as one JSON text that reads back with the
- * same Java types.
+ * same Java types. Keys are written in sorted order, so equal metadata always gives the same text (the
+ * conversation store matches messages by content).
  *
  * <p>{@code String}, {@code Boolean}, {@code Integer}, finite {@code Double} and maps with {@code String}
  * keys are plain JSON. Every JSON array is a tagged value whose first element says what it holds:
@@ -39,8 +41,11 @@ final class MetadataValues {
      * @throws IllegalArgumentException naming the key whose value Jackson cannot write
      */
     static String write(Map<String, Object> metadata) {
+        if (metadata.containsKey(null)) {
+            throw new IllegalArgumentException("metadata has a null key");
+        }
         ObjectNode object = NODES.objectNode();
-        metadata.forEach((key, value) -> object.set(key, encode(key, value)));
+        new TreeMap<>(metadata).forEach((key, value) -> object.set(key, encode(key, value)));
         try {
             return JSON.writeValueAsString(object);
         } catch (JsonProcessingException e) {
@@ -107,9 +112,10 @@ final class MetadataValues {
             }
             return array;
         }
-        if (value instanceof Map<?, ?> map && map.keySet().stream().allMatch(String.class::isInstance)) {
+        if (value instanceof Map<?, ?> map && map.keySet().stream().allMatch(String.class::isInstance)
+                && !map.containsKey(null)) {
             ObjectNode object = NODES.objectNode();
-            map.forEach((k, v) -> object.set((String) k, encode(path + "." + k, v)));
+            new TreeMap<>(map).forEach((k, v) -> object.set((String) k, encode(path + "." + k, v)));
             return object;
         }
         return other(path, value);
