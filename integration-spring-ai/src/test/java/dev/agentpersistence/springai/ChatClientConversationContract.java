@@ -137,6 +137,41 @@ abstract class ChatClientConversationContract {
         assertThat(repository().findByConversationId(second)).hasSize(4);
     }
 
+    @Test
+    void eightThreadsSavingOneConversationLoseNothingAndKeepTheirOrder() throws Exception {
+        String conversation = "concurrent-" + UUID.randomUUID();
+        int threads = 8;
+        int perThread = 10;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var done = new ArrayList<java.util.concurrent.Future<?>>();
+        for (int t = 0; t < threads; t++) {
+            // Every thread is an application instance of its own: its own repository and memory.
+            var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository()).maxMessages(1000).build();
+            int thread = t;
+            done.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                    memory.add(conversation, new org.springframework.ai.chat.messages.UserMessage("t" + thread + "-" + i));
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (var future : done) {
+            future.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        List<String> texts = repository().findByConversationId(conversation).stream().map(Message::getText).toList();
+        assertThat(texts).hasSize(threads * perThread).doesNotHaveDuplicates();
+        for (int t = 0; t < threads; t++) {
+            String own = "t" + t + "-";
+            assertThat(texts.stream().filter(text -> text.startsWith(own)).toList()).as("thread %d in order", t)
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, perThread).mapToObj(i -> own + i).toList());
+        }
+    }
+
     /** A tool response, or an assistant tool call whose response is missing, never opens a prompt. */
     private static void assertNoOrphanAtTheHead(List<Message> prompt) {
         Message head = prompt.get(0);
