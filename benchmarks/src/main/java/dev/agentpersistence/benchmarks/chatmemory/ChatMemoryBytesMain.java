@@ -106,7 +106,7 @@ public final class ChatMemoryBytesMain {
         return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %,d | %,.0f | %,.0f | %.2f | %.2f | %s | %s |",
                 database.name().toLowerCase(Locale.ROOT), window, store, kib(r.bytesWritten()), ratio, r.writeStatements(),
                 Result.mean(r.turnBytes(), 0, edge), Result.mean(r.turnBytes(), n - edge, n),
-                Result.mean(r.turnNanos(), 0, edge) / 1e6, Result.mean(r.turnNanos(), n - edge, n) / 1e6,
+                Result.median(r.turnNanos(), 0, edge) / 1e6, Result.median(r.turnNanos(), n - edge, n) / 1e6,
                 measured.fileBytesWritten.isPresent() ? kib(measured.fileBytesWritten.getAsLong()) : "–",
                 measured.bytesStored.isPresent() ? kib(measured.bytesStored.getAsLong()) : "–");
     }
@@ -116,7 +116,7 @@ public final class ChatMemoryBytesMain {
         var out = new StringBuilder();
         out.append("| database | memory window | store | bytes written, ").append(turns).append(" turns | vs Spring AI | "
                 + "write statements | bytes per turn, first ").append(edge).append(" | bytes per turn, last ").append(edge)
-                .append(" | ms per turn, first ").append(edge).append(" | ms per turn, last ").append(edge)
+                .append(" | ms per turn (median), first ").append(edge).append(" | ms per turn (median), last ").append(edge)
                 .append(" | file bytes written (SQLite) | database file after (SQLite) |\n");
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         rows.forEach(row -> out.append(row).append('\n'));

@@ -25,6 +25,13 @@ record ChatMemoryWorkload(int turns, int window) {
         static double mean(long[] values, int from, int to) {
             return Arrays.stream(values, from, to).average().orElse(0);
         }
+
+        /** Median of {@code values} over turns {@code from} (inclusive) to {@code to} (exclusive). */
+        static double median(long[] values, int from, int to) {
+            long[] sorted = Arrays.stream(values, from, to).sorted().toArray();
+            int n = sorted.length;
+            return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+        }
     }
 
     /** Runs the conversation {@code conversationId} on {@code store}, counting only its own turns. */
