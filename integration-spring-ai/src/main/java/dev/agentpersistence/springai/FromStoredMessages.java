@@ -42,8 +42,7 @@ final class FromStoredMessages {
                             .metadata(metadata(first)).build());
                     case USER -> add(messages, UserMessage.builder().text(first.content()).media(media(first))
                             .metadata(metadata(first)).build());
-                    case ASSISTANT -> assistant(stored, i, messages);
-                    case TOOL_CALL -> assistant(stored, i, messages);
+                    case ASSISTANT, TOOL_CALL -> assistant(stored, i, messages);
                     case TOOL_RESULT -> toolResponses(stored, i, messages);
                 };
                 i += count;
