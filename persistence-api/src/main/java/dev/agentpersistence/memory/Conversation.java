@@ -2,7 +2,7 @@ package dev.agentpersistence.memory;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.memory.internal.Window;
+import dev.agentpersistence.memory.internal.ConversationWindow;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,10 +20,10 @@ public final class Conversation {
     private final String conversationId;
     private final AgentCheckpoint checkpoint;
     private final List<Message> history;
-    private final Window window;
+    private final ConversationWindow window;
     private final List<Message> messages;
 
-    Conversation(String conversationId, AgentCheckpoint checkpoint, List<Message> history, Window window) {
+    Conversation(String conversationId, AgentCheckpoint checkpoint, List<Message> history, ConversationWindow window) {
         this.conversationId = conversationId;
         this.checkpoint = checkpoint;
         this.history = List.copyOf(history);
@@ -33,7 +33,7 @@ public final class Conversation {
 
     /** A conversation with nothing stored yet. */
     static Conversation empty(String conversationId) {
-        return new Conversation(conversationId, null, List.of(), Window.empty());
+        return new Conversation(conversationId, null, List.of(), ConversationWindow.empty());
     }
 
     /** The conversation's id, as given to the store. */
@@ -66,7 +66,7 @@ public final class Conversation {
         return messages.isEmpty();
     }
 
-    Window window() {
+    ConversationWindow window() {
         return window;
     }
 

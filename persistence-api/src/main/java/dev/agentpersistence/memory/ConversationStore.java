@@ -2,15 +2,21 @@ package dev.agentpersistence.memory;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CheckpointNotFoundException;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.memory.internal.Window;
+import dev.agentpersistence.RollbackReport;
+import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.ToolCallHistory;
+import dev.agentpersistence.UndoResult;
+import dev.agentpersistence.memory.internal.ConversationWindow;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -59,6 +65,7 @@ public final class ConversationStore {
     /** How often a change is applied again after losing a race, unless configured otherwise. */
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 32;
     private static final int LOCK_STRIPES = 64;
+    private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
     private final PersistenceStorageProvider<?> storage;
     private final Clock clock;
@@ -90,24 +97,8 @@ public final class ConversationStore {
 
     /** The conversation as stored now; an empty one (version -1) when nothing is stored. */
     public Conversation load(String conversationId) {
-        String agentId = agentId(conversationId);
-        var latest = storage.getLatestCheckpoint(agentId);
-        if (latest.isEmpty()) {
-            return Conversation.empty(conversationId);
-        }
-        var checkpoint = latest.get();
-        if (checkpoint.isTombstone()) {
-            return new Conversation(conversationId, checkpoint, List.of(), Window.empty());
-        }
-        String ranges = checkpoint.metadata().get(WINDOW_METADATA_KEY);
-        Window window;
-        try {
-            window = Window.decode(ranges, checkpoint.messageHistory().size());
-        } catch (IllegalArgumentException e) {
-            throw new CorruptCheckpointException(agentId, checkpoint.checkpointId(),
-                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
-        }
-        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
+        var latest = storage.getLatestCheckpoint(agentId(conversationId));
+        return latest.isEmpty() ? Conversation.empty(conversationId) : conversationOf(conversationId, latest.get());
     }
 
     /** The conversation's window: the messages to hand to a model; empty when nothing is stored. */
@@ -123,7 +114,7 @@ public final class ConversationStore {
      */
     public Conversation append(String conversationId, List<Message> messages) {
         var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(conversationId, current -> Edit.append(current, added));
+        return save(conversationId, null, current -> ConversationEdit.append(current, added));
     }
 
     /** Appends one message; see {@link #append(String, List)}. */
@@ -153,12 +144,12 @@ public final class ConversationStore {
     public Conversation replace(Conversation base, List<Message> messages) {
         Objects.requireNonNull(base, "base");
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(base.conversationId(), current -> Edit.replace(base, current, list));
+        return save(base.conversationId(), base, current -> ConversationEdit.replace(base, current, list));
     }
 
     /** Empties the window in one save; the history, and so every earlier message, stays stored. */
     public Conversation clear(String conversationId) {
-        return save(conversationId, current -> new Edit(List.of(), Window.empty()));
+        return save(conversationId, null, current -> new ConversationEdit(List.of(), ConversationWindow.empty()));
     }
 
     /**
@@ -188,7 +179,60 @@ public final class ConversationStore {
                 + maxConflictRetries + "]";
     }
 
-    private Conversation save(String conversationId, Function<Conversation, Edit> change) {
+    /**
+     * Rolls the conversation back to its checkpoint {@code checkpointId}: first undoes the tool calls
+     * recorded after it (the {@link Message.Role#TOOL_CALL} messages {@link ToolCallHistory#callsAfter}
+     * finds in the current history) with their inverses in {@code tools}, newest first, then saves a copy
+     * of the checkpoint (history, window, state) as the conversation's newest checkpoint. The checkpoints
+     * in between stay stored, so the rollback itself can be looked at and undone.
+     *
+     * @throws CheckpointNotFoundException   when the conversation has no such checkpoint
+     * @throws IllegalArgumentException      when the checkpoint is a tombstone
+     * @throws ConversationConflictException when other writers won every attempt to save the copy (the
+     *                                       inverses have run by then)
+     */
+    public RollbackReport rollbackTo(String conversationId, String checkpointId, RollbackToolRegistry tools) {
+        String agentId = agentId(conversationId);
+        Identifiers.requireValid(checkpointId, "checkpointId");
+        Objects.requireNonNull(tools, "tools");
+        var target = storage.getCheckpoint(agentId, checkpointId)
+                .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
+        if (target.isTombstone()) {
+            throw new IllegalArgumentException("Checkpoint '" + checkpointId + "' of conversation '" + conversationId
+                    + "' is a tombstone marking a completed run; it cannot be restored");
+        }
+        var undone = new UndoResult[1];
+        saveNext(conversationId, null, current -> {
+            if (undone[0] == null) {
+                undone[0] = tools.undo(ToolCallHistory.callsAfter(target.messageHistory(), current.history()));
+            }
+            return Optional.of(target.toBuilder()
+                    .checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
+                    .version(current.version() + 1)
+                    .createdAt(clock.instant())
+                    .parentCheckpointId(current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
+                    .build());
+        });
+        return RollbackReport.restored(target, undone[0]);
+    }
+
+    private Conversation save(String conversationId, Conversation assumed,
+                              Function<Conversation, ConversationEdit> change) {
+        String agentId = agentId(conversationId);
+        return saveNext(conversationId, assumed, current -> {
+            var edit = change.apply(current);
+            return edit.changesNothing(current) ? Optional.empty() : Optional.of(nextCheckpoint(agentId, current, edit));
+        });
+    }
+
+    /**
+     * Saves the checkpoint {@code next} builds from the conversation as stored (nothing when it gives
+     * none), reloading and building again after each conflict. The first attempt builds on
+     * {@code assumed} when given (what the caller just read), which saves a read; when it is no longer
+     * the latest, its version is taken and the conflict reloads.
+     */
+    private Conversation saveNext(String conversationId, Conversation assumed,
+                                  Function<Conversation, Optional<AgentCheckpoint>> next) {
         String agentId = agentId(conversationId);
         var lock = locks[Math.floorMod(conversationId.hashCode(), LOCK_STRIPES)];
         lock.lock();
@@ -198,15 +242,15 @@ public final class ConversationStore {
                 if (attempt > 0) {
                     pause(attempt);
                 }
-                var current = load(conversationId);
-                var edit = change.apply(current);
-                if (edit.changesNothing(current)) {
+                var current = attempt == 0 && assumed != null && assumed.checkpoint().isPresent()
+                        ? assumed : load(conversationId);
+                var checkpoint = next.apply(current);
+                if (checkpoint.isEmpty()) {
                     return current;
                 }
-                var next = nextCheckpoint(agentId, current, edit);
                 try {
-                    storage.saveCheckpoint(agentId, next);
-                    return new Conversation(conversationId, next, next.messageHistory(), edit.window());
+                    storage.saveCheckpoint(agentId, checkpoint.get());
+                    return conversationOf(conversationId, checkpoint.get());
                 } catch (CheckpointConflictException conflict) {
                     lastConflict = conflict;
                 }
@@ -217,7 +261,21 @@ public final class ConversationStore {
         }
     }
 
-    private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, Edit edit) {
+    private Conversation conversationOf(String conversationId, AgentCheckpoint checkpoint) {
+        if (checkpoint.isTombstone()) {
+            return new Conversation(conversationId, checkpoint, List.of(), ConversationWindow.empty());
+        }
+        ConversationWindow window;
+        try {
+            window = ConversationWindow.decode(checkpoint.metadata().get(WINDOW_METADATA_KEY), checkpoint.messageHistory().size());
+        } catch (IllegalArgumentException e) {
+            throw new CorruptCheckpointException(checkpoint.agentId(), checkpoint.checkpointId(),
+                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
+        }
+        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
+    }
+
+    private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, ConversationEdit edit) {
         var history = new ArrayList<>(current.history());
         history.addAll(edit.appended());
         var previous = current.checkpoint().filter(checkpoint -> !checkpoint.isTombstone());
@@ -240,10 +298,13 @@ public final class ConversationStore {
                 .build();
     }
 
-    /** A short random pause, growing with the attempt, so writers that keep colliding spread out. */
+    /**
+     * A random pause before attempt {@code attempt}, up to 0.5 ms doubled per attempt and at most 100 ms
+     * ("full jitter"), so writers that keep colliding spread out and none starves.
+     */
     private static void pause(int attempt) {
-        long maxNanos = 50_000L << Math.min(attempt, 6);
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 2, maxNanos));
+        long maxNanos = Math.min(MAX_PAUSE_NANOS, 500_000L << Math.min(attempt, 20));
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos / 4, maxNanos));
     }
 
     /** Builds {@link ConversationStore}s. */

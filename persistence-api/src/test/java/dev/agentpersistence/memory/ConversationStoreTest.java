@@ -236,6 +236,32 @@ class ConversationStoreTest {
                 .hasMessageContaining("'bad'").hasMessageContaining("c13").hasMessageContaining("outside a history of 1");
     }
 
+    @Test
+    void aRollbackUndoesTheToolCallsRecordedSinceTheCheckpointAndRestoresItsWindow() {
+        var before = store.append("c15", List.of(Message.system("s"), Message.user("make two users")));
+        var removed = new ArrayList<String>();
+        store.append("c15", List.of(Message.toolCall(new ToolCall("1", "createUser", IntNode.valueOf(1))),
+                Message.toolResult("1", "createUser", "ok"),
+                Message.toolCall(new ToolCall("2", "createUser", IntNode.valueOf(2))),
+                Message.toolResult("2", "createUser", "ok"), Message.assistant("done")));
+        var tools = dev.agentpersistence.RollbackToolRegistry.builder()
+                .registerRollback("createUser", "removeUser", args -> {
+                    removed.add(args.asText());
+                    return null;
+                }).build();
+
+        var report = store.rollbackTo("c15", before.checkpoint().orElseThrow().checkpointId(), tools);
+
+        assertThat(removed).containsExactly("2", "1");
+        assertThat(report.toolRollback().performed()).hasSize(2);
+        var now = store.load("c15");
+        assertThat(now.messages()).isEqualTo(before.messages());
+        assertThat(now.version()).isEqualTo(2);
+        assertThat(storage.getCheckpoints("c15")).hasSize(3);
+        assertThatThrownBy(() -> store.rollbackTo("c15", "missing", tools))
+                .isInstanceOf(dev.agentpersistence.CheckpointNotFoundException.class);
+    }
+
     /** Runs a rival writer right before each save, so the save finds its version taken. */
     private record RacingStorage(PersistenceStorageProvider<CheckpointFilter> delegate, Runnable rival)
             implements PersistenceStorageProvider<CheckpointFilter> {

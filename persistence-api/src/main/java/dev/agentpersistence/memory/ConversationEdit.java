@@ -1,7 +1,7 @@
 package dev.agentpersistence.memory;
 
 import dev.agentpersistence.Message;
-import dev.agentpersistence.memory.internal.Window;
+import dev.agentpersistence.memory.internal.ConversationWindow;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,16 +9,16 @@ import java.util.List;
  * What one save does to a conversation: the messages appended to its history and the window after
  * them (positions in the grown history).
  */
-record Edit(List<Message> appended, Window window) {
+record ConversationEdit(List<Message> appended, ConversationWindow window) {
 
-    Edit {
+    ConversationEdit {
         appended = List.copyOf(appended);
     }
 
     /** Appends {@code messages} to the history and to the end of the window. */
-    static Edit append(Conversation current, List<Message> messages) {
+    static ConversationEdit append(Conversation current, List<Message> messages) {
         int size = current.history().size();
-        return new Edit(messages, current.window().plus(Window.range(size, size + messages.size())));
+        return new ConversationEdit(messages, current.window().plus(ConversationWindow.range(size, size + messages.size())));
     }
 
     /**
@@ -32,7 +32,7 @@ record Edit(List<Message> appended, Window window) {
      * concurrent changes never drop each other's messages. A base the current history no longer extends
      * (the conversation was deleted or rewritten since) is replaced by {@code current}.
      */
-    static Edit replace(Conversation base, Conversation current, List<Message> messages) {
+    static ConversationEdit replace(Conversation base, Conversation current, List<Message> messages) {
         Conversation from = extendsBase(current, base) ? base : current;
         List<Message> baseWindow = from.messages();
         int[] kept = new int[messages.size()];
@@ -46,14 +46,14 @@ record Edit(List<Message> appended, Window window) {
             kept[matched++] = from.window().position(found);
             next = found + 1;
         }
-        Window keptWindow = Window.of(Arrays.copyOf(kept, matched));
-        Window evicted = from.window().minus(keptWindow);
+        ConversationWindow keptWindow = ConversationWindow.of(Arrays.copyOf(kept, matched));
+        ConversationWindow evicted = from.window().minus(keptWindow);
         List<Message> appended = messages.subList(matched, messages.size());
         int size = current.history().size();
-        Window window = current.window().minus(evicted).plus(keptWindow)
-                .plus(Window.range(size, size + appended.size()));
-        boolean evicts = !current.window().minus(window).equals(Window.empty());
-        return new Edit(appended, evicts ? alignHead(current.history(), appended, window) : window);
+        ConversationWindow window = current.window().minus(evicted).plus(keptWindow)
+                .plus(ConversationWindow.range(size, size + appended.size()));
+        boolean evicts = !current.window().minus(window).equals(ConversationWindow.empty());
+        return new ConversationEdit(appended, evicts ? alignHead(current.history(), appended, window) : window);
     }
 
     /** Whether the edit changes nothing in {@code current}. */
@@ -84,7 +84,7 @@ record Edit(List<Message> appended, Window window) {
         return -1;
     }
 
-    private static Window alignHead(List<Message> history, List<Message> appended, Window window) {
+    private static ConversationWindow alignHead(List<Message> history, List<Message> appended, ConversationWindow window) {
         var grown = new java.util.ArrayList<>(history);
         grown.addAll(appended);
         List<Message> messages = window.select(grown);

@@ -11,36 +11,36 @@ import java.util.StringJoiner;
  * checkpoint metadata as half-open ranges of positions, {@code "0-1,15-42"}; the window that is the
  * whole history is stored as no entry at all. Immutable.
  */
-public final class Window {
-    private static final Window EMPTY = new Window(new int[0]);
+public final class ConversationWindow {
+    private static final ConversationWindow EMPTY = new ConversationWindow(new int[0]);
     private final int[] positions;
 
-    private Window(int[] positions) {
+    private ConversationWindow(int[] positions) {
         this.positions = positions;
     }
 
     /** No position. */
-    public static Window empty() {
+    public static ConversationWindow empty() {
         return EMPTY;
     }
 
     /** Every position of a history of {@code size} messages. */
-    public static Window all(int size) {
+    public static ConversationWindow all(int size) {
         return range(0, size);
     }
 
     /** Positions {@code from} (inclusive) to {@code to} (exclusive). */
-    public static Window range(int from, int to) {
+    public static ConversationWindow range(int from, int to) {
         int[] positions = new int[Math.max(0, to - from)];
         for (int i = 0; i < positions.length; i++) {
             positions[i] = from + i;
         }
-        return new Window(positions);
+        return new ConversationWindow(positions);
     }
 
     /** Positions given in any order, duplicates allowed. */
-    public static Window of(int[] positions) {
-        return new Window(Arrays.stream(positions).sorted().distinct().toArray());
+    public static ConversationWindow of(int[] positions) {
+        return new ConversationWindow(Arrays.stream(positions).sorted().distinct().toArray());
     }
 
     /**
@@ -48,7 +48,7 @@ public final class Window {
      *
      * @throws IllegalArgumentException when {@code ranges} is malformed or names a position outside the history
      */
-    public static Window decode(String ranges, int historySize) {
+    public static ConversationWindow decode(String ranges, int historySize) {
         if (ranges == null) {
             return all(historySize);
         }
@@ -116,23 +116,23 @@ public final class Window {
     }
 
     /** This window with the positions of {@code other} added. */
-    public Window plus(Window other) {
+    public ConversationWindow plus(ConversationWindow other) {
         int[] both = Arrays.copyOf(positions, positions.length + other.positions.length);
         System.arraycopy(other.positions, 0, both, positions.length, other.positions.length);
         return of(both);
     }
 
     /** This window without the positions of {@code other}. */
-    public Window minus(Window other) {
-        return new Window(Arrays.stream(positions).filter(p -> !other.contains(p)).toArray());
+    public ConversationWindow minus(ConversationWindow other) {
+        return new ConversationWindow(Arrays.stream(positions).filter(p -> !other.contains(p)).toArray());
     }
 
     /** This window without the positions at indexes {@code from} (inclusive) to {@code to} (exclusive). */
-    public Window withoutIndexes(int from, int to) {
+    public ConversationWindow withoutIndexes(int from, int to) {
         int[] kept = new int[positions.length - (to - from)];
         System.arraycopy(positions, 0, kept, 0, from);
         System.arraycopy(positions, to, kept, from, positions.length - to);
-        return new Window(kept);
+        return new ConversationWindow(kept);
     }
 
     /** The messages of {@code history} at the window's positions, in order. */
@@ -146,7 +146,7 @@ public final class Window {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Window w && Arrays.equals(positions, w.positions);
+        return other instanceof ConversationWindow w && Arrays.equals(positions, w.positions);
     }
 
     @Override
@@ -156,6 +156,6 @@ public final class Window {
 
     @Override
     public String toString() {
-        return "Window[" + encode(-1) + "]";
+        return "ConversationWindow[" + encode(-1) + "]";
     }
 }

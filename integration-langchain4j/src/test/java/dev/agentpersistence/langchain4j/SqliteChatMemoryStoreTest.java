@@ -1,0 +1,19 @@
+package dev.agentpersistence.langchain4j;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** On embedded SQLite, one database file per test. */
+class SqliteChatMemoryStoreTest extends ChatMemoryStoreContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("chat.db")).build());
+    }
+}
