@@ -1,6 +1,6 @@
 package dev.agentpersistence.benchmarks.chatmemory;
 
-import dev.agentpersistence.benchmarks.chatmemory.ChatMemoryStore.Database;
+import dev.agentpersistence.benchmarks.chatmemory.MeasuredChatMemory.Database;
 import dev.agentpersistence.benchmarks.chatmemory.ChatMemoryWorkload.Result;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,8 +65,8 @@ public final class ChatMemoryBytesMain {
         Files.createDirectories(dir);
         var workload = new ChatMemoryWorkload(turns, window);
         String tablePrefix = "bench_chat_" + runId + "_" + window + "_";
-        Measured spring = run(ChatMemoryStore.springAi(database, postgresUrl, dir), workload, database);
-        Measured ours = run(ChatMemoryStore.ours(database, postgresUrl, dir, tablePrefix), workload, database);
+        Measured spring = run(MeasuredChatMemory.springAi(database, postgresUrl, dir), workload, database);
+        Measured ours = run(MeasuredChatMemory.ours(database, postgresUrl, dir, tablePrefix), workload, database);
         if (database == Database.POSTGRESQL) {
             dropTables(postgresUrl, tablePrefix);
         }
@@ -79,7 +79,7 @@ public final class ChatMemoryBytesMain {
     private record Measured(Result result, OptionalLong fileBytesWritten, OptionalLong bytesStored) {
     }
 
-    private static Measured run(ChatMemoryStore store, ChatMemoryWorkload workload, Database database) throws Exception {
+    private static Measured run(MeasuredChatMemory store, ChatMemoryWorkload workload, Database database) throws Exception {
         String warmUp = UUID.randomUUID().toString();
         String measured = UUID.randomUUID().toString();
         Result result;

@@ -35,7 +35,7 @@ record ChatMemoryWorkload(int turns, int window) {
     }
 
     /** Runs the conversation {@code conversationId} on {@code store}, counting only its own turns. */
-    Result run(ChatMemoryStore store, String conversationId) {
+    Result run(MeasuredChatMemory store, String conversationId) {
         ChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(store.repository())
                 .maxMessages(window == 0 ? Integer.MAX_VALUE : window).build();
         var text = new TextSource(42);

@@ -2,7 +2,7 @@ package dev.agentpersistence.benchmarks.chatmemory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentpersistence.benchmarks.chatmemory.ChatMemoryStore.Database;
+import dev.agentpersistence.benchmarks.chatmemory.MeasuredChatMemory.Database;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,8 +41,8 @@ class ChatMemoryWorkloadTest {
     @Test
     void bothStoresHoldTheSameConversationAndOursWritesLess() throws Exception {
         var workload = new ChatMemoryWorkload(30, 0);
-        try (var spring = ChatMemoryStore.springAi(Database.SQLITE, null, dir);
-             var ours = ChatMemoryStore.ours(Database.SQLITE, null, dir, "bench_")) {
+        try (var spring = MeasuredChatMemory.springAi(Database.SQLITE, null, dir);
+             var ours = MeasuredChatMemory.ours(Database.SQLITE, null, dir, "bench_")) {
             var springResult = workload.run(spring, "c");
             var oursResult = workload.run(ours, "c");
 

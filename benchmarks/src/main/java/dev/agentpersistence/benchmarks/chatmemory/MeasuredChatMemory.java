@@ -31,7 +31,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * On SQLite each store has a file of its own (WAL journal, like our provider's own pool); on PostgreSQL
  * ours gets tables of its own and Spring AI's uses its fixed table, created from Spring AI's schema.
  */
-final class ChatMemoryStore implements AutoCloseable {
+final class MeasuredChatMemory implements AutoCloseable {
     /** The databases measured. */
     enum Database { SQLITE, POSTGRESQL }
 
@@ -42,7 +42,7 @@ final class ChatMemoryStore implements AutoCloseable {
     private final Path sqliteFile;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    private ChatMemoryStore(String name, ChatMemoryRepository repository, WriteCounter counter, HikariDataSource pool,
+    private MeasuredChatMemory(String name, ChatMemoryRepository repository, WriteCounter counter, HikariDataSource pool,
                             Path sqliteFile) {
         this.name = name;
         this.repository = repository;
@@ -52,21 +52,21 @@ final class ChatMemoryStore implements AutoCloseable {
     }
 
     /** Ours over the JDBC provider; {@code tablePrefix} keeps its tables apart on a shared server. */
-    static ChatMemoryStore ours(Database database, String postgresUrl, Path dir, String tablePrefix) {
+    static MeasuredChatMemory ours(Database database, String postgresUrl, Path dir, String tablePrefix) {
         var counter = new WriteCounter();
         Path file = database == Database.SQLITE ? dir.resolve("ours.db") : null;
         HikariDataSource pool = pool(database, postgresUrl, file);
         var provider = JdbcStorageProvider.builder().dataSource(counter.wrap(pool))
                 .config(JdbcStorageConfig.custom().tablePrefix(tablePrefix).build())
                 .settings(StoredForm.settings(true)).build();
-        var store = new ChatMemoryStore("agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter,
+        var store = new MeasuredChatMemory("agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter,
                 pool, file);
         store.closeables.add(provider);
         return store;
     }
 
     /** Spring AI's JDBC repository with the dialect and schema Spring AI ships for the database. */
-    static ChatMemoryStore springAi(Database database, String postgresUrl, Path dir) {
+    static MeasuredChatMemory springAi(Database database, String postgresUrl, Path dir) {
         var counter = new WriteCounter();
         Path file = database == Database.SQLITE ? dir.resolve("spring-ai.db") : null;
         HikariDataSource pool = pool(database, postgresUrl, file);
@@ -75,7 +75,7 @@ final class ChatMemoryStore implements AutoCloseable {
                 .dialect(database == Database.SQLITE ? new SqliteChatMemoryRepositoryDialect()
                         : new PostgresChatMemoryRepositoryDialect())
                 .build();
-        return new ChatMemoryStore("Spring AI JDBC", repository, counter, pool, file);
+        return new MeasuredChatMemory("Spring AI JDBC", repository, counter, pool, file);
     }
 
     String name() {
