@@ -23,7 +23,10 @@ import org.springframework.ai.model.tool.DefaultToolCallingChatOptions;
  *   <li>The last message is a user message asking for "the weather in X": it answers with a call of the
  *       {@code weather} tool for X, with call id {@code call-n} for the n-th tool-calling answer in the
  *       prompt (the model keeps no state between calls).</li>
- *   <li>The last message is a tool response: it answers "The weather in X: <response>".</li>
+ *   <li>The last message is a user message asking to "book a table for N": it calls the {@code book}
+ *       tool with that name, ids as above.</li>
+ *   <li>The last message is a tool response: it answers "The weather in X: <response>" for the weather
+ *       tool, "Done: <response>" for others.</li>
  *   <li>Otherwise it answers "You said: <text>. I see n messages, the first: <text of the first
  *       non-system message>", which shows what memory handed it.</li>
  * </ul>
@@ -31,6 +34,7 @@ import org.springframework.ai.model.tool.DefaultToolCallingChatOptions;
  */
 final class ScriptedChatModel implements ChatModel {
     private static final Pattern WEATHER = Pattern.compile("weather in (\\p{L}+)");
+    private static final Pattern BOOKING = Pattern.compile("book a table for (\\p{L}+)");
 
     private final List<List<Message>> prompts = Collections.synchronizedList(new ArrayList<>());
 
@@ -41,17 +45,18 @@ final class ScriptedChatModel implements ChatModel {
         prompts.add(messages);
         Message last = messages.get(messages.size() - 1);
         AssistantMessage answer;
-        Matcher weather = WEATHER.matcher(last.getText() == null ? "" : last.getText());
+        String text = last.getText() == null ? "" : last.getText();
+        Matcher weather = WEATHER.matcher(text);
+        Matcher booking = BOOKING.matcher(text);
         if (last instanceof ToolResponseMessage response) {
             var first = response.getResponses().get(0);
-            answer = new AssistantMessage("The weather in " + cityOf(messages, first.id()) + ": " + first.responseData());
+            answer = new AssistantMessage(first.name().equals("weather")
+                    ? "The weather in " + cityOf(messages, first.id()) + ": " + first.responseData()
+                    : "Done: " + first.responseData());
         } else if (last.getMessageType() == MessageType.USER && weather.find()) {
-            long earlierCalls = messages.stream()
-                    .filter(m -> m instanceof AssistantMessage a && a.hasToolCalls()).count();
-            String callId = "call-" + (earlierCalls + 1);
-            answer = AssistantMessage.builder().content("").properties(Map.of("finishReason", "TOOL_CALLS"))
-                    .toolCalls(List.of(new AssistantMessage.ToolCall(callId, "function", "weather",
-                            "{\"city\":\"" + weather.group(1) + "\"}"))).build();
+            answer = toolCall(messages, "weather", "{\"city\":\"" + weather.group(1) + "\"}");
+        } else if (last.getMessageType() == MessageType.USER && booking.find()) {
+            answer = toolCall(messages, "book", "{\"name\":\"" + booking.group(1) + "\"}");
         } else {
             Message first = messages.stream().filter(m -> m.getMessageType() != MessageType.SYSTEM).findFirst()
                     .orElse(last);
@@ -64,6 +69,13 @@ final class ScriptedChatModel implements ChatModel {
     @Override
     public ChatOptions getOptions() {
         return DefaultToolCallingChatOptions.builder().build();
+    }
+
+    private static AssistantMessage toolCall(List<Message> messages, String tool, String arguments) {
+        long earlierCalls = messages.stream().filter(m -> m instanceof AssistantMessage a && a.hasToolCalls()).count();
+        String callId = "call-" + (earlierCalls + 1);
+        return AssistantMessage.builder().content("").properties(Map.of("finishReason", "TOOL_CALLS"))
+                .toolCalls(List.of(new AssistantMessage.ToolCall(callId, "function", tool, arguments))).build();
     }
 
     /** Every prompt received, oldest first, without the empty system message Spring AI adds in tool loops. */
