@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,8 +186,7 @@ final class MetadataValues {
 
     private static Map<String, Object> decodeObject(ObjectNode object) {
         Map<String, Object> map = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
             map.put(field.getKey(), decode(field.getValue()));
         }
         return map;

@@ -196,7 +196,7 @@ abstract class ChatClientConversationContract {
             this.client = ChatClient.builder(model)
                     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory)
                             .order(ToolCallingAdvisor.DEFAULT_ORDER + 1).build())
-                    .defaultToolCallbacks(tool).build();
+                    .defaultTools(tool).build();
         }
 
         String ask(String conversation, String question) {

@@ -56,7 +56,7 @@ public final class ChatMemoryExample {
         return ChatClient.builder(new ScriptedChatModel())
                 // Inside the tool loop (order after ToolCallingAdvisor's), so tool calls and results are remembered.
                 .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).order(ToolCallingAdvisor.DEFAULT_ORDER + 1).build())
-                .defaultToolCallbacks(new WeatherTool())
+                .defaultTools(new WeatherTool())
                 .build();
     }
 

@@ -29,7 +29,7 @@ class RollbackTest {
             var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(20).build();
             var client = ChatClient.builder(new ScriptedChatModel())
                     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).order(ToolCallingAdvisor.DEFAULT_ORDER + 1).build())
-                    .defaultToolCallbacks(booking).build();
+                    .defaultTools(booking).build();
 
             ask(client, "Hello, I am Ana");
             String beforeBooking = repository.store().load("c").checkpoint().orElseThrow().checkpointId();
