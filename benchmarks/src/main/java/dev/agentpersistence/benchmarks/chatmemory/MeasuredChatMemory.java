@@ -6,6 +6,7 @@ import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,8 +15,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
@@ -40,7 +39,7 @@ final class MeasuredChatMemory implements AutoCloseable {
     private final WriteCounter counter;
     private final HikariDataSource pool;
     private final Path sqliteFile;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private PersistenceStorageProvider<?> provider;
 
     private MeasuredChatMemory(String name, ChatMemoryRepository repository, WriteCounter counter, HikariDataSource pool,
                             Path sqliteFile) {
@@ -61,7 +60,7 @@ final class MeasuredChatMemory implements AutoCloseable {
                 .settings(StoredForm.settings(true)).build();
         var store = new MeasuredChatMemory("agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter,
                 pool, file);
-        store.closeables.add(provider);
+        store.provider = provider;
         return store;
     }
 
@@ -99,9 +98,9 @@ final class MeasuredChatMemory implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        for (AutoCloseable closeable : closeables) {
-            closeable.close();
+    public void close() {
+        if (provider != null) {
+            provider.close();
         }
         pool.close();
     }
