@@ -64,7 +64,11 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         return new Builder(provider);
     }
 
-    /** The ids of the stored conversations under this repository's prefix, sorted. */
+    /**
+     * The ids of the stored conversations under this repository's prefix, sorted.
+     *
+     * @throws UnsupportedOperationException when the provider cannot list its agents
+     */
     @Override
     public List<String> findConversationIds() {
         return store.storage().listAgents().stream().filter(agentId -> agentId.startsWith(prefix))
@@ -96,11 +100,19 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         reads.replace(conversationId, ToStoredMessages.of(conversationId, messages));
     }
 
-    /** Deletes every stored checkpoint of the conversation, its history included. */
+    /**
+     * Deletes every stored checkpoint of the conversation, its history included. With a provider that
+     * cannot delete (one that implements only the three required methods of the SPI), the conversation's
+     * window is emptied instead, so it reads empty from now on; its history stays stored.
+     */
     @Override
     public void deleteByConversationId(String conversationId) {
         Objects.requireNonNull(conversationId, "conversationId");
-        store.delete(conversationId);
+        try {
+            store.delete(conversationId);
+        } catch (UnsupportedOperationException e) {
+            store.clear(conversationId);
+        }
         reads.forget(conversationId);
     }
 
