@@ -8,6 +8,11 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
@@ -21,6 +26,7 @@ import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.MessageType;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
 
 /**
  * A {@link ChatClient} with {@link MessageChatMemoryAdvisor} over {@link MessageWindowChatMemory} and
@@ -142,9 +148,9 @@ abstract class ChatClientConversationContract {
         String conversation = "concurrent-" + UUID.randomUUID();
         int threads = 8;
         int perThread = 10;
-        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-        var start = new java.util.concurrent.CountDownLatch(1);
-        var done = new ArrayList<java.util.concurrent.Future<?>>();
+        var pool = Executors.newFixedThreadPool(threads);
+        var start = new CountDownLatch(1);
+        var done = new ArrayList<Future<?>>();
         for (int t = 0; t < threads; t++) {
             // Every thread is an application instance of its own: its own repository and memory.
             var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository()).maxMessages(1000).build();
@@ -152,14 +158,14 @@ abstract class ChatClientConversationContract {
             done.add(pool.submit(() -> {
                 start.await();
                 for (int i = 0; i < perThread; i++) {
-                    memory.add(conversation, new org.springframework.ai.chat.messages.UserMessage("t" + thread + "-" + i));
+                    memory.add(conversation, new UserMessage("t" + thread + "-" + i));
                 }
                 return null;
             }));
         }
         start.countDown();
         for (var future : done) {
-            future.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            future.get(120, TimeUnit.SECONDS);
         }
         pool.shutdown();
 
@@ -168,7 +174,7 @@ abstract class ChatClientConversationContract {
         for (int t = 0; t < threads; t++) {
             String own = "t" + t + "-";
             assertThat(texts.stream().filter(text -> text.startsWith(own)).toList()).as("thread %d in order", t)
-                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, perThread).mapToObj(i -> own + i).toList());
+                    .containsExactlyElementsOf(IntStream.range(0, perThread).mapToObj(i -> own + i).toList());
         }
     }
 
