@@ -55,6 +55,11 @@ import java.util.function.Supplier;
  * messages keep their order. {@link #replace(Conversation, List)} applies a framework's list to the
  * conversation as the framework read it, so messages other writers added meanwhile are kept.
  *
+ * <p><b>Retention.</b> Every checkpoint holds the whole history, so trimming old checkpoints (for
+ * example a {@link dev.agentpersistence.history.RetentionSweeper} with
+ * {@code RetentionPolicy.custom().keepLatest(n)}) never loses a message, only older points to roll
+ * back to.
+ *
  * <p>Thread-safe. It does not own the storage: close the provider yourself.
  */
 public final class ConversationStore {
@@ -154,7 +159,8 @@ public final class ConversationStore {
 
     /**
      * Deletes every stored checkpoint of the conversation, history included, and returns how many
-     * there were.
+     * there were. A writer that read the conversation before the delete and replaces it after writes
+     * what it read back, as a new conversation: delete when no one is writing it.
      *
      * @throws UnsupportedOperationException when the provider does not support deletion
      */

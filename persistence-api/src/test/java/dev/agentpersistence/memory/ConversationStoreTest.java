@@ -262,6 +262,21 @@ class ConversationStoreTest {
                 .isInstanceOf(dev.agentpersistence.CheckpointNotFoundException.class);
     }
 
+    @Test
+    void trimmingOldCheckpointsKeepsEveryMessage() {
+        Conversation last = null;
+        for (int i = 0; i < 60; i++) {
+            last = store.append("c16", List.of(Message.user("q" + i), Message.assistant("a" + i)));
+        }
+        var sweeper = dev.agentpersistence.history.RetentionSweeper.builder(storage)
+                .policy(dev.agentpersistence.history.RetentionPolicy.custom().keepLatest(1).build())
+                .gracePeriod(java.time.Duration.ZERO).build();
+        sweeper.sweep(List.of("c16"));
+
+        assertThat(storage.getCheckpoints("c16")).hasSize(1);
+        assertThat(store.load("c16").messages()).isEqualTo(last.messages()).hasSize(120);
+    }
+
     /** Runs a rival writer right before each save, so the save finds its version taken. */
     private record RacingStorage(PersistenceStorageProvider<CheckpointFilter> delegate, Runnable rival)
             implements PersistenceStorageProvider<CheckpointFilter> {

@@ -168,11 +168,11 @@ public final class HistoryGrowthMain {
         return String.format(Locale.ROOT, "1/%.1f", (double) whole / Math.max(1, part));
     }
 
-    private static String bytes(long bytes) {
+    static String bytes(long bytes) {
         return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (java.io.IOException | RuntimeException e) {
@@ -181,14 +181,14 @@ public final class HistoryGrowthMain {
     }
 
     /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
-    private static Path targetDirectory() throws URISyntaxException {
+    static Path targetDirectory() throws URISyntaxException {
         Path location = Path.of(HistoryGrowthMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Path parent = location.getParent();
         return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
                 ? parent : Path.of("target").toAbsolutePath();
     }
 
-    private static String newRunId() {
+    static String newRunId() {
         var random = new SecureRandom();
         var id = new StringBuilder("g");
         for (int i = 0; i < 7; i++) {
