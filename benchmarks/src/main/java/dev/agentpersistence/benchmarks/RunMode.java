@@ -48,7 +48,8 @@ public record RunMode(String name, List<Pass> passes, int warmupIterations, int 
             1, 2, 300, 1, 200, 20, 30, List.of(
                     "ours-inmemory", "ours-inmemory+incremental", "ours-file", "ours-file+incremental",
                     "ours-file-nofsync", "ours-file-nofsync+incremental",
-                    "koog-inmemory", "koog-file", "langgraph4j-memory"));
+                    "koog-inmemory", "koog-file", "langgraph4j-memory", "koog-on-ours-file", "koog-on-ours-sqlite",
+                    "langgraph4j-on-ours-file", "langgraph4j-on-ours-sqlite"));
 
     /**
      * The reported run: every operation on every shape, again on the 1,000-message shape with

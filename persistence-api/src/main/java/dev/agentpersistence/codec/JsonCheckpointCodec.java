@@ -12,6 +12,7 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ToolCall;
+import dev.agentpersistence.internal.LegacyMessageIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

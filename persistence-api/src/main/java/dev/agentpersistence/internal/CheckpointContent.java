@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
-import dev.agentpersistence.codec.JsonCheckpointCodec;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,7 +54,7 @@ public final class CheckpointContent {
     }
 
     private static boolean sameId(String a, String b) {
-        return a.equals(b) || JsonCheckpointCodec.isDerivedMessageId(a) || JsonCheckpointCodec.isDerivedMessageId(b);
+        return a.equals(b) || LegacyMessageIds.isDerived(a) || LegacyMessageIds.isDerived(b);
     }
 
     private static boolean sameToolCall(ToolCall a, ToolCall b) {

@@ -37,7 +37,7 @@ final class Samples {
                 .message(Message.user("question " + version + " 😀").withId("q-" + version))
                 .message(Message.toolCall(new ToolCall("call-" + version, "tool", args)).withId("c-" + version))
                 .message(Message.toolResult("call-" + version, "tool", "ok " + version).withId("r-" + version))
-                .message(Message.assistant("answer " + random.nextLong()))
+                .message(Message.assistant("answer " + random.nextLong()).withId("a-" + version))
                 .state("counter", JSON.numberNode((int) version))
                 .state("list", JSON.arrayNode().add(random.nextInt()).add("x").add(true))
                 .metadata("v", Long.toString(version))

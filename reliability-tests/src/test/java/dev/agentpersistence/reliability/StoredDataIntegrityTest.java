@@ -75,7 +75,7 @@ class StoredDataIntegrityTest {
         });
         damages.put("empty", b -> new byte[0]);
         damages.put("newer format version", b -> DocumentLayers.custom().checksum(true).build().wrap(
-                plain(b).replace("\"formatVersion\":1", "\"formatVersion\":7").getBytes(StandardCharsets.UTF_8)));
+                plain(b).replaceFirst("\"formatVersion\":\\d+", "\"formatVersion\":7").getBytes(StandardCharsets.UTF_8)));
         damages.put("wrong checksum", b -> {
             byte[] altered = b.clone();
             altered[altered.length - 3] ^= 0x01;
@@ -134,7 +134,7 @@ class StoredDataIntegrityTest {
                     Samples.of(agent, 2), Samples.of(agent, 3));
         }
         try (RawStore raw = backend.raw().get()) {
-            assertThat(new String(raw.read(agent, 0), StandardCharsets.UTF_8)).startsWith("{\"formatVersion\":1");
+            assertThat(new String(raw.read(agent, 0), StandardCharsets.UTF_8)).startsWith("{\"formatVersion\":2");
             assertThat(new String(raw.read(agent, 1), 0, 8, StandardCharsets.US_ASCII)).isEqualTo("#crc32c:");
             assertThat(DocumentLayers.keyIdOf(raw.read(agent, 2))).isEqualTo("k1");
             assertThat(DocumentLayers.keyIdOf(raw.read(agent, 3))).isEqualTo("k2");

@@ -10,33 +10,48 @@ import ai.koog.prompt.message.RequestMetaInfo;
 import ai.koog.prompt.message.ResponseMetaInfo;
 import ai.koog.serialization.JSONPrimitive;
 import dev.agentpersistence.benchmarks.backend.Directories;
+import dev.agentpersistence.koog.KoogCheckpointStorage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Koog's snapshot providers ({@code ai.koog:agents-features-snapshot-jvm}): its in-memory provider
- * and its JVM file provider, called through their suspend API inside {@code runBlocking}. Each save
- * hands over an immutable copy of the history, as an agent's prompt does.
+ * and its JVM file provider, or ours behind Koog's interface ({@link KoogCheckpointStorage}), called
+ * through their suspend API inside {@code runBlocking}. Each save hands over an immutable copy of the
+ * history, as an agent's prompt does.
  */
 final class KoogPeerStore implements PeerStore {
     private final PersistenceStorageProvider<?> provider;
-    private final Path directory;
+    private final LongSupplier bytesStored;
+    private final String note;
+    private final AutoCloseable resources;
     private final String agentId;
     private final List<Message> messages = new ArrayList<>();
 
-    private KoogPeerStore(PersistenceStorageProvider<?> provider, Path directory, String agentId) {
+    private KoogPeerStore(PersistenceStorageProvider<?> provider, LongSupplier bytesStored, String note,
+                          AutoCloseable resources, String agentId) {
         this.provider = provider;
-        this.directory = directory;
+        this.bytesStored = bytesStored;
+        this.note = note;
+        this.resources = resources;
         this.agentId = agentId;
     }
 
     static KoogPeerStore inMemory(String agentId) {
-        return new KoogPeerStore(new InMemoryPersistenceStorageProvider(), null, agentId);
+        return new KoogPeerStore(new InMemoryPersistenceStorageProvider(), () -> -1, "keeps references", null, agentId);
     }
 
     static KoogPeerStore file(Path directory, String agentId) {
-        return new KoogPeerStore(new JVMFilePersistenceStorageProvider(directory), directory, agentId);
+        return new KoogPeerStore(new JVMFilePersistenceStorageProvider(directory), () -> Directories.size(directory),
+                "JSON file per checkpoint, no fsync", null, agentId);
+    }
+
+    /** Koog's checkpoints in one of our providers, which this store closes. */
+    static KoogPeerStore ours(dev.agentpersistence.spi.PersistenceStorageProvider<?> ours, LongSupplier bytesStored,
+                              String note, String agentId) {
+        return new KoogPeerStore(KoogCheckpointStorage.of(ours), bytesStored, note, ours, agentId);
     }
 
     @Override
@@ -67,16 +82,23 @@ final class KoogPeerStore implements PeerStore {
 
     @Override
     public long bytesStored() {
-        return directory == null ? -1 : Directories.size(directory);
+        return bytesStored.getAsLong();
     }
 
     @Override
     public String note() {
-        return directory == null ? "keeps references" : "JSON file per checkpoint, no fsync";
+        return note;
     }
 
     @Override
     public void close() {
-        // Koog's providers hold nothing open
+        // Koog's own providers hold nothing open; ours are closed
+        if (resources != null) {
+            try {
+                resources.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close " + resources, e);
+            }
+        }
     }
 }

@@ -1,11 +1,15 @@
 package dev.agentpersistence.benchmarks.peer;
 
+import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.benchmarks.backend.Directories;
+import dev.agentpersistence.langgraph4j.AgentPersistenceSaver;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
@@ -16,28 +20,39 @@ import org.bsc.langgraph4j.state.AgentState;
 
 /**
  * LangGraph4j's checkpoint savers ({@code org.bsc.langgraph4j:langgraph4j-core}): {@link MemorySaver}
- * and {@link FileSystemSaver} with its standard object-stream serializer. The state holds the
- * history under {@code messages} as a list of role/content maps.
+ * and {@link FileSystemSaver} with its standard object-stream serializer, or ours behind LangGraph4j's
+ * interface ({@link AgentPersistenceSaver}). The state holds the history under {@code messages} as a
+ * list of role/content maps.
  */
 final class LangGraph4jPeerStore implements PeerStore {
     private final BaseCheckpointSaver saver;
-    private final Path directory;
+    private final LongSupplier bytesStored;
+    private final String note;
+    private final AutoCloseable resources;
     private final RunnableConfig config;
     private final List<Map<String, String>> messages = new ArrayList<>();
 
-    private LangGraph4jPeerStore(BaseCheckpointSaver saver, Path directory, String threadId) {
+    private LangGraph4jPeerStore(BaseCheckpointSaver saver, LongSupplier bytesStored, String note,
+                                 AutoCloseable resources, String threadId) {
         this.saver = saver;
-        this.directory = directory;
+        this.bytesStored = bytesStored;
+        this.note = note;
+        this.resources = resources;
         this.config = RunnableConfig.builder().threadId(threadId).build();
     }
 
     static LangGraph4jPeerStore memory(String threadId) {
-        return new LangGraph4jPeerStore(new MemorySaver(), null, threadId);
+        return new LangGraph4jPeerStore(new MemorySaver(), () -> -1, "keeps references", null, threadId);
     }
 
     static LangGraph4jPeerStore file(Path directory, String threadId) {
-        return new LangGraph4jPeerStore(
-                new FileSystemSaver(directory, new ObjectStreamStateSerializer<>(AgentState::new)), directory, threadId);
+        return new LangGraph4jPeerStore(new FileSystemSaver(directory, new ObjectStreamStateSerializer<>(AgentState::new)),
+                () -> Directories.size(directory), "one file per thread, rewritten on every save", null, threadId);
+    }
+
+    static LangGraph4jPeerStore ours(PersistenceStorageProvider<CheckpointFilter> ours, LongSupplier bytesStored,
+                                     String note, String threadId) {
+        return new LangGraph4jPeerStore(AgentPersistenceSaver.of(ours), bytesStored, note, ours, threadId);
     }
 
     @Override
@@ -66,16 +81,22 @@ final class LangGraph4jPeerStore implements PeerStore {
 
     @Override
     public long bytesStored() {
-        return directory == null ? -1 : Directories.size(directory);
+        return bytesStored.getAsLong();
     }
 
     @Override
     public String note() {
-        return directory == null ? "keeps references" : "one file per thread, rewritten on every save";
+        return note;
     }
 
     @Override
     public void close() {
-        // the savers hold nothing open
+        if (resources != null) {
+            try {
+                resources.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close " + resources, e);
+            }
+        }
     }
 }

@@ -15,6 +15,10 @@ public final class PeerStores {
     public static final String INCREMENTAL = "+incremental";
     /** The peers' ids. */
     public static final List<String> PEERS = List.of("koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file");
+    /** Koog's checkpoints through our Koog integration into our stores (incremental history, as discovery gives it). */
+    public static final List<String> KOOG_ON_OURS = List.of("koog-on-ours-file", "koog-on-ours-sqlite");
+    /** LangGraph4j's checkpoints through our saver into our stores (incremental history, as discovery gives it). */
+    public static final List<String> LANGGRAPH4J_ON_OURS = List.of("langgraph4j-on-ours-file", "langgraph4j-on-ours-sqlite");
 
     private static final String AGENT = "peer-agent";
 
@@ -31,6 +35,8 @@ public final class PeerStores {
             ids.add(OURS + backend.id() + INCREMENTAL);
         }
         ids.addAll(PEERS);
+        ids.addAll(KOOG_ON_OURS);
+        ids.addAll(LANGGRAPH4J_ON_OURS);
         return ids;
     }
 
@@ -60,10 +66,18 @@ public final class PeerStores {
                 return KoogPeerStore.inMemory(AGENT);
             case "koog-file":
                 return KoogPeerStore.file(settings.runDir().resolve("koog-file-" + namespace), AGENT);
+            case "koog-on-ours-file":
+                return koogOnOurs(Backend.FILE, settings, namespace);
+            case "koog-on-ours-sqlite":
+                return koogOnOurs(Backend.SQLITE, settings, namespace);
             case "langgraph4j-memory":
                 return LangGraph4jPeerStore.memory(AGENT);
             case "langgraph4j-file":
                 return LangGraph4jPeerStore.file(settings.runDir().resolve("langgraph4j-file-" + namespace), AGENT);
+            case "langgraph4j-on-ours-file":
+                return langGraph4jOnOurs(Backend.FILE, settings, namespace);
+            case "langgraph4j-on-ours-sqlite":
+                return langGraph4jOnOurs(Backend.SQLITE, settings, namespace);
             default:
                 Backend backend = backend(id).orElseThrow(
                         () -> new IllegalArgumentException("Unknown store '" + id + "'; known: " + all()));
@@ -73,6 +87,22 @@ public final class PeerStores {
                         () -> driver.bytesStored(settings, namespace),
                         note(backend) + (incremental ? "; incremental history" : ""));
         }
+    }
+
+    private static PeerStore koogOnOurs(Backend backend, BenchSettings settings, String namespace) {
+        BackendDriver driver = backend.driver();
+        String koogNamespace = namespace + "k";
+        return KoogPeerStore.ours(driver.open(settings, koogNamespace, false, true),
+                () -> driver.bytesStored(settings, koogNamespace),
+                "Koog's checkpoints through KoogCheckpointStorage; " + note(backend) + "; incremental history", AGENT);
+    }
+
+    private static PeerStore langGraph4jOnOurs(Backend backend, BenchSettings settings, String namespace) {
+        BackendDriver driver = backend.driver();
+        String graphNamespace = namespace + "g";
+        return LangGraph4jPeerStore.ours(driver.open(settings, graphNamespace, false, true),
+                () -> driver.bytesStored(settings, graphNamespace),
+                "LangGraph4j's checkpoints through AgentPersistenceSaver; " + note(backend) + "; incremental history", AGENT);
     }
 
     private static String note(Backend backend) {

@@ -24,7 +24,7 @@ class JsonLinesFileFormatTest {
     private static AgentCheckpoint checkpoint(String agent, long version) {
         return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(agent).version(version)
                 .createdAt(Instant.parse("2025-05-01T10:00:00.000000001Z")).nodeId("n" + version)
-                .message(Message.user("line\nbreak and \"quotes\"")).metadata("phase", "draft").build();
+                .message(Message.user("line\nbreak and \"quotes\"").withId("m-" + version)).metadata("phase", "draft").build();
     }
 
     @Test
@@ -78,7 +78,7 @@ class JsonLinesFileFormatTest {
     @Test
     void aDocumentOverTheMaximumSizeIsAnErrorNamingItWhileTheOthersRead() throws Exception {
         var big = AgentCheckpoint.builder().checkpointId("cp-big").agentId("agent").version(1)
-                .createdAt(Instant.parse("2025-05-01T10:00:00Z")).nodeId("n1").message(Message.user("x".repeat(200_000))).build();
+                .createdAt(Instant.parse("2025-05-01T10:00:00Z")).nodeId("n1").message(Message.user("x".repeat(200_000)).withId("big")).build();
         var plain = StorageSettings.custom().layers(DocumentLayers.none()).incrementalHistory(false).build();
         try (var writer = StorageShell.builder(new JsonLinesStorageBackend(directory)).settings(plain).build()) {
             writer.saveCheckpoint("agent", checkpoint("agent", 0));

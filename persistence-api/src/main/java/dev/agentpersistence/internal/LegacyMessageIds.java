@@ -1,4 +1,4 @@
-package dev.agentpersistence.codec;
+package dev.agentpersistence.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
@@ -13,17 +13,19 @@ import java.util.HexFormat;
  * two equal messages at different positions get different ids. Once such a checkpoint is loaded and
  * saved again, the ids are stored with the messages like any other.
  */
-final class LegacyMessageIds {
+public final class LegacyMessageIds {
     private static final String PREFIX = "v1-";
 
     private LegacyMessageIds() {
     }
 
-    static boolean isDerived(String messageId) {
+    /** Whether {@code messageId} has the form of an id derived for a format 1 message. */
+    public static boolean isDerived(String messageId) {
         return messageId != null && messageId.length() == PREFIX.length() + 24 && messageId.startsWith(PREFIX);
     }
 
-    static String of(JsonNode message, int index) {
+    /** The id of the message stored as {@code message} at {@code index} of its list. */
+    public static String of(JsonNode message, int index) {
         MessageDigest sha256;
         try {
             sha256 = MessageDigest.getInstance("SHA-256");

@@ -1,0 +1,2 @@
+/** A Koog persistence storage provider over any agent-persistence {@code PersistenceStorageProvider}. */
+package dev.agentpersistence.koog;

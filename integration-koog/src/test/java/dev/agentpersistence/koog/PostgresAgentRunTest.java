@@ -1,0 +1,22 @@
+package dev.agentpersistence.koog;
+
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.TestServices;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Against the local PostgreSQL (or {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL}); sessions are unique per test. */
+class PostgresAgentRunTest extends AgentRunContractTest {
+    private static String url;
+
+    @BeforeAll
+    static void locate() {
+        url = TestServices.postgresUrl(null);
+    }
+
+    @Override
+    protected PersistenceStorageProvider<?> openProvider() {
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build());
+    }
+}

@@ -1,0 +1,24 @@
+package dev.agentpersistence.koog;
+
+import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.redis.RedisStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.TestServices;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Against the local Redis (or {@code AGENT_PERSISTENCE_TEST_REDIS_URI}) under a key prefix of its own. */
+class RedisAgentRunTest extends AgentRunContractTest {
+    private static String uri;
+    private final String prefix = "koog-test-" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void locate() {
+        uri = TestServices.redisUri(null);
+    }
+
+    @Override
+    protected PersistenceStorageProvider<?> openProvider() {
+        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+    }
+}
