@@ -73,7 +73,8 @@ class ArchitectureTest {
                 .or().resideInAnyPackage("dev.agentpersistence.pipeline..", "dev.agentpersistence.examples..",
                         "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
                         "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
-                        "dev.agentpersistence.langgraph4j..", "dev.agentpersistence.koog..", "dev.agentpersistence.langchain4j..", "dev.agentpersistence.springai..", "dev.agentpersistence.spring..")
+                        "dev.agentpersistence.langgraph4j..", "dev.agentpersistence.koog..", "dev.agentpersistence.langchain4j..",
+                        "dev.agentpersistence.springai..", "dev.agentpersistence.spring..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
                         "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..",
                         "dev.agentpersistence.memory.internal..")

@@ -119,7 +119,7 @@ public final class ConversationStore {
      */
     public Conversation append(String conversationId, List<Message> messages) {
         var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(conversationId, null, current -> ConversationEdit.append(current, added));
+        return save(conversationId, current -> ConversationEdit.append(current, added));
     }
 
     /** Appends one message; see {@link #append(String, List)}. */
@@ -149,12 +149,12 @@ public final class ConversationStore {
     public Conversation replace(Conversation base, List<Message> messages) {
         Objects.requireNonNull(base, "base");
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(base.conversationId(), base, current -> ConversationEdit.replace(base, current, list));
+        return save(base.conversationId(), current -> ConversationEdit.replace(base, current, list));
     }
 
     /** Empties the window in one save; the history, and so every earlier message, stays stored. */
     public Conversation clear(String conversationId) {
-        return save(conversationId, null, current -> new ConversationEdit(List.of(), ConversationWindow.empty()));
+        return save(conversationId, current -> new ConversationEdit(List.of(), ConversationWindow.empty()));
     }
 
     /**
@@ -208,7 +208,7 @@ public final class ConversationStore {
                     + "' is a tombstone marking a completed run; it cannot be restored");
         }
         var undone = new UndoResult[1];
-        saveNext(conversationId, null, current -> {
+        saveNext(conversationId, current -> {
             if (undone[0] == null) {
                 undone[0] = tools.undo(ToolCallHistory.callsAfter(target.messageHistory(), current.history()));
             }
@@ -222,10 +222,9 @@ public final class ConversationStore {
         return RollbackReport.restored(target, undone[0]);
     }
 
-    private Conversation save(String conversationId, Conversation assumed,
-                              Function<Conversation, ConversationEdit> change) {
+    private Conversation save(String conversationId, Function<Conversation, ConversationEdit> change) {
         String agentId = agentId(conversationId);
-        return saveNext(conversationId, assumed, current -> {
+        return saveNext(conversationId, current -> {
             var edit = change.apply(current);
             return edit.changesNothing(current) ? Optional.empty() : Optional.of(nextCheckpoint(agentId, current, edit));
         });
@@ -233,12 +232,9 @@ public final class ConversationStore {
 
     /**
      * Saves the checkpoint {@code next} builds from the conversation as stored (nothing when it gives
-     * none), reloading and building again after each conflict. The first attempt builds on
-     * {@code assumed} when given (what the caller just read), which saves a read; when it is no longer
-     * the latest, its version is taken and the conflict reloads.
+     * none), reloading and building again after each conflict.
      */
-    private Conversation saveNext(String conversationId, Conversation assumed,
-                                  Function<Conversation, Optional<AgentCheckpoint>> next) {
+    private Conversation saveNext(String conversationId, Function<Conversation, Optional<AgentCheckpoint>> next) {
         String agentId = agentId(conversationId);
         var lock = locks[Math.floorMod(conversationId.hashCode(), LOCK_STRIPES)];
         lock.lock();
@@ -248,8 +244,7 @@ public final class ConversationStore {
                 if (attempt > 0) {
                     pause(attempt);
                 }
-                var current = attempt == 0 && assumed != null && assumed.checkpoint().isPresent()
-                        ? assumed : load(conversationId);
+                var current = load(conversationId);
                 var checkpoint = next.apply(current);
                 if (checkpoint.isEmpty()) {
                     return current;

@@ -277,6 +277,22 @@ class ConversationStoreTest {
         assertThat(store.load("c16").messages()).isEqualTo(last.messages()).hasSize(120);
     }
 
+    @Test
+    void aReplaceOnAnOldBaseLandsOnTopEvenWhenRetentionFreedTheVersionAfterIt() {
+        var base = store.append("c17", Message.user("hi"));
+        var other = ConversationStore.of(storage);
+        for (int i = 0; i < 3; i++) {
+            other.append("c17", Message.assistant("other " + i));
+        }
+        storage.deleteCheckpointsBefore("c17", 3); // version 1, right after the base, is free again
+
+        var saved = store.replace(base, plus(copies(base.messages()), Message.user("mine")));
+
+        assertThat(saved.version()).isEqualTo(4);
+        assertThat(store.load("c17").messages()).extracting(Message::content)
+                .containsExactly("hi", "other 0", "other 1", "other 2", "mine");
+    }
+
     /** Runs a rival writer right before each save, so the save finds its version taken. */
     private record RacingStorage(PersistenceStorageProvider<CheckpointFilter> delegate, Runnable rival)
             implements PersistenceStorageProvider<CheckpointFilter> {
