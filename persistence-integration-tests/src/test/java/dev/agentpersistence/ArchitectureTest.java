@@ -29,7 +29,7 @@ class ArchitectureTest {
     private static final List<String> BACKEND_MODULES = List.of("inmemory", "file", "jdbc", "redis", "s3");
 
     /** Modules that adapt an agent framework to the provider SPI. */
-    private static final List<String> INTEGRATION_MODULES = List.of("langgraph4j", "koog", "langchain4j");
+    private static final List<String> INTEGRATION_MODULES = List.of("langgraph4j", "koog", "langchain4j", "springai");
 
     private static JavaClasses classes;
 
@@ -74,7 +74,7 @@ class ArchitectureTest {
                         "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
                         "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
                         "dev.agentpersistence.langgraph4j..", "dev.agentpersistence.koog..", "dev.agentpersistence.langchain4j..",
-                        "dev.agentpersistence.spring..", "dev.agentpersistence.cli..")
+                        "dev.agentpersistence.springai..", "dev.agentpersistence.spring..", "dev.agentpersistence.cli..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
                         "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..",
                         "dev.agentpersistence.memory.internal..")

@@ -1,0 +1,170 @@
+package dev.agentpersistence.springai;
+
+import dev.agentpersistence.memory.ConversationConflictException;
+import dev.agentpersistence.memory.ConversationStore;
+import dev.agentpersistence.memory.ReadThenReplace;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.memory.MessageWindowChatMemory;
+import org.springframework.ai.chat.messages.Message;
+
+/**
+ * A Spring AI {@link ChatMemoryRepository} that keeps conversations in any agent-persistence storage
+ * provider (in memory, files, SQLite, PostgreSQL, MariaDB, Redis, S3 or your own), through a
+ * {@link ConversationStore}.
+ *
+ * <h2>Saving</h2>
+ * {@link #saveAll} never deletes and re-inserts: it compares the list with what this thread last read
+ * of the conversation ({@link ReadThenReplace}), keeps what is unchanged, evicts from the window what
+ * the list dropped (as {@link MessageWindowChatMemory} does) and appends the new tail, all in one atomic
+ * save; with incremental history only the new messages are written. Evicted messages stay in the
+ * conversation's stored history. When another writer (thread, process) saved in between, the change is
+ * applied again to the conversation as it is then, so concurrent writers never lose each other's
+ * messages; after {@link ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES} lost races it throws
+ * {@link ConversationConflictException}. A list equal to the stored window writes nothing.
+ *
+ * <h2>Mapping</h2>
+ * Every Spring AI message type is read back equal to what was saved: text, metadata (its values with
+ * their Java types), media (bytes, URI text or {@code URL}, MIME type, id, name), an assistant
+ * message's tool calls, a tool response message's responses, and {@code null} texts and fields. An
+ * assistant message's tool calls are stored as {@code TOOL_CALL} messages after it and each tool
+ * response as a {@code TOOL_RESULT} message, so {@link dev.agentpersistence.RollbackToolRegistry} sees
+ * them, tool calls stay paired with their results, and a window never starts with an orphaned tool
+ * result ({@link dev.agentpersistence.memory.WindowRule}). Metadata values other than strings, numbers,
+ * booleans, lists and maps are stored as their JSON form (Jackson) and read back as plain JSON values.
+ *
+ * <p>Conversation {@code id} is stored as agent {@code prefix + id} (prefix {@value #DEFAULT_PREFIX}
+ * unless set). Thread-safe. It does not own the provider: close it yourself.
+ */
+public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRepository {
+    /** The agent id prefix used unless {@link Builder#conversationIdPrefix(String)} says otherwise. */
+    public static final String DEFAULT_PREFIX = "spring-ai:";
+
+    private final ConversationStore store;
+    private final ReadThenReplace reads;
+    private final String prefix;
+
+    private AgentPersistenceChatMemoryRepository(Builder builder) {
+        this.prefix = builder.prefix;
+        this.store = ConversationStore.builder(builder.provider).agentIdPrefix(builder.prefix)
+                .clock(builder.clock).maxConflictRetries(builder.maxConflictRetries).build();
+        this.reads = ReadThenReplace.over(store);
+    }
+
+    /** A repository over {@code provider} with the default prefix. */
+    public static AgentPersistenceChatMemoryRepository of(PersistenceStorageProvider<?> provider) {
+        return builder(provider).build();
+    }
+
+    /** A builder over {@code provider}. */
+    public static Builder builder(PersistenceStorageProvider<?> provider) {
+        return new Builder(provider);
+    }
+
+    /**
+     * The ids of the stored conversations under this repository's prefix, sorted.
+     *
+     * @throws UnsupportedOperationException when the provider cannot list its agents
+     */
+    @Override
+    public List<String> findConversationIds() {
+        return store.storage().listAgents().stream().filter(agentId -> agentId.startsWith(prefix))
+                .map(agentId -> agentId.substring(prefix.length())).toList();
+    }
+
+    /** The conversation's window, as Spring AI messages; empty when nothing is stored. */
+    @Override
+    public List<Message> findByConversationId(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        return FromStoredMessages.of(conversationId, reads.read(conversationId));
+    }
+
+    /**
+     * Makes {@code messages} the conversation's window in one atomic save, appending only what is new.
+     *
+     * @throws ChatMemoryMappingException    when a message cannot be stored (nothing is written)
+     * @throws ConversationConflictException when other writers won every attempt
+     */
+    @Override
+    public void saveAll(String conversationId, List<Message> messages) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        Objects.requireNonNull(messages, "messages");
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i) == null) {
+                throw new IllegalArgumentException("message " + i + " of conversation '" + conversationId + "' is null");
+            }
+        }
+        reads.replace(conversationId, ToStoredMessages.of(conversationId, messages));
+    }
+
+    /**
+     * Deletes every stored checkpoint of the conversation, its history included. With a provider that
+     * cannot delete (one that implements only the three required methods of the SPI), the conversation's
+     * window is emptied instead, so it reads empty from now on; its history stays stored.
+     */
+    @Override
+    public void deleteByConversationId(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        try {
+            store.delete(conversationId);
+        } catch (UnsupportedOperationException e) {
+            store.clear(conversationId);
+        }
+        reads.forget(conversationId);
+    }
+
+    /**
+     * The agent id the conversation is stored under, for {@code AgentPersistence} (checkpoints,
+     * rollback of the tool calls made since one) and the provider's own calls.
+     */
+    public String agentId(String conversationId) {
+        return store.agentId(conversationId);
+    }
+
+    /** The conversation store underneath, for its whole history ({@code store().load(id).history()}). */
+    public ConversationStore store() {
+        return store;
+    }
+
+    @Override
+    public String toString() {
+        return "AgentPersistenceChatMemoryRepository[prefix=" + prefix + ", " + store + "]";
+    }
+
+    /** Builds {@link AgentPersistenceChatMemoryRepository}s. */
+    public static final class Builder {
+        private final PersistenceStorageProvider<?> provider;
+        private String prefix = DEFAULT_PREFIX;
+        private Clock clock = Clock.systemUTC();
+        private int maxConflictRetries = ConversationStore.DEFAULT_MAX_CONFLICT_RETRIES;
+
+        private Builder(PersistenceStorageProvider<?> provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+        }
+
+        /** Put in front of every conversation id to make its agent id; may be empty. */
+        public Builder conversationIdPrefix(String conversationIdPrefix) {
+            this.prefix = Objects.requireNonNull(conversationIdPrefix, "conversationIdPrefix");
+            return this;
+        }
+
+        /** The clock checkpoints are stamped with (default the UTC system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How often a save is applied again after another writer saved first. */
+        public Builder maxConflictRetries(int retries) {
+            this.maxConflictRetries = retries;
+            return this;
+        }
+
+        public AgentPersistenceChatMemoryRepository build() {
+            return new AgentPersistenceChatMemoryRepository(this);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.agentpersistence.springai;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.TestServices;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Against the local PostgreSQL (or {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL}); conversation ids are unique per test. */
+class PostgresConversationTest extends ChatClientConversationContract {
+    private static String url;
+
+    @BeforeAll
+    static void locate() {
+        url = TestServices.postgresUrl(null);
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build());
+    }
+}

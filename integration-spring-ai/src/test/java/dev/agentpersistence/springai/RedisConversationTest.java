@@ -1,0 +1,25 @@
+package dev.agentpersistence.springai;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.redis.RedisStorageProvider;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.TestServices;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Against the local Redis (or {@code AGENT_PERSISTENCE_TEST_REDIS_URI}) under a key prefix of its own. */
+class RedisConversationTest extends ChatClientConversationContract {
+    private static String uri;
+    private final String keyPrefix = "spring-ai-test-" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void locate() {
+        uri = TestServices.redisUri(null);
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(keyPrefix).build());
+    }
+}
