@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.util.ArrayList;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -19,11 +22,15 @@ class AsyncRunTest {
     private final AsyncExecutor executor = AsyncExecutor.create(4, 16);
     private final CountDownLatch inSlowNode = new CountDownLatch(1);
     private final RecordingListener events = new RecordingListener();
+    private final Map<String, String> runThreads = new ConcurrentHashMap<>();
 
     private final Pipeline<String> pipeline = Pipeline.builder("async", StateCodec.jackson(String.class))
             .storage(storage)
             .listener(events)
-            .node(Node.of("first", ctx -> ctx.state() + " first"))
+            .node(Node.of("first", ctx -> {
+                runThreads.put(ctx.state(), Thread.currentThread().getName());
+                return ctx.state() + " first";
+            }))
             .node(Node.of("slow", ctx -> {
                 if (ctx.state().startsWith("slow")) {
                     inSlowNode.countDown();
@@ -42,16 +49,16 @@ class AsyncRunTest {
     @Test
     void runsCompleteOnTheExecutorWhileTheCallerGoesOn() {
         String caller = Thread.currentThread().getName();
-        var futures = new CompletableFuture<?>[6];
-        for (int i = 0; i < futures.length; i++) {
-            futures[i] = pipeline.runAsync("run-" + i, "in-" + i, executor)
-                    .thenApply(result -> result.state() + " @" + !Thread.currentThread().getName().equals(caller));
+        var futures = new ArrayList<CompletableFuture<PipelineResult<String>>>();
+        for (int i = 0; i < 6; i++) {
+            futures.add(pipeline.runAsync("run-" + i, "in-" + i, executor));
         }
 
-        CompletableFuture.allOf(futures).join();
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
 
-        for (int i = 0; i < futures.length; i++) {
-            assertThat(futures[i].join()).isEqualTo("in-" + i + " first slow @true");
+        for (int i = 0; i < futures.size(); i++) {
+            assertThat(futures.get(i).join().state()).isEqualTo("in-" + i + " first slow");
+            assertThat(runThreads.get("in-" + i)).as("the thread that ran run-" + i).isNotNull().isNotEqualTo(caller);
         }
     }
 
@@ -86,7 +93,10 @@ class AsyncRunTest {
 
     private PipelineResult<String> resume() {
         var noSleep = Pipeline.builder("async", StateCodec.jackson(String.class)).storage(storage)
-                .node(Node.of("first", ctx -> ctx.state() + " first"))
+                .node(Node.of("first", ctx -> {
+                runThreads.put(ctx.state(), Thread.currentThread().getName());
+                return ctx.state() + " first";
+            }))
                 .node(Node.of("slow", ctx -> ctx.state() + " slow"))
                 .build();
         return noSleep.runAsync("cancelled", "ignored", executor).join();
