@@ -2,12 +2,12 @@ package dev.agentpersistence.benchmarks.history;
 
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.Directories;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
@@ -26,7 +26,7 @@ final class GrowthResults {
      * prints it and the file's path.
      */
     static Path write(String prefix, String table) throws IOException, URISyntaxException {
-        Path results = targetDirectory().resolve("benchmark-results");
+        Path results = Directories.target().resolve("benchmark-results");
         Files.createDirectories(results);
         Path file = results.resolve(prefix + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
@@ -38,7 +38,8 @@ final class GrowthResults {
 
     /** Settings of a new run with a run id and data directory of its own, and S3 when given. */
     static BenchSettings newRunSettings(Optional<URI> s3Endpoint) throws URISyntaxException {
-        return BenchSettings.forNewRun(newRunId(), targetDirectory().resolve("bench-data"), s3Endpoint);
+        return BenchSettings.forNewRun(BenchSettings.newRunId("g"), Directories.target().resolve("bench-data"),
+                s3Endpoint);
     }
 
     /** The backend {@code id} when its server answers; else empty, having said why on standard error. */
@@ -62,22 +63,5 @@ final class GrowthResults {
         } catch (java.io.IOException | RuntimeException e) {
             return "unknown";
         }
-    }
-
-    /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
-    static Path targetDirectory() throws URISyntaxException {
-        Path location = Path.of(GrowthResults.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path parent = location.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
-                ? parent : Path.of("target").toAbsolutePath();
-    }
-
-    private static String newRunId() {
-        var random = new SecureRandom();
-        var id = new StringBuilder("g");
-        for (int i = 0; i < 7; i++) {
-            id.append(Character.forDigit(random.nextInt(36), 36));
-        }
-        return id.toString();
     }
 }
