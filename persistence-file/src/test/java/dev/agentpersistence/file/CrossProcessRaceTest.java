@@ -111,5 +111,4 @@ class CrossProcessRaceTest {
         Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
     }
-
 }

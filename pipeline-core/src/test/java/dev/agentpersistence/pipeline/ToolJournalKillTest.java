@@ -56,7 +56,7 @@ class ToolJournalKillTest {
                     .mapToInt(l -> Integer.parseInt(l.split(" ")[3])).sum();
         }
         var last = start(checkpoints, effects);
-        assertThat(last.waitFor(Duration.ofSeconds(120))).as(String.join("\n", last.lines())).isZero();
+        assertThat(last.waitFor(Duration.ofSeconds(120))).as(last.output()).isZero();
         assertThat(last.lines()).anyMatch(l -> l.startsWith("RESULT COMPLETED"));
 
         assertThat(killedAfterCalls).isEqualTo(ROUNDS);

@@ -83,7 +83,7 @@ class PipelineKillTest {
                     child.kill();
                     kills++;
                 } else {
-                    assertThat(child.waitFor(Duration.ofSeconds(120))).as(String.join("\n", child.lines())).isZero();
+                    assertThat(child.waitFor(Duration.ofSeconds(120))).as(child.output()).isZero();
                 }
                 completed = child.lines().stream().anyMatch(l -> l.startsWith("RESULT COMPLETED"));
                 assertThat(child.lines()).noneMatch(l -> l.startsWith("RESULT FAILED"));
