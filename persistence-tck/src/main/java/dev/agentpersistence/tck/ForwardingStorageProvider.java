@@ -11,6 +11,8 @@ import java.util.Optional;
  *
  * <p>Subclass it and override only the method a test wants to change, for example to fail one
  * agent's reads or to let another writer win a race; everything else behaves like the delegate.
+ * The one-argument {@code getCheckpoints} and {@code getLatestCheckpoint} keep their defaults, so
+ * they go through the two-argument methods and see what a subclass changed there.
  *
  * @param <F> the provider's filter type
  */
