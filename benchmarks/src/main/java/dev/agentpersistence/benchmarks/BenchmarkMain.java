@@ -11,10 +11,8 @@ import dev.agentpersistence.benchmarks.peer.PeerStores;
 import dev.agentpersistence.benchmarks.report.OpResult;
 import dev.agentpersistence.benchmarks.report.Results;
 import dev.agentpersistence.benchmarks.report.Summary;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -74,14 +72,14 @@ public final class BenchmarkMain {
     private static void run(RunMode mode, boolean ops, boolean peers, boolean keepData, List<String> peerStores,
                             CommandLineOptions cli) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        Path target = targetDirectory();
+        Path target = Directories.target();
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path resultsDir = target.resolve("benchmark-results").resolve(mode.name() + "-" + stamp);
         Files.createDirectories(resultsDir);
         long started = System.nanoTime();
         String loadAtStart = Machine.loadAverage();
         try (S3Server s3 = S3Server.start()) {
-            BenchSettings settings = BenchSettings.forNewRun(newRunId(), target.resolve("bench-data"),
+            BenchSettings settings = BenchSettings.forNewRun(BenchSettings.newRunId("r"), target.resolve("bench-data"),
                     Optional.of(s3.endpoint()));
             s3.createBucket(settings);
             s3.warmUp(settings);
@@ -157,22 +155,5 @@ public final class BenchmarkMain {
             }
         }
         Directories.deleteRecursively(settings.runDir());
-    }
-
-    /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
-    private static Path targetDirectory() throws URISyntaxException {
-        Path location = Path.of(BenchmarkMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path parent = location.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
-                ? parent : Path.of("target").toAbsolutePath();
-    }
-
-    private static String newRunId() {
-        var random = new SecureRandom();
-        var id = new StringBuilder("r");
-        for (int i = 0; i < 7; i++) {
-            id.append(Character.forDigit(random.nextInt(36), 36));
-        }
-        return id.toString();
     }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,30 +27,32 @@ class ExecutorOptionTest {
     }
 
     /** A store noting the thread of every call it gets. */
-    private final class ThreadRecordingStore implements PersistenceStorageProvider<CheckpointFilter> {
-        private final InMemoryStorageProvider store = new InMemoryStorageProvider();
+    private final class ThreadRecordingStore extends RequiredMethodsProvider<CheckpointFilter> {
+        ThreadRecordingStore() {
+            super(new InMemoryStorageProvider());
+        }
 
         @Override
         public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
             threads.add(Thread.currentThread().getName());
-            return store.getCheckpoints(agentId, filter);
+            return super.getCheckpoints(agentId, filter);
         }
 
         @Override
         public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
             threads.add(Thread.currentThread().getName());
-            store.saveCheckpoint(agentId, checkpoint);
+            super.saveCheckpoint(agentId, checkpoint);
         }
 
         @Override
         public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
             threads.add(Thread.currentThread().getName());
-            return store.getLatestCheckpoint(agentId, filter);
+            return super.getLatestCheckpoint(agentId, filter);
         }
 
         @Override
         public void close() {
-            store.close();
+            delegate().close();
         }
     }
 

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import java.nio.file.Files;
+import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,24 +39,10 @@ class KilledJvmResumeTest {
     void aSessionKilledInTheDraftNodeResumesInANewJvm() throws Exception {
         Path db = dir.resolve("koog.db");
         Path marker = dir.resolve("in-draft");
-        Path output = dir.resolve("child.log");
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), KilledJvmResumeTest.class.getName(), db.toString(),
-                marker.toString()));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(marker)) {
-                assertThat(child.isAlive()).as("child still running; its output:%n%s", Files.exists(output)
-                        ? Files.readString(output) : "").isTrue();
-                assertThat(System.nanoTime()).as("child reached the draft node within 60 s").isLessThan(deadline);
-                Thread.sleep(20);
-            }
-        } finally {
-            child.destroyForcibly(); // SIGKILL
-            child.waitFor(30, TimeUnit.SECONDS);
+        try (var child = ChildJvm.start(KilledJvmResumeTest.class, db.toString(), marker.toString())) {
+            child.awaitFile(marker, Duration.ofSeconds(60));
+            assertThat(child.kill()).as("killed by SIGKILL").isEqualTo(137);
         }
-        assertThat(child.exitValue()).as("killed by SIGKILL").isEqualTo(137);
 
         try (var provider = open(db)) {
             assertThat(provider.getCheckpoints("koog:" + SESSION)).extracting(AgentCheckpoint::nodeId)

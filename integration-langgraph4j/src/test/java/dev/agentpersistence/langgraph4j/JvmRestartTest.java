@@ -7,12 +7,13 @@ import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.bsc.langgraph4j.CompileConfig;
 import org.bsc.langgraph4j.GraphInput;
 import org.bsc.langgraph4j.GraphStateException;
@@ -72,21 +73,9 @@ class JvmRestartTest {
     void aThreadKilledInNodeTwoResumesInANewJvm() throws Exception {
         Path db = dir.resolve("graph.db");
         Path marker = dir.resolve("in-n2");
-        Path output = dir.resolve("child.log");
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), JvmRestartTest.class.getName(), db.toString(), marker.toString()));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(marker)) {
-                assertThat(child.isAlive()).as("child still running; its output:%n%s", Files.exists(output)
-                        ? Files.readString(output) : "").isTrue();
-                assertThat(System.nanoTime()).as("child reached node 2 within 60 s").isLessThan(deadline);
-                Thread.sleep(20);
-            }
-        } finally {
-            child.destroyForcibly();
-            child.waitFor(30, TimeUnit.SECONDS);
+        try (var child = ChildJvm.start(JvmRestartTest.class, db.toString(), marker.toString())) {
+            child.awaitFile(marker, Duration.ofSeconds(60));
+            child.kill();
         }
 
         try (var provider = open(db)) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -330,8 +331,7 @@ abstract class SaverContractTest {
     }
 
     /** Delegates to a provider; the latest-version reads of the two racing savers meet at a barrier. */
-    private static final class BarrierProvider implements PersistenceStorageProvider<CheckpointFilter> {
-        private final PersistenceStorageProvider<CheckpointFilter> delegate;
+    private static final class BarrierProvider extends ForwardingStorageProvider<CheckpointFilter> {
         private final CyclicBarrier barrier;
         private final java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
 
@@ -340,23 +340,13 @@ abstract class SaverContractTest {
         }
 
         BarrierProvider(PersistenceStorageProvider<CheckpointFilter> delegate, CyclicBarrier barrier) {
-            this.delegate = delegate;
+            super(delegate);
             this.barrier = barrier;
         }
 
         @Override
-        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-            return delegate.getCheckpoints(agentId, filter);
-        }
-
-        @Override
-        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-            delegate.saveCheckpoint(agentId, checkpoint);
-        }
-
-        @Override
         public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-            var latest = delegate.getLatestCheckpoint(agentId, filter);
+            var latest = super.getLatestCheckpoint(agentId, filter);
             if (barrier.isBroken() || !armed.get()) {
                 return latest;
             }
@@ -366,11 +356,6 @@ abstract class SaverContractTest {
                 throw new IllegalStateException(e);
             }
             return latest;
-        }
-
-        @Override
-        public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-            return delegate.getCheckpoint(agentId, checkpointId);
         }
     }
 }

@@ -2,12 +2,9 @@ package dev.agentpersistence.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
@@ -16,29 +13,10 @@ import org.springframework.ai.chat.messages.UserMessage;
 /** Over a provider that implements only the three required methods of the SPI (no deletion, no listing). */
 class ThreeMethodProviderTest {
 
-    /** The seed's shape: three methods, everything else left to the defaults. */
-    private static final class ThreeMethods implements PersistenceStorageProvider<CheckpointFilter> {
-        private final InMemoryStorageProvider heap = new InMemoryStorageProvider();
-
-        @Override
-        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-            return heap.getCheckpoints(agentId, filter);
-        }
-
-        @Override
-        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-            heap.saveCheckpoint(agentId, checkpoint);
-        }
-
-        @Override
-        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-            return heap.getLatestCheckpoint(agentId, filter);
-        }
-    }
-
     @Test
     void conversationsAreSavedAndReadAndDeletingEmptiesThem() {
-        var repository = AgentPersistenceChatMemoryRepository.of(new ThreeMethods());
+        var repository = AgentPersistenceChatMemoryRepository.of(
+                new RequiredMethodsProvider<>(new InMemoryStorageProvider()));
         List<Message> messages = List.of(new UserMessage("hi"), new AssistantMessage("hello"));
 
         repository.saveAll("c", messages);

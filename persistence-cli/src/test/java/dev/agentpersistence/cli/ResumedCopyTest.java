@@ -13,13 +13,13 @@ import dev.agentpersistence.cli.internal.Selection;
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageUri;
+import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,18 +93,12 @@ class ResumedCopyTest {
     }
 
     /** A target whose store goes away after a number of saves. */
-    private static final class FailingAfterSaves implements PersistenceStorageProvider<CheckpointFilter> {
-        private final PersistenceStorageProvider<CheckpointFilter> delegate;
+    private static final class FailingAfterSaves extends ForwardingStorageProvider<CheckpointFilter> {
         private final AtomicInteger savesLeft;
 
         FailingAfterSaves(PersistenceStorageProvider<CheckpointFilter> delegate, int saves) {
-            this.delegate = delegate;
+            super(delegate);
             this.savesLeft = new AtomicInteger(saves);
-        }
-
-        @Override
-        public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-            return delegate.getCheckpoints(agentId, filter);
         }
 
         @Override
@@ -112,22 +106,7 @@ class ResumedCopyTest {
             if (savesLeft.getAndDecrement() <= 0) {
                 throw new StorageUnavailableException("the target went away", new java.io.IOException("connection reset"));
             }
-            delegate.saveCheckpoint(agentId, checkpoint);
-        }
-
-        @Override
-        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-            return delegate.getLatestCheckpoint(agentId, filter);
-        }
-
-        @Override
-        public List<String> listAgents() {
-            return delegate.listAgents();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            super.saveCheckpoint(agentId, checkpoint);
         }
     }
 }

@@ -9,9 +9,9 @@ import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.StoreVerifier;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageUri;
+import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,32 +43,23 @@ class StoreVerifierTest {
     }
 
     /** A provider of its own (not a storage shell) whose reads of one agent fail as corrupt. */
-    private record CorruptForOneAgent(PersistenceStorageProvider<CheckpointFilter> delegate, String corruptAgent)
-            implements PersistenceStorageProvider<CheckpointFilter> {
+    private static final class CorruptForOneAgent extends ForwardingStorageProvider<CheckpointFilter> {
+        private final String corruptAgent;
+
+        CorruptForOneAgent(PersistenceStorageProvider<CheckpointFilter> delegate, String corruptAgent) {
+            super(delegate);
+            this.corruptAgent = corruptAgent;
+        }
 
         @Override
         public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
             if (agentId.equals(corruptAgent)) {
                 throw new CorruptCheckpointException(agentId, "support-cp-1", "custom://support/1", "bad bytes", null);
             }
-            return delegate.getCheckpoints(agentId, filter);
+            return super.getCheckpoints(agentId, filter);
         }
 
-        @Override
-        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-            delegate.saveCheckpoint(agentId, checkpoint);
-        }
-
-        @Override
-        public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
-            return delegate.getLatestCheckpoint(agentId, filter);
-        }
-
-        @Override
-        public List<String> listAgents() {
-            return delegate.listAgents();
-        }
-
+        /** The test closes the SQLite provider itself. */
         @Override
         public void close() {
         }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.internal.FileNames;
-import java.nio.charset.StandardCharsets;
+import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -48,19 +49,12 @@ class CrossProcessRaceTest {
     void twoProcessesOverOneDirectory() throws Exception {
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
-        Path output = signals.resolve("child.out");
-        Process child = ChildJvm.start(RacingWriter.class, output, root.toString(), "child",
-                String.valueOf(VERSIONS), ready.toString(), go.toString());
-        try {
+        try (var child = ChildJvm.start(RacingWriter.class, root.toString(), "child",
+                String.valueOf(VERSIONS), ready.toString(), go.toString())) {
             var parentWins = new TreeSet<Integer>();
             try (var provider = RacingWriter.open(root)) {
                 RacingWriter.warmUp(provider, "parent");
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!Files.exists(ready)) {
-                    assertThat(child.isAlive()).as("child is running: %s", read(output)).isTrue();
-                    assertThat(System.nanoTime()).as("child ready in time").isLessThan(deadline);
-                    TimeUnit.MILLISECONDS.sleep(5);
-                }
+                child.awaitFile(ready, Duration.ofSeconds(60));
                 long start = System.currentTimeMillis() + 300;
                 Path signal = signals.resolve("go.tmp");
                 Files.writeString(signal, Long.toString(start));
@@ -71,17 +65,14 @@ class CrossProcessRaceTest {
                     }
                 });
             }
-            assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
-            assertThat(child.exitValue()).as("child exit: %s", read(output)).isZero();
+            assertThat(child.waitFor(Duration.ofSeconds(120))).as("child exit: %s", child.output()).isZero();
             var childWins = new TreeSet<Integer>();
-            for (String line : read(output).split("\\R")) {
+            for (String line : child.lines()) {
                 if (line.startsWith("won ")) {
                     childWins.add(Integer.parseInt(line.substring(4)));
                 }
             }
             verify(parentWins, childWins, "parent", "child");
-        } finally {
-            child.destroyForcibly();
         }
     }
 
@@ -120,9 +111,4 @@ class CrossProcessRaceTest {
         Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
     }
-
-    private static String read(Path file) throws Exception {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-    }
-
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.internal.FileNames;
-import java.nio.charset.StandardCharsets;
+import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ class KilledWriterTest {
     @TempDir
     Path signals;
     Path directory;
-    Process child;
+    ChildJvm child;
     AgentCheckpoint retried;
 
     @BeforeEach
@@ -41,15 +41,9 @@ class KilledWriterTest {
         directory = LayoutInspection.agentDirectory(root, AGENT);
         retried = checkpoint(AGENT, 1, "cp-retried", "first attempt");
         Path ready = signals.resolve("ready");
-        Path output = signals.resolve("child.out");
-        child = ChildJvm.start(ReservingWriter.class, output, root.toString(), AGENT, "1", "cp-retried",
+        child = ChildJvm.start(ReservingWriter.class, root.toString(), AGENT, "1", "cp-retried",
                 "first attempt", ready.toString());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.exists(ready)) {
-            assertThat(child.isAlive()).as("child is running: %s", read(output)).isTrue();
-            assertThat(System.nanoTime()).as("child reserved in time").isLessThan(deadline);
-            TimeUnit.MILLISECONDS.sleep(5);
-        }
+        child.awaitFile(ready, Duration.ofSeconds(60));
         Path temp = directory.resolve(Files.readString(ready).trim());
         assertThat(Files.isSameFile(temp, directory.resolve(FileNames.IDS_DIRECTORY).resolve("cp-retried")))
                 .as("the child holds the reservation through its temporary file").isTrue();
@@ -57,8 +51,7 @@ class KilledWriterTest {
 
     @AfterEach
     void killChild() throws Exception {
-        child.destroyForcibly();
-        child.waitFor(30, TimeUnit.SECONDS);
+        child.close();
     }
 
     @Test
@@ -110,11 +103,6 @@ class KilledWriterTest {
     }
 
     private void kill() throws Exception {
-        child.destroyForcibly();
-        assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("child ended").isTrue();
-    }
-
-    private static String read(Path file) throws Exception {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        child.kill();
     }
 }

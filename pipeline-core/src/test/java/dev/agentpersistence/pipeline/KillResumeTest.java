@@ -3,14 +3,12 @@ package dev.agentpersistence.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.tck.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,20 +33,17 @@ class KillResumeTest {
         Path marker = tmp.resolve("hanging.marker");
         DocumentPipeline.newWorkspace(workspace);
 
-        Process hanging = start("hang", workspace, checkpoints, journal, marker, tmp.resolve("hang.out"));
-        try {
-            awaitMarker(hanging, marker, tmp.resolve("hang.out"));
+        try (var hanging = start("hang", workspace, checkpoints, journal, marker)) {
+            hanging.awaitFile(marker, WAIT);
             assertThat(Docs.read(FileWorkspace.at(workspace))).contains("PARTIAL WORK OF concepts-writer");
-        } finally {
-            hanging.destroyForcibly();
-            assertThat(hanging.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            hanging.kill();
         }
         assertThat(Files.readAllLines(journal)).containsExactly("overview-writer attempt 1", "concepts-writer attempt 1");
 
-        Process resumed = start("resume", workspace, checkpoints, journal, marker, tmp.resolve("resume.out"));
-        assertThat(resumed.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        String output = Files.readString(tmp.resolve("resume.out"));
-        assertThat(resumed.exitValue()).as(output).isZero();
+        var resumed = start("resume", workspace, checkpoints, journal, marker);
+        int exit = resumed.waitFor(WAIT);
+        String output = resumed.output();
+        assertThat(exit).as(output).isZero();
         assertThat(output).contains("RESULT COMPLETED executed=[concepts-writer, visualization-writer] "
                 + "resumedAfter=overview-writer alreadyCompleted=false");
 
@@ -74,26 +69,9 @@ class KillResumeTest {
         DocumentPipeline.AGENTS.forEach(agent -> assertThat(model.calls(agent)).isZero());
     }
 
-    private static Process start(String mode, Path workspace, Path checkpoints, Path journal, Path marker, Path out)
+    private static ChildJvm start(String mode, Path workspace, Path checkpoints, Path journal, Path marker)
             throws IOException {
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                ResumeChildMain.class.getName(), mode, workspace.toString(), checkpoints.toString(),
-                journal.toString(), marker.toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    }
-
-    private static void awaitMarker(Process child, Path marker, Path out) throws Exception {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (!Files.exists(marker)) {
-            if (!child.isAlive()) {
-                throw new AssertionError("child exited with " + child.exitValue() + " before the node started:\n"
-                        + Files.readString(out));
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the node did not start within " + WAIT + ":\n" + Files.readString(out));
-            }
-            Thread.sleep(20);
-        }
+        return ChildJvm.start(ResumeChildMain.class, List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"), mode,
+                workspace.toString(), checkpoints.toString(), journal.toString(), marker.toString());
     }
 }

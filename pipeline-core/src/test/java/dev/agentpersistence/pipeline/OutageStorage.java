@@ -4,8 +4,8 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.net.ConnectException;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -14,17 +14,17 @@ import java.util.function.Predicate;
  * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has
  * saves left to fail, saves matching the predicate throw {@link StorageUnavailableException} (as a
  * provider does when its server is down) without reaching the store; {@link #failLoads} does the
- * same for lookups of the latest checkpoint. Everything else goes through.
+ * same for lookups of the latest checkpoint. Everything else goes through, except deletion and
+ * listing, which it does not support.
  */
-final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter> {
-    private final PersistenceStorageProvider<CheckpointFilter> store;
+final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     private final AtomicInteger savesToFail = new AtomicInteger();
     private volatile Predicate<AgentCheckpoint> affected = cp -> true;
     private final AtomicInteger failedSaves = new AtomicInteger();
     private final AtomicInteger loadsToFail = new AtomicInteger();
 
     OutageStorage(PersistenceStorageProvider<CheckpointFilter> store) {
-        this.store = store;
+        super(store);
     }
 
     /** The next {@code count} saves matching {@code which} fail. */
@@ -49,12 +49,7 @@ final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter
             throw new StorageUnavailableException("checkpoint store unreachable",
                     new ConnectException("Connection refused"));
         }
-        store.saveCheckpoint(agentId, checkpoint);
-    }
-
-    @Override
-    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-        return store.getCheckpoints(agentId, filter);
+        super.saveCheckpoint(agentId, checkpoint);
     }
 
     @Override
@@ -63,16 +58,16 @@ final class OutageStorage implements PersistenceStorageProvider<CheckpointFilter
             throw new StorageUnavailableException("checkpoint store unreachable",
                     new ConnectException("Connection refused"));
         }
-        return store.getLatestCheckpoint(agentId, filter);
+        return super.getLatestCheckpoint(agentId, filter);
     }
 
     @Override
     public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-        return store.getCheckpoint(agentId, checkpointId);
+        return delegate().getCheckpoint(agentId, checkpointId);
     }
 
     @Override
     public void close() {
-        store.close();
+        delegate().close();
     }
 }

@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
-import java.io.BufferedReader;
+import dev.agentpersistence.tck.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,9 +43,9 @@ class ToolJournalKillTest {
         int recovered = 0;
         int undone = 0;
         for (int round = 1; round <= ROUNDS; round++) {
-            var child = Child.start(checkpoints, effects);
+            var child = start(checkpoints, effects);
             int calls = 1 + random.nextInt(4);
-            boolean reached = child.awaitLines("CALL ", calls);
+            boolean reached = child.awaitLines("CALL ", calls, Duration.ofSeconds(60));
             Thread.sleep(random.nextInt(8));
             child.kill();
             assertThat(child.lines()).as("round %d", round).noneMatch(l -> l.startsWith("RESULT"));
@@ -58,8 +55,8 @@ class ToolJournalKillTest {
             undone += child.lines().stream().filter(l -> l.startsWith("RECOVERED"))
                     .mapToInt(l -> Integer.parseInt(l.split(" ")[3])).sum();
         }
-        var last = Child.start(checkpoints, effects);
-        assertThat(last.waitFor()).as(String.join("\n", last.lines())).isZero();
+        var last = start(checkpoints, effects);
+        assertThat(last.waitFor(Duration.ofSeconds(120))).as(last.output()).isZero();
         assertThat(last.lines()).anyMatch(l -> l.startsWith("RESULT COMPLETED"));
 
         assertThat(killedAfterCalls).isEqualTo(ROUNDS);
@@ -90,70 +87,10 @@ class ToolJournalKillTest {
         }
     }
 
-    /** A child JVM running {@link JournalChildMain}, its output collected line by line. */
-    private static final class Child {
-        private final Process process;
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Thread reader;
-
-        private Child(Process process) {
-            this.process = process;
-            this.reader = new Thread(this::drain, "journal-child-" + process.pid());
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Child start(Path checkpoints, Path effects) throws IOException {
-            var command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-Xshare:auto", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    JournalChildMain.class.getName(), checkpoints.toString(), effects.toString(), RUN_ID);
-            return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        /** Waits until {@code count} lines start with {@code prefix}; false when the child ended first. */
-        boolean awaitLines(String prefix, int count) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                if (lines.stream().filter(l -> l.startsWith(prefix)).count() >= count) {
-                    return true;
-                }
-                if (!process.isAlive() && !reader.isAlive()) {
-                    return false;
-                }
-                Thread.sleep(1);
-            }
-            return false;
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            reader.join(10_000);
-        }
-
-        int waitFor() throws InterruptedException {
-            if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("child did not finish:\n" + String.join("\n", lines));
-            }
-            reader.join(10_000);
-            return process.exitValue();
-        }
-
-        List<String> lines() {
-            return List.copyOf(lines);
-        }
-
-        private void drain() {
-            try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // closed when the process is killed; the lines read so far stay
-            }
-        }
+    /** A child JVM running {@link JournalChildMain} on the run. */
+    private static ChildJvm start(Path checkpoints, Path effects) throws IOException {
+        return ChildJvm.start(JournalChildMain.class, List.of("-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Xshare:auto", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                checkpoints.toString(), effects.toString(), RUN_ID);
     }
 }

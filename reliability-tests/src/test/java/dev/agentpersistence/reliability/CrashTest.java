@@ -7,6 +7,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.tck.ChildJvm;
 import java.io.FileOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -371,9 +372,8 @@ class CrashTest {
             }
             var args = new ArrayList<>(List.of(provider, agent, settingsFile.toString()));
             args.addAll(target.childArgs());
-            Path stderr = dir.resolve("child-" + round + ".err");
-            ChildJvm child = ChildJvm.start(CrashChildMain.class, stderr, args.toArray(String[]::new));
-            child.await("READY", START);
+            ChildJvm child = ChildJvms.start(CrashChildMain.class, args.toArray(String[]::new));
+            child.awaitLine("READY", START);
             Thread.sleep(random.nextInt(target.killWindowMillis()));
             target.beforeClientKill();
             child.kill();
@@ -386,8 +386,7 @@ class CrashTest {
                     roundMax = Math.max(roundMax, v);
                 } else if (line.startsWith("ERROR") && !(target.killsServerFirst()
                         && line.contains("StorageUnavailableException"))) {
-                    throw new AssertionError("round " + round + ": child failed:\n" + String.join("\n", child.lines())
-                            + "\n" + Files.readString(stderr));
+                    throw new AssertionError("round " + round + ": child failed:\n" + child.output());
                 }
             }
             try (var storage = target.openVerifier()) {

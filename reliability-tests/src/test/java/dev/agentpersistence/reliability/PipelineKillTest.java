@@ -6,6 +6,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.pipeline.Pipeline;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.tck.ChildJvm;
 import java.io.FileOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,9 +73,9 @@ class PipelineKillTest {
             Path journal = dir.resolve(runId + ".journal");
             boolean completed = false;
             for (int start = 1; start <= MAX_STARTS && !completed; start++) {
-                ChildJvm child = ChildJvm.start(PipelineChildMain.class, dir.resolve(runId + "-" + start + ".err"),
+                ChildJvm child = ChildJvms.start(PipelineChildMain.class,
                         provider, settingsFile.toString(), runId, journal.toString());
-                child.await("READY", Duration.ofSeconds(90));
+                child.awaitLine("READY", Duration.ofSeconds(90));
                 // Kill within the run's first ~700 ms (a run takes about 500 ms): every other start is
                 // let run to its end, so each run is killed a few times and then completes.
                 if (start % 2 == 1 || start < 3) {
@@ -82,7 +83,7 @@ class PipelineKillTest {
                     child.kill();
                     kills++;
                 } else {
-                    assertThat(child.waitFor(Duration.ofSeconds(120))).as(String.join("\n", child.lines())).isZero();
+                    assertThat(child.waitFor(Duration.ofSeconds(120))).as(child.output()).isZero();
                 }
                 completed = child.lines().stream().anyMatch(l -> l.startsWith("RESULT COMPLETED"));
                 assertThat(child.lines()).noneMatch(l -> l.startsWith("RESULT FAILED"));

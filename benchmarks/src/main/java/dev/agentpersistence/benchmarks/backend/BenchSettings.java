@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks.backend;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,16 @@ public record BenchSettings(String runId, Path dataDir, String postgresUrl, Stri
         Objects.requireNonNull(mariaDbUrl, "mariaDbUrl");
         Objects.requireNonNull(redisUri, "redisUri");
         Objects.requireNonNull(s3Endpoint, "s3Endpoint");
+    }
+
+    /** A run id that names nothing of another run: {@code prefix} and seven random base-36 characters. */
+    public static String newRunId(String prefix) {
+        var random = new SecureRandom();
+        var id = new StringBuilder(prefix);
+        for (int i = 0; i < 7; i++) {
+            id.append(Character.forDigit(random.nextInt(36), 36));
+        }
+        return id.toString();
     }
 
     /** Settings for a new run: endpoints from system properties, else the test environment variables, else loopback defaults. */

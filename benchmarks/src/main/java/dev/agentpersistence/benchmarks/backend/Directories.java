@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks.backend;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -11,9 +12,17 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Set;
 
-/** Size and removal of directory trees. */
+/** Size and removal of directory trees, and the directory the benchmarks write to. */
 public final class Directories {
     private Directories() {
+    }
+
+    /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
+    public static Path target() throws URISyntaxException {
+        Path location = Path.of(Directories.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path parent = location.getParent();
+        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
+                ? parent : Path.of("target").toAbsolutePath();
     }
 
     /** Bytes of the regular files under {@code root}, each file counted once however many hard links name it. */

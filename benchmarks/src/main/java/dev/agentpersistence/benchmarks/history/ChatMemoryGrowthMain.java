@@ -5,11 +5,8 @@ import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.langchain4j.AgentPersistenceChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -28,43 +25,29 @@ public final class ChatMemoryGrowthMain {
     }
 
     public static void main(String[] args) throws Exception {
-        int turns = 200;
-        int turnBytes = 1024;
-        int window = 20;
-        boolean keepData = false;
-        List<String> backends = List.of("file", "sqlite", "postgresql", "redis");
-        for (String arg : args) {
-            if (arg.startsWith("--turns=")) {
-                turns = Integer.parseInt(arg.substring("--turns=".length()));
-            } else if (arg.startsWith("--turn-bytes=")) {
-                turnBytes = Integer.parseInt(arg.substring("--turn-bytes=".length()));
-            } else if (arg.startsWith("--window=")) {
-                window = Integer.parseInt(arg.substring("--window=".length()));
-            } else if (arg.startsWith("--backends=")) {
-                backends = List.of(arg.substring("--backends=".length()).split(","));
-            } else if (arg.equals("--keep-data")) {
-                keepData = true;
-            } else {
-                throw new IllegalArgumentException("Unknown option " + arg
-                        + "; use --turns=N, --turn-bytes=N, --window=N, --backends=a,b, --keep-data");
-            }
-        }
+        var numberDefaults = new LinkedHashMap<String, Integer>();
+        numberDefaults.put("turns", 200);
+        numberDefaults.put("turn-bytes", 1024);
+        numberDefaults.put("window", 20);
+        var options = GrowthOptions.parse(args, numberDefaults, List.of("file", "sqlite", "postgresql", "redis"));
+        int turns = options.number("turns");
+        int turnBytes = options.number("turn-bytes");
+        int window = options.number("window");
+        List<String> backends = options.backends();
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         var run = new ChatMemoryRun(turns, turnBytes, window);
         new ChatMemoryRun(Math.min(turns, 50), turnBytes, window).run(new InMemoryChatMemoryStore()); // warm-up
         var rows = new ArrayList<Row>();
         var heap = run.run(new InMemoryChatMemoryStore());
         rows.add(new Row("LangChain4j InMemoryChatMemoryStore", heap, heap.listRewriteBytes(), heap.finalWindowBytes()));
-        BenchSettings settings = BenchSettings.forNewRun(HistoryGrowthMain.newRunId(),
-                HistoryGrowthMain.targetDirectory().resolve("bench-data"), Optional.empty());
+        BenchSettings settings = GrowthResults.newRunSettings(Optional.empty());
         try {
             for (String id : backends) {
-                Backend backend = Backend.of(id);
-                Optional<String> unavailable = backend.driver().unavailable(settings);
-                if (unavailable.isPresent()) {
-                    System.err.println("left out " + id + ": " + unavailable.get());
+                Optional<Backend> available = GrowthResults.available(id, settings);
+                if (available.isEmpty()) {
                     continue;
                 }
+                Backend backend = available.get();
                 try (var provider = backend.driver().open(settings, "chatwarmup", false, true)) {
                     new ChatMemoryRun(Math.min(turns, 50), turnBytes, window).run(AgentPersistenceChatMemoryStore.of(provider));
                 }
@@ -76,20 +59,14 @@ public final class ChatMemoryGrowthMain {
                 System.err.println(rows.get(rows.size() - 1).line());
             }
         } finally {
-            if (!keepData) {
+            if (!options.keepData()) {
                 for (String id : backends) {
                     Backend.of(id).driver().cleanUp(settings);
                 }
                 Directories.deleteRecursively(settings.runDir());
             }
         }
-        String table = table(rows, turns, turnBytes, window);
-        Path results = HistoryGrowthMain.targetDirectory().resolve("benchmark-results");
-        Files.createDirectories(results);
-        Path file = results.resolve("chat-memory-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
-        Files.writeString(file, table);
-        System.out.println(table);
-        System.out.println("Results: " + file);
+        GrowthResults.write("chat-memory", table(rows, turns, turnBytes, window));
     }
 
     /**
@@ -107,7 +84,7 @@ public final class ChatMemoryGrowthMain {
                     ChatMemoryRun.Outcome.medianMillis(outcome.turnNanos(), 0, edge),
                     ChatMemoryRun.Outcome.medianMillis(outcome.turnNanos(), turns - edge, turns),
                     firstSaves, lastSaves, lastSaves / firstSaves,
-                    HistoryGrowthMain.bytes(bytesWritten), HistoryGrowthMain.bytes(bytesHeld));
+                    GrowthResults.bytes(bytesWritten), GrowthResults.bytes(bytesHeld));
         }
     }
 
@@ -116,7 +93,7 @@ public final class ChatMemoryGrowthMain {
         var out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "### Chat memory: %,d turns of %,d bytes, window of %d messages%n%n",
                 turns, turnBytes, window));
-        out.append("Machine load average at the end: ").append(HistoryGrowthMain.loadAverage()).append("\n\n");
+        out.append("Machine load average at the end: ").append(GrowthResults.loadAverage()).append("\n\n");
         out.append("Times are medians over the first and the last ").append(edge).append(" turns.\n\n");
         out.append("| store | ms/turn, first ").append(edge).append(" | ms/turn, last ").append(edge)
                 .append(" | save ms/turn, first ").append(edge).append(" | save ms/turn, last ").append(edge)

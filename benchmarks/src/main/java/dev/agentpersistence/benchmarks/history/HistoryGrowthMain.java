@@ -6,14 +6,9 @@ import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,39 +31,26 @@ public final class HistoryGrowthMain {
     }
 
     public static void main(String[] args) throws Exception {
-        int steps = 1000;
-        int stepBytes = 2048;
-        boolean keepData = false;
-        List<String> backends = Arrays.stream(Backend.values()).map(Backend::id)
-                .filter(id -> !id.equals("file-nofsync")).toList();
-        for (String arg : args) {
-            if (arg.startsWith("--steps=")) {
-                steps = Integer.parseInt(arg.substring("--steps=".length()));
-            } else if (arg.startsWith("--step-bytes=")) {
-                stepBytes = Integer.parseInt(arg.substring("--step-bytes=".length()));
-            } else if (arg.startsWith("--backends=")) {
-                backends = List.of(arg.substring("--backends=".length()).split(","));
-            } else if (arg.equals("--keep-data")) {
-                keepData = true;
-            } else {
-                throw new IllegalArgumentException("Unknown option " + arg
-                        + "; use --steps=N, --step-bytes=N, --backends=a,b, --keep-data");
-            }
-        }
+        var numberDefaults = new LinkedHashMap<String, Integer>();
+        numberDefaults.put("steps", 1000);
+        numberDefaults.put("step-bytes", 2048);
+        var options = GrowthOptions.parse(args, numberDefaults, Arrays.stream(Backend.values()).map(Backend::id)
+                .filter(id -> !id.equals("file-nofsync")).toList());
+        int steps = options.number("steps");
+        int stepBytes = options.number("step-bytes");
+        List<String> backends = options.backends();
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         var rows = new ArrayList<Row>();
         try (S3Server s3 = S3Server.start()) {
-            BenchSettings settings = BenchSettings.forNewRun(newRunId(), targetDirectory().resolve("bench-data"),
-                    Optional.of(s3.endpoint()));
+            BenchSettings settings = GrowthResults.newRunSettings(Optional.of(s3.endpoint()));
             s3.createBucket(settings);
             try {
                 for (String id : backends) {
-                    Backend backend = Backend.of(id);
-                    Optional<String> unavailable = backend.driver().unavailable(settings);
-                    if (unavailable.isPresent()) {
-                        System.err.println("left out " + id + ": " + unavailable.get());
+                    Optional<Backend> available = GrowthResults.available(id, settings);
+                    if (available.isEmpty()) {
                         continue;
                     }
+                    Backend backend = available.get();
                     if (!backend.driver().supportsIncrementalHistory(settings)) {
                         System.err.println("left out " + id + ": no history segment store");
                         continue;
@@ -79,7 +61,7 @@ public final class HistoryGrowthMain {
                     }
                 }
             } finally {
-                if (!keepData) {
+                if (!options.keepData()) {
                     for (Backend backend : Backend.values()) {
                         try {
                             backend.driver().cleanUp(settings);
@@ -91,14 +73,7 @@ public final class HistoryGrowthMain {
                 }
             }
         }
-        String table = table(rows, steps, stepBytes);
-        Path results = targetDirectory().resolve("benchmark-results");
-        Files.createDirectories(results);
-        Path file = results.resolve("history-growth-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
-        Files.writeString(file, table);
-        System.out.println(table);
-        System.out.println("Results: " + file);
+        GrowthResults.write("history-growth", table(rows, steps, stepBytes));
     }
 
     private static Row measure(Backend backend, String store, BenchSettings settings, GrowthRun run) {
@@ -122,7 +97,7 @@ public final class HistoryGrowthMain {
             return String.format(Locale.ROOT, "| %s | %s | %.1f s | %.2f | %.2f | %.2f | %s | %s | %s |", backend, store,
                     outcome.totalNanos() / 1e9, outcome.meanMillis(0, window),
                     outcome.meanMillis(steps() / 2 - window / 2, steps() / 2 + (window + 1) / 2),
-                    outcome.meanMillis(steps() - window, steps()), bytes(backendBytes), bytes(outcome.logicalBytes()),
+                    outcome.meanMillis(steps() - window, steps()), GrowthResults.bytes(backendBytes), GrowthResults.bytes(outcome.logicalBytes()),
                     outcome.latestExact() ? "yes" : "NO");
         }
     }
@@ -132,7 +107,7 @@ public final class HistoryGrowthMain {
         var out = new StringBuilder();
         out.append("### Storage growth: ").append(String.format(Locale.ROOT, "%,d", steps)).append(" steps, ")
                 .append(String.format(Locale.ROOT, "%,d", stepBytes)).append(" bytes of new messages per step\n\n");
-        out.append("Machine load average at the end: ").append(loadAverage()).append("\n\n");
+        out.append("Machine load average at the end: ").append(GrowthResults.loadAverage()).append("\n\n");
         out.append("| backend | history | total save time | ms/save, first ").append(window).append(" | ms/save, middle ")
                 .append(window).append(" | ms/save, last ").append(window)
                 .append(" | bytes in the backend | bytes of documents | latest reads back exactly |\n");
@@ -166,34 +141,5 @@ public final class HistoryGrowthMain {
             return "n/a";
         }
         return String.format(Locale.ROOT, "1/%.1f", (double) whole / Math.max(1, part));
-    }
-
-    static String bytes(long bytes) {
-        return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
-    }
-
-    static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException | RuntimeException e) {
-            return "unknown";
-        }
-    }
-
-    /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
-    static Path targetDirectory() throws URISyntaxException {
-        Path location = Path.of(HistoryGrowthMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path parent = location.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
-                ? parent : Path.of("target").toAbsolutePath();
-    }
-
-    static String newRunId() {
-        var random = new SecureRandom();
-        var id = new StringBuilder("g");
-        for (int i = 0; i < 7; i++) {
-            id.append(Character.forDigit(random.nextInt(36), 36));
-        }
-        return id.toString();
     }
 }

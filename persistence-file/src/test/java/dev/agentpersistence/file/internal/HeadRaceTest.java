@@ -7,11 +7,11 @@ import static dev.agentpersistence.file.internal.HeadCheckpoints.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.file.ChildJvm;
 import dev.agentpersistence.file.FileStorageProvider;
-import java.nio.charset.StandardCharsets;
+import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -82,17 +82,11 @@ class HeadRaceTest {
     void twoProcesses() throws Exception {
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
-        Path output = signals.resolve("child.out");
-        Process child = ChildJvm.start(HeadRaceWriter.class, output, root.toString(), AGENT, "1", "2",
+        try (var child = ChildJvm.start(HeadRaceWriter.class, root.toString(), AGENT, "1", "2",
                 String.valueOf(VERSIONS), ready.toString(), go.toString());
-        try (var provider = open(root); var reading = open(root)) {
+             var provider = open(root); var reading = open(root)) {
             provider.saveCheckpoint("warm-up", checkpoint("warm-up", 0, "parent"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(ready)) {
-                assertThat(child.isAlive()).as("child is running: %s", read(output)).isTrue();
-                assertThat(System.nanoTime()).as("child ready in time").isLessThan(deadline);
-                TimeUnit.MILLISECONDS.sleep(5);
-            }
+            child.awaitFile(ready, Duration.ofSeconds(60));
             var done = new AtomicLong(-1);
             var stop = new AtomicBoolean();
             var reads = new AtomicInteger();
@@ -102,15 +96,12 @@ class HeadRaceTest {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "parent"));
                 done.accumulateAndGet(version, Math::max);
             }
-            assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child finished").isTrue();
-            assertThat(child.exitValue()).as("child exit: %s", read(output)).isZero();
-            assertThat(read(output).lines().filter(line -> line.startsWith("saved "))).hasSize(VERSIONS / 2);
+            assertThat(child.waitFor(Duration.ofSeconds(120))).as("child exit: %s", child.output()).isZero();
+            assertThat(child.lines().stream().filter(line -> line.startsWith("saved "))).hasSize(VERSIONS / 2);
             stop.set(true);
             reader.get(30, TimeUnit.SECONDS);
             assertThat(reads.get()).isPositive();
             verifyEnd(reading);
-        } finally {
-            child.destroyForcibly();
         }
     }
 
@@ -130,9 +121,5 @@ class HeadRaceTest {
         assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains((long) VERSIONS - 1);
         assertThat(HeadCheckpoints.directory(root, AGENT).toFile().list())
                 .noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
-    }
-
-    private static String read(Path file) throws Exception {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
     }
 }

@@ -1,0 +1,67 @@
+package dev.agentpersistence.benchmarks.history;
+
+import dev.agentpersistence.benchmarks.backend.Backend;
+import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.Directories;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the growth benchmarks share: a new run's settings, the backends that answer, where the results
+ * go and how their tables write numbers.
+ */
+final class GrowthResults {
+    private GrowthResults() {
+    }
+
+    /**
+     * Writes {@code table} to {@code benchmark-results/<prefix>-<time>.md} in the target directory and
+     * prints it and the file's path.
+     */
+    static Path write(String prefix, String table) throws IOException, URISyntaxException {
+        Path results = Directories.target().resolve("benchmark-results");
+        Files.createDirectories(results);
+        Path file = results.resolve(prefix + "-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
+        Files.writeString(file, table);
+        System.out.println(table);
+        System.out.println("Results: " + file);
+        return file;
+    }
+
+    /** Settings of a new run with a run id and data directory of its own, and S3 when given. */
+    static BenchSettings newRunSettings(Optional<URI> s3Endpoint) throws URISyntaxException {
+        return BenchSettings.forNewRun(BenchSettings.newRunId("g"), Directories.target().resolve("bench-data"),
+                s3Endpoint);
+    }
+
+    /** The backend {@code id} when its server answers; else empty, having said why on standard error. */
+    static Optional<Backend> available(String id, BenchSettings settings) {
+        Backend backend = Backend.of(id);
+        Optional<String> unavailable = backend.driver().unavailable(settings);
+        if (unavailable.isPresent()) {
+            System.err.println("left out " + id + ": " + unavailable.get());
+            return Optional.empty();
+        }
+        return Optional.of(backend);
+    }
+
+    static String bytes(long bytes) {
+        return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+}

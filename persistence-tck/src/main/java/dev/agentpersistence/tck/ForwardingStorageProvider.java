@@ -1,0 +1,68 @@
+package dev.agentpersistence.tck;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A provider that forwards every SPI method to another provider, the optional ones included
+ * ({@code getCheckpoint}, both deletions, {@code listAgents} and {@code close}).
+ *
+ * <p>Subclass it and override only the method a test wants to change, for example to fail one
+ * agent's reads or to let another writer win a race; everything else behaves like the delegate.
+ * The one-argument {@code getCheckpoints} and {@code getLatestCheckpoint} keep their defaults, so
+ * they go through the two-argument methods and see what a subclass changed there.
+ *
+ * @param <F> the provider's filter type
+ */
+public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
+
+    /**
+     * @param delegate the provider every call goes to
+     */
+    public ForwardingStorageProvider(PersistenceStorageProvider<F> delegate) {
+        super(delegate);
+    }
+
+    /**
+     * A view of a shared provider whose {@code close} does nothing, so that code under test may
+     * close "its" provider while the shared one (a heap store, say) stays usable.
+     *
+     * @param shared the provider to forward to
+     * @param <F> the provider's filter type
+     * @return the view
+     */
+    public static <F> ForwardingStorageProvider<F> ignoringClose(PersistenceStorageProvider<F> shared) {
+        return new ForwardingStorageProvider<>(shared) {
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        return delegate().getCheckpoint(agentId, checkpointId);
+    }
+
+    @Override
+    public int deleteCheckpoints(String agentId) {
+        return delegate().deleteCheckpoints(agentId);
+    }
+
+    @Override
+    public int deleteCheckpointsBefore(String agentId, long version) {
+        return delegate().deleteCheckpointsBefore(agentId, version);
+    }
+
+    @Override
+    public List<String> listAgents() {
+        return delegate().listAgents();
+    }
+
+    @Override
+    public void close() {
+        delegate().close();
+    }
+}
