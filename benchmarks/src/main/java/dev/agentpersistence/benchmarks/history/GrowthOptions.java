@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * The command line of a growth benchmark: whole numbers as {@code --name=N}, the backends as
  * {@code --backends=a,b} and {@code --keep-data} to leave the run's data in place.
  */
-final class GrowthOptions {
+public final class GrowthOptions {
     private final Map<String, Integer> numbers;
     private List<String> backends;
     private boolean keepData;
@@ -24,7 +24,7 @@ final class GrowthOptions {
      *                       the order the usage message lists them
      * @throws IllegalArgumentException for an option not among them, naming the ones there are
      */
-    static GrowthOptions parse(String[] args, Map<String, Integer> numberDefaults, List<String> defaultBackends) {
+    public static GrowthOptions parse(String[] args, Map<String, Integer> numberDefaults, List<String> defaultBackends) {
         var options = new GrowthOptions(new LinkedHashMap<>(numberDefaults), defaultBackends);
         for (String arg : args) {
             String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(2, arg.indexOf('=')) : null;
@@ -44,15 +44,15 @@ final class GrowthOptions {
         return options;
     }
 
-    int number(String name) {
+    public int number(String name) {
         return numbers.get(name);
     }
 
-    List<String> backends() {
+    public List<String> backends() {
         return backends;
     }
 
-    boolean keepData() {
+    public boolean keepData() {
         return keepData;
     }
 }

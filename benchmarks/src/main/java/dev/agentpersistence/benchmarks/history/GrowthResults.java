@@ -17,7 +17,7 @@ import java.util.Optional;
  * What the growth benchmarks share: a new run's settings, the backends that answer, where the results
  * go and how their tables write numbers.
  */
-final class GrowthResults {
+public final class GrowthResults {
     private GrowthResults() {
     }
 
@@ -25,7 +25,7 @@ final class GrowthResults {
      * Writes {@code table} to {@code benchmark-results/<prefix>-<time>.md} in the target directory and
      * prints it and the file's path.
      */
-    static Path write(String prefix, String table) throws IOException, URISyntaxException {
+    public static Path write(String prefix, String table) throws IOException, URISyntaxException {
         Path results = Directories.target().resolve("benchmark-results");
         Files.createDirectories(results);
         Path file = results.resolve(prefix + "-"
@@ -37,13 +37,13 @@ final class GrowthResults {
     }
 
     /** Settings of a new run with a run id and data directory of its own, and S3 when given. */
-    static BenchSettings newRunSettings(Optional<URI> s3Endpoint) throws URISyntaxException {
+    public static BenchSettings newRunSettings(Optional<URI> s3Endpoint) throws URISyntaxException {
         return BenchSettings.forNewRun(BenchSettings.newRunId("g"), Directories.target().resolve("bench-data"),
                 s3Endpoint);
     }
 
     /** The backend {@code id} when its server answers; else empty, having said why on standard error. */
-    static Optional<Backend> available(String id, BenchSettings settings) {
+    public static Optional<Backend> available(String id, BenchSettings settings) {
         Backend backend = Backend.of(id);
         Optional<String> unavailable = backend.driver().unavailable(settings);
         if (unavailable.isPresent()) {
@@ -57,7 +57,7 @@ final class GrowthResults {
         return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
     }
 
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (java.io.IOException | RuntimeException e) {
