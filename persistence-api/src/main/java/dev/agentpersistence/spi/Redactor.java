@@ -50,6 +50,7 @@ public final class Redactor {
             "(?i)((?:^|[;\\s])" + CREDENTIAL_NAME + "=)(\\{[^}]*}|[^;#\\s]*)");
     /** A text starting with {@code scheme://} (a URL given as a setting), also {@code jdbc:x://}. */
     private static final Pattern WHOLE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*(?::[A-Za-z0-9+.\\-]+)*://");
+    private static final Pattern CREDENTIAL_NAME_ONLY = Pattern.compile("(?i)" + CREDENTIAL_NAME);
     private static final Redactor PATTERNS_ONLY = new Redactor(List.of());
 
     private final List<String> secrets;
@@ -76,6 +77,14 @@ public final class Redactor {
             }
         }
         return PATTERNS_ONLY.with(found);
+    }
+
+    /**
+     * Whether a setting or parameter named {@code name} holds a credential by the rule this class hides
+     * parameters by (the name contains password, passwd, pwd, secret, token, key or credential).
+     */
+    public static boolean isCredentialName(String name) {
+        return name != null && CREDENTIAL_NAME_ONLY.matcher(name).matches();
     }
 
     /** This redactor, also hiding {@code secret} (a password or key given as a setting) wherever it appears. */

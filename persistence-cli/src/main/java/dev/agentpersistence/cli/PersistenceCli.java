@@ -68,15 +68,23 @@ public final class PersistenceCli implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy, serve)");
     }
 
-    /** Hides the credentials of store URIs and the values of secret-looking settings among {@code args}. */
+    /**
+     * Hides the credentials of store URIs and the values of secret-looking settings among {@code args},
+     * also when an option carries them after {@code =} ({@code --set=agent.persistence.jdbc.password=…}).
+     */
     static Redactor redactorFor(String[] args) {
-        Redactor redactor = Redactor.forCredentialsIn(args);
-        for (String arg : args) {
+        String[] values = new String[args.length];
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
             int eq = arg == null ? -1 : arg.indexOf('=');
-            if (eq > 0 && arg.substring(0, eq).toLowerCase(java.util.Locale.ROOT)
-                    .matches(".*(password|passwd|pwd|secret|token|key|credential).*")
-                    && arg.length() - eq - 1 >= Redactor.MIN_SECRET_LENGTH) {
-                redactor = redactor.andSecret(arg.substring(eq + 1));
+            values[i] = arg != null && arg.startsWith("-") && eq > 0 ? arg.substring(eq + 1) : arg;
+        }
+        Redactor redactor = Redactor.forCredentialsIn(values);
+        for (String value : values) {
+            int eq = value == null ? -1 : value.indexOf('=');
+            if (eq > 0 && Redactor.isCredentialName(value.substring(0, eq))
+                    && value.length() - eq - 1 >= Redactor.MIN_SECRET_LENGTH) {
+                redactor = redactor.andSecret(value.substring(eq + 1));
             }
         }
         return redactor;

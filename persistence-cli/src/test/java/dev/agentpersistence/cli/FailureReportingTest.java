@@ -62,6 +62,13 @@ class FailureReportingTest {
         assertThat(verbose.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
         assertThat(verbose.err()).contains("\tat ").doesNotContain("hunter2-secret").doesNotContain("other-secret");
 
+        var attached = CliRun.of("agents", "--verbose", "--store", url, "--set=agent.persistence.jdbc.password=third-secret");
+        assertThat(attached.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
+        assertThat(attached.err()).as("a secret given as --set=key=value").contains("\tat ").doesNotContain("third-secret");
+        var mistyped = CliRun.of("agents", "--store", url, "--sett=agent.persistence.jdbc.password=fourth-secret");
+        assertThat(mistyped.err()).as("a mistyped option echoed in the usage error").contains("--sett=")
+                .doesNotContain("fourth-secret");
+
         assertOneLine(CliRun.of("agents", "--store", "redis://:pw-secret@127.0.0.1:1"), ExitCode.UNAVAILABLE);
         assertThat(CliRun.of("agents", "--store", "redis://:pw-secret@127.0.0.1:1").err()).doesNotContain("pw-secret");
     }
