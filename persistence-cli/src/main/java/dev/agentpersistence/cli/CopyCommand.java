@@ -39,13 +39,13 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
             description = "Agents copied at a time (default 4; 1 copies one agent after the other).")
     int threads;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting for both stores (repeatable).")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for both stores (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
-    @Option(names = "--from-set", paramLabel = "KEY=VALUE", description = "A setting for the source only (repeatable).")
+    @Option(names = "--from-set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for the source only (repeatable).")
     Map<String, String> fromSettings = new LinkedHashMap<>();
 
-    @Option(names = "--to-set", paramLabel = "KEY=VALUE", description = "A setting for the target only, e.g. its "
+    @Option(names = "--to-set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for the target only, e.g. its "
             + "encryption keys (repeatable).")
     Map<String, String> toSettings = new LinkedHashMap<>();
 

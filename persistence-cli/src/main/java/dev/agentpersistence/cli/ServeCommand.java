@@ -29,7 +29,7 @@ final class ServeCommand implements Callable<Integer>, Verbosity {
     @Option(names = "--port", paramLabel = "N", defaultValue = "8080", description = "The port (default 8080; 0: any free port).")
     int port;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting read by the store (repeatable).")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting read by the store (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Override
