@@ -85,9 +85,11 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
     }
 
     private static ConversationWindow alignHead(List<Message> history, List<Message> appended, ConversationWindow window) {
-        var grown = new java.util.ArrayList<>(history);
-        grown.addAll(appended);
-        List<Message> messages = window.select(grown);
+        var messages = new java.util.ArrayList<Message>(window.size());
+        for (int i = 0; i < window.size(); i++) {
+            int position = window.position(i);
+            messages.add(position < history.size() ? history.get(position) : appended.get(position - history.size()));
+        }
         int pinned = WindowRule.leadingSystemMessages(messages);
         int orphaned = WindowRule.orphanedHeadLength(messages);
         return window.withoutIndexes(pinned, pinned + orphaned);

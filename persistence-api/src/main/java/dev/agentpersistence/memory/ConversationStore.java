@@ -133,8 +133,15 @@ public final class ConversationStore {
      * what the framework read when other writers may change the conversation in between.
      */
     public Conversation replace(String conversationId, List<Message> messages) {
-        Objects.requireNonNull(messages, "messages");
-        return replace(load(conversationId), messages);
+        var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        // the base is the conversation the first attempt reads (one read, not a load and then a save's read)
+        var base = new Conversation[1];
+        return save(conversationId, current -> {
+            if (base[0] == null) {
+                base[0] = current;
+            }
+            return ConversationEdit.replace(base[0], current, list);
+        });
     }
 
     /**

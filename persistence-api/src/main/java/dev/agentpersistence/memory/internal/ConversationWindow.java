@@ -137,11 +137,14 @@ public final class ConversationWindow {
 
     /** The messages of {@code history} at the window's positions, in order. */
     public List<Message> select(List<Message> history) {
-        var selected = new ArrayList<Message>(positions.length);
-        for (int p : positions) {
-            selected.add(history.get(p));
+        if (positions.length == history.size()) {
+            return List.copyOf(history); // positions are distinct, ascending and in range: all of them
         }
-        return List.copyOf(selected);
+        var selected = new Message[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            selected[i] = history.get(positions[i]);
+        }
+        return List.of(selected);
     }
 
     @Override
