@@ -1,12 +1,9 @@
 package dev.agentpersistence.spi;
 
 import dev.agentpersistence.CheckpointFilter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -111,14 +108,11 @@ public record StorageUri(String provider, ProviderConfig config, String descript
         return new StorageUri(provider, config.with(ProviderConfig.PROVIDER, provider), description);
     }
 
-    /** Opens the provider; creates the directory of a SQLite database file first. Close it when done. */
+    /**
+     * Opens the provider (the JDBC provider creates the folder of a SQLite database file). Close it when
+     * done.
+     */
     public PersistenceStorageProvider<CheckpointFilter> open() {
-        config.get("agent.persistence.jdbc.url").filter(url -> url.startsWith("jdbc:sqlite:")).ifPresent(url -> {
-            String file = url.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*$", "");
-            if (!file.isEmpty() && !file.startsWith(":memory:") && !file.startsWith("file:")) {
-                createParent(Path.of(file));
-            }
-        });
         return PersistenceStorageProviders.load(config);
     }
 
@@ -153,16 +147,5 @@ public record StorageUri(String provider, ProviderConfig config, String descript
 
     private static String decode(String text) {
         return URLDecoder.decode(text, StandardCharsets.UTF_8);
-    }
-
-    private static void createParent(Path file) {
-        Path parent = file.toAbsolutePath().getParent();
-        try {
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + parent, e);
-        }
     }
 }
