@@ -41,10 +41,6 @@ final class KoogJson {
         return KOOG.decodeFromString(Message.Companion.serializer(), json.toString());
     }
 
-    static MessagePart part(ObjectNode json) {
-        return KOOG.decodeFromString(MessagePart.Companion.serializer(), json.toString());
-    }
-
     static JsonNode element(JSONElement element) {
         return tree(KotlinxJSONElementMappersKt.toKotlinxJsonElement(element).toString());
     }

@@ -134,20 +134,20 @@ final class KoogMessages {
             ContentPart.MediaKind kind = MEDIA_KINDS.get(source.path(TYPE).asText());
             ObjectNode content = (ObjectNode) source.get("content");
             String contentType = content.path(TYPE).asText();
-            String mimeType = mimeType(part);
+            String mimeType = ((MessagePart.Attachment) koogPart).getSource().getMimeType();
             String fileName = source.hasNonNull("fileName") ? source.get("fileName").asText() : null;
             ContentPart.Media media = null;
             if (kind != null && contentType.equals(URL_CONTENT) && content.path("url").isTextual()) {
-                media = ContentPart.url(kind, content.remove("url").asText(), mimeType);
+                media = new ContentPart.Media(kind, mimeType, content.remove("url").asText(), null, fileName);
             } else if (kind != null && BINARY_CONTENTS.contains(contentType) && content.path(BASE64).isTextual()) {
                 byte[] bytes = canonicalBase64(content.get(BASE64).asText());
                 if (bytes != null) {
                     content.remove(BASE64);
-                    media = ContentPart.bytes(kind, bytes, mimeType);
+                    media = new ContentPart.Media(kind, mimeType, null, bytes, fileName);
                 }
             }
             if (media != null) {
-                lifted.add(fileName == null ? media : media.withName(fileName));
+                lifted.add(media);
             }
         }
     }
@@ -187,12 +187,6 @@ final class KoogMessages {
             throw new IllegalArgumentException("expected a " + kind.getSimpleName() + " content part, found " + part);
         }
         return kind.cast(part);
-    }
-
-    /** The MIME type Koog reports for an attachment part (its default when the JSON leaves it out). */
-    private static String mimeType(ObjectNode part) {
-        MessagePart.Attachment attachment = (MessagePart.Attachment) KoogJson.part(part);
-        return attachment.getSource().getMimeType();
     }
 
     /** The bytes of a Base64 text that encodes back to exactly the same text, else {@code null}. */

@@ -23,12 +23,12 @@ final class MediaParts {
         Object data = media.getData();
         ContentPart.Media part;
         if (data instanceof byte[] bytes) {
-            part = ContentPart.bytes(kind, bytes, mimeType);
+            part = new ContentPart.Media(kind, mimeType, null, bytes, media.getName());
         } else if (data instanceof String text) {
-            part = ContentPart.url(kind, text, mimeType);
+            part = new ContentPart.Media(kind, mimeType, text, null, media.getName());
         } else if (data instanceof URL url) {
             metadata.put(StoredKeys.mediaUrlType(index), "java.net.URL");
-            part = ContentPart.url(kind, url.toString(), mimeType);
+            part = new ContentPart.Media(kind, mimeType, url.toString(), null, media.getName());
         } else {
             throw new IllegalArgumentException("media data of type " + data.getClass().getName()
                     + " cannot be stored; Spring AI media hold byte[], String or java.net.URL");
@@ -36,7 +36,7 @@ final class MediaParts {
         if (media.getId() != null) {
             metadata.put(StoredKeys.mediaId(index), media.getId());
         }
-        return part.withName(media.getName());
+        return part;
     }
 
     /** The media of the {@code index}th media part of a stored message. */
