@@ -84,12 +84,13 @@ public final class ChildJvm implements AutoCloseable {
         Objects.requireNonNull(prefix, "prefix");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
+            boolean ended = !process.isAlive() && !outReader.isAlive();
             for (String line : lines) {
                 if (line.startsWith(prefix)) {
                     return line;
                 }
             }
-            if (!process.isAlive() && !outReader.isAlive()) {
+            if (ended) {
                 throw new AssertionError("child exited with " + process.exitValue() + " before printing '" + prefix
                         + "'\n" + output());
             }
@@ -107,10 +108,11 @@ public final class ChildJvm implements AutoCloseable {
         Objects.requireNonNull(prefix, "prefix");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
+            boolean ended = !process.isAlive() && !outReader.isAlive();
             if (lines.stream().filter(line -> line.startsWith(prefix)).count() >= count) {
                 return true;
             }
-            if (!process.isAlive() && !outReader.isAlive()) {
+            if (ended) {
                 return false;
             }
             Thread.sleep(1);

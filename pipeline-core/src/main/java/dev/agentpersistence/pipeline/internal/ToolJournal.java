@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.ExecutionPoint;
+import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.SimpleAgentContext;
 import dev.agentpersistence.ToolCall;
 import java.nio.charset.StandardCharsets;
@@ -38,12 +39,12 @@ public final class ToolJournal {
     public static final String ID_PREFIX = "__journal__/";
     private static final String ENTRY_KEY = "journal.entry";
     private static final String KIND_KEY = "journal.kind";
-    private static final int MAX_ID_LENGTH = 256;
     private static final Logger LOG = LoggerFactory.getLogger(ToolJournal.class);
 
     private final AgentPersistence persistence;
     private final String journalId;
     private final AtomicLong lastVersion = new AtomicLong(-1);
+    private volatile long trimmedBefore;
 
     public ToolJournal(AgentPersistence persistence, String runId) {
         this.persistence = persistence;
@@ -53,7 +54,7 @@ public final class ToolJournal {
     /** The agent id holding the journal of run {@code runId}: a prefix and the run id (hashed when too long). */
     public static String journalId(String runId) {
         String id = ID_PREFIX + runId;
-        return id.length() <= MAX_ID_LENGTH ? id : ID_PREFIX + sha256(runId);
+        return id.length() <= Identifiers.MAX_LENGTH ? id : ID_PREFIX + sha256(runId);
     }
 
     public String journalId() {
@@ -131,11 +132,14 @@ public final class ToolJournal {
 
     /** Deletes the entries older than {@code version} (those of attempts that are settled); best effort. */
     public void trimBefore(long version) {
-        if (version <= 0) {
+        if (version <= trimmedBefore) {
             return;
         }
         try {
             persistence.storage().deleteCheckpointsBefore(journalId, version);
+            trimmedBefore = version;
+        } catch (UnsupportedOperationException e) {
+            trimmedBefore = version; // the provider cannot delete: do not ask again for the same mark
         } catch (RuntimeException e) {
             LOG.debug("Could not trim journal '{}' before version {}: {}", journalId, version, e.toString());
         }
