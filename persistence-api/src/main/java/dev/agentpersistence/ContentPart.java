@@ -25,6 +25,23 @@ public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media 
         return new Media(kind, Objects.requireNonNull(mimeType, "mimeType"), null, data, null);
     }
 
+    /**
+     * The bytes of a Base64 text (standard alphabet, padded) that encodes back to exactly the same text,
+     * else {@code null} (also for {@code null}): such media can be stored as bytes and given back as the
+     * same text.
+     */
+    static byte[] canonicalBase64(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            byte[] bytes = java.util.Base64.getDecoder().decode(text);
+            return java.util.Base64.getEncoder().encodeToString(bytes).equals(text) ? bytes : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** The kinds of media a part can hold. */
     enum MediaKind { IMAGE, AUDIO, VIDEO, FILE }
 

@@ -112,7 +112,8 @@ public record Message(String id, Role role, String content, List<ContentPart> pa
         return id;
     }
 
-    private static String textOf(List<ContentPart> parts) {
+    /** The text parts of {@code parts} joined by line breaks: the content of a message made of them. */
+    public static String textOf(List<ContentPart> parts) {
         var text = new java.util.StringJoiner("\n");
         for (ContentPart part : Objects.requireNonNull(parts, "parts")) {
             if (part instanceof ContentPart.Text t) {

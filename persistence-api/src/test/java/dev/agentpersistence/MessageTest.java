@@ -83,4 +83,28 @@ class MessageTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MIME type");
         assertThat(ContentPart.url(MediaKind.VIDEO, "https://example.com/v.mp4", null).mimeType()).isNull();
     }
+
+    @Test
+    void frameworkArgumentTextBecomesJsonAndTextThatIsNotJsonStaysText() {
+        assertThat(ToolCall.argumentsOf("{\"q\": 1}").get("q").intValue()).isEqualTo(1);
+        assertThat(ToolCall.argumentsOf("[1,2]").isArray()).isTrue();
+        assertThat(ToolCall.argumentsOf("not json").textValue()).isEqualTo("not json");
+        assertThat(ToolCall.argumentsOf("").textValue()).as("empty text is not a missing node").isEqualTo("");
+        assertThat(ToolCall.argumentsOf("{\"open\":").textValue()).isEqualTo("{\"open\":");
+    }
+
+    @Test
+    void onlyCanonicalBase64IsTakenAsBytes() {
+        assertThat(ContentPart.canonicalBase64("aGk=")).containsExactly('h', 'i');
+        assertThat(ContentPart.canonicalBase64("aGk")).as("unpadded").isNull();
+        assertThat(ContentPart.canonicalBase64("a G k=")).isNull();
+        assertThat(ContentPart.canonicalBase64(null)).isNull();
+    }
+
+    @Test
+    void theTextOfPartsJoinsTheTextPartsByLines() {
+        assertThat(Message.textOf(List.of(ContentPart.text("a"), ContentPart.url(MediaKind.IMAGE, "https://x/y.png", null),
+                ContentPart.text("b")))).isEqualTo("a\nb");
+        assertThat(Message.textOf(List.of())).isEmpty();
+    }
 }

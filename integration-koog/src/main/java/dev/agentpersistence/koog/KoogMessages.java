@@ -3,10 +3,8 @@ package dev.agentpersistence.koog;
 import ai.koog.prompt.message.AttachmentContent;
 import ai.koog.prompt.message.AttachmentSource;
 import ai.koog.prompt.message.MessagePart;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
@@ -14,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
@@ -82,7 +79,7 @@ final class KoogMessages {
             content = only.text();
             parts = List.of();
         } else {
-            content = textOf(lifted);
+            content = Message.textOf(lifted);
             parts = lifted;
         }
         if (role == Message.Role.TOOL_RESULT) {
@@ -140,7 +137,7 @@ final class KoogMessages {
             if (kind != null && contentType.equals(URL_CONTENT) && content.path("url").isTextual()) {
                 media = new ContentPart.Media(kind, mimeType, content.remove("url").asText(), null, fileName);
             } else if (kind != null && BINARY_CONTENTS.contains(contentType) && content.path(BASE64).isTextual()) {
-                byte[] bytes = canonicalBase64(content.get(BASE64).asText());
+                byte[] bytes = ContentPart.canonicalBase64(content.get(BASE64).asText());
                 if (bytes != null) {
                     content.remove(BASE64);
                     media = new ContentPart.Media(kind, mimeType, null, bytes, fileName);
@@ -189,16 +186,6 @@ final class KoogMessages {
         return kind.cast(part);
     }
 
-    /** The bytes of a Base64 text that encodes back to exactly the same text, else {@code null}. */
-    private static byte[] canonicalBase64(String text) {
-        try {
-            byte[] bytes = Base64.getDecoder().decode(text);
-            return Base64.getEncoder().encodeToString(bytes).equals(text) ? bytes : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
     private static Message.Role role(ai.koog.prompt.message.Message message, boolean callsTools) {
         if (message instanceof ai.koog.prompt.message.Message.System) {
             return Message.Role.SYSTEM;
@@ -215,29 +202,12 @@ final class KoogMessages {
         for (MessagePart part : message.getParts()) {
             if (part instanceof MessagePart.Tool.Call call) {
                 String callId = call.getId() != null ? call.getId() : messageId;
-                return new ToolCall(callId, call.getTool(), arguments(call.getArgs()));
+                return new ToolCall(callId, call.getTool(), ToolCall.argumentsOf(call.getArgs()));
             }
         }
         return null;
     }
 
-    private static JsonNode arguments(String args) {
-        try {
-            return KoogJson.jackson().readTree(args);
-        } catch (JsonProcessingException e) {
-            return TextNode.valueOf(args);
-        }
-    }
-
-    private static String textOf(List<ContentPart> parts) {
-        var text = new StringBuilder();
-        for (ContentPart part : parts) {
-            if (part instanceof ContentPart.Text t) {
-                text.append(text.length() == 0 ? "" : "\n").append(t.text());
-            }
-        }
-        return text.toString();
-    }
 
     /** The id of a message Koog gave none: its place and a digest of its Koog JSON, the same on every save. */
     private static String derivedId(ObjectNode koog, int index) {

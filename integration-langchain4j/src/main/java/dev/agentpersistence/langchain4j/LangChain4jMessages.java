@@ -2,7 +2,6 @@ package dev.agentpersistence.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.Message.Role;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -132,9 +130,7 @@ public final class LangChain4jMessages {
         if (!extras.isEmpty()) {
             metadata.put(LangChain4jKeys.PARTS, LangChain4jJson.write(extras));
         }
-        var text = new StringJoiner("\n");
-        parts.stream().filter(ContentPart.Text.class::isInstance).forEach(p -> text.add(((ContentPart.Text) p).text()));
-        return new Message(null, role, text.toString(), parts, null, metadata);
+        return new Message(null, role, Message.textOf(parts), parts, null, metadata);
     }
 
     private static Message assistant(AiMessage ai, String where) {
@@ -156,9 +152,8 @@ public final class LangChain4jMessages {
             markAbsent(metadata, LangChain4jKeys.ARGUMENTS_ABSENT, request.arguments());
             JsonNode arguments = null;
             if (request.arguments() != null) {
-                var parsed = LangChain4jJson.tryRead(request.arguments());
-                arguments = parsed.orElseGet(() -> TextNode.valueOf(request.arguments()));
-                if (parsed.isEmpty() || !LangChain4jJson.write(parsed.get()).equals(request.arguments())) {
+                arguments = ToolCall.argumentsOf(request.arguments());
+                if (!LangChain4jJson.write(arguments).equals(request.arguments())) {
                     metadata.put(LangChain4jKeys.ARGUMENTS, request.arguments());
                 }
             }

@@ -1,9 +1,6 @@
 package dev.agentpersistence.springai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.Message.Role;
@@ -32,7 +29,6 @@ import org.springframework.ai.content.MediaContent;
  * the same stored messages every time (apart from their random ids).
  */
 final class ToStoredMessages {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ToStoredMessages() {
     }
@@ -125,7 +121,7 @@ final class ToStoredMessages {
             nulls.add("arguments");
             arguments = null;
         } else {
-            arguments = parse(call.arguments());
+            arguments = ToolCall.argumentsOf(call.arguments());
             if (!call.arguments().equals(arguments.toString())) {
                 metadata.put(StoredKeys.ARGUMENTS, call.arguments());
             }
@@ -134,15 +130,6 @@ final class ToStoredMessages {
         return new Message(null, Role.TOOL_CALL, "", List.of(), new ToolCall(id, name, arguments), metadata);
     }
 
-    /** The arguments as JSON, for rollback tools; text that is not JSON is kept as a JSON string. */
-    private static JsonNode parse(String arguments) {
-        try {
-            JsonNode node = JSON.readTree(arguments);
-            return node == null || node.isMissingNode() ? TextNode.valueOf(arguments) : node;
-        } catch (JsonProcessingException e) {
-            return TextNode.valueOf(arguments);
-        }
-    }
 
     private static void appendResponses(ToolResponseMessage message, Map<String, String> metadata,
                                         List<Message> stored) {

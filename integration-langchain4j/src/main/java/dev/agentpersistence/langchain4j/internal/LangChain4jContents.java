@@ -19,7 +19,6 @@ import dev.langchain4j.data.pdf.PdfFile;
 import dev.langchain4j.data.video.Video;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -98,7 +97,7 @@ public final class LangChain4jContents {
     }
 
     private static ContentPart.Media media(MediaKind kind, Source source, ObjectNode extra) {
-        byte[] data = source.binary() != null ? source.binary() : standardBase64Bytes(source.base64());
+        byte[] data = source.binary() != null ? source.binary() : ContentPart.canonicalBase64(source.base64());
         if (source.binary() != null) {
             extra.put("binary", true);
         }
@@ -151,19 +150,6 @@ public final class LangChain4jContents {
         boolean binary = extra.has("binary");
         String base64 = extra.has("base64") ? extra.get("base64").asText() : binary ? null : media.base64();
         return new Source(url, binary ? media.data() : null, base64, mimeType);
-    }
-
-    /** The bytes {@code base64} encodes, when it is their standard encoding; else {@code null}. */
-    private static byte[] standardBase64Bytes(String base64) {
-        if (base64 == null) {
-            return null;
-        }
-        try {
-            byte[] bytes = Base64.getDecoder().decode(base64);
-            return Base64.getEncoder().encodeToString(bytes).equals(base64) ? bytes : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     private static String text(JsonNode extra, String name) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.UncheckedIOException;
-import java.util.Optional;
 
 /** The one JSON mapper of the adapter. */
 public final class LangChain4jJson {
@@ -19,16 +18,6 @@ public final class LangChain4jJson {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** {@code text} parsed as one JSON value, or empty when it is not one. */
-    public static Optional<JsonNode> tryRead(String text) {
-        try {
-            JsonNode node = MAPPER.readTree(text);
-            return node == null || node.isMissingNode() ? Optional.empty() : Optional.of(node);
-        } catch (JsonProcessingException e) {
-            return Optional.empty();
         }
     }
 
