@@ -5,6 +5,9 @@ import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.codec.CodecSettings;
+import dev.agentpersistence.spi.ProviderConfig;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,8 +30,11 @@ public class CodecBenchmarks {
     @Param({"10", "1000"})
     public int messages;
 
-    /** {@code json}: the JSON codec alone; {@code stored}: JSON with the default layers (checksum, deflate from 4 KiB). */
-    @Param({"json", "stored"})
+    /**
+     * {@code json}: the JSON codec alone; {@code stored}: JSON with the default layers (checksum, LZ4 from
+     * 4 KiB); {@code stored-deflate}: the same with deflate level 1, the default before LZ4.
+     */
+    @Param({"json", "stored", "stored-deflate"})
     public String layers;
 
     private CheckpointCodec codec;
@@ -39,7 +45,12 @@ public class CodecBenchmarks {
     @Setup(Level.Trial)
     public void prepare() {
         String agentId = "read-10x" + messages;
-        codec = "json".equals(layers) ? CheckpointCodec.json() : StoredForm.codec();
+        codec = switch (layers) {
+            case "json" -> CheckpointCodec.json();
+            case "stored" -> StoredForm.codec();
+            case "stored-deflate" -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")));
+            default -> throw new IllegalArgumentException("layers " + layers);
+        };
         checkpoint = Fixtures.checkpoint(agentId, 9, Fixtures.history(messages));
         document = codec.encode(checkpoint);
         location = new CheckpointLocation(agentId, checkpoint.checkpointId(), "benchmark");

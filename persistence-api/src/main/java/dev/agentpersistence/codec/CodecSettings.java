@@ -19,8 +19,10 @@ public final class CodecSettings {
                     + " 1 only during a rolling upgrade from a release before message ids: stores no message ids"
                     + " and refuses content parts.");
     /** Compression of new documents. */
-    public static final Setting<String> COMPRESSION = Setting.choice("agent.persistence.compression", "deflate",
-            List.of("deflate", "none"), "Compression of new documents (before the checksum and encryption).");
+    public static final Setting<String> COMPRESSION = Setting.choice("agent.persistence.compression", "lz4",
+            List.of("lz4", "deflate", "none"), "Compression of new documents (before the checksum and encryption):"
+                    + " lz4 is the fastest, deflate the smallest; every kind is read whatever is set. deflate during a"
+                    + " rolling upgrade from a build that reads deflate only.");
     /** Documents shorter than this are not compressed. */
     public static final Setting<Long> COMPRESSION_MIN_SIZE = Setting.size("agent.persistence.compression.min-size",
             DocumentLayers.DEFAULT_COMPRESSION_MIN_SIZE, 0, "Documents shorter than this are stored uncompressed.");
@@ -66,7 +68,9 @@ public final class CodecSettings {
     public static DocumentLayers layers(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
         var builder = DocumentLayers.custom().checksum(CHECKSUM.read(config))
-                .compression(COMPRESSION.read(config).equals("deflate"))
+                .compression(!COMPRESSION.read(config).equals("none"))
+                .compressionAlgorithm(COMPRESSION.read(config).equals("deflate") ? CompressionAlgorithm.DEFLATE
+                        : CompressionAlgorithm.LZ4)
                 .compressionMinSize(COMPRESSION_MIN_SIZE.read(config))
                 .compressionLevel(COMPRESSION_LEVEL.read(config));
         var keys = ENCRYPTION_KEYS.find(config);

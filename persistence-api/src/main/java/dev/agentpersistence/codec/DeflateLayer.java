@@ -7,11 +7,11 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * The compression layer of {@link DocumentLayers}: a header naming the uncompressed length, then a
- * zlib stream (RFC 1950: deflate data and an Adler-32 of the uncompressed bytes).
+ * Deflate in the compression layer of {@link DocumentLayers} ({@link CompressionLayer}): a header naming
+ * the uncompressed length, then a zlib stream (RFC 1950: deflate data and an Adler-32 of the uncompressed bytes).
  *
  * <pre>
- * A9 'A' 'P' 'Z' | 01 (layer version) | uncompressed length (4 bytes, big-endian) | zlib stream
+ * A9 'A' 'P' 'Z' | 01 (deflate) | uncompressed length (4 bytes, big-endian) | zlib stream
  * </pre>
  *
  * Inflation is bounded: the declared length must be within the caller's limit and within what the
@@ -20,23 +20,14 @@ import java.util.zip.Inflater;
  * most its declared, bounded length. Stateless; a {@link Deflater}/{@link Inflater} per call.
  */
 final class DeflateLayer {
-    /** The first bytes of a compressed document. */
-    static final byte[] MAGIC = {(byte) 0xA9, 'A', 'P', 'Z'};
-    /** The compression layer's format version. */
+    /** The format byte after {@link CompressionLayer#MAGIC}. */
     static final int VERSION = 1;
     /** Magic, version, 4-byte length. */
-    static final int HEADER = MAGIC.length + 1 + Integer.BYTES;
-    /** The largest uncompressed length ever written or read: the largest byte array a JVM allocates. */
-    static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+    static final int HEADER = CompressionLayer.MAGIC.length + 1 + Integer.BYTES;
     /** Deflate's largest expansion: a 258-byte match in 2 bits. */
     private static final long MAX_RATIO = 1032;
 
     private DeflateLayer() {
-    }
-
-    /** Whether {@code bytes} starts with the compression header's magic. */
-    static boolean isCompressed(byte[] bytes) {
-        return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }
 
     /**
@@ -44,7 +35,7 @@ final class DeflateLayer {
      * smaller than the document (the caller then stores it as it is).
      */
     static byte[] compress(byte[] document, int level) {
-        if (document.length > MAX_LENGTH || document.length <= HEADER) {
+        if (document.length > CompressionLayer.MAX_LENGTH || document.length <= HEADER) {
             return null;
         }
         // Output is only kept when smaller than the input, so an input-sized buffer is enough.
@@ -60,9 +51,9 @@ final class DeflateLayer {
             if (!deflater.finished()) {
                 return null;
             }
-            System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
-            out[MAGIC.length] = (byte) VERSION;
-            writeInt(out, MAGIC.length + 1, document.length);
+            System.arraycopy(CompressionLayer.MAGIC, 0, out, 0, CompressionLayer.MAGIC.length);
+            out[CompressionLayer.MAGIC.length] = (byte) VERSION;
+            Bytes.writeInt(out, CompressionLayer.MAGIC.length + 1, document.length);
             return Arrays.copyOf(out, end);
         } finally {
             deflater.end();
@@ -70,9 +61,9 @@ final class DeflateLayer {
     }
 
     /**
-     * The document inside a compressed payload.
+     * The document inside a deflate payload (its format byte already read as {@value #VERSION}).
      *
-     * @param limit      the largest uncompressed length accepted (at most {@link #MAX_LENGTH})
+     * @param limit      the largest uncompressed length accepted (at most {@link #CompressionLayer.MAX_LENGTH})
      * @param limitLabel what the limit is, for the message when a document declares more
      * @throws CorruptCheckpointException naming {@code where} when the header or the stream is damaged,
      *                                    or the declared length is over the limit or is not what comes out
@@ -81,12 +72,7 @@ final class DeflateLayer {
         if (payload.length < HEADER) {
             throw corrupt(where, "the compressed document is truncated (no header)", null);
         }
-        int version = payload[MAGIC.length] & 0xFF;
-        if (version != VERSION) {
-            throw corrupt(where, "compression layer version " + version + " is not one this library reads ("
-                    + VERSION + ")", null);
-        }
-        long declared = Integer.toUnsignedLong(readInt(payload, MAGIC.length + 1));
+        long declared = Integer.toUnsignedLong(Bytes.readInt(payload, CompressionLayer.MAGIC.length + 1));
         long compressed = payload.length - HEADER;
         if (declared > limit) {
             throw corrupt(where, "the compressed document declares " + declared + " bytes uncompressed, over "
@@ -139,17 +125,6 @@ final class DeflateLayer {
         if (inflater.getRemaining() > 0) {
             throw corrupt(where, inflater.getRemaining() + " bytes follow the end of the compressed stream", null);
         }
-    }
-
-    private static void writeInt(byte[] bytes, int at, int value) {
-        bytes[at] = (byte) (value >>> 24);
-        bytes[at + 1] = (byte) (value >>> 16);
-        bytes[at + 2] = (byte) (value >>> 8);
-        bytes[at + 3] = (byte) value;
-    }
-
-    private static int readInt(byte[] bytes, int at) {
-        return (bytes[at] & 0xFF) << 24 | (bytes[at + 1] & 0xFF) << 16 | (bytes[at + 2] & 0xFF) << 8 | bytes[at + 3] & 0xFF;
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {

@@ -18,7 +18,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The byte layers around a stored document: deflate compression, an integrity checksum (CRC32C)
+ * The byte layers around a stored document: compression (LZ4 or deflate), an integrity checksum (CRC32C)
  * and AES-256-GCM encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint
  * documents ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
  *
@@ -36,8 +36,10 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Formats (each starts with a byte no JSON document, and no UTF-8 text, starts with):
  * <pre>
- * compressed: A9 'A' 'P' 'Z' | 01 (layer version) | uncompressed length (4 bytes, big-endian)
+ * compressed: A9 'A' 'P' 'Z' | 01 (deflate) | uncompressed length (4 bytes, big-endian)
  *             | zlib stream (RFC 1950: deflate data, Adler-32 of the uncompressed bytes)
+ *         or: A9 'A' 'P' 'Z' | 02 (LZ4) | uncompressed length (4 bytes, big-endian)
+ *             | CRC32C of the uncompressed bytes (4 bytes) | one LZ4 block
  * checksum:   "#crc32c:" 8 lower-case hex digits "\n" payload
  * encrypted:  A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
  *             | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
@@ -46,9 +48,9 @@ import javax.crypto.spec.SecretKeySpec;
  * checkpoint size, 64 MiB by default) or more than its compressed
  * bytes can hold, producing more or fewer bytes than it declares, or with bytes after the stream is
  * a {@link CorruptCheckpointException}; nothing larger than the declared length is ever allocated.
- * Deflate output depends only on the input, the level and the zlib library of the runtime, so equal
- * documents give equal bytes on a given runtime; another zlib version may compress differently,
- * and every version reads what any other wrote.
+ * Compressed output depends only on the input, the settings and the compression library (zlib of the
+ * runtime, or lz4-java's native or Java LZ4), so equal documents give equal bytes with a given
+ * library; another library version may compress differently, and every version reads what any other wrote.
  *
  * <p>The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
  * the HMAC of the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec}
@@ -64,7 +66,9 @@ public final class DocumentLayers {
     static final byte[] ENCRYPTED_MAGIC = {(byte) 0xA9, 'A', 'P', 'E'};
     /** The encrypted layer's format version. */
     static final int ENCRYPTION_VERSION = 1;
-    /** The compression level {@link Builder} uses unless told otherwise. */
+    /** The compression algorithm {@link Builder} uses once compression is on, unless told otherwise. */
+    public static final CompressionAlgorithm DEFAULT_COMPRESSION_ALGORITHM = CompressionAlgorithm.LZ4;
+    /** The deflate level {@link Builder} uses unless told otherwise. */
     public static final int DEFAULT_COMPRESSION_LEVEL = 1;
     /**
      * The smallest document {@link Builder} compresses unless told otherwise, in bytes: one file
@@ -81,6 +85,7 @@ public final class DocumentLayers {
     private static final DocumentLayers NONE = new DocumentLayers(new Builder());
 
     private final boolean compress;
+    private final CompressionAlgorithm compressionAlgorithm;
     private final int compressionLevel;
     private final long compressionMinSize;
     private final boolean checksum;
@@ -90,6 +95,7 @@ public final class DocumentLayers {
 
     private DocumentLayers(Builder builder) {
         this.compress = builder.compress;
+        this.compressionAlgorithm = builder.compressionAlgorithm;
         this.compressionLevel = builder.compressionLevel;
         this.compressionMinSize = builder.compressionMinSize;
         this.checksum = builder.checksum;
@@ -122,12 +128,17 @@ public final class DocumentLayers {
         return new Builder();
     }
 
-    /** Whether written documents are deflate-compressed (when that makes them smaller). */
+    /** Whether written documents are compressed (when that makes them smaller). */
     public boolean compresses() {
         return compress;
     }
 
-    /** The deflate level, 1 (fastest) to 9 (smallest). */
+    /** The algorithm written documents are compressed with, when {@link #compresses()}. */
+    public CompressionAlgorithm compressionAlgorithm() {
+        return compressionAlgorithm;
+    }
+
+    /** The deflate level, 1 (fastest) to 9 (smallest); LZ4 has none. */
     public int compressionLevel() {
         return compressionLevel;
     }
@@ -170,7 +181,7 @@ public final class DocumentLayers {
         Objects.requireNonNull(document, "document");
         byte[] result = document;
         if (compress && document.length >= compressionMinSize) {
-            byte[] compressed = DeflateLayer.compress(document, compressionLevel);
+            byte[] compressed = CompressionLayer.compress(document, compressionAlgorithm, compressionLevel);
             if (compressed != null) {
                 result = compressed;
             }
@@ -215,10 +226,10 @@ public final class DocumentLayers {
         if (startsWith(result, CHECKSUM_PREFIX)) {
             result = verifyChecksum(result, where);
         }
-        if (DeflateLayer.isCompressed(result)) {
-            result = maxDocumentSize < DeflateLayer.MAX_LENGTH
-                    ? DeflateLayer.inflate(result, where, maxDocumentSize, "the maximum checkpoint size")
-                    : DeflateLayer.inflate(result, where, DeflateLayer.MAX_LENGTH, "the largest document this library reads");
+        if (CompressionLayer.isCompressed(result)) {
+            result = maxDocumentSize < CompressionLayer.MAX_LENGTH
+                    ? CompressionLayer.decompress(result, where, maxDocumentSize, "the maximum checkpoint size")
+                    : CompressionLayer.decompress(result, where, CompressionLayer.MAX_LENGTH, "the largest document this library reads");
         }
         return result;
     }
@@ -238,8 +249,9 @@ public final class DocumentLayers {
 
     @Override
     public String toString() {
-        return "DocumentLayers[compression=" + (compress ? "deflate(level " + compressionLevel + ", from "
-                + compressionMinSize + " bytes)" : "off") + ", checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
+        String algorithm = compressionAlgorithm == CompressionAlgorithm.DEFLATE
+                ? "deflate(level " + compressionLevel + ", " : "lz4(";
+        return "DocumentLayers[compression=" + (compress ? algorithm + "from " + compressionMinSize + " bytes)" : "off") + ", checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
                 + ", requireEncryption=" + requireEncryption + "]";
     }
 
@@ -361,6 +373,7 @@ public final class DocumentLayers {
     /** Builds {@link DocumentLayers}; every method validates its argument. */
     public static final class Builder {
         private boolean compress;
+        private CompressionAlgorithm compressionAlgorithm = DEFAULT_COMPRESSION_ALGORITHM;
         private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
         private long compressionMinSize = DEFAULT_COMPRESSION_MIN_SIZE;
         private boolean checksum;
@@ -371,11 +384,18 @@ public final class DocumentLayers {
         }
 
         /**
-         * Whether written documents are deflate-compressed (default {@code false}); a document is
-         * stored uncompressed when it is shorter than {@link #compressionMinSize(long)} or does not get smaller.
+         * Whether written documents are compressed (default {@code false}), with
+         * {@link #compressionAlgorithm(CompressionAlgorithm)}; a document is stored uncompressed when it
+         * is shorter than {@link #compressionMinSize(long)} or does not get smaller.
          */
         public Builder compression(boolean compress) {
             this.compress = compress;
+            return this;
+        }
+
+        /** The algorithm of {@link #compression(boolean)}; default {@link CompressionAlgorithm#LZ4}. */
+        public Builder compressionAlgorithm(CompressionAlgorithm algorithm) {
+            this.compressionAlgorithm = Objects.requireNonNull(algorithm, "algorithm");
             return this;
         }
 

@@ -24,7 +24,10 @@ class CodecSettingsTest {
         assertThat(codec.sizeLimit()).hasValue(64L << 20);
         assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.CHECKSUM.key(), "false",
                 CodecSettings.COMPRESSION.key(), "none"))).layers().writesPlain()).isTrue();
-        assertThat(codec.toString()).contains("compression=deflate(level 1, from 4096 bytes)", "checksum=true");
+        assertThat(codec.toString()).contains("compression=lz4(from 4096 bytes)", "checksum=true");
+        assertThat(codec.layers().compressionAlgorithm()).isEqualTo(CompressionAlgorithm.LZ4);
+        assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate"))).toString())
+                .contains("compression=deflate(level 1, from 4096 bytes)");
     }
 
     @Test
@@ -45,7 +48,7 @@ class CodecSettingsTest {
     @Test
     void malformedCompressionSettingsNameTheSettingAndTheValue() {
         assertRejected(Map.of(CodecSettings.COMPRESSION.key(), "gzip"),
-                "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be one of deflate, none"
+                "'agent.persistence.compression' (environment AGENT_PERSISTENCE_COMPRESSION) must be one of lz4, deflate, none"
                         + " but was 'gzip'", "");
         for (String level : new String[] {"0", "10", "-1", "fast", "1.5"}) {
             assertRejected(Map.of(CodecSettings.COMPRESSION_LEVEL.key(), level), "'agent.persistence.compression.level' "

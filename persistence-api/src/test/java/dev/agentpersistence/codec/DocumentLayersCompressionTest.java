@@ -13,12 +13,13 @@ import java.util.Random;
 import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 
+/** The compression layer with deflate; {@link Lz4CompressionTest} holds LZ4's side. */
 class DocumentLayersCompressionTest {
     private static final CheckpointLocation WHERE = new CheckpointLocation("agent-1", "cp-1", "/data/agent-1/1.checkpoint");
     private static final String NAMED = "'cp-1' of agent 'agent-1' at /data/agent-1/1.checkpoint";
     private static final byte[] MAGIC = {(byte) 0xA9, 'A', 'P', 'Z'};
     private static final byte[] DOC = jsonDocument(1, 8_000);
-    private static final DocumentLayers DEFLATE = DocumentLayers.custom().compression(true).build();
+    private static final DocumentLayers DEFLATE = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).build();
 
     /** A JSON document of about {@code chars} characters of conversation-like text. */
     static byte[] jsonDocument(long seed, int chars) {
@@ -72,7 +73,8 @@ class DocumentLayersCompressionTest {
         for (boolean compress : new boolean[] {false, true}) {
             for (boolean checksum : new boolean[] {false, true}) {
                 for (boolean encrypt : new boolean[] {false, true}) {
-                    var builder = DocumentLayers.custom().compression(compress).checksum(checksum);
+                    var builder = DocumentLayers.custom().compression(compress)
+                            .compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(checksum);
                     if (encrypt) {
                         builder.encryption(keys);
                     }
@@ -96,7 +98,7 @@ class DocumentLayersCompressionTest {
                 assertThat(stored.length).as(writer.toString()).isGreaterThanOrEqualTo(DOC.length);
             }
         }
-        var compressChecksumEncrypt = DocumentLayers.custom().compression(true).checksum(true).encryption(keys).build();
+        var compressChecksumEncrypt = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(true).encryption(keys).build();
         byte[] opened = reader.unwrap(compressChecksumEncrypt.wrap(DOC), WHERE);
         assertThat(opened).isEqualTo(DOC);
     }
@@ -104,10 +106,10 @@ class DocumentLayersCompressionTest {
     @Test
     void theLayersAreAppliedCompressThenChecksumThenEncrypt() {
         var keys = DocumentLayersTest.ring("k1");
-        byte[] checksummed = DocumentLayers.custom().compression(true).checksum(true).build().wrap(DOC);
+        byte[] checksummed = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(true).build().wrap(DOC);
         assertThat(new String(checksummed, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("#crc32c:");
         assertThat(Arrays.copyOfRange(checksummed, 17, 21)).as("the checksum covers the compressed bytes").isEqualTo(MAGIC);
-        byte[] encrypted = DocumentLayers.custom().compression(true).checksum(true).encryption(keys).build().wrap(DOC);
+        byte[] encrypted = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(true).encryption(keys).build().wrap(DOC);
         assertThat(DocumentLayers.keyIdOf(encrypted)).isEqualTo("k1");
         assertThat(encrypted.length).as("compressed before encrypting").isLessThan(DOC.length / 2);
     }
@@ -119,11 +121,11 @@ class DocumentLayersCompressionTest {
         assertThat(DEFLATE.compressionMinSize()).isEqualTo(4096);
         assertThat(DEFLATE.wrap(below)).isEqualTo(below);
         assertThat(Arrays.copyOf(DEFLATE.wrap(at), 4)).isEqualTo(MAGIC);
-        var from100 = DocumentLayers.custom().compression(true).compressionMinSize(100).build();
+        var from100 = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).compressionMinSize(100).build();
         byte[] small = Arrays.copyOf(DOC, 200);
         assertThat(Arrays.copyOf(from100.wrap(small), 4)).isEqualTo(MAGIC);
         assertThat(from100.unwrap(from100.wrap(small), WHERE)).isEqualTo(small);
-        var all = DocumentLayers.custom().compression(true).compressionMinSize(0).build();
+        var all = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).compressionMinSize(0).build();
         byte[] tiny = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
         assertThat(all.wrap(tiny)).as("a header longer than the saving: left plain").isEqualTo(tiny);
         assertThat(all.wrap(new byte[0])).isEmpty();
@@ -134,7 +136,7 @@ class DocumentLayersCompressionTest {
         byte[] random = new byte[64 * 1024];
         new Random(3).nextBytes(random);
         assertThat(DEFLATE.wrap(random)).isEqualTo(random);
-        var checksummed = DocumentLayers.custom().compression(true).checksum(true).build();
+        var checksummed = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(true).build();
         byte[] stored = checksummed.wrap(random);
         assertThat(stored).hasSize(random.length + 17);
         assertThat(checksummed.unwrap(stored, WHERE)).isEqualTo(random);
@@ -144,7 +146,7 @@ class DocumentLayersCompressionTest {
     void everyLevelRoundTripsAndHigherLevelsAreNotLarger() {
         int previous = Integer.MAX_VALUE;
         for (int level : new int[] {1, 6, 9}) {
-            var layers = DocumentLayers.custom().compression(true).compressionLevel(level).build();
+            var layers = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).compressionLevel(level).build();
             byte[] stored = layers.wrap(DOC);
             assertThat(layers.unwrap(stored, WHERE)).isEqualTo(DOC);
             assertThat(DEFLATE.unwrap(stored, WHERE)).as("any level reads any other").isEqualTo(DOC);
@@ -223,7 +225,7 @@ class DocumentLayersCompressionTest {
     @Test
     void aZipBombInflatesToNoMoreThanItsBoundedDeclaredLength() {
         byte[] zeros = new byte[16 << 20];
-        byte[] bomb = DocumentLayers.custom().compression(true).compressionLevel(9).build().wrap(zeros);
+        byte[] bomb = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).compressionLevel(9).build().wrap(zeros);
         assertThat(bomb.length).as("16 MiB of zeros").isLessThan(20_000);
         assertThat(DEFLATE.unwrap(bomb, WHERE)).hasSize(zeros.length);
         assertThatThrownBy(() -> DEFLATE.unwrap(bomb, WHERE, 1 << 20)).isInstanceOf(CorruptCheckpointException.class)
@@ -238,13 +240,13 @@ class DocumentLayersCompressionTest {
         assertCorrupt(trailing, DEFLATE, "2 bytes follow the end of the compressed stream");
         byte[] version = stored.clone();
         version[4] = 9;
-        assertCorrupt(version, DEFLATE, "compression layer version 9 is not one this library reads (1)");
+        assertCorrupt(version, DEFLATE, "compression layer version 9 is not one this library reads (1: deflate, 2: LZ4)");
         assertCorrupt(Arrays.copyOf(stored, 8), DEFLATE, "truncated (no header)");
     }
 
     @Test
     void aDamagedCompressedDocumentUnderAChecksumIsAChecksumMismatch() {
-        var layers = DocumentLayers.custom().compression(true).checksum(true).build();
+        var layers = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).checksum(true).build();
         byte[] stored = layers.wrap(DOC);
         byte[] altered = stored.clone();
         altered[40] ^= 0x01;
@@ -260,7 +262,7 @@ class DocumentLayersCompressionTest {
         }
         assertThatThrownBy(() -> DocumentLayers.custom().compressionMinSize(-5))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but was -5");
-        var layers = DocumentLayers.custom().compression(true).compressionLevel(Deflater.BEST_COMPRESSION)
+        var layers = DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE).compressionLevel(Deflater.BEST_COMPRESSION)
                 .compressionMinSize(0).build();
         assertThat(layers.compressionLevel()).isEqualTo(9);
         assertThat(layers.compressionMinSize()).isZero();

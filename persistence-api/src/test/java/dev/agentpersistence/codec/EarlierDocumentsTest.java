@@ -20,7 +20,9 @@ class EarlierDocumentsTest {
             + "cnrBGEa0a66HHcvU";
 
     private static DocumentLayers layers() {
-        return DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
+        // deflate: the only compression of that version
+        return DocumentLayers.custom().checksum(true).compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE)
+                .compressionMinSize(0)
                 .encryption(EncryptionKeys.custom().key("golden-k1", KEY).build()).build();
     }
 

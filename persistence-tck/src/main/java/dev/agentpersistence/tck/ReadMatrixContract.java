@@ -8,6 +8,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.EncryptionKeyException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.CompressionAlgorithm;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.EncryptionKeys;
 import dev.agentpersistence.codec.JsonCheckpointCodec;
@@ -56,8 +57,12 @@ abstract class ReadMatrixContract extends Contract {
                 new Configuration("plain JSON", plain, false),
                 new Configuration("checksummed", StorageSettings.from(plain)
                         .layers(DocumentLayers.custom().checksum(true).build()).build(), false),
-                new Configuration("compressed", StorageSettings.from(plain)
-                        .layers(DocumentLayers.custom().compression(true).compressionMinSize(0).build()).build(), false),
+                new Configuration("compressed (LZ4)", StorageSettings.from(plain)
+                        .layers(DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.LZ4)
+                                .compressionMinSize(0).build()).build(), false),
+                new Configuration("compressed (deflate)", StorageSettings.from(plain)
+                        .layers(DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE)
+                                .compressionMinSize(0).build()).build(), false),
                 new Configuration("encrypted", StorageSettings.from(plain)
                         .layers(DocumentLayers.custom().encryption(keys).build()).build(), true),
                 new Configuration("defaults", StorageSettings.ofDefaults(), false),

@@ -9,7 +9,7 @@ import dev.agentpersistence.storage.StorageSettings;
  * How the benchmarked providers turn checkpoints into bytes: the codec every provider gets when it is
  * loaded through discovery, from the {@code agent.persistence.*} codec settings of the environment and
  * system properties ({@code CodecSettings}); with none set, the default a user runs (JSON, a CRC32C
- * checksum, deflate compression of documents from 4 KiB). The raw baselines write the same bytes.
+ * checksum, LZ4 compression of documents from 4 KiB). The raw baselines write the same bytes.
  */
 public final class StoredForm {
     private static final CheckpointCodec CODEC = CodecSettings.codec(ProviderConfig.fromEnvironment());

@@ -1,0 +1,58 @@
+package dev.agentpersistence.codec;
+
+import dev.agentpersistence.CorruptCheckpointException;
+import java.util.Arrays;
+
+/**
+ * The compression layer of {@link DocumentLayers}: the magic {@code A9 'A' 'P' 'Z'}, then a format
+ * byte naming the algorithm ({@value DeflateLayer#VERSION}: {@link DeflateLayer deflate},
+ * {@value Lz4Layer#FORMAT}: {@link Lz4Layer LZ4}), then that algorithm's header and data. Writing
+ * uses the configured algorithm; reading follows the format byte, so every algorithm is read
+ * whatever is configured.
+ */
+final class CompressionLayer {
+    /** The first bytes of a compressed document. */
+    static final byte[] MAGIC = {(byte) 0xA9, 'A', 'P', 'Z'};
+    /** The largest uncompressed length ever written or read: the largest byte array a JVM allocates. */
+    static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+
+    private CompressionLayer() {
+    }
+
+    /** Whether {@code bytes} starts with the compression layer's magic. */
+    static boolean isCompressed(byte[] bytes) {
+        return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    }
+
+    /**
+     * {@code document} compressed with {@code algorithm} ({@code level} is deflate's), or {@code null}
+     * when that would not make it smaller.
+     */
+    static byte[] compress(byte[] document, CompressionAlgorithm algorithm, int level) {
+        return switch (algorithm) {
+            case LZ4 -> Lz4Layer.compress(document);
+            case DEFLATE -> DeflateLayer.compress(document, level);
+        };
+    }
+
+    /**
+     * The document inside a compressed payload, at most {@code limit} bytes long.
+     *
+     * @throws CorruptCheckpointException naming {@code where} when the format byte is unknown or the
+     *                                    algorithm's header or data is damaged, truncated or over the limit
+     */
+    static byte[] decompress(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
+        if (payload.length <= MAGIC.length) {
+            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+                    "the compressed document is truncated (no header)", null);
+        }
+        int format = payload[MAGIC.length] & 0xFF;
+        return switch (format) {
+            case DeflateLayer.VERSION -> DeflateLayer.inflate(payload, where, limit, limitLabel);
+            case Lz4Layer.FORMAT -> Lz4Layer.decompress(payload, where, limit, limitLabel);
+            default -> throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+                    "compression layer version " + format + " is not one this library reads ("
+                            + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4)", null);
+        };
+    }
+}
