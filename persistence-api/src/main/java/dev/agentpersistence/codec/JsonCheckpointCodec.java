@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The stored JSON form of a checkpoint, format version {@value #FORMAT_VERSION}:
@@ -39,6 +40,10 @@ import java.util.Map;
  * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting
  * integer node, fractions as doubles) unless a double would change them: then as big decimals
  * ({@link ExactNumberNodes}). Reading and writing apply the same {@link JsonLimits}.
+ *
+ * <p>Documents of the newest format in the shape this codec writes are read with Jackson's streaming
+ * parser straight into records ({@link StreamingCheckpointReader}); every other document is read as a
+ * tree, which gives the same checkpoint and reports what is wrong with a malformed one.
  */
 public final class JsonCheckpointCodec implements CheckpointCodec {
     /** The newest format: the one {@link #instance()} writes, and the newest any instance reads. */
@@ -58,11 +63,13 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     private final ObjectMapper mapper;
     private final JsonFactory factory;
     private final int writeFormat;
+    private final StreamingCheckpointReader fastPath;
 
     private JsonCheckpointCodec(ObjectMapper mapper, int writeFormat) {
         this.mapper = mapper;
         this.factory = mapper.getFactory();
         this.writeFormat = writeFormat;
+        this.fastPath = new StreamingCheckpointReader(mapper);
     }
 
     /** The shared, stateless instance writing format {@value #FORMAT_VERSION}. */
@@ -193,6 +200,23 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         if (document == null || document.length == 0) {
             throw corrupt(where, "the stored document is empty", null);
         }
+        AgentCheckpoint checkpoint = fastPath.read(document).orElseGet(() -> readTree(document, where));
+        if (!checkpoint.agentId().equals(where.agentId())) {
+            throw corrupt(where, "the document belongs to agent '" + checkpoint.agentId() + "'", null);
+        }
+        if (where.checkpointId() != null && !checkpoint.checkpointId().equals(where.checkpointId())) {
+            throw corrupt(where, "the document holds checkpoint '" + checkpoint.checkpointId() + "'", null);
+        }
+        return checkpoint;
+    }
+
+    /** The checkpoint the streaming fast path reads from {@code document}, or empty when it leaves it to the tree path. */
+    Optional<AgentCheckpoint> decodeStreaming(byte[] document) {
+        return fastPath.read(document);
+    }
+
+    /** Reads any document of any format as a tree: the path that reports what is wrong with a document. */
+    AgentCheckpoint readTree(byte[] document, CheckpointLocation where) {
         JsonNode root;
         try {
             root = mapper.readTree(document);
@@ -212,19 +236,11 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             throw corrupt(where, "format version " + format.intValue() + " is newer than this library reads ("
                     + FORMAT_VERSION + "); upgrade agent-persistence to read it", null);
         }
-        AgentCheckpoint checkpoint;
         try {
-            checkpoint = read(root);
+            return read(root);
         } catch (PersistenceException | IllegalArgumentException | NullPointerException | DateTimeParseException e) {
             throw corrupt(where, e.getMessage(), e);
         }
-        if (!checkpoint.agentId().equals(where.agentId())) {
-            throw corrupt(where, "the document belongs to agent '" + checkpoint.agentId() + "'", null);
-        }
-        if (where.checkpointId() != null && !checkpoint.checkpointId().equals(where.checkpointId())) {
-            throw corrupt(where, "the document holds checkpoint '" + checkpoint.checkpointId() + "'", null);
-        }
-        return checkpoint;
     }
 
     private AgentCheckpoint read(JsonNode root) {

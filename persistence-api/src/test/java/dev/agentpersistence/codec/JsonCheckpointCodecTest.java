@@ -22,7 +22,7 @@ class JsonCheckpointCodecTest {
     private static final CheckpointCodec CODEC = CheckpointCodec.json();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private static AgentCheckpoint full() {
+    static AgentCheckpoint full() {
         ObjectNode args = JSON.objectNode().put("name", "Ålex 😀").put("age", 41);
         args.putArray("tags").add("a").add(JSON.nullNode()).add(2.5);
         return AgentCheckpoint.builder()
