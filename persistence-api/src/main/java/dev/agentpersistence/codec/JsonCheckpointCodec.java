@@ -115,7 +115,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
         JsonLimits.check(checkpoint);
-        var out = new ByteArrayOutputStream(1024);
+        var out = new ByteArrayOutputStream(sizeHint(checkpoint));
         try (JsonGenerator g = factory.createGenerator(out)) {
             g.writeStartObject();
             g.writeNumberField("formatVersion", writeFormat);
@@ -147,6 +147,18 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             throw new UncheckedIOException("Could not encode checkpoint '" + checkpoint.checkpointId() + "'", e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * About the encoded size of a checkpoint of ASCII text, so that the output buffer of a long history
+     * is allocated once instead of doubling a dozen times.
+     */
+    private static int sizeHint(AgentCheckpoint checkpoint) {
+        long chars = 1024;
+        for (Message message : checkpoint.messageHistory()) {
+            chars += message.content().length() + 96;
+        }
+        return (int) Math.min(chars, 64 << 20);
     }
 
     /**
