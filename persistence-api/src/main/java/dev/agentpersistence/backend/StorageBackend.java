@@ -114,6 +114,16 @@ public interface StorageBackend extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getName() + " filters attributes itself");
     }
 
+    /**
+     * Whether {@link #find}, {@link #latest} and {@link #list} hand back the very byte arrays that were
+     * inserted, never changed while their record exists (a store in the heap); default {@code false}.
+     * The shell then remembers the newest checkpoint it decoded per agent and decodes again only when
+     * the backend hands back another array.
+     */
+    default boolean sharesDocuments() {
+        return false;
+    }
+
     /** Receives, once and before any other call, the shell's reader of document identities. Default: ignored. */
     default void useDocumentIdentity(DocumentIdentity identity) {
     }

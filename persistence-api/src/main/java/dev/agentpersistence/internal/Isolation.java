@@ -1,9 +1,11 @@
 package dev.agentpersistence.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -38,6 +40,50 @@ public final class Isolation {
         ToolCall call = message.toolCall();
         return new Message(message.id(), message.role(), message.content(), message.parts(),
                 new ToolCall(call.id(), call.toolName(), call.arguments().deepCopy()), message.metadata());
+    }
+
+    /** Whether the checkpoint holds a mutable JSON node: its input, a state value or tool call arguments. */
+    public static boolean hasContainer(AgentCheckpoint checkpoint) {
+        if (isContainer(checkpoint.lastInput())) {
+            return true;
+        }
+        for (JsonNode value : checkpoint.state().values()) {
+            if (isContainer(value)) {
+                return true;
+            }
+        }
+        return historyHasContainer(checkpoint);
+    }
+
+    /** Whether a message of the history holds a mutable JSON node. */
+    public static boolean historyHasContainer(AgentCheckpoint checkpoint) {
+        for (Message message : checkpoint.messageHistory()) {
+            if (hasContainer(message)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code checkpoint}, or an equal copy with its own mutable JSON nodes when it holds any. */
+    public static AgentCheckpoint copy(AgentCheckpoint checkpoint) {
+        if (!hasContainer(checkpoint)) {
+            return checkpoint;
+        }
+        return copy(checkpoint, historyHasContainer(checkpoint));
+    }
+
+    /**
+     * An equal copy with its own input and state nodes, and its own history when {@code copyHistory};
+     * for callers that know whether the history holds a mutable node.
+     */
+    public static AgentCheckpoint copy(AgentCheckpoint checkpoint, boolean copyHistory) {
+        var state = new LinkedHashMap<String, JsonNode>();
+        checkpoint.state().forEach((key, value) -> state.put(key, copy(value)));
+        return new AgentCheckpoint(checkpoint.checkpointId(), checkpoint.agentId(), checkpoint.version(),
+                checkpoint.createdAt(), checkpoint.nodeId(), copy(checkpoint.lastInput()), checkpoint.lastInputType(),
+                copyHistory ? copy(checkpoint.messageHistory()) : checkpoint.messageHistory(), state,
+                checkpoint.metadata(), checkpoint.parentCheckpointId());
     }
 
     /** {@code messages} with every message {@linkplain #copy(Message) isolated}; a new list. */

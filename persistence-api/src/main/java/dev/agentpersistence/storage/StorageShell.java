@@ -27,6 +27,7 @@ import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.StorageChecks;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
+import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
 import dev.agentpersistence.storage.internal.FilterAttributes;
 import dev.agentpersistence.storage.internal.NoSegments;
@@ -76,6 +77,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
     private static final int MAX_INSERT_ATTEMPTS = 12;
+    private static final int LAST_READ_AGENTS = 1024;
 
     private final StorageBackend backend;
     private final StorageSettings settings;
@@ -86,6 +88,8 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final HistorySegmentStore segments;
     private final boolean writesSegments;
     private final ChainCache cache;
+    /** The checkpoint latest last returned per agent, over a backend that shares its stored arrays; else {@code null}. */
+    private final DecodedDocuments lastRead;
     private final HistoryWriter writer;
     private final HistoryReader reader;
     private final SegmentCollector collector;
@@ -106,6 +110,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
+        this.lastRead = backend.sharesDocuments() ? new DecodedDocuments(LAST_READ_AGENTS) : null;
         Optional<HistorySegmentStore> area = backend.segments();
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
@@ -220,14 +225,25 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         if (latest.isEmpty()) {
             return Optional.empty();
         }
+        byte[] document = latest.get().document();
+        if (lastRead != null) {
+            Optional<AgentCheckpoint> known = lastRead.get(agentId, document);
+            if (known.isPresent()) {
+                return known;
+            }
+        }
         List<AgentCheckpoint> decoded = decode(agentId, List.of(latest.get()));
         if (decoded.isEmpty()) {
             // the newest match is corrupt and skipped: the newest readable one below it
             var below = query.toBuilder().limit(null).maxVersion(latest.get().version() - 1).build();
             List<AgentCheckpoint> older = decode(agentId, list(agentId, below));
-            decoded = older.isEmpty() ? older : List.of(older.get(older.size() - 1));
+            return remember(agentId, older.isEmpty() ? older : List.of(older.get(older.size() - 1)));
         }
-        return remember(agentId, decoded);
+        Optional<AgentCheckpoint> read = remember(agentId, decoded);
+        if (lastRead != null) {
+            lastRead.put(agentId, document, read.get());
+        }
+        return read;
     }
 
     /** The backend's records matching {@code filter}, ascending by version, over every attribute form. */
@@ -281,6 +297,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteAll(agentId);
+        forgetLastRead(agentId);
         collectQuietly(agentId);
         return deleted;
     }
@@ -292,6 +309,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteBefore(agentId, version);
         if (deleted > 0) {
+            forgetLastRead(agentId);
             collectQuietly(agentId);
         }
         return deleted;
@@ -307,7 +325,18 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     @Override
     public int deleteExpired() {
         requireOpen();
-        return backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
+        int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
+        if (deleted > 0 && lastRead != null) {
+            lastRead.clear();
+        }
+        return deleted;
+    }
+
+    /** Drops what {@link #lastRead} keeps of a deleted agent, so its data does not outlive it in the heap. */
+    private void forgetLastRead(String agentId) {
+        if (lastRead != null) {
+            lastRead.forget(agentId);
+        }
     }
 
     @Override
@@ -350,6 +379,9 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public void close() {
         if (closed.compareAndSet(false, true)) {
             cache.clear();
+            if (lastRead != null) {
+                lastRead.clear();
+            }
             backend.close();
         }
     }

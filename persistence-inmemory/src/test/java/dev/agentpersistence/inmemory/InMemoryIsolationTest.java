@@ -68,6 +68,26 @@ class InMemoryIsolationTest {
     }
 
     @Test
+    void latestReadsRememberedAfterTheFirstStayIsolatedAndFollowNewSaves() {
+        var saved = mutableCheckpoint((ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{\"b\":[1]}"),
+                (ObjectNode) json("{\"c\":true}"));
+        provider.saveCheckpoint("agent", saved);
+        for (int read = 0; read < 3; read++) {
+            var latest = provider.getLatestCheckpoint("agent").orElseThrow();
+            assertThat(latest).isEqualTo(saved);
+            ((ObjectNode) latest.lastInput()).put("a", 99);
+            ((ObjectNode) latest.state().get("doc")).removeAll();
+            ((ObjectNode) latest.messageHistory().get(1).toolCall().arguments()).put("c", false);
+        }
+        var next = Checkpoints.builder("agent", 1).message(Message.user("plain").withId("m")).build();
+        provider.saveCheckpoint("agent", next);
+        assertThat(provider.getLatestCheckpoint("agent")).contains(next);
+        assertThat(provider.getLatestCheckpoint("agent")).as("no mutable node: shared, immutable").contains(next);
+        provider.deleteCheckpoints("agent");
+        assertThat(provider.getLatestCheckpoint("agent")).isEmpty();
+    }
+
+    @Test
     void readsHandOutFreshContainerNodes() {
         var saved = mutableCheckpoint((ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{}"), (ObjectNode) json("{}"));
         provider.saveCheckpoint("agent", saved);

@@ -39,6 +39,12 @@ public final class InMemoryStorageBackend implements StorageBackend {
         }
     }
 
+    /** Records keep the arrays the shell inserted and hand them back unchanged. */
+    @Override
+    public boolean sharesDocuments() {
+        return true;
+    }
+
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
         var records = agents.get(agentId);

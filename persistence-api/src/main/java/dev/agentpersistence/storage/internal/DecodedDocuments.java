@@ -1,0 +1,70 @@
+package dev.agentpersistence.storage.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.internal.Isolation;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The checkpoint last read per agent (decoded, history assembled), keyed by the identity of the stored
+ * array it came from. Only for backends whose arrays never change while their record exists
+ * ({@link dev.agentpersistence.backend.StorageBackend#sharesDocuments()}), so the same array always
+ * reads as the same checkpoint. Hands out copies no caller shares ({@link Isolation}): the remembered
+ * checkpoint itself when it holds no mutable JSON node. Keeps the most recently used agents, up to a
+ * bound; thread-safe.
+ */
+public final class DecodedDocuments {
+    private final Map<String, Entry> byAgent;
+
+    public DecodedDocuments(int maxAgents) {
+        this.byAgent = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+                return size() > maxAgents;
+            }
+        };
+    }
+
+    /** An isolated copy of what {@code document} decoded to, when it is the array last decoded for the agent. */
+    public Optional<AgentCheckpoint> get(String agentId, byte[] document) {
+        Entry entry;
+        synchronized (byAgent) {
+            entry = byAgent.get(agentId);
+        }
+        if (entry == null || entry.document != document) {
+            return Optional.empty();
+        }
+        if (!entry.mutable) {
+            return Optional.of(entry.checkpoint);
+        }
+        return Optional.of(Isolation.copy(entry.checkpoint, entry.historyMutable));
+    }
+
+    /** Remembers that {@code document} decoded to {@code checkpoint}, which the caller keeps using. */
+    public void put(String agentId, byte[] document, AgentCheckpoint checkpoint) {
+        boolean historyMutable = Isolation.historyHasContainer(checkpoint);
+        var entry = new Entry(document, Isolation.copy(checkpoint), historyMutable || Isolation.hasContainer(checkpoint),
+                historyMutable);
+        synchronized (byAgent) {
+            byAgent.put(agentId, entry);
+        }
+    }
+
+    /** Forgets the agent's checkpoint. */
+    public void forget(String agentId) {
+        synchronized (byAgent) {
+            byAgent.remove(agentId);
+        }
+    }
+
+    /** Forgets every agent's checkpoint. */
+    public void clear() {
+        synchronized (byAgent) {
+            byAgent.clear();
+        }
+    }
+
+    private record Entry(byte[] document, AgentCheckpoint checkpoint, boolean mutable, boolean historyMutable) {
+    }
+}
