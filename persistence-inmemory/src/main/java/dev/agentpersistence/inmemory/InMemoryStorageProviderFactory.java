@@ -10,7 +10,7 @@ import java.util.Objects;
 
 /**
  * Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads the settings every
- * provider shares ({@link StorageSettings#from(ProviderConfig, boolean)}, incremental history off unless set).
+ * provider shares ({@link StorageSettings#from(ProviderConfig)}, incremental history on unless set).
  */
 public final class InMemoryStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -25,6 +25,6 @@ public final class InMemoryStorageProviderFactory implements PersistenceStorageP
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return new InMemoryStorageProvider(StorageSettings.from(config, false), Clock.systemUTC());
+        return new InMemoryStorageProvider(StorageSettings.from(config), Clock.systemUTC());
     }
 }

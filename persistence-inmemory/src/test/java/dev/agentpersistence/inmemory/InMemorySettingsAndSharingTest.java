@@ -13,18 +13,18 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Default settings (incremental history off unless set) and shells sharing one heap backend. */
+/** Default settings (incremental history on unless set) and shells sharing one heap backend. */
 class InMemorySettingsAndSharingTest {
 
     @Test
-    void incrementalHistoryIsOffByDefaultInCodeAndThroughDiscovery() {
+    void incrementalHistoryIsOnByDefaultInCodeAndThroughDiscovery() {
         try (var inCode = new InMemoryStorageProvider();
              var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
-             var switchedOn = (StorageShell) new InMemoryStorageProviderFactory().create(
-                     ProviderConfig.of(Map.of("agent.persistence.history.incremental", "true")))) {
-            assertThat(inCode.settings().incrementalHistory()).isFalse();
-            assertThat(discovered.settings().incrementalHistory()).isFalse();
-            assertThat(switchedOn.settings().incrementalHistory()).isTrue();
+             var switchedOff = (StorageShell) new InMemoryStorageProviderFactory().create(
+                     ProviderConfig.of(Map.of("agent.persistence.history.incremental", "false")))) {
+            assertThat(inCode.settings().incrementalHistory()).isTrue();
+            assertThat(discovered.settings().incrementalHistory()).isTrue();
+            assertThat(switchedOff.settings().incrementalHistory()).isFalse();
             assertThat(inCode.settings().layers()).isEqualTo(StorageSettings.ofDefaults().layers());
             assertThat(inCode.settings().maxCheckpointSize()).isEqualTo(StorageSettings.ofDefaults().maxCheckpointSize());
         }
