@@ -57,13 +57,14 @@ public final class SegmentFiles {
             if (touch(target, now)) {
                 return;
             }
-            layout.prepare(agentId);
-            files.ensureDirectory(paths.segments());
-            Path temp = files.writeTemp(paths.directory(), withHeader(segmentId, content));
+            byte[] stored = withHeader(segmentId, content);
             try {
-                files.linkIfAbsent(target, temp);
-            } finally {
-                files.deleteQuietly(temp);
+                store(layout.preparedBefore(agentId), target, stored);
+            } catch (NoSuchFileException e) {
+                // the agent's first segment, or a directory removed meanwhile: create the directories
+                layout.prepare(agentId);
+                files.ensureDirectory(paths.segments());
+                store(paths, target, stored);
             }
             Files.setLastModifiedTime(target, now);
             files.syncDirectory(paths.segments());
@@ -145,6 +146,16 @@ public final class SegmentFiles {
             return false;
         } catch (DirectoryIteratorException e) {
             throw e.getCause();
+        }
+    }
+
+    /** Writes a temporary file in the agent directory, forces it and links it as {@code target} unless that exists. */
+    private void store(AgentPaths paths, Path target, byte[] stored) throws IOException {
+        Path temp = files.writeTemp(paths.directory(), stored);
+        try {
+            files.linkIfAbsent(target, temp);
+        } finally {
+            files.deleteQuietly(temp);
         }
     }
 
