@@ -47,9 +47,10 @@ import org.slf4j.LoggerFactory;
  *       from its first save on.</li>
  *   <li>Publish as before ({@link CheckpointWriter}).</li>
  *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
- *       exists): remove its line; if {@code <version>.checkpoint} exists and {@code latest} is
- *       known, set {@code latest = max(latest, version)}. If no writer is left and {@code latest}
- *       is known, create {@code .head}.</li>
+ *       exists): remove its line; if the save published its version (or else
+ *       {@code <version>.checkpoint} exists) and {@code latest} is known, set
+ *       {@code latest = max(latest, version)}. If no writer is left and {@code latest} is known,
+ *       create {@code .head}.</li>
  *   <li><b>Invalidate</b> (a deletion that removes the highest listed version, before deleting):
  *       set {@code latest = unknown}, keeping the writers; remove {@code .head}.</li>
  *   <li><b>Rebuild</b> (a reader that found no usable {@code .head}, only if the lock is free right
@@ -76,8 +77,8 @@ import org.slf4j.LoggerFactory;
  *       {@code latest}, and every save removes it (step 1) before it creates its version file —
  *       in this boot the removal precedes the link in the file system's order. So a version file
  *       created while {@code .head} exists is impossible; a version file created earlier was
- *       either folded into {@code latest} by its save's finish step (which sees the file), or was
- *       listed by a rebuild — both before {@code .head} was created.</li>
+ *       either folded into {@code latest} by its save's finish step (whose save created the file,
+ *       or which sees it), or was listed by a rebuild — both before {@code .head} was created.</li>
  *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation (unknown: no
  *       {@code .head} until a rebuild) and rebuild, which uses a listing taken under the lock with
  *       no writer in flight: a save can only publish after registering, which waits for the lock.

@@ -21,11 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
  */
 public final class FileLayout {
-    /** Most agent directories remembered as prepared; the set is emptied when full. */
+    /** Most directories remembered as prepared; the set is emptied when full. */
     private static final int MAX_REMEMBERED = 4096;
 
     private final Path root;
     private final DurableFiles files;
+    /** Agent and segment directories this layout created or found (see {@link #preparedBefore}). */
     private final Set<Path> prepared = ConcurrentHashMap.newKeySet();
 
     public FileLayout(Path root, DurableFiles files) {
@@ -72,10 +73,15 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
-        if (prepared.size() >= MAX_REMEMBERED) {
-            prepared.clear();
-        }
-        prepared.add(paths.directory());
+        remember(paths.directory());
+        return paths;
+    }
+
+    /** As {@link #prepare}, also creating the agent's segment directory. */
+    public AgentPaths prepareSegments(String agentId) throws IOException {
+        AgentPaths paths = prepare(agentId);
+        files.ensureDirectory(paths.segments());
+        remember(paths.segments());
         return paths;
     }
 
@@ -88,6 +94,19 @@ public final class FileLayout {
     public AgentPaths preparedBefore(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
         return prepared.contains(paths.directory()) ? paths : prepare(agentId);
+    }
+
+    /** As {@link #preparedBefore}, for {@link #prepareSegments}. */
+    public AgentPaths segmentsPreparedBefore(String agentId) throws IOException {
+        AgentPaths paths = agent(agentId);
+        return prepared.contains(paths.segments()) ? paths : prepareSegments(agentId);
+    }
+
+    private void remember(Path directory) {
+        if (prepared.size() >= MAX_REMEMBERED) {
+            prepared.clear();
+        }
+        prepared.add(directory);
     }
 
     /** The versions stored for the agent, ascending; empty when the agent has no directory. */

@@ -59,12 +59,9 @@ public final class SegmentFiles {
             }
             byte[] stored = withHeader(segmentId, content);
             try {
-                store(layout.preparedBefore(agentId), target, stored);
+                store(layout.segmentsPreparedBefore(agentId), target, stored);
             } catch (NoSuchFileException e) {
-                // the agent's first segment, or a directory removed meanwhile: create the directories
-                layout.prepare(agentId);
-                files.ensureDirectory(paths.segments());
-                store(paths, target, stored);
+                store(layout.prepareSegments(agentId), target, stored); // a directory was removed meanwhile
             }
             Files.setLastModifiedTime(target, now);
             files.syncDirectory(paths.segments());
