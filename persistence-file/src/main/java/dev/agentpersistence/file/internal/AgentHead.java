@@ -47,9 +47,10 @@ import org.slf4j.LoggerFactory;
  *       from its first save on.</li>
  *   <li>Publish as before ({@link CheckpointWriter}).</li>
  *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
- *       exists): remove its line; if {@code <version>.checkpoint} exists and {@code latest} is
- *       known, set {@code latest = max(latest, version)}. If no writer is left and {@code latest}
- *       is known, create {@code .head}.</li>
+ *       exists): remove its line; if the save published its version (or else
+ *       {@code <version>.checkpoint} exists) and {@code latest} is known, set
+ *       {@code latest = max(latest, version)}. If no writer is left and {@code latest} is known,
+ *       create {@code .head}.</li>
  *   <li><b>Invalidate</b> (a deletion that removes the highest listed version, before deleting):
  *       set {@code latest = unknown}, keeping the writers; remove {@code .head}.</li>
  *   <li><b>Rebuild</b> (a reader that found no usable {@code .head}, only if the lock is free right
@@ -76,8 +77,8 @@ import org.slf4j.LoggerFactory;
  *       {@code latest}, and every save removes it (step 1) before it creates its version file —
  *       in this boot the removal precedes the link in the file system's order. So a version file
  *       created while {@code .head} exists is impossible; a version file created earlier was
- *       either folded into {@code latest} by its save's finish step (which sees the file), or was
- *       listed by a rebuild — both before {@code .head} was created.</li>
+ *       either folded into {@code latest} by its save's finish step (whose save created the file,
+ *       or which sees it), or was listed by a rebuild — both before {@code .head} was created.</li>
  *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation (unknown: no
  *       {@code .head} until a rebuild) and rebuild, which uses a listing taken under the lock with
  *       no writer in flight: a save can only publish after registering, which waits for the lock.
@@ -167,11 +168,12 @@ public final class AgentHead {
         var writer = self.map(process -> newWriter(process.host(), process.pid(), process.startMillis(), version))
                 .orElseGet(() -> newWriter(HeadFormat.UNKNOWN_HOST, 0, 0, version));
         withLock(paths, state -> {
-            HeadState head = forUpdate(paths, state);
+            byte[] stored = readState(state);
+            HeadState head = forUpdate(paths, stored);
             if (!head.latestKnown() && head.writers().isEmpty()) {
                 head = listed(paths, head, ownTemp);
             }
-            writeState(state, head.withWriter(writer));
+            writeState(state, head.withWriter(writer), stored.length);
             files.deleteIfExists(paths.head());
             return Boolean.TRUE;
         });
@@ -183,16 +185,18 @@ public final class AgentHead {
     }
 
     /**
-     * Step 3: removes the save's entry, folds its version into {@code latest} if the version file
-     * exists, and creates {@code .head} when no save is left in flight. Never throws: a failure
-     * leaves the entry, which only makes readers list until it is judged abandoned.
+     * Step 3: removes the save's entry, folds its version into {@code latest} if the save
+     * {@code published} it or else if the version file exists, and creates {@code .head} when no save
+     * is left in flight. Never throws: a failure leaves the entry, which only makes readers list
+     * until it is judged abandoned.
      */
-    public void finish(AgentPaths paths, Registration registration) {
+    public void finish(AgentPaths paths, Registration registration, boolean published) {
         try {
             withLock(paths, state -> {
-                HeadState head = forUpdate(paths, state).without(w -> w.token().equals(registration.token()));
-                head = folded(paths, head, registration.version());
-                writeState(state, head);
+                byte[] stored = readState(state);
+                HeadState head = forUpdate(paths, stored).without(w -> w.token().equals(registration.token()));
+                head = published ? withVersion(head, registration.version()) : folded(paths, head, registration.version());
+                writeState(state, head, stored.length);
                 publish(paths, head);
                 return Boolean.TRUE;
             });
@@ -208,7 +212,8 @@ public final class AgentHead {
             return;
         }
         withLock(paths, state -> {
-            writeState(state, forUpdate(paths, state).withLatest(HeadState.UNKNOWN));
+            byte[] stored = readState(state);
+            writeState(state, forUpdate(paths, stored).withLatest(HeadState.UNKNOWN), stored.length);
             files.deleteIfExists(paths.head());
             return Boolean.TRUE;
         });
@@ -235,23 +240,33 @@ public final class AgentHead {
             return Optional.empty();
         }
         return HeadLock.ifFree(paths.headLock(), realLockFile(paths), state -> {
-            HeadState head = forUpdate(paths, state);
+            byte[] stored = readState(state);
+            HeadState head = forUpdate(paths, stored);
             var temps = new ArrayList<Path>();
             long[] versions = layout.versions(paths, temps);
             if (head.writers().isEmpty() && noSaveRunning(temps, null)) {
                 head = head.withLatest(highest(versions));
                 publish(paths, head);
             }
-            writeState(state, head);
+            writeState(state, head, stored.length);
             return versions;
         });
     }
 
-    /** Creates {@code .head} anew from {@code head} when it lists no writer and knows the latest version. */
+    /**
+     * Creates {@code .head} anew from {@code head} when it lists no writer and knows the latest
+     * version, else removes it. Usually there is no {@code .head} to remove (the save's register
+     * step removed it), so creating is tried first.
+     */
     private void publish(AgentPaths paths, HeadState head) throws IOException {
-        files.deleteIfExists(paths.head());
-        if (head.writers().isEmpty() && head.latestKnown()) {
-            files.createWhole(paths.head(), HeadFormat.format(head));
+        if (!head.writers().isEmpty() || !head.latestKnown()) {
+            files.deleteIfExists(paths.head());
+            return;
+        }
+        byte[] content = HeadFormat.format(head);
+        if (!files.createWhole(paths.head(), content)) {
+            files.deleteIfExists(paths.head());
+            files.createWhole(paths.head(), content);
         }
     }
 
@@ -275,8 +290,8 @@ public final class AgentHead {
      * The state as a base for a change: a missing or garbled state, or one of another boot, has
      * {@code latest = unknown}; abandoned writers are dropped, their published versions folded in.
      */
-    private HeadState forUpdate(AgentPaths paths, FileChannel state) throws IOException {
-        HeadState head = parse(readState(state))
+    private HeadState forUpdate(AgentPaths paths, byte[] stored) {
+        HeadState head = HeadFormat.parse(stored)
                 .map(found -> found.boot().equals(boot) ? found
                         : new HeadState(boot, HeadState.UNKNOWN, found.writers()))
                 .orElseGet(() -> new HeadState(boot, HeadState.UNKNOWN, List.of()));
@@ -294,7 +309,12 @@ public final class AgentHead {
         if (!head.latestKnown() || !Files.exists(paths.versionFile(version), LinkOption.NOFOLLOW_LINKS)) {
             return head;
         }
-        return head.withLatest(Math.max(head.latest(), version));
+        return withVersion(head, version);
+    }
+
+    /** {@code head} with {@code version}, which was published, folded into a known {@code latest}. */
+    private static HeadState withVersion(HeadState head, long version) {
+        return head.latestKnown() ? head.withLatest(Math.max(head.latest(), version)) : head;
     }
 
     private boolean abandoned(HeadState.Writer writer, Instant now) {
@@ -342,21 +362,26 @@ public final class AgentHead {
     }
 
     /** The state's bytes, read through the locked channel (at most one more than {@link HeadFormat#MAX_BYTES}). */
-    private static Optional<byte[]> readState(FileChannel state) throws IOException {
+    private static byte[] readState(FileChannel state) throws IOException {
         var buffer = ByteBuffer.allocate((int) Math.min(state.size(), HeadFormat.MAX_BYTES + 1L));
         while (buffer.hasRemaining() && state.read(buffer, buffer.position()) >= 0) {
             // read until full or at the end
         }
-        return Optional.of(Arrays.copyOf(buffer.array(), buffer.position()));
+        return Arrays.copyOf(buffer.array(), buffer.position());
     }
 
-    /** Rewrites the state in place through the locked channel (only lock holders ever read it). */
-    private static void writeState(FileChannel state, HeadState head) throws IOException {
+    /**
+     * Rewrites the state in place through the locked channel (only lock holders ever read it);
+     * {@code previousLength} is the length read before, so a state that grew needs no truncation.
+     */
+    private static void writeState(FileChannel state, HeadState head, long previousLength) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(HeadFormat.format(head));
         while (buffer.hasRemaining()) {
             state.write(buffer, buffer.position());
         }
-        state.truncate(buffer.limit());
+        if (buffer.limit() < previousLength) {
+            state.truncate(buffer.limit());
+        }
     }
 
     private <T> T withLock(AgentPaths paths, HeadLock.Action<T> action) throws IOException {

@@ -65,7 +65,8 @@ public final class CheckpointWriter {
         String agentId = checkpoint.agentId();
         for (int attempt = 1; ; attempt++) {
             try {
-                return saveOnce(agentId, checkpoint, checkpoint.document());
+                return saveOnce(attempt == 1 ? layout.preparedBefore(agentId) : layout.prepare(agentId),
+                        checkpoint, checkpoint.document());
             } catch (NoSuchFileException e) {
                 // a directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == ATTEMPTS) {
@@ -77,8 +78,7 @@ public final class CheckpointWriter {
         }
     }
 
-    private InsertResult saveOnce(String agentId, StoredCheckpoint checkpoint, byte[] document) throws IOException {
-        AgentPaths paths = layout.prepare(agentId);
+    private InsertResult saveOnce(AgentPaths paths, StoredCheckpoint checkpoint, byte[] document) throws IOException {
         Path temp = files.writeTemp(paths.directory(), document);
         try {
             Path entry = paths.idEntry(checkpoint.checkpointId());
@@ -93,14 +93,17 @@ public final class CheckpointWriter {
                 releaseQuietly(entry, temp);
                 throw e;
             }
+            boolean published = false;
             try {
                 files.syncDirectory(paths.ids());
-                return publish(paths, checkpoint, entry, temp);
+                InsertResult result = publish(paths, checkpoint, entry, temp);
+                published = result.inserted();
+                return result;
             } catch (IOException | RuntimeException e) {
                 releaseQuietly(entry, temp);
                 throw e;
             } finally {
-                head.finish(paths, registration); // while the temporary file still exists (see AgentHead)
+                head.finish(paths, registration, published); // while the temporary file still exists (see AgentHead)
             }
         } finally {
             files.deleteQuietly(temp);

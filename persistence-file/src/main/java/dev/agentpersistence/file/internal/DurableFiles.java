@@ -6,6 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -24,6 +26,8 @@ import java.util.UUID;
  * also between processes), fsync directories.
  */
 public final class DurableFiles {
+    private static final FileSystem DEFAULT_FILE_SYSTEM = FileSystems.getDefault();
+
     private final Fsync fsync;
 
     public DurableFiles(Fsync fsync) {
@@ -47,13 +51,21 @@ public final class DurableFiles {
     }
 
     /**
-     * Creates {@code target}, which must not exist, holding {@code content} (not forced to disk).
+     * Creates {@code target} holding {@code content} (not forced to disk), unless it exists.
      * A concurrent reader sees no file, a prefix of {@code content}, or all of it — so only for
      * content whose prefixes are recognisably incomplete (the head file, {@link AgentHead}); never for
      * checkpoints. A failure removes the partial file.
+     *
+     * @return {@code false} when {@code target} already existed (it is left as it was)
      */
-    public void createWhole(Path target, byte[] content) throws IOException {
-        try (FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    public boolean createWhole(Path target, byte[] content) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+        try (channel) {
             ByteBuffer buffer = ByteBuffer.wrap(content);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
@@ -62,6 +74,7 @@ public final class DurableFiles {
             deleteQuietly(target);
             throw e;
         }
+        return true;
     }
 
     /**
@@ -102,13 +115,16 @@ public final class DurableFiles {
 
     /** Deletes {@code path} if it exists; {@code true} when this call removed it. */
     public boolean deleteIfExists(Path path) throws IOException {
-        return Files.deleteIfExists(path);
+        if (path.getFileSystem() == DEFAULT_FILE_SYSTEM && path.toFile().delete()) {
+            return true; // one unlink; Files.deleteIfExists first reads the attributes (a second system call)
+        }
+        return Files.deleteIfExists(path); // missing: false; otherwise it raises the actual error
     }
 
     /** Deletes {@code path}, ignoring every failure; for clean-up after another error. */
     public void deleteQuietly(Path path) {
         try {
-            Files.deleteIfExists(path);
+            deleteIfExists(path);
         } catch (IOException | RuntimeException ignored) {
             // best effort: a stray temporary file is ignored by readers and swept later
         }

@@ -13,14 +13,21 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps agents and checkpoints to paths under the root and lists what is there:
  * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
  */
 public final class FileLayout {
+    /** Most directories remembered as prepared; the set is emptied when full. */
+    private static final int MAX_REMEMBERED = 4096;
+
     private final Path root;
     private final DurableFiles files;
+    /** Agent and segment directories this layout created or found (see {@link #preparedBefore}). */
+    private final Set<Path> prepared = ConcurrentHashMap.newKeySet();
 
     public FileLayout(Path root, DurableFiles files) {
         this.root = Objects.requireNonNull(root, "root");
@@ -66,7 +73,40 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
+        remember(paths.directory());
         return paths;
+    }
+
+    /** As {@link #prepare}, also creating the agent's segment directory. */
+    public AgentPaths prepareSegments(String agentId) throws IOException {
+        AgentPaths paths = prepare(agentId);
+        files.ensureDirectory(paths.segments());
+        remember(paths.segments());
+        return paths;
+    }
+
+    /**
+     * As {@link #prepare}, but without looking at the directories again when this layout prepared
+     * them before: a save then costs no {@code stat} calls for them. A directory removed since (by
+     * hand, or with its agent's files) makes the caller's next file operation in it fail with
+     * {@link java.nio.file.NoSuchFileException}; the caller then calls {@link #prepare}.
+     */
+    public AgentPaths preparedBefore(String agentId) throws IOException {
+        AgentPaths paths = agent(agentId);
+        return prepared.contains(paths.directory()) ? paths : prepare(agentId);
+    }
+
+    /** As {@link #preparedBefore}, for {@link #prepareSegments}. */
+    public AgentPaths segmentsPreparedBefore(String agentId) throws IOException {
+        AgentPaths paths = agent(agentId);
+        return prepared.contains(paths.segments()) ? paths : prepareSegments(agentId);
+    }
+
+    private void remember(Path directory) {
+        if (prepared.size() >= MAX_REMEMBERED) {
+            prepared.clear();
+        }
+        prepared.add(directory);
     }
 
     /** The versions stored for the agent, ascending; empty when the agent has no directory. */

@@ -57,13 +57,11 @@ public final class SegmentFiles {
             if (touch(target, now)) {
                 return;
             }
-            layout.prepare(agentId);
-            files.ensureDirectory(paths.segments());
-            Path temp = files.writeTemp(paths.directory(), withHeader(segmentId, content));
+            byte[] stored = withHeader(segmentId, content);
             try {
-                files.linkIfAbsent(target, temp);
-            } finally {
-                files.deleteQuietly(temp);
+                store(layout.segmentsPreparedBefore(agentId), target, stored);
+            } catch (NoSuchFileException e) {
+                store(layout.prepareSegments(agentId), target, stored); // a directory was removed meanwhile
             }
             Files.setLastModifiedTime(target, now);
             files.syncDirectory(paths.segments());
@@ -145,6 +143,16 @@ public final class SegmentFiles {
             return false;
         } catch (DirectoryIteratorException e) {
             throw e.getCause();
+        }
+    }
+
+    /** Writes a temporary file in the agent directory, forces it and links it as {@code target} unless that exists. */
+    private void store(AgentPaths paths, Path target, byte[] stored) throws IOException {
+        Path temp = files.writeTemp(paths.directory(), stored);
+        try {
+            files.linkIfAbsent(target, temp);
+        } finally {
+            files.deleteQuietly(temp);
         }
     }
 
