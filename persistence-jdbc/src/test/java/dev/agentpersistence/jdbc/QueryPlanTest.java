@@ -3,24 +3,26 @@ package dev.agentpersistence.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.SqlLogger;
-import org.jdbi.v3.core.statement.SqlStatements;
-import org.jdbi.v3.core.statement.StatementContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import javax.sql.DataSource;
 import org.sqlite.SQLiteDataSource;
 
 /**
  * Every read the provider issues is answered through an index of the agent, never by scanning the
- * table or sorting an agent's rows: the SQL it really sends (captured from JDBI) is checked with
- * SQLite's {@code EXPLAIN QUERY PLAN}.
+ * table or sorting an agent's rows: the SQL it really sends (captured where the connection prepares
+ * it) is checked with SQLite's {@code EXPLAIN QUERY PLAN}.
  */
 class QueryPlanTest {
     @TempDir
@@ -32,16 +34,7 @@ class QueryPlanTest {
             var source = new SQLiteDataSource();
             source.setUrl(database.url());
             var executed = new CopyOnWriteArrayList<String>();
-            Jdbi jdbi = Jdbi.create(source);
-            jdbi.getConfig(SqlStatements.class).setSqlLogger(new SqlLogger() {
-                @Override
-                public void logAfterExecution(StatementContext context) {
-                    String sql = context.getParsedSql().getSql();
-                    if (sql.startsWith("SELECT")) {
-                        executed.add(sql);
-                    }
-                }
-            });
+            Jdbi jdbi = Jdbi.create(recording(source, executed));
             try (var provider = JdbcStorageProvider.builder().config(database.config()).jdbi(jdbi).build()) {
                 String agent = "planned";
                 for (long v = 0; v < 5; v++) {
@@ -71,6 +64,33 @@ class QueryPlanTest {
                             .anyMatch(step -> step.startsWith("SEARCH m") && step.contains("USING INDEX " + database.tables().metadataIndex()));
                 }
             }
+        }
+    }
+
+    /** {@code source}, recording the SQL of every {@code SELECT} its connections prepare. */
+    private static DataSource recording(DataSource source, List<String> selects) {
+        return (DataSource) Proxy.newProxyInstance(QueryPlanTest.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(source, method, args);
+                    if (!(result instanceof Connection connection)) {
+                        return result;
+                    }
+                    return Proxy.newProxyInstance(QueryPlanTest.class.getClassLoader(), new Class<?>[] {Connection.class},
+                            (p, m, a) -> {
+                                if (m.getName().equals("prepareStatement") && a[0] instanceof String sql
+                                        && sql.startsWith("SELECT")) {
+                                    selects.add(sql);
+                                }
+                                return invoke(connection, m, a);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 

@@ -3,14 +3,12 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
  * The SQL of every provider operation, run on a handle the caller owns. Every statement names one
@@ -18,15 +16,17 @@ import org.jdbi.v3.core.mapper.RowMapper;
  * {@code (agent_id, version DESC)} index; ids and values are always bound, never spliced.
  */
 public final class CheckpointStatements {
-    private static final RowMapper<StoredDocument> ROW = (rs, ctx) -> new StoredDocument(rs.getString("agent_id"),
-            rs.getString("checkpoint_id"), rs.getLong("version"), rs.getBytes("payload"));
 
     private final Tables tables;
     private final String selectRows;
+    private final String byIdSql;
+    private final String collidingSql;
 
     public CheckpointStatements(Tables tables) {
         this.tables = Objects.requireNonNull(tables, "tables");
         this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
+        this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
+        this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
     }
 
     /** Inserts the checkpoint row, its expiry row and its metadata rows; the caller provides the transaction. */
@@ -71,17 +71,10 @@ public final class CheckpointStatements {
     public List<StoredDocument> select(Handle handle, String agentId, CheckpointFilter filter) {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
-            return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version ASC")
-                    .bindMap(where.parameters())
-                    .map(ROW)
-                    .list();
+            return RowQuery.list(handle, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
         }
-        var newestFirst = new ArrayList<>(handle.createQuery(selectRows + where.condition()
-                        + " ORDER BY c.version DESC LIMIT :limit")
-                .bindMap(where.parameters())
-                .bind("limit", filter.limit().intValue())
-                .map(ROW)
-                .list());
+        var newestFirst = RowQuery.list(handle, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
+                where.valuesAnd(filter.limit().intValue()));
         Collections.reverse(newestFirst);
         return newestFirst;
     }
@@ -89,30 +82,17 @@ public final class CheckpointStatements {
     /** The matching row with the highest version. */
     public Optional<StoredDocument> latest(Handle handle, String agentId, CheckpointFilter filter) {
         FilterSql where = FilterSql.of(agentId, filter, tables);
-        return handle.createQuery(selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1")
-                .bindMap(where.parameters())
-                .map(ROW)
-                .findOne();
+        return RowQuery.first(handle, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
     }
 
     /** The row with this primary key. */
     public Optional<StoredDocument> byId(Handle handle, String agentId, String checkpointId) {
-        return handle.createQuery(selectRows + "c.agent_id = :agentId AND c.checkpoint_id = :checkpointId")
-                .bind("agentId", agentId)
-                .bind("checkpointId", checkpointId)
-                .map(ROW)
-                .findOne();
+        return RowQuery.first(handle, byIdSql, List.of(agentId, checkpointId));
     }
 
     /** The rows a new checkpoint collided with: same version or same id (at most two). */
     public List<StoredDocument> colliding(Handle handle, String agentId, long version, String checkpointId) {
-        return handle.createQuery(selectRows + "c.agent_id = :agentId AND (c.version = :version"
-                        + " OR c.checkpoint_id = :checkpointId) ORDER BY c.version ASC")
-                .bind("agentId", agentId)
-                .bind("version", version)
-                .bind("checkpointId", checkpointId)
-                .map(ROW)
-                .list();
+        return RowQuery.list(handle, collidingSql, List.of(agentId, version, checkpointId));
     }
 
     /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */
