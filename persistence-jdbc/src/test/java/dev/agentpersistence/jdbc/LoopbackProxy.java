@@ -88,8 +88,16 @@ final class LoopbackProxy implements AutoCloseable {
                         client.close();
                         continue;
                     }
-                    sockets.add(client);
-                    sockets.add(upstream);
+                    synchronized (LoopbackProxy.this) {
+                        if (server != listening) {
+                            // cut() ran while this connection was being set up: it must not survive the cut
+                            client.close();
+                            upstream.close();
+                            continue;
+                        }
+                        sockets.add(client);
+                        sockets.add(upstream);
+                    }
                     daemon("proxy-up-" + port, () -> pump(client, upstream));
                     daemon("proxy-down-" + port, () -> pump(upstream, client));
                 } catch (IOException e) {

@@ -5,10 +5,14 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.spi.Redactor;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -41,6 +45,8 @@ public final class JdbcDatabase implements AutoCloseable {
     /** Hides the URL's and the password setting's credentials in messages and causes. */
     private final Redactor redactor;
     private volatile List<String> sessionSetup = List.of();
+    /** The physical connections {@link #sessionSetup} already ran on; weak, so closed ones go. */
+    private final Map<Connection, Boolean> preparedSessions = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile boolean ready;
     /** The server's statement size limit once read; empty when it has none. */
     private volatile OptionalLong statementLimit;
@@ -198,11 +204,26 @@ public final class JdbcDatabase implements AutoCloseable {
     private <T> T withHandle(HandleCallback<T, RuntimeException> work) {
         List<String> setup = sessionSetup;
         return jdbi.withHandle(handle -> {
-            for (String statement : setup) {
-                handle.execute(statement);
+            if (!setup.isEmpty()) {
+                setUpSession(handle, setup);
             }
             return work.withHandle(handle);
         });
+    }
+
+    /**
+     * Runs the dialect's session statements once per physical connection (a pool hands the same one
+     * out again and again; the settings they make last as long as it does).
+     */
+    private void setUpSession(Handle handle, List<String> setup) {
+        Connection physical = Connections.physical(handle.getConnection());
+        if (preparedSessions.containsKey(physical)) {
+            return;
+        }
+        for (String statement : setup) {
+            handle.execute(statement);
+        }
+        preparedSessions.put(physical, Boolean.TRUE);
     }
 
     /** Detects the dialect of an external data source and migrates the schema, once. */
