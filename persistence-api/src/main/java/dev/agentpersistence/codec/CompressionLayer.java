@@ -36,6 +36,26 @@ final class CompressionLayer {
     }
 
     /**
+     * Refuses a declared uncompressed length over the caller's limit, or over what {@code compressed}
+     * bytes of an algorithm expanding at most {@code maxRatio}:1 can hold, before anything is allocated.
+     *
+     * @throws CorruptCheckpointException naming {@code where}
+     */
+    static void checkDeclaredLength(long declared, long compressed, long maxRatio, CheckpointLocation where, long limit,
+                                    String limitLabel) {
+        if (declared > limit) {
+            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+                    "the compressed document declares " + declared + " bytes uncompressed, over " + limitLabel + " of "
+                            + limit + " bytes", null);
+        }
+        if (declared > compressed * maxRatio) {
+            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+                    "the compressed document declares " + declared + " bytes uncompressed, more than its " + compressed
+                            + " compressed bytes can hold (the document is truncated or its header altered)", null);
+        }
+    }
+
+    /**
      * The document inside a compressed payload, at most {@code limit} bytes long.
      *
      * @throws CorruptCheckpointException naming {@code where} when the format byte is unknown or the

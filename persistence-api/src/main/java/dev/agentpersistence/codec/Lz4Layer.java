@@ -68,14 +68,7 @@ final class Lz4Layer {
         long declared = Integer.toUnsignedLong(Bytes.readInt(payload, CompressionLayer.MAGIC.length + 1));
         int expectedCrc = Bytes.readInt(payload, CompressionLayer.MAGIC.length + 5);
         long compressed = payload.length - HEADER;
-        if (declared > limit) {
-            throw corrupt(where, "the compressed document declares " + declared + " bytes uncompressed, over "
-                    + limitLabel + " of " + limit + " bytes", null);
-        }
-        if (declared > compressed * MAX_RATIO) {
-            throw corrupt(where, "the compressed document declares " + declared + " bytes uncompressed, more than its "
-                    + compressed + " compressed bytes can hold (the document is truncated or its header altered)", null);
-        }
+        CompressionLayer.checkDeclaredLength(declared, compressed, MAX_RATIO, where, limit, limitLabel);
         byte[] out = new byte[(int) declared];
         int produced;
         try {
