@@ -162,6 +162,12 @@ class S3LatestPointerTest {
         log.take();
         assertThat(latest("agent")).contains(1L);
         assertThat(log.take()).containsExactly("GetObject", "GetObject");
+
+        // deleted while this provider remembers the pointer's ETag: the conditional PUT finds nothing to replace
+        assertThat(provider.deleteCheckpoints("agent")).isEqualTo(1);
+        save("agent", 3);
+        assertThat(pointer("agent")).isEqualTo("1\n3");
+        assertThat(latest("agent")).contains(3L);
     }
 
     @Test

@@ -21,8 +21,8 @@ import java.util.Optional;
  *       {@code If-None-Match: *}; an existing marker for another version is a conflict when that
  *       version's body holds this id, and is taken over (conditionally on its ETag) when it is stale;</li>
  *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);</li>
- *   <li>raise the {@link LatestPointer} {@code l/A} to the version (a GET, and a conditional PUT
- *       unless it is already there or above);</li>
+ *   <li>raise the {@link LatestPointer} {@code l/A} to the version (a conditional PUT on the ETag
+ *       this provider last saw, else a GET and a conditional PUT unless it is already there or above);</li>
  *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
  *       reader never sees a checkpoint without its marker and index entry, and the pointer is at or
  *       above it. If the key is taken, the stored document is returned for the shell to decide
@@ -82,7 +82,7 @@ public final class CheckpointSaver {
                                 + ") of agent '" + agentId + "': the claim on its id expired and was taken by another save");
             }
         }
-        pointer.raise(agent, checkpoint.version());
+        pointer.raiseFromLastSeen(agent, checkpoint.version());
         String bodyKey = layout.bodyKey(agent, checkpoint.version());
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (objects.putIfAbsent(bodyKey, body, store.format().metadata())) {
