@@ -13,8 +13,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Stores checkpoints as objects in an S3 bucket. The storage shell ({@link StorageShell}) over
  * {@code S3StorageBackend}: it reads every stored form and writes the one its {@link StorageSettings}
  * choose (by default those of discovery: checksums, compression from 4 KiB, incremental history in
- * objects under {@code P/h/}). The key layout (see the module's README) answers "latest" with one
- * {@code ListObjectsV2} of one key plus one GET, a lookup by id with two GETs, and filters from key
+ * objects under {@code P/h/}). The key layout (see the module's README) answers "latest" with two
+ * GETs (the agent's latest pointer, then the body it names), a lookup by id with two GETs, and filters from key
  * names without reading bodies that cannot match. Saves use {@code If-None-Match: *}, so two writers
  * of one version never both win. Thread-safe.
  *

@@ -99,7 +99,12 @@ final class S3ProxyServer implements AutoCloseable {
 
     /** A client that reports every call to {@code log}. */
     S3Client loggingClient(RequestLog log) {
-        return builder(ACCESS_KEY, SECRET_KEY).overrideConfiguration(o -> o.addExecutionInterceptor(log)).build();
+        return interceptedClient(log);
+    }
+
+    /** A client that passes every call through {@code interceptor} (to log, delay or fail it). */
+    S3Client interceptedClient(software.amazon.awssdk.core.interceptor.ExecutionInterceptor interceptor) {
+        return builder(ACCESS_KEY, SECRET_KEY).overrideConfiguration(o -> o.addExecutionInterceptor(interceptor)).build();
     }
 
     S3Client client(String accessKey, String secretKey) {

@@ -89,8 +89,21 @@ class S3StorageProviderTest {
         assertThat(keys()).containsExactlyInAnyOrder(
                 PREFIX + "/v/" + agent + "/9223372036854775800",
                 PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
-                PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"));
-        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject");
+                PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"),
+                PREFIX + "/l/" + agent);
+        assertThat(server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent)).asUtf8String())
+                .isEqualTo("1\n7");
+        // marker, index entry, pointer (absent: created from the newest listed body), body, pointer checked again
+        assertThat(log.take()).containsExactly("PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject",
+                "PutObject", "GetObject");
+        // the next save raises the pointer on the ETag read at the end of the previous one
+        provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 8));
+        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "PutObject", "GetObject");
+        // moved by another writer meanwhile (to a version being saved): the refused PUT, then a read
+        server.admin().putObject(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
+        provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 9));
+        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject",
+                "GetObject");
     }
 
     @Test
@@ -112,13 +125,16 @@ class S3StorageProviderTest {
     }
 
     @Test
-    void latestIsOneListingOfOneKeyPlusOneGet() {
+    void latestIsTwoGetsAndBelowTheNewestOneListingOfOneKeyPlusOneGet() {
         saveAll("agent", 40);
         assertThat(provider.getLatestCheckpoint("agent")).map(AgentCheckpoint::version).contains(39L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject");
+        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(39L).build()))
+                .map(AgentCheckpoint::version).contains(39L);
+        assertThat(log.take()).containsExactly("GetObject", "GetObject");
         assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(12L).build()))
                 .map(AgentCheckpoint::version).contains(12L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject");
+        assertThat(log.take()).containsExactly("GetObject", "ListObjectsV2", "GetObject");
     }
 
     @Test
@@ -339,7 +355,7 @@ class S3StorageProviderTest {
     void anEmptyPrefixUsesTheBucketRoot() {
         var atRoot = open(server.config(bucket).build());
         atRoot.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
-        assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/"));
+        assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/") || k.startsWith("l/"));
         assertThat(provider.getCheckpoints("agent")).isEmpty();
         assertThat(atRoot.getCheckpoints("agent")).hasSize(1);
     }
@@ -370,6 +386,6 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.close();
         assertThatThrownBy(() -> provider.getCheckpoints("agent")).isInstanceOf(IllegalStateException.class);
-        assertThat(client.listObjectsV2(b -> b.bucket(bucket)).contents()).hasSize(3);
+        assertThat(client.listObjectsV2(b -> b.bucket(bucket)).contents()).hasSize(4);
     }
 }

@@ -9,7 +9,9 @@ import java.util.Objects;
 
 /**
  * Deletes checkpoints: bodies first (which un-commits them), then the index entries and id markers
- * that describe them. A delete interrupted in between leaves entries and markers without bodies,
+ * that describe them, and for a whole agent its {@link LatestPointer}. {@code deleteBelow} leaves the
+ * pointer: when it named a deleted version, readers find its body gone and list instead, until a save
+ * raises it. A delete interrupted in between leaves entries and markers without bodies,
  * which readers ignore like those of an unfinished save.
  */
 public final class CheckpointDeletions {
@@ -30,6 +32,7 @@ public final class CheckpointDeletions {
         if (KeyParts.isDigest(agent)) {
             rest.add(layout.nameKey(agent));
         }
+        rest.add(layout.pointerKey(agent)); // last: a save racing this delete raises it again after its body
         store.objects().delete(rest);
         return countVersions(agent, bodies);
     }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
@@ -9,10 +10,14 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Reads checkpoints, walking keys newest first and stopping as soon as the caller has enough. A
+ * Reads checkpoints: the latest through the agent's {@link LatestPointer} when it can answer, else
+ * walking keys newest first and stopping as soon as the caller has enough. A
  * filter on version and limit walks the bodies ({@code v/A/}, one listing call per 1,000 versions,
  * bounded by {@code StartAfter}); any other field walks the index entries ({@code x/A/}), rejects
  * entries whose attributes cannot match without any request, and reads the body of the remaining
@@ -32,10 +37,14 @@ public final class CheckpointQueries {
      */
     private static final int MAX_LISTINGS_PAST_FOREIGN_KEYS = 3;
 
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointQueries.class);
+
     private final CheckpointObjects store;
+    private final LatestPointer pointer;
 
     public CheckpointQueries(CheckpointObjects store) {
         this.store = Objects.requireNonNull(store, "store");
+        this.pointer = new LatestPointer(store);
     }
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
@@ -49,10 +58,35 @@ public final class CheckpointQueries {
         return found;
     }
 
-    /** The checkpoint with the highest version up to {@code maxVersion}. */
+    /**
+     * The checkpoint with the highest version up to {@code maxVersion}: the body the agent's
+     * {@link LatestPointer} names when it is within the bound and that body exists (no body is newer),
+     * else the newest body listed. A missing or unreadable pointer is then written (best effort: a
+     * reader without write access still answers).
+     */
     public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
+        String agent = KeyParts.encode(agentId);
+        OptionalLong pointed = pointer.read(agent);
+        if (pointed.isPresent() && (maxVersion == null || pointed.getAsLong() <= maxVersion)) {
+            Optional<StoredDocument> body = store.readBody(agentId, agent, pointed.getAsLong());
+            if (body.isPresent()) {
+                return body;
+            }
+        }
         var walk = new BodyWalk(agentId, maxVersion, 1);
-        return walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+        Optional<StoredDocument> newest = walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+        if (pointed.isEmpty() && newest.isPresent()) {
+            repair(agent, newest.get().version());
+        }
+        return newest;
+    }
+
+    private void repair(String agent, long version) {
+        try {
+            pointer.raise(agent, version);
+        } catch (PersistenceException e) {
+            LOG.debug("Could not write the latest pointer of agent segment {}: {}", agent, e.getMessage());
+        }
     }
 
     /** The checkpoints that may match {@code filter}, newest first (see the class comment). */

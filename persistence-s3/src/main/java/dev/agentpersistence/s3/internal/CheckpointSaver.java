@@ -15,20 +15,24 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The save protocol. Three writes, the last of which commits:
+ * The save protocol. Four writes, the last of which commits:
  * <ol>
  *   <li>claim the checkpoint id: create the id marker {@code id/A/I} (version and id) with
  *       {@code If-None-Match: *}; an existing marker for another version is a conflict when that
  *       version's body holds this id, and is taken over (conditionally on its ETag) when it is stale;</li>
  *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);</li>
+ *   <li>raise the {@link LatestPointer} {@code l/A} to the version (a conditional PUT on the ETag
+ *       this provider last saw, else a GET and a conditional PUT unless it is already there or above);</li>
  *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
- *       reader never sees a checkpoint without its marker and index entry. If the key is taken, the
- *       stored document is returned for the shell to decide (identical content is a no-op).</li>
+ *       reader never sees a checkpoint without its marker and index entry, and the pointer is at or
+ *       above it. If the key is taken, the stored document is returned for the shell to decide
+ *       (identical content is a no-op).</li>
  * </ol>
- * A save that stops after step 1 or 2 (crash, lost race) leaves a marker or index entry without a
- * matching body. Readers ignore them, because they always check the body; a later save of the same
- * id takes the marker over when its version's body holds another id, or when no body appeared
- * within {@link #CLAIM_LEASE}.
+ * Then the pointer is read once more and raised again if a concurrent {@code deleteCheckpoints}
+ * removed it meanwhile. A save that stops after step 1, 2 or 3 (crash, lost race) leaves a marker,
+ * index entry or pointer without a matching body. Readers ignore them, because they always check the
+ * body; a later save of the same id takes the marker over when its version's body holds another id,
+ * or when no body appeared within {@link #CLAIM_LEASE}.
  */
 public final class CheckpointSaver {
     /** How long a claimed id waits for its body before another version may take it over. */
@@ -36,6 +40,7 @@ public final class CheckpointSaver {
     private static final int ATTEMPTS = 5;
 
     private final CheckpointObjects store;
+    private final LatestPointer pointer;
     private final Clock clock;
     private final Duration lease;
 
@@ -46,6 +51,7 @@ public final class CheckpointSaver {
     /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}. */
     public CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease) {
         this.store = Objects.requireNonNull(store, "store");
+        this.pointer = new LatestPointer(store);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.lease = Objects.requireNonNull(lease, "lease");
     }
@@ -76,13 +82,16 @@ public final class CheckpointSaver {
                                 + ") of agent '" + agentId + "': the claim on its id expired and was taken by another save");
             }
         }
+        pointer.raiseFromLastSeen(agent, checkpoint.version());
         String bodyKey = layout.bodyKey(agent, checkpoint.version());
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (objects.putIfAbsent(bodyKey, body, store.format().metadata())) {
+                pointer.raise(agent, checkpoint.version());
                 return InsertResult.stored();
             }
             Optional<StoredDocument> stored = store.readBody(agentId, agent, checkpoint.version());
             if (stored.isPresent()) {
+                pointer.raise(agent, checkpoint.version());
                 return InsertResult.clashedWith(List.of(stored.get()));
             }
             // The body was deleted between our write and our read: try again.

@@ -8,6 +8,7 @@ package dev.agentpersistence.s3.internal;
  * P/v/A/R                 checkpoint body; its existence is the commit of a save
  * P/x/A/R.&lt;attrs&gt;/I      one-byte index object with the filterable attributes in its name ({@link IndexEntry})
  * P/id/A/I                id marker: version and checkpoint id (lookup by id without listing)
+ * P/l/A                   latest pointer: "1\n&lt;version&gt;", at or above every committed body ({@link LatestPointer})
  * P/n/A                   the agent id, for agents whose segment is a digest
  * P/h/A/S                 history segment S (the segment id's key segment): the id, a newline, the bytes
  * P/h/A/n                 the agent id, for agents with history segments whose segment is a digest
@@ -18,6 +19,7 @@ public final class KeyLayout {
     private static final String INDEX = "x/";
     private static final String MARKERS = "id/";
     private static final String NAMES = "n/";
+    private static final String POINTERS = "l/";
     private static final String HISTORY = "h/";
     private static final String HISTORY_NAME = "n";
 
@@ -121,6 +123,11 @@ public final class KeyLayout {
 
     public String nameKey(String agent) {
         return root + NAMES + agent;
+    }
+
+    /** The agent's {@link LatestPointer}. */
+    public String pointerKey(String agent) {
+        return root + POINTERS + agent;
     }
 
     /** The folder whose sub-folders are the agents with history segments. */

@@ -162,7 +162,8 @@ public final class S3Objects {
                 client.putObject(conditional, RequestBody.fromBytes(bytes));
                 return true;
             } catch (S3Exception e) {
-                if (e.statusCode() == 412) {
+                // 412: the condition failed; 404 (If-Match): there is no longer an object to replace.
+                if (e.statusCode() == 412 || e.statusCode() == 404) {
                     return false;
                 }
                 // 409 ConditionalRequestConflict: another conditional write to the key is in flight; retry.

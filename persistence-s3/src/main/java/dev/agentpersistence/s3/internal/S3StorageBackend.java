@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Records as objects in an S3 bucket. The key layout (see the module's README) answers "latest"
- * with one {@code ListObjectsV2} of one key plus one GET, a lookup by id with two GETs, and filters
+ * with two GETs (the agent's {@link LatestPointer}, then the body it names), a lookup by id with two
+ * GETs, and filters
  * from index key names without reading bodies that cannot match. Inserts use {@code If-None-Match: *},
  * so two writers of one version never both win. Node ids and metadata are hashed in the index keys,
  * so the shell checks candidates of such filters ({@link #filtersAttributes()} is {@code false}).
