@@ -12,8 +12,8 @@ final class QueryArguments {
     private QueryArguments() {
     }
 
-    static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody) {
-        var args = new ArrayList<byte[]>(10 + 2 * filter.metadata().size());
+    static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody, byte[] maxInline) {
+        var args = new ArrayList<byte[]>(11 + 2 * filter.metadata().size());
         args.add(filter.maxVersion() == null ? EMPTY : bytes(IndexValues.version(filter.maxVersion())));
         args.add(bytes(latestOnly ? "1" : filter.limit() == null ? "0" : Integer.toString(filter.limit())));
         if (filter.createdAfter() == null) {
@@ -34,6 +34,7 @@ final class QueryArguments {
         args.add(filter.nodeId() == null ? EMPTY : bytes(filter.nodeId()));
         args.add(bytes(filter.includeTombstones() ? "1" : "0"));
         args.add(maxBody);
+        args.add(maxInline);
         filter.metadata().forEach((key, value) -> {
             args.add(bytes(key));
             args.add(bytes(value));
