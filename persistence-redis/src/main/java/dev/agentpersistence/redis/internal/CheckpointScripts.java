@@ -32,6 +32,7 @@ public final class CheckpointScripts {
     private static final RedisScript DELETE = RedisScript.load("delete");
     private static final RedisScript DELETE_BEFORE = RedisScript.load("delete_before");
     private static final RedisScript SETTLE = RedisScript.load("settle");
+    private static final RedisScript LATEST = RedisScript.load("latest");
 
     /** Bodies of at least this many bytes are staged: written by a plain command beside the save script. */
     static final int STAGED_FROM = 8 * 1024;
@@ -149,10 +150,13 @@ public final class CheckpointScripts {
     /** The matching records, ascending by version; {@code latestOnly} keeps just the newest. */
     public List<StoredDocument> query(String agentId, CheckpointFilter filter, boolean latestOnly) {
         AgentKeys agent = keys.agent(agentId);
-        List<byte[]> queryKeys = List.of(agent.versions(), agent.createdAt(), agent.bodies(), agent.attributes());
+        boolean newest = latestOnly && QueryArguments.versionsOnly(filter);
+        List<byte[]> queryKeys = newest ? List.of(agent.versions(), agent.bodies())
+                : List.of(agent.versions(), agent.createdAt(), agent.bodies(), agent.attributes());
         for (int attempt = 1; ; attempt++) {
             byte[] inline = attempt < READ_ATTEMPTS ? INLINE_READ_BYTES : maxBody;
-            List<?> reply = list(QUERY.run(client, queryKeys, QueryArguments.of(filter, latestOnly, maxBody, inline)));
+            List<?> reply = list(newest ? LATEST.run(client, queryKeys, QueryArguments.latest(filter, maxBody, inline))
+                    : QUERY.run(client, queryKeys, QueryArguments.of(filter, latestOnly, maxBody, inline)));
             List<StoredDocument> found = documents(agent, reply);
             if (found != null) {
                 return found;

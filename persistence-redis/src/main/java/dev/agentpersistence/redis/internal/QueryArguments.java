@@ -5,11 +5,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The ARGV of {@code query.lua} for one filter; the layout is documented in the script. */
+/** The ARGV of {@code query.lua} and {@code latest.lua} for one filter; the layout is documented in the scripts. */
 final class QueryArguments {
     private static final byte[] EMPTY = new byte[0];
 
     private QueryArguments() {
+    }
+
+    /** Whether {@code filter} selects by version alone, so {@code latest.lua} answers a latest query. */
+    static boolean versionsOnly(CheckpointFilter filter) {
+        return filter.nodeId() == null && filter.includeTombstones() && filter.createdAfter() == null
+                && filter.createdBefore() == null && filter.metadata().isEmpty();
+    }
+
+    /** The ARGV of {@code latest.lua}. */
+    static List<byte[]> latest(CheckpointFilter filter, byte[] maxBody, byte[] maxInline) {
+        byte[] upper = filter.maxVersion() == null ? bytes("+") : bytes("[" + IndexValues.version(filter.maxVersion()));
+        return List.of(upper, maxBody, maxInline);
     }
 
     static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody, byte[] maxInline) {
