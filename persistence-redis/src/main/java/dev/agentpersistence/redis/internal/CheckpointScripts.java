@@ -228,7 +228,7 @@ public final class CheckpointScripts {
             if (status == 3) {
                 throw tooLarge(agent, checkpointId, version, number(reply.get(2)));
             }
-            byte[] body = status == 4 ? client.hget(agent.bodies(), reply.get(1) instanceof byte[] v ? v : null)
+            byte[] body = status == 4 ? client.hget(agent.bodies(), (byte[]) reply.get(1))
                     : (byte[]) reply.get(2);
             if (body != null) {
                 return Optional.of(document(agent, version, checkedLength(agent, checkpointId, version, body),
