@@ -9,12 +9,15 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.redis.internal.IndexValues;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
 
 /**
  * The save and read protocol around large bodies (written with a plain HSETNX beside the save script,
@@ -106,6 +109,33 @@ class RedisSaveProtocolTest {
                 assertThat(provider.getCheckpoint(AGENT, "cp-0")).contains(checkpoint);
                 provider.deleteCheckpoints(AGENT);
                 jedis.hset(keys + "b", IndexValues.version(0), "left over");
+            }
+        }
+    }
+
+    /** On a private server (never the shared one): its scripts are flushed between saves. */
+    @Test
+    void aServerThatLostItsScriptsTakesLargeSavesAndStillRefusesConflicts(@TempDir Path dir) {
+        try (var server = RedisServerProcess.start("Redis (private server of the save protocol test)", dir, List.of());
+             var jedis = new Jedis("127.0.0.1", server.port())) {
+            var config = RedisStorageConfig.custom().uri("redis://127.0.0.1:" + server.port()).keyPrefix("p:").build();
+            try (var provider = RedisStorageProvider.create(config)) {
+                var first = checkpoint(0, LARGE);
+                provider.saveCheckpoint(AGENT, first);
+                jedis.scriptFlush();
+                var second = checkpoint(1, LARGE + "?");
+                provider.saveCheckpoint(AGENT, second);
+                jedis.scriptFlush();
+                assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(1, LARGE + "!")))
+                        .isInstanceOf(CheckpointConflictException.class);
+                jedis.scriptFlush();
+                var sameId = AgentCheckpoint.builder().checkpointId("cp-0").agentId(AGENT).version(2)
+                        .createdAt(first.createdAt()).message(Message.user(LARGE).withId("m-2")).build();
+                assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, sameId)).isInstanceOf(CheckpointConflictException.class);
+
+                assertThat(jedis.hkeys("p:" + tag() + ":b")).containsExactlyInAnyOrder(IndexValues.version(0), IndexValues.version(1));
+                jedis.scriptFlush();
+                assertThat(provider.getCheckpoints(AGENT)).containsExactly(first, second);
             }
         }
     }
