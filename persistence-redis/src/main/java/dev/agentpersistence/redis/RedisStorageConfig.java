@@ -51,7 +51,7 @@ public final class RedisStorageConfig {
             Duration.ofSeconds(2), "How long a call waits for a free connection.");
     /** Whether a pooled connection is checked with PING before use. */
     public static final Setting<Boolean> POOL_TEST_ON_BORROW = Setting.bool("agent.persistence.redis.pool.test-on-borrow",
-            true, "PING a pooled connection before use, so a restarted server costs no failed call.");
+            true, "PING a pooled connection idle for 1 s or more before use (in a cluster: every one), so a restarted server costs no failed call.");
     /** Time allowed to open a connection; with TLS, also for each read of the handshake. */
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.redis.connect-timeout",
             Duration.ofSeconds(2), "Time allowed to open a connection; with rediss://, also for each read of the TLS handshake.").checkedBy(RedisStorageConfig::intMillis);

@@ -49,6 +49,26 @@ class RedisOutageTest {
         }
     }
 
+    /**
+     * A pooled connection is pinged on borrow only after a second idle (busy callers skip the round
+     * trip); the connection a restart left behind has been idle longer, so the first call after the
+     * restart does not fail.
+     */
+    @Test
+    void aConnectionIdleAcrossARestartIsReplacedBeforeUse(@TempDir Path dir) throws InterruptedException {
+        try (var server = RedisServerProcess.start("Redis (private server of the outage test)", dir, List.of())) {
+            var config = RedisStorageConfig.custom().uri("redis://127.0.0.1:" + server.port()).keyPrefix("outage:")
+                    .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofSeconds(2)).build();
+            try (var provider = RedisStorageProvider.create(config)) {
+                provider.saveCheckpoint("agent", Fixtures.simple("agent", 0));
+                server.stop();
+                server.start();
+                Thread.sleep(1_100);
+                assertThat(provider.getCheckpoints("agent")).isEmpty();
+            }
+        }
+    }
+
     @Test
     void unreachableClusterIsReportedWhenTheProviderIsCreated() {
         int port = RedisServerProcess.freePort(false);

@@ -11,6 +11,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /** Creates the pooled Jedis client a {@link RedisStorageConfig} describes. */
@@ -56,10 +57,11 @@ public final class RedisClients {
         if (JedisURIHelper.hasDbIndex(uri)) {
             clientConfig.database(JedisURIHelper.getDBIndex(uri));
         }
+        var standalone = clientConfig.build();
         return RedisClient.builder()
-                .hostAndPort(JedisURIHelper.getHostAndPort(uri))
-                .clientConfig(clientConfig.build())
-                .poolConfig(pool)
+                .connectionProvider(new PooledConnectionProvider(
+                        new IdleCheckedConnections(JedisURIHelper.getHostAndPort(uri), standalone), pool))
+                .clientConfig(standalone)
                 .build();
     }
 

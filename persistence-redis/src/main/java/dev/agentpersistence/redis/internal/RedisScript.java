@@ -8,7 +8,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.AbstractTransaction;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -46,6 +49,21 @@ public final class RedisScript {
         } catch (JedisNoScriptException e) {
             return client.eval(source, keys, args);
         }
+    }
+
+    /**
+     * Queues the script in {@code transaction}: by its SHA-1, or in full when {@code inFull} (after
+     * a {@link #missing} reply). Inside a MULTI a missing script does not abort the other commands,
+     * so callers must queue commands that stay correct when it does not run.
+     */
+    public Response<Object> queue(AbstractTransaction transaction, List<byte[]> keys, List<byte[]> args,
+                                  boolean inFull) {
+        return inFull ? transaction.eval(source, keys, args) : transaction.evalsha(sha1, keys, args);
+    }
+
+    /** Whether {@code e}, a queued script's error, says the server does not have the script. */
+    public static boolean missing(JedisDataException e) {
+        return e instanceof JedisNoScriptException || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
     }
 
     /** The script's name, for messages. */

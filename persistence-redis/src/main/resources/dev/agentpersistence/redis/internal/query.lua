@@ -4,15 +4,16 @@
 -- ARGV: 1 max version, 19 digits ('' = none), 2 limit ('0' = none),
 --       3 createdAfter instant key ('' = none), 4 its score, 5 createdBefore instant key ('' = none), 6 its score,
 --       7 '1' to filter by node id, 8 node id, 9 '1' to include tombstones, 10 the largest body to return,
---       11.. metadata key, value pairs
--- Returns {0, version, body, version, body, ...} ascending by version, or {1, version} when the
+--       11 the largest body returned inline, 12.. metadata key, value pairs
+-- Returns {0, version, body, version, body, ...} ascending by version, where a body longer than ARGV[11]
+-- is replaced by its length (an integer) for the caller to read with HMGET (Lua would copy it twice), or {1, version} when the
 -- attribute record of that version is missing or unreadable, {2, version} when its body is missing,
 -- or {3, version, length} when its body is longer than ARGV[10] (nothing larger is ever returned).
 local maxv, limit = ARGV[1], tonumber(ARGV[2])
 local after, before = ARGV[3], ARGV[5]
 local byNode, node, tombstones = ARGV[7] == '1', ARGV[8], ARGV[9] == '1'
-local maxBody = tonumber(ARGV[10])
-local readAttributes = byNode or not tombstones or after ~= '' or before ~= '' or #ARGV > 10
+local maxBody, inline = tonumber(ARGV[10]), tonumber(ARGV[11])
+local readAttributes = byNode or not tombstones or after ~= '' or before ~= '' or #ARGV > 11
 local broken
 
 local function matches(v)
@@ -44,11 +45,11 @@ local function matches(v)
   if before ~= '' and a.c >= before then
     return false
   end
-  if #ARGV > 10 then
+  if #ARGV > 11 then
     if type(a.m) ~= 'table' then
       return false
     end
-    for i = 11, #ARGV, 2 do
+    for i = 12, #ARGV, 2 do
       if a.m[ARGV[i]] ~= ARGV[i + 1] then
         return false
       end
@@ -112,16 +113,23 @@ if broken then
   return {1, broken}
 end
 
+local lengths = {}
 for i = #found, 1, -1 do
   local length = redis.call('HSTRLEN', KEYS[3], found[i])
   if length > maxBody then
     return {3, found[i], length}
   end
+  lengths[i] = length
 end
 local out = {0}
 for i = #found, 1, -1 do
-  local body = redis.call('HGET', KEYS[3], found[i])
-  if not body then
+  local body
+  if lengths[i] > inline then
+    body = lengths[i]
+  else
+    body = redis.call('HGET', KEYS[3], found[i])
+  end
+  if not body or body == 0 then
     return {2, found[i]}
   end
   out[#out + 1] = found[i]
