@@ -19,9 +19,10 @@ final class CompressionLayer {
     private CompressionLayer() {
     }
 
-    /** Whether {@code bytes} starts with the compression layer's magic. */
-    static boolean isCompressed(byte[] bytes) {
-        return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    /** Whether {@code bytes} holds the compression layer's magic at {@code start}. */
+    static boolean isCompressed(byte[] bytes, int start) {
+        return bytes.length - start >= MAGIC.length
+                && Arrays.equals(bytes, start, start + MAGIC.length, MAGIC, 0, MAGIC.length);
     }
 
     /**
@@ -56,20 +57,24 @@ final class CompressionLayer {
     }
 
     /**
-     * The document inside a compressed payload, at most {@code limit} bytes long.
+     * The document inside the compressed payload that starts at {@code start} of {@code stored}, at most
+     * {@code limit} bytes long.
      *
+     * @param verified whether a checksum layer already verified the compressed bytes
      * @throws CorruptCheckpointException naming {@code where} when the format byte is unknown or the
      *                                    algorithm's header or data is damaged, truncated or over the limit
      */
-    static byte[] decompress(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
-        if (payload.length <= MAGIC.length) {
+    static byte[] decompress(byte[] stored, int start, boolean verified, CheckpointLocation where, long limit,
+                             String limitLabel) {
+        if (stored.length - start <= MAGIC.length) {
             throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
                     "the compressed document is truncated (no header)", null);
         }
-        int format = payload[MAGIC.length] & 0xFF;
+        int format = stored[start + MAGIC.length] & 0xFF;
         return switch (format) {
-            case DeflateLayer.VERSION -> DeflateLayer.inflate(payload, where, limit, limitLabel);
-            case Lz4Layer.FORMAT -> Lz4Layer.decompress(payload, where, limit, limitLabel);
+            case DeflateLayer.VERSION -> DeflateLayer.inflate(start == 0 ? stored : Arrays.copyOfRange(stored, start,
+                    stored.length), where, limit, limitLabel);
+            case Lz4Layer.FORMAT -> Lz4Layer.decompress(stored, start, verified, where, limit, limitLabel);
             default -> throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
                     "compression layer version " + format + " is not one this library reads ("
                             + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4)", null);

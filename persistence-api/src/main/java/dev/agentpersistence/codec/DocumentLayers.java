@@ -223,15 +223,19 @@ public final class DocumentLayers {
         } else if (requireEncryption) {
             throw corrupt(where, "the document is not encrypted, but encryption is required", null);
         }
+        int start = 0;
         if (startsWith(result, CHECKSUM_PREFIX)) {
-            result = verifyChecksum(result, where);
+            verifyChecksum(result, where);
+            start = CHECKSUM_HEADER;
         }
-        if (CompressionLayer.isCompressed(result)) {
-            result = maxDocumentSize < CompressionLayer.MAX_LENGTH
-                    ? CompressionLayer.decompress(result, where, maxDocumentSize, "the maximum checkpoint size")
-                    : CompressionLayer.decompress(result, where, CompressionLayer.MAX_LENGTH, "the largest document this library reads");
+        if (CompressionLayer.isCompressed(result, start)) {
+            boolean verified = start > 0;
+            return maxDocumentSize < CompressionLayer.MAX_LENGTH
+                    ? CompressionLayer.decompress(result, start, verified, where, maxDocumentSize, "the maximum checkpoint size")
+                    : CompressionLayer.decompress(result, start, verified, where, CompressionLayer.MAX_LENGTH,
+                    "the largest document this library reads");
         }
-        return result;
+        return start == 0 ? result : Arrays.copyOfRange(result, start, result.length);
     }
 
     /** The key id an encrypted stored document names, or {@code null} for one that is not encrypted. */
@@ -264,7 +268,8 @@ public final class DocumentLayers {
         return out;
     }
 
-    private static byte[] verifyChecksum(byte[] stored, CheckpointLocation where) {
+    /** Checks the checksum header of {@code stored} against the bytes after it. */
+    private static void verifyChecksum(byte[] stored, CheckpointLocation where) {
         if (stored.length < CHECKSUM_HEADER || stored[CHECKSUM_HEADER - 1] != '\n') {
             throw corrupt(where, "the checksum header is truncated or malformed", null);
         }
@@ -281,7 +286,6 @@ public final class DocumentLayers {
             throw corrupt(where, "checksum mismatch: stored crc32c " + hex + ", computed "
                     + String.format("%08x", crc.getValue()) + " (the document was altered or truncated)", null);
         }
-        return Arrays.copyOfRange(stored, CHECKSUM_HEADER, stored.length);
     }
 
     private byte[] encrypt(byte[] plain, String keyId) {

@@ -17,7 +17,9 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * </pre>
  *
  * An LZ4 block carries no checksum of its own, so the layer adds one: a damaged block that still
- * decompresses to the declared length is caught, as deflate's Adler-32 catches it. Decompression
+ * decompresses to the declared length is caught, as deflate's Adler-32 catches it. Under a checksum
+ * layer that already verified the compressed bytes (the default), they are exactly what the writer
+ * compressed, so the output's CRC32C is not computed a second time. Decompression
  * is bounded like deflate's ({@link DeflateLayer}): the declared length must be within the caller's limit and
  * within what the block can hold (LZ4 expands at most 255:1), exactly that many bytes must come out
  * of a block that ends at the last stored byte. Uses lz4-java's fastest implementation (native
@@ -54,25 +56,28 @@ final class Lz4Layer {
     }
 
     /**
-     * The document inside an LZ4 payload.
+     * The document inside an LZ4 payload that starts at {@code start} of {@code stored}.
      *
+     * @param verified   whether a checksum layer already verified these compressed bytes: then they are
+     *                   exactly what the writer compressed, and the CRC32C of the output is not computed again
      * @param limit      the largest uncompressed length accepted
      * @param limitLabel what the limit is, for the message when a document declares more
      * @throws CorruptCheckpointException naming {@code where} when the header or the block is damaged, the
      *                                    declared length is over the limit or is not what comes out, or the CRC32C does not match
      */
-    static byte[] decompress(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
-        if (payload.length < HEADER) {
+    static byte[] decompress(byte[] stored, int start, boolean verified, CheckpointLocation where, long limit,
+                             String limitLabel) {
+        if (stored.length - start < HEADER) {
             throw corrupt(where, "the LZ4-compressed document is truncated (no header)", null);
         }
-        long declared = Integer.toUnsignedLong(Bytes.readInt(payload, CompressionLayer.MAGIC.length + 1));
-        int expectedCrc = Bytes.readInt(payload, CompressionLayer.MAGIC.length + 5);
-        long compressed = payload.length - HEADER;
+        long declared = Integer.toUnsignedLong(Bytes.readInt(stored, start + CompressionLayer.MAGIC.length + 1));
+        int expectedCrc = Bytes.readInt(stored, start + CompressionLayer.MAGIC.length + 5);
+        long compressed = stored.length - start - HEADER;
         CompressionLayer.checkDeclaredLength(declared, compressed, MAX_RATIO, where, limit, limitLabel);
         byte[] out = new byte[(int) declared];
         int produced;
         try {
-            produced = DECOMPRESSOR.decompress(payload, HEADER, (int) compressed, out, 0, out.length);
+            produced = DECOMPRESSOR.decompress(stored, start + HEADER, (int) compressed, out, 0, out.length);
         } catch (LZ4Exception e) {
             throw corrupt(where, "the compressed document's LZ4 block is damaged or truncated, or holds more than the " + declared
                     + " bytes it declares (" + e.getMessage() + ")", e);
@@ -80,6 +85,9 @@ final class Lz4Layer {
         if (produced != declared) {
             throw corrupt(where, "the compressed document holds " + produced + " bytes, not the " + declared
                     + " it declares", null);
+        }
+        if (verified) {
+            return out;
         }
         int actualCrc = crc32c(out, out.length);
         if (actualCrc != expectedCrc) {

@@ -63,6 +63,17 @@ class Lz4CompressionTest {
     }
 
     @Test
+    void underTheChecksumLayerTheCompressedBytesAreVerifiedAndReadInPlace() {
+        var layers = DocumentLayers.custom().compression(true).checksum(true).build();
+        byte[] stored = layers.wrap(DOC);
+        assertThat(layers.unwrap(stored, WHERE)).isEqualTo(DOC);
+        byte[] altered = stored.clone();
+        altered[40] ^= 0x01;
+        assertThatThrownBy(() -> layers.unwrap(altered, WHERE)).isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("checksum mismatch").hasMessageContaining(NAMED);
+    }
+
+    @Test
     void incompressibleAndTinyDocumentsStayPlain() {
         byte[] random = new byte[64 * 1024];
         new Random(3).nextBytes(random);
