@@ -9,9 +9,8 @@ import java.util.ArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -21,22 +20,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * sequential conflicts.
  */
 class S3ConditionalWritesTest {
-    private static S3ProxyServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final S3ProxyExtension S3 = new S3ProxyExtension();
 
     @Test
     void s3ProxyRejectsASecondCreateAndAStaleReplace() {
-        String bucket = server.newBucket();
-        var s3 = server.admin();
+        String bucket = S3.server().newBucket();
+        var s3 = S3.server().admin();
         String etag = s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("first")).eTag();
         assertThatThrownBy(() -> s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("second")))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
@@ -48,7 +38,7 @@ class S3ConditionalWritesTest {
 
     @Test
     void s3ProxyLetsExactlyOneOfSixteenConcurrentCreatesWin() throws Exception {
-        String bucket = server.newBucket();
+        String bucket = S3.server().newBucket();
         var pool = Executors.newFixedThreadPool(16);
         try {
             for (int round = 0; round < 5; round++) {
@@ -60,7 +50,7 @@ class S3ConditionalWritesTest {
                     results.add(pool.submit(() -> {
                         start.await();
                         try {
-                            server.admin().putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromString(body));
+                            S3.server().admin().putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromString(body));
                             return true;
                         } catch (S3Exception e) {
                             if (e.statusCode() == 412 || e.statusCode() == 409) {
@@ -84,7 +74,7 @@ class S3ConditionalWritesTest {
 
     @Test
     void withoutConditionalWritesSequentialConflictsAreStillDetected() {
-        try (var provider = S3StorageProvider.create(server.config(server.newBucket()).conditionalWrites(false).build())) {
+        try (var provider = S3StorageProvider.create(S3.server().config(S3.server().newBucket()).conditionalWrites(false).build())) {
             var checkpoint = Checkpoints.full("agent", 0);
             provider.saveCheckpoint("agent", checkpoint);
             provider.saveCheckpoint("agent", checkpoint);

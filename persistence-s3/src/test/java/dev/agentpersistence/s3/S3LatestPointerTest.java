@@ -20,11 +20,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -44,28 +43,19 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class S3LatestPointerTest {
     private static final String PREFIX = "app";
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
-    private static S3ProxyServer server;
+    @RegisterExtension
+    static final S3ProxyExtension S3 = new S3ProxyExtension();
 
     private final RequestLog log = new RequestLog();
     private S3Client client;
     private String bucket;
     private S3StorageProvider provider;
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
-
     @BeforeEach
     void setUp() {
-        bucket = server.newBucket();
-        client = server.loggingClient(log);
-        provider = S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build()).client(client).build();
+        bucket = S3.server().newBucket();
+        client = S3.server().loggingClient(log);
+        provider = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(client).build();
     }
 
     @AfterEach
@@ -81,18 +71,18 @@ class S3LatestPointerTest {
     /** The pointer's content, or null when there is none. */
     private String pointer(String agentId) {
         try {
-            return server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(pointerKey(agentId))).asUtf8String();
+            return S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(pointerKey(agentId))).asUtf8String();
         } catch (NoSuchKeyException e) {
             return null;
         }
     }
 
     private void setPointer(String agentId, String content) {
-        server.admin().putObject(b -> b.bucket(bucket).key(pointerKey(agentId)), RequestBody.fromString(content));
+        S3.server().admin().putObject(b -> b.bucket(bucket).key(pointerKey(agentId)), RequestBody.fromString(content));
     }
 
     private void removePointer(String agentId) {
-        server.admin().deleteObject(b -> b.bucket(bucket).key(pointerKey(agentId)));
+        S3.server().admin().deleteObject(b -> b.bucket(bucket).key(pointerKey(agentId)));
     }
 
     private Optional<Long> latest(String agentId) {
@@ -207,7 +197,7 @@ class S3LatestPointerTest {
         var failures = new ConcurrentLinkedQueue<String>();
         var providers = new ArrayList<S3StorageProvider>();
         for (int i = 0; i < instances + 1; i++) {
-            providers.add(S3StorageProvider.create(server.config(bucket).prefix(PREFIX).build()));
+            providers.add(S3StorageProvider.create(S3.server().config(bucket).prefix(PREFIX).build()));
         }
         ExecutorService pool = Executors.newFixedThreadPool(instances * threadsEach + 1);
         try {
@@ -254,8 +244,8 @@ class S3LatestPointerTest {
 
     /** A provider whose client runs {@code steps} in order, each just before its request. */
     private S3StorageProvider interrupted(Steps steps) {
-        S3Client cut = server.interceptedClient(steps);
-        return S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build()).client(cut).build();
+        S3Client cut = S3.server().interceptedClient(steps);
+        return S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(cut).build();
     }
 
     @Test

@@ -4,28 +4,18 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The whole conformance kit against S3Proxy (real S3 protocol and signing), one bucket per test. */
 class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit {
-    private static S3ProxyServer server;
+    @RegisterExtension
+    static final S3ProxyExtension S3 = new S3ProxyExtension();
     private String bucket;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
 
     @BeforeEach
     void freshBucket() {
-        bucket = server.newBucket();
+        bucket = S3.server().newBucket();
     }
 
     @Override
@@ -40,7 +30,7 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
 
     @Override
     protected byte[] dumpStorage() {
-        return server.dump(bucket);
+        return S3.server().dump(bucket);
     }
 
     /** A provider over this test's fresh bucket. */
@@ -50,6 +40,6 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
 
     /** A provider over this test's fresh bucket writing with {@code settings}. */
     final S3StorageProvider s3Provider(StorageSettings settings) {
-        return S3StorageProvider.builder(server.config(bucket).prefix("checkpoints").build()).settings(settings).build();
+        return S3StorageProvider.builder(S3.server().config(bucket).prefix("checkpoints").build()).settings(settings).build();
     }
 }

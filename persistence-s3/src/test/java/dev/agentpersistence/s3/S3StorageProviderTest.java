@@ -22,11 +22,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -35,28 +34,19 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class S3StorageProviderTest {
     private static final String PREFIX = "app/checkpoints";
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
-    private static S3ProxyServer server;
+    @RegisterExtension
+    static final S3ProxyExtension S3 = new S3ProxyExtension();
 
     private final RequestLog log = new RequestLog();
     private S3Client client;
     private String bucket;
     private S3StorageProvider provider;
 
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
-
     @BeforeEach
     void setUp() {
-        bucket = server.newBucket();
-        client = server.loggingClient(log);
-        provider = open(server.config(bucket).prefix(PREFIX).build());
+        bucket = S3.server().newBucket();
+        client = S3.server().loggingClient(log);
+        provider = open(S3.server().config(bucket).prefix(PREFIX).build());
     }
 
     @AfterEach
@@ -70,7 +60,7 @@ class S3StorageProviderTest {
     }
 
     private List<String> keys() {
-        return server.admin().listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream().map(S3Object::key).toList();
     }
 
     private void saveAll(String agent, int count) {
@@ -91,7 +81,7 @@ class S3StorageProviderTest {
                 PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
                 PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"),
                 PREFIX + "/l/" + agent);
-        assertThat(server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent)).asUtf8String())
+        assertThat(S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent)).asUtf8String())
                 .isEqualTo("1\n7");
         // marker, index entry, pointer (absent: created from the newest listed body), body, pointer checked again
         assertThat(log.take()).containsExactly("PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject",
@@ -100,7 +90,7 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 8));
         assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "PutObject", "GetObject");
         // moved by another writer meanwhile (to a version being saved): the refused PUT, then a read
-        server.admin().putObject(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
+        S3.server().admin().putObject(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 9));
         assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject",
                 "GetObject");
@@ -206,16 +196,16 @@ class S3StorageProviderTest {
     }
 
     private void put(String key, byte[] bytes) {
-        server.admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+        S3.server().admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
     }
 
     @Test
     void gzipBodiesAreMarkedAndReadByAnyProvider() {
-        var zipped = open(server.config(bucket).prefix(PREFIX).gzip(true).build());
+        var zipped = open(S3.server().config(bucket).prefix(PREFIX).gzip(true).build());
         var checkpoint = Checkpoints.full("agent", 0);
         zipped.saveCheckpoint("agent", checkpoint);
         String key = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
-        var stored = server.admin().getObjectAsBytes(b -> b.bucket(bucket).key(key));
+        var stored = S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(key));
         assertThat(stored.response().metadata()).containsEntry("checkpoint-encoding", "gzip");
         assertThat(stored.asByteArray()).startsWith((byte) 0x1f, (byte) 0x8b);
         assertThat(stored.asByteArray().length).isLessThan(CheckpointCodec.json().encode(checkpoint).length);
@@ -233,17 +223,17 @@ class S3StorageProviderTest {
             state.put("blob-" + i, mebibyte);
         }
         var big = Checkpoints.builder("big", 0).state(state).build();
-        var uncompressed = S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build())
+        var uncompressed = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom()
                         .layers(dev.agentpersistence.codec.DocumentLayers.custom().checksum(true).build()).build())
                 .build();
         uncompressed.saveCheckpoint("big", big);
         uncompressed.close();
-        assertThat(server.admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
+        assertThat(S3.server().admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
                 .contentLength()).isGreaterThan(20L * 1024 * 1024);
         assertThat(provider.getLatestCheckpoint("big")).contains(big);
 
-        var zipped = open(server.config(bucket).prefix(PREFIX).gzip(true).build());
+        var zipped = open(S3.server().config(bucket).prefix(PREFIX).gzip(true).build());
         var bigger = big.toBuilder().checkpointId("cp-1").version(1).build();
         zipped.saveCheckpoint("big", bigger);
         assertThat(provider.getCheckpoint("big", "cp-1")).contains(bigger);
@@ -254,14 +244,14 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 2));
-        var oneMebibyte = S3StorageProvider.builder(server.config(bucket).prefix(PREFIX).build()).client(client)
+        var oneMebibyte = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(client)
                 .settings(dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build()).build();
         String gzipKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 1);
         var bomb = new java.io.ByteArrayOutputStream();
         try (var zip = new java.util.zip.GZIPOutputStream(bomb)) {
             zip.write(new byte[64 << 20]); // 64 MiB of zeros in about 64 KiB
         }
-        server.admin().putObject(b -> b.bucket(bucket).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
+        S3.server().admin().putObject(b -> b.bucket(bucket).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
                 RequestBody.fromBytes(bomb.toByteArray()));
         assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class,
@@ -287,7 +277,7 @@ class S3StorageProviderTest {
                 .hasMessageContaining("s3://" + bucket + "/" + key)
                 .extracting(e -> ((CorruptCheckpointException) e).location()).isEqualTo("s3://" + bucket + "/" + key);
 
-        server.admin().putObject(b -> b.bucket(bucket).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
+        S3.server().admin().putObject(b -> b.bucket(bucket).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
                 RequestBody.fromString("plain text"));
         assertThatThrownBy(() -> provider.getCheckpoint("agent", "cp-0"))
                 .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("s3://" + bucket + "/" + key);
@@ -353,7 +343,7 @@ class S3StorageProviderTest {
 
     @Test
     void anEmptyPrefixUsesTheBucketRoot() {
-        var atRoot = open(server.config(bucket).build());
+        var atRoot = open(S3.server().config(bucket).build());
         atRoot.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/") || k.startsWith("l/"));
         assertThat(provider.getCheckpoints("agent")).isEmpty();
@@ -366,7 +356,7 @@ class S3StorageProviderTest {
         var settings = dev.agentpersistence.spi.ProviderConfig.of(Map.of(
                 S3StorageConfig.BUCKET.key(), bucket,
                 S3StorageConfig.PREFIX.key(), PREFIX,
-                S3StorageConfig.ENDPOINT.key(), server.endpoint().toString(),
+                S3StorageConfig.ENDPOINT.key(), S3.server().endpoint().toString(),
                 S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
                 S3StorageConfig.SECRET_ACCESS_KEY.key(), S3ProxyServer.SECRET_KEY,
                 dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + key));
@@ -375,7 +365,7 @@ class S3StorageProviderTest {
             encrypted.saveCheckpoint("secret-agent", checkpoint);
             assertThat(encrypted.getLatestCheckpoint("secret-agent")).contains(checkpoint);
         }
-        String stored = new String(server.admin().getObjectAsBytes(b -> b.bucket(bucket)
+        String stored = new String(S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket)
                 .key(LAYOUT.bodyKey(KeyParts.encode("secret-agent"), 0))).asByteArray(),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(stored).doesNotContain("classified-node");
