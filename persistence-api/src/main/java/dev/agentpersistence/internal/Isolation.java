@@ -44,6 +44,11 @@ public final class Isolation {
 
     /** Whether the checkpoint holds a mutable JSON node: its input, a state value or tool call arguments. */
     public static boolean hasContainer(AgentCheckpoint checkpoint) {
+        return hasContainerOutsideHistory(checkpoint) || historyHasContainer(checkpoint);
+    }
+
+    /** Whether the checkpoint's input or a state value is a mutable JSON node. */
+    public static boolean hasContainerOutsideHistory(AgentCheckpoint checkpoint) {
         if (isContainer(checkpoint.lastInput())) {
             return true;
         }
@@ -52,7 +57,7 @@ public final class Isolation {
                 return true;
             }
         }
-        return historyHasContainer(checkpoint);
+        return false;
     }
 
     /** Whether a message of the history holds a mutable JSON node. */
@@ -67,10 +72,11 @@ public final class Isolation {
 
     /** {@code checkpoint}, or an equal copy with its own mutable JSON nodes when it holds any. */
     public static AgentCheckpoint copy(AgentCheckpoint checkpoint) {
-        if (!hasContainer(checkpoint)) {
+        boolean historyMutable = historyHasContainer(checkpoint);
+        if (!historyMutable && !hasContainerOutsideHistory(checkpoint)) {
             return checkpoint;
         }
-        return copy(checkpoint, historyHasContainer(checkpoint));
+        return copy(checkpoint, historyMutable);
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.agentpersistence.memory;
 
 import dev.agentpersistence.Message;
-import java.util.LinkedHashMap;
+import dev.agentpersistence.internal.LruMaps;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,13 +22,8 @@ public final class ReadThenReplace {
     public static final int REMEMBERED_PER_THREAD = 8;
 
     private final ConversationStore store;
-    private final ThreadLocal<Map<String, Conversation>> lastReads = ThreadLocal.withInitial(() ->
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Conversation> eldest) {
-                    return size() > REMEMBERED_PER_THREAD;
-                }
-            });
+    private final ThreadLocal<Map<String, Conversation>> lastReads =
+            ThreadLocal.withInitial(() -> LruMaps.bounded(REMEMBERED_PER_THREAD));
 
     private ReadThenReplace(ConversationStore store) {
         this.store = store;

@@ -2,7 +2,7 @@ package dev.agentpersistence.storage.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.internal.Isolation;
-import java.util.LinkedHashMap;
+import dev.agentpersistence.internal.LruMaps;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,12 +18,7 @@ public final class DecodedDocuments {
     private final Map<String, Entry> byAgent;
 
     public DecodedDocuments(int maxAgents) {
-        this.byAgent = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-                return size() > maxAgents;
-            }
-        };
+        this.byAgent = LruMaps.bounded(maxAgents);
     }
 
     /** An isolated copy of what {@code document} decoded to, when it is the array last decoded for the agent. */
@@ -44,7 +39,8 @@ public final class DecodedDocuments {
     /** Remembers that {@code document} decoded to {@code checkpoint}, which the caller keeps using. */
     public void put(String agentId, byte[] document, AgentCheckpoint checkpoint) {
         boolean historyMutable = Isolation.historyHasContainer(checkpoint);
-        var entry = new Entry(document, Isolation.copy(checkpoint), historyMutable || Isolation.hasContainer(checkpoint),
+        boolean mutable = historyMutable || Isolation.hasContainerOutsideHistory(checkpoint);
+        var entry = new Entry(document, mutable ? Isolation.copy(checkpoint, historyMutable) : checkpoint, mutable,
                 historyMutable);
         synchronized (byAgent) {
             byAgent.put(agentId, entry);
