@@ -262,9 +262,12 @@ public final class DocumentLayers {
     private static byte[] addChecksum(byte[] payload) {
         var crc = new CRC32C();
         crc.update(payload);
-        byte[] header = ("#crc32c:" + String.format("%08x", crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
-        byte[] out = Arrays.copyOf(header, header.length + payload.length);
-        System.arraycopy(payload, 0, out, header.length, payload.length);
+        byte[] out = new byte[CHECKSUM_HEADER + payload.length];
+        System.arraycopy(CHECKSUM_PREFIX, 0, out, 0, CHECKSUM_PREFIX.length);
+        byte[] hex = HexFormat.of().toHexDigits((int) crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(hex, 0, out, CHECKSUM_PREFIX.length, hex.length);
+        out[CHECKSUM_HEADER - 1] = '\n';
+        System.arraycopy(payload, 0, out, CHECKSUM_HEADER, payload.length);
         return out;
     }
 
