@@ -88,7 +88,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final HistorySegmentStore segments;
     private final boolean writesSegments;
     private final ChainCache cache;
-    /** The checkpoint latest last returned per agent, over a backend that shares its stored arrays; else {@code null}. */
+    /** The checkpoint latest last returned per agent, over a backend that shares its stored arrays. */
     private final DecodedDocuments lastRead;
     private final HistoryWriter writer;
     private final HistoryReader reader;
@@ -110,7 +110,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
-        this.lastRead = backend.sharesDocuments() ? new DecodedDocuments(LAST_READ_AGENTS) : null;
+        this.lastRead = DecodedDocuments.over(backend, LAST_READ_AGENTS);
         Optional<HistorySegmentStore> area = backend.segments();
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
@@ -226,11 +226,9 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return Optional.empty();
         }
         byte[] document = latest.get().document();
-        if (lastRead != null) {
-            Optional<AgentCheckpoint> known = lastRead.get(agentId, document);
-            if (known.isPresent()) {
-                return known;
-            }
+        Optional<AgentCheckpoint> known = lastRead.get(agentId, document);
+        if (known.isPresent()) {
+            return known;
         }
         List<AgentCheckpoint> decoded = decode(agentId, List.of(latest.get()));
         if (decoded.isEmpty()) {
@@ -240,9 +238,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return remember(agentId, older.isEmpty() ? older : List.of(older.get(older.size() - 1)));
         }
         Optional<AgentCheckpoint> read = remember(agentId, decoded);
-        if (lastRead != null) {
-            lastRead.put(agentId, document, read.get());
-        }
+        lastRead.put(agentId, document, read.get());
         return read;
     }
 
@@ -297,7 +293,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteAll(agentId);
-        forgetLastRead(agentId);
+        lastRead.forget(agentId);
         collectQuietly(agentId);
         return deleted;
     }
@@ -309,7 +305,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteBefore(agentId, version);
         if (deleted > 0) {
-            forgetLastRead(agentId);
+            lastRead.forget(agentId);
             collectQuietly(agentId);
         }
         return deleted;
@@ -326,17 +322,10 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public int deleteExpired() {
         requireOpen();
         int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
-        if (deleted > 0 && lastRead != null) {
+        if (deleted > 0) {
             lastRead.clear();
         }
         return deleted;
-    }
-
-    /** Drops what {@link #lastRead} keeps of a deleted agent, so its data does not outlive it in the heap. */
-    private void forgetLastRead(String agentId) {
-        if (lastRead != null) {
-            lastRead.forget(agentId);
-        }
     }
 
     @Override
@@ -379,9 +368,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     public void close() {
         if (closed.compareAndSet(false, true)) {
             cache.clear();
-            if (lastRead != null) {
-                lastRead.clear();
-            }
+            lastRead.clear();
             backend.close();
         }
     }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.storage.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.internal.Isolation;
 import dev.agentpersistence.internal.LruMaps;
 import java.util.Map;
@@ -15,14 +16,28 @@ import java.util.Optional;
  * bound; thread-safe.
  */
 public final class DecodedDocuments {
+    private final boolean enabled;
     private final Map<String, Entry> byAgent;
 
-    public DecodedDocuments(int maxAgents) {
+    private DecodedDocuments(boolean enabled, int maxAgents) {
+        this.enabled = enabled;
         this.byAgent = LruMaps.bounded(maxAgents);
+    }
+
+    /**
+     * Remembers up to {@code maxAgents} agents' checkpoints over {@code backend} when it
+     * {@linkplain StorageBackend#sharesDocuments() shares its stored arrays}; over any other backend it
+     * remembers nothing and every lookup misses.
+     */
+    public static DecodedDocuments over(StorageBackend backend, int maxAgents) {
+        return new DecodedDocuments(backend.sharesDocuments(), maxAgents);
     }
 
     /** An isolated copy of what {@code document} decoded to, when it is the array last decoded for the agent. */
     public Optional<AgentCheckpoint> get(String agentId, byte[] document) {
+        if (!enabled) {
+            return Optional.empty();
+        }
         Entry entry;
         synchronized (byAgent) {
             entry = byAgent.get(agentId);
@@ -38,6 +53,9 @@ public final class DecodedDocuments {
 
     /** Remembers that {@code document} decoded to {@code checkpoint}, which the caller keeps using. */
     public void put(String agentId, byte[] document, AgentCheckpoint checkpoint) {
+        if (!enabled) {
+            return;
+        }
         boolean historyMutable = Isolation.historyHasContainer(checkpoint);
         boolean mutable = historyMutable || Isolation.hasContainerOutsideHistory(checkpoint);
         var entry = new Entry(document, mutable ? Isolation.copy(checkpoint, historyMutable) : checkpoint, mutable,
