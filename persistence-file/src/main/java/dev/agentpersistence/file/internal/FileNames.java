@@ -141,7 +141,11 @@ public final class FileNames {
 
     /** The checkpoint file name of {@code version}: zero-padded so names sort like versions. */
     public static String versionFileName(long version) {
-        return String.format(Locale.ROOT, "%0" + VERSION_DIGITS + "d", version) + CHECKPOINT_SUFFIX;
+        if (version < 0) {
+            return String.format(Locale.ROOT, "%0" + VERSION_DIGITS + "d", version) + CHECKPOINT_SUFFIX;
+        }
+        String digits = Long.toString(version); // at most 19 digits: Long.MAX_VALUE has 19
+        return "0".repeat(VERSION_DIGITS - digits.length()) + digits + CHECKPOINT_SUFFIX;
     }
 
     /** The version a checkpoint file name stands for; empty for any other name. */
