@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code <agent>/.head.lock} — the <b>state</b>, read and written only by holders of the
  *       advisory lock on this same file ({@link HeadLock}): the boot id of the host that wrote it,
- *       {@code latest} (a version, "none" or "unknown") and the saves in flight ({@code writer} lines:
- *       process identity as in {@link WriterProcess}, a per-save token, the version, the time it
- *       registered). Rewritten in place; never read without the lock, so never seen half-written.</li>
+ *       {@code latest} (a version, "none" or "unknown") and the saves of earlier releases in flight
+ *       ({@code writer} lines: process identity as in {@link WriterProcess}, a per-save token, the
+ *       version, the time it registered). Rewritten in place; never read without the lock, so never
+ *       seen half-written.</li>
  *   <li>{@code <agent>/.head} — what readers read, without locking: the boot id and {@code latest}.
  *       It exists only while the state lists no save in flight and knows {@code latest}. It is
  *       only ever removed, or created anew with its whole content (never rewritten), under the
@@ -40,17 +40,15 @@ import org.slf4j.LoggerFactory;
  * <h2>Protocol</h2>
  * Every step runs under the lock.
  * <ol>
- *   <li><b>Register</b> (a save, after reserving its id, before publishing): add its {@code writer}
- *       line to the state; remove {@code .head}. If the state does not know the latest version and
- *       lists no writer (a new agent; a lost or invalidated state), this is also a rebuild (step
- *       5) in which the save's own temporary file does not count — so a new agent's head is known
- *       from its first save on.</li>
- *   <li>Publish as before ({@link CheckpointWriter}).</li>
- *   <li><b>Finish</b> (after publishing, also after a failure; the save's temporary file still
- *       exists): remove its line; if the save published its version (or else
- *       {@code <version>.checkpoint} exists) and {@code latest} is known, set
- *       {@code latest = max(latest, version)}. If no writer is left and {@code latest} is known,
- *       create {@code .head}.</li>
+ *   <li><b>Publish</b> (a save, after reserving its id and forcing its file; {@link #publish}): if the
+ *       state does not know the latest version and lists no writer (a new agent; a lost or
+ *       invalidated state), rebuild it first (step 3), not counting the save's own temporary file —
+ *       so a new agent's head is known from its first save on. Garble the state in place (one byte
+ *       of its checksum), so that a process killed before the state is written again leaves a state
+ *       every later step takes as {@code latest = unknown}; remove {@code .head}; link the version file
+ *       ({@link CheckpointWriter}); write the state with the version folded into {@code latest}
+ *       ({@code max}) if the save published it (or else if {@code <version>.checkpoint} exists); if no
+ *       writer is listed, create {@code .head}.</li>
  *   <li><b>Invalidate</b> (a deletion that removes the highest listed version, before deleting):
  *       set {@code latest = unknown}, keeping the writers; remove {@code .head}.</li>
  *   <li><b>Rebuild</b> (a reader that found no usable {@code .head}, only if the lock is free right
@@ -58,6 +56,9 @@ import org.slf4j.LoggerFactory;
  *       file of a save that may be running, list the directory, set {@code latest} to the highest
  *       version ("none" if there is none) and create {@code .head}.</li>
  * </ol>
+ * Saves of earlier releases published outside the lock: they added a {@code writer} line to the
+ * state before linking and removed it afterwards, and {@code .head} is not created while a line is
+ * listed. The state still carries such lines, so processes of both kinds can share a directory.
  * Abandoned writers — their process is known dead ({@link WriterProcess#isKnownDead()}) or they
  * registered longer than the grace period ago, the same rule as for abandoned id reservations —
  * are dropped by every step; when the version of a dropped writer exists, it is folded into
@@ -77,38 +78,41 @@ import org.slf4j.LoggerFactory;
  *       {@code latest}, and every save removes it (step 1) before it creates its version file —
  *       in this boot the removal precedes the link in the file system's order. So a version file
  *       created while {@code .head} exists is impossible; a version file created earlier was
- *       either folded into {@code latest} by its save's finish step (whose save created the file,
- *       or which sees it), or was listed by a rebuild — both before {@code .head} was created.</li>
- *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation (unknown: no
- *       {@code .head} until a rebuild) and rebuild, which uses a listing taken under the lock with
- *       no writer in flight: a save can only publish after registering, which waits for the lock.
- *       Saves whose registration was lost (a state garbled or deleted from outside) still have
+ *       either folded into {@code latest} by its save under the lock (which created the file, or
+ *       sees it), or was listed by a rebuild — both before {@code .head} was created.</li>
+ *   <li>The state's {@code latest} only grows ({@code max}) except: invalidation and a save's
+ *       garbling (unknown: no {@code .head} until a rebuild) and rebuild, which uses a listing
+ *       taken under the lock with no writer in flight: a save publishes under the lock, and a save
+ *       of an earlier release only after registering, which waits for the lock.
+ *       Such saves whose registration was lost (a state garbled or deleted from outside) still have
  *       their temporary file, and a rebuild refuses to run while a temporary file of a possibly
  *       running save exists.</li>
- *   <li>Lower version finishing last: {@code max} keeps the higher one; {@code .head} is created
- *       only by the last writer to finish. Two writers of one version: two lines with their own
- *       tokens; both fold in the existing file.</li>
+ *   <li>Lower version publishing last: {@code max} keeps the higher one. Two writers of one
+ *       version: one links it, the other finds it taken; both fold in the existing file.</li>
  *   <li>Deletions lower the real maximum only by deleting the highest version they listed, and
  *       those invalidate first. A rebuild racing with the deletion may name a version deleted just
  *       after — the reader finds its file missing and lists. Deleting lower versions changes
  *       nothing the head claims.</li>
- *   <li>A process killed between register and finish leaves its line (and no {@code .head}):
- *       readers list until it is known dead (at once on this host) or the grace period has passed;
- *       then the next rebuild or save drops it, folding in its version if it got published.</li>
+ *   <li>A process killed while publishing leaves a garbled state (and no {@code .head}): readers
+ *       list, and the next save or rebuild lists under the lock; writer lines of earlier releases
+ *       are lost with it, which their temporary files make up for (above). A save of an earlier
+ *       release killed between its register and finish steps leaves its line: readers list until it
+ *       is known dead (at once on this host) or the grace period has passed; then the next rebuild
+ *       or save drops it, folding in its version if it got published.</li>
  *   <li>Power loss or kernel crash: nothing of the head is forced to disk, so after a restart the
  *       files may be old, lost or garbled, and a link may be durable while the removal of
  *       {@code .head} before it is not. The boot id changes with every restart (Linux
  *       {@code /proc/sys/kernel/random/boot_id}); a {@code .head} or state of another boot is never
  *       trusted (the state's {@code latest} becomes unknown, its writers are dead). Where the boot
- *       id is not known, the register step forces the agent directory to disk after removing
- *       {@code .head} (when fsync is on), so the removal is durable before the link. A file whose
- *       content was lost fails the checksum.</li>
+ *       id is not known, a save forces the agent directory to disk after removing {@code .head}
+ *       (when fsync is on), so the removal is durable before the link. A file whose content was lost
+ *       fails the checksum.</li>
  * </ul>
  * A reader's answer is linearisable at the moment it read {@code .head}, exactly like the listing
  * it replaces is at the moment of the listing. Files that are garbled, oversized, of another
  * format or unreadable are never an error to the caller: they only cost a listing.
  *
- * <p>Cost per save: two lock round trips on the already open lock file, one removal and one small
+ * <p>Cost per save: one lock round trip, a one-byte and a whole write of the state, one removal and one small
  * file creation in the agent directory — no rename over an existing file, which on ext4 would make
  * the save's directory fsync also write the head's data.
  */
@@ -122,7 +126,6 @@ public final class AgentHead {
     private final Duration gracePeriod;
     private final Path realRoot;
     private final String boot;
-    private final Optional<WriterProcess> self = WriterProcess.current();
     private final WriterLiveness liveness = new WriterLiveness();
 
     /**
@@ -138,13 +141,11 @@ public final class AgentHead {
         this.boot = BootId.read().orElse(UNKNOWN_BOOT);
     }
 
-    /**
-     * A save's entry in the state, to hand back to {@link #finish}.
-     *
-     * @param token   the entry's token
-     * @param version the version being saved
-     */
-    public record Registration(String token, long version) {
+    /** The link step of a save, run by {@link #publish} under the lock. */
+    @FunctionalInterface
+    public interface Link {
+        /** Links the save's version file; whether this save published its version. */
+        boolean linked() throws IOException;
     }
 
     /**
@@ -161,52 +162,39 @@ public final class AgentHead {
     }
 
     /**
-     * Step 1: registers a save of {@code version} and removes {@code .head}; readers list until
-     * {@link #finish}. {@code ownTemp} is the save's own temporary file (see the class documentation).
+     * Step 1: publishes a save of {@code version} under the lock: {@code link} runs between the
+     * removal of {@code .head} and the update of the state (see the class documentation).
+     * {@code ownTemp} is the save's own temporary file. Returns what {@code link} returned; once it
+     * has run, a failure to update the state is logged, not thrown (readers then list until a rebuild).
      */
-    public Registration register(AgentPaths paths, long version, Path ownTemp) throws IOException {
-        var writer = self.map(process -> newWriter(process.host(), process.pid(), process.startMillis(), version))
-                .orElseGet(() -> newWriter(HeadFormat.UNKNOWN_HOST, 0, 0, version));
-        withLock(paths, state -> {
+    public boolean publish(AgentPaths paths, long version, Path ownTemp, Link link) throws IOException {
+        return withLock(paths, state -> {
             byte[] stored = readState(state);
             HeadState head = forUpdate(paths, stored);
             if (!head.latestKnown() && head.writers().isEmpty()) {
                 head = listed(paths, head, ownTemp);
             }
-            writeState(state, head.withWriter(writer), stored.length);
+            garble(state, stored.length);
             files.deleteIfExists(paths.head());
-            return Boolean.TRUE;
-        });
-        if (boot.equals(UNKNOWN_BOOT)) {
-            // no boot id to discard a stale head after a crash: make the removal durable before the link
-            files.syncDirectory(paths.directory());
-        }
-        return new Registration(writer.token(), writer.version());
-    }
-
-    /**
-     * Step 3: removes the save's entry, folds its version into {@code latest} if the save
-     * {@code published} it or else if the version file exists, and creates {@code .head} when no save
-     * is left in flight. Never throws: a failure leaves the entry, which only makes readers list
-     * until it is judged abandoned.
-     */
-    public void finish(AgentPaths paths, Registration registration, boolean published) {
-        try {
-            withLock(paths, state -> {
-                byte[] stored = readState(state);
-                HeadState head = forUpdate(paths, stored).without(w -> w.token().equals(registration.token()));
-                head = published ? withVersion(head, registration.version()) : folded(paths, head, registration.version());
+            if (boot.equals(UNKNOWN_BOOT)) {
+                // no boot id to discard a stale head after a crash: make the removal durable before the link
+                files.syncDirectory(paths.directory());
+            }
+            boolean published = link.linked();
+            try {
+                head = published ? withVersion(head, version) : folded(paths, head, version);
                 writeState(state, head, stored.length);
-                publish(paths, head);
-                return Boolean.TRUE;
-            });
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not update the head of {}; latest-checkpoint reads list the directory until the entry"
-                    + " of this save is judged abandoned: {}", paths.directory(), e.toString());
-        }
+                writeHeadFile(paths, head);
+            } catch (IOException | RuntimeException e) {
+                // the link is done and must be reported as it is: the state says "unknown" meanwhile
+                LOG.warn("Could not update the head of {}; latest-checkpoint reads list the directory until it is"
+                        + " rebuilt: {}", paths.directory(), e.toString());
+            }
+            return published;
+        });
     }
 
-    /** Step 4: before a deletion that may remove the latest version; readers list until a rebuild. */
+    /** Step 2: before a deletion that may remove the latest version; readers list until a rebuild. */
     public void invalidate(AgentPaths paths) throws IOException {
         if (!Files.isDirectory(paths.directory(), LinkOption.NOFOLLOW_LINKS)) {
             return;
@@ -230,7 +218,7 @@ public final class AgentHead {
     }
 
     /**
-     * Step 5: if the lock is free right now, lists the agent directory under it and — when no save
+     * Step 3: if the lock is free right now, lists the agent directory under it and — when no save
      * may be in flight — records the highest version and creates {@code .head}. Returns the versions
      * listed (ascending), or empty when the lock was busy or the agent has no directory; the caller
      * then lists by itself.
@@ -246,7 +234,7 @@ public final class AgentHead {
             long[] versions = layout.versions(paths, temps);
             if (head.writers().isEmpty() && noSaveRunning(temps, null)) {
                 head = head.withLatest(highest(versions));
-                publish(paths, head);
+                writeHeadFile(paths, head);
             }
             writeState(state, head, stored.length);
             return versions;
@@ -255,10 +243,10 @@ public final class AgentHead {
 
     /**
      * Creates {@code .head} anew from {@code head} when it lists no writer and knows the latest
-     * version, else removes it. Usually there is no {@code .head} to remove (the save's register
-     * step removed it), so creating is tried first.
+     * version, else removes it. Usually there is no {@code .head} to remove (a save removed it
+     * before linking), so creating is tried first.
      */
-    private void publish(AgentPaths paths, HeadState head) throws IOException {
+    private void writeHeadFile(AgentPaths paths, HeadState head) throws IOException {
         if (!head.writers().isEmpty() || !head.latestKnown()) {
             files.deleteIfExists(paths.head());
             return;
@@ -279,11 +267,6 @@ public final class AgentHead {
 
     private static long highest(long[] ascending) {
         return ascending.length == 0 ? HeadState.NONE : ascending[ascending.length - 1];
-    }
-
-    private HeadState.Writer newWriter(String host, long pid, long startMillis, long version) {
-        String token = Long.toHexString(ThreadLocalRandom.current().nextLong());
-        return new HeadState.Writer(host, pid, startMillis, token, version, clock.millis());
     }
 
     /**
@@ -368,6 +351,19 @@ public final class AgentHead {
             // read until full or at the end
         }
         return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
+    /**
+     * Makes the state unparsable in place by overwriting the last digit of its checksum (see step 1);
+     * an empty state is unknown already. Its length does not change.
+     */
+    private static void garble(FileChannel state, int length) throws IOException {
+        if (length >= 2) {
+            ByteBuffer dash = ByteBuffer.wrap(new byte[] {'-'});
+            while (dash.hasRemaining()) {
+                state.write(dash, length - 2L);
+            }
+        }
     }
 
     /**

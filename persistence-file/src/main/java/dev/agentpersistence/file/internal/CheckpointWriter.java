@@ -20,16 +20,14 @@ import java.util.concurrent.TimeUnit;
  * no two writers — threads or processes — both win a version or a checkpoint id.
  *
  * <ol>
- *   <li>Write the document to a temporary file in the agent directory and fsync it.</li>
+ *   <li>Write the document to a temporary file in the agent directory.</li>
  *   <li>Reserve the id: hard-link the file as {@code .ids/<id>}; fails atomically if the name is
- *       taken. Readers ignore an entry until the checkpoint file of its version is the same file.
- *       Fsync {@code .ids}.</li>
- *   <li>Register the save in the agent's head file ({@link AgentHead}), so that readers of the
- *       latest checkpoint list the directory while it is in flight.</li>
- *   <li>Publish: hard-link the file as {@code <version>.checkpoint}; fails atomically if the
- *       version is taken. Fsync the agent directory.</li>
- *   <li>Finish in the head file (also after a failure): remove the registration, fold the version
- *       into the head's latest version. Remove the temporary name.</li>
+ *       taken. Readers ignore an entry until the checkpoint file of its version is the same file.</li>
+ *   <li>Fsync the file, then {@code .ids}. (Linking before forcing lets a journaling file system
+ *       write the entry with the data; the directory fsync then has almost nothing left to do.)</li>
+ *   <li>Publish under the agent's head lock ({@link AgentHead#publish}): hard-link the file as
+ *       {@code <version>.checkpoint}, which fails atomically if the version is taken, and fold the
+ *       version into the head. Fsync the agent directory. Remove the temporary name.</li>
  * </ol>
  * A taken id or version is answered with the stored documents holding it, for the storage shell to
  * compare (identical is a no-op, different a conflict). A writer that meets another writer's
@@ -79,31 +77,28 @@ public final class CheckpointWriter {
     }
 
     private InsertResult saveOnce(AgentPaths paths, StoredCheckpoint checkpoint, byte[] document) throws IOException {
-        Path temp = files.writeTemp(paths.directory(), document);
+        DurableFiles.OpenTemp written = files.createTemp(paths.directory(), document);
+        Path temp = written.path();
         try {
             Path entry = paths.idEntry(checkpoint.checkpointId());
-            Optional<StoredDocument> holder = reserveId(paths, checkpoint, entry, temp);
-            if (holder.isPresent()) {
-                return InsertResult.clashedWith(List.of(holder.get()));
+            try (written) {
+                Optional<StoredDocument> holder = reserveId(paths, checkpoint, entry, temp);
+                if (holder.isPresent()) {
+                    return InsertResult.clashedWith(List.of(holder.get()));
+                }
+                try {
+                    written.force();
+                } catch (IOException | RuntimeException e) {
+                    releaseQuietly(entry, temp);
+                    throw e;
+                }
             }
-            AgentHead.Registration registration;
-            try {
-                registration = head.register(paths, checkpoint.version(), temp);
-            } catch (IOException | RuntimeException e) {
-                releaseQuietly(entry, temp);
-                throw e;
-            }
-            boolean published = false;
             try {
                 files.syncDirectory(paths.ids());
-                InsertResult result = publish(paths, checkpoint, entry, temp);
-                published = result.inserted();
-                return result;
+                return publish(paths, checkpoint, entry, temp);
             } catch (IOException | RuntimeException e) {
                 releaseQuietly(entry, temp);
                 throw e;
-            } finally {
-                head.finish(paths, registration, published); // while the temporary file still exists (see AgentHead)
             }
         } finally {
             files.deleteQuietly(temp);
@@ -177,31 +172,70 @@ public final class CheckpointWriter {
     private InsertResult publish(AgentPaths paths, StoredCheckpoint checkpoint, Path entry, Path temp)
             throws IOException {
         Path file = paths.versionFile(checkpoint.version());
-        while (!files.linkIfAbsent(file, temp)) {
-            var stored = reader.version(paths, checkpoint.version());
-            if (stored.isEmpty()) {
-                continue; // deleted meanwhile: try again
+        while (true) {
+            var link = new VersionLink(file, entry, temp);
+            head.publish(paths, checkpoint.version(), temp, link);
+            switch (link.outcome) {
+                case PUBLISHED -> {
+                    files.syncDirectory(paths.directory());
+                    return InsertResult.stored();
+                }
+                case RESERVATION_LOST -> {
+                    // our reservation was removed while we published (only a racing clean-up does that): undone
+                    files.syncDirectory(paths.directory());
+                    throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(),
+                            checkpoint.version(), "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '"
+                                    + paths.agentId() + "' was taken by another writer while saving; nothing was written");
+                }
+                default -> {
+                    var stored = reader.version(paths, checkpoint.version());
+                    if (stored.isEmpty()) {
+                        continue; // deleted meanwhile: try again
+                    }
+                    // the version is taken: our id reservation is of no use either way
+                    releaseOwn(entry, temp);
+                    files.syncDirectory(paths.ids());
+                    if (java.util.Arrays.equals(stored.get().document(), checkpoint.document())) {
+                        // the same stored bytes, but its id entry was missing: restore it
+                        files.linkIfAbsent(entry, file);
+                        files.syncDirectory(paths.ids());
+                    }
+                    return InsertResult.clashedWith(List.of(stored.get()));
+                }
             }
-            // the version is taken: our id reservation is of no use either way
-            releaseOwn(entry, temp);
-            files.syncDirectory(paths.ids());
-            if (java.util.Arrays.equals(stored.get().document(), checkpoint.document())) {
-                // the same stored bytes, but its id entry was missing: restore it
-                files.linkIfAbsent(entry, file);
-                files.syncDirectory(paths.ids());
+        }
+    }
+
+    /** What linking the version file did. */
+    private enum LinkOutcome { PUBLISHED, VERSION_TAKEN, RESERVATION_LOST }
+
+    /** The link step a save runs under the head lock: links the version file and checks its reservation held. */
+    private final class VersionLink implements AgentHead.Link {
+        private final Path file;
+        private final Path entry;
+        private final Path temp;
+        private LinkOutcome outcome = LinkOutcome.VERSION_TAKEN;
+
+        VersionLink(Path file, Path entry, Path temp) {
+            this.file = file;
+            this.entry = entry;
+            this.temp = temp;
+        }
+
+        @Override
+        public boolean linked() throws IOException {
+            if (!files.linkIfAbsent(file, temp)) {
+                outcome = LinkOutcome.VERSION_TAKEN;
+                return false;
             }
-            return InsertResult.clashedWith(List.of(stored.get()));
+            if (!files.sameFile(entry, file)) {
+                releaseOwn(file, temp);
+                outcome = LinkOutcome.RESERVATION_LOST;
+                return false;
+            }
+            outcome = LinkOutcome.PUBLISHED;
+            return true;
         }
-        files.syncDirectory(paths.directory());
-        if (!files.sameFile(entry, file)) {
-            // our reservation was removed while we published (only a racing clean-up does that): undo
-            releaseOwn(file, temp);
-            files.syncDirectory(paths.directory());
-            throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(), checkpoint.version(),
-                    "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
-                            + "' was taken by another writer while saving; nothing was written");
-        }
-        return InsertResult.stored();
     }
 
     /** Removes {@code name} if it still names this writer's file. */

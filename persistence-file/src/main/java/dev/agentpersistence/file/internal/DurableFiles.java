@@ -36,18 +36,73 @@ public final class DurableFiles {
 
     /** Writes {@code content} to a new temporary file in {@code directory} and forces it to disk. */
     public Path writeTemp(Path directory, byte[] content) throws IOException {
+        OpenTemp temp = createTemp(directory, content);
+        try (temp) {
+            temp.force();
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp.path());
+            throw e;
+        }
+        return temp.path();
+    }
+
+    /**
+     * Writes {@code content} to a new temporary file in {@code directory} and leaves it open and not
+     * yet forced (see {@link OpenTemp}). A failure removes the file.
+     */
+    public OpenTemp createTemp(Path directory, byte[] content) throws IOException {
         Path temp = directory.resolve(WriterProcess.newTempName());
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
             ByteBuffer buffer = ByteBuffer.wrap(content);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
-            fsync.file(channel, temp);
+            return new OpenTemp(temp, channel);
         } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
             deleteQuietly(temp);
             throw e;
         }
-        return temp;
+    }
+
+    /**
+     * A temporary file that is written but still open and not yet forced: a save links it under a
+     * name readers do not trust yet (its id reservation) and forces it afterwards, before publishing.
+     * On a journaling file system the reservation's directory entry then reaches the disk with the
+     * data, and forcing that directory next costs almost nothing. Closing does not delete the file.
+     */
+    public final class OpenTemp implements AutoCloseable {
+        private final Path path;
+        private final FileChannel channel;
+
+        private OpenTemp(Path path, FileChannel channel) {
+            this.path = path;
+            this.channel = channel;
+        }
+
+        /** The file's path. */
+        public Path path() {
+            return path;
+        }
+
+        /** Forces the content to disk (with the size needed to read it back). */
+        public void force() throws IOException {
+            fsync.file(channel, path);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException | RuntimeException ignored) {
+            // the write failed already; that is the error to report
+        }
     }
 
     /**

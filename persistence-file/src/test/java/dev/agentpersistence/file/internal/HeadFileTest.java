@@ -11,6 +11,7 @@ import static dev.agentpersistence.file.internal.HeadCheckpoints.readState;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.writeHead;
 import static dev.agentpersistence.file.internal.HeadCheckpoints.writeState;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
@@ -18,7 +19,10 @@ import dev.agentpersistence.file.FileStorageProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +78,35 @@ class HeadFileTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
             assertThat(readHead(root, AGENT)).contains(head(9));
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
+        }
+    }
+
+    /**
+     * A save killed under the lock after linking its version, before writing the state again: the
+     * state it garbled first is trusted by nobody, so reads list and the next save lists too —
+     * instead of folding its own, lower version into a stale {@code latest}.
+     */
+    @Test
+    void aSaveKilledWhilePublishingLeavesAStateThatIsRebuilt() throws Exception {
+        try (var provider = open(root)) {
+            for (long version = 0; version < 5; version++) {
+                provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
+            }
+            var files = new DurableFiles(Fsync.none());
+            var layout = new FileLayout(root, files);
+            var head = new AgentHead(layout, files, Clock.systemUTC(), Duration.ofMinutes(1), root.toRealPath());
+            var planted = new AtomicReference<AgentCheckpoint>();
+            assertThatThrownBy(() -> head.publish(layout.agent(AGENT), 9, null, () -> {
+                assertThat(readState(root, AGENT)).as("the state is garbled before the link").isEmpty();
+                assertThat(readHead(root, AGENT)).as("and the head removed").isEmpty();
+                planted.set(plant(root, scratch, AGENT, 9));
+                throw new IllegalStateException("killed after linking");
+            })).hasMessage("killed after linking");
+
+            assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted.get());
+            provider.saveCheckpoint(AGENT, checkpoint(AGENT, 5, "w"));
+            assertThat(readHead(root, AGENT)).contains(head(9));
+            assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted.get());
         }
     }
 
