@@ -2,9 +2,7 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,12 +40,7 @@ public final class LatestPointer {
     private static final int REMEMBERED = 10_000;
 
     private final CheckpointObjects store;
-    private final Map<String, Seen> seen = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
-            return size() > REMEMBERED;
-        }
-    });
+    private final RecentlyUsed<String, Seen> seen = new RecentlyUsed<>(REMEMBERED);
 
     /** A pointer as last read: its ETag and the version it named. */
     private record Seen(String eTag, long version) {
