@@ -44,10 +44,18 @@ public final class CheckpointQueries {
 
     private final CheckpointObjects store;
     private final LatestPointer pointer;
+    private final OverlappedRequests requests;
     /** The version at which {@link #latest} last found each agent's latest (for a bounded number of agents). */
     private final RecentlyUsed<String, Long> latestFound = new RecentlyUsed<>(REMEMBERED);
 
+    /** Queries sending their requests one by one. */
     public CheckpointQueries(CheckpointObjects store) {
+        this(store, OverlappedRequests.inline());
+    }
+
+    /** Queries whose independent requests overlap through {@code requests}. */
+    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests) {
+        this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
     }
@@ -77,9 +85,9 @@ public final class CheckpointQueries {
     public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
         String agent = KeyParts.encode(agentId);
         Long expected = latestFound.get(agent);
-        ConcurrentRequest<Optional<StoredDocument>> guess = expected != null
+        OverlappedRequests.Pending<Optional<StoredDocument>> guess = expected != null
                 && (maxVersion == null || expected <= maxVersion)
-                ? ConcurrentRequest.start(() -> store.readBody(agentId, agent, expected)) : null;
+                ? requests.start(() -> store.readBody(agentId, agent, expected)) : null;
         OptionalLong pointed;
         try {
             pointed = pointer.read(agent);

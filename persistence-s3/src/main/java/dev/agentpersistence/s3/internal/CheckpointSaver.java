@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  *
  * <p>Steps 1 to 3 do not depend on each other, only the body depends on all three: the index entry
  * (and the agent name of a digest-named agent) and the pointer's conditional PUT on its last seen
- * ETag are sent {@link ConcurrentRequest concurrently} with the claim, and all are complete before
+ * ETag are sent {@link OverlappedRequests concurrently} with the claim, and all are complete before
  * the body is written, so a save costs three round trips instead of five. The price is paid only
  * by a save whose claim fails (its id is stored at another version): it leaves an index entry,
  * which readers ignore like one of a cut save, and may leave the pointer above every body, so that
@@ -53,13 +53,20 @@ public final class CheckpointSaver {
     private final LatestPointer pointer;
     private final Clock clock;
     private final Duration lease;
+    private final OverlappedRequests requests;
 
-    public CheckpointSaver(CheckpointObjects store, Clock clock) {
-        this(store, clock, CLAIM_LEASE);
+    /** A saver whose requests overlap through {@code requests}. */
+    CheckpointSaver(CheckpointObjects store, Clock clock, OverlappedRequests requests) {
+        this(store, clock, CLAIM_LEASE, requests);
     }
 
-    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}. */
+    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}, sending its requests one by one. */
     public CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease) {
+        this(store, clock, lease, OverlappedRequests.inline());
+    }
+
+    private CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease, OverlappedRequests requests) {
+        this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -75,15 +82,15 @@ public final class CheckpointSaver {
         byte[] body = store.format().wrap(checkpoint.document());
         // The agent name, the index entry and the pointer's raise do not depend on the claim: they
         // overlap with it, and all are done before the body is written.
-        var started = new ArrayList<ConcurrentRequest<?>>(3);
+        var started = new ArrayList<OverlappedRequests.Pending<?>>(3);
         if (KeyParts.isDigest(agent)) {
             byte[] name = agentId.getBytes(StandardCharsets.UTF_8);
-            started.add(ConcurrentRequest.start(() -> put(objects, layout.nameKey(agent), name)));
+            started.add(requests.start(() -> put(objects, layout.nameKey(agent), name)));
         }
         String indexKey = layout.indexKey(agent, IndexEntry.of(checkpoint));
-        started.add(ConcurrentRequest.start(() -> put(objects, indexKey, IndexEntry.CONTENT)));
+        started.add(requests.start(() -> put(objects, indexKey, IndexEntry.CONTENT)));
         Supplier<Boolean> quickRaise = pointer.raiseOnLastSeen(agent, checkpoint.version());
-        ConcurrentRequest<Boolean> raised = quickRaise == null ? null : ConcurrentRequest.start(quickRaise);
+        OverlappedRequests.Pending<Boolean> raised = quickRaise == null ? null : requests.start(quickRaise);
         long claimedAt = System.nanoTime();
         Optional<StoredDocument> holder;
         try {
@@ -95,7 +102,7 @@ public final class CheckpointSaver {
             }
             throw e;
         }
-        for (ConcurrentRequest<?> request : started) {
+        for (OverlappedRequests.Pending<?> request : started) {
             request.join();
         }
         boolean pointerRaised = raised != null && raised.join();
