@@ -37,12 +37,25 @@ public final class CheckpointQueries {
      */
     private static final int MAX_LISTINGS_PAST_FOREIGN_KEYS = 3;
 
+    /** Agents whose latest version found is remembered. */
+    private static final int REMEMBERED = 10_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointQueries.class);
 
     private final CheckpointObjects store;
     private final LatestPointer pointer;
+    private final OverlappedRequests requests;
+    /** The version at which {@link #latest} last found each agent's latest (for a bounded number of agents). */
+    private final RecentlyUsed<String, Long> latestFound = new RecentlyUsed<>(REMEMBERED);
 
+    /** Queries sending their requests one by one. */
     public CheckpointQueries(CheckpointObjects store) {
+        this(store, OverlappedRequests.inline());
+    }
+
+    /** Queries whose independent requests overlap through {@code requests}. */
+    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests) {
+        this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
     }
@@ -63,16 +76,46 @@ public final class CheckpointQueries {
      * {@link LatestPointer} names when it is within the bound and that body exists (no body is newer),
      * else the newest body listed. A missing or unreadable pointer is then written (best effort: a
      * reader without write access still answers).
+     *
+     * <p>When this reader last found the agent's latest at version {@code V} (within the bound), the
+     * body of {@code V} is read at the same time as the pointer, and used only when the pointer still
+     * names {@code V}: an unchanged agent's latest then costs one round trip instead of two. When the
+     * pointer moved, that read is wasted and the named body is read as before.
      */
     public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
         String agent = KeyParts.encode(agentId);
-        OptionalLong pointed = pointer.read(agent);
+        Long expected = latestFound.get(agent);
+        OverlappedRequests.Pending<Optional<StoredDocument>> guess = expected != null
+                && (maxVersion == null || expected <= maxVersion)
+                ? requests.start(() -> store.readBody(agentId, agent, expected)) : null;
+        OptionalLong pointed;
+        try {
+            pointed = pointer.read(agent);
+        } catch (RuntimeException | Error e) {
+            if (guess != null) {
+                guess.awaitQuietly(e);
+            }
+            throw e;
+        }
         if (pointed.isPresent() && (maxVersion == null || pointed.getAsLong() <= maxVersion)) {
-            Optional<StoredDocument> body = store.readBody(agentId, agent, pointed.getAsLong());
+            long version = pointed.getAsLong();
+            Optional<StoredDocument> body;
+            if (guess != null && expected == version) {
+                body = guess.join();
+            } else {
+                if (guess != null) {
+                    guess.awaitQuietly(null);
+                }
+                body = store.readBody(agentId, agent, version);
+            }
             if (body.isPresent()) {
+                latestFound.put(agent, version);
                 return body;
             }
+        } else if (guess != null) {
+            guess.awaitQuietly(null);
         }
+        latestFound.remove(agent);
         var walk = new BodyWalk(agentId, maxVersion, 1);
         Optional<StoredDocument> newest = walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
         if (pointed.isEmpty() && newest.isPresent()) {

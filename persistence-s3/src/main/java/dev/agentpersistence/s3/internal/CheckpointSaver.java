@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The save protocol. Four writes, the last of which commits:
@@ -33,6 +35,14 @@ import java.util.Optional;
  * index entry or pointer without a matching body. Readers ignore them, because they always check the
  * body; a later save of the same id takes the marker over when its version's body holds another id,
  * or when no body appeared within {@link #CLAIM_LEASE}.
+ *
+ * <p>Steps 1 to 3 do not depend on each other, only the body depends on all three: the index entry
+ * (and the agent name of a digest-named agent) and the pointer's conditional PUT on its last seen
+ * ETag are sent {@link OverlappedRequests concurrently} with the claim, and all are complete before
+ * the body is written, so a save costs three round trips instead of five. The price is paid only
+ * by a save whose claim fails (its id is stored at another version): it leaves an index entry,
+ * which readers ignore like one of a cut save, and may leave the pointer above every body, so that
+ * latest lists until a save reaches that version.
  */
 public final class CheckpointSaver {
     /** How long a claimed id waits for its body before another version may take it over. */
@@ -43,13 +53,20 @@ public final class CheckpointSaver {
     private final LatestPointer pointer;
     private final Clock clock;
     private final Duration lease;
+    private final OverlappedRequests requests;
 
-    public CheckpointSaver(CheckpointObjects store, Clock clock) {
-        this(store, clock, CLAIM_LEASE);
+    /** A saver whose requests overlap through {@code requests}. */
+    CheckpointSaver(CheckpointObjects store, Clock clock, OverlappedRequests requests) {
+        this(store, clock, CLAIM_LEASE, requests);
     }
 
-    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}. */
+    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}, sending its requests one by one. */
     public CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease) {
+        this(store, clock, lease, OverlappedRequests.inline());
+    }
+
+    private CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease, OverlappedRequests requests) {
+        this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -63,15 +80,35 @@ public final class CheckpointSaver {
         KeyLayout layout = store.layout();
         String agent = KeyParts.encode(agentId);
         byte[] body = store.format().wrap(checkpoint.document());
+        // The agent name, the index entry and the pointer's raise do not depend on the claim: they
+        // overlap with it, and all are done before the body is written.
+        var started = new ArrayList<OverlappedRequests.Pending<?>>(3);
         if (KeyParts.isDigest(agent)) {
-            objects.put(layout.nameKey(agent), agentId.getBytes(StandardCharsets.UTF_8), Map.of());
+            byte[] name = agentId.getBytes(StandardCharsets.UTF_8);
+            started.add(requests.start(() -> put(objects, layout.nameKey(agent), name)));
         }
+        String indexKey = layout.indexKey(agent, IndexEntry.of(checkpoint));
+        started.add(requests.start(() -> put(objects, indexKey, IndexEntry.CONTENT)));
+        Supplier<Boolean> quickRaise = pointer.raiseOnLastSeen(agent, checkpoint.version());
+        OverlappedRequests.Pending<Boolean> raised = quickRaise == null ? null : requests.start(quickRaise);
         long claimedAt = System.nanoTime();
-        Optional<StoredDocument> holder = claimId(agentId, agent, checkpoint);
+        Optional<StoredDocument> holder;
+        try {
+            holder = claimId(agentId, agent, checkpoint);
+        } catch (RuntimeException | Error e) {
+            started.forEach(request -> request.awaitQuietly(e));
+            if (raised != null) {
+                raised.awaitQuietly(e);
+            }
+            throw e;
+        }
+        for (OverlappedRequests.Pending<?> request : started) {
+            request.join();
+        }
+        boolean pointerRaised = raised != null && raised.join();
         if (holder.isPresent()) {
             return InsertResult.clashedWith(List.of(holder.get()));
         }
-        objects.put(layout.indexKey(agent, IndexEntry.of(checkpoint)), IndexEntry.CONTENT, Map.of());
         if (System.nanoTime() - claimedAt > lease.toNanos() / 2) {
             // Slow enough that another writer may judge the claim stale: check it is still ours.
             String idSegment = KeyParts.encode(checkpoint.checkpointId());
@@ -82,7 +119,9 @@ public final class CheckpointSaver {
                                 + ") of agent '" + agentId + "': the claim on its id expired and was taken by another save");
             }
         }
-        pointer.raiseFromLastSeen(agent, checkpoint.version());
+        if (!pointerRaised) {
+            pointer.raise(agent, checkpoint.version());
+        }
         String bodyKey = layout.bodyKey(agent, checkpoint.version());
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (objects.putIfAbsent(bodyKey, body, store.format().metadata())) {
@@ -98,6 +137,11 @@ public final class CheckpointSaver {
         }
         throw new PersistenceException("Cannot save checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId
                 + "': " + objects.location(bodyKey) + " keeps appearing and disappearing (concurrent deletes?)");
+    }
+
+    private static Void put(S3Objects objects, String key, byte[] bytes) {
+        objects.put(key, bytes, Map.of());
+        return null;
     }
 
     /** Claims the id; the stored document of another version holding it, when there is one. */

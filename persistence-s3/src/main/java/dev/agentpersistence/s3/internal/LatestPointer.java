@@ -2,13 +2,12 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,12 +40,7 @@ public final class LatestPointer {
     private static final int REMEMBERED = 10_000;
 
     private final CheckpointObjects store;
-    private final Map<String, Seen> seen = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
-            return size() > REMEMBERED;
-        }
-    });
+    private final RecentlyUsed<String, Seen> seen = new RecentlyUsed<>(REMEMBERED);
 
     /** A pointer as last read: its ETag and the version it named. */
     private record Seen(String eTag, long version) {
@@ -73,15 +67,19 @@ public final class LatestPointer {
     }
 
     /**
-     * Like {@link #raise}, but first tries a conditional PUT on the ETag last seen for this agent
-     * (one request instead of two when no other writer moved the pointer since).
+     * The conditional PUT of {@code version} on the ETag last seen for this agent, when one was seen
+     * below {@code version} (one request instead of two when no other writer moved the pointer since);
+     * null when there is nothing to try. The request answers whether it moved the pointer; when it
+     * did not, or there was nothing to try, the caller {@link #raise}s.
      */
-    public void raiseFromLastSeen(String agent, long version) {
+    public Supplier<Boolean> raiseOnLastSeen(String agent, long version) {
         Seen last = seen.remove(agent);
-        if (last == null || last.version() >= version || !store.objects().replaceIfUnchanged(
-                store.layout().pointerKey(agent), last.eTag(), content(version), Map.of())) {
-            raise(agent, version);
+        if (last == null || last.version() >= version) {
+            return null;
         }
+        String key = store.layout().pointerKey(agent);
+        byte[] content = content(version);
+        return () -> store.objects().replaceIfUnchanged(key, last.eTag(), content, Map.of());
     }
 
     /**

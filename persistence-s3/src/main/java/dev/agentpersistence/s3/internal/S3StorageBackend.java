@@ -36,6 +36,7 @@ public final class S3StorageBackend implements StorageBackend {
     private final CheckpointDeletions deletions;
     private final AgentDirectory agents;
     private final Segments segments;
+    private final OverlappedRequests requests;
 
     /**
      * @param endpoint        how messages name the store (no secrets)
@@ -49,8 +50,9 @@ public final class S3StorageBackend implements StorageBackend {
         var objects = new S3Objects(client, bucket, endpoint, conditionalWrites, maxDocumentSize);
         var layout = new KeyLayout(prefix);
         this.store = new CheckpointObjects(objects, layout, new BodyFormat(gzip));
-        this.saver = new CheckpointSaver(store, clock);
-        this.queries = new CheckpointQueries(store);
+        this.requests = OverlappedRequests.pooled("agent-persistence-s3");
+        this.saver = new CheckpointSaver(store, clock, requests);
+        this.queries = new CheckpointQueries(store, requests);
         this.deletions = new CheckpointDeletions(store);
         this.agents = new AgentDirectory(store);
         this.segments = new Segments(new SegmentObjects(objects, layout));
@@ -122,9 +124,10 @@ public final class S3StorageBackend implements StorageBackend {
         return description + ", checkpoint '" + checkpointId + "' of agent '" + agentId + "'";
     }
 
-    /** Closes the client when the backend built it. */
+    /** Lets the request threads end, and closes the client when the backend built it. */
     @Override
     public void close() {
+        requests.close();
         if (ownsClient) {
             client.close();
         }
