@@ -36,6 +36,15 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * Whether one statement can insert the checkpoint row and its metadata rows together
+     * ({@code WITH c AS (INSERT ... RETURNING ...) INSERT ... SELECT ... FROM c}), atomic without a
+     * transaction around it.
+     */
+    default boolean chainsInsertsInCte() {
+        return false;
+    }
+
     /** Adds the dialect's settings to a pool the provider creates itself. */
     default void configurePool(HikariConfig pool, JdbcStorageConfig config) {
     }

@@ -48,7 +48,9 @@ public final class JdbcStorageBackend implements StorageBackend {
         }
         boolean inserted;
         try {
-            inserted = database.insert("saveCheckpoint", h -> statements.insert(h, record));
+            boolean chainsInCte = database.insertsThroughCte();
+            inserted = database.insert("saveCheckpoint", statements.insertsInOneStatement(record, chainsInCte),
+                    connection -> statements.insert(connection, record, chainsInCte));
         } catch (StatementTooLargeException e) {
             var tooLarge = new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(),
                     database.statementLimit().orElse(-1));
@@ -58,23 +60,23 @@ public final class JdbcStorageBackend implements StorageBackend {
         if (inserted) {
             return InsertResult.stored();
         }
-        return InsertResult.clashedWith(database.read("saveCheckpoint",
-                h -> statements.colliding(h, record.agentId(), record.version(), record.checkpointId())));
+        return InsertResult.clashedWith(database.readOnConnection("saveCheckpoint",
+                connection -> statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
     }
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return database.read("getCheckpoint", h -> statements.byId(h, agentId, checkpointId));
+        return database.readOnConnection("getCheckpoint", c -> statements.byId(c, agentId, checkpointId));
     }
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
-        return database.read("getLatestCheckpoint", h -> statements.latest(h, agentId, filter));
+        return database.readOnConnection("getLatestCheckpoint", c -> statements.latest(c, agentId, filter));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        return database.read("getCheckpoints", h -> statements.select(h, agentId, filter));
+        return database.readOnConnection("getCheckpoints", c -> statements.select(c, agentId, filter));
     }
 
     @Override

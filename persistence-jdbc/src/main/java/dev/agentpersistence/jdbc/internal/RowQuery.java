@@ -7,44 +7,38 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import java.sql.Connection;
 
 /**
- * Checkpoint rows read with plain JDBC on a handle's connection: the reads on every save and load
- * path, where JDBI's statement machinery cost more than the database's own work on an embedded
- * database. The query selects {@code agent_id, checkpoint_id, version, payload} in that order. A
- * failure is thrown as JDBI's {@link UnableToExecuteStatementException} around the
- * {@link SQLException}, so it is classified and retried like every other statement.
+ * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and
+ * load path, where JDBI's handle and statement machinery cost more than the database's own work on
+ * an embedded database. The query selects {@code agent_id, checkpoint_id, version, payload} in that
+ * order. Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
 final class RowQuery {
     private RowQuery() {
     }
 
     /** Every row {@code sql} selects with {@code values} bound in order. */
-    static List<StoredDocument> list(Handle handle, String sql, List<Object> values) {
-        try (PreparedStatement statement = prepare(handle, sql, values); ResultSet rows = statement.executeQuery()) {
+    static List<StoredDocument> list(Connection connection, String sql, List<Object> values) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, values); ResultSet rows = statement.executeQuery()) {
             var documents = new ArrayList<StoredDocument>();
             while (rows.next()) {
                 documents.add(row(rows));
             }
             return documents;
-        } catch (SQLException e) {
-            throw new UnableToExecuteStatementException(e, null);
         }
     }
 
     /** The first row {@code sql} selects with {@code values} bound in order. */
-    static Optional<StoredDocument> first(Handle handle, String sql, List<Object> values) {
-        try (PreparedStatement statement = prepare(handle, sql, values); ResultSet rows = statement.executeQuery()) {
+    static Optional<StoredDocument> first(Connection connection, String sql, List<Object> values) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, values); ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.of(row(rows)) : Optional.empty();
-        } catch (SQLException e) {
-            throw new UnableToExecuteStatementException(e, null);
         }
     }
 
-    private static PreparedStatement prepare(Handle handle, String sql, List<Object> values) throws SQLException {
-        PreparedStatement statement = handle.getConnection().prepareStatement(sql);
+    private static PreparedStatement prepare(Connection connection, String sql, List<Object> values) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
         try {
             for (int i = 0; i < values.size(); i++) {
                 Object value = values.get(i);
