@@ -22,14 +22,16 @@ final class CheckpointInsert {
     private static final int KEPT_TEXTS = 16;
 
     private final Tables tables;
+    private final PreparedStatements prepared;
     private final String checkpointSql;
     private final String deleteExpirySql;
     private final String expirySql;
     private final String[] metadataSql = new String[KEPT_TEXTS + 1];
     private final String[] chainedSql = new String[KEPT_TEXTS + 1];
 
-    CheckpointInsert(Tables tables) {
+    CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
+        this.prepared = Objects.requireNonNull(prepared, "prepared");
         this.checkpointSql = "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
         this.deleteExpirySql = "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
         this.expirySql = "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
@@ -51,40 +53,47 @@ final class CheckpointInsert {
     void insert(Connection connection, StoredCheckpoint record, boolean chainsInCte) throws SQLException {
         int entries = record.metadata().size();
         if (chainsInCte && entries > 0 && record.expiresAt() == null) {
-            try (PreparedStatement statement = connection.prepareStatement(entries <= KEPT_TEXTS
-                    ? chainedSql[entries] : chainedText(entries))) {
-                int next = bindCheckpoint(statement, record);
-                bindEntries(statement, next, record.metadata(), false, record);
-                statement.executeUpdate();
-            }
+            execute(connection, entries <= KEPT_TEXTS ? chainedSql[entries] : chainedText(entries), statement ->
+                    bindEntries(statement, bindCheckpoint(statement, record), record.metadata(), false, record));
             return;
         }
-        try (PreparedStatement statement = connection.prepareStatement(checkpointSql)) {
-            bindCheckpoint(statement, record);
-            statement.executeUpdate();
-        }
+        execute(connection, checkpointSql, statement -> bindCheckpoint(statement, record));
         if (record.expiresAt() != null) {
-            try (PreparedStatement delete = connection.prepareStatement(deleteExpirySql)) {
-                delete.setString(1, record.agentId());
-                delete.setString(2, record.checkpointId());
-                delete.executeUpdate();
-            }
-            try (PreparedStatement expiry = connection.prepareStatement(expirySql)) {
-                expiry.setString(1, record.agentId());
-                expiry.setString(2, record.checkpointId());
-                expiry.setLong(3, record.expiresAt().toEpochMilli());
-                expiry.executeUpdate();
-            }
+            execute(connection, deleteExpirySql, statement -> {
+                statement.setString(1, record.agentId());
+                statement.setString(2, record.checkpointId());
+            });
+            execute(connection, expirySql, statement -> {
+                statement.setString(1, record.agentId());
+                statement.setString(2, record.checkpointId());
+                statement.setLong(3, record.expiresAt().toEpochMilli());
+            });
         }
         if (entries > 0) {
-            try (PreparedStatement statement = connection.prepareStatement(entries <= KEPT_TEXTS
-                    ? metadataSql[entries] : metadataText(entries))) {
-                bindEntries(statement, 1, record.metadata(), true, record);
-                statement.executeUpdate();
-            }
+            execute(connection, entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
+                    statement -> bindEntries(statement, 1, record.metadata(), true, record));
         }
     }
 
+    private void execute(Connection connection, String sql, Binder binder) throws SQLException {
+        PreparedStatement statement = prepared.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            binder.bind(statement);
+            statement.executeUpdate();
+            failed = false;
+        } finally {
+            prepared.release(connection, sql, statement, failed);
+        }
+    }
+
+    /** Binds a statement's parameters. */
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /** Binds the checkpoint row's columns; returns the next parameter index. */
     private static int bindCheckpoint(PreparedStatement statement, StoredCheckpoint record) throws SQLException {
         statement.setString(1, record.agentId());
         statement.setString(2, record.checkpointId());

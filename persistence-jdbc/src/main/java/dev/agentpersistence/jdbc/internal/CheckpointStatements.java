@@ -24,12 +24,14 @@ public final class CheckpointStatements {
     private final String byIdSql;
     private final String collidingSql;
     private final CheckpointInsert insert;
+    private final PreparedStatements prepared;
 
-    public CheckpointStatements(Tables tables) {
+    public CheckpointStatements(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
+        this.prepared = Objects.requireNonNull(prepared, "prepared");
         this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
         this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
-        this.insert = new CheckpointInsert(tables);
+        this.insert = new CheckpointInsert(tables, prepared);
         this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
     }
 
@@ -50,9 +52,9 @@ public final class CheckpointStatements {
     public List<StoredDocument> select(Connection connection, String agentId, CheckpointFilter filter) throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
-            return RowQuery.list(connection, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
+            return RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
         }
-        var newestFirst = RowQuery.list(connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
+        var newestFirst = RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
                 where.valuesAnd(filter.limit().intValue()));
         Collections.reverse(newestFirst);
         return newestFirst;
@@ -62,18 +64,18 @@ public final class CheckpointStatements {
     public Optional<StoredDocument> latest(Connection connection, String agentId, CheckpointFilter filter)
             throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
-        return RowQuery.first(connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
+        return RowQuery.first(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
     }
 
     /** The row with this primary key. */
     public Optional<StoredDocument> byId(Connection connection, String agentId, String checkpointId) throws SQLException {
-        return RowQuery.first(connection, byIdSql, List.of(agentId, checkpointId));
+        return RowQuery.first(prepared, connection, byIdSql, List.of(agentId, checkpointId));
     }
 
     /** The rows a new checkpoint collided with: same version or same id (at most two). */
     public List<StoredDocument> colliding(Connection connection, String agentId, long version, String checkpointId)
             throws SQLException {
-        return RowQuery.list(connection, collidingSql, List.of(agentId, version, checkpointId));
+        return RowQuery.list(prepared, connection, collidingSql, List.of(agentId, version, checkpointId));
     }
 
     /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */

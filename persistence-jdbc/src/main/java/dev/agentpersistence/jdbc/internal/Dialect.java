@@ -45,6 +45,15 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * Whether saves and checkpoint reads keep their prepared statements per connection: worth it where
+     * compiling a statement costs about as much as running it (an embedded database) and no
+     * network failure has to reach the pool through its statement wrappers.
+     */
+    default boolean keepsPreparedStatements() {
+        return false;
+    }
+
     /** Adds the dialect's settings to a pool the provider creates itself. */
     default void configurePool(HikariConfig pool, JdbcStorageConfig config) {
     }

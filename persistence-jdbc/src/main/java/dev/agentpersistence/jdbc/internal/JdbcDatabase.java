@@ -51,10 +51,14 @@ public final class JdbcDatabase implements AutoCloseable {
     private volatile boolean ready;
     /** The server's statement size limit once read; empty when it has none. */
     private volatile OptionalLong statementLimit;
+    /** Kept per connection only in the pool this object owns: an application's connections are its own. */
+    private final PreparedStatements preparedStatements;
 
     private JdbcDatabase(Jdbi jdbi, HikariDataSource ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
         this.jdbi = jdbi;
         this.ownedPool = ownedPool;
+        this.preparedStatements = new PreparedStatements(
+                () -> ownedPool != null && this.dialect != null && this.dialect.keepsPreparedStatements());
         this.config = config;
         this.tables = new Tables(config.tablePrefix());
         this.dialect = dialect;
@@ -80,6 +84,11 @@ public final class JdbcDatabase implements AutoCloseable {
     public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config) {
         return new JdbcDatabase(Objects.requireNonNull(jdbi, "jdbi"), null, Objects.requireNonNull(config, "config"),
                 null, "the application's data source");
+    }
+
+    /** The prepared statements of saves and checkpoint reads, kept per connection where the dialect asks for it. */
+    PreparedStatements preparedStatements() {
+        return preparedStatements;
     }
 
     /** The table names. */
@@ -187,6 +196,7 @@ public final class JdbcDatabase implements AutoCloseable {
     /** Closes the pool when this object created it. */
     @Override
     public void close() {
+        preparedStatements.clear();
         if (ownedPool != null) {
             try {
                 ownedPool.close();

@@ -31,7 +31,7 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     public JdbcStorageBackend(JdbcDatabase database, Clock clock) {
         this.database = database;
-        this.statements = new CheckpointStatements(database.tables());
+        this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
         this.segments = new JdbcSegmentStore(database, clock);
     }
 

@@ -1,13 +1,13 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.backend.StoredDocument;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.sql.Connection;
 
 /**
  * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and
@@ -20,38 +20,51 @@ final class RowQuery {
     }
 
     /** Every row {@code sql} selects with {@code values} bound in order. */
-    static List<StoredDocument> list(Connection connection, String sql, List<Object> values) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, values); ResultSet rows = statement.executeQuery()) {
+    static List<StoredDocument> list(PreparedStatements statements, Connection connection, String sql, List<Object> values)
+            throws SQLException {
+        PreparedStatement statement = statements.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            bind(statement, values);
             var documents = new ArrayList<StoredDocument>();
-            while (rows.next()) {
-                documents.add(row(rows));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    documents.add(row(rows));
+                }
             }
+            failed = false;
             return documents;
+        } finally {
+            statements.release(connection, sql, statement, failed);
         }
     }
 
     /** The first row {@code sql} selects with {@code values} bound in order. */
-    static Optional<StoredDocument> first(Connection connection, String sql, List<Object> values) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, values); ResultSet rows = statement.executeQuery()) {
-            return rows.next() ? Optional.of(row(rows)) : Optional.empty();
+    static Optional<StoredDocument> first(PreparedStatements statements, Connection connection, String sql,
+                                          List<Object> values) throws SQLException {
+        PreparedStatement statement = statements.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            bind(statement, values);
+            Optional<StoredDocument> first;
+            try (ResultSet rows = statement.executeQuery()) {
+                first = rows.next() ? Optional.of(row(rows)) : Optional.empty();
+            }
+            failed = false;
+            return first;
+        } finally {
+            statements.release(connection, sql, statement, failed);
         }
     }
 
-    private static PreparedStatement prepare(Connection connection, String sql, List<Object> values) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        try {
-            for (int i = 0; i < values.size(); i++) {
-                Object value = values.get(i);
-                if (value instanceof byte[] bytes) {
-                    statement.setBytes(i + 1, bytes);
-                } else {
-                    statement.setObject(i + 1, value);
-                }
+    private static void bind(PreparedStatement statement, List<Object> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            Object value = values.get(i);
+            if (value instanceof byte[] bytes) {
+                statement.setBytes(i + 1, bytes);
+            } else {
+                statement.setObject(i + 1, value);
             }
-            return statement;
-        } catch (SQLException | RuntimeException e) {
-            statement.close();
-            throw e;
         }
     }
 
