@@ -28,6 +28,8 @@ public final class JdbcStorageBackend implements StorageBackend {
     private final JdbcDatabase database;
     private final CheckpointStatements statements;
     private final JdbcSegmentStore segments;
+    /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
+    private volatile Location location;
 
     public JdbcStorageBackend(JdbcDatabase database, Clock clock) {
         this.database = database;
@@ -127,9 +129,20 @@ public final class JdbcStorageBackend implements StorageBackend {
         database.read("checkHealth", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
     }
 
+    /** The same text for every row; built again only when the endpoint became known (an application's data source). */
     @Override
     public String location(String agentId, String checkpointId) {
-        return "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints() + " in " + database.endpoint();
+        String endpoint = database.endpoint();
+        Location known = location;
+        if (known == null || known.endpoint() != endpoint) {
+            known = new Location(endpoint, "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints()
+                    + " in " + endpoint);
+            location = known;
+        }
+        return known.text();
+    }
+
+    private record Location(String endpoint, String text) {
     }
 
     /** Closes the connection pool when the backend created it. */
