@@ -463,8 +463,11 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         }
     }
 
+    /** Names the provider only when it is closed: its description is built from the backend's on every call. */
     private void requireOpen() {
-        StorageChecks.requireOpen(closed.get(), toString());
+        if (closed.get()) {
+            StorageChecks.requireOpen(true, toString());
+        }
     }
 
 

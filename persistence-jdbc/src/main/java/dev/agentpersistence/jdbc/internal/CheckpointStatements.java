@@ -3,6 +3,8 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -21,78 +23,59 @@ public final class CheckpointStatements {
     private final String selectRows;
     private final String byIdSql;
     private final String collidingSql;
+    private final CheckpointInsert insert;
+    private final PreparedStatements prepared;
 
-    public CheckpointStatements(Tables tables) {
+    public CheckpointStatements(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
+        this.prepared = Objects.requireNonNull(prepared, "prepared");
         this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
         this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
+        this.insert = new CheckpointInsert(tables, prepared);
         this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
     }
 
-    /** Inserts the checkpoint row, its expiry row and its metadata rows; the caller provides the transaction. */
-    public void insert(Handle handle, StoredCheckpoint checkpoint) {
-        handle.createUpdate("INSERT INTO " + tables.checkpoints()
-                        + " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)"
-                        + " VALUES (:agentId, :checkpointId, :version, :seconds, :nanos, :nodeId, :tombstone, :payload)")
-                .bind("agentId", checkpoint.agentId())
-                .bind("checkpointId", checkpoint.checkpointId())
-                .bind("version", checkpoint.version())
-                .bind("seconds", checkpoint.createdAt().getEpochSecond())
-                .bind("nanos", checkpoint.createdAt().getNano())
-                .bind("nodeId", FilterSql.utf8(checkpoint.nodeId()))
-                .bind("tombstone", checkpoint.tombstone() ? 1 : 0)
-                .bind("payload", checkpoint.document())
-                .execute();
-        if (checkpoint.expiresAt() != null) {
-            deleteExpiry(handle, checkpoint.agentId(), checkpoint.checkpointId());
-            handle.createUpdate("INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at)"
-                            + " VALUES (:agentId, :checkpointId, :expiresAt)")
-                    .bind("agentId", checkpoint.agentId())
-                    .bind("checkpointId", checkpoint.checkpointId())
-                    .bind("expiresAt", checkpoint.expiresAt().toEpochMilli())
-                    .execute();
-        }
-        if (checkpoint.metadata().isEmpty()) {
-            return;
-        }
-        var batch = handle.prepareBatch("INSERT INTO " + tables.metadata()
-                + " (agent_id, checkpoint_id, meta_key, meta_value) VALUES (:agentId, :checkpointId, :key, :value)");
-        for (var entry : checkpoint.metadata().entrySet()) {
-            batch.bind("agentId", checkpoint.agentId())
-                    .bind("checkpointId", checkpoint.checkpointId())
-                    .bind("key", FilterSql.utf8(entry.getKey()))
-                    .bind("value", FilterSql.utf8(entry.getValue()))
-                    .add();
-        }
-        batch.execute();
+    /**
+     * Inserts the checkpoint row, its expiry row and its metadata rows; when {@link #insertsInOneStatement}
+     * is false the caller provides the transaction.
+     */
+    public void insert(Connection connection, StoredCheckpoint checkpoint, boolean chainsInCte) throws SQLException {
+        insert.insert(connection, checkpoint, chainsInCte);
+    }
+
+    /** Whether {@link #insert} writes {@code checkpoint} with one statement, atomic in autocommit. */
+    public boolean insertsInOneStatement(StoredCheckpoint checkpoint, boolean chainsInCte) {
+        return CheckpointInsert.isOneStatement(checkpoint, chainsInCte);
     }
 
     /** The matching rows in ascending version order; with a limit, the newest {@code limit} of them. */
-    public List<StoredDocument> select(Handle handle, String agentId, CheckpointFilter filter) {
+    public List<StoredDocument> select(Connection connection, String agentId, CheckpointFilter filter) throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
-            return RowQuery.list(handle, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
+            return RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
         }
-        var newestFirst = RowQuery.list(handle, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
+        var newestFirst = RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
                 where.valuesAnd(filter.limit().intValue()));
         Collections.reverse(newestFirst);
         return newestFirst;
     }
 
     /** The matching row with the highest version. */
-    public Optional<StoredDocument> latest(Handle handle, String agentId, CheckpointFilter filter) {
+    public Optional<StoredDocument> latest(Connection connection, String agentId, CheckpointFilter filter)
+            throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
-        return RowQuery.first(handle, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
+        return RowQuery.first(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
     }
 
     /** The row with this primary key. */
-    public Optional<StoredDocument> byId(Handle handle, String agentId, String checkpointId) {
-        return RowQuery.first(handle, byIdSql, List.of(agentId, checkpointId));
+    public Optional<StoredDocument> byId(Connection connection, String agentId, String checkpointId) throws SQLException {
+        return RowQuery.first(prepared, connection, byIdSql, List.of(agentId, checkpointId));
     }
 
     /** The rows a new checkpoint collided with: same version or same id (at most two). */
-    public List<StoredDocument> colliding(Handle handle, String agentId, long version, String checkpointId) {
-        return RowQuery.list(handle, collidingSql, List.of(agentId, version, checkpointId));
+    public List<StoredDocument> colliding(Connection connection, String agentId, long version, String checkpointId)
+            throws SQLException {
+        return RowQuery.list(prepared, connection, collidingSql, List.of(agentId, version, checkpointId));
     }
 
     /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */

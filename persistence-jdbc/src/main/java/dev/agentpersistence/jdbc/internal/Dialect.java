@@ -36,6 +36,24 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * Whether one statement can insert the checkpoint row and its metadata rows together
+     * ({@code WITH c AS (INSERT ... RETURNING ...) INSERT ... SELECT ... FROM c}), atomic without a
+     * transaction around it.
+     */
+    default boolean chainsInsertsInCte() {
+        return false;
+    }
+
+    /**
+     * Whether saves and checkpoint reads keep their prepared statements per connection: worth it where
+     * compiling a statement costs about as much as running it (an embedded database) and no
+     * network failure has to reach the pool through its statement wrappers.
+     */
+    default boolean keepsPreparedStatements() {
+        return false;
+    }
+
     /** Adds the dialect's settings to a pool the provider creates itself. */
     default void configurePool(HikariConfig pool, JdbcStorageConfig config) {
     }

@@ -20,6 +20,7 @@ import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ public final class JdbcDatabase implements AutoCloseable {
     private static final int MAX_RECONNECT_ATTEMPTS = 3;
 
     private final Jdbi jdbi;
-    private final AutoCloseable ownedPool;
+    private final HikariDataSource ownedPool;
     private final JdbcStorageConfig config;
     private final Tables tables;
     private final ReentrantLock initLock = new ReentrantLock();
@@ -50,10 +51,14 @@ public final class JdbcDatabase implements AutoCloseable {
     private volatile boolean ready;
     /** The server's statement size limit once read; empty when it has none. */
     private volatile OptionalLong statementLimit;
+    /** Kept per connection only in the pool this object owns: an application's connections are its own. */
+    private final PreparedStatements preparedStatements;
 
-    private JdbcDatabase(Jdbi jdbi, AutoCloseable ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
+    private JdbcDatabase(Jdbi jdbi, HikariDataSource ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
         this.jdbi = jdbi;
         this.ownedPool = ownedPool;
+        this.preparedStatements = new PreparedStatements(
+                () -> ownedPool != null && this.dialect != null && this.dialect.keepsPreparedStatements());
         this.config = config;
         this.tables = new Tables(config.tablePrefix());
         this.dialect = dialect;
@@ -79,6 +84,11 @@ public final class JdbcDatabase implements AutoCloseable {
     public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config) {
         return new JdbcDatabase(Objects.requireNonNull(jdbi, "jdbi"), null, Objects.requireNonNull(config, "config"),
                 null, "the application's data source");
+    }
+
+    /** The prepared statements of saves and checkpoint reads, kept per connection where the dialect asks for it. */
+    PreparedStatements preparedStatements() {
+        return preparedStatements;
     }
 
     /** The table names. */
@@ -148,9 +158,45 @@ public final class JdbcDatabase implements AutoCloseable {
         });
     }
 
+    /**
+     * Runs an insert on a plain connection; returns {@code false} instead of failing when it hit a
+     * duplicate key. With {@code oneStatement} the work is a single statement run in autocommit (the
+     * database makes it atomic); otherwise it runs in one transaction. Safe to repeat after a broken
+     * connection: the repeat finds its own row.
+     */
+    public boolean insert(String operation, boolean oneStatement, ConnectionWork work) {
+        return runOnConnection(operation, true, true, connection -> {
+            try {
+                if (oneStatement) {
+                    work.run(connection);
+                } else {
+                    Transactions.run(connection, work);
+                }
+                return true;
+            } catch (SQLException e) {
+                if (FailureKind.of(new UnableToExecuteStatementException(e, null), dialect) == FailureKind.UNIQUE_VIOLATION) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Runs a read on a plain connection in autocommit. Broken connections are retried, as reads are idempotent. */
+    public <T> T readOnConnection(String operation, ConnectionCall<T> work) {
+        return runOnConnection(operation, false, true, work);
+    }
+
+    /** Whether the database is PostgreSQL-compatible enough to chain inserts in one statement ({@code WITH ... INSERT}). */
+    public boolean insertsThroughCte() {
+        ensureReady();
+        return dialect.chainsInsertsInCte();
+    }
+
     /** Closes the pool when this object created it. */
     @Override
     public void close() {
+        preparedStatements.clear();
         if (ownedPool != null) {
             try {
                 ownedPool.close();
@@ -173,6 +219,50 @@ public final class JdbcDatabase implements AutoCloseable {
             }
             return withHandle(work);
         });
+    }
+
+    private <T> T runOnConnection(String operation, boolean write, boolean idempotent, ConnectionCall<T> work) {
+        ensureReady();
+        return retrying(operation, idempotent, () -> {
+            if (write && dialect.serializesWrites()) {
+                writeLock.lock();
+                try {
+                    return withConnection(work);
+                } finally {
+                    writeLock.unlock();
+                }
+            }
+            return withConnection(work);
+        });
+    }
+
+    /**
+     * Runs {@code work} on a connection of the pool this object owns (no JDBI handle around it), or
+     * on the connection of a handle of the application's {@code Jdbi}. A connection that cannot be
+     * obtained fails as JDBI's {@link ConnectionException} and a failed statement as its
+     * {@link UnableToExecuteStatementException}, so both are classified like every other failure.
+     */
+    private <T> T withConnection(ConnectionCall<T> work) {
+        if (ownedPool == null) {
+            return withHandle(handle -> {
+                try {
+                    return work.call(handle.getConnection());
+                } catch (SQLException e) {
+                    throw new UnableToExecuteStatementException(e, null);
+                }
+            });
+        }
+        Connection connection;
+        try {
+            connection = ownedPool.getConnection();
+        } catch (SQLException e) {
+            throw new ConnectionException(e);
+        }
+        try (connection) {
+            return work.call(connection);
+        } catch (SQLException e) {
+            throw new UnableToExecuteStatementException(e, null);
+        }
     }
 
     /**

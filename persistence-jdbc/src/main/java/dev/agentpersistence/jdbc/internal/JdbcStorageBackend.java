@@ -28,10 +28,12 @@ public final class JdbcStorageBackend implements StorageBackend {
     private final JdbcDatabase database;
     private final CheckpointStatements statements;
     private final JdbcSegmentStore segments;
+    /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
+    private volatile Location location;
 
     public JdbcStorageBackend(JdbcDatabase database, Clock clock) {
         this.database = database;
-        this.statements = new CheckpointStatements(database.tables());
+        this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
         this.segments = new JdbcSegmentStore(database, clock);
     }
 
@@ -48,7 +50,9 @@ public final class JdbcStorageBackend implements StorageBackend {
         }
         boolean inserted;
         try {
-            inserted = database.insert("saveCheckpoint", h -> statements.insert(h, record));
+            boolean chainsInCte = database.insertsThroughCte();
+            inserted = database.insert("saveCheckpoint", statements.insertsInOneStatement(record, chainsInCte),
+                    connection -> statements.insert(connection, record, chainsInCte));
         } catch (StatementTooLargeException e) {
             var tooLarge = new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(),
                     database.statementLimit().orElse(-1));
@@ -58,23 +62,23 @@ public final class JdbcStorageBackend implements StorageBackend {
         if (inserted) {
             return InsertResult.stored();
         }
-        return InsertResult.clashedWith(database.read("saveCheckpoint",
-                h -> statements.colliding(h, record.agentId(), record.version(), record.checkpointId())));
+        return InsertResult.clashedWith(database.readOnConnection("saveCheckpoint",
+                connection -> statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
     }
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return database.read("getCheckpoint", h -> statements.byId(h, agentId, checkpointId));
+        return database.readOnConnection("getCheckpoint", c -> statements.byId(c, agentId, checkpointId));
     }
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
-        return database.read("getLatestCheckpoint", h -> statements.latest(h, agentId, filter));
+        return database.readOnConnection("getLatestCheckpoint", c -> statements.latest(c, agentId, filter));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        return database.read("getCheckpoints", h -> statements.select(h, agentId, filter));
+        return database.readOnConnection("getCheckpoints", c -> statements.select(c, agentId, filter));
     }
 
     @Override
@@ -125,9 +129,20 @@ public final class JdbcStorageBackend implements StorageBackend {
         database.read("checkHealth", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
     }
 
+    /** The same text for every row; built again only when the endpoint became known (an application's data source). */
     @Override
     public String location(String agentId, String checkpointId) {
-        return "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints() + " in " + database.endpoint();
+        String endpoint = database.endpoint();
+        Location known = location;
+        if (known == null || known.endpoint() != endpoint) {
+            known = new Location(endpoint, "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints()
+                    + " in " + endpoint);
+            location = known;
+        }
+        return known.text();
+    }
+
+    private record Location(String endpoint, String text) {
     }
 
     /** Closes the connection pool when the backend created it. */

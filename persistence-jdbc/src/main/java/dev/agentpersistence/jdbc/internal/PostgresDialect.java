@@ -39,6 +39,12 @@ final class PostgresDialect implements Dialect {
                 .one();
     }
 
+    /** Data-modifying {@code WITH} queries; the foreign keys are checked at the end of the statement. */
+    @Override
+    public boolean chainsInsertsInCte() {
+        return true;
+    }
+
     @Override
     public void configurePool(HikariConfig pool, JdbcStorageConfig config) {
         long seconds = Math.max(1, (config.connectionTimeout().toMillis() + 999) / 1000);

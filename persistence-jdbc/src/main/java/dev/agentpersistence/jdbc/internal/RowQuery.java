@@ -1,63 +1,70 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.backend.StoredDocument;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
- * Checkpoint rows read with plain JDBC on a handle's connection: the reads on every save and load
- * path, where JDBI's statement machinery cost more than the database's own work on an embedded
- * database. The query selects {@code agent_id, checkpoint_id, version, payload} in that order. A
- * failure is thrown as JDBI's {@link UnableToExecuteStatementException} around the
- * {@link SQLException}, so it is classified and retried like every other statement.
+ * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and
+ * load path, where JDBI's handle and statement machinery cost more than the database's own work on
+ * an embedded database. The query selects {@code agent_id, checkpoint_id, version, payload} in that
+ * order. Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
 final class RowQuery {
     private RowQuery() {
     }
 
     /** Every row {@code sql} selects with {@code values} bound in order. */
-    static List<StoredDocument> list(Handle handle, String sql, List<Object> values) {
-        try (PreparedStatement statement = prepare(handle, sql, values); ResultSet rows = statement.executeQuery()) {
+    static List<StoredDocument> list(PreparedStatements statements, Connection connection, String sql, List<Object> values)
+            throws SQLException {
+        PreparedStatement statement = statements.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            bind(statement, values);
             var documents = new ArrayList<StoredDocument>();
-            while (rows.next()) {
-                documents.add(row(rows));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    documents.add(row(rows));
+                }
             }
+            failed = false;
             return documents;
-        } catch (SQLException e) {
-            throw new UnableToExecuteStatementException(e, null);
+        } finally {
+            statements.release(connection, sql, statement, failed);
         }
     }
 
     /** The first row {@code sql} selects with {@code values} bound in order. */
-    static Optional<StoredDocument> first(Handle handle, String sql, List<Object> values) {
-        try (PreparedStatement statement = prepare(handle, sql, values); ResultSet rows = statement.executeQuery()) {
-            return rows.next() ? Optional.of(row(rows)) : Optional.empty();
-        } catch (SQLException e) {
-            throw new UnableToExecuteStatementException(e, null);
+    static Optional<StoredDocument> first(PreparedStatements statements, Connection connection, String sql,
+                                          List<Object> values) throws SQLException {
+        PreparedStatement statement = statements.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            bind(statement, values);
+            Optional<StoredDocument> first;
+            try (ResultSet rows = statement.executeQuery()) {
+                first = rows.next() ? Optional.of(row(rows)) : Optional.empty();
+            }
+            failed = false;
+            return first;
+        } finally {
+            statements.release(connection, sql, statement, failed);
         }
     }
 
-    private static PreparedStatement prepare(Handle handle, String sql, List<Object> values) throws SQLException {
-        PreparedStatement statement = handle.getConnection().prepareStatement(sql);
-        try {
-            for (int i = 0; i < values.size(); i++) {
-                Object value = values.get(i);
-                if (value instanceof byte[] bytes) {
-                    statement.setBytes(i + 1, bytes);
-                } else {
-                    statement.setObject(i + 1, value);
-                }
+    private static void bind(PreparedStatement statement, List<Object> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            Object value = values.get(i);
+            if (value instanceof byte[] bytes) {
+                statement.setBytes(i + 1, bytes);
+            } else {
+                statement.setObject(i + 1, value);
             }
-            return statement;
-        } catch (SQLException | RuntimeException e) {
-            statement.close();
-            throw e;
         }
     }
 

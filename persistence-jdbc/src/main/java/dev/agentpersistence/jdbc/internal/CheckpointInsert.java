@@ -1,0 +1,146 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.backend.StoredCheckpoint;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The statements of a save, in plain JDBC: the checkpoint row, its expiry row and its metadata rows
+ * (one multi-row {@code INSERT}). A record without an expiry time is written in a single statement
+ * where the database allows it: alone when it has no metadata, and on databases that chain inserts
+ * in a {@code WITH} query together with its metadata rows. Such a save needs no transaction and
+ * costs one round trip; the rows written are the same either way.
+ */
+final class CheckpointInsert {
+    private static final String CHECKPOINT_COLUMNS =
+            " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)";
+    private static final String METADATA_COLUMNS = " (agent_id, checkpoint_id, meta_key, meta_value)";
+    /** Statement texts are kept for this many metadata entries; larger maps build theirs per save. */
+    private static final int KEPT_TEXTS = 16;
+
+    private final Tables tables;
+    private final PreparedStatements prepared;
+    private final String checkpointSql;
+    private final String deleteExpirySql;
+    private final String expirySql;
+    private final String[] metadataSql = new String[KEPT_TEXTS + 1];
+    private final String[] chainedSql = new String[KEPT_TEXTS + 1];
+
+    CheckpointInsert(Tables tables, PreparedStatements prepared) {
+        this.tables = Objects.requireNonNull(tables, "tables");
+        this.prepared = Objects.requireNonNull(prepared, "prepared");
+        this.checkpointSql = "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+        this.deleteExpirySql = "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
+        this.expirySql = "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
+        for (int n = 1; n <= KEPT_TEXTS; n++) {
+            metadataSql[n] = metadataText(n);
+            chainedSql[n] = chainedText(n);
+        }
+    }
+
+    /** Whether {@code record} is written by one statement, without a transaction. */
+    static boolean isOneStatement(StoredCheckpoint record, boolean chainsInCte) {
+        return record.expiresAt() == null && (record.metadata().isEmpty() || chainsInCte);
+    }
+
+    /**
+     * Writes {@code record}. When {@link #isOneStatement} holds this is one statement; otherwise the
+     * caller provides the transaction.
+     */
+    void insert(Connection connection, StoredCheckpoint record, boolean chainsInCte) throws SQLException {
+        int entries = record.metadata().size();
+        if (chainsInCte && entries > 0 && record.expiresAt() == null) {
+            execute(connection, entries <= KEPT_TEXTS ? chainedSql[entries] : chainedText(entries), statement ->
+                    bindEntries(statement, bindCheckpoint(statement, record), record.metadata(), false, record));
+            return;
+        }
+        execute(connection, checkpointSql, statement -> bindCheckpoint(statement, record));
+        if (record.expiresAt() != null) {
+            execute(connection, deleteExpirySql, statement -> {
+                statement.setString(1, record.agentId());
+                statement.setString(2, record.checkpointId());
+            });
+            execute(connection, expirySql, statement -> {
+                statement.setString(1, record.agentId());
+                statement.setString(2, record.checkpointId());
+                statement.setLong(3, record.expiresAt().toEpochMilli());
+            });
+        }
+        if (entries > 0) {
+            execute(connection, entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
+                    statement -> bindEntries(statement, 1, record.metadata(), true, record));
+        }
+    }
+
+    private void execute(Connection connection, String sql, Binder binder) throws SQLException {
+        PreparedStatement statement = prepared.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            binder.bind(statement);
+            statement.executeUpdate();
+            failed = false;
+        } finally {
+            prepared.release(connection, sql, statement, failed);
+        }
+    }
+
+    /** Binds a statement's parameters. */
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /** Binds the checkpoint row's columns; returns the next parameter index. */
+    private static int bindCheckpoint(PreparedStatement statement, StoredCheckpoint record) throws SQLException {
+        statement.setString(1, record.agentId());
+        statement.setString(2, record.checkpointId());
+        statement.setLong(3, record.version());
+        statement.setLong(4, record.createdAt().getEpochSecond());
+        statement.setInt(5, record.createdAt().getNano());
+        statement.setBytes(6, FilterSql.utf8(record.nodeId()));
+        statement.setInt(7, record.tombstone() ? 1 : 0);
+        statement.setBytes(8, record.document());
+        return 9;
+    }
+
+    /** Binds each entry's key and value, preceded by the ids when {@code withIds}; returns the next index. */
+    private static int bindEntries(PreparedStatement statement, int first, Map<String, String> entries, boolean withIds,
+                                   StoredCheckpoint record) throws SQLException {
+        int i = first;
+        for (var entry : entries.entrySet()) {
+            if (withIds) {
+                statement.setString(i++, record.agentId());
+                statement.setString(i++, record.checkpointId());
+            }
+            statement.setBytes(i++, FilterSql.utf8(entry.getKey()));
+            statement.setBytes(i++, FilterSql.utf8(entry.getValue()));
+        }
+        return i;
+    }
+
+    private String metadataText(int entries) {
+        var sql = new StringBuilder("INSERT INTO ").append(tables.metadata()).append(METADATA_COLUMNS).append(" VALUES ");
+        for (int n = 0; n < entries; n++) {
+            sql.append(n == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+        }
+        return sql.toString();
+    }
+
+    /**
+     * The checkpoint row and {@code entries} metadata rows in one statement; the metadata rows take
+     * their ids from the checkpoint row the statement inserted, so they exist only if it does.
+     */
+    private String chainedText(int entries) {
+        var sql = new StringBuilder("WITH c AS (INSERT INTO ").append(tables.checkpoints()).append(CHECKPOINT_COLUMNS)
+                .append(" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING agent_id, checkpoint_id) INSERT INTO ")
+                .append(tables.metadata()).append(METADATA_COLUMNS)
+                .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (VALUES ");
+        for (int n = 0; n < entries; n++) {
+            sql.append(n == 0 ? "" : ", ").append(n == 0 ? "(CAST(? AS BYTEA), CAST(? AS BYTEA))" : "(?, ?)");
+        }
+        return sql.append(") AS m (meta_key, meta_value)").toString();
+    }
+}

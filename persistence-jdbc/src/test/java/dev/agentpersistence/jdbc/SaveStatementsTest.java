@@ -1,0 +1,215 @@
+package dev.agentpersistence.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.Message;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How many statements and commits a save sends: one autocommitted statement for a checkpoint
+ * with metadata on PostgreSQL and for one without metadata anywhere, a transaction otherwise; the
+ * rows are those every reader expects either way.
+ */
+class SaveStatementsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void onPostgresACheckpointAndItsMetadataAreOneStatement() throws Exception {
+        try (TestDatabase database = TestDatabase.postgres()) {
+            var counted = new CountingDataSource(database.url());
+            try (var pool = pool(counted);
+                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+                provider.saveCheckpoint("a", checkpoint(0, Map.of()));
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
+                assertThat(counted.executed).as("statements of a save").hasValue(1);
+                assertThat(counted.commits).as("explicit commits").hasValue(0);
+
+                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
+                        Map.of("phase", "work", "team", "blue"));
+                assertThat(provider.getLatestCheckpoint("a", dev.agentpersistence.CheckpointFilter.builder()
+                        .metadata("team", "blue").build())).map(AgentCheckpoint::checkpointId).hasValue("cp-1");
+
+                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
+                        .isInstanceOf(CheckpointConflictException.class);
+                assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
+                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+            }
+        }
+    }
+
+    @Test
+    void withoutMetadataOneInsertAndWithMetadataOneTransaction() throws Exception {
+        try (TestDatabase database = TestDatabase.sqlite(dir)) {
+            var counted = new CountingDataSource(database.url());
+            try (var pool = pool(counted);
+                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+                provider.saveCheckpoint("a", checkpoint(0, Map.of()));
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(1, Map.of()));
+                assertThat(counted.executed).hasValue(1);
+                assertThat(counted.commits).hasValue(0);
+
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "work", "team", "blue")));
+                assertThat(counted.executed).as("the checkpoint row, then every metadata row at once").hasValue(2);
+                assertThat(counted.commits).hasValue(1);
+                assertThat(metadataRows(database, "cp-2")).containsExactlyInAnyOrderEntriesOf(
+                        Map.of("phase", "work", "team", "blue"));
+            }
+        }
+    }
+
+    /** One pooled connection, so session set-up runs once and is not counted after the first save. */
+    private static HikariDataSource pool(DataSource counted) {
+        var config = new HikariConfig();
+        config.setDataSource(counted);
+        config.setMaximumPoolSize(1);
+        return new HikariDataSource(config);
+    }
+
+    private static AgentCheckpoint checkpoint(long version, Map<String, String> metadata) {
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId("a")
+                .version(version)
+                .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version))
+                .message(Message.user("hello " + version))
+                .metadata(metadata)
+                .build();
+    }
+
+    private static Map<String, String> metadataRows(TestDatabase database, String checkpointId) throws SQLException {
+        var rows = new TreeMap<String, String>();
+        try (var connection = database.connect(); var select = connection.prepareStatement(
+                "SELECT meta_key, meta_value FROM " + database.tables().metadata() + " WHERE checkpoint_id = ?")) {
+            select.setString(1, checkpointId);
+            try (var found = select.executeQuery()) {
+                while (found.next()) {
+                    rows.put(new String(found.getBytes(1), StandardCharsets.UTF_8),
+                            new String(found.getBytes(2), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Connections of the driver, counting the statements executed and the commits on them. */
+    private static final class CountingDataSource implements DataSource {
+        final AtomicInteger executed = new AtomicInteger();
+        final AtomicInteger commits = new AtomicInteger();
+        private final String url;
+
+        CountingDataSource(String url) {
+            this.url = url;
+        }
+
+        void reset() {
+            executed.set(0);
+            commits.set(0);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection real = DriverManager.getConnection(url);
+            return proxy(Connection.class, real, (method, result) -> {
+                if (method.equals("commit")) {
+                    commits.incrementAndGet();
+                }
+                if (result instanceof PreparedStatement statement) {
+                    return counting(PreparedStatement.class, statement);
+                }
+                if (result instanceof Statement statement) {
+                    return counting(Statement.class, statement);
+                }
+                return result;
+            });
+        }
+
+        private <T> T counting(Class<T> type, T statement) {
+            return proxy(type, statement, (method, result) -> {
+                if (method.startsWith("execute")) {
+                    executed.incrementAndGet();
+                }
+                return result;
+            });
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            return getConnection();
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() {
+            return Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
+
+        private interface AfterCall {
+            Object after(String method, Object result);
+        }
+
+        private static <T> T proxy(Class<T> type, T target, AfterCall after) {
+            InvocationHandler handler = (self, method, args) -> {
+                try {
+                    return after.after(method.getName(), method.invoke(target, args));
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            };
+            return type.cast(Proxy.newProxyInstance(SaveStatementsTest.class.getClassLoader(), new Class<?>[]{type}, handler));
+        }
+    }
+}
