@@ -208,32 +208,25 @@ public final class JdbcDatabase implements AutoCloseable {
 
     private <T> T run(String operation, boolean write, boolean idempotent, HandleCallback<T, RuntimeException> work) {
         ensureReady();
-        return retrying(operation, idempotent, () -> {
-            if (write && dialect.serializesWrites()) {
-                writeLock.lock();
-                try {
-                    return withHandle(work);
-                } finally {
-                    writeLock.unlock();
-                }
-            }
-            return withHandle(work);
-        });
+        return retrying(operation, idempotent, () -> serialized(write, () -> withHandle(work)));
     }
 
     private <T> T runOnConnection(String operation, boolean write, boolean idempotent, ConnectionCall<T> work) {
         ensureReady();
-        return retrying(operation, idempotent, () -> {
-            if (write && dialect.serializesWrites()) {
-                writeLock.lock();
-                try {
-                    return withConnection(work);
-                } finally {
-                    writeLock.unlock();
-                }
+        return retrying(operation, idempotent, () -> serialized(write, () -> withConnection(work)));
+    }
+
+    /** Runs {@code attempt} holding the write lock when it writes to a database that takes one writer at a time. */
+    private <T> T serialized(boolean write, Supplier<T> attempt) {
+        if (write && dialect.serializesWrites()) {
+            writeLock.lock();
+            try {
+                return attempt.get();
+            } finally {
+                writeLock.unlock();
             }
-            return withConnection(work);
-        });
+        }
+        return attempt.get();
     }
 
     /**
