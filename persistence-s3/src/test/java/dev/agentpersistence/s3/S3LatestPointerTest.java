@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,23 +44,14 @@ class S3LatestPointerTest {
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+    @RegisterExtension
+    final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private final RequestLog log = new RequestLog();
-    private S3Client client;
-    private String bucket;
     private S3StorageProvider provider;
 
     @BeforeEach
     void setUp() {
-        bucket = S3.server().newBucket();
-        client = S3.server().loggingClient(log);
-        provider = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(client).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        provider.close();
-        client.close();
+        provider = s3.open(PREFIX);
     }
 
     private static String pointerKey(String agentId) {
@@ -71,18 +61,18 @@ class S3LatestPointerTest {
     /** The pointer's content, or null when there is none. */
     private String pointer(String agentId) {
         try {
-            return S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(pointerKey(agentId))).asUtf8String();
+            return S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(pointerKey(agentId))).asUtf8String();
         } catch (NoSuchKeyException e) {
             return null;
         }
     }
 
     private void setPointer(String agentId, String content) {
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(pointerKey(agentId)), RequestBody.fromString(content));
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(pointerKey(agentId)), RequestBody.fromString(content));
     }
 
     private void removePointer(String agentId) {
-        S3.server().admin().deleteObject(b -> b.bucket(bucket).key(pointerKey(agentId)));
+        S3.server().admin().deleteObject(b -> b.bucket(s3.bucket()).key(pointerKey(agentId)));
     }
 
     private Optional<Long> latest(String agentId) {
@@ -100,13 +90,13 @@ class S3LatestPointerTest {
         // Earlier versions of the provider wrote exactly these objects, without l/A.
         save("old", 0, 1, 2, 20, 3);
         removePointer("old");
-        log.take();
+        s3.log().take();
 
         assertThat(latest("old")).contains(20L);
-        assertThat(log.take()).startsWith("GetObject", "ListObjectsV2", "GetObject"); // then the pointer is written
+        assertThat(s3.log().take()).startsWith("GetObject", "ListObjectsV2", "GetObject"); // then the pointer is written
         assertThat(pointer("old")).isEqualTo("1\n20");
         assertThat(latest("old")).contains(20L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
 
         // A save onto old data starts the pointer from the newest listed body, not from its own lower version.
         removePointer("old");
@@ -128,9 +118,9 @@ class S3LatestPointerTest {
         assertThat(pointer("agent")).isEqualTo("1\n9");
 
         save("agent", 9);
-        log.take();
+        s3.log().take();
         assertThat(latest("agent")).contains(9L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
     }
 
     @Test
@@ -149,9 +139,9 @@ class S3LatestPointerTest {
         assertThat(latest("agent")).isEmpty();
         save("agent", 1);
         assertThat(pointer("agent")).isEqualTo("1\n1");
-        log.take();
+        s3.log().take();
         assertThat(latest("agent")).contains(1L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
 
         // deleted while this provider remembers the pointer's ETag: the conditional PUT finds nothing to replace
         assertThat(provider.deleteCheckpoints("agent")).isEqualTo(1);
@@ -197,7 +187,7 @@ class S3LatestPointerTest {
         var failures = new ConcurrentLinkedQueue<String>();
         var providers = new ArrayList<S3StorageProvider>();
         for (int i = 0; i < instances + 1; i++) {
-            providers.add(S3StorageProvider.create(S3.server().config(bucket).prefix(PREFIX).build()));
+            providers.add(S3StorageProvider.create(S3.server().config(s3.bucket()).prefix(PREFIX).build()));
         }
         ExecutorService pool = Executors.newFixedThreadPool(instances * threadsEach + 1);
         try {
@@ -245,7 +235,7 @@ class S3LatestPointerTest {
     /** A provider whose client runs {@code steps} in order, each just before its request. */
     private S3StorageProvider interrupted(Steps steps) {
         S3Client cut = S3.server().interceptedClient(steps);
-        return S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(cut).build();
+        return S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build()).client(cut).build();
     }
 
     @Test
@@ -273,9 +263,9 @@ class S3LatestPointerTest {
         assertThat(provider.getCheckpoints("agent")).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
 
         save("agent", 2);
-        log.take();
+        s3.log().take();
         assertThat(latest("agent")).contains(2L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
     }
 
     @Test

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The requests a save or latest sends concurrently: latest reads the body it found last time together
@@ -26,26 +25,21 @@ class S3OverlappedRequestsTest {
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+    @RegisterExtension
+    final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private final RequestLog log = new RequestLog();
-    private S3Client client;
-    private String bucket;
     private S3StorageProvider reader;
     private S3StorageProvider writer;
 
     @BeforeEach
     void setUp() {
-        bucket = S3.server().newBucket();
-        client = S3.server().loggingClient(log);
-        reader = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(client).build();
-        writer = S3StorageProvider.create(S3.server().config(bucket).prefix(PREFIX).build());
+        reader = s3.open(PREFIX);
+        writer = S3StorageProvider.create(S3.server().config(s3.bucket()).prefix(PREFIX).build());
     }
 
     @AfterEach
     void tearDown() {
-        reader.close();
         writer.close();
-        client.close();
     }
 
     private Optional<Long> latest() {
@@ -63,13 +57,13 @@ class S3OverlappedRequestsTest {
         save(0, 1, 2);
         assertThat(latest()).contains(2L);
         assertThat(latest()).contains(2L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject", "GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject", "GetObject", "GetObject");
 
         save(3);
         assertThat(latest()).contains(3L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject", "GetObject"); // pointer, stale guess, new body
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject", "GetObject"); // pointer, stale guess, new body
         assertThat(latest()).contains(3L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
     }
 
     @Test
@@ -82,7 +76,7 @@ class S3OverlappedRequestsTest {
         save(0, 1);
         assertThat(latest()).contains(1L);
 
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(LAYOUT.pointerKey(KeyParts.encode("agent"))),
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(LAYOUT.pointerKey(KeyParts.encode("agent"))),
                 RequestBody.fromString("garbage"));
         save(5);
         assertThat(latest()).contains(5L);

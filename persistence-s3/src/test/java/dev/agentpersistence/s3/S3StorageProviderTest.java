@@ -22,12 +22,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** What the kit cannot see: the key layout, what each query costs in requests, gzip, size, leftovers of crashes. */
@@ -36,38 +34,29 @@ class S3StorageProviderTest {
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+    @RegisterExtension
+    final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private final RequestLog log = new RequestLog();
-    private S3Client client;
-    private String bucket;
     private S3StorageProvider provider;
 
     @BeforeEach
     void setUp() {
-        bucket = S3.server().newBucket();
-        client = S3.server().loggingClient(log);
-        provider = open(S3.server().config(bucket).prefix(PREFIX).build());
-    }
-
-    @AfterEach
-    void tearDown() {
-        provider.close();
-        client.close();
+        provider = s3.open(PREFIX);
     }
 
     private S3StorageProvider open(S3StorageConfig config) {
-        return S3StorageProvider.builder(config).client(client).build();
+        return s3.open(config);
     }
 
     private List<String> keys() {
-        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(s3.bucket())).contents().stream().map(S3Object::key).toList();
     }
 
     private void saveAll(String agent, int count) {
         for (int v = 0; v < count; v++) {
             provider.saveCheckpoint(agent, Checkpoints.builder(agent, v).nodeId(v % 10 == 9 ? "rare" : "common").build());
         }
-        log.take();
+        s3.log().take();
     }
 
     @Test
@@ -81,18 +70,18 @@ class S3StorageProviderTest {
                 PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
                 PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"),
                 PREFIX + "/l/" + agent);
-        assertThat(S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent)).asUtf8String())
+        assertThat(S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent)).asUtf8String())
                 .isEqualTo("1\n7");
         // marker, index entry, pointer (absent: created from the newest listed body), body, pointer checked again
-        assertThat(log.take()).containsExactly("PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject",
+        assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject",
                 "PutObject", "GetObject");
         // the next save raises the pointer on the ETag read at the end of the previous one
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 8));
-        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "PutObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "PutObject", "PutObject", "GetObject");
         // moved by another writer meanwhile (to a version being saved): the refused PUT, then a read
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 9));
-        assertThat(log.take()).containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject",
+        assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject",
                 "GetObject");
     }
 
@@ -118,22 +107,22 @@ class S3StorageProviderTest {
     void latestIsTwoGetsAndBelowTheNewestOneListingOfOneKeyPlusOneGet() {
         saveAll("agent", 40);
         assertThat(provider.getLatestCheckpoint("agent")).map(AgentCheckpoint::version).contains(39L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
         assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(39L).build()))
                 .map(AgentCheckpoint::version).contains(39L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
         assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(12L).build()))
                 .map(AgentCheckpoint::version).contains(12L);
-        assertThat(log.take()).containsExactly("GetObject", "ListObjectsV2", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "ListObjectsV2", "GetObject");
     }
 
     @Test
     void lookupByIdIsTwoGetsWithoutListing() {
         saveAll("agent", 30);
         assertThat(provider.getCheckpoint("agent", "cp-3")).map(AgentCheckpoint::version).contains(3L);
-        assertThat(log.take()).containsExactly("GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
         assertThat(provider.getCheckpoint("agent", "missing")).isEmpty();
-        assertThat(log.take()).containsExactly("GetObject");
+        assertThat(s3.log().take()).containsExactly("GetObject");
     }
 
     @Test
@@ -141,20 +130,20 @@ class S3StorageProviderTest {
         saveAll("agent", 60);
         var rare = provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("rare").limit(2).build());
         assertThat(rare).extracting(AgentCheckpoint::version).containsExactly(49L, 59L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject");
 
         var window = provider.getCheckpoints("agent", CheckpointFilter.builder()
                 .createdAfter(Checkpoints.createdAt(10)).createdBefore(Checkpoints.createdAt(13)).build());
         assertThat(window).extracting(AgentCheckpoint::version).containsExactly(10L, 11L, 12L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
 
         var none = provider.getCheckpoints("agent", CheckpointFilter.builder().metadata("absent", "x").build());
         assertThat(none).isEmpty();
-        assertThat(log.take()).containsExactly("ListObjectsV2");
+        assertThat(s3.log().take()).containsExactly("ListObjectsV2");
 
         var limited = provider.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(30L).limit(3).build());
         assertThat(limited).extracting(AgentCheckpoint::version).containsExactly(28L, 29L, 30L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
+        assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
     }
 
     @Test
@@ -179,11 +168,11 @@ class S3StorageProviderTest {
         } finally {
             pool.shutdown();
         }
-        log.take();
+        s3.log().take();
 
         var first = provider.getCheckpoints(agentId, CheckpointFilter.builder().nodeId("first").build());
         assertThat(first).extracting(AgentCheckpoint::version).containsExactly(3L);
-        assertThat(log.take()).containsExactly("ListObjectsV2", "ListObjectsV2", "GetObject");
+        assertThat(s3.log().take()).containsExactly("ListObjectsV2", "ListObjectsV2", "GetObject");
 
         assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().maxVersion(0L).build()))
                 .extracting(AgentCheckpoint::version).containsExactly(0L);
@@ -196,16 +185,16 @@ class S3StorageProviderTest {
     }
 
     private void put(String key, byte[] bytes) {
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(key), RequestBody.fromBytes(bytes));
     }
 
     @Test
     void gzipBodiesAreMarkedAndReadByAnyProvider() {
-        var zipped = open(S3.server().config(bucket).prefix(PREFIX).gzip(true).build());
+        var zipped = open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
         var checkpoint = Checkpoints.full("agent", 0);
         zipped.saveCheckpoint("agent", checkpoint);
         String key = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
-        var stored = S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket).key(key));
+        var stored = S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(key));
         assertThat(stored.response().metadata()).containsEntry("checkpoint-encoding", "gzip");
         assertThat(stored.asByteArray()).startsWith((byte) 0x1f, (byte) 0x8b);
         assertThat(stored.asByteArray().length).isLessThan(CheckpointCodec.json().encode(checkpoint).length);
@@ -223,17 +212,17 @@ class S3StorageProviderTest {
             state.put("blob-" + i, mebibyte);
         }
         var big = Checkpoints.builder("big", 0).state(state).build();
-        var uncompressed = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build())
+        var uncompressed = S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom()
                         .layers(dev.agentpersistence.codec.DocumentLayers.custom().checksum(true).build()).build())
                 .build();
         uncompressed.saveCheckpoint("big", big);
         uncompressed.close();
-        assertThat(S3.server().admin().headObject(b -> b.bucket(bucket).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
+        assertThat(S3.server().admin().headObject(b -> b.bucket(s3.bucket()).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
                 .contentLength()).isGreaterThan(20L * 1024 * 1024);
         assertThat(provider.getLatestCheckpoint("big")).contains(big);
 
-        var zipped = open(S3.server().config(bucket).prefix(PREFIX).gzip(true).build());
+        var zipped = open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
         var bigger = big.toBuilder().checkpointId("cp-1").version(1).build();
         zipped.saveCheckpoint("big", bigger);
         assertThat(provider.getCheckpoint("big", "cp-1")).contains(bigger);
@@ -244,25 +233,25 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 2));
-        var oneMebibyte = S3StorageProvider.builder(S3.server().config(bucket).prefix(PREFIX).build()).client(client)
+        var oneMebibyte = S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build()).client(s3.client())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build()).build();
         String gzipKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 1);
         var bomb = new java.io.ByteArrayOutputStream();
         try (var zip = new java.util.zip.GZIPOutputStream(bomb)) {
             zip.write(new byte[64 << 20]); // 64 MiB of zeros in about 64 KiB
         }
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
                 RequestBody.fromBytes(bomb.toByteArray()));
         assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class,
-                        e -> assertThat(e.location()).isEqualTo("s3://" + bucket + "/" + gzipKey))
+                        e -> assertThat(e.location()).isEqualTo("s3://" + s3.bucket() + "/" + gzipKey))
                 .hasMessageContaining("unpacks to more than the maximum checkpoint size of 1048576");
 
         String plainKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
         put(plainKey, new byte[(1 << 20) + 1]);
         assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(0L).build()))
                 .isInstanceOfSatisfying(CorruptCheckpointException.class,
-                        e -> assertThat(e.location()).isEqualTo("s3://" + bucket + "/" + plainKey))
+                        e -> assertThat(e.location()).isEqualTo("s3://" + s3.bucket() + "/" + plainKey))
                 .hasMessageContaining("1048577 bytes");
         assertThat(oneMebibyte.getLatestCheckpoint("agent")).contains(Checkpoints.simple("agent", 2));
     }
@@ -274,13 +263,13 @@ class S3StorageProviderTest {
         put(key, "{not json".getBytes());
         assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("s3://" + bucket + "/" + key)
-                .extracting(e -> ((CorruptCheckpointException) e).location()).isEqualTo("s3://" + bucket + "/" + key);
+                .hasMessageContaining("s3://" + s3.bucket() + "/" + key)
+                .extracting(e -> ((CorruptCheckpointException) e).location()).isEqualTo("s3://" + s3.bucket() + "/" + key);
 
-        S3.server().admin().putObject(b -> b.bucket(bucket).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
+        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
                 RequestBody.fromString("plain text"));
         assertThatThrownBy(() -> provider.getCheckpoint("agent", "cp-0"))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("s3://" + bucket + "/" + key);
+                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("s3://" + s3.bucket() + "/" + key);
 
         put(key, CheckpointCodec.json().encode(Checkpoints.simple("agent", 5)));
         assertThatThrownBy(() -> provider.getCheckpoints("agent"))
@@ -343,7 +332,7 @@ class S3StorageProviderTest {
 
     @Test
     void anEmptyPrefixUsesTheBucketRoot() {
-        var atRoot = open(S3.server().config(bucket).build());
+        var atRoot = open(S3.server().config(s3.bucket()).build());
         atRoot.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/") || k.startsWith("l/"));
         assertThat(provider.getCheckpoints("agent")).isEmpty();
@@ -354,7 +343,7 @@ class S3StorageProviderTest {
     void theFactoryStoresDocumentsWithTheCodecOfTheSettings() {
         String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
         var settings = dev.agentpersistence.spi.ProviderConfig.of(Map.of(
-                S3StorageConfig.BUCKET.key(), bucket,
+                S3StorageConfig.BUCKET.key(), s3.bucket(),
                 S3StorageConfig.PREFIX.key(), PREFIX,
                 S3StorageConfig.ENDPOINT.key(), S3.server().endpoint().toString(),
                 S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
@@ -365,7 +354,7 @@ class S3StorageProviderTest {
             encrypted.saveCheckpoint("secret-agent", checkpoint);
             assertThat(encrypted.getLatestCheckpoint("secret-agent")).contains(checkpoint);
         }
-        String stored = new String(S3.server().admin().getObjectAsBytes(b -> b.bucket(bucket)
+        String stored = new String(S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket())
                 .key(LAYOUT.bodyKey(KeyParts.encode("secret-agent"), 0))).asByteArray(),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(stored).doesNotContain("classified-node");
@@ -376,6 +365,6 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.close();
         assertThatThrownBy(() -> provider.getCheckpoints("agent")).isInstanceOf(IllegalStateException.class);
-        assertThat(client.listObjectsV2(b -> b.bucket(bucket)).contents()).hasSize(4);
+        assertThat(s3.client().listObjectsV2(b -> b.bucket(s3.bucket())).contents()).hasSize(4);
     }
 }
