@@ -32,8 +32,13 @@ public final class FileStorageConfig {
     public static final Setting<Duration> TEMP_FILE_GRACE_PERIOD = Setting.duration(
             "agent.persistence.file.temp-file-grace-period", Duration.ofMinutes(10),
             "Age after which a crashed writer's temporary file or id reservation is removed.");
+    /** The form new agents are stored in. */
+    public static final Setting<String> LAYOUT = Setting.choice("agent.persistence.file.layout", "journal",
+            List.of("journal", "files"),
+            "How new agents are stored: `journal` (one file per agent, one append per save) or `files` (one file"
+                    + " per checkpoint). An agent keeps the form it was created in; every provider reads both.");
     /** Every file setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(DIRECTORY, FSYNC, SKIP_CORRUPT, CLEAN_UP_ON_OPEN,
+    public static final List<Setting<?>> SETTINGS = List.of(DIRECTORY, FSYNC, LAYOUT, SKIP_CORRUPT, CLEAN_UP_ON_OPEN,
             TEMP_FILE_GRACE_PERIOD);
 
     private final SettingValues values;
@@ -90,6 +95,15 @@ public final class FileStorageConfig {
     /** Whether files and directories are forced to disk before a save returns (default {@code true}). */
     public boolean fsync() {
         return values.get(FSYNC);
+    }
+
+    /**
+     * Whether new agents are kept as a journal — all of an agent's checkpoints in one file, a save
+     * appending one record — rather than one file per checkpoint (default {@code true}). Agents keep
+     * the form they were created in, whatever later writers are set to, and every provider reads both.
+     */
+    public boolean journal() {
+        return values.get(LAYOUT).equals("journal");
     }
 
     /**
@@ -165,6 +179,15 @@ public final class FileStorageConfig {
         /** Whether saves force files and directories to disk (default {@code true}). */
         public Builder fsync(boolean fsync) {
             values = values.with(FSYNC, fsync);
+            return this;
+        }
+
+        /**
+         * Whether new agents are kept as a journal (default {@code true}) or as one file per checkpoint;
+         * see {@link FileStorageConfig#journal()}.
+         */
+        public Builder journal(boolean journal) {
+            values = values.with(LAYOUT, journal ? "journal" : "files");
             return this;
         }
 

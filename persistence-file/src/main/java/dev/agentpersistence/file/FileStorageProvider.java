@@ -31,7 +31,9 @@ public final class FileStorageProvider extends StorageShell {
 
     FileStorageProvider(FileStorageConfig config, StorageSettings settings, Fsync fsync) {
         super(new FileStorageBackend(config.directory(), fsync, config.clock(), config.tempFileGracePeriod(),
-                config.cleanUpOnOpen(), settings.maxCheckpointSize(), config.skipCorrupt()), settings, config.clock());
+                config.cleanUpOnOpen(), settings.maxCheckpointSize(), config.skipCorrupt() || settings.skipCorrupt(),
+                config.journal()),
+                settings, config.clock());
         this.config = config;
     }
 

@@ -28,7 +28,7 @@ class CorruptFileTest {
 
     @BeforeEach
     void saveFive() {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             for (int version = 0; version < 5; version++) {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version));
             }
@@ -39,7 +39,7 @@ class CorruptFileTest {
     @Test
     void aTruncatedFileIsReportedWithItsPathWhileTheOthersStayReadable() throws Exception {
         Path damaged = truncate(2);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             assertThatThrownBy(() -> provider.getCheckpoints(AGENT))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.location()).isEqualTo(damaged.toString());
@@ -73,7 +73,7 @@ class CorruptFileTest {
         Files.write(file(1), "this is not a checkpoint".getBytes(StandardCharsets.UTF_8));
         Files.write(file(3), new byte[0]);
         Files.copy(file(4), file(7)); // the document of version 4 filed as version 7
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             for (long version : new long[] {1, 3, 7}) {
                 assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(version).limit(1).build()))
                         .isInstanceOf(CorruptCheckpointException.class)
@@ -91,7 +91,7 @@ class CorruptFileTest {
         var captured = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
             assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 3L, 4L);
             assertThat(provider.getCheckpoint(AGENT, "cp-2")).isEmpty();
         } finally {
@@ -104,7 +104,7 @@ class CorruptFileTest {
     @Test
     void aSaveNeverSkipsAndLeavesNoReservationWhenTheVersionIsCorrupt() throws Exception {
         truncate(2);
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
             assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "new-id", "test")))
                     .isInstanceOf(CorruptCheckpointException.class);
             assertThat(LayoutInspection.idEntries(root, AGENT)).doesNotContain("new-id");
@@ -121,7 +121,7 @@ class CorruptFileTest {
             sparse.setLength(900L << 20); // 900 MiB claimed, nothing written
         }
         var oneMebibyte = dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build();
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), oneMebibyte)) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build(), oneMebibyte)) {
             assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.location()).isEqualTo(huge.toString());

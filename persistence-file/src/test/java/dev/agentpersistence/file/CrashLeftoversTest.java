@@ -35,7 +35,7 @@ class CrashLeftoversTest {
 
     @BeforeEach
     void saveOne() {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
         }
         directory = LayoutInspection.agentDirectory(root, AGENT);
@@ -51,7 +51,7 @@ class CrashLeftoversTest {
         Files.setLastModifiedTime(oldTemp, LONG_AGO);
         Files.write(liveTemp, Arrays.copyOf(document, document.length / 2));
 
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(oldTemp).doesNotExist();
             assertThat(liveTemp).exists();
             assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L);
@@ -59,7 +59,7 @@ class CrashLeftoversTest {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(provider.getCheckpoints(AGENT)).hasSize(2);
         }
-        var sweepLater = FileStorageConfig.custom().directory(root).clock(
+        var sweepLater = FilePerCheckpoint.config(root).clock(
                 java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(1))).build();
         try (var provider = FileStorageProvider.of(sweepLater)) {
             assertThat(liveTemp).doesNotExist();
@@ -75,7 +75,7 @@ class CrashLeftoversTest {
         Files.createLink(temp, published);
         Files.setLastModifiedTime(temp, LONG_AGO);
 
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(temp).doesNotExist();
             assertThat(provider.getCheckpoint(AGENT, "cp-0")).contains(checkpoint(AGENT, 0));
         }
@@ -86,7 +86,7 @@ class CrashLeftoversTest {
         Path entry = ids.resolve(FileNames.encode("cp-1"));
         Files.write(entry, CheckpointCodec.json().encode(checkpoint(AGENT, 1, "cp-1", "crashed writer")));
 
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).isEmpty();
             assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L);
             // nobody else holds the reservation (it has one name only): the next writer takes over at once
@@ -105,7 +105,7 @@ class CrashLeftoversTest {
         Path entry = ids.resolve(FileNames.encode("cp-1"));
         Files.createLink(entry, temp);
 
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             var competing = CompletableFuture.runAsync(
                     () -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "cp-1", "competitor")));
             TimeUnit.MILLISECONDS.sleep(300);
@@ -127,7 +127,7 @@ class CrashLeftoversTest {
         Files.createLink(ids.resolve(FileNames.encode("cp-1")), temp);
         Files.setLastModifiedTime(temp, LONG_AGO);
 
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).cleanUpOnOpen(false).build())) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).cleanUpOnOpen(false).build())) {
             var replacement = checkpoint(AGENT, 3, "cp-1", "next writer");
             provider.saveCheckpoint(AGENT, replacement);
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(replacement);
@@ -138,7 +138,7 @@ class CrashLeftoversTest {
     @Test
     void aMissingIdEntryOfAStoredCheckpointIsRestoredByAnIdenticalResave() throws Exception {
         Files.delete(ids.resolve(FileNames.encode("cp-0")));
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             assertThat(provider.getCheckpoint(AGENT, "cp-0")).contains(checkpoint(AGENT, 0));
         }

@@ -94,7 +94,7 @@ class CrossProcessRaceTest {
         assertThat(winsA.size() + winsB.size()).as("every version has a winner").isEqualTo(VERSIONS);
         System.out.printf("%s won %d versions, %s won %d%n", writerA, winsA.size(), writerB, winsB.size());
 
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             List<AgentCheckpoint> stored = provider.getCheckpoints(RacingWriter.AGENT);
             assertThat(stored).hasSize(VERSIONS);
             var ids = new ArrayList<String>();

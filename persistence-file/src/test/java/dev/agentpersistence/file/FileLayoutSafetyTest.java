@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hostile ids are stored and found exactly, and nothing they name ends up outside the root. */
 class FileLayoutSafetyTest {
@@ -27,10 +29,11 @@ class FileLayoutSafetyTest {
     @TempDir
     Path sandbox;
 
-    @Test
-    void hostileIdsStayInsideTheRootAndRoundTrip() throws Exception {
+    @ParameterizedTest(name = "journal: {0}")
+    @ValueSource(booleans = {true, false})
+    void hostileIdsStayInsideTheRootAndRoundTrip(boolean journal) throws Exception {
         Path root = sandbox.resolve("store");
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).journal(journal).build())) {
             var saved = new ArrayList<AgentCheckpoint>();
             for (String agentId : HOSTILE) {
                 for (int i = 0; i < HOSTILE.size(); i += 7) {
@@ -85,8 +88,18 @@ class FileLayoutSafetyTest {
     }
 
     @Test
-    void theLayoutIsOneDirectoryPerAgentAndOneVersionNamedFilePerCheckpoint() throws Exception {
+    void theJournalLayoutIsOneDirectoryPerAgentHoldingOneFile() throws Exception {
         try (var provider = FileStorageProvider.of(sandbox)) {
+            provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 0, "First", "test"));
+            provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 12, "Second", "test"));
+        }
+        assertThat(LayoutInspection.names(sandbox)).containsExactly("%41gent%2F1");
+        assertThat(LayoutInspection.names(sandbox.resolve("%41gent%2F1"))).containsExactly(".head.lock", ".journal");
+    }
+
+    @Test
+    void theFileLayoutIsOneDirectoryPerAgentAndOneVersionNamedFilePerCheckpoint() throws Exception {
+        try (var provider = FilePerCheckpoint.provider(sandbox)) {
             provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 0, "First", "test"));
             provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 12, "Second", "test"));
         }

@@ -38,7 +38,7 @@ class FsyncTest {
     @Test
     void aSaveForcesTheFileThenTheIdIndexThenTheAgentDirectory() {
         var fsync = new RecordingFsync();
-        try (var provider = new FileStorageProvider(FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = new FileStorageProvider(FilePerCheckpoint.config(root).build(), fsync)) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             assertThat(fsync.events).as("first save also makes the new directories durable").containsExactly(
                     "dir " + root.getFileName(), "dir a", "file " + tempName(fsync.events), "dir .ids", "dir a");
@@ -58,7 +58,7 @@ class FsyncTest {
     @Test
     void fsyncIsOnByDefaultAndSavesStillWorkWithItTurnedOff() {
         assertThat(FileStorageConfig.ofDefaults().fsync()).isTrue();
-        var unsynced = FileStorageConfig.custom().directory(root).fsync(false).build();
+        var unsynced = FilePerCheckpoint.config(root).fsync(false).build();
         try (var provider = FileStorageProvider.of(unsynced)) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             assertThat(provider.getCheckpoint("a", "cp-0")).contains(checkpoint("a", 0));

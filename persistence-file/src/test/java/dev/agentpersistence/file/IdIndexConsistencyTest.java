@@ -33,7 +33,7 @@ class IdIndexConsistencyTest {
 
     @BeforeEach
     void open() {
-        provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build());
+        provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build());
     }
 
     @AfterEach

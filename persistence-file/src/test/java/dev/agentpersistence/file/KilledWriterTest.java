@@ -35,7 +35,7 @@ class KilledWriterTest {
 
     @BeforeEach
     void reserveInAChildProcess() throws Exception {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
         }
         directory = LayoutInspection.agentDirectory(root, AGENT);
@@ -58,7 +58,7 @@ class KilledWriterTest {
     void aRetryAfterTheWriterWasKilledTakesOverAtOnce() throws Exception {
         kill();
         // no clean-up on open: the writer itself must recognise the dead holder
-        var config = FileStorageConfig.custom().directory(root).cleanUpOnOpen(false).build();
+        var config = FilePerCheckpoint.config(root).cleanUpOnOpen(false).build();
         try (var provider = FileStorageProvider.of(config)) {
             long started = System.nanoTime();
             provider.saveCheckpoint(AGENT, retried);
@@ -74,7 +74,7 @@ class KilledWriterTest {
     @Test
     void openingTheStoreSweepsTheKilledWritersTemporaryFile() throws Exception {
         kill();
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
             long started = System.nanoTime();
             provider.saveCheckpoint(AGENT, retried);
@@ -85,7 +85,7 @@ class KilledWriterTest {
 
     @Test
     void aLiveWritersReservationIsRespectedUntilItDies() throws Exception {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FilePerCheckpoint.provider(root)) {
             // opening the store leaves the live writer's temporary file alone
             assertThat(LayoutInspection.names(directory)).anyMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
             var retry = CompletableFuture.runAsync(() -> provider.saveCheckpoint(AGENT, retried));

@@ -49,7 +49,7 @@ public final class RacingWriter {
      * are short enough for the slots.
      */
     static FileStorageProvider open(Path root) {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).fsync(false).build());
+        return FileStorageProvider.of(FilePerCheckpoint.config(root).fsync(false).build());
     }
 
     /**

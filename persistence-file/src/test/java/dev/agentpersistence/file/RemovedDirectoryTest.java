@@ -32,7 +32,7 @@ class RemovedDirectoryTest {
 
     @Test
     void aSaveAfterTheAgentDirectoryWasRemovedCreatesItAgain() throws IOException {
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build())) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT));
 
@@ -45,7 +45,7 @@ class RemovedDirectoryTest {
 
     @Test
     void aSaveAfterTheIdIndexWasRemovedCreatesItAgain() throws IOException {
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build())) {
+        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.IDS_DIRECTORY));
 
@@ -58,7 +58,7 @@ class RemovedDirectoryTest {
     @Test
     void aSegmentAfterTheSegmentDirectoryWasRemovedCreatesItAgain() throws IOException {
         try (var backend = new FileStorageBackend(root, Fsync.system(), Clock.systemUTC(), Duration.ofMinutes(10),
-                true, 1 << 20, false)) {
+                true, 1 << 20, false, true)) {
             var segments = backend.segments().orElseThrow();
             segments.putSegment(AGENT, "s-1", bytes("one"));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.SEGMENTS_DIRECTORY));

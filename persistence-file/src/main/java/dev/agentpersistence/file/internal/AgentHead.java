@@ -380,7 +380,8 @@ public final class AgentHead {
         }
     }
 
-    private <T> T withLock(AgentPaths paths, HeadLock.Action<T> action) throws IOException {
+    /** Runs {@code action} holding the agent's lock (waiting for it, bounded); the journal of the agent uses it too. */
+    <T> T withLock(AgentPaths paths, HeadLock.Action<T> action) throws IOException {
         return HeadLock.withLock(paths.headLock(), realLockFile(paths), action);
     }
 

@@ -31,6 +31,11 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
         return segments().resolve(FileNames.encode(segmentId));
     }
 
+    /** The agent's journal: its checkpoints as appended records, when the agent is kept in that form. */
+    public Path journal() {
+        return directory.resolve(FileNames.JOURNAL_FILE);
+    }
+
     /** The file holding the agent id of a hashed directory name. */
     public Path agentIdFile() {
         return directory.resolve(FileNames.AGENT_ID_FILE);

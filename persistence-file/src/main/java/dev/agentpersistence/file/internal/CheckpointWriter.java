@@ -58,8 +58,11 @@ public final class CheckpointWriter {
         this.head = Objects.requireNonNull(head, "head");
     }
 
-    /** Saves {@code checkpoint}; see the class documentation. */
-    public InsertResult save(StoredCheckpoint checkpoint) {
+    /**
+     * Saves {@code checkpoint}; see the class documentation. Empty when the agent turned out to be
+     * kept as a journal ({@link AgentJournals}): nothing was written, and the caller appends it there.
+     */
+    public Optional<InsertResult> save(StoredCheckpoint checkpoint) {
         String agentId = checkpoint.agentId();
         for (int attempt = 1; ; attempt++) {
             try {
@@ -76,7 +79,8 @@ public final class CheckpointWriter {
         }
     }
 
-    private InsertResult saveOnce(AgentPaths paths, StoredCheckpoint checkpoint, byte[] document) throws IOException {
+    private Optional<InsertResult> saveOnce(AgentPaths paths, StoredCheckpoint checkpoint, byte[] document)
+            throws IOException {
         DurableFiles.OpenTemp written = files.createTemp(paths.directory(), document);
         Path temp = written.path();
         try {
@@ -84,7 +88,7 @@ public final class CheckpointWriter {
             try (written) {
                 Optional<StoredDocument> holder = reserveId(paths, checkpoint, entry, temp);
                 if (holder.isPresent()) {
-                    return InsertResult.clashedWith(List.of(holder.get()));
+                    return Optional.of(InsertResult.clashedWith(List.of(holder.get())));
                 }
                 try {
                     written.force();
@@ -169,16 +173,19 @@ public final class CheckpointWriter {
         return Optional.of(new IdReservation(stored.get(), published, attributes.get(), linkCount));
     }
 
-    private InsertResult publish(AgentPaths paths, StoredCheckpoint checkpoint, Path entry, Path temp)
+    private Optional<InsertResult> publish(AgentPaths paths, StoredCheckpoint checkpoint, Path entry, Path temp)
             throws IOException {
         Path file = paths.versionFile(checkpoint.version());
         while (true) {
-            var link = new VersionLink(file, entry, temp);
+            var link = new VersionLink(paths, file, entry, temp);
             head.publish(paths, checkpoint.version(), temp, link);
             switch (link.outcome) {
                 case PUBLISHED -> {
                     files.syncDirectory(paths.directory());
-                    return InsertResult.stored();
+                    return Optional.of(InsertResult.stored());
+                }
+                case JOURNAL -> {
+                    return Optional.empty(); // the agent's first save made it a journal meanwhile
                 }
                 case RESERVATION_LOST -> {
                     // our reservation was removed while we published (only a racing clean-up does that): undone
@@ -200,23 +207,25 @@ public final class CheckpointWriter {
                         files.linkIfAbsent(entry, file);
                         files.syncDirectory(paths.ids());
                     }
-                    return InsertResult.clashedWith(List.of(stored.get()));
+                    return Optional.of(InsertResult.clashedWith(List.of(stored.get())));
                 }
             }
         }
     }
 
     /** What linking the version file did. */
-    private enum LinkOutcome { PUBLISHED, VERSION_TAKEN, RESERVATION_LOST }
+    private enum LinkOutcome { PUBLISHED, VERSION_TAKEN, RESERVATION_LOST, JOURNAL }
 
     /** The link step a save runs under the head lock: links the version file and checks its reservation held. */
     private final class VersionLink implements AgentHead.Link {
+        private final AgentPaths paths;
         private final Path file;
         private final Path entry;
         private final Path temp;
         private LinkOutcome outcome = LinkOutcome.VERSION_TAKEN;
 
-        VersionLink(Path file, Path entry, Path temp) {
+        VersionLink(AgentPaths paths, Path file, Path entry, Path temp) {
+            this.paths = paths;
             this.file = file;
             this.entry = entry;
             this.temp = temp;
@@ -224,6 +233,11 @@ public final class CheckpointWriter {
 
         @Override
         public boolean linked() throws IOException {
+            if (paths.journal().toFile().exists()) {
+                releaseOwn(entry, temp);
+                outcome = LinkOutcome.JOURNAL;
+                return false;
+            }
             if (!files.linkIfAbsent(file, temp)) {
                 outcome = LinkOutcome.VERSION_TAKEN;
                 return false;

@@ -163,6 +163,11 @@ public final class DurableFiles {
         }
     }
 
+    /** Forces the content of an open file to disk (with its size), like {@code fdatasync}. */
+    public void force(FileChannel channel, Path path) throws IOException {
+        fsync.file(channel, path);
+    }
+
     /** Forces the entries of {@code directory}. */
     public void syncDirectory(Path directory) throws IOException {
         fsync.directory(directory);

@@ -77,6 +77,29 @@ public final class FileLayout {
         return paths;
     }
 
+    /**
+     * Creates the agent's directory (and its agent id file when the name is hashed) for a journal,
+     * which needs no id index; like {@link #preparedBefore}, only the first time.
+     */
+    public AgentPaths journalPreparedBefore(String agentId) throws IOException {
+        AgentPaths paths = agent(agentId);
+        if (prepared.contains(paths.journal())) {
+            return paths;
+        }
+        files.ensureDirectory(root);
+        files.ensureDirectory(paths.directory());
+        if (paths.hashedName()) {
+            writeAgentIdFile(paths);
+        }
+        remember(paths.journal());
+        return paths;
+    }
+
+    /** Forgets that the agent's journal directory was prepared (it was removed under us). */
+    public void forgetJournal(String agentId) {
+        prepared.remove(agent(agentId).journal());
+    }
+
     /** As {@link #prepare}, also creating the agent's segment directory. */
     public AgentPaths prepareSegments(String agentId) throws IOException {
         AgentPaths paths = prepare(agentId);

@@ -43,6 +43,8 @@ public final class FileNames {
     public static final String HEAD_FILE = ".head";
     /** File in an agent directory holding the head's state; its advisory lock guards changes of both. */
     public static final String HEAD_LOCK_FILE = ".head.lock";
+    /** File in an agent directory holding its checkpoints as appended records ({@link JournalFormat}). */
+    public static final String JOURNAL_FILE = ".journal";
     /** Prefix of files being written; never read as checkpoints. */
     public static final String TEMP_PREFIX = ".tmp-";
     /** Prefix of id entries being removed; never read as checkpoints. */

@@ -10,6 +10,7 @@ import dev.agentpersistence.spi.HistorySegmentStore;
 import dev.agentpersistence.spi.SegmentInfo;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,12 +20,17 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Records as files: one directory per agent under a root, one file per checkpoint named by its
- * zero-padded version, an id index of hard links, a head file per agent and a segment directory.
- * Ids are encoded, so any valid id is safe. Saves are crash-safe and durable when they return
- * ({@link CheckpointWriter}); several backends — in this process or others — may share one root.
+ * Records as files: one directory per agent under a root, holding either the agent's journal (all
+ * its checkpoints as appended records, {@link AgentJournals}) or one file per checkpoint named by its
+ * zero-padded version with an id index of hard links and a head file ({@link CheckpointWriter});
+ * and a segment directory. New agents get the form the backend was built to write; an agent keeps
+ * its form, and every backend reads both. Ids are encoded, so any valid id is safe. Saves are
+ * crash-safe and durable when they return; several backends — in this process or others — may share
+ * one root.
  *
  * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend
  * filters on versions alone ({@link #filtersAttributes()} is {@code false}) and the shell filters
@@ -32,12 +38,17 @@ import java.util.Optional;
  */
 public final class FileStorageBackend implements StorageBackend {
     private final Path root;
+    private final FileLayout layout;
     private final CheckpointReader reader;
     private final CheckpointWriter writer;
     private final CheckpointQuery query;
     private final CheckpointDeleter deleter;
     private final AgentLister lister;
     private final Segments segments;
+    private final AgentJournals journals;
+    private final boolean writeJournals;
+    /** Agents found in the file-per-checkpoint form by a save here, so later saves go there at once. */
+    private final Set<Path> fileAgents = ConcurrentHashMap.newKeySet();
 
     /**
      * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen},
@@ -47,20 +58,24 @@ public final class FileStorageBackend implements StorageBackend {
      *         process can create, read and write (see {@link RootDirectory})
      * @throws dev.agentpersistence.StorageUnavailableException on other I/O errors
      * @param maxDocumentSize the largest file read as a checkpoint
-     * @param skipCorruptAgents whether listing agents leaves out directories whose agent id file is unreadable
+     * @param skipCorrupt whether reads leave out corrupt journal records and agent directories whose
+     *        agent id file is unreadable, with a WARN line
+     * @param writeJournals whether new agents are kept as a journal rather than one file per checkpoint
      */
     public FileStorageBackend(Path root, Fsync fsync, Clock clock, Duration gracePeriod, boolean cleanUpOnOpen,
-                              long maxDocumentSize, boolean skipCorruptAgents) {
+                              long maxDocumentSize, boolean skipCorrupt, boolean writeJournals) {
         this.root = root.toAbsolutePath().normalize();
         var files = new DurableFiles(fsync);
-        var layout = new FileLayout(this.root, files);
+        this.layout = new FileLayout(this.root, files);
         Path realRoot = RootDirectory.open(layout, files);
         this.reader = new CheckpointReader(maxDocumentSize);
         var head = new AgentHead(layout, files, clock, gracePeriod, realRoot);
         this.writer = new CheckpointWriter(layout, files, reader, clock, gracePeriod, head);
         this.query = new CheckpointQuery(layout, files, reader, head);
         this.deleter = new CheckpointDeleter(layout, files, reader, head);
-        this.lister = new AgentLister(layout, skipCorruptAgents);
+        this.lister = new AgentLister(layout, skipCorrupt);
+        this.journals = new AgentJournals(layout, files, head, maxDocumentSize, skipCorrupt);
+        this.writeJournals = writeJournals;
         this.segments = new Segments(new SegmentFiles(layout, files, clock));
         if (cleanUpOnOpen) {
             new StaleFileSweeper(layout, files, clock, gracePeriod, head).sweep();
@@ -72,27 +87,80 @@ public final class FileStorageBackend implements StorageBackend {
         reader.useIdentity(identity);
     }
 
+    /**
+     * Appends to the agent's journal when it has one, or when this backend writes journals and the
+     * agent has no checkpoint files; else saves a checkpoint file.
+     */
     @Override
     public InsertResult insert(StoredCheckpoint record) {
-        return writer.save(record);
+        AgentPaths paths = layout.agent(record.agentId());
+        while (true) {
+            boolean create = writeJournals && !fileAgents.contains(paths.directory());
+            if (create || journals.exists(paths)) {
+                Optional<InsertResult> appended = appendToJournal(record, create);
+                if (appended.isPresent()) {
+                    return appended.get();
+                }
+                if (create) {
+                    rememberFileAgent(paths);
+                }
+            }
+            Optional<InsertResult> saved = writer.save(record);
+            if (saved.isPresent()) {
+                return saved.get();
+            }
+            // the agent's first save made it a journal while this one was written as a file: append it there
+        }
     }
 
-    /** Reads the id entry directly; an entry whose save has not completed is not visible. */
+    private Optional<InsertResult> appendToJournal(StoredCheckpoint record, boolean create) {
+        String agentId = record.agentId();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                if (attempt > 1) {
+                    layout.forgetJournal(agentId);
+                }
+                return journals.insert(layout.journalPreparedBefore(agentId), record, create);
+            } catch (NoSuchFileException e) {
+                // the agent directory was removed under us (by hand, or by a clean-up); create it again
+                if (attempt == 3) {
+                    throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                }
+            } catch (IOException e) {
+                throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+            }
+        }
+    }
+
+    private void rememberFileAgent(AgentPaths paths) {
+        if (fileAgents.size() >= 4096) {
+            fileAgents.clear();
+        }
+        fileAgents.add(paths.directory());
+    }
+
+    /** From the journal, or the id entry (an entry whose save has not completed is not visible). */
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return query.byId(agentId, checkpointId);
+        AgentPaths paths = layout.agent(agentId);
+        return journals.exists(paths) ? journals.byId(paths, checkpointId) : query.byId(agentId, checkpointId);
     }
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
-        return query.latest(agentId, filter.maxVersion());
+        AgentPaths paths = layout.agent(agentId);
+        return journals.exists(paths) ? journals.latest(paths, filter.maxVersion())
+                : query.latest(agentId, filter.maxVersion());
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
-        return query.find(agentId, filter.maxVersion(), filter.limit() == null ? Integer.MAX_VALUE : filter.limit());
+        int limit = filter.limit() == null ? Integer.MAX_VALUE : filter.limit();
+        AgentPaths paths = layout.agent(agentId);
+        return journals.exists(paths) ? journals.find(paths, filter.maxVersion(), limit)
+                : query.find(agentId, filter.maxVersion(), limit);
     }
 
     @Override
@@ -103,22 +171,37 @@ public final class FileStorageBackend implements StorageBackend {
     /** Every checkpoint up to the filter's {@code maxVersion}: the other fields are inside the documents. */
     @Override
     public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
-        return query.newestFirst(agentId, filter.maxVersion());
+        AgentPaths paths = layout.agent(agentId);
+        return journals.exists(paths) ? journals.newestFirst(paths, filter.maxVersion())
+                : query.newestFirst(agentId, filter.maxVersion());
     }
 
+    /** Both forms: the journal and any checkpoint files. */
     @Override
     public int deleteAll(String agentId) {
-        return deleter.delete(agentId, version -> true);
+        AgentPaths paths = layout.agent(agentId);
+        fileAgents.remove(paths.directory());
+        try {
+            return journals.deleteAll(paths) + deleter.delete(agentId, version -> true);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("delete checkpoints in", paths.directory(), e);
+        }
     }
 
+    /** Both forms: the journal and any checkpoint files. */
     @Override
     public int deleteBefore(String agentId, long version) {
-        return deleter.delete(agentId, stored -> stored < version);
+        AgentPaths paths = layout.agent(agentId);
+        try {
+            return journals.deleteBefore(paths, version) + deleter.delete(agentId, stored -> stored < version);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("delete checkpoints in", paths.directory(), e);
+        }
     }
 
     @Override
     public List<String> listAgents() {
-        return lister.list();
+        return lister.list(directory -> journals.hasRecords(directory) || layout.hasCheckpoints(directory));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.file.FilePerCheckpoint;
 import dev.agentpersistence.file.FileStorageConfig;
 import dev.agentpersistence.file.FileStorageProvider;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class HeadCheckpoints {
 
     /** A provider without fsync (the head protocol does not depend on it) that leaves the store as it is on open. */
     static FileStorageProvider open(Path root) {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).fsync(false).build());
+        return FileStorageProvider.of(FilePerCheckpoint.config(root).fsync(false).build());
     }
 
     static Path directory(Path root, String agentId) {

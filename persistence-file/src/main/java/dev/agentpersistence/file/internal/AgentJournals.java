@@ -1,0 +1,468 @@
+package dev.agentpersistence.file.internal;
+
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.NewestFirstWalk;
+import dev.agentpersistence.backend.StoredCheckpoint;
+import dev.agentpersistence.backend.StoredDocument;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Agents kept as a journal: all of an agent's checkpoints in one file, {@code <agent>/.journal}, as
+ * records appended one after the other ({@link JournalFormat}). A save is one append and one
+ * {@code fdatasync} under the agent's lock; deletions append a cut, and the file is compacted (its
+ * live records copied to a new file that replaces it) once cut records outweigh live ones.
+ *
+ * <p>Each record is complete in itself and checksummed, so a record torn by a crash is recognised:
+ * readers stop before it, and the next writer truncates it before appending. The lock is the one
+ * of the agent's head ({@link AgentHead#withLock}), so journal writers exclude each other across
+ * threads, provider instances and processes. Readers take no lock: they read the headers appended
+ * since their last look ({@link JournalIndex}) and check every record they return against its
+ * checksums and its index entry, reading the index again when the file was replaced meanwhile.
+ *
+ * <p>An agent is in this form while its journal exists. The journal is created by an agent's first
+ * save when the provider writes journals and the agent has no checkpoint files; it is removed when
+ * its last checkpoint is deleted.
+ */
+final class AgentJournals {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentJournals.class);
+    /** Agents whose index a backend keeps; the least recently used is dropped beyond that. */
+    private static final int CACHED_AGENTS = 256;
+    /** Dead bytes below which deletions only append a cut, whatever the live bytes. */
+    private static final long COMPACTION_MINIMUM = 64 * 1024;
+    /** Reads of a record while the journal is being replaced. */
+    private static final int READ_ATTEMPTS = 4;
+
+    private final FileLayout layout;
+    private final DurableFiles files;
+    private final AgentHead head;
+    private final long maxDocumentSize;
+    private final boolean skipCorrupt;
+    private final Map<Path, JournalIndex> indexes = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Path, JournalIndex> eldest) {
+                    return size() > CACHED_AGENTS;
+                }
+            });
+
+    AgentJournals(FileLayout layout, DurableFiles files, AgentHead head, long maxDocumentSize, boolean skipCorrupt) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.files = Objects.requireNonNull(files, "files");
+        this.head = Objects.requireNonNull(head, "head");
+        this.maxDocumentSize = maxDocumentSize;
+        this.skipCorrupt = skipCorrupt;
+    }
+
+    /** Whether the agent is kept as a journal. */
+    boolean exists(AgentPaths paths) {
+        return paths.journal().toFile().exists();
+    }
+
+    /** Whether the agent directory holds a journal with at least one record. */
+    boolean hasRecords(Path agentDirectory) {
+        return agentDirectory.resolve(FileNames.JOURNAL_FILE).toFile().length() > JournalFormat.FILE_HEADER_SIZE;
+    }
+
+    /**
+     * Appends {@code checkpoint} to its agent's journal, unless its version or id is taken (then the
+     * records holding them are returned). Empty when the agent has no journal and {@code create} is
+     * {@code false} or the agent has checkpoint files: the caller saves it as a file.
+     */
+    Optional<InsertResult> insert(AgentPaths paths, StoredCheckpoint checkpoint, boolean create) throws IOException {
+        byte[] record = JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
+        return head.withLock(paths, lockFile -> {
+            boolean created = !exists(paths);
+            if (created && (!create || layout.hasCheckpoints(paths.directory()))) {
+                return Optional.<InsertResult>empty();
+            }
+            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.CREATE,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                JournalIndex index = indexFor(paths);
+                synchronized (index) {
+                    catchUpForWriting(paths, channel, index);
+                    var clash = new ArrayList<StoredDocument>(2);
+                    index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+                    index.id(checkpoint.checkpointId()).filter(entry -> entry.version() != checkpoint.version())
+                            .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+                    if (!clash.isEmpty()) {
+                        return Optional.of(InsertResult.clashedWith(clash));
+                    }
+                    writeAt(channel, record, index.end());
+                    files.force(channel, paths.journal());
+                    if (created) {
+                        files.syncDirectory(paths.directory());
+                    }
+                    index.appended(record);
+                }
+            }
+            return Optional.of(InsertResult.stored());
+        });
+    }
+
+    /** The checkpoint with this id; empty when the agent has no journal or no such checkpoint. */
+    Optional<StoredDocument> byId(AgentPaths paths, String checkpointId) {
+        for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+            JournalIndex index = current(paths);
+            if (index == null) {
+                return Optional.empty();
+            }
+            Optional<JournalIndex.Entry> entry;
+            String generation;
+            synchronized (index) {
+                entry = index.id(checkpointId);
+                generation = index.generation();
+                if (entry.isEmpty()) {
+                    reportDamage(paths, index, checkpointId);
+                    return Optional.empty();
+                }
+            }
+            Optional<StoredDocument> read = read(paths, entry.get(), generation, attempt);
+            if (read.isPresent()) {
+                return read;
+            }
+        }
+        return Optional.empty(); // removed or replaced at every attempt: the journal is being deleted
+    }
+
+    /** The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any). */
+    Optional<StoredDocument> latest(AgentPaths paths, Long maxVersion) {
+        Iterator<StoredDocument> walk = newestFirst(paths, maxVersion);
+        return walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+    }
+
+    /** Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending. */
+    List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit) {
+        var found = new ArrayList<StoredDocument>();
+        var walk = newestFirst(paths, maxVersion);
+        while (found.size() < limit && walk.hasNext()) {
+            found.add(walk.next());
+        }
+        Collections.reverse(found);
+        return found;
+    }
+
+    /** The checkpoints up to {@code maxVersion}, newest first, each read when the caller advances. */
+    Iterator<StoredDocument> newestFirst(AgentPaths paths, Long maxVersion) {
+        return new Walk(paths, maxVersion);
+    }
+
+    /** Removes the agent's journal; returns how many checkpoints it held (0 without a journal). */
+    int deleteAll(AgentPaths paths) throws IOException {
+        if (!exists(paths)) {
+            return 0;
+        }
+        return head.withLock(paths, lockFile -> {
+            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                JournalIndex index = indexFor(paths);
+                synchronized (index) {
+                    catchUpForWriting(paths, channel, index);
+                    int count = index.size();
+                    remove(paths, index);
+                    return count;
+                }
+            } catch (NoSuchFileException e) {
+                return 0;
+            }
+        });
+    }
+
+    /**
+     * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut
+     * records outweigh live ones, or removes it when nothing is left. Returns how many.
+     */
+    int deleteBefore(AgentPaths paths, long version) throws IOException {
+        if (!exists(paths) || version == Long.MIN_VALUE) {
+            return 0;
+        }
+        return head.withLock(paths, lockFile -> {
+            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                JournalIndex index = indexFor(paths);
+                synchronized (index) {
+                    catchUpForWriting(paths, channel, index);
+                    int below = index.newestFirst(version - 1).size();
+                    if (below == 0) {
+                        return 0;
+                    }
+                    if (below == index.size()) {
+                        remove(paths, index);
+                        return below;
+                    }
+                    byte[] cut = JournalFormat.cut(version);
+                    writeAt(channel, cut, index.end());
+                    files.force(channel, paths.journal());
+                    index.appended(cut);
+                    if (index.deadBytes() >= COMPACTION_MINIMUM && index.deadBytes() > index.end() - index.deadBytes()) {
+                        compact(paths, channel, index);
+                    }
+                    return below;
+                }
+            } catch (NoSuchFileException e) {
+                return 0;
+            }
+        });
+    }
+
+    /** Copies the live records to a new file (a new generation) and puts it in the journal's place. */
+    private void compact(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
+        List<JournalIndex.Entry> live = index.newestFirst(null);
+        Collections.reverse(live);
+        Path temp = paths.directory().resolve(WriterProcess.newTempName());
+        try {
+            try (FileChannel copy = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                writeAt(copy, JournalFormat.fileHeader(), 0);
+                copy.position(JournalFormat.FILE_HEADER_SIZE);
+                for (JournalIndex.Entry entry : live) {
+                    long copied = 0;
+                    while (copied < entry.size()) {
+                        copied += channel.transferTo(entry.offset() + copied, entry.size() - copied, copy);
+                    }
+                }
+                files.force(copy, temp);
+            }
+            Files.move(temp, paths.journal(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            files.syncDirectory(paths.directory());
+        } finally {
+            files.deleteQuietly(temp);
+        }
+        index.reset(); // the next call reads the new file from its start
+    }
+
+    private void remove(AgentPaths paths, JournalIndex index) throws IOException {
+        files.deleteIfExists(paths.journal());
+        files.syncDirectory(paths.directory());
+        index.reset();
+    }
+
+    /**
+     * Brings {@code index} up to the end of the journal, holding the lock: writes the file header of a
+     * new journal (or of one whose creation a crash tore), and truncates a record torn by a crash.
+     */
+    private void catchUpForWriting(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
+        try {
+            if (!index.adopt(channel)) {
+                channel.truncate(0);
+                writeAt(channel, JournalFormat.fileHeader(), 0);
+                index.adopt(channel);
+            }
+        } catch (JournalIndex.JournalDamagedException e) {
+            throw damaged(paths, e);
+        }
+        long size = channel.size();
+        long torn = index.catchUp(channel, size, maxDocumentSize);
+        if (torn >= 0) {
+            LOG.warn("Removing {} bytes of a record torn by a crash at the end of {}", size - torn, paths.journal());
+            channel.truncate(torn);
+        }
+    }
+
+    /** The agent's index, brought up to the end of its journal; {@code null} when it has no journal. */
+    private JournalIndex current(AgentPaths paths) {
+        JournalIndex index = indexFor(paths);
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(paths.journal(), BasicFileAttributes.class);
+            synchronized (index) {
+                if (index.unchangedSince(attributes)) {
+                    return index;
+                }
+                try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
+                    if (index.adopt(channel)) {
+                        index.catchUp(channel, channel.size(), maxDocumentSize);
+                        index.seen(attributes);
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (JournalIndex.JournalDamagedException e) {
+            throw damaged(paths, e);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("read", paths.journal(), e);
+        }
+        return index;
+    }
+
+    private JournalIndex indexFor(AgentPaths paths) {
+        return indexes.computeIfAbsent(paths.directory(), directory -> new JournalIndex());
+    }
+
+    /**
+     * The record of {@code entry}, read from the journal of {@code generation}; empty when the journal
+     * was replaced or removed since (the caller looks at the index again), until the last attempt.
+     */
+    private Optional<StoredDocument> read(AgentPaths paths, JournalIndex.Entry entry, String generation, int attempt) {
+        try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
+            try {
+                return Optional.of(readRecord(paths, channel, entry));
+            } catch (CorruptCheckpointException e) {
+                if (attempt < READ_ATTEMPTS && !generation.equals(generationOf(channel))) {
+                    forget(paths, generation);
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw IoFailures.unavailable("read", paths.journal(), e);
+        }
+    }
+
+    /**
+     * Drops the agent's index when it was read from the journal of {@code generation}: a journal in
+     * its place may look the same to a {@code stat} (same identity, size and time).
+     */
+    private void forget(AgentPaths paths, String generation) {
+        JournalIndex index = indexFor(paths);
+        synchronized (index) {
+            if (generation.equals(index.generation())) {
+                index.reset();
+            }
+        }
+    }
+
+    private static String generationOf(FileChannel channel) throws IOException {
+        byte[] header = new byte[JournalFormat.FILE_HEADER_SIZE];
+        return JournalIndex.readAt(channel, header, 0, header.length) == header.length
+                ? JournalFormat.generation(header) : null;
+    }
+
+    private StoredDocument readQuietly(AgentPaths paths, FileChannel channel, JournalIndex.Entry entry) {
+        try {
+            return readRecord(paths, channel, entry);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("read", paths.journal(), e);
+        }
+    }
+
+    /** Reads and checks the record of {@code entry}. */
+    private StoredDocument readRecord(AgentPaths paths, FileChannel channel, JournalIndex.Entry entry)
+            throws IOException {
+        String where = paths.journal() + " at byte " + entry.offset();
+        if (entry.documentLength() > maxDocumentSize) {
+            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where, "the record holds "
+                    + entry.documentLength() + " bytes, more than the maximum checkpoint size of " + maxDocumentSize, null);
+        }
+        byte[] record = new byte[(int) entry.size()];
+        int read = JournalIndex.readAt(channel, record, entry.offset(), record.length);
+        JournalFormat.Header header = read == record.length ? JournalFormat.header(record, 0) : null;
+        if (header == null || header.kind() != JournalFormat.CHECKPOINT || header.version() != entry.version()
+                || header.size() != entry.size() || !header.checkpointId(record).equals(entry.checkpointId())) {
+            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where,
+                    "the record of version " + entry.version() + " is not where the journal's index put it", null);
+        }
+        if (!JournalFormat.bodyIntact(record, header)) {
+            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where,
+                    "the record's checksum does not match its content", null);
+        }
+        return new StoredDocument(paths.agentId(), entry.checkpointId(), entry.version(), header.document(record), where);
+    }
+
+    private static CorruptCheckpointException damaged(AgentPaths paths, JournalIndex.JournalDamagedException e) {
+        return new CorruptCheckpointException(paths.agentId(), null, paths.journal().toString(),
+                "the journal cannot be read: " + e.getMessage(), e);
+    }
+
+    /** Throws (or, skipping corrupt data, logs) when the journal has spans that do not parse. */
+    private void reportDamage(AgentPaths paths, JournalIndex index, String checkpointId) {
+        List<String> damaged = index.damaged();
+        if (damaged.isEmpty()) {
+            return;
+        }
+        var corrupt = new CorruptCheckpointException(paths.agentId(), checkpointId, paths.journal().toString(),
+                "the journal is damaged (" + String.join("; ", damaged) + "); the checkpoints there cannot be read", null);
+        if (!skipCorrupt) {
+            throw corrupt;
+        }
+        LOG.warn("Reading around a damaged journal: {}", corrupt.getMessage());
+    }
+
+    private static void writeAt(FileChannel channel, byte[] bytes, long position) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer, position + buffer.position());
+        }
+    }
+
+    /** Newest first over one look at the index, looking again when the journal was replaced meanwhile. */
+    private final class Walk extends NewestFirstWalk {
+        private final AgentPaths paths;
+        /** The highest version still to walk: the filter's bound, then below the last one returned. */
+        private Long upTo;
+        private List<JournalIndex.Entry> entries;
+        private String generation;
+        private int position;
+        private int attempt = 1;
+
+        Walk(AgentPaths paths, Long maxVersion) {
+            this.paths = paths;
+            this.upTo = maxVersion;
+        }
+
+        @Override
+        protected StoredDocument advance() {
+            if (entries == null) {
+                look();
+            }
+            while (position < entries.size()) {
+                JournalIndex.Entry entry = entries.get(position);
+                Optional<StoredDocument> read;
+                try {
+                    read = read(paths, entry, generation, attempt);
+                } catch (CorruptCheckpointException e) {
+                    if (!skipCorrupt) {
+                        throw e;
+                    }
+                    LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+                    position++;
+                    upTo = entry.version() - 1;
+                    continue;
+                }
+                if (read.isPresent()) {
+                    position++;
+                    upTo = entry.version() - 1;
+                    return read.get();
+                }
+                if (++attempt > READ_ATTEMPTS) {
+                    return null; // removed or replaced at every attempt: the journal is being deleted
+                }
+                look(); // the journal changed: look at the index again, below what was returned already
+            }
+            return null;
+        }
+
+        private void look() {
+            position = 0;
+            JournalIndex index = current(paths);
+            if (index == null) {
+                entries = List.of();
+                return;
+            }
+            synchronized (index) {
+                reportDamage(paths, index, null);
+                entries = index.newestFirst(upTo);
+                generation = index.generation();
+            }
+        }
+    }
+}
