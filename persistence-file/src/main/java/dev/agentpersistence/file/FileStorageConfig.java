@@ -24,7 +24,7 @@ public final class FileStorageConfig {
             "Force files and directories to disk before a save returns.");
     /** Whether reads skip corrupt files. */
     public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool("agent.persistence.file.skip-corrupt", false,
-            "Reads leave out corrupt files with a WARN line instead of throwing.");
+            "Reads leave out corrupt checkpoints (files or journal records) with a WARN line instead of throwing.");
     /** Whether opening removes abandoned temporary files. */
     public static final Setting<Boolean> CLEAN_UP_ON_OPEN = Setting.bool("agent.persistence.file.clean-up-on-open", true,
             "Opening the storage removes temporary files older than the grace period.");

@@ -8,17 +8,19 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * Stores checkpoints as files: one directory per agent under a root, one file per checkpoint named
- * by its zero-padded version, plus an id index of hard links. The storage shell ({@link StorageShell})
- * over {@code FileStorageBackend}: it reads every stored form and writes the one its
- * {@link StorageSettings} choose (by default those of discovery: checksums, compression from 4 KiB,
- * incremental history in {@code <agent>/.segments/}). Ids are encoded, so any valid id is safe.
- * Saves are crash-safe and durable when they return; several providers — in this process or others
- * — may share one root. See the module README for the layout and guarantees.
+ * Stores checkpoints as files: one directory per agent under a root, holding the agent's journal (all
+ * its checkpoints in one file; a save appends one record and forces it once) or, for agents created
+ * in that form, one file per checkpoint named by its zero-padded version with an id index of hard
+ * links. {@link FileStorageConfig#journal()} chooses the form of new agents; every provider reads
+ * both. The storage shell ({@link StorageShell}) over {@code FileStorageBackend}: it reads every
+ * stored form and writes the one its {@link StorageSettings} choose (by default those of discovery:
+ * checksums, compression from 4 KiB, incremental history in {@code <agent>/.segments/}). Ids are
+ * encoded, so any valid id is safe. Saves are crash-safe and durable when they return; several
+ * providers — in this process or others — may share one root. See the module README for the layouts
+ * and guarantees.
  *
- * <p>The latest checkpoint is found through a small head file per agent, without listing the
- * directory (which it falls back to whenever the head cannot be trusted); versions,
- * {@code maxVersion} and {@code limit} are answered from the sorted directory listing.
+ * <p>Versions, {@code maxVersion} and {@code limit} are answered from an index of the journal kept in
+ * memory (or from the sorted directory listing and a small head file per agent, in the other form).
  * {@code createdAt}, {@code nodeId}, metadata and tombstone filters are inside the documents:
  * candidates are read newest first and reading stops once {@code limit} matches are found. Thread-safe.
  */

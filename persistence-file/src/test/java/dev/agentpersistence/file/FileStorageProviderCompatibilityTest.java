@@ -8,7 +8,7 @@ import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The conformance kit against the file provider, with fsync on as in production. */
+/** The conformance kit against the file provider as discovery builds it (new agents kept as a journal, fsync on). */
 class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityKit {
     @TempDir
     Path root;
