@@ -6,8 +6,10 @@ import java.util.stream.Collectors;
 /** The backends benchmarked, by the name used in {@code -p backend=...}. */
 public enum Backend {
     INMEMORY("inmemory", new InMemoryDriver()),
-    FILE("file", new FileDriver(true)),
-    FILE_NOFSYNC("file-nofsync", new FileDriver(false)),
+    FILE("file", new FileDriver(true, true)),
+    FILE_NOFSYNC("file-nofsync", new FileDriver(false, true)),
+    /** The file provider writing the form of earlier releases (one file per checkpoint), fsync on. */
+    FILE_PER_CHECKPOINT("file-per-checkpoint", new FileDriver(true, false)),
     SQLITE("sqlite", JdbcDriver.sqlite()),
     POSTGRESQL("postgresql", JdbcDriver.postgresql()),
     MARIADB("mariadb", JdbcDriver.mariadb()),

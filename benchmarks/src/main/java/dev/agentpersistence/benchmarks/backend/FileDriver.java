@@ -9,14 +9,17 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 
 /**
- * The file provider with fsync on (its default) or off; the raw baseline writes one file per save
+ * The file provider with fsync on (its default) or off, keeping agents as journals (its default) or
+ * as one file per checkpoint; the raw baseline writes one file per save
  * ({@code FileChannel.write} then {@code force}, when fsync is on) and reads it with {@code Files.readAllBytes}.
  */
 final class FileDriver implements BackendDriver {
     private final boolean fsync;
+    private final boolean journal;
 
-    FileDriver(boolean fsync) {
+    FileDriver(boolean fsync, boolean journal) {
         this.fsync = fsync;
+        this.journal = journal;
     }
 
     @Override
@@ -25,6 +28,7 @@ final class FileDriver implements BackendDriver {
         return FileStorageProvider.of(FileStorageConfig.custom()
                 .directory(directory(settings, namespace))
                 .fsync(fsync && !bulk)
+                .journal(journal)
                 .build(), StoredForm.settings(incremental));
     }
 
@@ -48,6 +52,6 @@ final class FileDriver implements BackendDriver {
     }
 
     private String name() {
-        return fsync ? "file" : "file-nofsync";
+        return (fsync ? "file" : "file-nofsync") + (journal ? "" : "-per-checkpoint");
     }
 }

@@ -108,8 +108,9 @@ public final class PeerStores {
     private static String note(Backend backend) {
         return switch (backend) {
             case INMEMORY -> "copies JSON containers on save and read";
-            case FILE -> "crash-safe: fdatasync of the file, fsync of 2 directories per save";
-            case FILE_NOFSYNC -> "crash-safe protocol, fsync off";
+            case FILE -> "crash-safe journal: one append and one fdatasync per save";
+            case FILE_NOFSYNC -> "crash-safe journal, fsync off";
+            case FILE_PER_CHECKPOINT -> "crash-safe file per checkpoint: fdatasync of the file, fsync of 2 directories per save";
             case SQLITE -> "WAL, synchronous=FULL";
             case POSTGRESQL -> "synchronous_commit=on";
             case MARIADB -> "innodb_flush_log_at_trx_commit=1";
