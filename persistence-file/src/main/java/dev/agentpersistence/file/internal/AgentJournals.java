@@ -90,32 +90,54 @@ final class AgentJournals {
     Optional<InsertResult> insert(AgentPaths paths, StoredCheckpoint checkpoint, boolean create) throws IOException {
         byte[] record = JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
         return head.withLock(paths, lockFile -> {
-            boolean created = !exists(paths);
-            if (created && (!create || layout.hasCheckpoints(paths.directory()))) {
+            FileChannel opened = openForAppending(paths, create);
+            if (opened == null) {
                 return Optional.<InsertResult>empty();
             }
-            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                JournalIndex index = indexFor(paths);
-                synchronized (index) {
-                    catchUpForWriting(paths, channel, index);
-                    var clash = new ArrayList<StoredDocument>(2);
-                    index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-                    index.id(checkpoint.checkpointId()).filter(entry -> entry.version() != checkpoint.version())
-                            .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-                    if (!clash.isEmpty()) {
-                        return Optional.of(InsertResult.clashedWith(clash));
-                    }
-                    writeAt(channel, record, index.end());
-                    files.force(channel, paths.journal());
-                    if (created) {
-                        files.syncDirectory(paths.directory());
-                    }
-                    index.appended(record);
-                }
+            try (FileChannel channel = opened) {
+                return Optional.of(append(paths, channel, checkpoint, record));
             }
-            return Optional.of(InsertResult.stored());
         });
+    }
+
+    /**
+     * The agent's journal opened for appending, created when missing if {@code create} and the agent
+     * has no checkpoint files; {@code null} otherwise.
+     */
+    private FileChannel openForAppending(AgentPaths paths, boolean create) throws IOException {
+        try {
+            return FileChannel.open(paths.journal(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            if (!create || layout.hasCheckpoints(paths.directory())) {
+                return null;
+            }
+            return FileChannel.open(paths.journal(), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        }
+    }
+
+    /** Appends {@code record} (holding the lock) unless the version or id is taken. */
+    private InsertResult append(AgentPaths paths, FileChannel channel, StoredCheckpoint checkpoint, byte[] record)
+            throws IOException {
+        boolean created = channel.size() == 0;
+        JournalIndex index = indexFor(paths);
+        synchronized (index) {
+            catchUpForWriting(paths, channel, index);
+            var clash = new ArrayList<StoredDocument>(2);
+            index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+            index.id(checkpoint.checkpointId()).filter(entry -> entry.version() != checkpoint.version())
+                    .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+            if (!clash.isEmpty()) {
+                return InsertResult.clashedWith(clash);
+            }
+            writeAt(channel, record, index.end());
+            files.force(channel, paths.journal());
+            if (created) {
+                files.syncDirectory(paths.directory()); // the new journal's name
+            }
+            index.appended(record);
+            return InsertResult.stored();
+        }
     }
 
     /** The checkpoint with this id; empty when the agent has no journal or no such checkpoint. */
