@@ -37,8 +37,8 @@ final class JournalFormat {
     static final byte CUT = 2;
     static final int HEADER_SIZE = 23;
     static final int TRAILER_SIZE = 4;
-    /** Longest checkpoint id in UTF-8 a header may announce. */
-    static final int MAX_ID_BYTES = 4 * 1024;
+    /** Longest checkpoint id in UTF-8 a header may announce: 256 UTF-16 characters take at most 768 bytes. */
+    static final int MAX_ID_BYTES = 1024;
 
     private JournalFormat() {
     }
