@@ -291,7 +291,7 @@ final class AgentJournals {
             throw damaged(paths, e);
         }
         long size = channel.size();
-        long torn = index.catchUp(channel, size, maxDocumentSize);
+        long torn = index.catchUp(channel, size);
         if (torn >= 0) {
             LOG.warn("Removing {} bytes of a record torn by a crash at the end of {}", size - torn, paths.journal());
             channel.truncate(torn);
@@ -309,7 +309,7 @@ final class AgentJournals {
                 }
                 try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
                     if (index.adopt(channel)) {
-                        index.catchUp(channel, channel.size(), maxDocumentSize);
+                        index.catchUp(channel, channel.size());
                         index.seen(attributes);
                     }
                 }

@@ -145,11 +145,10 @@ final class JournalIndex {
     /**
      * Reads the records appended after {@link #end()}, up to {@code size}.
      *
-     * @param maxDocumentSize the largest document whose record's checksum is checked while reading
      * @return the offset of an incomplete or torn record at the end, or {@code -1} when everything up
      *         to {@code size} was read
      */
-    long catchUp(FileChannel channel, long size, long maxDocumentSize) throws IOException {
+    long catchUp(FileChannel channel, long size) throws IOException {
         byte[] header = new byte[JournalFormat.HEADER_SIZE + JournalFormat.MAX_ID_BYTES];
         long position = end;
         while (position < size) {
@@ -159,7 +158,7 @@ final class JournalIndex {
             int read = readAt(channel, header, position, (int) Math.min(header.length, size - position));
             JournalFormat.Header parsed = read >= JournalFormat.HEADER_SIZE ? JournalFormat.header(header, 0) : null;
             if (parsed == null || position + parsed.size() > size || read < JournalFormat.HEADER_SIZE + parsed.idLength()) {
-                long next = nextRecord(channel, position + 1, size, maxDocumentSize);
+                long next = nextRecord(channel, position + 1, size);
                 if (next < 0) {
                     return position;
                 }
@@ -168,8 +167,7 @@ final class JournalIndex {
                 end = position;
                 continue;
             }
-            if (position + parsed.size() == size && parsed.documentLength() <= maxDocumentSize
-                    && !intact(channel, position, parsed)) {
+            if (position + parsed.size() == size && !intact(channel, position, parsed)) {
                 return position; // the last record is torn or still being written
             }
             apply(position, parsed, parsed.kind() == JournalFormat.CHECKPOINT ? parsed.checkpointId(header) : null);
@@ -205,15 +203,31 @@ final class JournalIndex {
         liveBytes += entry.size();
     }
 
+    /**
+     * Whether the record at {@code position} is complete: its trailing checksum matches its id and
+     * document. Read in chunks, so a record of any size is checked in bounded memory.
+     */
     private static boolean intact(FileChannel channel, long position, JournalFormat.Header header) throws IOException {
-        byte[] record = new byte[(int) header.size()];
-        return readAt(channel, record, position, record.length) == record.length
-                && JournalFormat.bodyIntact(record, header);
+        var crc = new java.util.zip.CRC32C();
+        byte[] chunk = new byte[(int) Math.min(64 * 1024, header.size())];
+        long from = position + JournalFormat.HEADER_SIZE;
+        long remaining = (long) header.idLength() + header.documentLength();
+        while (remaining > 0) {
+            int length = (int) Math.min(chunk.length, remaining);
+            if (readAt(channel, chunk, from, length) < length) {
+                return false;
+            }
+            crc.update(chunk, 0, length);
+            from += length;
+            remaining -= length;
+        }
+        byte[] trailer = new byte[JournalFormat.TRAILER_SIZE];
+        return readAt(channel, trailer, from, trailer.length) == trailer.length
+                && ByteBuffer.wrap(trailer).getInt() == (int) crc.getValue();
     }
 
     /** The offset of the next complete record after a span that does not parse; {@code -1} when there is none. */
-    private static long nextRecord(FileChannel channel, long from, long size, long maxDocumentSize)
-            throws IOException {
+    private static long nextRecord(FileChannel channel, long from, long size) throws IOException {
         byte[] chunk = new byte[64 * 1024];
         byte[] header = new byte[JournalFormat.HEADER_SIZE];
         for (long start = from; start < size; start += chunk.length - 3) {
@@ -227,8 +241,7 @@ final class JournalIndex {
                     continue;
                 }
                 JournalFormat.Header parsed = JournalFormat.header(header, 0);
-                if (parsed != null && candidate + parsed.size() <= size && parsed.documentLength() <= maxDocumentSize
-                        && intact(channel, candidate, parsed)) {
+                if (parsed != null && candidate + parsed.size() <= size && intact(channel, candidate, parsed)) {
                     return candidate;
                 }
             }
