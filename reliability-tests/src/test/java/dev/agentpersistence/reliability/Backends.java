@@ -23,9 +23,18 @@ final class Backends implements AutoCloseable {
         this.dir = dir;
     }
 
+    /** The file provider as discovery builds it: agents kept as journals. */
     Backend file() {
         Path root = dir.resolve("file");
-        return new Backend("file", "file", Map.of("agent.persistence.file.dir", root.toString()), () -> RawStore.file(root));
+        return new Backend("file", "file", Map.of("agent.persistence.file.dir", root.toString()),
+                () -> RawStore.fileJournal(root));
+    }
+
+    /** The file provider keeping new agents as one file per checkpoint. */
+    Backend filePerCheckpoint() {
+        Path root = dir.resolve("file-per-checkpoint");
+        return new Backend("file-per-checkpoint", "file", Map.of("agent.persistence.file.dir", root.toString(),
+                "agent.persistence.file.layout", "files"), () -> RawStore.file(root));
     }
 
     Backend inMemory() {
@@ -84,8 +93,8 @@ final class Backends implements AutoCloseable {
     List<Backend> all() {
         var only = System.getProperty("agent.persistence.reliability.backends", "");
         var all = new ArrayList<Backend>();
-        for (var backend : List.<java.util.function.Supplier<Backend>>of(this::inMemory, this::file, this::sqlite,
-                this::h2, this::postgres, this::mariadb, this::redis, this::s3)) {
+        for (var backend : List.<java.util.function.Supplier<Backend>>of(this::inMemory, this::file,
+                this::filePerCheckpoint, this::sqlite, this::h2, this::postgres, this::mariadb, this::redis, this::s3)) {
             Backend b = backend.get();
             if (only.isBlank() || List.of(only.split(",")).contains(b.label())) {
                 all.add(b);

@@ -30,7 +30,34 @@ interface RawStore extends AutoCloseable {
     default void close() throws Exception {
     }
 
-    /** persistence-file: {@code <root>/<agent>/<19-digit version>.checkpoint}. */
+    /**
+     * persistence-file, an agent kept as a journal: the document in the record of the version in
+     * {@code <root>/<agent>/.journal}; a write replaces the journal with a new generation.
+     */
+    static RawStore fileJournal(Path root) {
+        return new RawStore() {
+            Path journal(String agentId) {
+                return root.resolve(agentId).resolve(".journal");
+            }
+
+            @Override
+            public byte[] read(String agentId, long version) throws Exception {
+                return JournalScan.of(journal(agentId)).document(version);
+            }
+
+            @Override
+            public void write(String agentId, long version, byte[] stored) throws Exception {
+                JournalScan.of(journal(agentId)).rewrite(journal(agentId), version, stored);
+            }
+
+            @Override
+            public String locationHint(String agentId, long version) {
+                return journal(agentId).toString();
+            }
+        };
+    }
+
+    /** persistence-file, an agent kept as one file per checkpoint: {@code <root>/<agent>/<19-digit version>.checkpoint}. */
     static RawStore file(Path root) {
         return new RawStore() {
             Path path(String agentId, long version) {

@@ -101,7 +101,7 @@ class StoredDataIntegrityTest {
                         });
                 assertThatThrownBy(() -> storage.getCheckpoints(agent)).as(damage.getKey())
                         .isInstanceOf(CorruptCheckpointException.class);
-                assertOthersReadable(storage, agent);
+                assertOthersReadable(storage, agent, raw);
                 reported++;
             }
             raw.write(agent, 1, original);
@@ -196,20 +196,21 @@ class StoredDataIntegrityTest {
         }
     }
 
-    private static void assertOthersReadable(PersistenceStorageProvider<CheckpointFilter> storage, String agent) {
+    private static void assertOthersReadable(PersistenceStorageProvider<CheckpointFilter> storage, String agent,
+                                             RawStore raw) {
         assertThat(storage.getCheckpoint(agent, Samples.idOf(0))).contains(Samples.of(agent, 0));
         assertThat(storage.getCheckpoint(agent, Samples.idOf(2))).contains(Samples.of(agent, 2));
         assertThat(storage.getLatestCheckpoint(agent)).contains(Samples.of(agent, 2));
         assertThat(storage.getCheckpoints(agent, CheckpointFilter.builder().maxVersion(0L).build()))
                 .containsExactly(Samples.of(agent, 0));
         // A metadata filter answered from an index skips the damaged document; a provider that must read
-        // documents to evaluate it (file) reports the damaged one instead of guessing.
+        // documents to evaluate it (file) reports the damaged one, naming where it is, instead of guessing.
         var even = CheckpointFilter.builder().metadata(Map.of("parity", "even")).build();
         try {
             assertThat(storage.getCheckpoints(agent, even)).containsExactly(Samples.of(agent, 0), Samples.of(agent, 2));
         } catch (CorruptCheckpointException e) {
             assertThat(e.agentId()).isEqualTo(agent);
-            assertThat(e.location()).contains(String.format("%019d", 1));
+            assertThat(e.location()).contains(raw.locationHint(agent, 1));
         }
     }
 

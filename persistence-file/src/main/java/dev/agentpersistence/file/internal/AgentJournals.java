@@ -307,6 +307,9 @@ final class AgentJournals {
                 if (index.unchangedSince(attributes)) {
                     return index;
                 }
+                if (attributes.size() < index.end()) {
+                    index.reset(); // shorter than what was read: rewritten (appends never shrink a journal)
+                }
                 try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
                     if (index.adopt(channel)) {
                         index.catchUp(channel, channel.size());
@@ -337,7 +340,9 @@ final class AgentJournals {
             try {
                 return Optional.of(readRecord(paths, channel, entry));
             } catch (CorruptCheckpointException e) {
-                if (attempt < READ_ATTEMPTS && !generation.equals(generationOf(channel))) {
+                // the journal was replaced (another generation), or changed in place by hand: read the
+                // index again once before reporting the record as corrupt
+                if (attempt < READ_ATTEMPTS && (attempt == 1 || !generation.equals(generationOf(channel)))) {
                     forget(paths, generation);
                     return Optional.empty();
                 }
@@ -352,7 +357,8 @@ final class AgentJournals {
 
     /**
      * Drops the agent's index when it was read from the journal of {@code generation}: a journal in
-     * its place may look the same to a {@code stat} (same identity, size and time).
+     * its place may look the same to a {@code stat} (same identity, size and time), and one changed in
+     * place keeps its generation.
      */
     private void forget(AgentPaths paths, String generation) {
         JournalIndex index = indexFor(paths);
