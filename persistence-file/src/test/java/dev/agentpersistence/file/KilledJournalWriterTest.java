@@ -1,0 +1,91 @@
+package dev.agentpersistence.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.file.internal.FileNames;
+import dev.agentpersistence.tck.ChildJvm;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A process appending to a journal is killed at a random moment, three times over on the same root:
+ * every save it reported as returned survives, the journal reads as a gapless run of versions, and
+ * the next save works and leaves a journal of complete records only.
+ */
+class KilledJournalWriterTest {
+    static final String AGENT = "killed-journal";
+
+    @TempDir
+    Path root;
+
+    @Test
+    void everySaveThatReturnedSurvivesTheWriterBeingKilled() throws Exception {
+        var random = new Random();
+        Path journal = JournalFiles.journal(root, AGENT);
+        var printed = new ArrayList<Long>();
+        long next = 0;
+        for (int round = 0; round < 3; round++) {
+            List<Long> saved;
+            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next))) {
+                child.awaitLine("saved ", Duration.ofSeconds(60));
+                TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
+                child.kill();
+                saved = child.lines().stream().filter(line -> line.startsWith("saved "))
+                        .map(line -> Long.parseLong(line.substring(6))).toList();
+            }
+            assertThat(saved).as("round %s", round).isNotEmpty()
+                    .containsExactlyElementsOf(LongStream.range(next, next + saved.size()).boxed().toList());
+            printed.addAll(saved);
+            long lastPrinted = saved.get(saved.size() - 1);
+            String tail;
+            try {
+                JournalFiles.records(journal);
+                tail = "ended with a complete record";
+            } catch (AssertionError torn) {
+                tail = "left a torn record (" + torn.getMessage() + ")";
+            }
+
+            try (var provider = FileStorageProvider.of(root)) {
+                for (long version : printed) {
+                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version)).as("round %s, version %s", round, version)
+                            .contains(expected(version));
+                }
+                long latest = provider.getLatestCheckpoint(AGENT).orElseThrow().version();
+                assertThat(latest).as("at most the save in progress when killed completed unreported")
+                        .isBetween(lastPrinted, lastPrinted + 1);
+                List<AgentCheckpoint> listed = provider.getCheckpoints(AGENT);
+                assertThat(listed).extracting(AgentCheckpoint::version)
+                        .containsExactlyElementsOf(LongStream.rangeClosed(0, latest).boxed().toList());
+                for (AgentCheckpoint checkpoint : listed) {
+                    if (checkpoint.metadata().get("writer").equals(JournalLoopWriter.WRITER)) {
+                        assertThat(checkpoint).isEqualTo(expected(checkpoint.version()));
+                    }
+                }
+                assertThat(provider.listAgents()).containsExactly(AGENT);
+
+                var own = TestCheckpoints.checkpoint(AGENT, latest + 1, "cp-" + (latest + 1), "test after round " + round);
+                provider.saveCheckpoint(AGENT, own);
+                assertThat(provider.getLatestCheckpoint(AGENT)).contains(own);
+                assertThat(provider.getCheckpoints(AGENT)).hasSize((int) latest + 2);
+                next = latest + 2;
+            }
+            var records = JournalFiles.checkpoints(journal); // strict: no torn bytes left after the save
+            assertThat(records).hasSize((int) next).allMatch(JournalFiles.Rec::intact);
+            assertThat(LayoutInspection.names(journal.getParent())).noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
+            System.out.printf("round %s: the child saved %s versions before it was killed, and %s%n", round,
+                    saved.size(), tail);
+        }
+    }
+
+    private static AgentCheckpoint expected(long version) {
+        return TestCheckpoints.checkpoint(AGENT, version, "cp-" + version, JournalLoopWriter.WRITER);
+    }
+}
