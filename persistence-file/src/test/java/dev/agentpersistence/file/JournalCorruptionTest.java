@@ -152,14 +152,7 @@ class JournalCorruptionTest {
 
     @Test
     void aRecordLargerThanTheMaximumCheckpointSizeIsCorrupt() {
-        var random = new Random(7);
-        var noise = new StringBuilder();
-        for (int i = 0; i < 20_000; i++) {
-            noise.append((char) ('!' + random.nextInt(90)));
-        }
-        AgentCheckpoint big = AgentCheckpoint.builder().checkpointId("big").agentId(AGENT).version(5)
-                .createdAt(TestCheckpoints.T0).nodeId("node-5")
-                .state("noise", JsonNodeFactory.instance.textNode(noise.toString())).build();
+        AgentCheckpoint big = bigCheckpoint(5);
         try (var provider = FileStorageProvider.of(root)) {
             provider.saveCheckpoint(AGENT, big);
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 6));
@@ -181,5 +174,48 @@ class JournalCorruptionTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 6));
             assertThat(provider.getCheckpoint(AGENT, "cp-4")).contains(checkpoint(AGENT, 4));
         }
+    }
+
+    /**
+     * A damaged record header followed only by a complete record larger than the saving provider's
+     * maximum checkpoint size: that record is still complete, so the span is damage to report and
+     * keep, not a torn end to cut away; a provider with a larger maximum still reads the record.
+     */
+    @Test
+    void aSaveKeepsACompleteRecordAfterADamagedSpanEvenWhenItIsLargerThanTheMaximumSize() throws Exception {
+        AgentCheckpoint big = bigCheckpoint(5);
+        try (var provider = FileStorageProvider.of(root)) {
+            provider.saveCheckpoint(AGENT, big);
+        }
+        JournalFiles.Rec bigRecord = JournalFiles.checkpoints(journal).get(5);
+        assertThat(bigRecord.documentLength()).isGreaterThan(8 * 1024);
+        JournalFiles.flipByte(journal, records.get(4).offset() + 7); // the header of version 4, just before it
+        byte[] before = Files.readAllBytes(journal);
+
+        var small = StorageSettings.custom().maxCheckpointSize(8 * 1024).build();
+        var skipping = FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
+        try (var provider = FileStorageProvider.of(skipping, small)) {
+            provider.saveCheckpoint(AGENT, checkpoint(AGENT, 6));
+        }
+        byte[] after = Files.readAllBytes(journal);
+        assertThat(java.util.Arrays.mismatch(before, after))
+                .as("the first byte the save changed (of %s before it; the big record is at %s to %s)",
+                        before.length, bigRecord.offset(), bigRecord.end())
+                .isEqualTo(before.length);
+        try (var provider = FileStorageProvider.of(skipping)) {
+            assertThat(provider.getCheckpoint(AGENT, "big")).contains(big);
+            assertThat(provider.getCheckpoint(AGENT, "cp-6")).contains(checkpoint(AGENT, 6));
+        }
+    }
+
+    private static AgentCheckpoint bigCheckpoint(long version) {
+        var random = new Random(7);
+        var noise = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            noise.append((char) ('!' + random.nextInt(90)));
+        }
+        return AgentCheckpoint.builder().checkpointId("big").agentId(AGENT).version(version)
+                .createdAt(TestCheckpoints.T0).nodeId("node-" + version)
+                .state("noise", JsonNodeFactory.instance.textNode(noise.toString())).build();
     }
 }
