@@ -141,6 +141,31 @@ class JournalTornTailTest {
                 .noneMatch(name -> name.endsWith(".checkpoint"));
     }
 
+    /**
+     * A crash during the first save of an agent, after the journal's file header was written and
+     * while its first record was: the agent has no checkpoint, so it is not listed (as an agent whose
+     * first save as a file was interrupted is not), and its next save works.
+     */
+    @ParameterizedTest(name = "first record cut after {0} bytes")
+    @ValueSource(ints = {10, 40})
+    void anAgentWhoseOnlyRecordIsTornHasNoCheckpointsAndIsNotListed(int kept) throws IOException {
+        String agent = "fresh";
+        Files.createDirectories(LayoutInspection.agentDirectory(root, agent));
+        Path torn = JournalFiles.journal(root, agent);
+        int firstRecordEnd = (int) JournalFiles.checkpoints(journal).get(0).end();
+        Files.write(torn, Arrays.copyOf(threeRecords, JournalFiles.FILE_HEADER_SIZE + kept));
+        assertThat(JournalFiles.FILE_HEADER_SIZE + kept).isLessThan(firstRecordEnd);
+        try (var provider = FileStorageProvider.of(root)) {
+            assertThat(provider.getLatestCheckpoint(agent)).isEmpty();
+            assertThat(provider.getCheckpoints(agent)).isEmpty();
+            assertThat(provider.listAgents()).as("agents with at least one checkpoint").containsExactly(AGENT);
+
+            provider.saveCheckpoint(agent, checkpoint(agent, 0));
+            assertThat(provider.getCheckpoints(agent)).containsExactly(checkpoint(agent, 0));
+            assertThat(provider.listAgents()).containsExactlyInAnyOrder(AGENT, agent);
+        }
+    }
+
     private void truncate(long size) throws IOException {
         try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
             channel.truncate(size);
