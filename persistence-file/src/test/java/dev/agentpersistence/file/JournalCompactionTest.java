@@ -70,13 +70,23 @@ class JournalCompactionTest {
 
     @Test
     void readersOfAnotherInstanceNeverMissTheNewestSaveWhileTheWriterCompacts() throws Exception {
-        int versions = 600;
+        readersNeverMissTheNewestSaveWhileTheWriterCompacts(false);
+    }
+
+    @Test
+    void readersOfTheWritingInstanceNeverMissTheNewestSaveWhileItCompacts() throws Exception {
+        readersNeverMissTheNewestSaveWhileTheWriterCompacts(true);
+    }
+
+    private void readersNeverMissTheNewestSaveWhileTheWriterCompacts(boolean sameInstance) throws Exception {
+        int versions = 1500;
         var completed = new AtomicLong(-1);
         var done = new AtomicBoolean();
         var failures = new ConcurrentLinkedQueue<String>();
         var reads = new AtomicInteger();
         var writerConfig = FileStorageConfig.custom().directory(root).fsync(false).build();
-        try (var writer = FileStorageProvider.of(writerConfig); var reader = FileStorageProvider.of(root)) {
+        try (var writer = FileStorageProvider.of(writerConfig); var other = FileStorageProvider.of(root)) {
+            var reader = sameInstance ? writer : other;
             writer.saveCheckpoint(AGENT, padded(0));
             completed.set(0);
             var readers = new ArrayList<CompletableFuture<Void>>();
