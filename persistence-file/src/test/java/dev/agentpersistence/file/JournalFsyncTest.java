@@ -94,4 +94,21 @@ class JournalFsyncTest {
             assertThat(provider.getCheckpoints("a")).extracting(AgentCheckpoint::version).containsExactly((long) version);
         }
     }
+
+    /**
+     * A writer killed while creating an agent's journal left it empty, its directory entry perhaps not
+     * yet on disk: the save that writes the journal's first record makes the entry durable as the
+     * first save of an agent does, or a crash after it returned could lose the whole journal.
+     */
+    @Test
+    void theFirstRecordInAJournalLeftEmptyByAKilledWriterAlsoForcesTheAgentDirectory() throws Exception {
+        java.nio.file.Files.createDirectories(LayoutInspection.agentDirectory(root, "a"));
+        java.nio.file.Files.createFile(JournalFiles.journal(root, "a"));
+        var fsync = new FsyncTest.RecordingFsync();
+        try (var provider = new FileStorageProvider(FileStorageConfig.custom().directory(root).build(), fsync)) {
+            provider.saveCheckpoint("a", checkpoint("a", 0));
+            assertThat(provider.getCheckpoints("a")).containsExactly(checkpoint("a", 0));
+        }
+        assertThat(fsync.events).containsSubsequence("file " + FileNames.JOURNAL_FILE, "dir a");
+    }
 }
