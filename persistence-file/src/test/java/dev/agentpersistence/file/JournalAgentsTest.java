@@ -112,4 +112,25 @@ class JournalAgentsTest {
             assertThat(records).hasSize(count).allMatch(JournalFiles.Rec::intact);
         }
     }
+
+    @Test
+    void theLongestIdsInThreeByteCharactersRoundTrip() {
+        String agent = "\u20ac".repeat(dev.agentpersistence.Identifiers.MAX_LENGTH);
+        String id = "\u6f22".repeat(dev.agentpersistence.Identifiers.MAX_LENGTH);
+        var stored = checkpoint(agent, 3, id, "test");
+        try (var provider = FileStorageProvider.of(root)) {
+            provider.saveCheckpoint(agent, checkpoint(agent, 1));
+            provider.saveCheckpoint(agent, stored);
+        }
+        try (var provider = FileStorageProvider.of(root)) {
+            assertThat(provider.getCheckpoint(agent, id)).contains(stored);
+            assertThat(provider.getLatestCheckpoint(agent)).contains(stored);
+            assertThat(provider.listAgents()).containsExactly(agent);
+            provider.saveCheckpoint(agent, checkpoint(agent, 4));
+            assertThat(provider.getCheckpoints(agent)).extracting(AgentCheckpoint::version).containsExactly(1L, 3L, 4L);
+        }
+        var records = JournalFiles.checkpoints(JournalFiles.journal(root, agent));
+        assertThat(records.get(1).checkpointId()).isEqualTo(id);
+        assertThat(records).allMatch(JournalFiles.Rec::intact);
+    }
 }
