@@ -85,6 +85,50 @@ class KilledJournalWriterTest {
         }
     }
 
+    /**
+     * The killed process deletes the older checkpoints after each save, so it is often killed while
+     * appending a cut or compacting: the last saves it reported survive, the journal holds a gapless
+     * run of versions ending with them, and opening the store removes a compaction's leftover file.
+     */
+    @Test
+    void savesSurviveTheWriterBeingKilledWhileDeletingAndCompacting() throws Exception {
+        var random = new Random();
+        Path journal = JournalFiles.journal(root, AGENT);
+        long next = 0;
+        for (int round = 0; round < 3; round++) {
+            List<Long> saved;
+            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), "3")) {
+                child.awaitLine("saved ", Duration.ofSeconds(60));
+                TimeUnit.MILLISECONDS.sleep(100 + random.nextInt(400));
+                child.kill();
+                saved = child.lines().stream().filter(line -> line.startsWith("saved "))
+                        .map(line -> Long.parseLong(line.substring(6))).toList();
+            }
+            long lastPrinted = saved.get(saved.size() - 1);
+            try (var provider = FileStorageProvider.of(root)) {
+                assertThat(LayoutInspection.names(journal.getParent())).as("round %s", round)
+                        .noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
+                long latest = provider.getLatestCheckpoint(AGENT).orElseThrow().version();
+                assertThat(latest).isBetween(lastPrinted, lastPrinted + 1);
+                List<AgentCheckpoint> listed = provider.getCheckpoints(AGENT);
+                long lowest = listed.get(0).version();
+                assertThat(listed).extracting(AgentCheckpoint::version)
+                        .containsExactlyElementsOf(LongStream.rangeClosed(lowest, latest).boxed().toList());
+                assertThat(lowest).as("the three newest reported saves are kept").isLessThanOrEqualTo(Math.max(0, lastPrinted - 2));
+                for (long version = Math.max(next, lastPrinted - 2); version <= lastPrinted; version++) {
+                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version)).as("round %s, version %s", round, version)
+                            .contains(TestCheckpoints.checkpoint(AGENT, version, "cp-" + version, JournalLoopWriter.PADDED_WRITER));
+                }
+                provider.saveCheckpoint(AGENT, TestCheckpoints.checkpoint(AGENT, latest + 1));
+                assertThat(provider.getLatestCheckpoint(AGENT)).contains(TestCheckpoints.checkpoint(AGENT, latest + 1));
+                next = latest + 2;
+            }
+            assertThat(JournalFiles.records(journal)).allMatch(JournalFiles.Rec::intact);
+            System.out.printf("round %s: the child saved %s versions, the journal has %s bytes%n", round, saved.size(),
+                    JournalFiles.size(journal));
+        }
+    }
+
     private static AgentCheckpoint expected(long version) {
         return TestCheckpoints.checkpoint(AGENT, version, "cp-" + version, JournalLoopWriter.WRITER);
     }
