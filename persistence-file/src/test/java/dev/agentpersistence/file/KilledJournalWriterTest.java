@@ -25,6 +25,8 @@ class KilledJournalWriterTest {
 
     @TempDir
     Path root;
+    @TempDir
+    Path signals;
 
     @Test
     void everySaveThatReturnedSurvivesTheWriterBeingKilled() throws Exception {
@@ -34,12 +36,13 @@ class KilledJournalWriterTest {
         long next = 0;
         for (int round = 0; round < 3; round++) {
             List<Long> saved;
-            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next))) {
-                child.awaitLine("saved ", Duration.ofSeconds(60));
+            Path progress = signals.resolve("progress-" + round);
+            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next),
+                    progress.toString())) {
+                awaitFirstSave(child, progress);
                 TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
                 child.kill();
-                saved = child.lines().stream().filter(line -> line.startsWith("saved "))
-                        .map(line -> Long.parseLong(line.substring(6))).toList();
+                saved = reported(progress);
             }
             assertThat(saved).as("round %s", round).isNotEmpty()
                     .containsExactlyElementsOf(LongStream.range(next, next + saved.size()).boxed().toList());
@@ -97,13 +100,15 @@ class KilledJournalWriterTest {
         long next = 0;
         for (int round = 0; round < 3; round++) {
             List<Long> saved;
-            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), "3")) {
-                child.awaitLine("saved ", Duration.ofSeconds(60));
+            Path progress = signals.resolve("progress-" + round);
+            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next),
+                    progress.toString(), "3")) {
+                awaitFirstSave(child, progress);
                 TimeUnit.MILLISECONDS.sleep(100 + random.nextInt(400));
                 child.kill();
-                saved = child.lines().stream().filter(line -> line.startsWith("saved "))
-                        .map(line -> Long.parseLong(line.substring(6))).toList();
+                saved = reported(progress);
             }
+            assertThat(saved).as("round %s", round).isNotEmpty();
             long lastPrinted = saved.get(saved.size() - 1);
             try (var provider = FileStorageProvider.of(root)) {
                 assertThat(LayoutInspection.names(journal.getParent())).as("round %s", round)
@@ -127,6 +132,22 @@ class KilledJournalWriterTest {
             System.out.printf("round %s: the child saved %s versions, the journal has %s bytes%n", round, saved.size(),
                     JournalFiles.size(journal));
         }
+    }
+
+    /** Waits until the child reported its first save. */
+    private static void awaitFirstSave(ChildJvm child, Path progress) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!java.nio.file.Files.exists(progress) || java.nio.file.Files.size(progress) == 0) {
+            assertThat(child.isAlive()).as("the child runs: %s", child.output()).isTrue();
+            assertThat(System.nanoTime()).as("the child saved within a minute").isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    /** The versions the child reported saved, from its progress file. */
+    private static List<Long> reported(Path progress) throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(progress).stream().filter(line -> line.startsWith("saved "))
+                .map(line -> Long.parseLong(line.substring(6))).toList();
     }
 
     private static AgentCheckpoint expected(long version) {
