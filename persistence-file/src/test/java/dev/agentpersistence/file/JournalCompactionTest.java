@@ -147,6 +147,62 @@ class JournalCompactionTest {
         }
     }
 
+    /**
+     * Checkpoints of about 20 KB, so every few deletions compact the journal, while threads of
+     * the same provider instance read the newest checkpoint by id, the latest, and the list: none of
+     * them may find the journal empty in the moment after a compaction.
+     */
+    @Test
+    void readersOfTheWritingInstanceNeverFindTheJournalEmptyRightAfterACompaction() throws Exception {
+        String big = "q".repeat(20_000);
+        var completed = new AtomicLong(-1);
+        var done = new AtomicBoolean();
+        var failures = new ConcurrentLinkedQueue<String>();
+        var config = FileStorageConfig.custom().directory(root).fsync(false).build();
+        try (var provider = FileStorageProvider.of(config)) {
+            provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0, "cp-0", big));
+            completed.set(0);
+            var readers = new ArrayList<CompletableFuture<Void>>();
+            for (int thread = 0; thread < 6; thread++) {
+                int kind = thread % 3;
+                readers.add(CompletableFuture.runAsync(() -> {
+                    while (!done.get() && failures.size() < 10) {
+                        long newest = completed.get();
+                        switch (kind) {
+                            case 0 -> {
+                                if (provider.getCheckpoint(AGENT, "cp-" + newest).isEmpty() && completed.get() == newest) {
+                                    failures.add("cp-" + newest + " not found while it was the newest");
+                                }
+                            }
+                            case 1 -> {
+                                if (provider.getLatestCheckpoint(AGENT).isEmpty()) {
+                                    failures.add("no latest with " + newest + " saved");
+                                }
+                            }
+                            default -> {
+                                if (provider.getCheckpoints(AGENT).isEmpty()) {
+                                    failures.add("an empty list with " + newest + " saved");
+                                }
+                            }
+                        }
+                    }
+                }));
+            }
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                for (int version = 1; System.nanoTime() < deadline && failures.isEmpty(); version++) {
+                    provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "cp-" + version, big));
+                    completed.set(version);
+                    provider.deleteCheckpointsBefore(AGENT, version);
+                }
+            } finally {
+                done.set(true);
+                CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            }
+            assertThat(failures).isEmpty();
+        }
+    }
+
     @Test
     void deletingEveryCheckpointRemovesTheJournalAndTheAgent() throws Exception {
         Path journal = JournalFiles.journal(root, AGENT);
