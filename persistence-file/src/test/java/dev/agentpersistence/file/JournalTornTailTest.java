@@ -166,6 +166,27 @@ class JournalTornTailTest {
         }
     }
 
+    @Test
+    void aDeletionCutsATornRecordAtTheEndBeforeAppendingItsCut() throws IOException {
+        truncate(twoRecords);
+        Files.write(journal, Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) twoRecords + 50),
+                StandardOpenOption.APPEND);
+        try (var provider = FileStorageProvider.of(root)) {
+            assertThat(provider.deleteCheckpointsBefore(AGENT, 1)).isEqualTo(1);
+            assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 1));
+            var records = JournalFiles.records(journal); // strict: the torn bytes are gone
+            assertThat(records).extracting(JournalFiles.Rec::kind, JournalFiles.Rec::version).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple(1, 0L), org.assertj.core.groups.Tuple.tuple(1, 1L),
+                    org.assertj.core.groups.Tuple.tuple(2, 1L));
+            assertThat(records.get(2).offset()).isEqualTo(twoRecords);
+
+            Files.write(journal, new byte[40], StandardOpenOption.APPEND);
+            assertThat(provider.deleteCheckpoints(AGENT)).isEqualTo(1);
+            assertThat(journal).doesNotExist();
+            assertThat(provider.listAgents()).isEmpty();
+        }
+    }
+
     private void truncate(long size) throws IOException {
         try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
             channel.truncate(size);
