@@ -208,14 +208,47 @@ class JournalCorruptionTest {
         }
     }
 
-    private static AgentCheckpoint bigCheckpoint(long version) {
-        var random = new Random(7);
-        var noise = new StringBuilder();
-        for (int i = 0; i < 20_000; i++) {
-            noise.append((char) ('!' + random.nextInt(90)));
+    /**
+     * A damaged record header among records of about 20 KB, then a deletion below a version under the
+     * damaged record's, which compacts the journal: the damage is still reported afterwards (the
+     * damaged record may hold a checkpoint the deletion did not cover), not silently dropped.
+     */
+    @Test
+    void aCompactionDoesNotSilentlyDropADamagedSpanAboveTheDeletedVersions() throws Exception {
+        String padding = noise(20_000);
+        String agent = "big-records";
+        try (var provider = FileStorageProvider.of(root)) {
+            for (int version = 0; version < 10; version++) {
+                provider.saveCheckpoint(agent, checkpoint(agent, version, "cp-" + version, padding));
+            }
         }
+        Path bigJournal = JournalFiles.journal(root, agent);
+        JournalFiles.flipByte(bigJournal, JournalFiles.checkpoints(bigJournal).get(8).offset() + 7);
+        try (var provider = FileStorageProvider.of(root)) {
+            assertThatThrownBy(() -> provider.getCheckpoints(agent)).isInstanceOf(CorruptCheckpointException.class);
+            long before = JournalFiles.size(bigJournal);
+            assertThat(before).isGreaterThan(150_000);
+            assertThat(provider.deleteCheckpointsBefore(agent, 7)).isEqualTo(7);
+            assertThat(JournalFiles.size(bigJournal)).as("compacted").isLessThan(before / 2);
+            assertThatThrownBy(() -> provider.getCheckpoints(agent))
+                    .as("the damaged record of version 8 is still reported after the compaction")
+                    .isInstanceOf(CorruptCheckpointException.class);
+        }
+    }
+
+    private static AgentCheckpoint bigCheckpoint(long version) {
         return AgentCheckpoint.builder().checkpointId("big").agentId(AGENT).version(version)
                 .createdAt(TestCheckpoints.T0).nodeId("node-" + version)
-                .state("noise", JsonNodeFactory.instance.textNode(noise.toString())).build();
+                .state("noise", JsonNodeFactory.instance.textNode(noise(20_000))).build();
+    }
+
+    /** Text that compression barely shrinks. */
+    private static String noise(int length) {
+        var random = new Random(7);
+        var noise = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            noise.append((char) ('!' + random.nextInt(90)));
+        }
+        return noise.toString();
     }
 }
