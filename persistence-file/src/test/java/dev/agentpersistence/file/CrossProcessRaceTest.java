@@ -16,12 +16,14 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Writers that share nothing but the directory — two provider instances, and two processes —
- * never both win a version or an id.
+ * never both win a version or an id, whether the agent is kept as a journal or as one file per
+ * checkpoint.
  */
 class CrossProcessRaceTest {
     static final int VERSIONS = 120;
@@ -31,10 +33,12 @@ class CrossProcessRaceTest {
     @TempDir
     Path signals;
 
-    @Test
-    void twoInstancesOverOneDirectory() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"files", "journal"})
+    void twoInstancesOverOneDirectory(String form) throws Exception {
+        boolean journal = form.equals("journal");
         var outcomes = new ConcurrentHashMap<String, Set<Integer>>();
-        try (var first = RacingWriter.open(root); var second = RacingWriter.open(root)) {
+        try (var first = RacingWriter.open(root, journal); var second = RacingWriter.open(root, journal)) {
             RacingWriter.warmUp(first, "first");
             RacingWriter.warmUp(second, "second");
             long start = System.currentTimeMillis() + 100;
@@ -42,17 +46,19 @@ class CrossProcessRaceTest {
             var b = CompletableFuture.runAsync(() -> race(second, "second", start, outcomes));
             CompletableFuture.allOf(a, b).get(120, TimeUnit.SECONDS);
         }
-        verify(outcomes.get("first"), outcomes.get("second"), "first", "second");
+        verify(outcomes.get("first"), outcomes.get("second"), "first", "second", journal);
     }
 
-    @Test
-    void twoProcessesOverOneDirectory() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"files", "journal"})
+    void twoProcessesOverOneDirectory(String form) throws Exception {
+        boolean journal = form.equals("journal");
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
         try (var child = ChildJvm.start(RacingWriter.class, root.toString(), "child",
-                String.valueOf(VERSIONS), ready.toString(), go.toString())) {
+                String.valueOf(VERSIONS), ready.toString(), go.toString(), form)) {
             var parentWins = new TreeSet<Integer>();
-            try (var provider = RacingWriter.open(root)) {
+            try (var provider = RacingWriter.open(root, journal)) {
                 RacingWriter.warmUp(provider, "parent");
                 child.awaitFile(ready, Duration.ofSeconds(60));
                 long start = System.currentTimeMillis() + 300;
@@ -72,7 +78,7 @@ class CrossProcessRaceTest {
                     childWins.add(Integer.parseInt(line.substring(4)));
                 }
             }
-            verify(parentWins, childWins, "parent", "child");
+            verify(parentWins, childWins, "parent", "child", journal);
         }
     }
 
@@ -87,14 +93,17 @@ class CrossProcessRaceTest {
         outcomes.put(writer, wins);
     }
 
-    private void verify(Set<Integer> winsA, Set<Integer> winsB, String writerA, String writerB) throws Exception {
+    private void verify(Set<Integer> winsA, Set<Integer> winsB, String writerA, String writerB, boolean journal)
+            throws Exception {
         var overlap = new TreeSet<>(winsA);
         overlap.retainAll(winsB);
         assertThat(overlap).as("versions both writers won").isEmpty();
         assertThat(winsA.size() + winsB.size()).as("every version has a winner").isEqualTo(VERSIONS);
         System.out.printf("%s won %d versions, %s won %d%n", writerA, winsA.size(), writerB, winsB.size());
 
-        try (var provider = FilePerCheckpoint.provider(root)) {
+        Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
+        try (var provider = FilePerCheckpoint.provider(root); var journals = FileStorageProvider.of(root)) {
+            assertThat(journals.getCheckpoints(RacingWriter.AGENT)).isEqualTo(provider.getCheckpoints(RacingWriter.AGENT));
             List<AgentCheckpoint> stored = provider.getCheckpoints(RacingWriter.AGENT);
             assertThat(stored).hasSize(VERSIONS);
             var ids = new ArrayList<String>();
@@ -106,9 +115,16 @@ class CrossProcessRaceTest {
                 assertThat(provider.getCheckpoint(RacingWriter.AGENT, checkpoint.checkpointId())).contains(checkpoint);
                 ids.add(checkpoint.checkpointId());
             }
-            assertThat(LayoutInspection.idEntries(root, RacingWriter.AGENT)).containsExactlyInAnyOrderElementsOf(ids);
+            if (journal) {
+                var records = JournalFiles.checkpoints(directory.resolve(FileNames.JOURNAL_FILE));
+                assertThat(records).extracting(JournalFiles.Rec::checkpointId).containsExactlyInAnyOrderElementsOf(ids);
+                assertThat(records).allMatch(JournalFiles.Rec::intact);
+                assertThat(LayoutInspection.names(directory)).noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
+            } else {
+                assertThat(directory.resolve(FileNames.JOURNAL_FILE)).doesNotExist();
+                assertThat(LayoutInspection.idEntries(root, RacingWriter.AGENT)).containsExactlyInAnyOrderElementsOf(ids);
+            }
         }
-        Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
     }
 }

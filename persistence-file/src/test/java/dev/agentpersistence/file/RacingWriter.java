@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * {@code lost <v>} for each. Even versions use an id shared by every writer; odd ones an id of
  * their own. Every writer starts version {@code v} at the same wall-clock instant
  * ({@code start + v * SLOT_MILLIS}, plus a random sub-millisecond jitter), so each version is
- * really contended and either writer may win it.
+ * really contended and either writer may win it. Arguments: root, writer name, count, ready file,
+ * start signal, and the form new agents get ({@code journal} or {@code files}; files when absent).
  */
 public final class RacingWriter {
     static final String AGENT = "raced";
@@ -29,7 +30,8 @@ public final class RacingWriter {
         int count = Integer.parseInt(args[2]);
         Path ready = Path.of(args[3]);
         Path go = Path.of(args[4]);
-        try (var provider = open(root)) {
+        boolean journal = args.length > 5 && args[5].equals("journal");
+        try (var provider = open(root, journal)) {
             warmUp(provider, writer);
             Files.writeString(ready, writer);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -45,11 +47,12 @@ public final class RacingWriter {
     }
 
     /**
-     * A provider for racing. Exclusivity rests on atomic links, not on fsync; without fsync saves
-     * are short enough for the slots.
+     * A provider for racing, keeping new agents as a journal or as one file per checkpoint.
+     * Exclusivity rests on atomic links and the agent's lock, not on fsync; without fsync saves are
+     * short enough for the slots.
      */
-    static FileStorageProvider open(Path root) {
-        return FileStorageProvider.of(FilePerCheckpoint.config(root).fsync(false).build());
+    static FileStorageProvider open(Path root, boolean journal) {
+        return FileStorageProvider.of(FilePerCheckpoint.config(root).journal(journal).fsync(false).build());
     }
 
     /**
