@@ -13,7 +13,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -34,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * <p>Each record is complete in itself and checksummed, so a record torn by a crash is recognised:
  * readers stop before it, and the next writer truncates it before appending. The lock is the one
  * of the agent's head ({@link AgentHead#withLock}), so journal writers exclude each other across
- * threads, provider instances and processes. Readers take no lock: they read the headers appended
- * since their last look ({@link JournalIndex}) and check every record they return against its
- * checksums and its index entry, reading the index again when the file was replaced meanwhile.
+ * threads, provider instances and processes. Readers take no lock: each look opens the journal,
+ * reads its file header (a journal of another generation is indexed from its start) and the record
+ * headers appended since the last look ({@link JournalIndex}), and reads records from that same open
+ * file, checking each against its checksums and its index entry.
  *
  * <p>An agent is in this form while its journal exists. The journal is created by an agent's first
  * save when the provider writes journals and the agent has no checkpoint files; it is removed when
@@ -48,7 +48,7 @@ final class AgentJournals {
     private static final int CACHED_AGENTS = 256;
     /** Dead bytes below which deletions only append a cut, whatever the live bytes. */
     private static final long COMPACTION_MINIMUM = 64 * 1024;
-    /** Reads of a record while the journal is being replaced. */
+    /** Looks a walk takes while the journal is replaced under it, before it takes it as being deleted. */
     private static final int READ_ATTEMPTS = 4;
 
     private final FileLayout layout;
@@ -77,9 +77,25 @@ final class AgentJournals {
         return paths.journal().toFile().exists();
     }
 
-    /** Whether the agent directory holds a journal with at least one record. */
-    boolean hasRecords(Path agentDirectory) {
-        return agentDirectory.resolve(FileNames.JOURNAL_FILE).toFile().length() > JournalFormat.FILE_HEADER_SIZE;
+    /**
+     * Whether the agent directory holds a journal with at least one checkpoint; also {@code true} for
+     * a journal too damaged to tell, so that the agent stays visible.
+     */
+    boolean hasRecords(AgentPaths paths) {
+        try (FileChannel channel = openForReading(paths)) {
+            if (channel == null) {
+                return false;
+            }
+            JournalIndex index = indexFor(paths);
+            synchronized (index) {
+                bringUpToDate(paths, channel, index);
+                return index.size() > 0;
+            }
+        } catch (CorruptCheckpointException e) {
+            return true;
+        } catch (IOException e) {
+            throw IoFailures.unavailable("read", paths.journal(), e);
+        }
     }
 
     /**
@@ -116,11 +132,16 @@ final class AgentJournals {
         }
     }
 
-    /** Appends {@code record} (holding the lock) unless the version or id is taken. */
+    /**
+     * Appends {@code record} (holding the agent's lock) unless the version or id is taken. The index is
+     * locked only to look and to note the record, never while it is forced, so readers in this process
+     * do not wait for the disk.
+     */
     private InsertResult append(AgentPaths paths, FileChannel channel, StoredCheckpoint checkpoint, byte[] record)
             throws IOException {
-        boolean created = channel.size() == 0;
+        boolean created = channel.size() < JournalFormat.FILE_HEADER_SIZE; // new, or its creation was torn
         JournalIndex index = indexFor(paths);
+        long position;
         synchronized (index) {
             catchUpForWriting(paths, channel, index);
             var clash = new ArrayList<StoredDocument>(2);
@@ -130,39 +151,48 @@ final class AgentJournals {
             if (!clash.isEmpty()) {
                 return InsertResult.clashedWith(clash);
             }
-            writeAt(channel, record, index.end());
-            files.force(channel, paths.journal());
-            if (created) {
-                files.syncDirectory(paths.directory()); // the new journal's name
-            }
-            index.appended(record);
-            return InsertResult.stored();
+            position = index.end();
         }
+        writeAt(channel, record, position);
+        files.force(channel, paths.journal());
+        if (created) {
+            files.syncDirectory(paths.directory()); // the journal's name
+        }
+        synchronized (index) {
+            index.appended(record, position);
+        }
+        return InsertResult.stored();
     }
 
     /** The checkpoint with this id; empty when the agent has no journal or no such checkpoint. */
     Optional<StoredDocument> byId(AgentPaths paths, String checkpointId) {
-        for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-            JournalIndex index = current(paths);
-            if (index == null) {
-                return Optional.empty();
-            }
-            Optional<JournalIndex.Entry> entry;
-            String generation;
-            synchronized (index) {
-                entry = index.id(checkpointId);
-                generation = index.generation();
-                if (entry.isEmpty()) {
-                    reportDamage(paths, index, checkpointId);
+        for (int attempt = 1; ; attempt++) {
+            try (FileChannel channel = openForReading(paths)) {
+                if (channel == null) {
                     return Optional.empty();
                 }
-            }
-            Optional<StoredDocument> read = read(paths, entry.get(), generation, attempt);
-            if (read.isPresent()) {
-                return read;
+                JournalIndex index = indexFor(paths);
+                JournalIndex.Entry entry;
+                synchronized (index) {
+                    bringUpToDate(paths, channel, index);
+                    entry = index.id(checkpointId).orElse(null);
+                    if (entry == null) {
+                        reportDamage(paths, index, checkpointId);
+                        return Optional.empty();
+                    }
+                }
+                try {
+                    return Optional.of(readRecord(paths, channel, entry));
+                } catch (CorruptCheckpointException e) {
+                    if (attempt > 1) {
+                        throw e;
+                    }
+                    forget(index); // changed in place (by hand): index it again once before reporting it
+                }
+            } catch (IOException e) {
+                throw IoFailures.unavailable("read", paths.journal(), e);
             }
         }
-        return Optional.empty(); // removed or replaced at every attempt: the journal is being deleted
     }
 
     /** The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any). */
@@ -233,8 +263,10 @@ final class AgentJournals {
                     byte[] cut = JournalFormat.cut(version);
                     writeAt(channel, cut, index.end());
                     files.force(channel, paths.journal());
-                    index.appended(cut);
-                    if (index.deadBytes() >= COMPACTION_MINIMUM && index.deadBytes() > index.end() - index.deadBytes()) {
+                    index.appended(cut, index.end());
+                    // never with damage: copying the live records would drop the damaged span silently
+                    if (index.damaged().isEmpty() && index.deadBytes() >= COMPACTION_MINIMUM
+                            && index.deadBytes() > index.end() - index.deadBytes()) {
                         compact(paths, channel, index);
                     }
                     return below;
@@ -298,74 +330,37 @@ final class AgentJournals {
         }
     }
 
-    /** The agent's index, brought up to the end of its journal; {@code null} when it has no journal. */
-    private JournalIndex current(AgentPaths paths) {
-        JournalIndex index = indexFor(paths);
+    /** The agent's journal opened for reading; {@code null} when the agent has none. */
+    private static FileChannel openForReading(AgentPaths paths) throws IOException {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(paths.journal(), BasicFileAttributes.class);
-            synchronized (index) {
-                if (index.unchangedSince(attributes)) {
-                    return index;
-                }
-                if (attributes.size() < index.end()) {
-                    index.reset(); // shorter than what was read: rewritten (appends never shrink a journal)
-                }
-                try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
-                    if (index.adopt(channel)) {
-                        index.catchUp(channel, channel.size());
-                        index.seen(attributes);
-                    }
-                }
-            }
+            return FileChannel.open(paths.journal(), StandardOpenOption.READ);
         } catch (NoSuchFileException e) {
             return null;
+        }
+    }
+
+    /**
+     * Brings {@code index} (locked by the caller) up to the end of the open journal: reads it from the
+     * start when its file header names another generation, then the records appended since.
+     */
+    private static void bringUpToDate(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
+        try {
+            if (index.adopt(channel)) {
+                index.catchUp(channel, channel.size());
+            }
         } catch (JournalIndex.JournalDamagedException e) {
             throw damaged(paths, e);
-        } catch (IOException e) {
-            throw IoFailures.unavailable("read", paths.journal(), e);
         }
-        return index;
     }
 
     private JournalIndex indexFor(AgentPaths paths) {
         return indexes.computeIfAbsent(paths.directory(), directory -> new JournalIndex());
     }
 
-    /**
-     * The record of {@code entry}, read from the journal of {@code generation}; empty when the journal
-     * was replaced or removed since (the caller looks at the index again), until the last attempt.
-     */
-    private Optional<StoredDocument> read(AgentPaths paths, JournalIndex.Entry entry, String generation, int attempt) {
-        try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ)) {
-            try {
-                return Optional.of(readRecord(paths, channel, entry));
-            } catch (CorruptCheckpointException e) {
-                // the journal was replaced (another generation), or changed in place by hand: read the
-                // index again once before reporting the record as corrupt
-                if (attempt < READ_ATTEMPTS && (attempt == 1 || !generation.equals(generationOf(channel)))) {
-                    forget(paths, generation);
-                    return Optional.empty();
-                }
-                throw e;
-            }
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            throw IoFailures.unavailable("read", paths.journal(), e);
-        }
-    }
-
-    /**
-     * Drops the agent's index when it was read from the journal of {@code generation}: a journal in
-     * its place may look the same to a {@code stat} (same identity, size and time), and one changed in
-     * place keeps its generation.
-     */
-    private void forget(AgentPaths paths, String generation) {
-        JournalIndex index = indexFor(paths);
+    /** Drops what {@code index} read, so the next look reads the journal from its start. */
+    private static void forget(JournalIndex index) {
         synchronized (index) {
-            if (generation.equals(index.generation())) {
-                index.reset();
-            }
+            index.reset();
         }
     }
 
@@ -432,15 +427,21 @@ final class AgentJournals {
         }
     }
 
-    /** Newest first over one look at the index, looking again when the journal was replaced meanwhile. */
+    /**
+     * Newest first over one look at the index. Each record is read from the journal of the generation
+     * the look saw; when the journal was replaced meanwhile (compaction, or removed and created again),
+     * the walk looks again below what it returned.
+     */
     private final class Walk extends NewestFirstWalk {
         private final AgentPaths paths;
         /** The highest version still to walk: the filter's bound, then below the last one returned. */
         private Long upTo;
         private List<JournalIndex.Entry> entries;
         private String generation;
+        /** The journal the look read, kept open for the first record (usually the only one asked for). */
+        private FileChannel looked;
         private int position;
-        private int attempt = 1;
+        private int looks;
 
         Walk(AgentPaths paths, Long maxVersion) {
             this.paths = paths;
@@ -449,47 +450,90 @@ final class AgentJournals {
 
         @Override
         protected StoredDocument advance() {
+            try {
+                return readNext();
+            } catch (IOException e) {
+                throw IoFailures.unavailable("read", paths.journal(), e);
+            } finally {
+                closeLooked();
+            }
+        }
+
+        private StoredDocument readNext() throws IOException {
             if (entries == null) {
                 look();
             }
             while (position < entries.size()) {
                 JournalIndex.Entry entry = entries.get(position);
-                Optional<StoredDocument> read;
-                try {
-                    read = read(paths, entry, generation, attempt);
-                } catch (CorruptCheckpointException e) {
-                    if (!skipCorrupt) {
-                        throw e;
+                try (FileChannel channel = looked != null ? looked : openForReading(paths)) {
+                    looked = null;
+                    if (channel == null) {
+                        return null; // the journal was removed: nothing is left
                     }
-                    LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+                    if (!generation.equals(generationOf(channel))) {
+                        if (looks >= READ_ATTEMPTS) {
+                            return null; // replaced at every look: the journal is being deleted and written anew
+                        }
+                        look();
+                        continue;
+                    }
+                    StoredDocument read;
+                    try {
+                        read = readRecord(paths, channel, entry);
+                    } catch (CorruptCheckpointException e) {
+                        if (looks == 1) {
+                            forget(indexFor(paths)); // changed in place (by hand): index it again once
+                            look();
+                            continue;
+                        }
+                        if (!skipCorrupt) {
+                            throw e;
+                        }
+                        LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+                        position++;
+                        upTo = entry.version() - 1;
+                        continue;
+                    }
                     position++;
                     upTo = entry.version() - 1;
-                    continue;
+                    return read;
                 }
-                if (read.isPresent()) {
-                    position++;
-                    upTo = entry.version() - 1;
-                    return read.get();
-                }
-                if (++attempt > READ_ATTEMPTS) {
-                    return null; // removed or replaced at every attempt: the journal is being deleted
-                }
-                look(); // the journal changed: look at the index again, below what was returned already
             }
             return null;
         }
 
-        private void look() {
+        private void look() throws IOException {
+            closeLooked();
+            looks++;
             position = 0;
-            JournalIndex index = current(paths);
-            if (index == null) {
+            FileChannel channel = openForReading(paths);
+            if (channel == null) {
                 entries = List.of();
                 return;
             }
-            synchronized (index) {
-                reportDamage(paths, index, null);
-                entries = index.newestFirst(upTo);
-                generation = index.generation();
+            try {
+                JournalIndex index = indexFor(paths);
+                synchronized (index) {
+                    bringUpToDate(paths, channel, index);
+                    reportDamage(paths, index, null);
+                    entries = index.newestFirst(upTo);
+                    generation = index.generation();
+                }
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+            looked = channel;
+        }
+
+        private void closeLooked() {
+            if (looked != null) {
+                try {
+                    looked.close();
+                } catch (IOException ignored) {
+                    // read-only: nothing to lose
+                }
+                looked = null;
             }
         }
     }

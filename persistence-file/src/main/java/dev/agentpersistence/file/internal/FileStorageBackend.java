@@ -201,7 +201,7 @@ public final class FileStorageBackend implements StorageBackend {
 
     @Override
     public List<String> listAgents() {
-        return lister.list(directory -> journals.hasRecords(directory) || layout.hasCheckpoints(directory));
+        return lister.list(directory -> journals.hasRecords(layout.atDirectory(directory)) || layout.hasCheckpoints(directory));
     }
 
     @Override

@@ -35,9 +35,6 @@ final class JournalIndex {
     private String generation;
     private long end = JournalFormat.FILE_HEADER_SIZE;
     private long liveBytes;
-    private Object seenKey;
-    private long seenSize = -1;
-    private java.nio.file.attribute.FileTime seenModified;
 
     /** The entry of {@code version}. */
     Optional<Entry> version(long version) {
@@ -83,25 +80,6 @@ final class JournalIndex {
         generation = null;
         end = JournalFormat.FILE_HEADER_SIZE;
         liveBytes = 0;
-        seenKey = null;
-        seenSize = -1;
-        seenModified = null;
-    }
-
-    /**
-     * Whether the journal looks as it did when this index was last brought up to date (identity, size,
-     * time), and the index covers all of it (no record being appended or torn at its end).
-     */
-    boolean unchangedSince(java.nio.file.attribute.BasicFileAttributes attributes) {
-        return seenKey != null && seenKey.equals(attributes.fileKey()) && seenSize == attributes.size()
-                && seenSize == end && attributes.lastModifiedTime().equals(seenModified);
-    }
-
-    /** Notes how the journal looked before it was read, for {@link #unchangedSince}. */
-    void seen(java.nio.file.attribute.BasicFileAttributes attributes) {
-        seenKey = attributes.fileKey();
-        seenSize = attributes.size();
-        seenModified = attributes.lastModifiedTime();
     }
 
     /** The generation of the file this index was read from; {@code null} before {@link #adopt}. */
@@ -177,8 +155,14 @@ final class JournalIndex {
         return -1;
     }
 
-    /** Adds a record this process appended at {@link #end()}. */
-    void appended(byte[] record) {
+    /**
+     * Adds a record this process appended at {@code position}, unless the index was read past it
+     * meanwhile (a reader found it in the file first) or read anew.
+     */
+    void appended(byte[] record, long position) {
+        if (position != end) {
+            return;
+        }
         JournalFormat.Header parsed = JournalFormat.header(record, 0);
         apply(end, parsed, parsed.kind() == JournalFormat.CHECKPOINT ? parsed.checkpointId(record) : null);
         end += record.length;
