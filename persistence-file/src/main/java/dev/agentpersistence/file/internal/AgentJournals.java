@@ -203,13 +203,7 @@ final class AgentJournals {
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending. */
     List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit) {
-        var found = new ArrayList<StoredDocument>();
-        var walk = newestFirst(paths, maxVersion);
-        while (found.size() < limit && walk.hasNext()) {
-            found.add(walk.next());
-        }
-        Collections.reverse(found);
-        return found;
+        return Walks.newestAscending(newestFirst(paths, maxVersion), limit);
     }
 
     /** The checkpoints up to {@code maxVersion}, newest first, each read when the caller advances. */
@@ -219,6 +213,50 @@ final class AgentJournals {
 
     /** Removes the agent's journal; returns how many checkpoints it held (0 without a journal). */
     int deleteAll(AgentPaths paths) throws IOException {
+        return deleting(paths, (channel, index) -> {
+            int count = index.size();
+            remove(paths, index);
+            return count;
+        });
+    }
+
+    /**
+     * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut
+     * records outweigh live ones, or removes it when nothing is left. Returns how many.
+     */
+    int deleteBefore(AgentPaths paths, long version) throws IOException {
+        if (version == Long.MIN_VALUE) {
+            return 0;
+        }
+        return deleting(paths, (channel, index) -> {
+            int below = index.newestFirst(version - 1).size();
+            if (below == 0) {
+                return 0;
+            }
+            if (below == index.size()) {
+                remove(paths, index);
+                return below;
+            }
+            byte[] cut = JournalFormat.cut(version);
+            writeAt(channel, cut, index.end());
+            files.force(channel, paths.journal());
+            index.appended(cut, index.end());
+            // never with damage: copying the live records would drop the damaged span silently
+            if (index.damaged().isEmpty() && index.deadBytes() >= COMPACTION_MINIMUM
+                    && index.deadBytes() > index.end() - index.deadBytes()) {
+                compact(paths, channel, index);
+            }
+            return below;
+        });
+    }
+
+    /** A deletion's work on the journal, holding the agent's lock and the index brought up to the end. */
+    private interface Deletion {
+        int run(FileChannel channel, JournalIndex index) throws IOException;
+    }
+
+    /** Runs {@code deletion} on the agent's journal; 0 when the agent has none. */
+    private int deleting(AgentPaths paths, Deletion deletion) throws IOException {
         if (!exists(paths)) {
             return 0;
         }
@@ -228,48 +266,7 @@ final class AgentJournals {
                 JournalIndex index = indexFor(paths);
                 synchronized (index) {
                     catchUpForWriting(paths, channel, index);
-                    int count = index.size();
-                    remove(paths, index);
-                    return count;
-                }
-            } catch (NoSuchFileException e) {
-                return 0;
-            }
-        });
-    }
-
-    /**
-     * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut
-     * records outweigh live ones, or removes it when nothing is left. Returns how many.
-     */
-    int deleteBefore(AgentPaths paths, long version) throws IOException {
-        if (!exists(paths) || version == Long.MIN_VALUE) {
-            return 0;
-        }
-        return head.withLock(paths, lockFile -> {
-            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                JournalIndex index = indexFor(paths);
-                synchronized (index) {
-                    catchUpForWriting(paths, channel, index);
-                    int below = index.newestFirst(version - 1).size();
-                    if (below == 0) {
-                        return 0;
-                    }
-                    if (below == index.size()) {
-                        remove(paths, index);
-                        return below;
-                    }
-                    byte[] cut = JournalFormat.cut(version);
-                    writeAt(channel, cut, index.end());
-                    files.force(channel, paths.journal());
-                    index.appended(cut, index.end());
-                    // never with damage: copying the live records would drop the damaged span silently
-                    if (index.damaged().isEmpty() && index.deadBytes() >= COMPACTION_MINIMUM
-                            && index.deadBytes() > index.end() - index.deadBytes()) {
-                        compact(paths, channel, index);
-                    }
-                    return below;
+                    return deletion.run(channel, index);
                 }
             } catch (NoSuchFileException e) {
                 return 0;

@@ -3,8 +3,6 @@ package dev.agentpersistence.file.internal;
 import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -40,13 +38,7 @@ public final class CheckpointQuery {
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
     public List<StoredDocument> find(String agentId, Long maxVersion, int limit) {
-        var found = new ArrayList<StoredDocument>();
-        var walk = newestFirst(agentId, maxVersion);
-        while (found.size() < limit && walk.hasNext()) {
-            found.add(walk.next());
-        }
-        Collections.reverse(found);
-        return found;
+        return Walks.newestAscending(newestFirst(agentId, maxVersion), limit);
     }
 
     /**
