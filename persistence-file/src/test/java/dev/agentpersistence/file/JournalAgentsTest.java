@@ -9,10 +9,6 @@ import dev.agentpersistence.file.internal.FileNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,29 +78,16 @@ class JournalAgentsTest {
         String agent = "busy";
         int threads = 8;
         int perThread = 25;
-        var failures = new ConcurrentLinkedQueue<Throwable>();
-        var barrier = new CyclicBarrier(threads);
         try (var provider = FileStorageProvider.of(root)) {
-            var futures = new ArrayList<CompletableFuture<Void>>();
-            for (int thread = 0; thread < threads; thread++) {
-                int first = thread;
-                futures.add(CompletableFuture.runAsync(() -> {
-                    try {
-                        barrier.await(30, TimeUnit.SECONDS);
-                        for (int i = 0; i < perThread; i++) {
-                            long version = first + (long) i * threads;
-                            provider.saveCheckpoint(agent, checkpoint(agent, version));
-                            if (i % 5 == 4) {
-                                provider.getLatestCheckpoint(agent).orElseThrow();
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failures.add(e);
+            AllAtOnce.run(threads, first -> {
+                for (int i = 0; i < perThread; i++) {
+                    long version = first + (long) i * threads;
+                    provider.saveCheckpoint(agent, checkpoint(agent, version));
+                    if (i % 5 == 4) {
+                        provider.getLatestCheckpoint(agent).orElseThrow();
                     }
-                }));
-            }
-            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
-            assertThat(failures).isEmpty();
+                }
+            });
             int count = threads * perThread;
             assertThat(provider.getCheckpoints(agent)).extracting(AgentCheckpoint::version)
                     .containsExactlyElementsOf(LongStream.range(0, count).boxed().toList());

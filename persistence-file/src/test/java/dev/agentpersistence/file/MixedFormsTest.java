@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -103,35 +102,22 @@ class MixedFormsTest {
             String agent = "fresh-" + round;
             int threads = 8;
             int perThread = 6;
-            var barrier = new CyclicBarrier(threads);
-            var failures = new ConcurrentLinkedQueue<Throwable>();
             var providers = new ArrayList<FileStorageProvider>();
             for (int thread = 0; thread < threads; thread++) {
                 providers.add(thread % 2 == 0 ? FileStorageProvider.of(root) : FilePerCheckpoint.provider(root));
             }
             try {
-                var futures = new ArrayList<CompletableFuture<Void>>();
-                for (int thread = 0; thread < threads; thread++) {
-                    var provider = providers.get(thread);
-                    int first = thread;
-                    futures.add(CompletableFuture.runAsync(() -> {
-                        try {
-                            barrier.await(30, TimeUnit.SECONDS);
-                            for (int i = 0; i < perThread; i++) {
-                                long version = first + (long) i * threads;
-                                provider.saveCheckpoint(agent, checkpoint(agent, version, "t" + first + "-" + version,
-                                        "thread " + first));
-                            }
-                        } catch (Throwable e) {
-                            failures.add(e);
-                        }
-                    }));
-                }
-                CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+                AllAtOnce.run(threads, first -> {
+                    var provider = providers.get(first);
+                    for (int i = 0; i < perThread; i++) {
+                        long version = first + (long) i * threads;
+                        provider.saveCheckpoint(agent, checkpoint(agent, version, "t" + first + "-" + version,
+                                "thread " + first));
+                    }
+                });
             } finally {
                 providers.forEach(FileStorageProvider::close);
             }
-            assertThat(failures).isEmpty();
 
             int count = threads * perThread;
             try (var files = FilePerCheckpoint.provider(root); var journals = FileStorageProvider.of(root)) {
