@@ -78,21 +78,13 @@ final class AgentJournals {
     }
 
     /**
-     * Whether the agent directory holds a journal with at least one checkpoint; also {@code true} for
-     * a journal too damaged to tell, so that the agent stays visible.
+     * Whether the agent directory holds a journal with at least one checkpoint (also a journal too
+     * damaged to tell, so that the agent stays visible). Reads the start of the journal only and keeps
+     * no index: listing agents must not index every journal.
      */
     boolean hasRecords(AgentPaths paths) {
         try (FileChannel channel = openForReading(paths)) {
-            if (channel == null) {
-                return false;
-            }
-            JournalIndex index = indexFor(paths);
-            synchronized (index) {
-                bringUpToDate(paths, channel, index);
-                return index.size() > 0;
-            }
-        } catch (CorruptCheckpointException e) {
-            return true;
+            return channel != null && JournalIndex.holdsARecord(channel);
         } catch (IOException e) {
             throw IoFailures.unavailable("read", paths.journal(), e);
         }

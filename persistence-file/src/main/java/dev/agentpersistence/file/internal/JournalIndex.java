@@ -188,6 +188,31 @@ final class JournalIndex {
     }
 
     /**
+     * Whether the journal open in {@code channel} holds a complete record (its first one, or one after
+     * damage), without indexing it; a journal whose file header does not parse counts as holding one.
+     * Journals never hold only cut records: a deletion that leaves nothing removes the journal.
+     */
+    static boolean holdsARecord(FileChannel channel) throws IOException {
+        long size = channel.size();
+        byte[] header = new byte[JournalFormat.FILE_HEADER_SIZE];
+        if (readAt(channel, header, 0, header.length) < header.length) {
+            return false;
+        }
+        if (JournalFormat.generation(header) == null) {
+            return true;
+        }
+        long first = JournalFormat.FILE_HEADER_SIZE;
+        byte[] recordHeader = new byte[JournalFormat.HEADER_SIZE];
+        if (readAt(channel, recordHeader, first, recordHeader.length) == recordHeader.length) {
+            JournalFormat.Header parsed = JournalFormat.header(recordHeader, 0);
+            if (parsed != null && first + parsed.size() <= size && intact(channel, first, parsed)) {
+                return true;
+            }
+        }
+        return nextRecord(channel, first + 1, size) >= 0;
+    }
+
+    /**
      * Whether the record at {@code position} is complete: its trailing checksum matches its id and
      * document. Read in chunks, so a record of any size is checked in bounded memory.
      */
