@@ -221,7 +221,7 @@ final class AgentJournals {
             return 0;
         }
         return deleting(paths, (channel, index) -> {
-            int below = index.newestFirst(version - 1).size();
+            int below = index.countBelow(version);
             if (below == 0) {
                 return 0;
             }
@@ -268,7 +268,7 @@ final class AgentJournals {
 
     /** Copies the live records to a new file (a new generation) and puts it in the journal's place. */
     private void compact(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
-        List<JournalIndex.Entry> live = index.newestFirst(null);
+        List<JournalIndex.Entry> live = index.newestFirst(null, Integer.MAX_VALUE);
         Collections.reverse(live);
         Path temp = paths.directory().resolve(WriterProcess.newTempName());
         try {
@@ -417,20 +417,28 @@ final class AgentJournals {
     }
 
     /**
-     * Newest first over one look at the index. Each record is read from the journal of the generation
-     * the look saw; when the journal was replaced meanwhile (compaction, or removed and created again),
-     * the walk looks again below what it returned.
+     * Newest first over looks at the index, each taking a batch of entries (8 first, for the latest
+     * checkpoint, then more), so a walk that stops early copies little of a long journal. Each record
+     * is read from the journal of the generation its look saw; when the journal was replaced meanwhile
+     * (compaction, or removed and created again), the walk looks again below what it returned.
      */
     private final class Walk extends NewestFirstWalk {
+        private static final int FIRST_BATCH = 8;
+        private static final int LARGEST_BATCH = 4096;
+
         private final AgentPaths paths;
         /** The highest version still to walk: the filter's bound, then below the last one returned. */
         private Long upTo;
         private List<JournalIndex.Entry> entries;
+        private boolean lastBatch;
+        private int batch = FIRST_BATCH;
         private String generation;
-        /** The journal the look read, kept open for the first record (usually the only one asked for). */
+        /** The journal the look read, kept open for the first record of the batch. */
         private FileChannel looked;
         private int position;
-        private int looks;
+        /** Looks taken because the journal was replaced under the walk. */
+        private int replaced;
+        private boolean reindexed;
 
         Walk(AgentPaths paths, Long maxVersion) {
             this.paths = paths;
@@ -452,7 +460,15 @@ final class AgentJournals {
             if (entries == null) {
                 look();
             }
-            while (position < entries.size()) {
+            while (true) {
+                if (position == entries.size()) {
+                    if (lastBatch) {
+                        return null;
+                    }
+                    batch = Math.min(batch * 4, LARGEST_BATCH);
+                    look();
+                    continue;
+                }
                 JournalIndex.Entry entry = entries.get(position);
                 try (FileChannel channel = looked != null ? looked : openForReading(paths)) {
                     looked = null;
@@ -460,7 +476,7 @@ final class AgentJournals {
                         return null; // the journal was removed: nothing is left
                     }
                     if (!generation.equals(generationOf(channel))) {
-                        if (looks >= READ_ATTEMPTS) {
+                        if (++replaced >= READ_ATTEMPTS) {
                             return null; // replaced at every look: the journal is being deleted and written anew
                         }
                         look();
@@ -470,7 +486,8 @@ final class AgentJournals {
                     try {
                         read = readRecord(paths, channel, entry);
                     } catch (CorruptCheckpointException e) {
-                        if (looks == 1) {
+                        if (!reindexed) {
+                            reindexed = true;
                             forget(indexFor(paths)); // changed in place (by hand): index it again once
                             look();
                             continue;
@@ -488,16 +505,16 @@ final class AgentJournals {
                     return read;
                 }
             }
-            return null;
         }
 
+        /** Takes the next batch of entries below {@link #upTo}, with the journal open that they were read from. */
         private void look() throws IOException {
             closeLooked();
-            looks++;
             position = 0;
             FileChannel channel = openForReading(paths);
             if (channel == null) {
                 entries = List.of();
+                lastBatch = true;
                 return;
             }
             try {
@@ -505,13 +522,14 @@ final class AgentJournals {
                 synchronized (index) {
                     bringUpToDate(paths, channel, index);
                     reportDamage(paths, index, null);
-                    entries = index.newestFirst(upTo);
+                    entries = upTo != null && upTo < 0 ? List.of() : index.newestFirst(upTo, batch);
                     generation = index.generation();
                 }
             } catch (IOException | RuntimeException e) {
                 channel.close();
                 throw e;
             }
+            lastBatch = entries.size() < batch;
             looked = channel;
         }
 

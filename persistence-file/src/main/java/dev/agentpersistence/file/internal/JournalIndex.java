@@ -46,10 +46,22 @@ final class JournalIndex {
         return Optional.ofNullable(byId.get(checkpointId));
     }
 
-    /** The entries up to {@code maxVersion} ({@code null}: all), newest first, as a copy. */
-    List<Entry> newestFirst(Long maxVersion) {
+    /** The entries up to {@code maxVersion} ({@code null}: all), newest first, at most {@code max} of them, as a copy. */
+    List<Entry> newestFirst(Long maxVersion, int max) {
         var view = maxVersion == null ? byVersion : byVersion.headMap(maxVersion, true);
-        return new ArrayList<>(view.descendingMap().values());
+        var entries = new ArrayList<Entry>(Math.min(max, view.size()));
+        for (Entry entry : view.descendingMap().values()) {
+            if (entries.size() == max) {
+                break;
+            }
+            entries.add(entry);
+        }
+        return entries;
+    }
+
+    /** How many checkpoints have a version below {@code version}. */
+    int countBelow(long version) {
+        return byVersion.headMap(version, false).size();
     }
 
     /** How many checkpoints the journal holds. */
