@@ -1,6 +1,9 @@
 package dev.agentpersistence.backend;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
@@ -38,5 +41,15 @@ public abstract class NewestFirstWalk implements Iterator<StoredDocument> {
         next = null;
         returnedAny = true;
         return result;
+    }
+
+    /** The next {@code limit} documents of this walk (fewer when it ends), in ascending version order. */
+    public final List<StoredDocument> newestAscending(int limit) {
+        var found = new ArrayList<StoredDocument>();
+        while (found.size() < limit && hasNext()) {
+            found.add(next());
+        }
+        Collections.reverse(found);
+        return found;
     }
 }

@@ -195,7 +195,7 @@ final class AgentJournals {
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending. */
     List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit) {
-        return Walks.newestAscending(newestFirst(paths, maxVersion), limit);
+        return new Walk(paths, maxVersion).newestAscending(limit);
     }
 
     /** The checkpoints up to {@code maxVersion}, newest first, each read when the caller advances. */

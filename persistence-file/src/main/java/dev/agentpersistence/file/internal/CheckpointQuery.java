@@ -38,7 +38,7 @@ public final class CheckpointQuery {
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
     public List<StoredDocument> find(String agentId, Long maxVersion, int limit) {
-        return Walks.newestAscending(newestFirst(agentId, maxVersion), limit);
+        return new Walk(layout.agent(agentId), maxVersion, null).newestAscending(limit);
     }
 
     /**

@@ -4,8 +4,6 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -62,13 +60,7 @@ public final class CheckpointQueries {
 
     /** Up to {@code limit} checkpoints with a version up to {@code maxVersion} ({@code null}: all), ascending. */
     public List<StoredDocument> list(String agentId, Long maxVersion, int limit) {
-        var found = new ArrayList<StoredDocument>();
-        var walk = new BodyWalk(agentId, maxVersion, limit);
-        while (found.size() < limit && walk.hasNext()) {
-            found.add(walk.next());
-        }
-        Collections.reverse(found);
-        return found;
+        return new BodyWalk(agentId, maxVersion, limit).newestAscending(limit);
     }
 
     /**
