@@ -13,21 +13,16 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps agents and checkpoints to paths under the root and lists what is there:
  * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
  */
 public final class FileLayout {
-    /** Most directories remembered as prepared; the set is emptied when full. */
-    private static final int MAX_REMEMBERED = 4096;
-
     private final Path root;
     private final DurableFiles files;
     /** Agent and segment directories this layout created or found (see {@link #preparedBefore}). */
-    private final Set<Path> prepared = ConcurrentHashMap.newKeySet();
+    private final RememberedPaths prepared = new RememberedPaths();
 
     public FileLayout(Path root, DurableFiles files) {
         this.root = Objects.requireNonNull(root, "root");
@@ -73,7 +68,7 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
-        remember(paths.directory());
+        prepared.add(paths.directory());
         return paths;
     }
 
@@ -91,7 +86,7 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
-        remember(paths.journal());
+        prepared.add(paths.journal());
         return paths;
     }
 
@@ -104,7 +99,7 @@ public final class FileLayout {
     public AgentPaths prepareSegments(String agentId) throws IOException {
         AgentPaths paths = prepare(agentId);
         files.ensureDirectory(paths.segments());
-        remember(paths.segments());
+        prepared.add(paths.segments());
         return paths;
     }
 
@@ -123,13 +118,6 @@ public final class FileLayout {
     public AgentPaths segmentsPreparedBefore(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
         return prepared.contains(paths.segments()) ? paths : prepareSegments(agentId);
-    }
-
-    private void remember(Path directory) {
-        if (prepared.size() >= MAX_REMEMBERED) {
-            prepared.clear();
-        }
-        prepared.add(directory);
     }
 
     /** The versions stored for the agent, ascending; empty when the agent has no directory. */

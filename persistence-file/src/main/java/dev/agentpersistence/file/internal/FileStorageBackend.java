@@ -20,8 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Records as files: one directory per agent under a root, holding either the agent's journal (all
@@ -48,7 +46,7 @@ public final class FileStorageBackend implements StorageBackend {
     private final AgentJournals journals;
     private final boolean writeJournals;
     /** Agents found in the file-per-checkpoint form by a save here, so later saves go there at once. */
-    private final Set<Path> fileAgents = ConcurrentHashMap.newKeySet();
+    private final RememberedPaths fileAgents = new RememberedPaths();
 
     /**
      * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen},
@@ -102,7 +100,7 @@ public final class FileStorageBackend implements StorageBackend {
                     return appended.get();
                 }
                 if (create) {
-                    rememberFileAgent(paths);
+                    fileAgents.add(paths.directory());
                 }
             }
             Optional<InsertResult> saved = writer.save(record);
@@ -130,13 +128,6 @@ public final class FileStorageBackend implements StorageBackend {
                 throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
             }
         }
-    }
-
-    private void rememberFileAgent(AgentPaths paths) {
-        if (fileAgents.size() >= 4096) {
-            fileAgents.clear();
-        }
-        fileAgents.add(paths.directory());
     }
 
     /** From the journal, or the id entry (an entry whose save has not completed is not visible). */
