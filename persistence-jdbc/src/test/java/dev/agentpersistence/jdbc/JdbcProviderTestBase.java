@@ -133,7 +133,7 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             while (rows.next()) {
                 versions.add(rows.getInt(1));
             }
-            assertThat(versions).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(versions).containsExactlyInAnyOrder(1, 2, 3, 4);
             assertThat(versions).hasSameSizeAs(Dialects.forUrl(database.url()).ddl().migrations(database.tables()));
         }
     }
@@ -160,6 +160,69 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             assertThat(upgraded.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 0));
             assertThat(upgraded.segmentStore().getSegments(agentId, java.util.List.of("s"))).containsOnlyKeys("s");
             assertThat(upgraded.getCheckpoints(before)).containsExactly(checkpoint(before, 0));
+            upgraded.deleteCheckpointsBefore(before, 1);
+            assertThat(upgraded.getCheckpoints(before)).isEmpty();
+        }
+        assertThat(metadataRows(before)).as("metadata rows deleted with their checkpoint").isZero();
+        assertThat(metadataForeignKeys()).as("the metadata table keeps its foreign key unless checks are planned"
+                + " from statistics (migration 4)").isEqualTo(dialect.ddl().plannedForeignKeys() ? 0 : 1);
+    }
+
+    @Test
+    void deletionsRacingSavesLeaveNoMetadataBehind() throws Exception {
+        var provider = provider();
+        String agentId = agent("racing-delete");
+        int rounds = 40;
+        for (int round = 0; round < rounds; round++) {
+            long base = round * 100L;
+            var saves = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                for (long v = base; v < base + 20; v++) {
+                    provider.saveCheckpoint(agentId, checkpoint(agentId, v));
+                }
+            });
+            var failures = new ArrayList<Throwable>();
+            for (int i = 0; i < 5; i++) {
+                try {
+                    provider.deleteCheckpointsBefore(agentId, base + 20);
+                } catch (dev.agentpersistence.PersistenceException e) {
+                    failures.add(e); // where a foreign key turns the race into a failed deletion
+                }
+            }
+            saves.join();
+            if (Dialects.forUrl(database.url()).ddl().plannedForeignKeys()) {
+                assertThat(failures).as("deletions in one statement never collide with saves").isEmpty();
+            }
+            provider.deleteCheckpointsBefore(agentId, base + 20);
+            assertThat(provider.getCheckpoints(agentId)).isEmpty();
+            assertThat(metadataRows(agentId)).as("round " + round + ": metadata rows without their checkpoint").isZero();
+        }
+    }
+
+    private int metadataRows(String agentId) throws Exception {
+        try (var connection = database.connect();
+             var query = connection.prepareStatement("SELECT COUNT(*) FROM " + database.tables().metadata()
+                     + " WHERE agent_id = ?")) {
+            query.setString(1, agentId);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
+    }
+
+    private int metadataForeignKeys() throws Exception {
+        try (var connection = database.connect()) {
+            var meta = connection.getMetaData();
+            String table = database.tables().metadata();
+            table = meta.storesUpperCaseIdentifiers() ? table.toUpperCase(java.util.Locale.ROOT)
+                    : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(java.util.Locale.ROOT) : table;
+            int keys = 0;
+            try (var rows = meta.getImportedKeys(connection.getCatalog(), null, table)) {
+                while (rows.next()) {
+                    keys = Math.max(keys, 1);
+                }
+            }
+            return keys;
         }
     }
 

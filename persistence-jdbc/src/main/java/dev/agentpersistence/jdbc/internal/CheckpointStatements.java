@@ -78,33 +78,58 @@ public final class CheckpointStatements {
         return RowQuery.list(prepared, connection, collidingSql, List.of(agentId, version, checkpointId));
     }
 
-    /** Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted. */
-    public int deleteAll(Handle handle, String agentId) {
-        handle.createUpdate("DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId")
-                .bind("agentId", agentId)
-                .execute();
-        handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId")
-                .bind("agentId", agentId)
-                .execute();
-        return handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId")
-                .bind("agentId", agentId)
-                .execute();
+    /**
+     * Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints
+     * deleted. {@code inOneStatement}: see {@link #deleteBefore}.
+     */
+    public int deleteAll(Handle handle, String agentId, boolean inOneStatement) {
+        return delete(handle, agentId, null, inOneStatement);
     }
 
-    /** Deletes the agent's rows with a version below {@code version}; returns the checkpoints deleted. */
-    public int deleteBefore(Handle handle, String agentId, long version) {
-        for (String table : List.of(tables.checkpointExpiry(), tables.metadata())) {
-            handle.createUpdate("DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id IN"
-                            + " (SELECT c.checkpoint_id FROM " + tables.checkpoints() + " c"
-                            + " WHERE c.agent_id = :agentId AND c.version < :version)")
-                    .bind("agentId", agentId)
-                    .bind("version", version)
-                    .execute();
+    /**
+     * Deletes the agent's rows with a version below {@code version}; the caller provides the
+     * transaction. Returns the checkpoints deleted.
+     *
+     * <p>Where the metadata table has a foreign key, the expiry and metadata rows go first, then the
+     * checkpoints: a save committed in between makes the last statement fail on the key instead of
+     * leaving metadata rows behind. Without the key ({@code inOneStatement}), one {@code WITH} statement
+     * deletes the checkpoints and the rows of exactly those checkpoints, all seen in one snapshot, where
+     * the metadata of a checkpoint is always committed with it.
+     */
+    public int deleteBefore(Handle handle, String agentId, long version, boolean inOneStatement) {
+        return delete(handle, agentId, version, inOneStatement);
+    }
+
+    /** Deletes the agent's checkpoints below {@code version} (all when null) with their other rows. */
+    private int delete(Handle handle, String agentId, Long version, boolean inOneStatement) {
+        String below = version == null ? "" : " AND version < :version";
+        if (inOneStatement) {
+            var query = handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId"
+                            + below + " RETURNING checkpoint_id), "
+                            + "m AS (DELETE FROM " + tables.metadata() + " x USING d WHERE x.agent_id = :agentId"
+                            + " AND x.checkpoint_id = d.checkpoint_id), "
+                            + "e AS (DELETE FROM " + tables.checkpointExpiry() + " x USING d WHERE x.agent_id = :agentId"
+                            + " AND x.checkpoint_id = d.checkpoint_id) "
+                            + "SELECT COUNT(*) FROM d")
+                    .bind("agentId", agentId);
+            if (version != null) {
+                query.bind("version", version);
+            }
+            return query.mapTo(Integer.class).one();
         }
-        return handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId AND version < :version")
-                .bind("agentId", agentId)
-                .bind("version", version)
-                .execute();
+        String ofDeleted = version == null ? "" : " AND checkpoint_id IN (SELECT c.checkpoint_id FROM "
+                + tables.checkpoints() + " c WHERE c.agent_id = :agentId AND c.version < :version)";
+        int deleted = 0;
+        for (String table : List.of(tables.checkpointExpiry(), tables.metadata(), tables.checkpoints())) {
+            var update = handle.createUpdate("DELETE FROM " + table + " WHERE agent_id = :agentId"
+                            + (table.equals(tables.checkpoints()) ? below : ofDeleted))
+                    .bind("agentId", agentId);
+            if (version != null) {
+                update.bind("version", version);
+            }
+            deleted = update.execute();
+        }
+        return deleted;
     }
 
     /**

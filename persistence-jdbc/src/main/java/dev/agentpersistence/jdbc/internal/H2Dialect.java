@@ -10,7 +10,7 @@ import org.jdbi.v3.core.Handle;
  * idempotent {@code IF NOT EXISTS} statements and the migrator's retry.
  */
 final class H2Dialect implements Dialect {
-    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "VARBINARY", "BLOB", "", false);
+    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "VARBINARY", "BLOB", "", false, false);
     /** Connection broken, database closed, database closed at VM shutdown. */
     private static final Set<String> CLOSED_STATES = Set.of("90067", "90098", "90121");
 

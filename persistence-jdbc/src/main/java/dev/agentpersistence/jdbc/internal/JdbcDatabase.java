@@ -193,6 +193,15 @@ public final class JdbcDatabase implements AutoCloseable {
         return dialect.chainsInsertsInCte();
     }
 
+    /**
+     * Whether the metadata table has no foreign key (migration 4 dropped it), so that a deletion must
+     * remove checkpoints and their metadata rows in one statement ({@code WITH ... DELETE}).
+     */
+    public boolean deletesThroughCte() {
+        ensureReady();
+        return dialect.ddl().plannedForeignKeys();
+    }
+
     /** Closes the pool when this object created it. */
     @Override
     public void close() {

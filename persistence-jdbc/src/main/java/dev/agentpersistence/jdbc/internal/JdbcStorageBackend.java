@@ -83,12 +83,12 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     @Override
     public int deleteAll(String agentId) {
-        return database.write("deleteCheckpoints", false, h -> statements.deleteAll(h, agentId));
+        return database.write("deleteCheckpoints", false, h -> statements.deleteAll(h, agentId, database.deletesThroughCte()));
     }
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        return database.write("deleteCheckpointsBefore", false, h -> statements.deleteBefore(h, agentId, version));
+        return database.write("deleteCheckpointsBefore", false, h -> statements.deleteBefore(h, agentId, version, database.deletesThroughCte()));
     }
 
     @Override

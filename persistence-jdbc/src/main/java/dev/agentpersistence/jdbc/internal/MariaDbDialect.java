@@ -27,7 +27,7 @@ final class MariaDbDialect implements Dialect {
     private MariaDbDialect(String name, String collation) {
         this.name = name;
         this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMBLOB", "LONGBLOB",
-                " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true);
+                " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true, false);
     }
 
     /** MariaDB 10.6 and later. */

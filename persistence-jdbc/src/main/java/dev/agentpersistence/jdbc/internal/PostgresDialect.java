@@ -14,7 +14,7 @@ import org.jdbi.v3.core.Handle;
  * stored as {@code bytea} (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
  */
 final class PostgresDialect implements Dialect {
-    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false);
+    private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false, true);
 
     @Override
     public String name() {
@@ -39,7 +39,7 @@ final class PostgresDialect implements Dialect {
                 .one();
     }
 
-    /** Data-modifying {@code WITH} queries; the foreign keys are checked at the end of the statement. */
+    /** Data-modifying {@code WITH} queries: a checkpoint and its metadata rows in one statement. */
     @Override
     public boolean chainsInsertsInCte() {
         return true;

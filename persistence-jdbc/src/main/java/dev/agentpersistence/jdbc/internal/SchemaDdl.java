@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param tableOptions  appended to every {@code CREATE TABLE}, such as engine and collation
  * @param inlineIndexes whether indexes are declared inside {@code CREATE TABLE} (MySQL has no
  *                      {@code CREATE INDEX IF NOT EXISTS}) rather than as separate statements
+ * @param plannedForeignKeys whether the database plans foreign-key checks from table statistics
+ *                      (PostgreSQL), so that migration 4 drops the metadata table's key; elsewhere a
+ *                      check always probes the referenced primary key and the key stays
  */
 public record SchemaDdl(String idType, String utf8Type, String binaryType, String tableOptions,
-                        boolean inlineIndexes) {
+                        boolean inlineIndexes, boolean plannedForeignKeys) {
     public SchemaDdl {
         Objects.requireNonNull(idType, "idType");
         Objects.requireNonNull(utf8Type, "utf8Type");
@@ -107,10 +110,26 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
         return statements;
     }
 
+    /**
+     * Version 4: where foreign-key checks are {@link #plannedForeignKeys planned from statistics}, the
+     * metadata table's foreign key is dropped (elsewhere this version changes nothing). PostgreSQL plans
+     * the check of each metadata row once per session; a plan made while the checkpoint table was
+     * small (just created, or analyzed then) scans the whole table for every row saved, so a save
+     * slowed down as the table grew until the next {@code ANALYZE}. The provider writes metadata rows
+     * only in the statement or transaction that writes their checkpoint, and deletes them first, so
+     * the key guarded nothing its statements do not.
+     */
+    public List<String> version4(Tables t) {
+        return plannedForeignKeys
+                ? List.of("ALTER TABLE " + t.metadata() + " DROP CONSTRAINT IF EXISTS " + t.metadata() + "_fk")
+                : List.of();
+    }
+
     /** Every migration, ascending. */
     public List<Migration> migrations(Tables t) {
         return List.of(new Migration(1, "checkpoints, metadata and their indexes", version1(t)),
                 new Migration(2, "history segments", version2(t)),
-                new Migration(3, "checkpoint expiry", version3(t)));
+                new Migration(3, "checkpoint expiry", version3(t)),
+                new Migration(4, "no statistics-planned foreign key on metadata", version4(t)));
     }
 }

@@ -19,7 +19,7 @@ import org.sqlite.SQLiteException;
  * {@code SQLITE_BUSY} is absorbed instead of reaching callers.
  */
 final class SqliteDialect implements Dialect {
-    private static final SchemaDdl DDL = new SchemaDdl("TEXT", "BLOB", "BLOB", "", false);
+    private static final SchemaDdl DDL = new SchemaDdl("TEXT", "BLOB", "BLOB", "", false, false);
     private static final int BUSY = 5;
     private static final int LOCKED = 6;
     private static final int CANTOPEN = 14;
