@@ -117,8 +117,8 @@ public interface StorageBackend extends AutoCloseable {
     /**
      * Whether {@link #find}, {@link #latest} and {@link #list} hand back the very byte arrays that were
      * inserted, never changed while their record exists (a store in the heap); default {@code false}.
-     * The shell then remembers the newest checkpoint it decoded per agent and decodes again only when
-     * the backend hands back another array.
+     * The shell then recognises the newest checkpoint it decoded per agent by the identity of its array
+     * (for more agents, and documents of any size) instead of by comparing its bytes.
      */
     default boolean sharesDocuments() {
         return false;

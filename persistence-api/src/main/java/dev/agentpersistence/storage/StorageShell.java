@@ -225,8 +225,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         if (latest.isEmpty()) {
             return Optional.empty();
         }
-        byte[] document = latest.get().document();
-        Optional<AgentCheckpoint> known = lastRead.get(agentId, document);
+        Optional<AgentCheckpoint> known = lastRead.get(agentId, latest.get());
         if (known.isPresent()) {
             return known;
         }
@@ -238,7 +237,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             return remember(agentId, older.isEmpty() ? older : List.of(older.get(older.size() - 1)));
         }
         Optional<AgentCheckpoint> read = remember(agentId, decoded);
-        lastRead.put(agentId, document, read.get());
+        lastRead.put(agentId, latest.get(), read.get());
         return read;
     }
 
