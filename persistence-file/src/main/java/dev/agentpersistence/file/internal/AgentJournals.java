@@ -470,12 +470,14 @@ final class AgentJournals {
                     continue;
                 }
                 JournalIndex.Entry entry = entries.get(position);
-                try (FileChannel channel = looked != null ? looked : openForReading(paths)) {
+                // The journal the look just read holds the generation it saw: its header is never rewritten in place.
+                boolean sameJournal = looked != null;
+                try (FileChannel channel = sameJournal ? looked : openForReading(paths)) {
                     looked = null;
                     if (channel == null) {
                         return null; // the journal was removed: nothing is left
                     }
-                    if (!generation.equals(generationOf(channel))) {
+                    if (!sameJournal && !generation.equals(generationOf(channel))) {
                         if (++replaced >= READ_ATTEMPTS) {
                             return null; // replaced at every look: the journal is being deleted and written anew
                         }
