@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How many statements and commits a save sends: one autocommitted statement for a checkpoint
- * with metadata on PostgreSQL and for one without metadata anywhere, a transaction otherwise; the
- * rows are those every reader expects either way.
+ * How many statements and commits a save sends: one autocommitted statement for every save on
+ * MariaDB, for a checkpoint with metadata on PostgreSQL and for one without metadata anywhere, a
+ * transaction otherwise; the rows are those every reader expects either way.
  */
 class SaveStatementsTest {
     @TempDir
@@ -58,6 +58,54 @@ class SaveStatementsTest {
                         .isInstanceOf(CheckpointConflictException.class);
                 assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
                         .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+            }
+        }
+    }
+
+    @Test
+    void onMariaDbEverySaveIsOneCompoundStatement() throws Exception {
+        try (TestDatabase database = TestDatabase.mariaDb()) {
+            var counted = new CountingDataSource(database.url());
+            var config = database.config().toBuilder().ttl(java.time.Duration.ofHours(1)).build();
+            try (var pool = pool(counted);
+                 var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
+                provider.saveCheckpoint("a", checkpoint(0, Map.of()));
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
+                assertThat(counted.executed).as("statements of a save with metadata and an expiry").hasValue(1);
+                assertThat(counted.commits).as("explicit commits").hasValue(0);
+                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
+                        Map.of("phase", "work", "team", "blue"));
+                assertThat(expiryRows(database, "cp-1")).isEqualTo(1);
+
+                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
+                        .isInstanceOf(CheckpointConflictException.class);
+                assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
+                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+
+                provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "after")));
+                assertThat(metadataRows(database, "cp-2")).as("committed on the same connection after the refusal,"
+                        + " seen from another").containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
+            }
+        }
+    }
+
+    @Test
+    void onMariaDbInOracleModeSavesFallBackToATransaction() throws Exception {
+        try (TestDatabase database = TestDatabase.mariaDb()) {
+            // sql_mode=ORACLE parses blocks as PL/SQL, where BEGIN NOT ATOMIC is a syntax error
+            String url = database.url() + (database.url().contains("?") ? "&" : "?") + "sessionVariables=sql_mode=ORACLE";
+            var counted = new CountingDataSource(url);
+            try (var pool = pool(counted);
+                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+                provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
+                assertThat(counted.executed).as("the checkpoint row, then every metadata row at once").hasValue(2);
+                assertThat(counted.commits).hasValue(1);
+                assertThat(metadataRows(database, "cp-0")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "first"));
+                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
+                        Map.of("phase", "work", "team", "blue"));
             }
         }
     }
@@ -116,6 +164,17 @@ class SaveStatementsTest {
             }
         }
         return rows;
+    }
+
+    private static int expiryRows(TestDatabase database, String checkpointId) throws SQLException {
+        try (var connection = database.connect(); var select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM " + database.tables().checkpointExpiry() + " WHERE checkpoint_id = ?")) {
+            select.setString(1, checkpointId);
+            try (var found = select.executeQuery()) {
+                found.next();
+                return found.getInt(1);
+            }
+        }
     }
 
     /** Connections of the driver, counting the statements executed and the commits on them. */

@@ -9,10 +9,11 @@ import java.util.Objects;
 
 /**
  * The statements of a save, in plain JDBC: the checkpoint row, its expiry row and its metadata rows
- * (one multi-row {@code INSERT}). A record without an expiry time is written in a single statement
- * where the database allows it: alone when it has no metadata, and on databases that chain inserts
- * in a {@code WITH} query together with its metadata rows. Such a save needs no transaction and
- * costs one round trip; the rows written are the same either way.
+ * (one multi-row {@code INSERT}), written in the database's {@link SaveForm}. A record is written in a
+ * single statement where the form allows it (always in {@link SaveForm#BLOCK}; without an expiry time
+ * in {@link SaveForm#CTE}; without metadata and expiry in {@link SaveForm#STATEMENTS}). Such a save
+ * needs no transaction from the caller and costs one round trip; the rows written are the same
+ * either way.
  */
 final class CheckpointInsert {
     private static final String CHECKPOINT_COLUMNS =
@@ -28,6 +29,8 @@ final class CheckpointInsert {
     private final String expirySql;
     private final String[] metadataSql = new String[KEPT_TEXTS + 1];
     private final String[] chainedSql = new String[KEPT_TEXTS + 1];
+    /** Block texts by metadata entries, without and with an expiry row. */
+    private final String[][] blockSql = new String[2][KEPT_TEXTS + 1];
 
     CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
@@ -39,20 +42,37 @@ final class CheckpointInsert {
             metadataSql[n] = metadataText(n);
             chainedSql[n] = chainedText(n);
         }
+        for (int n = 0; n <= KEPT_TEXTS; n++) {
+            blockSql[0][n] = blockText(n, false);
+            blockSql[1][n] = blockText(n, true);
+        }
     }
 
     /** Whether {@code record} is written by one statement, without a transaction. */
-    static boolean isOneStatement(StoredCheckpoint record, boolean chainsInCte) {
-        return record.expiresAt() == null && (record.metadata().isEmpty() || chainsInCte);
+    static boolean isOneStatement(StoredCheckpoint record, SaveForm form) {
+        return form == SaveForm.BLOCK
+                || record.expiresAt() == null && (record.metadata().isEmpty() || form == SaveForm.CTE);
     }
 
     /**
      * Writes {@code record}. When {@link #isOneStatement} holds this is one statement; otherwise the
      * caller provides the transaction.
      */
-    void insert(Connection connection, StoredCheckpoint record, boolean chainsInCte) throws SQLException {
+    void insert(Connection connection, StoredCheckpoint record, SaveForm form) throws SQLException {
         int entries = record.metadata().size();
-        if (chainsInCte && entries > 0 && record.expiresAt() == null) {
+        if (form == SaveForm.BLOCK) {
+            boolean expires = record.expiresAt() != null;
+            execute(connection, entries <= KEPT_TEXTS ? blockSql[expires ? 1 : 0][entries] : blockText(entries, expires),
+                    statement -> {
+                        int next = bindCheckpoint(statement, record);
+                        if (expires) {
+                            next = bindExpiry(statement, next, record, true);
+                        }
+                        bindEntries(statement, next, record.metadata(), true, record);
+                    });
+            return;
+        }
+        if (form == SaveForm.CTE && entries > 0 && record.expiresAt() == null) {
             execute(connection, entries <= KEPT_TEXTS ? chainedSql[entries] : chainedText(entries), statement ->
                     bindEntries(statement, bindCheckpoint(statement, record), record.metadata(), false, record));
             return;
@@ -63,11 +83,7 @@ final class CheckpointInsert {
                 statement.setString(1, record.agentId());
                 statement.setString(2, record.checkpointId());
             });
-            execute(connection, expirySql, statement -> {
-                statement.setString(1, record.agentId());
-                statement.setString(2, record.checkpointId());
-                statement.setLong(3, record.expiresAt().toEpochMilli());
-            });
+            execute(connection, expirySql, statement -> bindExpiry(statement, 1, record, false));
         }
         if (entries > 0) {
             execute(connection, entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
@@ -106,6 +122,23 @@ final class CheckpointInsert {
         return 9;
     }
 
+    /**
+     * Binds the expiry statements from {@code first}: with {@code withDelete} the ids of the
+     * {@code DELETE} first, then the {@code INSERT}'s ids and time; returns the next index.
+     */
+    private static int bindExpiry(PreparedStatement statement, int first, StoredCheckpoint record, boolean withDelete)
+            throws SQLException {
+        int i = first;
+        if (withDelete) {
+            statement.setString(i++, record.agentId());
+            statement.setString(i++, record.checkpointId());
+        }
+        statement.setString(i++, record.agentId());
+        statement.setString(i++, record.checkpointId());
+        statement.setLong(i++, record.expiresAt().toEpochMilli());
+        return i;
+    }
+
     /** Binds each entry's key and value, preceded by the ids when {@code withIds}; returns the next index. */
     private static int bindEntries(PreparedStatement statement, int first, Map<String, String> entries, boolean withIds,
                                    StoredCheckpoint record) throws SQLException {
@@ -127,6 +160,22 @@ final class CheckpointInsert {
             sql.append(n == 0 ? "" : ", ").append("(?, ?, ?, ?)");
         }
         return sql.toString();
+    }
+
+    /**
+     * Every statement of a save in one compound statement: its own transaction, committed at the end,
+     * rolled back on any error, which is then signalled again as it was (a duplicate key stays one).
+     */
+    private String blockText(int entries, boolean expires) {
+        var sql = new StringBuilder("BEGIN NOT ATOMIC DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END; ")
+                .append("START TRANSACTION; ").append(checkpointSql).append("; ");
+        if (expires) {
+            sql.append(deleteExpirySql).append("; ").append(expirySql).append("; ");
+        }
+        if (entries > 0) {
+            sql.append(metadataText(entries)).append("; ");
+        }
+        return sql.append("COMMIT; END").toString();
     }
 
     /**

@@ -39,13 +39,13 @@ public final class CheckpointStatements {
      * Inserts the checkpoint row, its expiry row and its metadata rows; when {@link #insertsInOneStatement}
      * is false the caller provides the transaction.
      */
-    public void insert(Connection connection, StoredCheckpoint checkpoint, boolean chainsInCte) throws SQLException {
-        insert.insert(connection, checkpoint, chainsInCte);
+    public void insert(Connection connection, StoredCheckpoint checkpoint, SaveForm form) throws SQLException {
+        insert.insert(connection, checkpoint, form);
     }
 
     /** Whether {@link #insert} writes {@code checkpoint} with one statement, atomic in autocommit. */
-    public boolean insertsInOneStatement(StoredCheckpoint checkpoint, boolean chainsInCte) {
-        return CheckpointInsert.isOneStatement(checkpoint, chainsInCte);
+    public boolean insertsInOneStatement(StoredCheckpoint checkpoint, SaveForm form) {
+        return CheckpointInsert.isOneStatement(checkpoint, form);
     }
 
     /** The matching rows in ascending version order; with a limit, the newest {@code limit} of them. */

@@ -36,12 +36,17 @@ public interface Dialect {
         return false;
     }
 
+    /** How a save's rows are written; {@link SaveForm#STATEMENTS} unless the database can do better. */
+    default SaveForm saveForm() {
+        return SaveForm.STATEMENTS;
+    }
+
     /**
-     * Whether one statement can insert the checkpoint row and its metadata rows together
-     * ({@code WITH c AS (INSERT ... RETURNING ...) INSERT ... SELECT ... FROM c}), atomic without a
-     * transaction around it.
+     * Whether {@code e} says the server does not take saves in {@link #saveForm()} at all (a server
+     * mode or a driver setting that refuses its syntax), so that saves fall back to
+     * {@link SaveForm#STATEMENTS}.
      */
-    default boolean chainsInsertsInCte() {
+    default boolean refusesSaveForm(SQLException e) {
         return false;
     }
 

@@ -42,6 +42,8 @@ public final class JdbcDatabase implements AutoCloseable {
     private final ReentrantLock initLock = new ReentrantLock();
     private final ReentrantLock writeLock = new ReentrantLock(true);
     private volatile Dialect dialect;
+    /** Set when the server refused the dialect's {@link SaveForm}. */
+    private volatile boolean saveFormRefused;
     private volatile String endpoint;
     /** Hides the URL's and the password setting's credentials in messages and causes. */
     private final Redactor redactor;
@@ -187,10 +189,31 @@ public final class JdbcDatabase implements AutoCloseable {
         return runOnConnection(operation, false, true, work);
     }
 
-    /** Whether the database is PostgreSQL-compatible enough to chain inserts in one statement ({@code WITH ... INSERT}). */
-    public boolean insertsThroughCte() {
+    /** How saves write their rows: the dialect's form, or {@link SaveForm#STATEMENTS} once the server refused it. */
+    public SaveForm saveForm() {
         ensureReady();
-        return dialect.chainsInsertsInCte();
+        return saveFormRefused ? SaveForm.STATEMENTS : dialect.saveForm();
+    }
+
+    /**
+     * Whether {@code failure} of a save in {@code form} says the server refuses that form; if so, later
+     * saves use {@link SaveForm#STATEMENTS} (logged once).
+     */
+    public boolean refusedSaveForm(SaveForm form, RuntimeException failure) {
+        if (form == SaveForm.STATEMENTS) {
+            return false;
+        }
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLException sql && dialect.refusesSaveForm(sql)) {
+                if (!saveFormRefused) {
+                    saveFormRefused = true;
+                    LOG.info("{} refused saves as one {} statement ({}); saving with a transaction of several statements",
+                            endpoint, form, redactor.redact(sql.getMessage()));
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -50,9 +50,15 @@ public final class JdbcStorageBackend implements StorageBackend {
         }
         boolean inserted;
         try {
-            boolean chainsInCte = database.insertsThroughCte();
-            inserted = database.insert("saveCheckpoint", statements.insertsInOneStatement(record, chainsInCte),
-                    connection -> statements.insert(connection, record, chainsInCte));
+            SaveForm form = database.saveForm();
+            try {
+                inserted = insert(record, form);
+            } catch (RuntimeException e) {
+                if (!database.refusedSaveForm(form, e)) {
+                    throw e;
+                }
+                inserted = insert(record, SaveForm.STATEMENTS);
+            }
         } catch (StatementTooLargeException e) {
             var tooLarge = new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(),
                     database.statementLimit().orElse(-1));
@@ -64,6 +70,11 @@ public final class JdbcStorageBackend implements StorageBackend {
         }
         return InsertResult.clashedWith(database.readOnConnection("saveCheckpoint",
                 connection -> statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
+    }
+
+    private boolean insert(StoredCheckpoint record, SaveForm form) {
+        return database.insert("saveCheckpoint", statements.insertsInOneStatement(record, form),
+                connection -> statements.insert(connection, record, form));
     }
 
     @Override

@@ -19,25 +19,30 @@ final class MariaDbDialect implements Dialect {
     private static final int LOCK_WAIT_TIMEOUT = 1205;
     private static final int DEADLOCK = 1213;
     private static final int PACKET_TOO_LARGE = 1153;
+    /** A statement the binary protocol cannot prepare (a compound statement, with {@code useServerPrepStmts}). */
+    private static final int UNSUPPORTED_IN_PREPARED = 1295;
+    private static final int PARSE_ERROR = 1064;
     private static final String PACKET_SETTING = "max_allowed_packet";
 
     private final String name;
     private final SchemaDdl ddl;
+    private final boolean compoundStatements;
 
-    private MariaDbDialect(String name, String collation) {
+    private MariaDbDialect(String name, String collation, boolean compoundStatements) {
         this.name = name;
+        this.compoundStatements = compoundStatements;
         this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMBLOB", "LONGBLOB",
                 " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true, false);
     }
 
     /** MariaDB 10.6 and later. */
     static MariaDbDialect mariaDb() {
-        return new MariaDbDialect("MariaDB", "utf8mb4_nopad_bin");
+        return new MariaDbDialect("MariaDB", "utf8mb4_nopad_bin", true);
     }
 
     /** MySQL 8 and later. */
     static MariaDbDialect mySql() {
-        return new MariaDbDialect("MySQL", "utf8mb4_0900_bin");
+        return new MariaDbDialect("MySQL", "utf8mb4_0900_bin", false);
     }
 
     @Override
@@ -48,6 +53,18 @@ final class MariaDbDialect implements Dialect {
     @Override
     public SchemaDdl ddl() {
         return ddl;
+    }
+
+    /** Compound statements ({@code BEGIN NOT ATOMIC}) on MariaDB; MySQL has none outside stored programs. */
+    @Override
+    public SaveForm saveForm() {
+        return compoundStatements ? SaveForm.BLOCK : SaveForm.STATEMENTS;
+    }
+
+    /** A compound statement refused: prepared by the server ({@code useServerPrepStmts}), or a mode where it does not parse. */
+    @Override
+    public boolean refusesSaveForm(SQLException e) {
+        return compoundStatements && (e.getErrorCode() == UNSUPPORTED_IN_PREPARED || e.getErrorCode() == PARSE_ERROR);
     }
 
     @Override

@@ -41,8 +41,8 @@ final class PostgresDialect implements Dialect {
 
     /** Data-modifying {@code WITH} queries: a checkpoint and its metadata rows in one statement. */
     @Override
-    public boolean chainsInsertsInCte() {
-        return true;
+    public SaveForm saveForm() {
+        return SaveForm.CTE;
     }
 
     @Override
