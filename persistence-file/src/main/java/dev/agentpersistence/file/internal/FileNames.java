@@ -1,6 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.Identifiers;
+import dev.agentpersistence.backend.SortableDigits;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -146,8 +147,7 @@ public final class FileNames {
         if (version < 0) {
             return String.format(Locale.ROOT, "%0" + VERSION_DIGITS + "d", version) + CHECKPOINT_SUFFIX;
         }
-        String digits = Long.toString(version); // at most 19 digits: Long.MAX_VALUE has 19
-        return "0".repeat(VERSION_DIGITS - digits.length()) + digits + CHECKPOINT_SUFFIX;
+        return SortableDigits.of(version, VERSION_DIGITS) + CHECKPOINT_SUFFIX;
     }
 
     /** The version a checkpoint file name stands for; empty for any other name. */

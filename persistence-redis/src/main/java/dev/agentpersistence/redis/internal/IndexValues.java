@@ -1,5 +1,6 @@
 package dev.agentpersistence.redis.internal;
 
+import dev.agentpersistence.backend.SortableDigits;
 import java.math.BigDecimal;
 import java.time.Instant;
 
@@ -19,10 +20,7 @@ public final class IndexValues {
 
     /** {@code 42} → {@code 0000000000000000042}. */
     public static String version(long version) {
-        if (version < 0) {
-            throw new IllegalArgumentException("version must be >= 0 but was " + version);
-        }
-        return String.format("%019d", version);
+        return SortableDigits.of(version, SortableDigits.LONG_DIGITS);
     }
 
     /** The inverse of {@link #version(long)}. */
@@ -32,7 +30,7 @@ public final class IndexValues {
 
     /** A key whose byte order is the order of the instants, to the nanosecond: 17 digits of seconds, 9 of nanos. */
     public static String instantKey(Instant instant) {
-        return String.format("%017d%09d", instant.getEpochSecond() + SECONDS_OFFSET, instant.getNano());
+        return SortableDigits.of(instant.getEpochSecond() + SECONDS_OFFSET, 17) + SortableDigits.of(instant.getNano(), 9);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.agentpersistence.s3.internal;
 
+import dev.agentpersistence.backend.SortableDigits;
+
 /**
  * Where every object lives, below an optional prefix {@code P/} ({@code A} is the agent's
  * {@link KeyParts key part}, {@code I} a checkpoint id's, {@code R} the inverted version:
@@ -32,7 +34,7 @@ public final class KeyLayout {
 
     /** {@code Long.MAX_VALUE - version}, zero-padded to 19 digits. */
     public static String invert(long version) {
-        return String.format("%019d", Long.MAX_VALUE - version);
+        return SortableDigits.of(Long.MAX_VALUE - version, SortableDigits.LONG_DIGITS);
     }
 
     /** The version an inverted, zero-padded number stands for. */
