@@ -8,8 +8,15 @@ import java.nio.file.Path;
  * @param agentId   the agent
  * @param directory the agent's directory: one file per checkpoint, named by version
  * @param ids       the id index: one hard link per checkpoint, named by checkpoint id
+ * @param journal   the agent's journal: its checkpoints as appended records, when the agent is kept in that form
  */
-public record AgentPaths(String agentId, Path directory, Path ids) {
+public record AgentPaths(String agentId, Path directory, Path ids, Path journal) {
+
+    /** The paths of {@code agentId} kept in {@code directory}. */
+    public static AgentPaths of(String agentId, Path directory) {
+        return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY),
+                directory.resolve(FileNames.JOURNAL_FILE));
+    }
 
     /** The checkpoint file of {@code version}. */
     public Path versionFile(long version) {
@@ -29,11 +36,6 @@ public record AgentPaths(String agentId, Path directory, Path ids) {
     /** The file of history segment {@code segmentId}. */
     public Path segmentFile(String segmentId) {
         return segments().resolve(FileNames.encode(segmentId));
-    }
-
-    /** The agent's journal: its checkpoints as appended records, when the agent is kept in that form. */
-    public Path journal() {
-        return directory.resolve(FileNames.JOURNAL_FILE);
     }
 
     /** The file holding the agent id of a hashed directory name. */

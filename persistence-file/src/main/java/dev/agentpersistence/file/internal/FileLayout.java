@@ -12,17 +12,24 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps agents and checkpoints to paths under the root and lists what is there:
  * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
  */
 public final class FileLayout {
+    /** Most agents whose paths are kept. */
+    private static final int RECENT_AGENTS = 4096;
+
     private final Path root;
     private final DurableFiles files;
     /** Agent and segment directories this layout created or found (see {@link #preparedBefore}). */
     private final RememberedPaths prepared = new RememberedPaths();
+    /** The paths of recently used agents (each costs an encoding and several path objects); emptied when full. */
+    private final Map<String, AgentPaths> recentAgents = new ConcurrentHashMap<>();
 
     public FileLayout(Path root, DurableFiles files) {
         this.root = Objects.requireNonNull(root, "root");
@@ -47,8 +54,15 @@ public final class FileLayout {
 
     /** The paths of {@code agentId}; nothing is created. */
     public AgentPaths agent(String agentId) {
-        Path directory = root.resolve(FileNames.encode(agentId));
-        return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY));
+        AgentPaths paths = recentAgents.get(agentId);
+        if (paths == null) {
+            paths = AgentPaths.of(agentId, root.resolve(FileNames.encode(agentId)));
+            if (recentAgents.size() >= RECENT_AGENTS) {
+                recentAgents.clear();
+            }
+            recentAgents.put(agentId, paths);
+        }
+        return paths;
     }
 
     /**
@@ -56,7 +70,7 @@ public final class FileLayout {
      * not needed: the directory name stands in for it.
      */
     public AgentPaths atDirectory(Path directory) {
-        return new AgentPaths(directory.getFileName().toString(), directory, directory.resolve(FileNames.IDS_DIRECTORY));
+        return AgentPaths.of(directory.getFileName().toString(), directory);
     }
 
     /** Creates the agent's directories (and its agent id file when the name is hashed). */
