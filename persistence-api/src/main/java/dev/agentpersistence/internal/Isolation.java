@@ -7,6 +7,7 @@ import dev.agentpersistence.ToolCall;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Copies that no caller shares. Records, strings, lists, maps and JSON value nodes in a checkpoint are
@@ -49,9 +50,11 @@ public final class Isolation {
 
     /** Whether the checkpoint's input or a state value is a mutable JSON node. */
     public static boolean hasContainerOutsideHistory(AgentCheckpoint checkpoint) {
-        if (isContainer(checkpoint.lastInput())) {
-            return true;
-        }
+        return isContainer(checkpoint.lastInput()) || stateHasContainer(checkpoint);
+    }
+
+    /** Whether a state value of the checkpoint is a mutable JSON node. */
+    private static boolean stateHasContainer(AgentCheckpoint checkpoint) {
         for (JsonNode value : checkpoint.state().values()) {
             if (isContainer(value)) {
                 return true;
@@ -84,8 +87,12 @@ public final class Isolation {
      * for callers that know whether the history holds a mutable node.
      */
     public static AgentCheckpoint copy(AgentCheckpoint checkpoint, boolean copyHistory) {
-        var state = new LinkedHashMap<String, JsonNode>();
-        checkpoint.state().forEach((key, value) -> state.put(key, copy(value)));
+        Map<String, JsonNode> state = checkpoint.state();
+        if (stateHasContainer(checkpoint)) {
+            var copied = new LinkedHashMap<String, JsonNode>();
+            state.forEach((key, value) -> copied.put(key, copy(value)));
+            state = copied;
+        }
         return new AgentCheckpoint(checkpoint.checkpointId(), checkpoint.agentId(), checkpoint.version(),
                 checkpoint.createdAt(), checkpoint.nodeId(), copy(checkpoint.lastInput()), checkpoint.lastInputType(),
                 copyHistory ? copy(checkpoint.messageHistory()) : checkpoint.messageHistory(), state,
