@@ -108,15 +108,8 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         }
         assertThatThrownBy(() -> provider.saveCheckpoint(agentId, checkpoint(agentId, 1)))
                 .isInstanceOf(dev.agentpersistence.PersistenceException.class);
-        try (var connection = database.connect();
-             var query = connection.prepareStatement("SELECT COUNT(*) FROM " + database.tables().checkpoints()
-                     + " WHERE agent_id = ?")) {
-            query.setString(1, agentId);
-            try (var rows = query.executeQuery()) {
-                rows.next();
-                assertThat(rows.getInt(1)).as("the checkpoint row of the failed save was rolled back").isEqualTo(1);
-            }
-        }
+        assertThat(rowsOf(database.tables().checkpoints(), agentId))
+                .as("the checkpoint row of the failed save was rolled back").isEqualTo(1);
     }
 
     @Test
@@ -199,9 +192,13 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
     }
 
     private int metadataRows(String agentId) throws Exception {
+        return rowsOf(database.tables().metadata(), agentId);
+    }
+
+    /** How many rows of {@code table} belong to {@code agentId}. */
+    private int rowsOf(String table, String agentId) throws Exception {
         try (var connection = database.connect();
-             var query = connection.prepareStatement("SELECT COUNT(*) FROM " + database.tables().metadata()
-                     + " WHERE agent_id = ?")) {
+             var query = connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE agent_id = ?")) {
             query.setString(1, agentId);
             try (var rows = query.executeQuery()) {
                 rows.next();

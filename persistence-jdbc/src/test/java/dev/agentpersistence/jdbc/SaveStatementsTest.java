@@ -40,53 +40,45 @@ class SaveStatementsTest {
     @Test
     void onPostgresACheckpointAndItsMetadataAreOneStatement() throws Exception {
         try (TestDatabase database = TestDatabase.postgres()) {
-            var counted = new CountingDataSource(database.url());
-            try (var pool = pool(counted);
-                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
-                provider.saveCheckpoint("a", checkpoint(0, Map.of()));
-                counted.reset();
-                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
-                assertThat(counted.executed).as("statements of a save").hasValue(1);
-                assertThat(counted.commits).as("explicit commits").hasValue(0);
-
-                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
-                        Map.of("phase", "work", "team", "blue"));
-                assertThat(provider.getLatestCheckpoint("a", dev.agentpersistence.CheckpointFilter.builder()
-                        .metadata("team", "blue").build())).map(AgentCheckpoint::checkpointId).hasValue("cp-1");
-
-                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
-                        .isInstanceOf(CheckpointConflictException.class);
-                assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
-                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
-            }
+            assertSavedInOneStatement(database, database.config());
         }
     }
 
     @Test
     void onMariaDbEverySaveIsOneCompoundStatement() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
-            var counted = new CountingDataSource(database.url());
-            var config = database.config().toBuilder().ttl(java.time.Duration.ofHours(1)).build();
-            try (var pool = pool(counted);
-                 var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
-                provider.saveCheckpoint("a", checkpoint(0, Map.of()));
-                counted.reset();
-                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
-                assertThat(counted.executed).as("statements of a save with metadata and an expiry").hasValue(1);
-                assertThat(counted.commits).as("explicit commits").hasValue(0);
-                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
-                        Map.of("phase", "work", "team", "blue"));
-                assertThat(expiryRows(database, "cp-1")).isEqualTo(1);
+            assertSavedInOneStatement(database, database.config().toBuilder().ttl(java.time.Duration.ofHours(1)).build());
+            assertThat(expiryRows(database, "cp-1")).as("the expiry row, written in the same statement").isEqualTo(1);
+        }
+    }
 
-                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
-                        .isInstanceOf(CheckpointConflictException.class);
-                assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
-                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+    /**
+     * A save with metadata (and an expiry, when {@code config} has a time to live) is one statement and
+     * no commit; a refused save leaves the stored rows as they were and the connection fit for the next.
+     */
+    private static void assertSavedInOneStatement(TestDatabase database, JdbcStorageConfig config) throws Exception {
+        var counted = new CountingDataSource(database.url());
+        try (var pool = pool(counted);
+             var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
+            provider.saveCheckpoint("a", checkpoint(0, Map.of()));
+            counted.reset();
+            provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
+            assertThat(counted.executed).as("statements of a save").hasValue(1);
+            assertThat(counted.commits).as("explicit commits").hasValue(0);
 
-                provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "after")));
-                assertThat(metadataRows(database, "cp-2")).as("committed on the same connection after the refusal,"
-                        + " seen from another").containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
-            }
+            assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
+                    Map.of("phase", "work", "team", "blue"));
+            assertThat(provider.getLatestCheckpoint("a", dev.agentpersistence.CheckpointFilter.builder()
+                    .metadata("team", "blue").build())).map(AgentCheckpoint::checkpointId).hasValue("cp-1");
+
+            assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
+                    .isInstanceOf(CheckpointConflictException.class);
+            assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+
+            provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "after")));
+            assertThat(metadataRows(database, "cp-2")).as("committed on the same connection after the refusal,"
+                    + " seen from another").containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
         }
     }
 
