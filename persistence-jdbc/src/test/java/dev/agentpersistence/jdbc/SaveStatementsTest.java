@@ -83,6 +83,24 @@ class SaveStatementsTest {
     }
 
     @Test
+    void onMariaDbServerPreparedStatementsKeepTheOneStatementSave() throws Exception {
+        try (TestDatabase database = TestDatabase.mariaDb()) {
+            String url = database.url() + (database.url().contains("?") ? "&" : "?") + "useServerPrepStmts=true";
+            var counted = new CountingDataSource(url);
+            try (var pool = pool(counted);
+                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+                provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work")));
+                assertThat(counted.executed).as("statements of a save").hasValue(1);
+                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work"));
+                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
+                        .isInstanceOf(CheckpointConflictException.class);
+            }
+        }
+    }
+
+    @Test
     void onMariaDbInOracleModeSavesFallBackToATransaction() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
             // sql_mode=ORACLE parses blocks as PL/SQL, where BEGIN NOT ATOMIC is a syntax error
