@@ -12,24 +12,20 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps agents and checkpoints to paths under the root and lists what is there:
  * {@code <root>/<agent>/<version>.checkpoint}, {@code <root>/<agent>/.ids/<checkpoint id>}.
  */
 public final class FileLayout {
-    /** Most agents whose paths are kept. */
-    private static final int RECENT_AGENTS = 4096;
 
     private final Path root;
     private final DurableFiles files;
     /** Agent and segment directories this layout created or found (see {@link #preparedBefore}). */
-    private final RememberedPaths prepared = new RememberedPaths();
-    /** The paths of recently used agents (each costs an encoding and several path objects); emptied when full. */
-    private final Map<String, AgentPaths> recentAgents = new ConcurrentHashMap<>();
+    private final Remembered<Path, Boolean> prepared = new Remembered<>();
+    /** The paths of recently used agents (each costs an encoding and several path objects). */
+    private final Remembered<String, AgentPaths> recentAgents = new Remembered<>();
 
     public FileLayout(Path root, DurableFiles files) {
         this.root = Objects.requireNonNull(root, "root");
@@ -54,15 +50,11 @@ public final class FileLayout {
 
     /** The paths of {@code agentId}; nothing is created. */
     public AgentPaths agent(String agentId) {
-        AgentPaths paths = recentAgents.get(agentId);
-        if (paths == null) {
-            paths = AgentPaths.of(agentId, root.resolve(FileNames.encode(agentId)));
-            if (recentAgents.size() >= RECENT_AGENTS) {
-                recentAgents.clear();
-            }
+        return recentAgents.get(agentId).orElseGet(() -> {
+            AgentPaths paths = AgentPaths.of(agentId, root.resolve(FileNames.encode(agentId)));
             recentAgents.put(agentId, paths);
-        }
-        return paths;
+            return paths;
+        });
     }
 
     /**
@@ -82,7 +74,7 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
-        prepared.add(paths.directory());
+        prepared.put(paths.directory(), true);
         return paths;
     }
 
@@ -100,7 +92,7 @@ public final class FileLayout {
         if (paths.hashedName()) {
             writeAgentIdFile(paths);
         }
-        prepared.add(paths.journal());
+        prepared.put(paths.journal(), true);
         return paths;
     }
 
@@ -113,7 +105,7 @@ public final class FileLayout {
     public AgentPaths prepareSegments(String agentId) throws IOException {
         AgentPaths paths = prepare(agentId);
         files.ensureDirectory(paths.segments());
-        prepared.add(paths.segments());
+        prepared.put(paths.segments(), true);
         return paths;
     }
 

@@ -54,7 +54,7 @@ public final class FileNames {
     public static final String CHECKPOINT_SUFFIX = ".checkpoint";
 
     private static final char HASH_MARK = '~';
-    private static final int VERSION_DIGITS = 19;
+    private static final int VERSION_DIGITS = SortableDigits.LONG_DIGITS;
     private static final Pattern VERSION_NAME = Pattern.compile("[0-9]{" + VERSION_DIGITS + "}" + Pattern.quote(CHECKPOINT_SUFFIX));
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
     private static final Set<String> DEVICE_NAMES = Set.of("con", "prn", "aux", "nul",

@@ -46,7 +46,7 @@ public final class FileStorageBackend implements StorageBackend {
     private final AgentJournals journals;
     private final boolean writeJournals;
     /** Agents found in the file-per-checkpoint form by a save here, so later saves go there at once. */
-    private final RememberedPaths fileAgents = new RememberedPaths();
+    private final Remembered<Path, Boolean> fileAgents = new Remembered<>();
 
     /**
      * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen},
@@ -100,7 +100,7 @@ public final class FileStorageBackend implements StorageBackend {
                     return appended.get();
                 }
                 if (create) {
-                    fileAgents.add(paths.directory());
+                    fileAgents.put(paths.directory(), true);
                 }
             }
             Optional<InsertResult> saved = writer.save(record);

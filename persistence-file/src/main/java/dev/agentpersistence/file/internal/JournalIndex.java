@@ -49,7 +49,8 @@ final class JournalIndex {
     /** The entries up to {@code maxVersion} ({@code null}: all), newest first, at most {@code max} of them, as a copy. */
     List<Entry> newestFirst(Long maxVersion, int max) {
         var view = maxVersion == null ? byVersion : byVersion.headMap(maxVersion, true);
-        var entries = new ArrayList<Entry>(Math.min(max, view.size()));
+        // not sized by view.size(): a bounded view counts its entries one by one
+        var entries = new ArrayList<Entry>(Math.min(max, 16));
         for (Entry entry : view.descendingMap().values()) {
             if (entries.size() == max) {
                 break;
