@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * The SQL of every provider operation, run on a handle the caller owns. Every statement names one
@@ -104,32 +105,29 @@ public final class CheckpointStatements {
     private int delete(Handle handle, String agentId, Long version, boolean inOneStatement) {
         String below = version == null ? "" : " AND version < :version";
         if (inOneStatement) {
-            var query = handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId"
-                            + below + " RETURNING checkpoint_id), "
+            return bound(handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints()
+                            + " WHERE agent_id = :agentId" + below + " RETURNING checkpoint_id), "
                             + "m AS (DELETE FROM " + tables.metadata() + " x USING d WHERE x.agent_id = :agentId"
                             + " AND x.checkpoint_id = d.checkpoint_id), "
                             + "e AS (DELETE FROM " + tables.checkpointExpiry() + " x USING d WHERE x.agent_id = :agentId"
                             + " AND x.checkpoint_id = d.checkpoint_id) "
-                            + "SELECT COUNT(*) FROM d")
-                    .bind("agentId", agentId);
-            if (version != null) {
-                query.bind("version", version);
-            }
-            return query.mapTo(Integer.class).one();
+                            + "SELECT COUNT(*) FROM d"), agentId, version)
+                    .mapTo(Integer.class).one();
         }
         String ofDeleted = version == null ? "" : " AND checkpoint_id IN (SELECT c.checkpoint_id FROM "
                 + tables.checkpoints() + " c WHERE c.agent_id = :agentId AND c.version < :version)";
-        int deleted = 0;
-        for (String table : List.of(tables.checkpointExpiry(), tables.metadata(), tables.checkpoints())) {
-            var update = handle.createUpdate("DELETE FROM " + table + " WHERE agent_id = :agentId"
-                            + (table.equals(tables.checkpoints()) ? below : ofDeleted))
-                    .bind("agentId", agentId);
-            if (version != null) {
-                update.bind("version", version);
-            }
-            deleted = update.execute();
-        }
-        return deleted;
+        bound(handle.createUpdate("DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId" + ofDeleted),
+                agentId, version).execute();
+        bound(handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId" + ofDeleted),
+                agentId, version).execute();
+        return bound(handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId" + below),
+                agentId, version).execute();
+    }
+
+    /** {@code statement} with the agent and, when not null, the version bound. */
+    private static <T extends SqlStatement<T>> T bound(T statement, String agentId, Long version) {
+        statement.bind("agentId", agentId);
+        return version == null ? statement : statement.bind("version", version);
     }
 
     /**
