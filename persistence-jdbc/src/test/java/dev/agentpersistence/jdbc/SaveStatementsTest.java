@@ -57,9 +57,7 @@ class SaveStatementsTest {
      * no commit; a refused save leaves the stored rows as they were and the connection fit for the next.
      */
     private static void assertSavedInOneStatement(TestDatabase database, JdbcStorageConfig config) throws Exception {
-        var counted = new CountingDataSource(database.url());
-        try (var pool = pool(counted);
-             var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
+        withCountedProvider(database.url(), config, (provider, counted) -> {
             provider.saveCheckpoint("a", checkpoint(0, Map.of()));
             counted.reset();
             provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
@@ -79,16 +77,13 @@ class SaveStatementsTest {
             provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "after")));
             assertThat(metadataRows(database, "cp-2")).as("committed on the same connection after the refusal,"
                     + " seen from another").containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
-        }
+        });
     }
 
     @Test
     void onMariaDbServerPreparedStatementsKeepTheOneStatementSave() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
-            String url = database.url() + (database.url().contains("?") ? "&" : "?") + "useServerPrepStmts=true";
-            var counted = new CountingDataSource(url);
-            try (var pool = pool(counted);
-                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+            withCountedProvider(urlWith(database, "useServerPrepStmts=true"), database.config(), (provider, counted) -> {
                 provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
                 counted.reset();
                 provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work")));
@@ -96,7 +91,7 @@ class SaveStatementsTest {
                 assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work"));
                 assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
                         .isInstanceOf(CheckpointConflictException.class);
-            }
+            });
         }
     }
 
@@ -104,10 +99,7 @@ class SaveStatementsTest {
     void onMariaDbInOracleModeSavesFallBackToATransaction() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
             // sql_mode=ORACLE parses blocks as PL/SQL, where BEGIN NOT ATOMIC is a syntax error
-            String url = database.url() + (database.url().contains("?") ? "&" : "?") + "sessionVariables=sql_mode=ORACLE";
-            var counted = new CountingDataSource(url);
-            try (var pool = pool(counted);
-                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+            withCountedProvider(urlWith(database, "sessionVariables=sql_mode=ORACLE"), database.config(), (provider, counted) -> {
                 provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
                 counted.reset();
                 provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
@@ -116,16 +108,14 @@ class SaveStatementsTest {
                 assertThat(metadataRows(database, "cp-0")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "first"));
                 assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
                         Map.of("phase", "work", "team", "blue"));
-            }
+            });
         }
     }
 
     @Test
     void withoutMetadataOneInsertAndWithMetadataOneTransaction() throws Exception {
         try (TestDatabase database = TestDatabase.sqlite(dir)) {
-            var counted = new CountingDataSource(database.url());
-            try (var pool = pool(counted);
-                 var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build()) {
+            withCountedProvider(database.url(), database.config(), (provider, counted) -> {
                 provider.saveCheckpoint("a", checkpoint(0, Map.of()));
                 counted.reset();
                 provider.saveCheckpoint("a", checkpoint(1, Map.of()));
@@ -138,8 +128,28 @@ class SaveStatementsTest {
                 assertThat(counted.commits).hasValue(1);
                 assertThat(metadataRows(database, "cp-2")).containsExactlyInAnyOrderEntriesOf(
                         Map.of("phase", "work", "team", "blue"));
-            }
+            });
         }
+    }
+
+    /** What a test does with a provider whose statements and commits {@code counted} counts. */
+    @FunctionalInterface
+    private interface CountedWork {
+        void run(JdbcStorageProvider provider, CountingDataSource counted) throws Exception;
+    }
+
+    /** Runs {@code work} with a provider over {@code url} reached through one counted, pooled connection. */
+    private static void withCountedProvider(String url, JdbcStorageConfig config, CountedWork work) throws Exception {
+        var counted = new CountingDataSource(url);
+        try (var pool = pool(counted);
+             var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
+            work.run(provider, counted);
+        }
+    }
+
+    /** The database's URL with one more driver {@code parameter} ({@code name=value}). */
+    private static String urlWith(TestDatabase database, String parameter) {
+        return database.url() + (database.url().contains("?") ? "&" : "?") + parameter;
     }
 
     /** One pooled connection, so session set-up runs once and is not counted after the first save. */
