@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -156,12 +157,17 @@ final class AgentJournals {
         return InsertResult.stored();
     }
 
-    /** The checkpoint with this id; empty when the agent has no journal or no such checkpoint. */
-    Optional<StoredDocument> byId(AgentPaths paths, String checkpointId) {
+    /**
+     * The checkpoint with this id; empty when the journal holds none. When the agent has no journal,
+     * what {@code withoutJournal} finds (its checkpoint files): opening the journal is the check of
+     * the agent's form, so a read costs no separate look for the file.
+     */
+    Optional<StoredDocument> byId(AgentPaths paths, String checkpointId,
+                                  Supplier<Optional<StoredDocument>> withoutJournal) {
         for (int attempt = 1; ; attempt++) {
             try (FileChannel channel = openForReading(paths)) {
                 if (channel == null) {
-                    return Optional.empty();
+                    return attempt == 1 ? withoutJournal.get() : Optional.empty();
                 }
                 JournalIndex index = indexFor(paths);
                 JournalIndex.Entry entry;
@@ -187,15 +193,26 @@ final class AgentJournals {
         }
     }
 
-    /** The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any). */
-    Optional<StoredDocument> latest(AgentPaths paths, Long maxVersion) {
-        Iterator<StoredDocument> walk = newestFirst(paths, maxVersion);
-        return walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
+    /**
+     * The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any); when the
+     * agent has no journal, what {@code withoutJournal} finds (see {@link #byId}).
+     */
+    Optional<StoredDocument> latest(AgentPaths paths, Long maxVersion, Supplier<Optional<StoredDocument>> withoutJournal) {
+        var walk = new Walk(paths, maxVersion);
+        if (walk.hasNext()) {
+            return Optional.of(walk.next());
+        }
+        return walk.foundNoJournal() ? withoutJournal.get() : Optional.empty();
     }
 
-    /** Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending. */
-    List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit) {
-        return new Walk(paths, maxVersion).newestAscending(limit);
+    /**
+     * Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending; when the agent
+     * has no journal, what {@code withoutJournal} finds (see {@link #byId}).
+     */
+    List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit, Supplier<List<StoredDocument>> withoutJournal) {
+        var walk = new Walk(paths, maxVersion);
+        List<StoredDocument> found = walk.newestAscending(limit);
+        return found.isEmpty() && walk.foundNoJournal() ? withoutJournal.get() : found;
     }
 
     /** The checkpoints up to {@code maxVersion}, newest first, each read when the caller advances. */
@@ -439,6 +456,8 @@ final class AgentJournals {
         /** Looks taken because the journal was replaced under the walk. */
         private int replaced;
         private boolean reindexed;
+        /** Whether the first look found no journal. */
+        private boolean noJournal;
 
         Walk(AgentPaths paths, Long maxVersion) {
             this.paths = paths;
@@ -515,6 +534,7 @@ final class AgentJournals {
             position = 0;
             FileChannel channel = openForReading(paths);
             if (channel == null) {
+                noJournal = entries == null;
                 entries = List.of();
                 lastBatch = true;
                 return;
@@ -533,6 +553,11 @@ final class AgentJournals {
             }
             lastBatch = entries.size() < batch;
             looked = channel;
+        }
+
+        /** Whether the walk's first look found no journal: the agent is kept as checkpoint files, or has none. */
+        boolean foundNoJournal() {
+            return noJournal;
         }
 
         private void closeLooked() {

@@ -133,25 +133,21 @@ public final class FileStorageBackend implements StorageBackend {
     /** From the journal, or the id entry (an entry whose save has not completed is not visible). */
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        AgentPaths paths = layout.agent(agentId);
-        return journals.exists(paths) ? journals.byId(paths, checkpointId) : query.byId(agentId, checkpointId);
+        return journals.byId(layout.agent(agentId), checkpointId, () -> query.byId(agentId, checkpointId));
     }
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
-        AgentPaths paths = layout.agent(agentId);
-        return journals.exists(paths) ? journals.latest(paths, filter.maxVersion())
-                : query.latest(agentId, filter.maxVersion());
+        return journals.latest(layout.agent(agentId), filter.maxVersion(), () -> query.latest(agentId, filter.maxVersion()));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
         int limit = filter.limit() == null ? Integer.MAX_VALUE : filter.limit();
-        AgentPaths paths = layout.agent(agentId);
-        return journals.exists(paths) ? journals.find(paths, filter.maxVersion(), limit)
-                : query.find(agentId, filter.maxVersion(), limit);
+        return journals.find(layout.agent(agentId), filter.maxVersion(), limit,
+                () -> query.find(agentId, filter.maxVersion(), limit));
     }
 
     @Override
