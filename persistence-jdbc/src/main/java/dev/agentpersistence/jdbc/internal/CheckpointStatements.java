@@ -24,16 +24,19 @@ public final class CheckpointStatements {
     private final String selectRows;
     private final String byIdSql;
     private final String collidingSql;
+    /** The latest of an agent's checkpoints, unfiltered: the common read, its text built once. */
+    private final String latestSql;
     private final CheckpointInsert insert;
     private final PreparedStatements prepared;
 
     public CheckpointStatements(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
         this.prepared = Objects.requireNonNull(prepared, "prepared");
-        this.selectRows = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
+        this.selectRows = "SELECT c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
         this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
         this.insert = new CheckpointInsert(tables, prepared);
         this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
+        this.latestSql = latestSql(FilterSql.of("", CheckpointFilter.ALL, tables));
     }
 
     /**
@@ -53,10 +56,11 @@ public final class CheckpointStatements {
     public List<StoredDocument> select(Connection connection, String agentId, CheckpointFilter filter) throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
-            return RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version ASC", where.values());
+            return RowQuery.list(prepared, connection, agentId, selectRows + where.condition() + " ORDER BY c.version ASC",
+                    where.values());
         }
-        var newestFirst = RowQuery.list(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
-                where.valuesAnd(filter.limit().intValue()));
+        var newestFirst = RowQuery.list(prepared, connection, agentId,
+                selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?", where.valuesAnd(filter.limit().intValue()));
         Collections.reverse(newestFirst);
         return newestFirst;
     }
@@ -64,19 +68,26 @@ public final class CheckpointStatements {
     /** The matching row with the highest version. */
     public Optional<StoredDocument> latest(Connection connection, String agentId, CheckpointFilter filter)
             throws SQLException {
+        if (filter.equals(CheckpointFilter.ALL)) {
+            return RowQuery.first(prepared, connection, agentId, latestSql, List.of(agentId));
+        }
         FilterSql where = FilterSql.of(agentId, filter, tables);
-        return RowQuery.first(prepared, connection, selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1", where.values());
+        return RowQuery.first(prepared, connection, agentId, latestSql(where), where.values());
+    }
+
+    private String latestSql(FilterSql where) {
+        return selectRows + where.condition() + " ORDER BY c.version DESC LIMIT 1";
     }
 
     /** The row with this primary key. */
     public Optional<StoredDocument> byId(Connection connection, String agentId, String checkpointId) throws SQLException {
-        return RowQuery.first(prepared, connection, byIdSql, List.of(agentId, checkpointId));
+        return RowQuery.first(prepared, connection, agentId, byIdSql, List.of(agentId, checkpointId));
     }
 
     /** The rows a new checkpoint collided with: same version or same id (at most two). */
     public List<StoredDocument> colliding(Connection connection, String agentId, long version, String checkpointId)
             throws SQLException {
-        return RowQuery.list(prepared, connection, collidingSql, List.of(agentId, version, checkpointId));
+        return RowQuery.list(prepared, connection, agentId, collidingSql, List.of(agentId, version, checkpointId));
     }
 
     /**

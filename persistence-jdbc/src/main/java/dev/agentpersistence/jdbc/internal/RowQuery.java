@@ -12,16 +12,16 @@ import java.util.Optional;
 /**
  * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and
  * load path, where JDBI's handle and statement machinery cost more than the database's own work on
- * an embedded database. The query selects {@code agent_id, checkpoint_id, version, payload} in that
- * order. Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
+ * an embedded database. The query selects {@code checkpoint_id, version, payload} in that order, of
+ * one agent's rows (the agent's id is not read back: every query names it). Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
 final class RowQuery {
     private RowQuery() {
     }
 
-    /** Every row {@code sql} selects with {@code values} bound in order. */
-    static List<StoredDocument> list(PreparedStatements statements, Connection connection, String sql, List<Object> values)
-            throws SQLException {
+    /** Every row of {@code agentId} that {@code sql} selects with {@code values} bound in order. */
+    static List<StoredDocument> list(PreparedStatements statements, Connection connection, String agentId, String sql,
+                                     List<Object> values) throws SQLException {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {
@@ -29,7 +29,7 @@ final class RowQuery {
             var documents = new ArrayList<StoredDocument>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    documents.add(row(rows));
+                    documents.add(row(agentId, rows));
                 }
             }
             failed = false;
@@ -39,16 +39,16 @@ final class RowQuery {
         }
     }
 
-    /** The first row {@code sql} selects with {@code values} bound in order. */
-    static Optional<StoredDocument> first(PreparedStatements statements, Connection connection, String sql,
-                                          List<Object> values) throws SQLException {
+    /** The first row of {@code agentId} that {@code sql} selects with {@code values} bound in order. */
+    static Optional<StoredDocument> first(PreparedStatements statements, Connection connection, String agentId,
+                                          String sql, List<Object> values) throws SQLException {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {
             bind(statement, values);
             Optional<StoredDocument> first;
             try (ResultSet rows = statement.executeQuery()) {
-                first = rows.next() ? Optional.of(row(rows)) : Optional.empty();
+                first = rows.next() ? Optional.of(row(agentId, rows)) : Optional.empty();
             }
             failed = false;
             return first;
@@ -68,7 +68,7 @@ final class RowQuery {
         }
     }
 
-    private static StoredDocument row(ResultSet rows) throws SQLException {
-        return new StoredDocument(rows.getString(1), rows.getString(2), rows.getLong(3), rows.getBytes(4));
+    private static StoredDocument row(String agentId, ResultSet rows) throws SQLException {
+        return new StoredDocument(agentId, rows.getString(1), rows.getLong(2), rows.getBytes(3));
     }
 }
