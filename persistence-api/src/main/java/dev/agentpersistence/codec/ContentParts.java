@@ -21,7 +21,7 @@ final class ContentParts {
         g.writeStartObject();
         if (part instanceof ContentPart.Text text) {
             g.writeStringField("type", "text");
-            g.writeStringField("text", text.text());
+            JsonStrings.writeField(g, "text", text.text());
         } else if (part instanceof ContentPart.Media media) {
             g.writeStringField("type", media.kind().name().toLowerCase(Locale.ROOT));
             writeOptional(g, "mimeType", media.mimeType());

@@ -184,7 +184,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeStringField("id", message.id());
         }
         g.writeStringField("role", message.role().name());
-        g.writeStringField("content", message.content());
+        JsonStrings.writeField(g, "content", message.content());
         if (!message.parts().isEmpty()) {
             g.writeArrayFieldStart("parts");
             for (ContentPart part : message.parts()) {
