@@ -1,12 +1,14 @@
 package dev.agentpersistence.benchmarks;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.Message;
 import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
 import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.spi.ProviderConfig;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,6 +39,10 @@ public class CodecBenchmarks {
     @Param({"json", "stored", "stored-deflate"})
     public String layers;
 
+    /** {@code ascii}: the fixture's English prose; {@code japanese}: the same messages in Japanese text. */
+    @Param({"ascii"})
+    public String text;
+
     private CheckpointCodec codec;
     private AgentCheckpoint checkpoint;
     private byte[] document;
@@ -51,7 +57,12 @@ public class CodecBenchmarks {
             case "stored-deflate" -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")));
             default -> throw new IllegalArgumentException("layers " + layers);
         };
-        checkpoint = Fixtures.checkpoint(agentId, 9, Fixtures.history(messages));
+        List<Message> history = switch (text) {
+            case "ascii" -> Fixtures.history(messages);
+            case "japanese" -> Fixtures.japaneseHistory(messages);
+            default -> throw new IllegalArgumentException("text " + text);
+        };
+        checkpoint = Fixtures.checkpoint(agentId, 9, history);
         document = codec.encode(checkpoint);
         location = new CheckpointLocation(agentId, checkpoint.checkpointId(), "benchmark");
     }
