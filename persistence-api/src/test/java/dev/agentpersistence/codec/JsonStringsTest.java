@@ -24,7 +24,8 @@ class JsonStringsTest {
         texts.add(PROSE.repeat(20));
         texts.add("short");
         texts.add("");
-        texts.add("exactly twenty-four char");
+        texts.add(PROSE.substring(0, JsonStrings.SHORTEST_COPIED - 1));
+        texts.add(PROSE.substring(0, JsonStrings.SHORTEST_COPIED));
         for (String inserted : List.of("\"", "\\", "\n", "\t", "\u0000", "\u001f", "\u007f", "?", "é", "日本語の文章",
                 "\uD83D\uDE00", "\uD83D", "\uDE00", "\u0080", "\u07ff", "\u0800", "\uffff", "</script>")) {
             for (int at : new int[] {0, 7, 8, 31, PROSE.length()}) {
