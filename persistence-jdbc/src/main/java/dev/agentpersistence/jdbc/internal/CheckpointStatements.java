@@ -36,7 +36,7 @@ public final class CheckpointStatements {
         this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
         this.insert = new CheckpointInsert(tables, prepared);
         this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
-        this.latestSql = latestSql(FilterSql.of("", CheckpointFilter.ALL, tables));
+        this.latestSql = latestSql(FilterSql.of("", CheckpointFilter.ALL, tables)); // its condition only names the agent
     }
 
     /**
