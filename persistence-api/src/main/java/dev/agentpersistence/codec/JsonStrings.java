@@ -1,6 +1,7 @@
 package dev.agentpersistence.codec;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -30,9 +31,13 @@ final class JsonStrings {
     private JsonStrings() {
     }
 
-    /** Writes {@code text} as a JSON string value; the same bytes as {@code g.writeString(text)}. */
+    /**
+     * Writes {@code text} as a JSON string value; the same output as {@code g.writeString(text)}. Only
+     * a generator writing UTF-8 bytes takes the bulk copy; any other (characters, a token buffer) gets
+     * {@code writeString}.
+     */
     static void write(JsonGenerator g, String text) throws IOException {
-        if (text != null && text.length() >= SHORTEST_COPIED) {
+        if (text != null && text.length() >= SHORTEST_COPIED && g instanceof UTF8JsonGenerator) {
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
             if (isPlain(utf8, text)) {
                 g.writeRawUTF8String(utf8, 0, utf8.length);
@@ -42,7 +47,7 @@ final class JsonStrings {
         g.writeString(text);
     }
 
-    /** Writes a field with a string value; the same bytes as {@code g.writeStringField(name, text)}. */
+    /** Writes a field with a string value; the same output as {@code g.writeStringField(name, text)}. */
     static void writeField(JsonGenerator g, String name, String text) throws IOException {
         g.writeFieldName(name);
         write(g, text);

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,6 +79,23 @@ class JsonStringsTest {
             g.writeStringField("content", text);
             g.writeEndObject();
         }));
+    }
+
+    @Test
+    void generatorsThatDoNotWriteUtf8BytesGetTheTextAsIs() throws IOException {
+        String text = PROSE.repeat(2);
+        var characters = new StringWriter();
+        try (JsonGenerator g = FACTORY.createGenerator(characters)) {
+            JsonStrings.write(g, text);
+        }
+        assertThat(characters.toString()).isEqualTo("\"" + text + "\"");
+        try (var tokens = new TokenBuffer(new ObjectMapper(), false)) {
+            JsonStrings.write(tokens, text);
+            try (var parser = tokens.asParser()) {
+                assertThat(parser.nextToken()).isEqualTo(JsonToken.VALUE_STRING);
+                assertThat(parser.getText()).isEqualTo(text);
+            }
+        }
     }
 
     @Test
