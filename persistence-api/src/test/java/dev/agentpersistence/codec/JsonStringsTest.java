@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class JsonStringsTest {
     private static final JsonFactory FACTORY = new JsonFactory();
+    /** The surrogates at the end of the random texts' alphabet. */
+    private static final int SURROGATES = 4;
     private static final String PROSE = "The agent read the report and wrote a summary of its findings. ";
 
     static List<String> texts() {
@@ -57,9 +59,10 @@ class JsonStringsTest {
         for (int n = 0; n < 20_000; n++) {
             var text = new StringBuilder();
             int length = random.nextInt(80);
-            boolean ascii = random.nextInt(3) == 0; // plain prose, to reach the fast path often
+            int kind = random.nextInt(3); // plain prose, the whole alphabet, or all but its surrogates
+            int letters = kind == 2 ? alphabet.length - SURROGATES : alphabet.length;
             for (int i = 0; i < length; i++) {
-                text.append(ascii ? (char) ('a' + random.nextInt(26)) : alphabet[random.nextInt(alphabet.length)]);
+                text.append(kind == 0 ? (char) ('a' + random.nextInt(26)) : alphabet[random.nextInt(letters)]);
             }
             String value = text.toString();
             assertThat(written(g -> JsonStrings.write(g, value))).as("text %s", value)
@@ -104,18 +107,33 @@ class JsonStringsTest {
     }
 
     @Test
-    void theCheckFindsEveryByteThatNeedsTheGenerator() {
+    void theCheckFindsEveryByteToEscapeAndEverySurrogate() {
         String plain = PROSE.repeat(2);
-        assertThat(JsonStrings.isPlain(plain.getBytes(StandardCharsets.UTF_8), plain)).isTrue();
+        assertThat(form(plain)).isEqualTo(JsonStrings.Form.PLAIN);
         for (int at = 0; at < 40; at++) {
-            for (String bad : List.of("\"", "\\", "\u0000", "\u001f", "\uD83D\uDE00", "\uDBFF")) {
-                String text = plain.substring(0, at) + bad + plain.substring(at);
-                assertThat(JsonStrings.isPlain(text.getBytes(StandardCharsets.UTF_8), text)).as("%s at %d", bad, at)
-                        .isFalse();
+            for (String escaped : List.of("\"", "\\", "\u0000", "\u001f", "\n")) {
+                assertThat(form(plain.substring(0, at) + escaped + plain.substring(at))).as("%s at %d", escaped, at)
+                        .isEqualTo(JsonStrings.Form.ESCAPES);
             }
-            String question = plain.substring(0, at) + "?" + plain.substring(at);
-            assertThat(JsonStrings.isPlain(question.getBytes(StandardCharsets.UTF_8), question)).isTrue();
+            for (String surrogates : List.of("\uD83D\uDE00", "\uDBFF", "\uDBFF\"")) {
+                assertThat(form(plain.substring(0, at) + surrogates + plain.substring(at))).as("%s at %d", surrogates, at)
+                        .isEqualTo(JsonStrings.Form.SURROGATES);
+            }
+            assertThat(form(plain.substring(0, at) + "?" + plain.substring(at))).isEqualTo(JsonStrings.Form.PLAIN);
         }
+    }
+
+    @Test
+    void textsWithManyEscapesAreWrittenAsTheGeneratorWritesThem() throws IOException {
+        for (String text : List.of("\"".repeat(100), "\n\t\r\b\f\u0001\u001f\\\"".repeat(20),
+                PROSE + "\n\n" + PROSE + "\n" + "\"quoted\" and C:\\path\\to\\file\u0007", "é\n".repeat(50))) {
+            assertThat(written(g -> JsonStrings.write(g, text))).as("text %s", text)
+                    .isEqualTo(written(g -> g.writeString(text)));
+        }
+    }
+
+    private static JsonStrings.Form form(String text) {
+        return JsonStrings.form(text.getBytes(StandardCharsets.UTF_8), text);
     }
 
     private interface Writing {
