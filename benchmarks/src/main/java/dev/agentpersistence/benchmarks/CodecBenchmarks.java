@@ -39,7 +39,10 @@ public class CodecBenchmarks {
     @Param({"json", "stored", "stored-deflate"})
     public String layers;
 
-    /** {@code ascii}: the fixture's English prose; {@code japanese}: the same messages in Japanese text. */
+    /**
+     * {@code ascii}: the fixture's English prose; {@code japanese}: the same messages in Japanese text;
+     * {@code lines}: the prose with a line break every 60 characters.
+     */
     @Param({"ascii"})
     public String text;
 
@@ -60,6 +63,7 @@ public class CodecBenchmarks {
         List<Message> history = switch (text) {
             case "ascii" -> Fixtures.history(messages);
             case "japanese" -> Fixtures.japaneseHistory(messages);
+            case "lines" -> Fixtures.multiLineHistory(messages);
             default -> throw new IllegalArgumentException("text " + text);
         };
         checkpoint = Fixtures.checkpoint(agentId, 9, history);
