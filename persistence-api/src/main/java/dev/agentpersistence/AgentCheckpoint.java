@@ -12,19 +12,19 @@ import java.util.TreeMap;
 /**
  * The complete state of an agent at one point of its run.
  *
- * <p>Immutable: lists and maps are copied on construction. {@link JsonNode} values are not deep
- * copied; do not mutate a node after handing it over or after reading it back.
+ * <p>Immutable: lists and maps are copied on construction. {@link JsonNode} values are not deep copied; do not mutate a
+ * node after handing it over or after reading it back.
  *
- * @param checkpointId       unique per agent; see {@link Identifiers}
- * @param agentId            the agent this checkpoint belongs to; see {@link Identifiers}
- * @param version            0-based, strictly increasing per agent; assigned by the caller
- * @param createdAt          when the checkpoint was taken; stored to the nanosecond
- * @param nodeId             the node that was running, or {@code null}
- * @param lastInput          the input of that node, or {@code null}
- * @param lastInputType      a type name for {@code lastInput}, or {@code null}
- * @param messageHistory     the whole conversation so far
- * @param state              the agent's key/value storage, kept sorted by key
- * @param metadata           free-form attributes, filterable through {@link CheckpointFilter#metadata()}
+ * @param checkpointId unique per agent; see {@link Identifiers}
+ * @param agentId the agent this checkpoint belongs to; see {@link Identifiers}
+ * @param version 0-based, strictly increasing per agent; assigned by the caller
+ * @param createdAt when the checkpoint was taken; stored to the nanosecond
+ * @param nodeId the node that was running, or {@code null}
+ * @param lastInput the input of that node, or {@code null}
+ * @param lastInputType a type name for {@code lastInput}, or {@code null}
+ * @param messageHistory the whole conversation so far
+ * @param state the agent's key/value storage, kept sorted by key
+ * @param metadata free-form attributes, filterable through {@link CheckpointFilter#metadata()}
  * @param parentCheckpointId the checkpoint this one was derived from, or {@code null}
  */
 public record AgentCheckpoint(
@@ -81,15 +81,22 @@ public record AgentCheckpoint(
     /** A builder pre-filled with this checkpoint's values. */
     public Builder toBuilder() {
         return new Builder()
-                .checkpointId(checkpointId).agentId(agentId).version(version).createdAt(createdAt)
-                .nodeId(nodeId).lastInput(lastInput).lastInputType(lastInputType)
-                .messageHistory(messageHistory).state(state).metadata(metadata)
+                .checkpointId(checkpointId)
+                .agentId(agentId)
+                .version(version)
+                .createdAt(createdAt)
+                .nodeId(nodeId)
+                .lastInput(lastInput)
+                .lastInputType(lastInputType)
+                .messageHistory(messageHistory)
+                .state(state)
+                .metadata(metadata)
                 .parentCheckpointId(parentCheckpointId);
     }
 
     /**
-     * Builds {@link AgentCheckpoint}s; {@code checkpointId}, {@code agentId} and {@code createdAt} are
-     * required, and {@link #build()} names the call that is missing.
+     * Builds {@link AgentCheckpoint}s; {@code checkpointId}, {@code agentId} and {@code createdAt} are required, and
+     * {@link #build()} names the call that is missing.
      */
     public static final class Builder {
         private String checkpointId;
@@ -104,8 +111,7 @@ public record AgentCheckpoint(
         private Map<String, String> metadata = Map.of();
         private String parentCheckpointId;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder checkpointId(String checkpointId) {
             this.checkpointId = checkpointId;
@@ -189,21 +195,37 @@ public record AgentCheckpoint(
         /**
          * The checkpoint.
          *
-         * @throws IllegalStateException when {@code checkpointId}, {@code agentId} or {@code createdAt}
-         *                               was not set, naming the builder call to add
+         * @throws IllegalStateException when {@code checkpointId}, {@code agentId} or {@code createdAt} was not set,
+         *     naming the builder call to add
          */
         public AgentCheckpoint build() {
-            requireSet(checkpointId, "checkpointId", ".checkpointId(String), e.g. .checkpointId(UUID.randomUUID().toString())");
+            requireSet(
+                    checkpointId,
+                    "checkpointId",
+                    ".checkpointId(String), e.g. .checkpointId(UUID.randomUUID().toString())");
             requireSet(agentId, "agentId", ".agentId(String)");
-            requireSet(createdAt, "createdAt", ".createdAt(Instant), e.g. .createdAt(Instant.now()) or .createdAt(clock.instant())");
-            return new AgentCheckpoint(checkpointId, agentId, version, createdAt, nodeId, lastInput, lastInputType,
-                    messageHistory, state, metadata, parentCheckpointId);
+            requireSet(
+                    createdAt,
+                    "createdAt",
+                    ".createdAt(Instant), e.g. .createdAt(Instant.now()) or .createdAt(clock.instant())");
+            return new AgentCheckpoint(
+                    checkpointId,
+                    agentId,
+                    version,
+                    createdAt,
+                    nodeId,
+                    lastInput,
+                    lastInputType,
+                    messageHistory,
+                    state,
+                    metadata,
+                    parentCheckpointId);
         }
 
         private static void requireSet(Object value, String field, String call) {
             if (value == null) {
-                throw new IllegalStateException("AgentCheckpoint: " + field + " is required: call " + call
-                        + " on the builder");
+                throw new IllegalStateException(
+                        "AgentCheckpoint: " + field + " is required: call " + call + " on the builder");
             }
         }
     }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an agent framework implements so {@link AgentPersistence} can checkpoint and restore its
- * agents: read the agent's current state, and put the agent back at an {@link ExecutionPoint}.
+ * What an agent framework implements so {@link AgentPersistence} can checkpoint and restore its agents: read the
+ * agent's current state, and put the agent back at an {@link ExecutionPoint}.
  */
 public interface AgentContext {
 

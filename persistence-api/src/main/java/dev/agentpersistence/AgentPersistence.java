@@ -20,47 +20,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoints and rollbacks for agents: what an agent framework (or plain code through
- * {@link SimpleAgentContext}) calls to save an agent's state and to put it back.
+ * Checkpoints and rollbacks for agents: what an agent framework (or plain code through {@link SimpleAgentContext})
+ * calls to save an agent's state and to put it back.
  *
- * <p><b>Checkpoints.</b> {@link #createCheckpoint} snapshots an {@link AgentContext} and saves it
- * with a fresh unique id, the next version of the agent (latest + 1, or 0 for the first) and the
- * previous latest checkpoint as parent. When another writer takes that version first
- * ({@link CheckpointConflictException}), it reloads the latest and tries again, at most
- * {@link Builder#maxConflictRetries(int)} times.
+ * <p><b>Checkpoints.</b> {@link #createCheckpoint} snapshots an {@link AgentContext} and saves it with a fresh unique
+ * id, the next version of the agent (latest + 1, or 0 for the first) and the previous latest checkpoint as parent. When
+ * another writer takes that version first ({@link CheckpointConflictException}), it reloads the latest and tries again,
+ * at most {@link Builder#maxConflictRetries(int)} times.
  *
- * <p><b>Automatic persistence.</b> With {@link Builder#automaticPersistence(boolean)} on, the
- * framework integration calls {@link #onNodeCompleted} after every node (which then creates a
- * checkpoint) and {@link #markRunCompleted} when a run completes (which writes a tombstone, so
- * {@link #rollbackToLatestCheckpoint} of the next run starts fresh). With it off,
- * {@link #onNodeCompleted} does nothing and the application checkpoints where it chooses.
+ * <p><b>Automatic persistence.</b> With {@link Builder#automaticPersistence(boolean)} on, the framework integration
+ * calls {@link #onNodeCompleted} after every node (which then creates a checkpoint) and {@link #markRunCompleted} when
+ * a run completes (which writes a tombstone, so {@link #rollbackToLatestCheckpoint} of the next run starts fresh). With
+ * it off, {@link #onNodeCompleted} does nothing and the application checkpoints where it chooses.
  *
- * <p><b>Rollback.</b> {@link #rollbackToCheckpoint} and {@link #rollbackToLatestCheckpoint} first
- * undo the tool calls made after the checkpoint ({@link ToolCallHistory#callsAfter} over the
- * context's current history; {@link RollbackToolRegistry#undo} calls the inverses newest first and
- * keeps going past failures), then restore the checkpoint's {@link ExecutionPoint} into the context.
- * The {@link RollbackReport} tells what was restored, undone, failed, and had no inverse. Only tool
- * calls recorded in the history as {@link Message.Role#TOOL_CALL} messages are undone (see
- * {@link RollbackToolRegistry}); {@link RollbackReport#noCallsFound()} tells when there were none.
+ * <p><b>Rollback.</b> {@link #rollbackToCheckpoint} and {@link #rollbackToLatestCheckpoint} first undo the tool calls
+ * made after the checkpoint ({@link ToolCallHistory#callsAfter} over the context's current history;
+ * {@link RollbackToolRegistry#undo} calls the inverses newest first and keeps going past failures), then restore the
+ * checkpoint's {@link ExecutionPoint} into the context. The {@link RollbackReport} tells what was restored, undone,
+ * failed, and had no inverse. Only tool calls recorded in the history as {@link Message.Role#TOOL_CALL} messages are
+ * undone (see {@link RollbackToolRegistry}); {@link RollbackReport#noCallsFound()} tells when there were none.
  *
- * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer
- * {@value FacadeMetrics#CHECKPOINT_CREATE} (tags {@code kind}: {@code checkpoint}|{@code tombstone},
- * {@code outcome}: {@code success}|{@code conflict}|{@code error}), timer
- * {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest},
- * {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}),
- * counter {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure})
- * and counter {@value FacadeMetrics#CONFLICT_RETRIES} (registered when the facade is built, so it
- * reads zero until the first conflict; it counts every save tried again after another writer took
- * the version, including the first reload after another writer saved since this facade's last save,
- * which does not count against {@link Builder#maxConflictRetries(int)}). The storage is then wrapped in a
- * {@link MeteredStorageProvider} (unless it already is one), so every provider call is timed too
- * ({@link dev.agentpersistence.metrics.StorageMetricNames}); {@link #storage()} returns the wrapper.
+ * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer {@value FacadeMetrics#CHECKPOINT_CREATE} (tags
+ * {@code kind}: {@code checkpoint}|{@code tombstone}, {@code outcome}: {@code success}|{@code conflict}|{@code error}),
+ * timer {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest}, {@code outcome}:
+ * {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}), counter
+ * {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure}) and counter
+ * {@value FacadeMetrics#CONFLICT_RETRIES} (registered when the facade is built, so it reads zero until the first
+ * conflict; it counts every save tried again after another writer took the version, including the first reload after
+ * another writer saved since this facade's last save, which does not count against
+ * {@link Builder#maxConflictRetries(int)}). The storage is then wrapped in a {@link MeteredStorageProvider} (unless it
+ * already is one), so every provider call is timed too ({@link dev.agentpersistence.metrics.StorageMetricNames});
+ * {@link #storage()} returns the wrapper.
  *
  * <p>Immutable and thread-safe. It does not own the storage: close the provider yourself.
  */
 public final class AgentPersistence {
     /** How often a save is retried after a version conflict unless configured otherwise. */
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 5;
+
     private static final int MAX_CACHED_HEADS = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentPersistence.class);
@@ -73,13 +70,14 @@ public final class AgentPersistence {
     private final Supplier<String> checkpointIds;
     private final FacadeMetrics metrics;
     /**
-     * The newest checkpoint this facade saved per agent, so the next save needs no read: the
-     * version after it is tried first, and only a conflict (another writer) reloads the latest.
+     * The newest checkpoint this facade saved per agent, so the next save needs no read: the version after it is tried
+     * first, and only a conflict (another writer) reloads the latest.
      */
     private final Map<String, Head> heads = new ConcurrentHashMap<>();
 
     private AgentPersistence(Builder builder) {
-        this.storage = builder.meterRegistry == null ? builder.storage
+        this.storage = builder.meterRegistry == null
+                ? builder.storage
                 : MeteredStorageProvider.wrap(builder.storage, builder.meterRegistry);
         this.rollbackTools = builder.rollbackTools;
         this.automaticPersistence = builder.automaticPersistence;
@@ -97,50 +95,57 @@ public final class AgentPersistence {
     /**
      * Saves the context's current history and state as a new checkpoint.
      *
-     * @param context       the agent to snapshot
-     * @param nodeId        the node that was running, or {@code null}
-     * @param lastInput     that node's input, or {@code null}
+     * @param context the agent to snapshot
+     * @param nodeId the node that was running, or {@code null}
+     * @param lastInput that node's input, or {@code null}
      * @param lastInputType a type name for {@code lastInput}, or {@code null}
      * @return the saved checkpoint
      * @throws CheckpointConflictException when other writers took the next version on every attempt
      */
-    public AgentCheckpoint createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
-                                            String lastInputType) {
+    public AgentCheckpoint createCheckpoint(
+            AgentContext context, String nodeId, JsonNode lastInput, String lastInputType) {
         return createCheckpoint(context, nodeId, lastInput, lastInputType, Map.of());
     }
 
     /** As {@link #createCheckpoint(AgentContext, String, JsonNode, String)}, with filterable metadata. */
-    public AgentCheckpoint createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
-                                            String lastInputType, Map<String, String> metadata) {
+    public AgentCheckpoint createCheckpoint(
+            AgentContext context,
+            String nodeId,
+            JsonNode lastInput,
+            String lastInputType,
+            Map<String, String> metadata) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(metadata, "metadata");
         String agentId = Identifiers.requireValid(context.agentId(), "agentId");
         var history = context.messageHistory();
         var state = context.state();
         String checkpointId = Identifiers.requireValid(checkpointIds.get(), "generated checkpointId");
-        return saveNext(agentId, "checkpoint", latest -> AgentCheckpoint.builder()
-                .checkpointId(checkpointId)
-                .agentId(agentId)
-                .version(latest.map(cp -> cp.version() + 1).orElse(0L))
-                .createdAt(clock.instant())
-                .nodeId(nodeId)
-                .lastInput(lastInput)
-                .lastInputType(lastInputType)
-                .messageHistory(history)
-                .state(state)
-                .metadata(metadata)
-                .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
-                .build());
+        return saveNext(
+                agentId,
+                "checkpoint",
+                latest -> AgentCheckpoint.builder()
+                        .checkpointId(checkpointId)
+                        .agentId(agentId)
+                        .version(latest.map(cp -> cp.version() + 1).orElse(0L))
+                        .createdAt(clock.instant())
+                        .nodeId(nodeId)
+                        .lastInput(lastInput)
+                        .lastInputType(lastInputType)
+                        .messageHistory(history)
+                        .state(state)
+                        .metadata(metadata)
+                        .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
+                        .build());
     }
 
     /**
-     * The hook a framework calls after each node: creates a checkpoint when automatic persistence
-     * is on, else does nothing.
+     * The hook a framework calls after each node: creates a checkpoint when automatic persistence is on, else does
+     * nothing.
      *
      * @return the checkpoint created, or empty when automatic persistence is off
      */
-    public Optional<AgentCheckpoint> onNodeCompleted(AgentContext context, String nodeId, JsonNode input,
-                                                     String inputType) {
+    public Optional<AgentCheckpoint> onNodeCompleted(
+            AgentContext context, String nodeId, JsonNode input, String inputType) {
         Objects.requireNonNull(context, "context");
         if (!automaticPersistence) {
             return Optional.empty();
@@ -150,8 +155,8 @@ public final class AgentPersistence {
 
     /**
      * Records that the agent's run completed by saving a tombstone as its newest checkpoint, so
-     * {@link #rollbackToLatestCheckpoint} starts fresh instead of resuming the finished run.
-     * In automatic mode the framework integration calls this when a run completes.
+     * {@link #rollbackToLatestCheckpoint} starts fresh instead of resuming the finished run. In automatic mode the
+     * framework integration calls this when a run completes.
      *
      * @return the tombstone saved
      */
@@ -167,11 +172,11 @@ public final class AgentPersistence {
     }
 
     /**
-     * Undoes the tool calls made after checkpoint {@code checkpointId} and restores it into
-     * {@code context}.
+     * Undoes the tool calls made after checkpoint {@code checkpointId} and restores it into {@code context}.
      *
      * @throws CheckpointNotFoundException when the agent has no such checkpoint
-     * @throws IllegalArgumentException   when the checkpoint is a tombstone (it marks a finished run, not a point to resume)
+     * @throws IllegalArgumentException when the checkpoint is a tombstone (it marks a finished run, not a point to
+     *     resume)
      */
     public RollbackReport rollbackToCheckpoint(String checkpointId, AgentContext context) {
         Identifiers.requireValid(checkpointId, "checkpointId");
@@ -195,10 +200,9 @@ public final class AgentPersistence {
     }
 
     /**
-     * Undoes the tool calls made after the agent's newest checkpoint and restores it into
-     * {@code context}. When the agent has no checkpoint, or the newest is a tombstone (its last run
-     * completed: start fresh), nothing is undone or restored and the report's
-     * {@link RollbackReport#restoredCheckpoint()} is empty.
+     * Undoes the tool calls made after the agent's newest checkpoint and restores it into {@code context}. When the
+     * agent has no checkpoint, or the newest is a tombstone (its last run completed: start fresh), nothing is undone or
+     * restored and the report's {@link RollbackReport#restoredCheckpoint()} is empty.
      */
     public RollbackReport rollbackToLatestCheckpoint(AgentContext context) {
         Objects.requireNonNull(context, "context");
@@ -223,8 +227,8 @@ public final class AgentPersistence {
     }
 
     /**
-     * Puts the agent at {@code nodeId} with the given history and input, keeping its current state.
-     * Saves nothing and undoes no tool calls.
+     * Puts the agent at {@code nodeId} with the given history and input, keeping its current state. Saves nothing and
+     * undoes no tool calls.
      */
     public void setExecutionPoint(AgentContext context, String nodeId, List<Message> messageHistory, JsonNode input) {
         Objects.requireNonNull(context, "context");
@@ -244,23 +248,22 @@ public final class AgentPersistence {
 
     /** One checkpoint of the agent by id. */
     public Optional<AgentCheckpoint> checkpoint(String agentId, String checkpointId) {
-        return storage.getCheckpoint(Identifiers.requireValid(agentId, "agentId"),
-                Identifiers.requireValid(checkpointId, "checkpointId"));
+        return storage.getCheckpoint(
+                Identifiers.requireValid(agentId, "agentId"), Identifiers.requireValid(checkpointId, "checkpointId"));
     }
 
     /**
-     * Forks an agent: creates {@code newAgentId} whose first checkpoint (version 0) is a copy of
-     * checkpoint {@code checkpointId} of {@code agentId} (history, state, input, node, metadata),
-     * stamped now and recording its origin ({@link ForkOrigin}) in its metadata. The parent is not
-     * touched; the two agents go on independently. Works on every provider: the copy is an ordinary
-     * save (with incremental history, the shell stores the copied messages in the new agent's own
-     * segments). Retention that deletes the fork's version 0 also deletes its recorded origin.
+     * Forks an agent: creates {@code newAgentId} whose first checkpoint (version 0) is a copy of checkpoint
+     * {@code checkpointId} of {@code agentId} (history, state, input, node, metadata), stamped now and recording its
+     * origin ({@link ForkOrigin}) in its metadata. The parent is not touched; the two agents go on independently. Works
+     * on every provider: the copy is an ordinary save (with incremental history, the shell stores the copied messages
+     * in the new agent's own segments). Retention that deletes the fork's version 0 also deletes its recorded origin.
      *
      * @return the fork's first checkpoint
-     * @throws CheckpointNotFoundException   when {@code agentId} has no such checkpoint
-     * @throws IllegalArgumentException      when the checkpoint is a tombstone, or both ids are equal
-     * @throws AgentAlreadyExistsException   when {@code newAgentId} already has checkpoints
-     * @throws CheckpointConflictException   when another writer forked into {@code newAgentId} at the same time
+     * @throws CheckpointNotFoundException when {@code agentId} has no such checkpoint
+     * @throws IllegalArgumentException when the checkpoint is a tombstone, or both ids are equal
+     * @throws AgentAlreadyExistsException when {@code newAgentId} already has checkpoints
+     * @throws CheckpointConflictException when another writer forked into {@code newAgentId} at the same time
      */
     public AgentCheckpoint fork(String agentId, String checkpointId, String newAgentId) {
         Identifiers.requireValid(agentId, "agentId");
@@ -276,8 +279,8 @@ public final class AgentPersistence {
                     + "' is a completion tombstone; fork from a checkpoint holding state");
         }
         storage.getLatestCheckpoint(newAgentId).ifPresent(existing -> {
-            throw new AgentAlreadyExistsException(newAgentId, "its newest is version " + existing.version()
-                    + "; fork into a new agent id");
+            throw new AgentAlreadyExistsException(
+                    newAgentId, "its newest is version " + existing.version() + "; fork into a new agent id");
         });
         AgentCheckpoint first = Forks.firstCheckpoint(source, newAgentId, clock.instant());
         storage.saveCheckpoint(newAgentId, first);
@@ -286,8 +289,8 @@ public final class AgentPersistence {
     }
 
     /**
-     * Where {@code agentId} comes from: its {@link ForkOrigin}, then its parent's, up to an agent that
-     * was not forked. Empty for an agent that was not forked. One lookup by id per ancestor.
+     * Where {@code agentId} comes from: its {@link ForkOrigin}, then its parent's, up to an agent that was not forked.
+     * Empty for an agent that was not forked. One lookup by id per ancestor.
      */
     public List<ForkOrigin> lineage(String agentId) {
         Identifiers.requireValid(agentId, "agentId");
@@ -342,15 +345,20 @@ public final class AgentPersistence {
         var result = rollbackTools.undo(calls);
         metrics.countInverseCalls(result.performed().size(), result.failures().size());
         context.restore(ExecutionPoint.of(checkpoint));
-        LOG.debug("Agent '{}' rolled back to checkpoint '{}' (version {}): {} inverse calls, {} failed, {} without inverse",
-                checkpoint.agentId(), checkpoint.checkpointId(), checkpoint.version(), result.performed().size(),
-                result.failures().size(), result.withoutInverse().size());
+        LOG.debug(
+                "Agent '{}' rolled back to checkpoint '{}' (version {}): {} inverse calls, {} failed, {} without "
+                        + "inverse",
+                checkpoint.agentId(),
+                checkpoint.checkpointId(),
+                checkpoint.version(),
+                result.performed().size(),
+                result.failures().size(),
+                result.withoutInverse().size());
         return RollbackReport.restored(checkpoint, result);
     }
 
     /** Saves the checkpoint {@code next} builds from the current latest, retrying on version conflicts. */
-    private AgentCheckpoint saveNext(String agentId, String kind,
-                                     Function<Optional<Head>, AgentCheckpoint> next) {
+    private AgentCheckpoint saveNext(String agentId, String kind, Function<Optional<Head>, AgentCheckpoint> next) {
         long start = metrics.start();
         CheckpointConflictException conflict = null;
         try {
@@ -358,8 +366,10 @@ public final class AgentPersistence {
             int attempt = 0;
             while (attempt <= maxConflictRetries) {
                 Head head = trustHead ? heads.get(agentId) : null;
-                var checkpoint = next.apply(head != null ? Optional.of(head)
-                        : storage.getLatestCheckpoint(agentId).map(Head::of));
+                var checkpoint = next.apply(
+                        head != null
+                                ? Optional.of(head)
+                                : storage.getLatestCheckpoint(agentId).map(Head::of));
                 try {
                     storage.saveCheckpoint(agentId, checkpoint);
                     remember(agentId, checkpoint);
@@ -375,8 +385,12 @@ public final class AgentPersistence {
                         metrics.countConflictRetry();
                         continue;
                     }
-                    LOG.debug("Version {} of agent '{}' was taken by another writer (attempt {} of {})",
-                            checkpoint.version(), agentId, attempt + 1, maxConflictRetries + 1);
+                    LOG.debug(
+                            "Version {} of agent '{}' was taken by another writer (attempt {} of {})",
+                            checkpoint.version(),
+                            agentId,
+                            attempt + 1,
+                            maxConflictRetries + 1);
                     attempt++;
                     if (attempt <= maxConflictRetries) {
                         metrics.countConflictRetry();
@@ -388,9 +402,14 @@ public final class AgentPersistence {
             throw e;
         }
         metrics.recordCreate(start, kind, "conflict");
-        var failure = new CheckpointConflictException(agentId, conflict.checkpointId(), conflict.version(),
+        var failure = new CheckpointConflictException(
+                agentId,
+                conflict.checkpointId(),
+                conflict.version(),
                 "Could not save a " + kind + " of agent '" + agentId + "': other writers took the next version on "
-                        + (maxConflictRetries == 0 ? "the only attempt" : "all " + (maxConflictRetries + 1) + " attempts")
+                        + (maxConflictRetries == 0
+                                ? "the only attempt"
+                                : "all " + (maxConflictRetries + 1) + " attempts")
                         + "; last: " + conflict.getMessage());
         failure.addSuppressed(conflict);
         throw failure;
@@ -424,8 +443,7 @@ public final class AgentPersistence {
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
         private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Where checkpoints are stored. Required. */
         public Builder storage(PersistenceStorageProvider<?> storage) {
@@ -457,7 +475,10 @@ public final class AgentPersistence {
             return this;
         }
 
-        /** How often a save is retried after a version conflict; default {@value AgentPersistence#DEFAULT_MAX_CONFLICT_RETRIES}, at least 0. */
+        /**
+         * How often a save is retried after a version conflict; default
+         * {@value AgentPersistence#DEFAULT_MAX_CONFLICT_RETRIES}, at least 0.
+         */
         public Builder maxConflictRetries(int maxConflictRetries) {
             if (maxConflictRetries < 0) {
                 throw new IllegalArgumentException("maxConflictRetries must be >= 0 but was " + maxConflictRetries);
@@ -466,7 +487,10 @@ public final class AgentPersistence {
             return this;
         }
 
-        /** Where new checkpoint ids come from; default random UUIDs. Each id must be unique and valid ({@link Identifiers}). */
+        /**
+         * Where new checkpoint ids come from; default random UUIDs. Each id must be unique and valid
+         * ({@link Identifiers}).
+         */
         public Builder checkpointIds(Supplier<String> checkpointIds) {
             this.checkpointIds = Objects.requireNonNull(checkpointIds, "checkpointIds");
             return this;

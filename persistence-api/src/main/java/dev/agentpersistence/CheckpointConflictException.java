@@ -1,9 +1,8 @@
 package dev.agentpersistence;
 
 /**
- * A save collided with a different checkpoint already stored under the same
- * {@code (agentId, version)} or {@code (agentId, checkpointId)}. Nothing was written.
- * Saving an identical checkpoint again is not a conflict.
+ * A save collided with a different checkpoint already stored under the same {@code (agentId, version)} or
+ * {@code (agentId, checkpointId)}. Nothing was written. Saving an identical checkpoint again is not a conflict.
  */
 public class CheckpointConflictException extends PersistenceException {
     private final String agentId;
@@ -22,7 +21,10 @@ public class CheckpointConflictException extends PersistenceException {
         String what = stored.version() == incoming.version()
                 ? "version " + incoming.version() + " is already stored as checkpoint '" + stored.checkpointId() + "'"
                 : "checkpoint id '" + incoming.checkpointId() + "' is already stored at version " + stored.version();
-        return new CheckpointConflictException(agentId, incoming.checkpointId(), incoming.version(),
+        return new CheckpointConflictException(
+                agentId,
+                incoming.checkpointId(),
+                incoming.version(),
                 "Cannot save checkpoint '" + incoming.checkpointId() + "' (version " + incoming.version()
                         + ") of agent '" + agentId + "': " + what + " with different content");
     }

@@ -9,15 +9,15 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Selects checkpoints of one agent. Every field that is set must match; {@code null} means "any".
- * Built-in providers evaluate every field in the backend.
+ * Selects checkpoints of one agent. Every field that is set must match; {@code null} means "any". Built-in providers
+ * evaluate every field in the backend.
  *
- * @param nodeId            exact node id
- * @param createdAfter      {@code createdAt >= createdAfter} (inclusive)
- * @param createdBefore     {@code createdAt < createdBefore} (exclusive)
- * @param maxVersion        {@code version <= maxVersion} (inclusive)
- * @param limit             keep only the {@code limit} newest matches (still returned in ascending order); at least 1
- * @param metadata          every entry must be present with the same value
+ * @param nodeId exact node id
+ * @param createdAfter {@code createdAt >= createdAfter} (inclusive)
+ * @param createdBefore {@code createdAt < createdBefore} (exclusive)
+ * @param maxVersion {@code version <= maxVersion} (inclusive)
+ * @param limit keep only the {@code limit} newest matches (still returned in ascending order); at least 1
+ * @param metadata every entry must be present with the same value
  * @param includeTombstones whether tombstones match (default {@code true})
  */
 public record CheckpointFilter(
@@ -48,8 +48,14 @@ public record CheckpointFilter(
 
     /** A builder pre-filled with this filter's values. */
     public Builder toBuilder() {
-        return builder().nodeId(nodeId).createdAfter(createdAfter).createdBefore(createdBefore)
-                .maxVersion(maxVersion).limit(limit).metadata(metadata).includeTombstones(includeTombstones);
+        return builder()
+                .nodeId(nodeId)
+                .createdAfter(createdAfter)
+                .createdBefore(createdBefore)
+                .maxVersion(maxVersion)
+                .limit(limit)
+                .metadata(metadata)
+                .includeTombstones(includeTombstones);
     }
 
     /** Whether one checkpoint matches every field except {@link #limit()}. */
@@ -79,8 +85,8 @@ public record CheckpointFilter(
     }
 
     /**
-     * Applies the whole filter to checkpoints already in ascending version order; for providers
-     * whose backend cannot evaluate a field itself.
+     * Applies the whole filter to checkpoints already in ascending version order; for providers whose backend cannot
+     * evaluate a field itself.
      */
     public List<AgentCheckpoint> apply(List<AgentCheckpoint> ascending) {
         var matched = new ArrayList<AgentCheckpoint>();
@@ -105,8 +111,7 @@ public record CheckpointFilter(
         private Map<String, String> metadata = Map.of();
         private boolean includeTombstones = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder nodeId(String nodeId) {
             this.nodeId = nodeId;
@@ -152,8 +157,8 @@ public record CheckpointFilter(
         }
 
         public CheckpointFilter build() {
-            return new CheckpointFilter(nodeId, createdAfter, createdBefore, maxVersion, limit, metadata,
-                    includeTombstones);
+            return new CheckpointFilter(
+                    nodeId, createdAfter, createdBefore, maxVersion, limit, metadata, includeTombstones);
         }
     }
 }

@@ -5,8 +5,8 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * One piece of a multi-modal {@link Message}: text, or media (image, audio, video, file) given by
- * URL or by bytes with a MIME type. A message's parts keep the order its author gave them.
+ * One piece of a multi-modal {@link Message}: text, or media (image, audio, video, file) given by URL or by bytes with
+ * a MIME type. A message's parts keep the order its author gave them.
  */
 public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media {
 
@@ -26,9 +26,8 @@ public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media 
     }
 
     /**
-     * The bytes of a Base64 text (standard alphabet, padded) that encodes back to exactly the same text,
-     * else {@code null} (also for {@code null}): such media can be stored as bytes and given back as the
-     * same text.
+     * The bytes of a Base64 text (standard alphabet, padded) that encodes back to exactly the same text, else
+     * {@code null} (also for {@code null}): such media can be stored as bytes and given back as the same text.
      */
     static byte[] canonicalBase64(String text) {
         if (text == null) {
@@ -43,7 +42,12 @@ public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media 
     }
 
     /** The kinds of media a part can hold. */
-    enum MediaKind { IMAGE, AUDIO, VIDEO, FILE }
+    enum MediaKind {
+        IMAGE,
+        AUDIO,
+        VIDEO,
+        FILE
+    }
 
     /**
      * A text part.
@@ -59,11 +63,11 @@ public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media 
     /**
      * A media part: exactly one of {@code url} and {@code data} is set.
      *
-     * @param kind     image, audio, video or file
+     * @param kind image, audio, video or file
      * @param mimeType the MIME type; required with {@code data}, optional with {@code url}
-     * @param url      where the media lives, or {@code null}
-     * @param data     the media's bytes, or {@code null}; copied in and out, compared by content
-     * @param name     a file name, or {@code null}
+     * @param url where the media lives, or {@code null}
+     * @param data the media's bytes, or {@code null}; copied in and out, compared by content
+     * @param name a file name, or {@code null}
      */
     record Media(MediaKind kind, String mimeType, String url, byte[] data, String name) implements ContentPart {
         public Media {
@@ -95,8 +99,12 @@ public sealed interface ContentPart permits ContentPart.Text, ContentPart.Media 
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Media m && kind == m.kind && Objects.equals(mimeType, m.mimeType)
-                    && Objects.equals(url, m.url) && Arrays.equals(data, m.data) && Objects.equals(name, m.name);
+            return other instanceof Media m
+                    && kind == m.kind
+                    && Objects.equals(mimeType, m.mimeType)
+                    && Objects.equals(url, m.url)
+                    && Arrays.equals(data, m.data)
+                    && Objects.equals(name, m.name);
         }
 
         @Override

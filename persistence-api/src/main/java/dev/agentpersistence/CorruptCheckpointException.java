@@ -1,18 +1,20 @@
 package dev.agentpersistence;
 
 /**
- * Stored data could not be read back as a checkpoint: truncated, not the expected format, a newer
- * format than this library understands, or inconsistent with where it was stored.
+ * Stored data could not be read back as a checkpoint: truncated, not the expected format, a newer format than this
+ * library understands, or inconsistent with where it was stored.
  */
 public class CorruptCheckpointException extends PersistenceException {
     private final String agentId;
     private final String checkpointId;
     private final String location;
 
-    public CorruptCheckpointException(String agentId, String checkpointId, String location, String problem,
-                                      Throwable cause) {
-        super("Corrupt checkpoint" + (checkpointId == null ? "" : " '" + checkpointId + "'")
-                + " of agent '" + agentId + "' at " + location + ": " + problem, cause);
+    public CorruptCheckpointException(
+            String agentId, String checkpointId, String location, String problem, Throwable cause) {
+        super(
+                "Corrupt checkpoint" + (checkpointId == null ? "" : " '" + checkpointId + "'") + " of agent '" + agentId
+                        + "' at " + location + ": " + problem,
+                cause);
         this.agentId = agentId;
         this.checkpointId = checkpointId;
         this.location = location;

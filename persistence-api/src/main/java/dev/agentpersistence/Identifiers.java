@@ -1,17 +1,15 @@
 package dev.agentpersistence;
 
 /**
- * The rules every agent and checkpoint id follows: not empty, at most {@value #MAX_LENGTH} UTF-16
- * characters, no control characters and no unpaired surrogates. Anything else is allowed
- * ({@code ../x}, {@code a/b}, quotes, {@code %}, unicode); providers encode ids and never use them
- * as paths or SQL.
+ * The rules every agent and checkpoint id follows: not empty, at most {@value #MAX_LENGTH} UTF-16 characters, no
+ * control characters and no unpaired surrogates. Anything else is allowed ({@code ../x}, {@code a/b}, quotes,
+ * {@code %}, unicode); providers encode ids and never use them as paths or SQL.
  */
 public final class Identifiers {
     /** Longest id accepted, in UTF-16 characters. */
     public static final int MAX_LENGTH = 256;
 
-    private Identifiers() {
-    }
+    private Identifiers() {}
 
     /**
      * Returns {@code id} when it is valid.
@@ -27,14 +25,14 @@ public final class Identifiers {
             throw new InvalidIdentifierException(what + " must not be empty");
         }
         if (id.length() > MAX_LENGTH) {
-            throw new InvalidIdentifierException(what + " is " + id.length() + " characters long; at most "
-                    + MAX_LENGTH + " are allowed (starts with '" + id.substring(0, 32) + "…')");
+            throw new InvalidIdentifierException(what + " is " + id.length() + " characters long; at most " + MAX_LENGTH
+                    + " are allowed (starts with '" + id.substring(0, 32) + "…')");
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
             if (Character.isISOControl(c)) {
-                throw new InvalidIdentifierException(what + " contains control character U+"
-                        + String.format("%04X", (int) c) + " at index " + i);
+                throw new InvalidIdentifierException(
+                        what + " contains control character U+" + String.format("%04X", (int) c) + " at index " + i);
             }
         }
         int unpaired = unpairedSurrogate(id);
@@ -46,10 +44,9 @@ public final class Identifiers {
     }
 
     /**
-     * The index of the first unpaired surrogate in {@code text} (half of a character outside the
-     * Basic Multilingual Plane, such as half an emoji), or {@code -1} when every surrogate is paired.
-     * Such text cannot be stored as UTF-8 text: databases replace it with {@code ?} and JSON parsers
-     * in the backends refuse its escape.
+     * The index of the first unpaired surrogate in {@code text} (half of a character outside the Basic Multilingual
+     * Plane, such as half an emoji), or {@code -1} when every surrogate is paired. Such text cannot be stored as UTF-8
+     * text: databases replace it with {@code ?} and JSON parsers in the backends refuse its escape.
      */
     public static int unpairedSurrogate(CharSequence text) {
         for (int i = 0; i < text.length(); i++) {

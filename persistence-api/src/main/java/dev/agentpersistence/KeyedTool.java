@@ -5,21 +5,20 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A {@link Tool} that receives an idempotency key with every call, so it can recognise a call it
- * has already seen: a write-ahead journal (the pipeline's) gives each tool call a key, and the
- * inverse tool undoing that call gets the same key. An inverse written as a {@code KeyedTool} can
- * therefore undo exactly the effects of one call (for example by deleting the rows tagged with the
- * key), and undoing a call twice, or a call that never ran, does nothing.
+ * A {@link Tool} that receives an idempotency key with every call, so it can recognise a call it has already seen: a
+ * write-ahead journal (the pipeline's) gives each tool call a key, and the inverse tool undoing that call gets the same
+ * key. An inverse written as a {@code KeyedTool} can therefore undo exactly the effects of one call (for example by
+ * deleting the rows tagged with the key), and undoing a call twice, or a call that never ran, does nothing.
  *
- * <p>{@link #idempotent()} declares that calling the tool twice with the same key has the effect of
- * one call; a pipeline then gives a retried call the same key as the call it repeats.
+ * <p>{@link #idempotent()} declares that calling the tool twice with the same key has the effect of one call; a
+ * pipeline then gives a retried call the same key as the call it repeats.
  */
 public interface KeyedTool extends Tool {
 
     /**
      * Runs the tool.
      *
-     * @param arguments      the call's arguments
+     * @param arguments the call's arguments
      * @param idempotencyKey the call's key: unique per call, or per logical call for an idempotent tool
      */
     JsonNode execute(JsonNode arguments, String idempotencyKey) throws Exception;

@@ -9,24 +9,35 @@ import java.util.UUID;
 /**
  * One entry of an agent's conversation.
  *
- * <p>Every message has a stable id: the one its author gave, or a random UUID assigned when it is
- * created without one. The id is stored with the message and comes back unchanged, so it names the
- * message across checkpoints, restarts and frameworks. Messages read from documents written before
- * ids existed get an id derived from their content and position, the same on every read.
+ * <p>Every message has a stable id: the one its author gave, or a random UUID assigned when it is created without one.
+ * The id is stored with the message and comes back unchanged, so it names the message across checkpoints, restarts and
+ * frameworks. Messages read from documents written before ids existed get an id derived from their content and
+ * position, the same on every read.
  *
- * @param id       the message's id; {@code null} assigns a new random one
- * @param role     who produced the message
- * @param content  the text; never {@code null} ({@code null} becomes the empty string)
- * @param parts    the message's content parts in order (text, images, audio, video, files); empty for a
- *                 text-only message, whose text is {@code content}
+ * @param id the message's id; {@code null} assigns a new random one
+ * @param role who produced the message
+ * @param content the text; never {@code null} ({@code null} becomes the empty string)
+ * @param parts the message's content parts in order (text, images, audio, video, files); empty for a text-only message,
+ *     whose text is {@code content}
  * @param toolCall the requested call for {@link Role#TOOL_CALL} messages, else usually {@code null}
  * @param metadata free-form string attributes, kept sorted by key
  */
-public record Message(String id, Role role, String content, List<ContentPart> parts, ToolCall toolCall,
-                      Map<String, String> metadata) {
+public record Message(
+        String id,
+        Role role,
+        String content,
+        List<ContentPart> parts,
+        ToolCall toolCall,
+        Map<String, String> metadata) {
 
     /** The author of a message. */
-    public enum Role { SYSTEM, USER, ASSISTANT, TOOL_CALL, TOOL_RESULT }
+    public enum Role {
+        SYSTEM,
+        USER,
+        ASSISTANT,
+        TOOL_CALL,
+        TOOL_RESULT
+    }
 
     /** Metadata key holding the tool call id of a {@link Role#TOOL_RESULT} message. */
     public static final String TOOL_CALL_ID = "toolCallId";
@@ -55,8 +66,7 @@ public record Message(String id, Role role, String content, List<ContentPart> pa
     }
 
     /**
-     * A user message made of content parts; its {@code content} is the text of its text parts, joined
-     * by line breaks.
+     * A user message made of content parts; its {@code content} is the text of its text parts, joined by line breaks.
      */
     public static Message user(List<ContentPart> parts) {
         return new Message(null, Role.USER, textOf(parts), parts, null, Map.of());
@@ -84,7 +94,8 @@ public record Message(String id, Role role, String content, List<ContentPart> pa
 
     /** Returns a copy with the given id. */
     public Message withId(String newId) {
-        return new Message(requireUsableId(Objects.requireNonNull(newId, "id")), role, content, parts, toolCall, metadata);
+        return new Message(
+                requireUsableId(Objects.requireNonNull(newId, "id")), role, content, parts, toolCall, metadata);
     }
 
     /** Returns a copy with the given content parts. */
@@ -101,8 +112,12 @@ public record Message(String id, Role role, String content, List<ContentPart> pa
 
     /** Whether {@code other} says the same thing: equal apart from the id. */
     public boolean sameContentAs(Message other) {
-        return other != null && role == other.role && content.equals(other.content) && parts.equals(other.parts)
-                && Objects.equals(toolCall, other.toolCall) && metadata.equals(other.metadata);
+        return other != null
+                && role == other.role
+                && content.equals(other.content)
+                && parts.equals(other.parts)
+                && Objects.equals(toolCall, other.toolCall)
+                && metadata.equals(other.metadata);
     }
 
     private static String requireUsableId(String id) {

@@ -3,18 +3,18 @@ package dev.agentpersistence;
 import java.util.Objects;
 
 /**
- * Stands in for an exception whose message quoted a credential (a driver's or a URI parser's message
- * repeating a connection URL with its password): same stack trace, the original type's name and the
- * message with the credential replaced by {@code ****}. Built by {@link dev.agentpersistence.spi.Redactor};
- * it is only ever found as the cause of another exception.
+ * Stands in for an exception whose message quoted a credential (a driver's or a URI parser's message repeating a
+ * connection URL with its password): same stack trace, the original type's name and the message with the credential
+ * replaced by {@code ****}. Built by {@link dev.agentpersistence.spi.Redactor}; it is only ever found as the cause of
+ * another exception.
  */
 public final class RedactedException extends PersistenceException {
     private final String originalType;
 
     /**
      * @param originalType the class name of the exception this one replaces
-     * @param message      its message, credentials already hidden (may be {@code null})
-     * @param cause        its cause, credentials already hidden (may be {@code null})
+     * @param message its message, credentials already hidden (may be {@code null})
+     * @param cause its cause, credentials already hidden (may be {@code null})
      */
     public RedactedException(String originalType, String message, Throwable cause) {
         super(message, cause);

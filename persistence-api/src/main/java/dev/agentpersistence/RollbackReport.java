@@ -5,22 +5,21 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a rollback of {@link AgentPersistence} did. {@link #toString()} reads as a short report: a
- * summary line, then one line per tool call with its status.
+ * What a rollback of {@link AgentPersistence} did. {@link #toString()} reads as a short report: a summary line, then
+ * one line per tool call with its status.
  *
- * <p>Only tool calls recorded in the agent's message history as {@link Message.Role#TOOL_CALL}
- * messages ({@link Message#toolCall(ToolCall)}) can be undone. When none were recorded after the
- * checkpoint, {@link #noCallsFound()} is {@code true}: nothing was undone, and the report is still
- * {@linkplain #isClean() clean} because nothing failed.
+ * <p>Only tool calls recorded in the agent's message history as {@link Message.Role#TOOL_CALL} messages
+ * ({@link Message#toolCall(ToolCall)}) can be undone. When none were recorded after the checkpoint,
+ * {@link #noCallsFound()} is {@code true}: nothing was undone, and the report is still {@linkplain #isClean() clean}
+ * because nothing failed.
  *
- * @param restoredCheckpoint the checkpoint the agent was put back to; empty when nothing was
- *                           restored (see {@link #outcome()})
- * @param toolRollback       the inverse tool calls made, those that failed, and the tool calls
- *                           that had no inverse; {@link UndoResult#EMPTY} when nothing was restored
- * @param outcome            why the checkpoint is present or absent
+ * @param restoredCheckpoint the checkpoint the agent was put back to; empty when nothing was restored (see
+ *     {@link #outcome()})
+ * @param toolRollback the inverse tool calls made, those that failed, and the tool calls that had no inverse;
+ *     {@link UndoResult#EMPTY} when nothing was restored
+ * @param outcome why the checkpoint is present or absent
  */
-public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoResult toolRollback,
-                             Outcome outcome) {
+public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoResult toolRollback, Outcome outcome) {
 
     /** How a rollback ended. */
     public enum Outcome {
@@ -28,7 +27,10 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoR
         RESTORED,
         /** The agent has no checkpoint; nothing was restored or undone. */
         NO_CHECKPOINT,
-        /** The latest checkpoint is a tombstone: the last run completed, so the agent starts fresh; nothing was restored or undone. */
+        /**
+         * The latest checkpoint is a tombstone: the last run completed, so the agent starts fresh; nothing was restored
+         * or undone.
+         */
         RUN_COMPLETED
     }
 
@@ -37,8 +39,8 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoR
         Objects.requireNonNull(toolRollback, "toolRollback");
         Objects.requireNonNull(outcome, "outcome");
         if (restoredCheckpoint.isPresent() != (outcome == Outcome.RESTORED)) {
-            throw new IllegalArgumentException("outcome " + outcome + " does not fit restoredCheckpoint "
-                    + restoredCheckpoint);
+            throw new IllegalArgumentException(
+                    "outcome " + outcome + " does not fit restoredCheckpoint " + restoredCheckpoint);
         }
     }
 
@@ -73,17 +75,16 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoR
     }
 
     /**
-     * Whether no inverse call failed. Also {@code true} when there was nothing to undo: see
-     * {@link #noCallsFound()}.
+     * Whether no inverse call failed. Also {@code true} when there was nothing to undo: see {@link #noCallsFound()}.
      */
     public boolean isClean() {
         return toolRollback.isClean();
     }
 
     /**
-     * Whether a checkpoint was restored but no tool calls were recorded since it, so nothing was
-     * undone. Tool calls the agent made without appending a {@link Message.Role#TOOL_CALL} message
-     * to its history are invisible to a rollback; when this is unexpected, check that they are recorded.
+     * Whether a checkpoint was restored but no tool calls were recorded since it, so nothing was undone. Tool calls the
+     * agent made without appending a {@link Message.Role#TOOL_CALL} message to its history are invisible to a rollback;
+     * when this is unexpected, check that they are recorded.
      */
     public boolean noCallsFound() {
         return isRestored() && toolRollback.callCount() == 0;
@@ -91,8 +92,9 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoR
 
     /**
      * A summary line, then one line per tool call with its status, for logs and terminals, e.g.
+     *
      * <pre>
-     * Rollback to checkpoint 'c1' (version 3) of agent 'a1': restored; tool calls: 1 undone, 1 failed, 0 without inverse
+     * Rollback to checkpoint 'c1' (version 3) of agent 'a': restored; tool calls: 1 undone, 1 failed, 0 without inverse
      *   undone     createUser (call call-2) by removeUser
      *   FAILED     createUser (call call-1) by removeUser: java.io.IOException: disk full
      * </pre>
@@ -102,11 +104,16 @@ public record RollbackReport(Optional<AgentCheckpoint> restoredCheckpoint, UndoR
         var text = new StringBuilder("Rollback");
         switch (outcome) {
             case NO_CHECKPOINT -> text.append(": the agent has no checkpoint; nothing restored or undone");
-            case RUN_COMPLETED -> text.append(": the agent's last run completed (tombstone); nothing restored or undone");
+            case RUN_COMPLETED ->
+                text.append(": the agent's last run completed (tombstone); nothing restored or undone");
             case RESTORED -> {
                 var checkpoint = restoredCheckpoint.get();
-                text.append(" to checkpoint '").append(checkpoint.checkpointId()).append("' (version ")
-                        .append(checkpoint.version()).append(") of agent '").append(checkpoint.agentId())
+                text.append(" to checkpoint '")
+                        .append(checkpoint.checkpointId())
+                        .append("' (version ")
+                        .append(checkpoint.version())
+                        .append(") of agent '")
+                        .append(checkpoint.agentId())
                         .append("': restored; ");
                 if (noCallsFound()) {
                     text.append("no tool calls recorded since the checkpoint — nothing to undo");

@@ -12,17 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pairs tools with the inverse tools that undo their side effects. On a rollback, every tool call
- * made after the restored checkpoint whose tool has an inverse gets the inverse called with the
- * same arguments, newest first. Making the inverse really undo the tool is the developer's job.
- * Immutable; build with {@link #builder()}.
+ * Pairs tools with the inverse tools that undo their side effects. On a rollback, every tool call made after the
+ * restored checkpoint whose tool has an inverse gets the inverse called with the same arguments, newest first. Making
+ * the inverse really undo the tool is the developer's job. Immutable; build with {@link #builder()}.
  *
  * <p><b>Recording rule.</b> A rollback finds the calls to undo in the agent's message history
- * ({@link ToolCallHistory#callsAfter}): only calls appended as {@link Message.Role#TOOL_CALL}
- * messages, e.g. {@code context.append(Message.toolCall(new ToolCall(id, "createUser", args)))},
- * are seen. A tool the agent runs without recording it is not undone, and the rollback still
- * reports {@linkplain RollbackReport#isClean() clean}; {@link RollbackReport#noCallsFound()} tells
- * when no calls were recorded after the checkpoint at all.
+ * ({@link ToolCallHistory#callsAfter}): only calls appended as {@link Message.Role#TOOL_CALL} messages, e.g.
+ * {@code context.append(Message.toolCall(new ToolCall(id, "createUser", args)))}, are seen. A tool the agent runs
+ * without recording it is not undone, and the rollback still reports {@linkplain RollbackReport#isClean() clean};
+ * {@link RollbackReport#noCallsFound()} tells when no calls were recorded after the checkpoint at all.
  */
 public final class RollbackToolRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(RollbackToolRegistry.class);
@@ -51,10 +49,9 @@ public final class RollbackToolRegistry {
     }
 
     /**
-     * Undoes tool calls: calls the inverse of every call whose tool has one, with the call's own
-     * arguments, newest call first. An inverse that throws does not stop the others; it is
-     * recorded in {@link UndoResult#failures()}. Calls whose tool has no inverse are listed in
-     * {@link UndoResult#withoutInverse()}. {@link Error}s are not caught.
+     * Undoes tool calls: calls the inverse of every call whose tool has one, with the call's own arguments, newest call
+     * first. An inverse that throws does not stop the others; it is recorded in {@link UndoResult#failures()}. Calls
+     * whose tool has no inverse are listed in {@link UndoResult#withoutInverse()}. {@link Error}s are not caught.
      *
      * @param callsInOrderMade the calls to undo, oldest first (the order the agent made them)
      * @return what was undone, what failed and what had no inverse, each newest call first
@@ -64,11 +61,11 @@ public final class RollbackToolRegistry {
     }
 
     /**
-     * As {@link #undo(List)}, giving every inverse that is a {@link KeyedTool} the idempotency key
-     * of the call it undoes ({@link #undo(List)} uses the call id as key).
+     * As {@link #undo(List)}, giving every inverse that is a {@link KeyedTool} the idempotency key of the call it
+     * undoes ({@link #undo(List)} uses the call id as key).
      *
      * @param callsInOrderMade the calls to undo, oldest first
-     * @param idempotencyKeys  the key each call was made with
+     * @param idempotencyKeys the key each call was made with
      */
     public UndoResult undo(List<ToolCall> callsInOrderMade, Function<ToolCall, String> idempotencyKeys) {
         Objects.requireNonNull(callsInOrderMade, "callsInOrderMade");
@@ -98,8 +95,12 @@ public final class RollbackToolRegistry {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                LOG.warn("Inverse tool '{}' failed to undo call '{}' of '{}': {}", inverse.name(), call.id(),
-                        call.toolName(), e.toString());
+                LOG.warn(
+                        "Inverse tool '{}' failed to undo call '{}' of '{}': {}",
+                        inverse.name(),
+                        call.id(),
+                        call.toolName(),
+                        e.toString());
                 failures.add(new InverseFailure(call, inverse.name(), e));
             }
         }
@@ -115,7 +116,9 @@ public final class RollbackToolRegistry {
     public String toString() {
         var pairs = new StringBuilder();
         inverses.forEach((tool, inverse) -> pairs.append(pairs.length() == 0 ? "" : ", ")
-                .append(tool).append(" -> ").append(inverse.name()));
+                .append(tool)
+                .append(" -> ")
+                .append(inverse.name()));
         return "RollbackToolRegistry[" + pairs + "]";
     }
 
@@ -123,8 +126,7 @@ public final class RollbackToolRegistry {
     public static final class Builder {
         private final Map<String, Tool> inverses = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Registers {@code inverseTool} as the undo of {@code tool}; it receives the same arguments.
@@ -148,7 +150,9 @@ public final class RollbackToolRegistry {
             return this;
         }
 
-        /** Registers an inverse written as a lambda: {@code registerRollback("createUser", "removeUser", args -> …)}. */
+        /**
+         * Registers an inverse written as a lambda: {@code registerRollback("createUser", "removeUser", args -> …)}.
+         */
         public Builder registerRollback(String toolName, String inverseName, Tool.ToolFunction inverse) {
             return registerRollback(toolName, Tool.of(inverseName, inverse));
         }

@@ -11,9 +11,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * A ready {@link AgentContext} for code that runs agents without a framework: a mutable holder of
- * the conversation, the key/value state, the current node and the last restored input.
- * Thread-safe; readers get immutable snapshots.
+ * A ready {@link AgentContext} for code that runs agents without a framework: a mutable holder of the conversation, the
+ * key/value state, the current node and the last restored input. Thread-safe; readers get immutable snapshots.
  */
 public final class SimpleAgentContext implements AgentContext {
     private final String agentId;
@@ -71,9 +70,8 @@ public final class SimpleAgentContext implements AgentContext {
     }
 
     /**
-     * Records a call of {@code tool}, runs it and records its result as a
-     * {@link Message.Role#TOOL_RESULT} message; returns the result. A tool that throws leaves the
-     * call recorded (it may have had side effects) and no result.
+     * Records a call of {@code tool}, runs it and records its result as a {@link Message.Role#TOOL_RESULT} message;
+     * returns the result. A tool that throws leaves the call recorded (it may have had side effects) and no result.
      */
     public JsonNode callTool(Tool tool, JsonNode arguments) throws Exception {
         Objects.requireNonNull(tool, "tool");

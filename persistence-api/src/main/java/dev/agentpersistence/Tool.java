@@ -2,9 +2,7 @@ package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/**
- * A tool an agent can call, as far as rollback needs it: a name and a way to run it.
- */
+/** A tool an agent can call, as far as rollback needs it: a name and a way to run it. */
 public interface Tool {
 
     /** The name tool calls use ({@link ToolCall#toolName()}). */

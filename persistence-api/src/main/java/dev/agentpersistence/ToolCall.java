@@ -10,8 +10,8 @@ import java.util.Objects;
 /**
  * A tool invocation requested by the model.
  *
- * @param id        the call id the model assigned; pairs the call with its {@link Message.Role#TOOL_RESULT}
- * @param toolName  the name of the tool, as registered in a {@link RollbackToolRegistry}
+ * @param id the call id the model assigned; pairs the call with its {@link Message.Role#TOOL_RESULT}
+ * @param toolName the name of the tool, as registered in a {@link RollbackToolRegistry}
  * @param arguments the call's arguments; {@code null} is stored as JSON {@code null}. Treat as read-only.
  */
 public record ToolCall(String id, String toolName, JsonNode arguments) {
@@ -24,8 +24,8 @@ public record ToolCall(String id, String toolName, JsonNode arguments) {
     }
 
     /**
-     * Arguments a framework gives as text: the JSON value the text holds, or the text itself as a JSON
-     * string when it is not one JSON value (empty text included), so rollback tools always get JSON.
+     * Arguments a framework gives as text: the JSON value the text holds, or the text itself as a JSON string when it
+     * is not one JSON value (empty text included), so rollback tools always get JSON.
      */
     public static JsonNode argumentsOf(String text) {
         Objects.requireNonNull(text, "text");

@@ -4,15 +4,14 @@ import java.util.List;
 
 /**
  * What {@link RollbackToolRegistry#undo(List)} did (a rollback of a checkpoint reports it inside a
- * {@link RollbackReport}). Every undone call appears in exactly one of
- * the three lists; all three are in the order the undo visited the calls, newest call first.
+ * {@link RollbackReport}). Every undone call appears in exactly one of the three lists; all three are in the order the
+ * undo visited the calls, newest call first.
  *
- * @param performed      inverse calls that completed
- * @param failures       inverse calls that threw, with their exceptions
+ * @param performed inverse calls that completed
+ * @param failures inverse calls that threw, with their exceptions
  * @param withoutInverse tool calls whose tool has no registered inverse (left as they were)
  */
-public record UndoResult(List<InverseCall> performed, List<InverseFailure> failures,
-                             List<ToolCall> withoutInverse) {
+public record UndoResult(List<InverseCall> performed, List<InverseFailure> failures, List<ToolCall> withoutInverse) {
 
     /** Nothing to undo. */
     public static final UndoResult EMPTY = new UndoResult(List.of(), List.of(), List.of());
@@ -24,8 +23,8 @@ public record UndoResult(List<InverseCall> performed, List<InverseFailure> failu
     }
 
     /**
-     * Whether every inverse that was called completed. Calls without an inverse do not make a
-     * result unclean (read-only tools need none); inspect {@link #withoutInverse()} for them.
+     * Whether every inverse that was called completed. Calls without an inverse do not make a result unclean (read-only
+     * tools need none); inspect {@link #withoutInverse()} for them.
      */
     public boolean isClean() {
         return failures.isEmpty();
@@ -42,8 +41,8 @@ public record UndoResult(List<InverseCall> performed, List<InverseFailure> failu
     }
 
     /**
-     * A summary line, then one line per call with its status ({@code undone}, {@code FAILED} with the
-     * error, {@code no inverse}), for logs and terminals.
+     * A summary line, then one line per call with its status ({@code undone}, {@code FAILED} with the error, {@code no
+     * inverse}), for logs and terminals.
      */
     @Override
     public String toString() {
@@ -67,8 +66,11 @@ public record UndoResult(List<InverseCall> performed, List<InverseFailure> failu
             line(text, "undone", call.original()).append(" by ").append(call.inverseToolName());
         }
         for (var failure : failures) {
-            line(text, "FAILED", failure.original()).append(" by ").append(failure.inverseToolName())
-                    .append(": ").append(failure.error());
+            line(text, "FAILED", failure.original())
+                    .append(" by ")
+                    .append(failure.inverseToolName())
+                    .append(": ")
+                    .append(failure.error());
         }
         for (var call : withoutInverse) {
             line(text, "no inverse", call).append(" (left as it was)");
@@ -76,7 +78,13 @@ public record UndoResult(List<InverseCall> performed, List<InverseFailure> failu
     }
 
     private static StringBuilder line(StringBuilder text, String status, ToolCall call) {
-        return text.append(System.lineSeparator()).append("  ").append(String.format("%-10s", status)).append(' ')
-                .append(call.toolName()).append(" (call ").append(call.id()).append(')');
+        return text.append(System.lineSeparator())
+                .append("  ")
+                .append(String.format("%-10s", status))
+                .append(' ')
+                .append(call.toolName())
+                .append(" (call ")
+                .append(call.id())
+                .append(')');
     }
 }

@@ -12,17 +12,24 @@ class AgentCheckpointBuilderTest {
     void aMissingCreatedAtNamesTheBuilderCall() {
         var builder = AgentCheckpoint.builder().checkpointId("c1").agentId("a1");
 
-        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("createdAt is required")
                 .hasMessageContaining("call .createdAt(Instant)");
     }
 
     @Test
     void aMissingCheckpointIdOrAgentIdNamesTheBuilderCall() {
-        assertThatThrownBy(() -> AgentCheckpoint.builder().agentId("a1").createdAt(Instant.EPOCH).build())
+        assertThatThrownBy(() -> AgentCheckpoint.builder()
+                        .agentId("a1")
+                        .createdAt(Instant.EPOCH)
+                        .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("checkpointId is required: call .checkpointId(String)");
-        assertThatThrownBy(() -> AgentCheckpoint.builder().checkpointId("c1").createdAt(Instant.EPOCH).build())
+        assertThatThrownBy(() -> AgentCheckpoint.builder()
+                        .checkpointId("c1")
+                        .createdAt(Instant.EPOCH)
+                        .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("agentId is required: call .agentId(String)");
     }
@@ -36,7 +43,11 @@ class AgentCheckpointBuilderTest {
 
     @Test
     void aCompleteBuilderBuilds() {
-        var checkpoint = AgentCheckpoint.builder().checkpointId("c1").agentId("a1").createdAt(Instant.EPOCH).build();
+        var checkpoint = AgentCheckpoint.builder()
+                .checkpointId("c1")
+                .agentId("a1")
+                .createdAt(Instant.EPOCH)
+                .build();
 
         assertThat(checkpoint.createdAt()).isEqualTo(Instant.EPOCH);
     }

@@ -41,8 +41,12 @@ class AgentPersistenceTest {
     });
 
     private AgentPersistence.Builder persistence() {
-        return AgentPersistence.builder().storage(storage).clock(clock)
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, removeUser).build());
+        return AgentPersistence.builder()
+                .storage(storage)
+                .clock(clock)
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, removeUser)
+                        .build());
     }
 
     private static com.fasterxml.jackson.databind.JsonNode name(String name) {
@@ -99,7 +103,9 @@ class AgentPersistenceTest {
         var raced = new AtomicBoolean();
         storage.beforeSave(cp -> {
             if (cp.checkpointId().startsWith("mine-") && raced.compareAndSet(false, true)) {
-                storage.saveCheckpoint("agent-1", cp.toBuilder().checkpointId("theirs").nodeId("other").build());
+                storage.saveCheckpoint(
+                        "agent-1",
+                        cp.toBuilder().checkpointId("theirs").nodeId("other").build());
             }
         });
 
@@ -107,7 +113,8 @@ class AgentPersistenceTest {
 
         assertThat(mine.version()).isEqualTo(2);
         assertThat(mine.parentCheckpointId()).isEqualTo("theirs");
-        assertThat(persistence.checkpoints("agent-1")).extracting(AgentCheckpoint::checkpointId)
+        assertThat(persistence.checkpoints("agent-1"))
+                .extracting(AgentCheckpoint::checkpointId)
                 .containsExactly("mine-1", "theirs", "mine-2");
     }
 
@@ -140,7 +147,9 @@ class AgentPersistenceTest {
 
         assertThat(next.version()).isEqualTo(2);
         assertThat(next.parentCheckpointId()).isEqualTo(other.checkpointId());
-        assertThat(mine.checkpoints("agent-1")).extracting(AgentCheckpoint::nodeId).containsExactly("a", "b", "c");
+        assertThat(mine.checkpoints("agent-1"))
+                .extracting(AgentCheckpoint::nodeId)
+                .containsExactly("a", "b", "c");
     }
 
     @Test
@@ -150,16 +159,23 @@ class AgentPersistenceTest {
         var stolen = new AtomicInteger();
         storage.beforeSave(cp -> {
             if (!cp.checkpointId().startsWith("theirs")) {
-                storage.saveCheckpoint("agent-1", cp.toBuilder().checkpointId("theirs-" + stolen.incrementAndGet()).build());
+                storage.saveCheckpoint(
+                        "agent-1",
+                        cp.toBuilder()
+                                .checkpointId("theirs-" + stolen.incrementAndGet())
+                                .build());
             }
         });
 
         assertThatThrownBy(() -> persistence.createCheckpoint(ctx, "b", null, null))
                 .isInstanceOf(CheckpointConflictException.class)
-                .hasMessageContaining("agent-1").hasMessageContaining("3 attempts")
-                .satisfies(e -> assertThat(((CheckpointConflictException) e).agentId()).isEqualTo("agent-1"));
+                .hasMessageContaining("agent-1")
+                .hasMessageContaining("3 attempts")
+                .satisfies(e ->
+                        assertThat(((CheckpointConflictException) e).agentId()).isEqualTo("agent-1"));
         assertThat(stolen.get()).isEqualTo(3);
-        assertThat(persistence.checkpoints("agent-1")).extracting(AgentCheckpoint::checkpointId)
+        assertThat(persistence.checkpoints("agent-1"))
+                .extracting(AgentCheckpoint::checkpointId)
                 .containsExactly("theirs-1", "theirs-2", "theirs-3");
     }
 
@@ -188,7 +204,8 @@ class AgentPersistenceTest {
         var stored = persistence.checkpoints("shared");
         assertThat(stored).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
         for (int i = 1; i < stored.size(); i++) {
-            assertThat(stored.get(i).parentCheckpointId()).isEqualTo(stored.get(i - 1).checkpointId());
+            assertThat(stored.get(i).parentCheckpointId())
+                    .isEqualTo(stored.get(i - 1).checkpointId());
         }
     }
 
@@ -197,7 +214,8 @@ class AgentPersistenceTest {
         var ctx = new SimpleAgentContext("agent-1");
         var manual = persistence().build();
         assertThat(manual.isAutomaticPersistence()).isFalse();
-        assertThat(manual.onNodeCompleted(ctx, "n1", JSON.textNode("x"), "String")).isEmpty();
+        assertThat(manual.onNodeCompleted(ctx, "n1", JSON.textNode("x"), "String"))
+                .isEmpty();
         assertThat(manual.checkpoints("agent-1")).isEmpty();
 
         var automatic = persistence().automaticPersistence(true).build();
@@ -222,8 +240,8 @@ class AgentPersistenceTest {
         assertThat(users).containsExactly("Alex");
         assertThat(report.outcome()).isEqualTo(RollbackReport.Outcome.RESTORED);
         assertThat(report.restoredCheckpoint()).contains(checkpoint);
-        assertThat(report.performed()).containsExactly(new InverseCall(maria, "removeUser"),
-                new InverseCall(daniel, "removeUser"));
+        assertThat(report.performed())
+                .containsExactly(new InverseCall(maria, "removeUser"), new InverseCall(daniel, "removeUser"));
         assertThat(report.failures()).isEmpty();
         assertThat(report.isClean()).isTrue();
         assertThat(ctx.messageHistory()).isEqualTo(checkpoint.messageHistory());
@@ -273,13 +291,16 @@ class AgentPersistenceTest {
     @Test
     void aFailingInverseIsReportedAndTheContextIsStillRestored() throws Exception {
         var failure = new IllegalStateException("cannot remove Daniel");
-        var persistence = persistence().rollbackTools(RollbackToolRegistry.builder()
-                .registerRollback("createUser", "removeUser", args -> {
-                    if (args.path("name").asText().equals("Daniel")) {
-                        throw failure;
-                    }
-                    return removeUser.execute(args);
-                }).build()).build();
+        var persistence = persistence()
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback("createUser", "removeUser", args -> {
+                            if (args.path("name").asText().equals("Daniel")) {
+                                throw failure;
+                            }
+                            return removeUser.execute(args);
+                        })
+                        .build())
+                .build();
         var ctx = new SimpleAgentContext("agent-1");
         var checkpoint = persistence.createCheckpoint(ctx, "start", null, null);
         var daniel = recordedCall(ctx, createUser, "Daniel");
@@ -352,7 +373,8 @@ class AgentPersistenceTest {
         var next = persistence.createCheckpoint(ctx, "n1", null, null);
         assertThat(next.version()).isEqualTo(2);
         assertThat(next.parentCheckpointId()).isEqualTo(tombstone.checkpointId());
-        assertThat(persistence.rollbackToLatestCheckpoint(ctx).restoredCheckpoint()).contains(next);
+        assertThat(persistence.rollbackToLatestCheckpoint(ctx).restoredCheckpoint())
+                .contains(next);
     }
 
     @Test
@@ -365,7 +387,8 @@ class AgentPersistenceTest {
                 .isInstanceOf(CheckpointNotFoundException.class)
                 .hasMessage("Agent 'agent-1' has no checkpoint 'nope'");
         assertThatThrownBy(() -> persistence.rollbackToCheckpoint(tombstone.checkpointId(), ctx))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tombstone");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tombstone");
         assertThatThrownBy(() -> persistence.rollbackToCheckpoint("", ctx))
                 .isInstanceOf(InvalidIdentifierException.class);
     }
@@ -376,7 +399,10 @@ class AgentPersistenceTest {
         var a = persistence.createCheckpoint(new SimpleAgentContext("a"), "n", null, null);
         assertThatThrownBy(() -> persistence.rollbackToCheckpoint(a.checkpointId(), new SimpleAgentContext("b")))
                 .isInstanceOf(CheckpointNotFoundException.class);
-        assertThat(persistence.createCheckpoint(new SimpleAgentContext("b"), "n", null, null).version()).isZero();
+        assertThat(persistence
+                        .createCheckpoint(new SimpleAgentContext("b"), "n", null, null)
+                        .version())
+                .isZero();
     }
 
     @Test
@@ -408,37 +434,67 @@ class AgentPersistenceTest {
         persistence.rollbackToLatestCheckpoint(ctx);
         assertThatThrownBy(() -> persistence.rollbackToCheckpoint("missing", ctx));
 
-        assertThat(registry.get("agent.persistence.checkpoint.create").tags("kind", "checkpoint", "outcome", "success")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.checkpoint.create").tags("kind", "tombstone", "outcome", "success")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.rollback").tags("target", "checkpoint", "outcome", "restored")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.rollback").tags("target", "latest", "outcome", "run_completed")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.rollback").tags("target", "checkpoint", "outcome", "error")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.rollback.inverse.calls").tag("outcome", "success")
-                .counter().count()).isEqualTo(2.0);
-        assertThat(registry.get("agent.persistence.rollback.inverse.calls").tag("outcome", "failure")
-                .counter().count()).isZero();
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tags("kind", "checkpoint", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tags("kind", "tombstone", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("agent.persistence.rollback")
+                        .tags("target", "checkpoint", "outcome", "restored")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("agent.persistence.rollback")
+                        .tags("target", "latest", "outcome", "run_completed")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("agent.persistence.rollback")
+                        .tags("target", "checkpoint", "outcome", "error")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("agent.persistence.rollback.inverse.calls")
+                        .tag("outcome", "success")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
+        assertThat(registry.get("agent.persistence.rollback.inverse.calls")
+                        .tag("outcome", "failure")
+                        .counter()
+                        .count())
+                .isZero();
     }
 
     @Test
     void conflictRetriesAreCounted() {
         var registry = new SimpleMeterRegistry();
-        var persistence = persistence().meterRegistry(registry).maxConflictRetries(0).build();
+        var persistence =
+                persistence().meterRegistry(registry).maxConflictRetries(0).build();
         var ctx = new SimpleAgentContext("agent-1");
         storage.beforeSave(cp -> {
             if (!cp.checkpointId().equals("theirs")) {
-                storage.saveCheckpoint("agent-1", cp.toBuilder().checkpointId("theirs").build());
+                storage.saveCheckpoint(
+                        "agent-1", cp.toBuilder().checkpointId("theirs").build());
             }
         });
         assertThatThrownBy(() -> persistence.createCheckpoint(ctx, "n", null, null))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("the only attempt");
-        assertThat(registry.get("agent.persistence.checkpoint.create").tags("outcome", "conflict").timer().count())
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("the only attempt");
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tags("outcome", "conflict")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
-        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isZero();
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries")
+                        .counter()
+                        .count())
+                .isZero();
     }
 
     @Test
@@ -446,7 +502,10 @@ class AgentPersistenceTest {
         var registry = new SimpleMeterRegistry();
         persistence().meterRegistry(registry).build();
 
-        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isZero();
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries")
+                        .counter()
+                        .count())
+                .isZero();
     }
 
     @Test
@@ -483,7 +542,10 @@ class AgentPersistenceTest {
         first.createCheckpoint(ctx, "first", null, null);
 
         assertThat(first.checkpoints("shared")).hasSize(2 * rounds + 2);
-        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries").counter().count()).isPositive();
+        assertThat(registry.get("agent.persistence.checkpoint.conflict.retries")
+                        .counter()
+                        .count())
+                .isPositive();
     }
 
     @Test
@@ -497,14 +559,18 @@ class AgentPersistenceTest {
         assertThat(persistence.toString()).contains("automaticPersistence=false");
 
         assertThatThrownBy(() -> AgentPersistence.builder().build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("storage");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("storage");
         assertThatThrownBy(() -> AgentPersistence.builder().maxConflictRetries(-1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> AgentPersistence.builder().storage(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> AgentPersistence.builder().clock(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> persistence.createCheckpoint(null, "n", null, null))
                 .isInstanceOf(NullPointerException.class);
-        var bad = AgentPersistence.builder().storage(storage).checkpointIds(() -> "bad\nid").build();
+        var bad = AgentPersistence.builder()
+                .storage(storage)
+                .checkpointIds(() -> "bad\nid")
+                .build();
         assertThatThrownBy(() -> bad.createCheckpoint(new SimpleAgentContext("a"), "n", null, null))
                 .isInstanceOf(InvalidIdentifierException.class);
     }

@@ -22,10 +22,12 @@ class AsyncViewsTest {
     private final List<String> undone = new CopyOnWriteArrayList<>();
     private final AgentPersistence persistence = AgentPersistence.builder()
             .storage(storage)
-            .rollbackTools(RollbackToolRegistry.builder().registerRollback("book", "unbook", args -> {
-                undone.add(args.asText());
-                return null;
-            }).build())
+            .rollbackTools(RollbackToolRegistry.builder()
+                    .registerRollback("book", "unbook", args -> {
+                        undone.add(args.asText());
+                        return null;
+                    })
+                    .build())
             .build();
 
     @AfterEach
@@ -39,17 +41,24 @@ class AsyncViewsTest {
         var context = new SimpleAgentContext("async-agent");
         context.append(Message.user("plan a trip"));
 
-        AgentCheckpoint first = async.createCheckpoint(context, "plan", null, null).join();
+        AgentCheckpoint first =
+                async.createCheckpoint(context, "plan", null, null).join();
         context.recordToolCall("book", TextNode.valueOf("hotel"));
         RollbackReport report = async.rollbackToLatestCheckpoint(context).join();
-        AgentCheckpoint fork = async.fork("async-agent", first.checkpointId(), "async-fork").join();
+        AgentCheckpoint fork =
+                async.fork("async-agent", first.checkpointId(), "async-fork").join();
 
         assertThat(first.version()).isZero();
-        assertThat(report.restoredCheckpoint()).get().extracting(AgentCheckpoint::checkpointId).isEqualTo(first.checkpointId());
+        assertThat(report.restoredCheckpoint())
+                .get()
+                .extracting(AgentCheckpoint::checkpointId)
+                .isEqualTo(first.checkpointId());
         assertThat(undone).containsExactly("hotel");
         assertThat(fork.messageHistory()).isEqualTo(first.messageHistory());
-        assertThat(async.lineage("async-fork").join()).singleElement()
-                .extracting(ForkOrigin::parentAgentId).isEqualTo("async-agent");
+        assertThat(async.lineage("async-fork").join())
+                .singleElement()
+                .extracting(ForkOrigin::parentAgentId)
+                .isEqualTo("async-agent");
         assertThat(async.checkpoints("async-agent").join()).containsExactly(first);
     }
 
@@ -63,15 +72,27 @@ class AsyncViewsTest {
         CompletableFuture.allOf(saves).join();
 
         assertThat(async.getCheckpoints("many").join()).hasSize(20);
-        assertThat(async.getLatestCheckpoint("many").join()).get().extracting(AgentCheckpoint::version).isEqualTo(19L);
-        assertThatThrownBy(() -> async.saveCheckpoint("many", checkpoint("many", 3, "other-id")).join())
-                .cause().isInstanceOf(CheckpointConflictException.class);
-        assertThatThrownBy(() -> AsyncAgentPersistence.of(persistence, executor).checkpoints("").join())
-                .cause().isInstanceOf(InvalidIdentifierException.class);
+        assertThat(async.getLatestCheckpoint("many").join())
+                .get()
+                .extracting(AgentCheckpoint::version)
+                .isEqualTo(19L);
+        assertThatThrownBy(() -> async.saveCheckpoint("many", checkpoint("many", 3, "other-id"))
+                        .join())
+                .cause()
+                .isInstanceOf(CheckpointConflictException.class);
+        assertThatThrownBy(() -> AsyncAgentPersistence.of(persistence, executor)
+                        .checkpoints("")
+                        .join())
+                .cause()
+                .isInstanceOf(InvalidIdentifierException.class);
     }
 
     private static AgentCheckpoint checkpoint(String agentId, long version, String id) {
-        return AgentCheckpoint.builder().checkpointId(id).agentId(agentId).version(version)
-                .createdAt(java.time.Instant.EPOCH.plusSeconds(version)).build();
+        return AgentCheckpoint.builder()
+                .checkpointId(id)
+                .agentId(agentId)
+                .version(version)
+                .createdAt(java.time.Instant.EPOCH.plusSeconds(version))
+                .build();
     }
 }

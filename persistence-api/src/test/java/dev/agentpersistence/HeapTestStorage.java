@@ -12,13 +12,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * A small map-backed provider for unit tests of the facade (the real in-memory provider lives in a
- * module that depends on this one). Follows the save rules: unique version and id per agent,
- * identical re-save is a no-op. {@link #beforeSave} lets a test act as a concurrent writer.
+ * A small map-backed provider for unit tests of the facade (the real in-memory provider lives in a module that depends
+ * on this one). Follows the save rules: unique version and id per agent, identical re-save is a no-op.
+ * {@link #beforeSave} lets a test act as a concurrent writer.
  */
 final class HeapTestStorage implements PersistenceStorageProvider<CheckpointFilter> {
     private final Map<String, TreeMap<Long, AgentCheckpoint>> agents = new ConcurrentHashMap<>();
-    private volatile Consumer<AgentCheckpoint> beforeSave = cp -> { };
+    private volatile Consumer<AgentCheckpoint> beforeSave = cp -> {};
     private final AtomicInteger saveCalls = new AtomicInteger();
     private final AtomicInteger latestCalls = new AtomicInteger();
 

@@ -10,8 +10,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IdentifiersTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "agent-1", "../../etc/passwd", "a/b", "'; DROP TABLE x;--", "%2F", "*", "{tag}",
-            "with spaces", "😀 emoji", "日本語", "\"quoted\"", "back\\slash", " leading"})
+    @ValueSource(
+            strings = {
+                "a",
+                "agent-1",
+                "../../etc/passwd",
+                "a/b",
+                "'; DROP TABLE x;--",
+                "%2F",
+                "*",
+                "{tag}",
+                "with spaces",
+                "😀 emoji",
+                "日本語",
+                "\"quoted\"",
+                "back\\slash",
+                " leading"
+            })
     void acceptsAnyPrintableId(String id) {
         assertThat(Identifiers.requireValid(id, "agentId")).isSameAs(id);
         assertThat(Identifiers.isValid(id)).isTrue();
@@ -27,9 +42,11 @@ class IdentifiersTest {
     @Test
     void rejectsNullAndEmpty() {
         assertThatThrownBy(() -> Identifiers.requireValid(null, "agentId"))
-                .isInstanceOf(InvalidIdentifierException.class).hasMessage("agentId must not be null");
+                .isInstanceOf(InvalidIdentifierException.class)
+                .hasMessage("agentId must not be null");
         assertThatThrownBy(() -> Identifiers.requireValid("", "checkpointId"))
-                .isInstanceOf(InvalidIdentifierException.class).hasMessage("checkpointId must not be empty");
+                .isInstanceOf(InvalidIdentifierException.class)
+                .hasMessage("checkpointId must not be empty");
         assertThat(Identifiers.isValid(null)).isFalse();
         assertThat(Identifiers.isValid("")).isFalse();
     }

@@ -19,7 +19,8 @@ class MessageTest {
         }
         assertThat(ids).hasSize(1000);
         assertThat(Message.user("x").withId("mine").id()).isEqualTo("mine");
-        assertThat(new Message("given", Message.Role.USER, "x", List.of(), null, Map.of()).id()).isEqualTo("given");
+        assertThat(new Message("given", Message.Role.USER, "x", List.of(), null, Map.of()).id())
+                .isEqualTo("given");
     }
 
     @Test
@@ -36,22 +37,27 @@ class MessageTest {
         assertThat(a.sameContentAs(Message.user("hi"))).isTrue();
         assertThat(a.sameContentAs(Message.user("ho"))).isFalse();
         assertThat(a.sameContentAs(a.withMetadata("k", "v"))).isFalse();
-        assertThat(a.sameContentAs(a.withParts(List.of(ContentPart.text("hi"))))).isFalse();
+        assertThat(a.sameContentAs(a.withParts(List.of(ContentPart.text("hi")))))
+                .isFalse();
         assertThat(a.sameContentAs(null)).isFalse();
     }
 
     @Test
     void unusableIdsAreRefused() {
-        assertThatThrownBy(() -> Message.user("x").withId("")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Message.user("x").withId(""))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1 to 256");
-        assertThatThrownBy(() -> Message.user("x").withId("x".repeat(257))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Message.user("x").withId("x".repeat(257)))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("257");
     }
 
     @Test
     void aUserMessageOfPartsHasTheTextOfItsTextParts() {
-        var message = Message.user(List.of(ContentPart.text("look"),
-                ContentPart.url(MediaKind.IMAGE, "https://example.com/a.png", "image/png"), ContentPart.text("closely")));
+        var message = Message.user(List.of(
+                ContentPart.text("look"),
+                ContentPart.url(MediaKind.IMAGE, "https://example.com/a.png", "image/png"),
+                ContentPart.text("closely")));
         assertThat(message.content()).isEqualTo("look\nclosely");
         assertThat(message.parts()).hasSize(3);
         assertThatThrownBy(() -> message.parts().add(ContentPart.text("more")))
@@ -66,7 +72,8 @@ class MessageTest {
         assertThat(media.data()).containsExactly(1, 2, 3);
         media.data()[1] = 9;
         assertThat(media.data()).containsExactly(1, 2, 3);
-        assertThat(media).isEqualTo(ContentPart.bytes(MediaKind.AUDIO, new byte[] {1, 2, 3}, "audio/wav"))
+        assertThat(media)
+                .isEqualTo(ContentPart.bytes(MediaKind.AUDIO, new byte[] {1, 2, 3}, "audio/wav"))
                 .hasSameHashCodeAs(ContentPart.bytes(MediaKind.AUDIO, new byte[] {1, 2, 3}, "audio/wav"));
         assertThat(media).isNotEqualTo(ContentPart.bytes(MediaKind.VIDEO, new byte[] {1, 2, 3}, "audio/wav"));
         assertThat(media.size()).isEqualTo(3);
@@ -76,12 +83,17 @@ class MessageTest {
     @Test
     void aMediaPartNeedsExactlyOneSourceAndAMimeTypeForBytes() {
         assertThatThrownBy(() -> new ContentPart.Media(MediaKind.FILE, "text/plain", null, null, null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one of url and data");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly one of url and data");
         assertThatThrownBy(() -> new ContentPart.Media(MediaKind.FILE, "text/plain", "https://x", new byte[1], null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one of url and data");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly one of url and data");
         assertThatThrownBy(() -> new ContentPart.Media(MediaKind.FILE, null, null, new byte[1], null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MIME type");
-        assertThat(ContentPart.url(MediaKind.VIDEO, "https://example.com/v.mp4", null).mimeType()).isNull();
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MIME type");
+        assertThat(ContentPart.url(MediaKind.VIDEO, "https://example.com/v.mp4", null)
+                        .mimeType())
+                .isNull();
     }
 
     @Test
@@ -89,7 +101,9 @@ class MessageTest {
         assertThat(ToolCall.argumentsOf("{\"q\": 1}").get("q").intValue()).isEqualTo(1);
         assertThat(ToolCall.argumentsOf("[1,2]").isArray()).isTrue();
         assertThat(ToolCall.argumentsOf("not json").textValue()).isEqualTo("not json");
-        assertThat(ToolCall.argumentsOf("").textValue()).as("empty text is not a missing node").isEqualTo("");
+        assertThat(ToolCall.argumentsOf("").textValue())
+                .as("empty text is not a missing node")
+                .isEqualTo("");
         assertThat(ToolCall.argumentsOf("{\"open\":").textValue()).isEqualTo("{\"open\":");
     }
 
@@ -103,8 +117,11 @@ class MessageTest {
 
     @Test
     void theTextOfPartsJoinsTheTextPartsByLines() {
-        assertThat(Message.textOf(List.of(ContentPart.text("a"), ContentPart.url(MediaKind.IMAGE, "https://x/y.png", null),
-                ContentPart.text("b")))).isEqualTo("a\nb");
+        assertThat(Message.textOf(List.of(
+                        ContentPart.text("a"),
+                        ContentPart.url(MediaKind.IMAGE, "https://x/y.png", null),
+                        ContentPart.text("b"))))
+                .isEqualTo("a\nb");
         assertThat(Message.textOf(List.of())).isEmpty();
     }
 }

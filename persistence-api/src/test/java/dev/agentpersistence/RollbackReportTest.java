@@ -22,8 +22,11 @@ class RollbackReportTest {
     });
 
     private AgentPersistence persistence() {
-        return AgentPersistence.builder().storage(new HeapTestStorage())
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, removeUser).build())
+        return AgentPersistence.builder()
+                .storage(new HeapTestStorage())
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, removeUser)
+                        .build())
                 .build();
     }
 
@@ -69,26 +72,40 @@ class RollbackReportTest {
             throw new IOException("directory offline");
         });
         var call = new ToolCall("c-1", "createUser", JSON.objectNode());
-        var result = RollbackToolRegistry.builder().registerRollback("createUser", failing).build()
+        var result = RollbackToolRegistry.builder()
+                .registerRollback("createUser", failing)
+                .build()
                 .undo(List.of(call));
-        var checkpoint = AgentCheckpoint.builder().checkpointId("cp").agentId("a").version(3)
-                .createdAt(Instant.EPOCH).build();
+        var checkpoint = AgentCheckpoint.builder()
+                .checkpointId("cp")
+                .agentId("a")
+                .version(3)
+                .createdAt(Instant.EPOCH)
+                .build();
 
         var report = RollbackReport.restored(checkpoint, result);
 
         assertThat(report.isClean()).isFalse();
-        assertThat(report.toString().lines()).hasSize(2).last().asString()
-                .contains("FAILED").contains("createUser (call c-1) by removeUser")
+        assertThat(report.toString().lines())
+                .hasSize(2)
+                .last()
+                .asString()
+                .contains("FAILED")
+                .contains("createUser (call c-1) by removeUser")
                 .contains("IOException: directory offline");
         assertThat(result.toString()).startsWith("UndoResult: 0 undone, 1 failed, 0 without inverse");
     }
 
     @Test
     void nothingRestoredSaysWhy() {
-        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT).toString())
+        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT)
+                        .toString())
                 .contains("has no checkpoint");
-        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT).noCallsFound()).isFalse();
-        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.RUN_COMPLETED).toString())
+        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT)
+                        .noCallsFound())
+                .isFalse();
+        assertThat(RollbackReport.nothingRestored(RollbackReport.Outcome.RUN_COMPLETED)
+                        .toString())
                 .contains("completed");
     }
 }

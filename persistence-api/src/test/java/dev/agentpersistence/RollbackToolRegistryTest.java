@@ -38,8 +38,11 @@ class RollbackToolRegistryTest {
         var result = registry.undo(List.of(alex, tag, maria));
 
         assertThat(invoked).containsExactly("removeUser(Maria)", "dropTag(vip)", "removeUser(Alex)");
-        assertThat(result.performed()).containsExactly(
-                new InverseCall(maria, "removeUser"), new InverseCall(tag, "dropTag"), new InverseCall(alex, "removeUser"));
+        assertThat(result.performed())
+                .containsExactly(
+                        new InverseCall(maria, "removeUser"),
+                        new InverseCall(tag, "dropTag"),
+                        new InverseCall(alex, "removeUser"));
         assertThat(result.failures()).isEmpty();
         assertThat(result.withoutInverse()).isEmpty();
         assertThat(result.isClean()).isTrue();
@@ -79,8 +82,11 @@ class RollbackToolRegistryTest {
                 })
                 .build();
         var result = registry.undo(List.of(call("1", "write", "a")));
-        assertThat(result.failures()).singleElement()
-                .satisfies(f -> assertThat(f.error()).isInstanceOf(java.io.IOException.class).hasMessage("disk full"));
+        assertThat(result.failures())
+                .singleElement()
+                .satisfies(f -> assertThat(f.error())
+                        .isInstanceOf(java.io.IOException.class)
+                        .hasMessage("disk full"));
     }
 
     @Test
@@ -94,7 +100,8 @@ class RollbackToolRegistryTest {
         try {
             var result = registry.undo(List.of(call("1", "createUser", "Alex"), call("2", "wait", "x")));
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
-            assertThat(result.failures()).singleElement()
+            assertThat(result.failures())
+                    .singleElement()
                     .satisfies(f -> assertThat(f.error()).isInstanceOf(InterruptedException.class));
             assertThat(invoked).containsExactly("removeUser(Alex)");
         } finally {
@@ -139,13 +146,17 @@ class RollbackToolRegistryTest {
         var builder = RollbackToolRegistry.builder().registerRollback(recording("createUser"), recording("removeUser"));
         assertThatThrownBy(() -> builder.registerRollback(recording("createUser"), recording("deleteUser")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("createUser").hasMessageContaining("removeUser").hasMessageContaining("deleteUser");
+                .hasMessageContaining("createUser")
+                .hasMessageContaining("removeUser")
+                .hasMessageContaining("deleteUser");
     }
 
     @Test
     void lookupAndDescription() {
         var inverse = recording("removeUser");
-        var registry = RollbackToolRegistry.builder().registerRollback(recording("createUser"), inverse).build();
+        var registry = RollbackToolRegistry.builder()
+                .registerRollback(recording("createUser"), inverse)
+                .build();
         assertThat(registry.inverseOf("createUser")).containsSame(inverse);
         assertThat(registry.inverseOf("other")).isEmpty();
         assertThat(registry.hasInverse("createUser")).isTrue();

@@ -27,7 +27,8 @@ class SimpleAgentContextTest {
         var call = ctx.recordToolCall("search", JSON.objectNode().put("q", "x"));
 
         assertThat(call.id()).isNotBlank();
-        assertThat(ctx.messageHistory()).usingElementComparator(SimpleAgentContextTest::byContent)
+        assertThat(ctx.messageHistory())
+                .usingElementComparator(SimpleAgentContextTest::byContent)
                 .containsExactly(Message.user("hi"), Message.toolCall(call));
         assertThat(ctx.state()).containsExactly(Map.entry("a", JSON.nullNode()), Map.entry("b", JSON.numberNode(2)));
         assertThat(ctx.currentNodeId()).isEqualTo("n1");
@@ -46,13 +47,16 @@ class SimpleAgentContextTest {
         assertThat(history).hasSize(1);
         assertThat(state).isEmpty();
         assertThatThrownBy(() -> history.add(Message.user("x"))).isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> ctx.state().put("x", JSON.nullNode())).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ctx.state().put("x", JSON.nullNode()))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
     void callToolRecordsTheCallAndItsResult() throws Exception {
         var ctx = new SimpleAgentContext("agent-1");
-        var tool = Tool.of("createUser", args -> JSON.objectNode().put("created", args.path("name").asText()));
+        var tool = Tool.of(
+                "createUser",
+                args -> JSON.objectNode().put("created", args.path("name").asText()));
 
         var result = ctx.callTool(tool, JSON.objectNode().put("name", "Alex"));
 
@@ -62,7 +66,8 @@ class SimpleAgentContextTest {
         var call = history.get(0).toolCall();
         assertThat(call.toolName()).isEqualTo("createUser");
         assertThat(call.arguments()).isEqualTo(JSON.objectNode().put("name", "Alex"));
-        assertThat(history.get(1).sameContentAs(Message.toolResult(call.id(), "createUser", "{\"created\":\"Alex\"}"))).isTrue();
+        assertThat(history.get(1).sameContentAs(Message.toolResult(call.id(), "createUser", "{\"created\":\"Alex\"}")))
+                .isTrue();
     }
 
     @Test
@@ -72,16 +77,20 @@ class SimpleAgentContextTest {
             throw new IllegalStateException("half done");
         });
         assertThatThrownBy(() -> ctx.callTool(tool, JSON.objectNode())).hasMessage("half done");
-        assertThat(ctx.messageHistory()).singleElement().extracting(Message::role).isEqualTo(Message.Role.TOOL_CALL);
+        assertThat(ctx.messageHistory())
+                .singleElement()
+                .extracting(Message::role)
+                .isEqualTo(Message.Role.TOOL_CALL);
     }
 
     @Test
     void restoreReplacesEverything() {
-        var ctx = new SimpleAgentContext("agent-1").append(Message.user("old")).putState("old", JSON.textNode("x"))
+        var ctx = new SimpleAgentContext("agent-1")
+                .append(Message.user("old"))
+                .putState("old", JSON.textNode("x"))
                 .currentNodeId("old");
         Message fresh = Message.user("new");
-        ctx.restore(new ExecutionPoint("new", List.of(fresh), JSON.textNode("in"),
-                Map.of("new", JSON.numberNode(1))));
+        ctx.restore(new ExecutionPoint("new", List.of(fresh), JSON.textNode("in"), Map.of("new", JSON.numberNode(1))));
 
         assertThat(ctx.messageHistory()).containsExactly(fresh);
         assertThat(ctx.state()).containsExactly(Map.entry("new", JSON.numberNode(1)));

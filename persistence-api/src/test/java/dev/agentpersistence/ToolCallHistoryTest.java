@@ -66,7 +66,8 @@ class ToolCallHistoryTest {
     @Test
     void aHistoryTruncatedBelowTheCheckpointLengthStillYieldsTheNewCalls() {
         // The conversation was cut back to its first message, then Maria was created.
-        var current = history(Message.system("You manage users"), Message.user("create Maria"), Message.toolCall(maria));
+        var current =
+                history(Message.system("You manage users"), Message.user("create Maria"), Message.toolCall(maria));
 
         assertThat(ToolCallHistory.commonPrefixLength(atCheckpoint, current)).isEqualTo(1);
         assertThat(ToolCallHistory.callsAfter(atCheckpoint, current)).containsExactly(maria);

@@ -60,7 +60,9 @@ class UserStoreRollbackExampleTest {
         var createUser = store.createUser();
         var persistence = AgentPersistence.builder()
                 .storage(new HeapTestStorage())
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, store.removeUser()).build())
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, store.removeUser())
+                        .build())
                 .build();
         var agent = new SimpleAgentContext("user-admin");
 
@@ -73,7 +75,9 @@ class UserStoreRollbackExampleTest {
         var report = persistence.rollbackToCheckpoint(checkpoint.checkpointId(), agent);
 
         assertThat(store.users()).containsExactly("Alex");
-        assertThat(report.performed()).extracting(c -> c.inverseToolName() + "(" + c.original().arguments().path("name").asText() + ")")
+        assertThat(report.performed())
+                .extracting(c -> c.inverseToolName() + "("
+                        + c.original().arguments().path("name").asText() + ")")
                 .containsExactly("removeUser(Maria)", "removeUser(Daniel)");
         assertThat(report.failures()).isEmpty();
         assertThat(report.withoutInverse()).isEmpty();

@@ -14,16 +14,18 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering rules of ARCHITECTURE.md, checked on the production classes of every module on this
- * module's class path.
+ * The layering rules of ARCHITECTURE.md, checked on the production classes of every module on this module's class path.
  */
 class ArchitectureTest {
     /**
-     * Packages a backend module never reaches. {@code CheckpointCodec} is the one exception: the
-     * deprecated {@code codec(...)} builder methods take it so that user code keeps compiling.
+     * Packages a backend module never reaches. {@code CheckpointCodec} is the one exception: the deprecated
+     * {@code codec(...)} builder methods take it so that user code keeps compiling.
      */
-    private static final List<String> FORBIDDEN_TO_BACKENDS = List.of("dev.agentpersistence.codec",
-            "dev.agentpersistence.history", "dev.agentpersistence.storage.internal", "dev.agentpersistence.internal");
+    private static final List<String> FORBIDDEN_TO_BACKENDS = List.of(
+            "dev.agentpersistence.codec",
+            "dev.agentpersistence.history",
+            "dev.agentpersistence.storage.internal",
+            "dev.agentpersistence.internal");
 
     /** Modules that implement a backend under the storage shell. */
     private static final List<String> BACKEND_MODULES = List.of("inmemory", "file", "jdbc", "redis", "s3");
@@ -48,7 +50,8 @@ class ArchitectureTest {
         // facade that uses the SPI: that pair is the API by design and stays outside the slices.
         slices().matching("dev.agentpersistence.(*)..")
                 .namingSlices("$1")
-                .should().beFreeOfCycles()
+                .should()
+                .beFreeOfCycles()
                 .check(classes);
     }
 
@@ -56,10 +59,15 @@ class ArchitectureTest {
     @DisplayName("backend modules never reach the stored form, the history layer, the shell's internals or the guards")
     void backendsStayBelowTheShell() {
         for (String module : BACKEND_MODULES) {
-            noClasses().that().resideInAPackage("dev.agentpersistence." + module + "..")
-                    .should().dependOnClassesThat(DescribedPredicate.describe("stored form, history layer or guards",
-                            (JavaClass target) -> FORBIDDEN_TO_BACKENDS.stream().anyMatch(target.getPackageName()::startsWith)
-                                    && !target.getName().equals("dev.agentpersistence.codec.CheckpointCodec")
+            noClasses()
+                    .that()
+                    .resideInAPackage("dev.agentpersistence." + module + "..")
+                    .should()
+                    .dependOnClassesThat(DescribedPredicate.describe(
+                            "stored form, history layer or guards",
+                            (JavaClass target) -> FORBIDDEN_TO_BACKENDS.stream()
+                                                    .anyMatch(target.getPackageName()::startsWith)
+                                            && !target.getName().equals("dev.agentpersistence.codec.CheckpointCodec")
                                     || target.getName().equals("dev.agentpersistence.spi.StorageChecks")))
                     .because("the storage shell owns ids, the stored form and history; a backend stores bytes")
                     .check(classes);
@@ -69,19 +77,40 @@ class ArchitectureTest {
     @Test
     @DisplayName("no module reaches another module's internal packages")
     void internalsStayInTheirModule() {
-        noClasses().that().resideOutsideOfPackage("dev.agentpersistence..")
-                .or().resideInAnyPackage("dev.agentpersistence.pipeline..", "dev.agentpersistence.examples..",
-                        "dev.agentpersistence.benchmarks..", "dev.agentpersistence.inmemory..", "dev.agentpersistence.file..",
-                        "dev.agentpersistence.jdbc..", "dev.agentpersistence.redis..", "dev.agentpersistence.s3..",
-                        "dev.agentpersistence.langgraph4j..", "dev.agentpersistence.koog..", "dev.agentpersistence.langchain4j..",
-                        "dev.agentpersistence.springai..", "dev.agentpersistence.spring..", "dev.agentpersistence.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.agentpersistence.internal..",
-                        "dev.agentpersistence.history.internal..", "dev.agentpersistence.storage.internal..",
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.agentpersistence..")
+                .or()
+                .resideInAnyPackage(
+                        "dev.agentpersistence.pipeline..",
+                        "dev.agentpersistence.examples..",
+                        "dev.agentpersistence.benchmarks..",
+                        "dev.agentpersistence.inmemory..",
+                        "dev.agentpersistence.file..",
+                        "dev.agentpersistence.jdbc..",
+                        "dev.agentpersistence.redis..",
+                        "dev.agentpersistence.s3..",
+                        "dev.agentpersistence.langgraph4j..",
+                        "dev.agentpersistence.koog..",
+                        "dev.agentpersistence.langchain4j..",
+                        "dev.agentpersistence.springai..",
+                        "dev.agentpersistence.spring..",
+                        "dev.agentpersistence.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.agentpersistence.internal..",
+                        "dev.agentpersistence.history.internal..",
+                        "dev.agentpersistence.storage.internal..",
                         "dev.agentpersistence.memory.internal..")
                 .check(classes);
         for (String module : BACKEND_MODULES) {
-            noClasses().that().resideOutsideOfPackage("dev.agentpersistence." + module + "..")
-                    .should().dependOnClassesThat().resideInAPackage("dev.agentpersistence." + module + ".internal..")
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage("dev.agentpersistence." + module + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage("dev.agentpersistence." + module + ".internal..")
                     .check(classes);
         }
     }
@@ -96,26 +125,35 @@ class ArchitectureTest {
             for (int i = 0; i < BACKEND_MODULES.size(); i++) {
                 forbidden[i + 1] = "dev.agentpersistence." + BACKEND_MODULES.get(i) + "..";
             }
-            noClasses().that().resideInAPackage(own + "..")
-                    .should().dependOnClassesThat().resideInAnyPackage(forbidden)
-                    .orShould().dependOnClassesThat(DescribedPredicate.describe("another module's internal package",
+            noClasses()
+                    .that()
+                    .resideInAPackage(own + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(forbidden)
+                    .orShould()
+                    .dependOnClassesThat(DescribedPredicate.describe(
+                            "another module's internal package",
                             (JavaClass target) -> target.getPackageName().contains(".internal")
                                     && !target.getPackageName().startsWith(own + ".")))
                     .because("an integration works over any PersistenceStorageProvider")
                     .check(classes);
             org.assertj.core.api.Assertions.assertThat(classes.stream()
                             .anyMatch(c -> c.getPackageName().startsWith("dev.agentpersistence." + module)))
-                    .as("the %s module is on this module's test class path", module).isTrue();
+                    .as("the %s module is on this module's test class path", module)
+                    .isTrue();
         }
     }
 
-        @Test
+    @Test
     @DisplayName("one name, one thing: no two production classes share a simple name")
     void uniqueSimpleNames() {
         var seen = new java.util.HashMap<String, String>();
         var clashes = new java.util.ArrayList<String>();
         for (var javaClass : classes) {
-            if (javaClass.isNestedClass() || javaClass.isAnonymousClass() || javaClass.getSimpleName().equals("package-info")) {
+            if (javaClass.isNestedClass()
+                    || javaClass.isAnonymousClass()
+                    || javaClass.getSimpleName().equals("package-info")) {
                 continue;
             }
             String previous = seen.putIfAbsent(javaClass.getSimpleName(), javaClass.getName());
@@ -123,6 +161,8 @@ class ArchitectureTest {
                 clashes.add(previous + " and " + javaClass.getName());
             }
         }
-        org.assertj.core.api.Assertions.assertThat(clashes).as("classes sharing a simple name").isEmpty();
+        org.assertj.core.api.Assertions.assertThat(clashes)
+                .as("classes sharing a simple name")
+                .isEmpty();
     }
 }

@@ -20,8 +20,8 @@ class BomTest {
         Map<String, String> parent = properties(Files.readString(ROOT.resolve("pom.xml")));
         Map<String, String> managed = properties(bom);
         assertThat(managed).isNotEmpty();
-        managed.forEach((name, version) -> assertThat(version).as("%s in the BOM and the parent POM", name)
-                .isEqualTo(parent.get(name)));
+        managed.forEach((name, version) ->
+                assertThat(version).as("%s in the BOM and the parent POM", name).isEqualTo(parent.get(name)));
         for (String artifact : new String[] {"sqlite-jdbc", "postgresql", "mariadb-java-client", "h2", "jedis"}) {
             assertThat(bom).as("the BOM manages %s", artifact).contains("<artifactId>" + artifact + "</artifactId>");
         }

@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A consumer's first hour: the project of the README's "Use it in your project" section, written from
- * the README text as it stands, builds and runs against the artifacts this build made, installed into
- * the local Maven repository as the section's install step does.
+ * A consumer's first hour: the project of the README's "Use it in your project" section, written from the README text
+ * as it stands, builds and runs against the artifacts this build made, installed into the local Maven repository as the
+ * section's install step does.
  */
 class ReadmeConsumerProjectTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final String VERSION = "0.1.0-SNAPSHOT";
-    private static final Pattern FILE = Pattern.compile("<!-- consumer: (\\S+) -->\\n```[a-z]*\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern FILE =
+            Pattern.compile("<!-- consumer: (\\S+) -->\\n```[a-z]*\\n(.*?)```", Pattern.DOTALL);
 
     @TempDir
     Path project;
@@ -41,7 +42,9 @@ class ReadmeConsumerProjectTest {
 
         String output = maven(project, "-q", "compile", "exec:java");
         assertThat(output).contains("Restored first at node plan with 1 message(s)");
-        assertThat(project.resolve("agent-checkpoints.db")).as("the embedded SQLite default").exists();
+        assertThat(project.resolve("agent-checkpoints.db"))
+                .as("the embedded SQLite default")
+                .exists();
     }
 
     /** The files the README names with {@code <!-- consumer: path -->} before a code block. */
@@ -60,14 +63,19 @@ class ReadmeConsumerProjectTest {
         install(ROOT.resolve("bom/pom.xml"), ROOT.resolve("bom/pom.xml"));
         for (String module : List.of("persistence-api", "persistence-jdbc")) {
             Path jar = ROOT.resolve(module).resolve("target").resolve(module + "-" + VERSION + ".jar");
-            assertThat(jar).as("the jar of %s; run the build through the package phase (mvn verify)", module)
+            assertThat(jar)
+                    .as("the jar of %s; run the build through the package phase (mvn verify)", module)
                     .exists();
             install(ROOT.resolve(module).resolve("pom.xml"), jar);
         }
     }
 
     private static void install(Path pom, Path file) throws Exception {
-        maven(ROOT, "-q", "org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file", "-DpomFile=" + pom,
+        maven(
+                ROOT,
+                "-q",
+                "org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file",
+                "-DpomFile=" + pom,
                 "-Dfile=" + file);
     }
 
@@ -79,14 +87,18 @@ class ReadmeConsumerProjectTest {
         command.addAll(List.of(arguments));
         Path log = Files.createTempFile("maven", ".log");
         try {
-            Process maven = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            Process maven = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             boolean finished = maven.waitFor(5, TimeUnit.MINUTES);
             if (!finished) {
                 maven.destroyForcibly();
             }
             String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertThat(finished && maven.exitValue() == 0).as("%s in %s failed:%n%s", command, directory, output)
+            assertThat(finished && maven.exitValue() == 0)
+                    .as("%s in %s failed:%n%s", command, directory, output)
                     .isTrue();
             return output;
         } finally {

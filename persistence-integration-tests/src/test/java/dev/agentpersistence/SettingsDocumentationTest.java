@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The settings tables of the main README and of every provider module's README are the declarations
- * (the examples module checks its own, since its factory is not on this class path).
+ * The settings tables of the main README and of every provider module's README are the declarations (the examples
+ * module checks its own, since its factory is not on this class path).
  */
 class SettingsDocumentationTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -21,8 +21,9 @@ class SettingsDocumentationTest {
     @Test
     void everyProviderModuleReadmeTableIsTheDeclarations() {
         int checked = 0;
-        for (String module : new String[] {"persistence-inmemory", "persistence-file", "persistence-jdbc",
-                "persistence-redis", "persistence-s3"}) {
+        for (String module : new String[] {
+            "persistence-inmemory", "persistence-file", "persistence-jdbc", "persistence-redis", "persistence-s3"
+        }) {
             Path readme = ROOT.resolve(module).resolve("README.md");
             if (readme.toFile().exists()) {
                 checked += SettingsTables.assertReadme(readme);

@@ -26,20 +26,19 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 /**
  * Runs the benchmarks: {@code java -jar benchmarks/target/benchmarks.jar [quick|full] [options] [JMH options]}.
  *
- * <p>Starts S3Proxy, picks a run id that names every table, key prefix, bucket and directory the run
- * uses, runs the JMH benchmarks and the peer workload, removes the run's data from every backend,
- * and writes the results (JMH JSON, peer JSON, a Markdown summary) under
- * {@code benchmarks/target/benchmark-results/}. Options:
+ * <p>Starts S3Proxy, picks a run id that names every table, key prefix, bucket and directory the run uses, runs the JMH
+ * benchmarks and the peer workload, removes the run's data from every backend, and writes the results (JMH JSON, peer
+ * JSON, a Markdown summary) under {@code benchmarks/target/benchmark-results/}. Options:
+ *
  * <ul>
- *   <li>{@code --no-ops}: skip the JMH benchmarks; {@code --no-peers}: skip the peer workload;</li>
- *   <li>{@code --peers=a,b}: run the peer workload on these stores only (see {@link PeerStores#all()});</li>
- *   <li>{@code --keep-data}: leave the run's data in place for inspection;</li>
- *   <li>anything else goes to JMH ({@code -p backend=redis}, {@code -prof jfr}, a benchmark regex, …).</li>
+ *   <li>{@code --no-ops}: skip the JMH benchmarks; {@code --no-peers}: skip the peer workload;
+ *   <li>{@code --peers=a,b}: run the peer workload on these stores only (see {@link PeerStores#all()});
+ *   <li>{@code --keep-data}: leave the run's data in place for inspection;
+ *   <li>anything else goes to JMH ({@code -p backend=redis}, {@code -prof jfr}, a benchmark regex, …).
  * </ul>
  */
 public final class BenchmarkMain {
-    private BenchmarkMain() {
-    }
+    private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         var modeName = "quick";
@@ -69,8 +68,9 @@ public final class BenchmarkMain {
         run(mode, ops, peers, keepData, peerStores == null ? mode.peerStores() : peerStores, cli);
     }
 
-    private static void run(RunMode mode, boolean ops, boolean peers, boolean keepData, List<String> peerStores,
-                            CommandLineOptions cli) throws Exception {
+    private static void run(
+            RunMode mode, boolean ops, boolean peers, boolean keepData, List<String> peerStores, CommandLineOptions cli)
+            throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Path target = Directories.target();
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -79,20 +79,23 @@ public final class BenchmarkMain {
         long started = System.nanoTime();
         String loadAtStart = Machine.loadAverage();
         try (S3Server s3 = S3Server.start()) {
-            BenchSettings settings = BenchSettings.forNewRun(BenchSettings.newRunId("r"), target.resolve("bench-data"),
-                    Optional.of(s3.endpoint()));
+            BenchSettings settings = BenchSettings.forNewRun(
+                    BenchSettings.newRunId("r"), target.resolve("bench-data"), Optional.of(s3.endpoint()));
             s3.createBucket(settings);
             s3.warmUp(settings);
             Map<String, String> machine = Machine.describe(settings.runDir());
             var reachable = new ArrayList<String>();
             var unavailable = new LinkedHashMap<String, String>();
             for (Backend backend : Backend.values()) {
-                backend.driver().unavailable(settings).ifPresentOrElse(
-                        reason -> unavailable.put(backend.id(), reason), () -> reachable.add(backend.id()));
+                backend.driver()
+                        .unavailable(settings)
+                        .ifPresentOrElse(
+                                reason -> unavailable.put(backend.id(), reason), () -> reachable.add(backend.id()));
             }
             unavailable.forEach((backend, reason) -> System.err.println("left out " + backend + ": " + reason));
             List<String> incremental = reachable.stream()
-                    .filter(id -> Backend.of(id).driver().supportsIncrementalHistory(settings)).toList();
+                    .filter(id -> Backend.of(id).driver().supportsIncrementalHistory(settings))
+                    .toList();
             List<OpResult> opResults = List.of();
             List<PeerResult> peerResults = List.of();
             try {
@@ -101,8 +104,11 @@ public final class BenchmarkMain {
                 }
                 if (peers) {
                     List<String> stores = peerStores.stream()
-                            .filter(id -> PeerStores.backend(id).map(backend -> PeerStores.incremental(id)
-                                    ? incremental.contains(backend.id()) : reachable.contains(backend.id())).orElse(true))
+                            .filter(id -> PeerStores.backend(id)
+                                    .map(backend -> PeerStores.incremental(id)
+                                            ? incremental.contains(backend.id())
+                                            : reachable.contains(backend.id()))
+                                    .orElse(true))
                             .toList();
                     peerResults = PeerRun.run(mode, settings, stores, resultsDir);
                 }
@@ -112,10 +118,17 @@ public final class BenchmarkMain {
                 }
             }
             var results = new Results(opResults, peerResults);
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
                     .writeValue(resultsDir.resolve("results.json").toFile(), results);
-            String summary = header(mode, machine, unavailable, incremental, loadAtStart,
-                    Duration.ofNanos(System.nanoTime() - started)) + new Summary(results).tables();
+            String summary = header(
+                            mode,
+                            machine,
+                            unavailable,
+                            incremental,
+                            loadAtStart,
+                            Duration.ofNanos(System.nanoTime() - started))
+                    + new Summary(results).tables();
             Files.writeString(resultsDir.resolve("summary.md"), summary);
             System.out.println();
             System.out.println(summary);
@@ -123,25 +136,54 @@ public final class BenchmarkMain {
         }
     }
 
-    private static String header(RunMode mode, Map<String, String> machine, Map<String, String> unavailable,
-                                 List<String> incremental, String loadAtStart, Duration took) {
+    private static String header(
+            RunMode mode,
+            Map<String, String> machine,
+            Map<String, String> unavailable,
+            List<String> incremental,
+            String loadAtStart,
+            Duration took) {
         var out = new StringBuilder();
-        out.append("## Results: ").append(mode.name()).append(" run of ")
-                .append(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))).append("\n\n");
-        machine.forEach((key, value) -> out.append("- ").append(key).append(": ").append(value).append('\n'));
-        out.append("- load average (1, 5, 15 min) at start: ").append(loadAtStart)
-                .append("; at end: ").append(Machine.loadAverage()).append('\n');
-        out.append("- JMH: ").append(mode.forks()).append(" fork per benchmark, ").append(mode.warmupIterations())
-                .append(" warm-up + ").append(mode.iterations()).append(" measured iterations of ")
-                .append(mode.iterationMillis()).append(" ms per benchmark; peer workload: ")
-                .append(mode.peerSteps()).append(" steps, ").append(mode.peerLatestCalls()).append(" × latest")
+        out.append("## Results: ")
+                .append(mode.name())
+                .append(" run of ")
+                .append(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
+                .append("\n\n");
+        machine.forEach((key, value) ->
+                out.append("- ").append(key).append(": ").append(value).append('\n'));
+        out.append("- load average (1, 5, 15 min) at start: ")
+                .append(loadAtStart)
+                .append("; at end: ")
+                .append(Machine.loadAverage())
+                .append('\n');
+        out.append("- JMH: ")
+                .append(mode.forks())
+                .append(" fork per benchmark, ")
+                .append(mode.warmupIterations())
+                .append(" warm-up + ")
+                .append(mode.iterations())
+                .append(" measured iterations of ")
+                .append(mode.iterationMillis())
+                .append(" ms per benchmark; peer workload: ")
+                .append(mode.peerSteps())
+                .append(" steps, ")
+                .append(mode.peerLatestCalls())
+                .append(" × latest")
                 .append(mode.peerWarmupSteps() > 0 ? ", after a " + mode.peerWarmupSteps() + "-step warm-up run" : "")
                 .append('\n');
-        out.append("- took ").append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s\n");
-        unavailable.forEach((backend, reason) -> out.append("- left out ").append(backend).append(": ")
-                .append(reason).append('\n'));
+        out.append("- took ")
+                .append(took.toMinutes())
+                .append(" min ")
+                .append(took.toSecondsPart())
+                .append(" s\n");
+        unavailable.forEach((backend, reason) -> out.append("- left out ")
+                .append(backend)
+                .append(": ")
+                .append(reason)
+                .append('\n'));
         out.append("- incremental history (`StorageSettings.incrementalHistory`) available on: ")
-                .append(incremental.isEmpty() ? "none" : String.join(", ", incremental)).append('\n');
+                .append(incremental.isEmpty() ? "none" : String.join(", ", incremental))
+                .append('\n');
         out.append('\n');
         return out.toString();
     }

@@ -22,8 +22,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The JSON codec alone on the benchmark checkpoint: the part of a save or a read that every
- * provider (except in-memory) pays on top of its backend call.
+ * The JSON codec alone on the benchmark checkpoint: the part of a save or a read that every provider (except in-memory)
+ * pays on top of its backend call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,15 +33,15 @@ public class CodecBenchmarks {
     public int messages;
 
     /**
-     * {@code json}: the JSON codec alone; {@code stored}: JSON with the default layers (checksum, LZ4 from
-     * 4 KiB); {@code stored-deflate}: the same with deflate level 1, the default before LZ4.
+     * {@code json}: the JSON codec alone; {@code stored}: JSON with the default layers (checksum, LZ4 from 4 KiB);
+     * {@code stored-deflate}: the same with deflate level 1, the default before LZ4.
      */
     @Param({"json", "stored", "stored-deflate"})
     public String layers;
 
     /**
-     * {@code ascii}: the fixture's English prose; {@code japanese}: the same messages in Japanese text;
-     * {@code lines}: the prose with a line break every 60 characters.
+     * {@code ascii}: the fixture's English prose; {@code japanese}: the same messages in Japanese text; {@code lines}:
+     * the prose with a line break every 60 characters.
      */
     @Param({"ascii"})
     public String text;
@@ -57,7 +57,8 @@ public class CodecBenchmarks {
         codec = switch (layers) {
             case "json" -> CheckpointCodec.json();
             case "stored" -> StoredForm.codec();
-            case "stored-deflate" -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")));
+            case "stored-deflate" ->
+                CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")));
             default -> throw new IllegalArgumentException("layers " + layers);
         };
         List<Message> history = switch (text) {

@@ -12,8 +12,7 @@ import java.util.Map;
 
 /** What the summary says about the machine a run measured on. */
 final class Machine {
-    private Machine() {
-    }
+    private Machine() {}
 
     /** CPU, cores, memory, OS, JVM and the latency of one fsync'd 4 KiB write in {@code dataDir}. */
     static Map<String, String> describe(Path dataDir) {
@@ -39,8 +38,10 @@ final class Machine {
 
     private static java.util.Optional<String> firstValue(Path file, String key) {
         try {
-            return Files.readAllLines(file).stream().filter(line -> line.startsWith(key))
-                    .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst();
+            return Files.readAllLines(file).stream()
+                    .filter(line -> line.startsWith(key))
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                    .findFirst();
         } catch (IOException e) {
             return java.util.Optional.empty();
         }
@@ -57,7 +58,8 @@ final class Machine {
                     channel.write(ByteBuffer.allocate(4096), (long) i * 4096);
                     channel.force(true);
                 }
-                return String.format(Locale.ROOT, "%.2f ms (mean of %d)", (System.nanoTime() - started) / 1e6 / rounds, rounds);
+                return String.format(
+                        Locale.ROOT, "%.2f ms (mean of %d)", (System.nanoTime() - started) / 1e6 / rounds, rounds);
             } finally {
                 Files.deleteIfExists(file);
             }

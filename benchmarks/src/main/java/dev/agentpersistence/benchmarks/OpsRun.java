@@ -20,20 +20,24 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The JMH part of a run. Options given on the command line win; the mode supplies everything else:
- * the three benchmark classes, iterations, forks, shapes, history sizes, the GC profiler, and
- * the run's settings as system properties of every fork.
+ * The JMH part of a run. Options given on the command line win; the mode supplies everything else: the three benchmark
+ * classes, iterations, forks, shapes, history sizes, the GC profiler, and the run's settings as system properties of
+ * every fork.
  */
 final class OpsRun {
-    private OpsRun() {
-    }
+    private OpsRun() {}
 
     /**
-     * @param backends            the backends to measure
+     * @param backends the backends to measure
      * @param incrementalBackends those of them that can store histories incrementally
      */
-    static List<OpResult> run(RunMode mode, BenchSettings settings, List<String> backends,
-                              List<String> incrementalBackends, CommandLineOptions cli, Path resultsDir)
+    static List<OpResult> run(
+            RunMode mode,
+            BenchSettings settings,
+            List<String> backends,
+            List<String> incrementalBackends,
+            CommandLineOptions cli,
+            Path resultsDir)
             throws RunnerException {
         List<RunMode.Pass> passes = cli.getIncludes().isEmpty()
                 ? mode.passes()
@@ -41,15 +45,27 @@ final class OpsRun {
         var results = new ArrayList<OpResult>();
         for (int i = 0; i < passes.size(); i++) {
             RunMode.Pass pass = passes.get(i);
-            boolean incremental = pass.params().getOrDefault("history", List.of()).contains("incremental");
-            results.addAll(runPass(mode, pass, settings, incremental ? incrementalBackends : backends, cli,
+            boolean incremental =
+                    pass.params().getOrDefault("history", List.of()).contains("incremental");
+            results.addAll(runPass(
+                    mode,
+                    pass,
+                    settings,
+                    incremental ? incrementalBackends : backends,
+                    cli,
                     resultsDir.resolve("jmh-" + (i + 1) + ".json")));
         }
         return results;
     }
 
-    private static List<OpResult> runPass(RunMode mode, RunMode.Pass pass, BenchSettings settings, List<String> backends,
-                                          CommandLineOptions cli, Path resultFile) throws RunnerException {
+    private static List<OpResult> runPass(
+            RunMode mode,
+            RunMode.Pass pass,
+            BenchSettings settings,
+            List<String> backends,
+            CommandLineOptions cli,
+            Path resultFile)
+            throws RunnerException {
         var options = new OptionsBuilder().parent(cli).include(pass.include());
         if (!cli.getWarmupIterations().hasValue()) {
             options.warmupIterations(mode.warmupIterations());
@@ -106,7 +122,11 @@ final class OpsRun {
             if (alloc == null) {
                 alloc = run.getSecondaryResults().get("·gc.alloc.rate.norm");
             }
-            results.add(new OpResult(name, values, primary.getScore() * scale, primary.getScoreError() * scale,
+            results.add(new OpResult(
+                    name,
+                    values,
+                    primary.getScore() * scale,
+                    primary.getScoreError() * scale,
                     alloc == null ? Double.NaN : alloc.getScore()));
         }
         return results;

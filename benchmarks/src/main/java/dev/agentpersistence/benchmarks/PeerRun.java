@@ -15,8 +15,7 @@ import java.util.concurrent.TimeUnit;
 final class PeerRun {
     private static final long TIMEOUT_MINUTES = 30;
 
-    private PeerRun() {
-    }
+    private PeerRun() {}
 
     static List<PeerResult> run(RunMode mode, BenchSettings settings, List<String> stores, Path resultsDir)
             throws IOException, InterruptedException {
@@ -40,7 +39,8 @@ final class PeerRun {
             Process process = new ProcessBuilder(command).inheritIO().start();
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 process.destroyForcibly().waitFor();
-                System.err.println("peer workload on " + store + " did not finish within " + TIMEOUT_MINUTES + " minutes");
+                System.err.println(
+                        "peer workload on " + store + " did not finish within " + TIMEOUT_MINUTES + " minutes");
                 continue;
             }
             if (process.exitValue() != 0 || !Files.exists(resultFile)) {

@@ -29,13 +29,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * Our providers, one call per operation: save, latest, get by id and a filtered list of 100
  * ({@link Fixtures#LIST_FILTER}), on an agent holding {@code shape} = checkpoints x messages.
  *
- * <p>Saves append to an agent of their own that holds the same number of checkpoints; after each
- * iteration it is trimmed back to its newest {@code checkpoints} (off the clock), so the store stays
- * the same size and memory use stays bounded. A save includes building the {@link AgentCheckpoint}.
- * With {@code history=incremental} the provider is wrapped in
- * incremental history ({@code StorageSettings.incrementalHistory}); every checkpoint of an agent
- * carries the same history, so its segments are stored once and each save writes the checkpoint
- * with its short inline tail (the steady state of a long agent run).
+ * <p>Saves append to an agent of their own that holds the same number of checkpoints; after each iteration it is
+ * trimmed back to its newest {@code checkpoints} (off the clock), so the store stays the same size and memory use stays
+ * bounded. A save includes building the {@link AgentCheckpoint}. With {@code history=incremental} the provider is
+ * wrapped in incremental history ({@code StorageSettings.incrementalHistory}); every checkpoint of an agent carries the
+ * same history, so its segments are stored once and each save writes the checkpoint with its short inline tail (the
+ * steady state of a long agent run).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -73,9 +72,15 @@ public class ProviderBenchmarks {
         }
 
         long load(String agentId) {
-            long next = FixtureLoader.ensure(provider,
-                    () -> driver.keepsDataAcrossJvms() ? driver.open(settings, NAMESPACE, true, incremental()) : provider,
-                    driver.loadThreads(), agentId, size.checkpoints(), messages);
+            long next = FixtureLoader.ensure(
+                    provider,
+                    () -> driver.keepsDataAcrossJvms()
+                            ? driver.open(settings, NAMESPACE, true, incremental())
+                            : provider,
+                    driver.loadThreads(),
+                    agentId,
+                    size.checkpoints(),
+                    messages);
             driver.afterLoad(settings, NAMESPACE);
             Disks.flush();
             return next;

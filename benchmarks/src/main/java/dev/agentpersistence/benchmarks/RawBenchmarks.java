@@ -21,9 +21,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The baseline: each backend's own client writing or reading, in one call, exactly the bytes our
- * provider stores for the latest checkpoint of the {@code 10x<messages>} agent of
- * {@link ProviderBenchmarks} (its stored document: JSON with the default layers, see {@code StoredForm}). Writes go to new keys, removed after each iteration.
+ * The baseline: each backend's own client writing or reading, in one call, exactly the bytes our provider stores for
+ * the latest checkpoint of the {@code 10x<messages>} agent of {@link ProviderBenchmarks} (its stored document: JSON
+ * with the default layers, see {@code StoredForm}). Writes go to new keys, removed after each iteration.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

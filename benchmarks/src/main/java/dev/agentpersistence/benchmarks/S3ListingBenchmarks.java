@@ -22,9 +22,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 
 /**
- * The S3 server itself: one {@code ListObjectsV2} with {@code MaxKeys=1} under a prefix holding
- * {@code keys} objects, through the SDK client. This is the call the S3 provider makes to find the
- * latest checkpoint, so it shows how much of "latest with 10,000 checkpoints" is the server's listing.
+ * The S3 server itself: one {@code ListObjectsV2} with {@code MaxKeys=1} under a prefix holding {@code keys} objects,
+ * through the SDK client. This is the call the S3 provider makes to find the latest checkpoint, so it shows how much of
+ * "latest with 10,000 checkpoints" is the server's listing.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,10 +40,12 @@ public class S3ListingBenchmarks {
     @Setup(Level.Trial)
     public void load() throws Exception {
         BenchSettings settings = BenchSettings.fromSystemProperties();
-        client = RawS3Store.client(settings.requireS3Endpoint(), BenchSettings.S3_ACCESS_KEY, BenchSettings.S3_SECRET_KEY);
+        client = RawS3Store.client(
+                settings.requireS3Endpoint(), BenchSettings.S3_ACCESS_KEY, BenchSettings.S3_SECRET_KEY);
         bucket = settings.bucket();
         prefix = "listing/" + keys + "/";
-        ListObjectsV2Response existing = client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix).maxKeys(1000));
+        ListObjectsV2Response existing =
+                client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix).maxKeys(1000));
         if (existing.keyCount() > 0) {
             return; // loaded by an earlier fork of this run
         }

@@ -4,15 +4,16 @@ import picocli.CommandLine;
 
 /** Runs an example's picocli command, reporting a failure as short lines instead of a stack trace. */
 public final class ExampleCommands {
-    private ExampleCommands() {
-    }
+    private ExampleCommands() {}
 
     /** Runs {@code command} with {@code args}; exits the JVM with the command's code when it is not 0. */
     public static void run(Object command, String... args) {
         int code = new CommandLine(command)
                 .setExecutionExceptionHandler((error, line, parsed) -> {
                     line.getErr().println("error: " + describe(error));
-                    for (Throwable cause = error.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+                    for (Throwable cause = error.getCause();
+                            cause != null && cause != cause.getCause();
+                            cause = cause.getCause()) {
                         line.getErr().println("  caused by: " + describe(cause));
                     }
                     return 2;

@@ -9,13 +9,12 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A storage backend chosen with one string, as the examples' {@code --storage} option takes it: every
- * form of {@link StorageUri} ({@code jdbc:…}, {@code file:<dir>}, {@code redis://…},
- * {@code s3://bucket[/prefix]}, a provider name) plus {@code jsonl:<dir>}, the examples' custom JSON
- * Lines backend.
+ * A storage backend chosen with one string, as the examples' {@code --storage} option takes it: every form of
+ * {@link StorageUri} ({@code jdbc:…}, {@code file:<dir>}, {@code redis://…}, {@code s3://bucket[/prefix]}, a provider
+ * name) plus {@code jsonl:<dir>}, the examples' custom JSON Lines backend.
  *
- * @param provider    the provider name
- * @param config      the settings, the provider name included
+ * @param provider the provider name
+ * @param config the settings, the provider name included
  * @param description where checkpoints go, passwords hidden
  */
 public record StorageSelection(String provider, ProviderConfig config, String description) {
@@ -46,8 +45,8 @@ public record StorageSelection(String provider, ProviderConfig config, String de
         Objects.requireNonNull(base, "base");
         if (spec.strip().toLowerCase(Locale.ROOT).startsWith("jsonl:")) {
             Path directory = StorageUri.directory(spec, "jsonl:");
-            return of(StorageUri.select("jsonl", base.with("agent.persistence.jsonl.dir", directory.toString()),
-                    "jsonl:" + directory));
+            return of(StorageUri.select(
+                    "jsonl", base.with("agent.persistence.jsonl.dir", directory.toString()), "jsonl:" + directory));
         }
         try {
             return of(StorageUri.parse(spec, base));

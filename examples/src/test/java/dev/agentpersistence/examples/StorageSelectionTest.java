@@ -23,17 +23,21 @@ class StorageSelectionTest {
         var redis = StorageSelection.parse("redis://:pw@cache:6380/2", NONE);
         assertThat(redis.provider()).isEqualTo("redis");
         assertThat(redis.description()).doesNotContain("pw");
-        assertThatThrownBy(() -> StorageSelection.parse("mongodb://x", NONE)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jdbc:<url>").hasMessageContaining("jsonl:<dir>");
+        assertThatThrownBy(() -> StorageSelection.parse("mongodb://x", NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jdbc:<url>")
+                .hasMessageContaining("jsonl:<dir>");
     }
 
     @Test
     void openingSqliteCreatesTheDatabaseDirectoryAndOpeningJsonLinesFindsTheCustomProvider(@TempDir Path dir) {
-        try (var sqlite = StorageSelection.sqlite(dir.resolve("nested/deeper/cp.db")).open()) {
+        try (var sqlite =
+                StorageSelection.sqlite(dir.resolve("nested/deeper/cp.db")).open()) {
             assertThat(sqlite.getCheckpoints("agent")).isEmpty();
         }
         assertThat(Files.isDirectory(dir.resolve("nested/deeper"))).isTrue();
-        try (var jsonl = StorageSelection.parse("jsonl:" + dir.resolve("jsonl"), NONE).open()) {
+        try (var jsonl =
+                StorageSelection.parse("jsonl:" + dir.resolve("jsonl"), NONE).open()) {
             assertThat(jsonl).isInstanceOf(dev.agentpersistence.storage.StorageShell.class);
         }
     }

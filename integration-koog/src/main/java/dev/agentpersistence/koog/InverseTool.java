@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One of our tools as a Koog tool for Koog's rollback registry: it takes the undone call's arguments
- * as they are (a JSON object) and hands them to our tool. Without a tool it only carries the name of
- * the tool being undone, which is all Koog's registry looks a call up by; it is never run.
+ * One of our tools as a Koog tool for Koog's rollback registry: it takes the undone call's arguments as they are (a
+ * JSON object) and hands them to our tool. Without a tool it only carries the name of the tool being undone, which is
+ * all Koog's registry looks a call up by; it is never run.
  */
 final class InverseTool extends Tool<JSONObject, String> {
     private static final Logger LOG = LoggerFactory.getLogger(InverseTool.class);
@@ -23,8 +23,11 @@ final class InverseTool extends Tool<JSONObject, String> {
     private final dev.agentpersistence.Tool inverse;
 
     private InverseTool(String name, String description, dev.agentpersistence.Tool inverse) {
-        super(TypeToken.of(JSONObject.class), TypeToken.of(String.class),
-                new ToolDescriptor(name, description, List.of(), List.of(), null), Map.of());
+        super(
+                TypeToken.of(JSONObject.class),
+                TypeToken.of(String.class),
+                new ToolDescriptor(name, description, List.of(), List.of(), null),
+                Map.of());
         this.inverse = inverse;
     }
 
@@ -44,13 +47,14 @@ final class InverseTool extends Tool<JSONObject, String> {
     }
 
     /**
-     * Runs our tool. Like our registry, a failing inverse does not stop the others: the failure is
-     * logged and returned as the result, and Koog's rollback goes on with the next call.
+     * Runs our tool. Like our registry, a failing inverse does not stop the others: the failure is logged and returned
+     * as the result, and Koog's rollback goes on with the next call.
      */
     @Override
     public Object execute(JSONObject arguments, Continuation<? super String> continuation) {
         if (inverse == null) {
-            throw new IllegalStateException("'" + getName() + "' only names the tool a rollback undoes; it is never run");
+            throw new IllegalStateException(
+                    "'" + getName() + "' only names the tool a rollback undoes; it is never run");
         }
         try {
             JsonNode result = inverse.execute(KoogJson.element(arguments));

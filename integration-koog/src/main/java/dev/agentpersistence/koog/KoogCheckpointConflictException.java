@@ -4,23 +4,25 @@ import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.PersistenceException;
 
 /**
- * Another writer of the same Koog session (a second agent, another JVM) stored a checkpoint with the
- * version this one tried to take. Koog numbers a session's checkpoints by reading the latest version
- * and adding one, so two writers racing on one session pick the same number; the store keeps the
- * first and refuses the second, which is <em>not</em> written: the session's history never forks.
- * Nothing is retried, since that would splice two runs into one history: read the session's latest
- * checkpoint and decide whether to continue from it or run again.
+ * Another writer of the same Koog session (a second agent, another JVM) stored a checkpoint with the version this one
+ * tried to take. Koog numbers a session's checkpoints by reading the latest version and adding one, so two writers
+ * racing on one session pick the same number; the store keeps the first and refuses the second, which is <em>not</em>
+ * written: the session's history never forks. Nothing is retried, since that would splice two runs into one history:
+ * read the session's latest checkpoint and decide whether to continue from it or run again.
  */
 public class KoogCheckpointConflictException extends PersistenceException {
     private final String sessionId;
     private final String checkpointId;
     private final long version;
 
-    public KoogCheckpointConflictException(String sessionId, String checkpointId, long version,
-                                           CheckpointConflictException cause) {
-        super("Koog checkpoint '" + checkpointId + "' of session '" + sessionId + "' was not saved: version " + version
-                + " was taken by another writer of the same session; read the session's latest checkpoint and "
-                + "continue from it", cause);
+    public KoogCheckpointConflictException(
+            String sessionId, String checkpointId, long version, CheckpointConflictException cause) {
+        super(
+                "Koog checkpoint '" + checkpointId + "' of session '" + sessionId + "' was not saved: version "
+                        + version
+                        + " was taken by another writer of the same session; read the session's latest checkpoint and "
+                        + "continue from it",
+                cause);
         this.sessionId = sessionId;
         this.checkpointId = checkpointId;
         this.version = version;

@@ -15,11 +15,11 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
- * Koog's persistence storage provider ({@code ai.koog.agents.snapshot.providers.PersistenceStorageProvider},
- * the one the {@code Persistence} feature writes checkpoints to) over any agent-persistence
- * {@link PersistenceStorageProvider}: SQLite, PostgreSQL, MariaDB/MySQL, H2, Redis, S3, files, memory or
- * your own. The store brings what it has: incremental history (a checkpoint stores only the messages that
- * are new), encryption and compression at rest, metrics, retention.
+ * Koog's persistence storage provider ({@code ai.koog.agents.snapshot.providers.PersistenceStorageProvider}, the one
+ * the {@code Persistence} feature writes checkpoints to) over any agent-persistence {@link PersistenceStorageProvider}:
+ * SQLite, PostgreSQL, MariaDB/MySQL, H2, Redis, S3, files, memory or your own. The store brings what it has:
+ * incremental history (a checkpoint stores only the messages that are new), encryption and compression at rest,
+ * metrics, retention.
  *
  * <pre>{@code
  * var agent = AIAgent.builder()
@@ -31,15 +31,14 @@ import java.util.function.Supplier;
  *         .build();
  * }</pre>
  *
- * <p>Koog's session id becomes the agent id {@code koog:<session id>} (prefix configurable). A Koog
- * checkpoint round-trips exactly; the module's README documents how its fields map onto ours.
- * No checkpoint is cached: every call reads the store, so several JVMs share a session (only message
- * mappings are remembered, see {@code MessageMemo}). Two writers that take
- * the same version of one session do not fork it: the second save fails with
+ * <p>Koog's session id becomes the agent id {@code koog:<session id>} (prefix configurable). A Koog checkpoint
+ * round-trips exactly; the module's README documents how its fields map onto ours. No checkpoint is cached: every call
+ * reads the store, so several JVMs share a session (only message mappings are remembered, see {@code MessageMemo}). Two
+ * writers that take the same version of one session do not fork it: the second save fails with
  * {@link KoogCheckpointConflictException} and writes nothing.
  *
- * <p>Calls run on the caller's thread, unless an {@link Builder#executor executor} is given (for a
- * backend whose calls block for long, e.g. a remote database).
+ * <p>Calls run on the caller's thread, unless an {@link Builder#executor executor} is given (for a backend whose calls
+ * block for long, e.g. a remote database).
  */
 public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider<AgentCheckpointPredicateFilter> {
     /** The default prefix of the agent ids Koog sessions are stored under. */
@@ -79,8 +78,8 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
     }
 
     @Override
-    public CompletableFuture<List<AgentCheckpointData>> getCheckpointsAsync(String sessionId,
-                                                                           AgentCheckpointPredicateFilter filter) {
+    public CompletableFuture<List<AgentCheckpointData>> getCheckpointsAsync(
+            String sessionId, AgentCheckpointPredicateFilter filter) {
         return call(() -> {
             var matching = new ArrayList<AgentCheckpointData>();
             for (AgentCheckpoint record : storage.getCheckpoints(agentId(sessionId))) {
@@ -101,20 +100,21 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
             try {
                 storage.saveCheckpoint(record.agentId(), record);
             } catch (CheckpointConflictException e) {
-                throw new KoogCheckpointConflictException(sessionId, checkpoint.getCheckpointId(),
-                        checkpoint.getVersion(), e);
+                throw new KoogCheckpointConflictException(
+                        sessionId, checkpoint.getCheckpointId(), checkpoint.getVersion(), e);
             }
             return Boolean.TRUE;
         });
     }
 
     @Override
-    public CompletableFuture<AgentCheckpointData> getLatestCheckpointAsync(String sessionId,
-                                                                          AgentCheckpointPredicateFilter filter) {
+    public CompletableFuture<AgentCheckpointData> getLatestCheckpointAsync(
+            String sessionId, AgentCheckpointPredicateFilter filter) {
         return call(() -> {
             if (filter == null) {
                 return storage.getLatestCheckpoint(agentId(sessionId))
-                        .map(record -> KoogCheckpoints.fromRecord(record, memo)).orElse(null);
+                        .map(record -> KoogCheckpoints.fromRecord(record, memo))
+                        .orElse(null);
             }
             List<AgentCheckpoint> records = storage.getCheckpoints(agentId(sessionId));
             for (int i = records.size() - 1; i >= 0; i--) {

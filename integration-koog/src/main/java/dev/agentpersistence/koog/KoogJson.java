@@ -3,7 +3,6 @@ package dev.agentpersistence.koog;
 import ai.koog.agents.snapshot.feature.AgentCheckpointData;
 import ai.koog.agents.snapshot.providers.PersistenceUtils;
 import ai.koog.prompt.message.Message;
-import ai.koog.prompt.message.MessagePart;
 import ai.koog.serialization.JSONElement;
 import ai.koog.serialization.kotlinx.KotlinxJSONElementMappersKt;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -14,16 +13,15 @@ import dev.agentpersistence.PersistenceException;
 import kotlinx.serialization.json.Json;
 
 /**
- * Koog's own serializer (the kotlinx {@code Json} its persistence providers write checkpoints with)
- * bridged to Jackson trees, the form our checkpoints hold JSON in. Every Koog value this module stores
- * goes through here, so what Koog can serialize round-trips exactly.
+ * Koog's own serializer (the kotlinx {@code Json} its persistence providers write checkpoints with) bridged to Jackson
+ * trees, the form our checkpoints hold JSON in. Every Koog value this module stores goes through here, so what Koog can
+ * serialize round-trips exactly.
  */
 final class KoogJson {
     private static final Json KOOG = PersistenceUtils.INSTANCE.getDefaultCheckpointJson();
     private static final ObjectMapper JACKSON = new ObjectMapper();
 
-    private KoogJson() {
-    }
+    private KoogJson() {}
 
     static ObjectNode checkpoint(AgentCheckpointData checkpoint) {
         return object(KOOG.encodeToString(AgentCheckpointData.Companion.serializer(), checkpoint));
@@ -57,7 +55,8 @@ final class KoogJson {
         try {
             return JACKSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new PersistenceException("Koog's serializer wrote JSON that does not parse: " + e.getOriginalMessage(), e);
+            throw new PersistenceException(
+                    "Koog's serializer wrote JSON that does not parse: " + e.getOriginalMessage(), e);
         }
     }
 

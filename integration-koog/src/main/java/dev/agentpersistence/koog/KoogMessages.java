@@ -22,21 +22,22 @@ import java.util.TreeMap;
 /**
  * Maps one Koog message onto one of our {@link Message}s and back, exactly.
  *
- * <p>What our record can say, it says: the role, the text, text and media parts (attachments by URL
- * or by bytes), the first tool call, the tool result's call id and tool name. The rest of Koog's
- * message (its type, meta info, reasoning, tool parts, cache control) is kept in Koog's own JSON
- * under the metadata key {@link #KOOG_MESSAGE}, with the text and media payloads taken out, since
- * our record holds them. Reading puts them back in the same places, so the message Koog gets is
- * equal to the one it saved.
+ * <p>What our record can say, it says: the role, the text, text and media parts (attachments by URL or by bytes), the
+ * first tool call, the tool result's call id and tool name. The rest of Koog's message (its type, meta info, reasoning,
+ * tool parts, cache control) is kept in Koog's own JSON under the metadata key {@link #KOOG_MESSAGE}, with the text and
+ * media payloads taken out, since our record holds them. Reading puts them back in the same places, so the message Koog
+ * gets is equal to the one it saved.
  */
 final class KoogMessages {
     /** Metadata key of the Koog JSON of a message, without the text and media our record holds. */
     static final String KOOG_MESSAGE = "koog.message";
 
     private static final String TYPE = "type";
-    private static final String SYSTEM_MESSAGE =
-            ai.koog.prompt.message.Message.System.Companion.serializer().getDescriptor().getSerialName();
-    private static final String TEXT_PART = MessagePart.Text.Companion.serializer().getDescriptor().getSerialName();
+    private static final String SYSTEM_MESSAGE = ai.koog.prompt.message.Message.System.Companion.serializer()
+            .getDescriptor()
+            .getSerialName();
+    private static final String TEXT_PART =
+            MessagePart.Text.Companion.serializer().getDescriptor().getSerialName();
     private static final String ATTACHMENT_PART =
             MessagePart.Attachment.Companion.serializer().getDescriptor().getSerialName();
     private static final Map<String, ContentPart.MediaKind> MEDIA_KINDS = Map.of(
@@ -48,12 +49,16 @@ final class KoogMessages {
             AttachmentContent.URL.Companion.serializer().getDescriptor().getSerialName();
     /** The binary contents; Koog writes both kinds' bytes as Base64 text in the field {@link #BASE64}. */
     private static final Set<String> BINARY_CONTENTS = Set.of(
-            AttachmentContent.Binary.Base64.Companion.serializer().getDescriptor().getSerialName(),
-            AttachmentContent.Binary.Bytes.Companion.serializer().getDescriptor().getSerialName());
+            AttachmentContent.Binary.Base64.Companion.serializer()
+                    .getDescriptor()
+                    .getSerialName(),
+            AttachmentContent.Binary.Bytes.Companion.serializer()
+                    .getDescriptor()
+                    .getSerialName());
+
     private static final String BASE64 = "base64";
 
-    private KoogMessages() {
-    }
+    private KoogMessages() {}
 
     /**
      * Our record of a Koog message.
@@ -62,8 +67,11 @@ final class KoogMessages {
      */
     static Message toRecord(ai.koog.prompt.message.Message message, int index) {
         ObjectNode koog = KoogJson.message(message);
-        String id = message.getId() != null && !message.getId().isEmpty() && message.getId().length() <= 256
-                ? message.getId() : derivedId(koog, index);
+        String id = message.getId() != null
+                        && !message.getId().isEmpty()
+                        && message.getId().length() <= 256
+                ? message.getId()
+                : derivedId(koog, index);
         var lifted = new ArrayList<ContentPart>();
         JsonNode partsJson = koog.path("parts");
         for (int i = 0; i < partsJson.size(); i++) {
@@ -83,7 +91,8 @@ final class KoogMessages {
             parts = lifted;
         }
         if (role == Message.Role.TOOL_RESULT) {
-            MessagePart.Tool.Result result = (MessagePart.Tool.Result) message.getParts().get(0);
+            MessagePart.Tool.Result result =
+                    (MessagePart.Tool.Result) message.getParts().get(0);
             content = result.getOutput();
             if (result.getId() != null) {
                 metadata.put(Message.TOOL_CALL_ID, result.getId());
@@ -96,8 +105,8 @@ final class KoogMessages {
     /**
      * The Koog JSON of the message one of our records written by {@link #toRecord} holds.
      *
-     * @throws IllegalArgumentException when the record was not written by this module or its parts do
-     *                                  not fit the Koog message it describes
+     * @throws IllegalArgumentException when the record was not written by this module or its parts do not fit the Koog
+     *     message it describes
      */
     static ObjectNode toKoogJson(Message record) {
         String stored = record.metadata().get(KOOG_MESSAGE);
@@ -106,8 +115,10 @@ final class KoogMessages {
                     + "' metadata: it was not written by the Koog integration");
         }
         ObjectNode koog = KoogJson.object(stored);
-        Iterator<ContentPart> lifted = (record.parts().isEmpty() ? List.<ContentPart>of(ContentPart.text(record.content()))
-                : record.parts()).iterator();
+        Iterator<ContentPart> lifted = (record.parts().isEmpty()
+                        ? List.<ContentPart>of(ContentPart.text(record.content()))
+                        : record.parts())
+                .iterator();
         boolean allText = koog.path(TYPE).asText().equals(SYSTEM_MESSAGE);
         int slots = 0;
         for (JsonNode part : koog.path("parts")) {
@@ -115,9 +126,10 @@ final class KoogMessages {
                 slots++;
             }
         }
-        if (!record.parts().isEmpty() && (lifted.hasNext() || slots != record.parts().size())) {
-            throw new IllegalArgumentException("message '" + record.id() + "' has " + record.parts().size()
-                    + " content parts but its Koog message has " + slots + " places for them");
+        if (!record.parts().isEmpty()
+                && (lifted.hasNext() || slots != record.parts().size())) {
+            throw new IllegalArgumentException("message '" + record.id() + "' has "
+                    + record.parts().size() + " content parts but its Koog message has " + slots + " places for them");
         }
         return koog;
     }
@@ -132,11 +144,17 @@ final class KoogMessages {
             ObjectNode content = (ObjectNode) source.get("content");
             String contentType = content.path(TYPE).asText();
             String mimeType = ((MessagePart.Attachment) koogPart).getSource().getMimeType();
-            String fileName = source.hasNonNull("fileName") ? source.get("fileName").asText() : null;
+            String fileName =
+                    source.hasNonNull("fileName") ? source.get("fileName").asText() : null;
             ContentPart.Media media = null;
-            if (kind != null && contentType.equals(URL_CONTENT) && content.path("url").isTextual()) {
-                media = new ContentPart.Media(kind, mimeType, content.remove("url").asText(), null, fileName);
-            } else if (kind != null && BINARY_CONTENTS.contains(contentType) && content.path(BASE64).isTextual()) {
+            if (kind != null
+                    && contentType.equals(URL_CONTENT)
+                    && content.path("url").isTextual()) {
+                media = new ContentPart.Media(
+                        kind, mimeType, content.remove("url").asText(), null, fileName);
+            } else if (kind != null
+                    && BINARY_CONTENTS.contains(contentType)
+                    && content.path(BASE64).isTextual()) {
                 byte[] bytes = ContentPart.canonicalBase64(content.get(BASE64).asText());
                 if (bytes != null) {
                     content.remove(BASE64);
@@ -177,7 +195,8 @@ final class KoogMessages {
 
     private static <T extends ContentPart> T next(Iterator<ContentPart> lifted, Class<T> kind) {
         if (!lifted.hasNext()) {
-            throw new IllegalArgumentException("the Koog message has more places for content than the record has parts");
+            throw new IllegalArgumentException(
+                    "the Koog message has more places for content than the record has parts");
         }
         ContentPart part = lifted.next();
         if (!kind.isInstance(part)) {
@@ -208,11 +227,11 @@ final class KoogMessages {
         return null;
     }
 
-
     /** The id of a message Koog gave none: its place and a digest of its Koog JSON, the same on every save. */
     private static String derivedId(ObjectNode koog, int index) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(koog.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(koog.toString().getBytes(StandardCharsets.UTF_8));
             return "koog-" + index + "-" + HexFormat.of().formatHex(digest, 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -6,11 +6,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Remembers the latest message mappings in both directions. Koog hands over the whole history at
- * every checkpoint and reads it back whole, so without this every message would be serialized and
- * parsed once per checkpoint after it. Mapping is a pure function of the message (and, for a message
- * Koog gave no id, its place), so a remembered result is always the one mapping would give again.
- * Bounded: the least recently used entries are dropped.
+ * Remembers the latest message mappings in both directions. Koog hands over the whole history at every checkpoint and
+ * reads it back whole, so without this every message would be serialized and parsed once per checkpoint after it.
+ * Mapping is a pure function of the message (and, for a message Koog gave no id, its place), so a remembered result is
+ * always the one mapping would give again. Bounded: the least recently used entries are dropped.
  */
 final class MessageMemo {
     /** Entries kept per direction. */
@@ -25,7 +24,8 @@ final class MessageMemo {
     }
 
     /** The Koog message one of our records holds. */
-    synchronized ai.koog.prompt.message.Message message(Message record, Function<Message, ai.koog.prompt.message.Message> read) {
+    synchronized ai.koog.prompt.message.Message message(
+            Message record, Function<Message, ai.koog.prompt.message.Message> read) {
         return messages.computeIfAbsent(record, read);
     }
 
@@ -39,6 +39,5 @@ final class MessageMemo {
     }
 
     /** A Koog message at its place in the history. */
-    private record Placed(ai.koog.prompt.message.Message message, int index) {
-    }
+    private record Placed(ai.koog.prompt.message.Message message, int index) {}
 }

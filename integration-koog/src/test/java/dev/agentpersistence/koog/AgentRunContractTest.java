@@ -21,9 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A Koog graph agent with automatic persistence over one storage technology per subclass: every node
- * is checkpointed, a failed run resumes from our store in a new agent over a new provider, and two
- * writers of one session never fork it.
+ * A Koog graph agent with automatic persistence over one storage technology per subclass: every node is checkpointed, a
+ * failed run resumes from our store in a new agent over a new provider, and two writers of one session never fork it.
  */
 abstract class AgentRunContractTest {
     private final List<PersistenceStorageProvider<?>> opened = new ArrayList<>();
@@ -56,15 +55,19 @@ abstract class AgentRunContractTest {
         var provider = open();
         var executor = new ScriptedExecutor();
 
-        String output = WriterAgent.create(KoogCheckpointStorage.of(provider), executor).run("q3 report", session);
+        String output =
+                WriterAgent.create(KoogCheckpointStorage.of(provider), executor).run("q3 report", session);
 
         assertThat(output).isEqualTo(WriterAgent.expectedOutput("q3 report"));
         List<AgentCheckpoint> records = provider.getCheckpoints("koog:" + session);
         assertThat(records).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L);
-        assertThat(records.subList(0, 3)).extracting(AgentCheckpoint::nodeId)
+        assertThat(records.subList(0, 3))
+                .extracting(AgentCheckpoint::nodeId)
                 .containsExactly("writer/writer/plan", "writer/writer/draft", "writer/writer/review");
         assertThat(records.get(3).isTombstone()).isTrue();
-        assertThat(records.subList(0, 3)).extracting(r -> r.messageHistory().size()).containsExactly(3, 5, 7);
+        assertThat(records.subList(0, 3))
+                .extracting(r -> r.messageHistory().size())
+                .containsExactly(3, 5, 7);
         assertThat(records.get(2).messageHistory().get(6).content()).isEqualTo(output);
         assertThat(records.get(1).lastInput().asText()).isEqualTo("draft: plan: q3 report -> done -> done");
     }
@@ -74,14 +77,20 @@ abstract class AgentRunContractTest {
         var storage = KoogCheckpointStorage.of(open());
         String other = session + "-other";
         var history = CheckpointMappingTest.everyKindOfMessage();
-        storage.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("mine", 0, history)).get();
-        storage.saveCheckpointAsync(other, CheckpointMappingTest.checkpoint("theirs", 0, history.subList(0, 1))).get();
+        storage.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("mine", 0, history))
+                .get();
+        storage.saveCheckpointAsync(other, CheckpointMappingTest.checkpoint("theirs", 0, history.subList(0, 1)))
+                .get();
 
-        assertThat(storage.getCheckpointsAsync(session, null).get()).extracting(AgentCheckpointData::getCheckpointId)
+        assertThat(storage.getCheckpointsAsync(session, null).get())
+                .extracting(AgentCheckpointData::getCheckpointId)
                 .containsExactly("mine");
-        assertThat(storage.getLatestCheckpointAsync(other, null).get().getMessageHistory()).hasSize(1);
-        assertThat(storage.getCheckpointsAsync(session + "-unknown", null).get()).isEmpty();
-        assertThat(storage.getLatestCheckpointAsync(session + "-unknown", null).get()).isNull();
+        assertThat(storage.getLatestCheckpointAsync(other, null).get().getMessageHistory())
+                .hasSize(1);
+        assertThat(storage.getCheckpointsAsync(session + "-unknown", null).get())
+                .isEmpty();
+        assertThat(storage.getLatestCheckpointAsync(session + "-unknown", null).get())
+                .isNull();
         assertThat(storage.deleteSession(other)).isEqualTo(1);
         assertThat(storage.getCheckpointsAsync(session, null).get()).hasSize(1);
     }
@@ -99,18 +108,32 @@ abstract class AgentRunContractTest {
 
         var executor = new ScriptedExecutor();
         var resumedProvider = open();
-        String output = WriterAgent.create(KoogCheckpointStorage.of(resumedProvider), executor).run("q4 report", session);
+        String output = WriterAgent.create(KoogCheckpointStorage.of(resumedProvider), executor)
+                .run("q4 report", session);
 
         assertThat(output).isEqualTo(WriterAgent.expectedOutput("q4 report"));
-        assertThat(executor.requests("plan: q4 report")).as("plan was not run again").isZero();
+        assertThat(executor.requests("plan: q4 report"))
+                .as("plan was not run again")
+                .isZero();
         assertThat(executor.requests("draft: plan: q4 report -> done")).isEqualTo(1);
         List<AgentCheckpoint> records = resumedProvider.getCheckpoints("koog:" + session);
-        assertThat(records).extracting(AgentCheckpoint::nodeId).containsExactly("writer/writer/plan",
-                "writer/writer/draft", "writer/writer/review", AgentCheckpoint.TOMBSTONE_NODE_ID);
-        assertThat(records.get(2).messageHistory()).extracting(dev.agentpersistence.Message::content)
-                .containsExactly("You write short reports.", "plan: q4 report", "plan: q4 report -> done",
-                        "draft: plan: q4 report -> done", "draft: plan: q4 report -> done -> done",
-                        "review: draft: plan: q4 report -> done -> done", WriterAgent.expectedOutput("q4 report"));
+        assertThat(records)
+                .extracting(AgentCheckpoint::nodeId)
+                .containsExactly(
+                        "writer/writer/plan",
+                        "writer/writer/draft",
+                        "writer/writer/review",
+                        AgentCheckpoint.TOMBSTONE_NODE_ID);
+        assertThat(records.get(2).messageHistory())
+                .extracting(dev.agentpersistence.Message::content)
+                .containsExactly(
+                        "You write short reports.",
+                        "plan: q4 report",
+                        "plan: q4 report -> done",
+                        "draft: plan: q4 report -> done",
+                        "draft: plan: q4 report -> done -> done",
+                        "review: draft: plan: q4 report -> done -> done",
+                        WriterAgent.expectedOutput("q4 report"));
     }
 
     @Test
@@ -118,23 +141,29 @@ abstract class AgentRunContractTest {
         var first = KoogCheckpointStorage.of(open());
         var second = KoogCheckpointStorage.of(open());
         var history = CheckpointMappingTest.everyKindOfMessage();
-        first.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("base", 0, history.subList(0, 2))).get();
+        first.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("base", 0, history.subList(0, 2)))
+                .get();
 
         var barrier = new CyclicBarrier(2);
-        var a = CompletableFuture.supplyAsync(() -> save(first, barrier, CheckpointMappingTest.checkpoint("writer-a", 1, history)));
-        var b = CompletableFuture.supplyAsync(() -> save(second, barrier, CheckpointMappingTest.checkpoint("writer-b", 1,
-                history.subList(0, 4))));
+        var a = CompletableFuture.supplyAsync(
+                () -> save(first, barrier, CheckpointMappingTest.checkpoint("writer-a", 1, history)));
+        var b = CompletableFuture.supplyAsync(
+                () -> save(second, barrier, CheckpointMappingTest.checkpoint("writer-b", 1, history.subList(0, 4))));
         List<Throwable> outcomes = Arrays.asList(a.get(30, TimeUnit.SECONDS), b.get(30, TimeUnit.SECONDS));
 
         assertThat(outcomes).filteredOn(o -> o == null).hasSize(1);
         Throwable refused = outcomes.stream().filter(o -> o != null).findFirst().orElseThrow();
-        assertThat(refused).isInstanceOf(KoogCheckpointConflictException.class)
-                .hasMessageContaining(session).hasMessageContaining("version 1");
+        assertThat(refused)
+                .isInstanceOf(KoogCheckpointConflictException.class)
+                .hasMessageContaining(session)
+                .hasMessageContaining("version 1");
         var conflict = (KoogCheckpointConflictException) refused;
         assertThat(conflict.sessionId()).isEqualTo(session);
         assertThat(conflict.version()).isEqualTo(1);
-        List<AgentCheckpointData> stored = first.getCheckpointsAsync(session, null).get();
-        assertThat(stored).extracting(AgentCheckpointData::getCheckpointId)
+        List<AgentCheckpointData> stored =
+                first.getCheckpointsAsync(session, null).get();
+        assertThat(stored)
+                .extracting(AgentCheckpointData::getCheckpointId)
                 .containsExactly("base", conflict.checkpointId().equals("writer-a") ? "writer-b" : "writer-a");
 
         // an identical save again (a retry) is no conflict
@@ -149,8 +178,8 @@ abstract class AgentRunContractTest {
         var store = (PersistenceStorageProvider<CheckpointFilter>) open();
         var otherJvm = KoogCheckpointStorage.of(open());
         var racing = new RacingWriterStore(store, "writer/writer/plan", latest -> {
-            AgentCheckpointData theirs = CheckpointMappingTest.checkpoint("other-writer", latest.version() + 1,
-                    CheckpointMappingTest.everyKindOfMessage());
+            AgentCheckpointData theirs = CheckpointMappingTest.checkpoint(
+                    "other-writer", latest.version() + 1, CheckpointMappingTest.everyKindOfMessage());
             otherJvm.saveCheckpointAsync(session, theirs).join();
         });
         var agent = WriterAgent.create(KoogCheckpointStorage.of(racing), new ScriptedExecutor());
@@ -159,8 +188,10 @@ abstract class AgentRunContractTest {
                 .hasStackTraceContaining(KoogCheckpointConflictException.class.getName())
                 .hasStackTraceContaining("version 1 was taken by another writer");
 
-        assertThat(store.getCheckpoints("koog:" + session)).extracting(AgentCheckpoint::checkpointId)
-                .hasSize(2).endsWith("other-writer");
+        assertThat(store.getCheckpoints("koog:" + session))
+                .extracting(AgentCheckpoint::checkpointId)
+                .hasSize(2)
+                .endsWith("other-writer");
     }
 
     /** Saves once both writers are ready; the failure, or {@code null} when the save went through. */

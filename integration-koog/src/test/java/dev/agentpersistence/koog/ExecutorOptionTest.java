@@ -59,7 +59,10 @@ class ExecutorOptionTest {
     @Test
     void theStoresCallsRunOnTheGivenExecutor() {
         try (var provider = new ThreadRecordingStore()) {
-            var storage = KoogCheckpointStorage.builder(provider).executor(io).agentIdPrefix("team-a/").build();
+            var storage = KoogCheckpointStorage.builder(provider)
+                    .executor(io)
+                    .agentIdPrefix("team-a/")
+                    .build();
 
             String output = WriterAgent.create(storage, new ScriptedExecutor()).run("on io", "s-1");
 
@@ -74,13 +77,21 @@ class ExecutorOptionTest {
     void aConflictOnTheExecutorStillEndsTheRunWithOurException() {
         try (var provider = new InMemoryStorageProvider()) {
             var otherWriter = KoogCheckpointStorage.of(provider);
-            var racing = new RacingWriterStore(provider, "writer/writer/plan", latest -> otherWriter.saveCheckpointAsync(
-                    "s-2", CheckpointMappingTest.checkpoint("other", latest.version() + 1, List.of())).join());
+            var racing = new RacingWriterStore(
+                    provider,
+                    "writer/writer/plan",
+                    latest -> otherWriter
+                            .saveCheckpointAsync(
+                                    "s-2", CheckpointMappingTest.checkpoint("other", latest.version() + 1, List.of()))
+                            .join());
             var storage = KoogCheckpointStorage.builder(racing).executor(io).build();
 
-            assertThatThrownBy(() -> WriterAgent.create(storage, new ScriptedExecutor()).run("raced", "s-2"))
+            assertThatThrownBy(() ->
+                            WriterAgent.create(storage, new ScriptedExecutor()).run("raced", "s-2"))
                     .hasStackTraceContaining(KoogCheckpointConflictException.class.getName());
-            assertThat(provider.getCheckpoints("koog:s-2")).extracting(AgentCheckpoint::checkpointId).endsWith("other");
+            assertThat(provider.getCheckpoints("koog:s-2"))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .endsWith("other");
         }
     }
 }

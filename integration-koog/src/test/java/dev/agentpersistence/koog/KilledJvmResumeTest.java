@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real JVM restart: a child JVM runs the Koog agent over a SQLite file and is killed (SIGKILL) while
- * the draft node runs; this JVM resumes the session from the checkpoint the plan node left and
- * finishes it, without running the plan node again.
+ * A real JVM restart: a child JVM runs the Koog agent over a SQLite file and is killed (SIGKILL) while the draft node
+ * runs; this JVM resumes the session from the checkpoint the plan node left and finishes it, without running the plan
+ * node again.
  */
 class KilledJvmResumeTest {
     private static final String SESSION = "survives-a-kill";
@@ -24,14 +24,18 @@ class KilledJvmResumeTest {
     Path dir;
 
     private static JdbcStorageProvider open(Path db) {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
+        return JdbcStorageProvider.create(
+                JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
     }
 
     /** Child JVM: {@code <database> <marker>}. Never returns on its own: the draft node hangs until killed. */
     public static void main(String[] args) {
         try (var provider = open(Path.of(args[0]))) {
-            WriterAgent.create(KoogCheckpointStorage.of(provider), new ScriptedExecutor(),
-                    WriterAgent.hangAfterWriting(Path.of(args[1]))).run(INPUT, SESSION);
+            WriterAgent.create(
+                            KoogCheckpointStorage.of(provider),
+                            new ScriptedExecutor(),
+                            WriterAgent.hangAfterWriting(Path.of(args[1])))
+                    .run(INPUT, SESSION);
         }
     }
 
@@ -45,17 +49,26 @@ class KilledJvmResumeTest {
         }
 
         try (var provider = open(db)) {
-            assertThat(provider.getCheckpoints("koog:" + SESSION)).extracting(AgentCheckpoint::nodeId)
+            assertThat(provider.getCheckpoints("koog:" + SESSION))
+                    .extracting(AgentCheckpoint::nodeId)
                     .containsExactly("writer/writer/plan");
             var executor = new ScriptedExecutor();
 
-            String result = WriterAgent.create(KoogCheckpointStorage.of(provider), executor).run(INPUT, SESSION);
+            String result = WriterAgent.create(KoogCheckpointStorage.of(provider), executor)
+                    .run(INPUT, SESSION);
 
             assertThat(result).isEqualTo(WriterAgent.expectedOutput(INPUT));
-            assertThat(executor.requests("plan: " + INPUT)).as("plan was not run again").isZero();
+            assertThat(executor.requests("plan: " + INPUT))
+                    .as("plan was not run again")
+                    .isZero();
             var records = provider.getCheckpoints("koog:" + SESSION);
-            assertThat(records).extracting(AgentCheckpoint::nodeId).containsExactly("writer/writer/plan",
-                    "writer/writer/draft", "writer/writer/review", AgentCheckpoint.TOMBSTONE_NODE_ID);
+            assertThat(records)
+                    .extracting(AgentCheckpoint::nodeId)
+                    .containsExactly(
+                            "writer/writer/plan",
+                            "writer/writer/draft",
+                            "writer/writer/review",
+                            AgentCheckpoint.TOMBSTONE_NODE_ID);
             assertThat(records.get(2).messageHistory()).hasSize(7);
         }
     }

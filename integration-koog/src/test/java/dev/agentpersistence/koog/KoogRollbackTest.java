@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rollback through Koog's API ({@code Persistence.rollbackToCheckpoint}) to a checkpoint read from our
- * store undoes a tool's side effect with the inverse registered in our {@link RollbackToolRegistry}.
+ * A rollback through Koog's API ({@code Persistence.rollbackToCheckpoint}) to a checkpoint read from our store undoes a
+ * tool's side effect with the inverse registered in our {@link RollbackToolRegistry}.
  */
 class KoogRollbackTest {
     private static final String SESSION = "accounts";
@@ -53,25 +53,36 @@ class KoogRollbackTest {
 
     @Test
     void koogsRollbackCallsOurInverseToolForTheCallsAfterTheCheckpoint() {
-        var tools = RollbackToolRegistry.builder().registerRollback("createUser", removeUser).build();
+        var tools = RollbackToolRegistry.builder()
+                .registerRollback("createUser", removeUser)
+                .build();
         var rolledBack = new AtomicBoolean();
         String output;
         try (var provider = JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("accounts.db")).build())) {
+                .url("jdbc:sqlite:" + dir.resolve("accounts.db"))
+                .build())) {
             var storage = KoogCheckpointStorage.of(provider);
-            var strategy = AIAgentGraphStrategy.builder("accounts").withInput(String.class).withOutput(String.class);
+            var strategy = AIAgentGraphStrategy.builder("accounts")
+                    .withInput(String.class)
+                    .withOutput(String.class);
             AIAgentNodeBase<String, String> plan = node("plan", (input, context) -> input + " planned");
             AIAgentNodeBase<String, String> create = node("create", (input, context) -> createUser(context, "Dan"));
             AIAgentNodeBase<String, String> check = node("check", (input, context) -> {
                 if (!rolledBack.getAndSet(true)) {
                     AgentCheckpointData afterPlan = latestAfter(storage, "/plan");
-                    rollback(context, afterPlan.getCheckpointId()); // takes effect as the run goes back to the plan checkpoint
+                    rollback(
+                            context,
+                            afterPlan.getCheckpointId()); // takes effect as the run goes back to the plan checkpoint
                 }
                 return input;
             });
-            var graph = strategy.edge(strategy.nodeStart, plan).edge(plan, create).edge(create, check)
-                    .edge(check, strategy.nodeFinish).build();
-            AIAgent<String, String> agent = AIAgent.builder().id("accounts")
+            var graph = strategy.edge(strategy.nodeStart, plan)
+                    .edge(plan, create)
+                    .edge(create, check)
+                    .edge(check, strategy.nodeFinish)
+                    .build();
+            AIAgent<String, String> agent = AIAgent.builder()
+                    .id("accounts")
                     .promptExecutor(new ScriptedExecutor().executor())
                     .llmModel(ScriptedExecutor.MODEL)
                     .graphStrategy(graph)
@@ -86,7 +97,9 @@ class KoogRollbackTest {
         }
 
         assertThat(calls).containsExactly("createUser Dan", "removeUser Dan", "users left: []", "createUser Dan");
-        assertThat(users).as("the run went on from the plan checkpoint and created Dan again").containsExactly("Dan");
+        assertThat(users)
+                .as("the run went on from the plan checkpoint and created Dan again")
+                .containsExactly("Dan");
         assertThat(output).isEqualTo("created Dan");
     }
 
@@ -97,9 +110,9 @@ class KoogRollbackTest {
         String callId = "call-" + calls.size();
         return context.getLlm().writeSession(session -> {
             kotlin.time.Instant now = kotlin.time.Instant.Companion.fromEpochMilliseconds(System.currentTimeMillis());
-            session.appendPrompt((PromptBuilderAction) prompt -> prompt
-                    .message(new Message.Assistant(new MessagePart.Tool.Call(callId, "createUser",
-                            "{\"name\":\"" + name + "\"}"), new ResponseMetaInfo(now)))
+            session.appendPrompt((PromptBuilderAction) prompt -> prompt.message(new Message.Assistant(
+                            new MessagePart.Tool.Call(callId, "createUser", "{\"name\":\"" + name + "\"}"),
+                            new ResponseMetaInfo(now)))
                     .toolResult(new MessagePart.Tool.Result(callId, "createUser", "created", false, null)));
             return "created " + name;
         });
@@ -107,8 +120,11 @@ class KoogRollbackTest {
 
     private static AgentCheckpointData latestAfter(KoogCheckpointStorage storage, String nodeSuffix) {
         try {
-            return storage.getLatestCheckpointAsync(SESSION, data -> data.getGraphProperties() != null
-                    && data.getGraphProperties().getNodePath().endsWith(nodeSuffix)).get();
+            return storage.getLatestCheckpointAsync(
+                            SESSION,
+                            data -> data.getGraphProperties() != null
+                                    && data.getGraphProperties().getNodePath().endsWith(nodeSuffix))
+                    .get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException(e);
         }
@@ -118,7 +134,8 @@ class KoogRollbackTest {
     private static void rollback(AIAgentGraphContextBase context, String checkpointId) {
         Persistence persistence = PersistenceKt.persistence(context);
         try {
-            BuildersKt.runBlocking(EmptyCoroutineContext.INSTANCE,
+            BuildersKt.runBlocking(
+                    EmptyCoroutineContext.INSTANCE,
                     (scope, continuation) -> persistence.rollbackToCheckpoint(checkpointId, context, continuation));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -126,8 +143,12 @@ class KoogRollbackTest {
         }
     }
 
-    private static AIAgentNodeBase<String, String> node(String name,
-            ai.koog.agents.core.agent.entity.ContextualAction<String, String> action) {
-        return AIAgentNode.builder(name).withInput(String.class).withOutput(String.class).withAction(action).build();
+    private static AIAgentNodeBase<String, String> node(
+            String name, ai.koog.agents.core.agent.entity.ContextualAction<String, String> action) {
+        return AIAgentNode.builder(name)
+                .withInput(String.class)
+                .withOutput(String.class)
+                .withAction(action)
+                .build();
     }
 }

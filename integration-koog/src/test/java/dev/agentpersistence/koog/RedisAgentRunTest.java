@@ -19,6 +19,7 @@ class RedisAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
     }
 }

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import kotlin.coroutines.Continuation;
 
 /**
- * An LLM client without a model: it answers every request with {@code "<last user text> -> done"}, so a
- * run's transcript is known in advance, and counts the requests per last user text. Agents get it
- * behind Koog's own prompt executor ({@link #executor()}).
+ * An LLM client without a model: it answers every request with {@code "<last user text> -> done"}, so a run's
+ * transcript is known in advance, and counts the requests per last user text. Agents get it behind Koog's own prompt
+ * executor ({@link #executor()}).
  */
 final class ScriptedExecutor extends LLMClient {
     static final LLModel MODEL = new LLModel(LLMProvider.OpenAI, "scripted-model");

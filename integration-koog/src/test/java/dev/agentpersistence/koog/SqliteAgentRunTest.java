@@ -12,6 +12,8 @@ class SqliteAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("koog.db")).build());
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("koog.db"))
+                .build());
     }
 }

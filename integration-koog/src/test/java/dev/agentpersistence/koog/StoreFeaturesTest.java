@@ -33,40 +33,53 @@ class StoreFeaturesTest {
     void aMeteredStoreCountsTheAgentsSavesAndLoads() {
         var registry = new SimpleMeterRegistry();
         try (var provider = MeteredStorageProvider.wrap(new InMemoryStorageProvider(), registry)) {
-            WriterAgent.create(KoogCheckpointStorage.of(provider), new ScriptedExecutor()).run("metrics", "metered");
+            WriterAgent.create(KoogCheckpointStorage.of(provider), new ScriptedExecutor())
+                    .run("metrics", "metered");
         }
 
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE).timers())
-                .extracting(timer -> timer.count()).containsExactly(4L);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).summary().count()).isEqualTo(4);
+                .extracting(timer -> timer.count())
+                .containsExactly(4L);
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).summary().count())
+                .isEqualTo(4);
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_LOAD).timers()).isNotEmpty();
     }
 
     @Test
     void aLongSessionStoresEachMessageOnceNotOncePerCheckpoint() throws Exception {
         int steps = 120;
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(dir.resolve("ours")).build())) {
+        try (var provider = FileStorageProvider.of(
+                FileStorageConfig.custom().directory(dir.resolve("ours")).build())) {
             var ours = KoogCheckpointStorage.of(provider);
             var koogs = new JVMFilePersistenceStorageProvider(dir.resolve("koog"));
             var history = new ArrayList<Message>();
             for (int step = 0; step < steps; step++) {
-                kotlin.time.Instant now = kotlin.time.Instant.Companion.fromEpochMilliseconds(1_760_000_000_000L + step);
-                history.add(new Message.User("step " + step + ": " + "please continue the report. ".repeat(20),
-                        new RequestMetaInfo(now)));
-                history.add(new Message.Assistant("step " + step + ": " + "here is the next paragraph. ".repeat(20),
-                        new ResponseMetaInfo(now)));
-                var checkpoint = new AgentCheckpointData("cp-" + step, now, List.copyOf(history), step,
+                kotlin.time.Instant now =
+                        kotlin.time.Instant.Companion.fromEpochMilliseconds(1_760_000_000_000L + step);
+                history.add(new Message.User(
+                        "step " + step + ": " + "please continue the report. ".repeat(20), new RequestMetaInfo(now)));
+                history.add(new Message.Assistant(
+                        "step " + step + ": " + "here is the next paragraph. ".repeat(20), new ResponseMetaInfo(now)));
+                var checkpoint = new AgentCheckpointData(
+                        "cp-" + step,
+                        now,
+                        List.copyOf(history),
+                        step,
                         new GraphCheckpointProperties("writer/writer/step", JSONPrimitive.of("done " + step)));
                 ours.saveCheckpointAsync("long", checkpoint).get();
-                BuildersKt.runBlocking(EmptyCoroutineContext.INSTANCE,
+                BuildersKt.runBlocking(
+                        EmptyCoroutineContext.INSTANCE,
                         (scope, continuation) -> koogs.saveCheckpoint("long", checkpoint, continuation));
             }
-            assertThat(ours.getLatestCheckpointAsync("long", null).get().getMessageHistory()).isEqualTo(history);
+            assertThat(ours.getLatestCheckpointAsync("long", null).get().getMessageHistory())
+                    .isEqualTo(history);
         }
 
         long oursBytes = StorageDumps.directory(dir.resolve("ours")).length;
         long koogBytes = StorageDumps.directory(dir.resolve("koog")).length;
         System.out.printf("%d steps: ours %d bytes, Koog's file provider %d bytes%n", steps, oursBytes, koogBytes);
-        assertThat(oursBytes * 10).as("ours %d bytes, Koog's %d", oursBytes, koogBytes).isLessThan(koogBytes);
+        assertThat(oursBytes * 10)
+                .as("ours %d bytes, Koog's %d", oursBytes, koogBytes)
+                .isLessThan(koogBytes);
     }
 }

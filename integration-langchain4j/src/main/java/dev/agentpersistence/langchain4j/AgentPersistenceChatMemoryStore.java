@@ -10,23 +10,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A LangChain4j {@link ChatMemoryStore} over any agent-persistence provider, for
- * {@code MessageWindowChatMemory}, {@code TokenWindowChatMemory} and AI Services.
+ * A LangChain4j {@link ChatMemoryStore} over any agent-persistence provider, for {@code MessageWindowChatMemory},
+ * {@code TokenWindowChatMemory} and AI Services.
  *
- * <p>Each memory id is one conversation of a {@link ConversationStore} (its id is
- * {@code String.valueOf(memoryId)}). {@link #updateMessages} stores only what is new: the messages
- * the memory still holds are recognised in the stored window and stay where they are, evicted ones
- * leave the window but stay in the history, and the new tail is appended, in one atomic save (with
- * incremental history, only the new messages are written). Concurrent updates of one memory id never
- * lose a message: each update applies to what its thread read ({@link ReadThenReplace}), and a save
- * that lost a race is applied again to the reloaded conversation. Every LangChain4j message type reads
- * back equal ({@link LangChain4jMessages}); tool execution requests are stored as
- * {@code TOOL_CALL} messages, so the tool calls an AI Service executes can be undone with
- * {@link ConversationStore#rollbackTo}.
+ * <p>Each memory id is one conversation of a {@link ConversationStore} (its id is {@code String.valueOf(memoryId)}).
+ * {@link #updateMessages} stores only what is new: the messages the memory still holds are recognised in the stored
+ * window and stay where they are, evicted ones leave the window but stay in the history, and the new tail is appended,
+ * in one atomic save (with incremental history, only the new messages are written). Concurrent updates of one memory id
+ * never lose a message: each update applies to what its thread read ({@link ReadThenReplace}), and a save that lost a
+ * race is applied again to the reloaded conversation. Every LangChain4j message type reads back equal
+ * ({@link LangChain4jMessages}); tool execution requests are stored as {@code TOOL_CALL} messages, so the tool calls an
+ * AI Service executes can be undone with {@link ConversationStore#rollbackTo}.
  *
- * <p>{@link #deleteMessages} (what {@code ChatMemory.clear()} calls) deletes the conversation's
- * checkpoints; built with {@link #keepingHistory(ConversationStore)} it only empties the window.
- * Thread-safe.
+ * <p>{@link #deleteMessages} (what {@code ChatMemory.clear()} calls) deletes the conversation's checkpoints; built with
+ * {@link #keepingHistory(ConversationStore)} it only empties the window. Thread-safe.
  */
 public final class AgentPersistenceChatMemoryStore implements ChatMemoryStore {
     private final ReadThenReplace conversations;
@@ -94,6 +91,7 @@ public final class AgentPersistenceChatMemoryStore implements ChatMemoryStore {
 
     @Override
     public String toString() {
-        return "AgentPersistenceChatMemoryStore[" + conversations.store() + (keepHistoryOnDelete ? ", keeping history" : "") + "]";
+        return "AgentPersistenceChatMemoryStore[" + conversations.store()
+                + (keepHistoryOnDelete ? ", keeping history" : "") + "]";
     }
 }

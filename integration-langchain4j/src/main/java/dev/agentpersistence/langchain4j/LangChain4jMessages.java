@@ -7,8 +7,8 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.Message.Role;
 import dev.agentpersistence.ToolCall;
 import dev.agentpersistence.langchain4j.internal.LangChain4jAttributes;
-import dev.agentpersistence.langchain4j.internal.LangChain4jJson;
 import dev.agentpersistence.langchain4j.internal.LangChain4jContents;
+import dev.agentpersistence.langchain4j.internal.LangChain4jJson;
 import dev.agentpersistence.langchain4j.internal.LangChain4jKeys;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -26,8 +26,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * LangChain4j chat messages as agent-persistence {@link Message}s and back; every message reads back
- * equal to the one written.
+ * LangChain4j chat messages as agent-persistence {@link Message}s and back; every message reads back equal to the one
+ * written.
  *
  * <table>
  *   <caption>Mapping</caption>
@@ -43,19 +43,18 @@ import java.util.TreeMap;
  *       {@link Message#TOOL_CALL_ID} and {@link Message#TOOL_NAME}</td></tr>
  *   <tr><td>{@code CustomMessage}</td><td>one {@code USER} message with empty content, marked custom</td></tr>
  * </table>
- * What the portable message has no field for (a user's name, thinking, attributes, an image's detail
- * level, arguments that are not canonical JSON, absent ids, {@code isError}) is kept in metadata entries
- * prefixed {@code langchain4j.}, written only when present. Attribute values may be text, booleans,
- * numbers, lists, maps with text keys, LangChain4j {@code Image}s and {@code null}; others are refused
- * with {@link UnsupportedMessageException}.
  *
- * <p>The conversion is deterministic: the same message always gives equal messages (apart from ids),
- * which the conversation store relies on to find what is new in a list it is handed.
- * Consecutive {@code TOOL_CALL} messages written by other code become one {@code AiMessage}.
+ * What the portable message has no field for (a user's name, thinking, attributes, an image's detail level, arguments
+ * that are not canonical JSON, absent ids, {@code isError}) is kept in metadata entries prefixed {@code langchain4j.},
+ * written only when present. Attribute values may be text, booleans, numbers, lists, maps with text keys, LangChain4j
+ * {@code Image}s and {@code null}; others are refused with {@link UnsupportedMessageException}.
+ *
+ * <p>The conversion is deterministic: the same message always gives equal messages (apart from ids), which the
+ * conversation store relies on to find what is new in a list it is handed. Consecutive {@code TOOL_CALL} messages
+ * written by other code become one {@code AiMessage}.
  */
 public final class LangChain4jMessages {
-    private LangChain4jMessages() {
-    }
+    private LangChain4jMessages() {}
 
     /**
      * The stored form of {@code messages}, in order.
@@ -107,7 +106,10 @@ public final class LangChain4jMessages {
             var metadata = new TreeMap<String, String>();
             putIfPresent(metadata, Message.TOOL_CALL_ID, result.id());
             putIfPresent(metadata, Message.TOOL_NAME, result.toolName());
-            putIfPresent(metadata, LangChain4jKeys.IS_ERROR, result.isError() == null ? null : result.isError().toString());
+            putIfPresent(
+                    metadata,
+                    LangChain4jKeys.IS_ERROR,
+                    result.isError() == null ? null : result.isError().toString());
             putAttributes(metadata, result.attributes(), where);
             return List.of(withContents(Role.TOOL_RESULT, result.contents(), metadata, where));
         }
@@ -117,8 +119,8 @@ public final class LangChain4jMessages {
             metadata.put(LangChain4jKeys.ATTRIBUTES, LangChain4jAttributes.encode(custom.attributes(), where));
             return List.of(new Message(Role.USER, "", null, metadata));
         }
-        throw new UnsupportedMessageException(where + ": message type " + message.getClass().getName()
-                + " is not supported");
+        throw new UnsupportedMessageException(
+                where + ": message type " + message.getClass().getName() + " is not supported");
     }
 
     private static Message withContents(Role role, List<Content> contents, Map<String, String> metadata, String where) {
@@ -157,8 +159,10 @@ public final class LangChain4jMessages {
                     metadata.put(LangChain4jKeys.ARGUMENTS, request.arguments());
                 }
             }
-            var call = new ToolCall(Objects.requireNonNullElse(request.id(), ""),
-                    Objects.requireNonNullElse(request.name(), ""), arguments);
+            var call = new ToolCall(
+                    Objects.requireNonNullElse(request.id(), ""),
+                    Objects.requireNonNullElse(request.name(), ""),
+                    arguments);
             calls.add(new Message(Role.TOOL_CALL, i == 0 ? ai.text() : "", call, metadata));
         }
         return calls;
@@ -179,16 +183,24 @@ public final class LangChain4jMessages {
         }
         return switch (message.role()) {
             case SYSTEM -> SystemMessage.from(message.content());
-            case USER -> UserMessage.builder().name(metadata.get(LangChain4jKeys.NAME)).contents(contents(message))
-                    .attributes(attributes(metadata)).build();
+            case USER ->
+                UserMessage.builder()
+                        .name(metadata.get(LangChain4jKeys.NAME))
+                        .contents(contents(message))
+                        .attributes(attributes(metadata))
+                        .build();
             case ASSISTANT, TOOL_CALL -> aiMessage(List.of(message));
-            case TOOL_RESULT -> ToolExecutionResultMessage.builder()
-                    .id(metadata.get(Message.TOOL_CALL_ID))
-                    .toolName(metadata.get(Message.TOOL_NAME))
-                    .contents(contents(message))
-                    .isError(metadata.containsKey(LangChain4jKeys.IS_ERROR) ? Boolean.valueOf(metadata.get(LangChain4jKeys.IS_ERROR)) : null)
-                    .attributes(attributes(metadata))
-                    .build();
+            case TOOL_RESULT ->
+                ToolExecutionResultMessage.builder()
+                        .id(metadata.get(Message.TOOL_CALL_ID))
+                        .toolName(metadata.get(Message.TOOL_NAME))
+                        .contents(contents(message))
+                        .isError(
+                                metadata.containsKey(LangChain4jKeys.IS_ERROR)
+                                        ? Boolean.valueOf(metadata.get(LangChain4jKeys.IS_ERROR))
+                                        : null)
+                        .attributes(attributes(metadata))
+                        .build();
         };
     }
 
@@ -230,14 +242,16 @@ public final class LangChain4jMessages {
     }
 
     /**
-     * Where the group of tool calls starting at {@code start} ends: after the count its first message
-     * gives, or, for calls written by other code, after the run of unmarked tool calls.
+     * Where the group of tool calls starting at {@code start} ends: after the count its first message gives, or, for
+     * calls written by other code, after the run of unmarked tool calls.
      */
     private static int endOfToolCalls(List<Message> messages, int start) {
         String count = messages.get(start).metadata().get(LangChain4jKeys.TOOL_CALLS);
         int limit = count == null ? Integer.MAX_VALUE : start + Integer.parseInt(count);
         int end = start + 1;
-        while (end < messages.size() && end < limit && messages.get(end).role() == Role.TOOL_CALL
+        while (end < messages.size()
+                && end < limit
+                && messages.get(end).role() == Role.TOOL_CALL
                 && messages.get(end).toolCall() != null
                 && !messages.get(end).metadata().containsKey(LangChain4jKeys.TOOL_CALLS)) {
             end++;

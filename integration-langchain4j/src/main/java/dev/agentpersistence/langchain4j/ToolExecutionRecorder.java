@@ -9,17 +9,17 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Records the tool executions of an AI Service as {@code TOOL_CALL} messages (each followed by its
- * result), so {@link ConversationStore#rollbackTo} can undo them with a
- * {@link dev.agentpersistence.RollbackToolRegistry}. For AI Services without a chat memory over
- * {@link AgentPersistenceChatMemoryStore}, which records the calls itself; give it a conversation of
- * its own otherwise, or every call is recorded twice:
+ * Records the tool executions of an AI Service as {@code TOOL_CALL} messages (each followed by its result), so
+ * {@link ConversationStore#rollbackTo} can undo them with a {@link dev.agentpersistence.RollbackToolRegistry}. For AI
+ * Services without a chat memory over {@link AgentPersistenceChatMemoryStore}, which records the calls itself; give it
+ * a conversation of its own otherwise, or every call is recorded twice:
  *
  * <pre>{@code
  * var recorder = ToolExecutionRecorder.into(conversations, "order-agent");
  * Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(orders)
  *         .afterToolExecution(recorder).build();
  * }</pre>
+ *
  * A failed execution is not recorded: there is nothing to undo. Each execution is one atomic append.
  */
 public final class ToolExecutionRecorder implements Consumer<ToolExecution> {
@@ -46,8 +46,11 @@ public final class ToolExecutionRecorder implements Consumer<ToolExecution> {
             return;
         }
         var request = execution.request();
-        conversations.append(conversationId, LangChain4jMessages.toMessages(List.of(AiMessage.from(request),
-                ToolExecutionResultMessage.from(request, Objects.requireNonNullElse(execution.result(), "")))));
+        conversations.append(
+                conversationId,
+                LangChain4jMessages.toMessages(List.of(
+                        AiMessage.from(request),
+                        ToolExecutionResultMessage.from(request, Objects.requireNonNullElse(execution.result(), "")))));
     }
 
     @Override

@@ -16,7 +16,8 @@ class ChatMemoryExampleTest {
     @Test
     void theExampleTalksRestartsAndRollsTheToolCallBack() throws Exception {
         var printed = new ByteArrayOutputStream();
-        var users = ChatMemoryExample.run(dir.resolve("chat.db"), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        var users =
+                ChatMemoryExample.run(dir.resolve("chat.db"), new PrintStream(printed, true, StandardCharsets.UTF_8));
 
         assertThat(users.names).isEmpty();
         assertThat(printed.toString(StandardCharsets.UTF_8))

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chat memory store under real LangChain4j classes: an AI Service with a window memory and a tool,
- * driven through several turns by a scripted model; the same tests run on every backend.
+ * The chat memory store under real LangChain4j classes: an AI Service with a window memory and a tool, driven through
+ * several turns by a scripted model; the same tests run on every backend.
  */
 abstract class ChatMemoryStoreContract {
     /** What the AI Service under test offers. */
@@ -61,12 +61,15 @@ abstract class ChatMemoryStoreContract {
         return p;
     }
 
-    private static Assistant assistant(AgentPersistenceChatMemoryStore store, ScriptedChatModel model, Users users,
-                                       int maxMessages) {
+    private static Assistant assistant(
+            AgentPersistenceChatMemoryStore store, ScriptedChatModel model, Users users, int maxMessages) {
         return AiServices.builder(Assistant.class)
                 .chatModel(model)
-                .chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(maxMessages)
-                        .chatMemoryStore(store).build())
+                .chatMemoryProvider(id -> MessageWindowChatMemory.builder()
+                        .id(id)
+                        .maxMessages(maxMessages)
+                        .chatMemoryStore(store)
+                        .build())
                 .tools(users)
                 .build();
     }
@@ -86,17 +89,27 @@ abstract class ChatMemoryStoreContract {
         var window = store.getMessages(conversation);
         assertThat(window).hasSize(9);
         assertThat(window.get(0)).isEqualTo(SystemMessage.from("You are a helpful assistant."));
-        assertThat(window.get(4)).isInstanceOfSatisfying(AiMessage.class, ai ->
-                assertThat(ai.toolExecutionRequests().get(0).arguments()).isEqualTo("{\"name\":\"ada\"}"));
-        assertThat(window.get(5)).isInstanceOfSatisfying(ToolExecutionResultMessage.class, result ->
-                assertThat(result.text()).isEqualTo("created ada"));
+        assertThat(window.get(4))
+                .isInstanceOfSatisfying(
+                        AiMessage.class,
+                        ai -> assertThat(ai.toolExecutionRequests().get(0).arguments())
+                                .isEqualTo("{\"name\":\"ada\"}"));
+        assertThat(window.get(5))
+                .isInstanceOfSatisfying(
+                        ToolExecutionResultMessage.class,
+                        result -> assertThat(result.text()).isEqualTo("created ada"));
         assertThat(model.requests.get(2)).isEqualTo(window.subList(0, 6)); // the model saw the call and its result
 
         var stored = store.conversations().load(conversation).history();
-        assertThat(stored).filteredOn(m -> m.role() == Message.Role.TOOL_CALL).singleElement()
+        assertThat(stored)
+                .filteredOn(m -> m.role() == Message.Role.TOOL_CALL)
+                .singleElement()
                 .satisfies(call -> assertThat(call.toolCall().toolName()).isEqualTo("createUser"));
-        assertThat(store.conversations().storage().getCheckpoints(store.conversations().agentId(conversation)))
-                .as("one checkpoint per memory update").hasSize(9);
+        assertThat(store.conversations()
+                        .storage()
+                        .getCheckpoints(store.conversations().agentId(conversation)))
+                .as("one checkpoint per memory update")
+                .hasSize(9);
 
         var restarted = AgentPersistenceChatMemoryStore.of(track(openProvider()));
         assertThat(restarted.getMessages(conversation)).isEqualTo(window);
@@ -117,14 +130,24 @@ abstract class ChatMemoryStoreContract {
         assistant.chat(conversation, "bye");
 
         for (var request : model.requests) { // every window the model was handed
-            assertThat(WindowRule.orphanedHeadLength(LangChain4jMessages.toMessages(request))).isZero();
+            assertThat(WindowRule.orphanedHeadLength(LangChain4jMessages.toMessages(request)))
+                    .isZero();
             assertThat(request.get(0)).isInstanceOf(SystemMessage.class);
         }
         var conversationNow = store.conversations().load(conversation);
         assertThat(conversationNow.messages()).hasSizeLessThanOrEqualTo(4);
-        assertThat(conversationNow.history()).extracting(Message::content)
-                .contains("hello", "echo: hello", "create user ada", "created ada", "Done: created ada", "bye", "echo: bye");
-        assertThat(conversationNow.history().stream().filter(m -> m.role() == Message.Role.TOOL_CALL)).hasSize(2);
+        assertThat(conversationNow.history())
+                .extracting(Message::content)
+                .contains(
+                        "hello",
+                        "echo: hello",
+                        "create user ada",
+                        "created ada",
+                        "Done: created ada",
+                        "bye",
+                        "echo: bye");
+        assertThat(conversationNow.history().stream().filter(m -> m.role() == Message.Role.TOOL_CALL))
+                .hasSize(2);
     }
 
     @Test
@@ -138,8 +161,11 @@ abstract class ChatMemoryStoreContract {
         assistant.chat(conversation, "create user bob");
         assertThat(users.names).containsExactlyInAnyOrder("ada", "bob");
 
-        var tools = RollbackToolRegistry.builder().registerRollback("createUser", users.deleteUser()).build();
-        var report = store.conversations().rollbackTo(conversation, beforeTools.checkpoint().orElseThrow().checkpointId(), tools);
+        var tools = RollbackToolRegistry.builder()
+                .registerRollback("createUser", users.deleteUser())
+                .build();
+        var report = store.conversations()
+                .rollbackTo(conversation, beforeTools.checkpoint().orElseThrow().checkpointId(), tools);
 
         assertThat(report.toolRollback().performed()).hasSize(2);
         assertThat(users.names).isEmpty();
@@ -159,7 +185,11 @@ abstract class ChatMemoryStoreContract {
                 int thread = t;
                 // one store per thread over its own provider: as separate processes sharing the backend
                 var store = AgentPersistenceChatMemoryStore.of(t % 2 == 0 ? provider : track(openProvider()));
-                var memory = MessageWindowChatMemory.builder().id(conversation).maxMessages(1000).chatMemoryStore(store).build();
+                var memory = MessageWindowChatMemory.builder()
+                        .id(conversation)
+                        .maxMessages(1000)
+                        .chatMemoryStore(store)
+                        .build();
                 futures.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < perThread; i++) {
@@ -176,7 +206,8 @@ abstract class ChatMemoryStoreContract {
             pool.shutdownNow();
         }
         var texts = AgentPersistenceChatMemoryStore.of(provider).getMessages(conversation).stream()
-                .map(m -> ((UserMessage) m).singleText()).collect(Collectors.toList());
+                .map(m -> ((UserMessage) m).singleText())
+                .collect(Collectors.toList());
         assertThat(texts).hasSize(threads * perThread);
         for (int t = 0; t < threads; t++) {
             String prefix = t + ":";
@@ -191,17 +222,27 @@ abstract class ChatMemoryStoreContract {
     @Test
     void clearingTheMemoryDeletesTheConversationOrKeepsItsHistory() {
         var store = AgentPersistenceChatMemoryStore.of(provider);
-        var memory = MessageWindowChatMemory.builder().id(conversation).maxMessages(10).chatMemoryStore(store).build();
+        var memory = MessageWindowChatMemory.builder()
+                .id(conversation)
+                .maxMessages(10)
+                .chatMemoryStore(store)
+                .build();
         memory.add(UserMessage.from("a"));
         memory.clear();
         assertThat(store.getMessages(conversation)).isEmpty();
         assertThat(store.conversations().load(conversation).history()).isEmpty();
 
         var keeping = AgentPersistenceChatMemoryStore.keepingHistory(store.conversations());
-        var kept = MessageWindowChatMemory.builder().id(conversation).maxMessages(10).chatMemoryStore(keeping).build();
+        var kept = MessageWindowChatMemory.builder()
+                .id(conversation)
+                .maxMessages(10)
+                .chatMemoryStore(keeping)
+                .build();
         kept.add(UserMessage.from("b"));
         kept.clear();
         assertThat(kept.messages()).isEmpty();
-        assertThat(keeping.conversations().load(conversation).history()).extracting(Message::content).containsExactly("b");
+        assertThat(keeping.conversations().load(conversation).history())
+                .extracting(Message::content)
+                .containsExactly("b");
     }
 }

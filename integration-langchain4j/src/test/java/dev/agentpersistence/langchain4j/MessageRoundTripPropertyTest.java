@@ -29,17 +29,23 @@ class MessageRoundTripPropertyTest {
 
         String id = UUID.randomUUID().toString();
         conversations.append(id, stored);
-        assertThat(LangChain4jMessages.fromMessages(conversations.load(id).messages())).isEqualTo(messages);
+        assertThat(LangChain4jMessages.fromMessages(conversations.load(id).messages()))
+                .isEqualTo(messages);
     }
 
     @Property(tries = 100)
-    void theMappingIsDeterministicSoAReplaceOfTheSameListWritesNothing(@ForAll("conversation") List<ChatMessage> messages) {
+    void theMappingIsDeterministicSoAReplaceOfTheSameListWritesNothing(
+            @ForAll("conversation") List<ChatMessage> messages) {
         String id = UUID.randomUUID().toString();
         var first = conversations.replace(id, LangChain4jMessages.toMessages(messages));
         var again = conversations.replace(id, LangChain4jMessages.toMessages(messages));
         assertThat(again.version()).isEqualTo(first.version());
         for (int i = 0; i < first.messages().size(); i++) {
-            assertThat(first.messages().get(i).sameContentAs(LangChain4jMessages.toMessages(messages).get(i))).isTrue();
+            assertThat(first.messages()
+                            .get(i)
+                            .sameContentAs(
+                                    LangChain4jMessages.toMessages(messages).get(i)))
+                    .isTrue();
         }
     }
 }

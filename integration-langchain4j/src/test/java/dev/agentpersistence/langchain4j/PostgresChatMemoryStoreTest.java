@@ -7,7 +7,9 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.BeforeAll;
 
-/** Against the local PostgreSQL (or {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL}); conversation ids are unique per test. */
+/**
+ * Against the local PostgreSQL (or {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL}); conversation ids are unique per test.
+ */
 class PostgresChatMemoryStoreTest extends ChatMemoryStoreContract {
     private static String url;
 

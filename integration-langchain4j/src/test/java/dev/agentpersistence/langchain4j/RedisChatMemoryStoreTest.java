@@ -20,6 +20,7 @@ class RedisChatMemoryStoreTest extends ChatMemoryStoreContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
     }
 }

@@ -13,9 +13,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A deterministic chat model for tests: "create user NAME" asks for the {@code createUser} tool, a tool
- * result is answered with "Done: RESULT", anything else with "echo: TEXT". Records every request's
- * messages, so tests can check what the model was shown.
+ * A deterministic chat model for tests: "create user NAME" asks for the {@code createUser} tool, a tool result is
+ * answered with "Done: RESULT", anything else with "echo: TEXT". Records every request's messages, so tests can check
+ * what the model was shown.
  */
 final class ScriptedChatModel implements ChatModel {
     private final AtomicInteger calls = new AtomicInteger();
@@ -30,8 +30,11 @@ final class ScriptedChatModel implements ChatModel {
             answer = AiMessage.from("Done: " + result.text());
         } else if (last instanceof UserMessage user && user.singleText().startsWith("create user ")) {
             String name = user.singleText().substring("create user ".length());
-            answer = AiMessage.from(ToolExecutionRequest.builder().id("call-" + calls.incrementAndGet())
-                    .name("createUser").arguments("{\"name\":\"" + name + "\"}").build());
+            answer = AiMessage.from(ToolExecutionRequest.builder()
+                    .id("call-" + calls.incrementAndGet())
+                    .name("createUser")
+                    .arguments("{\"name\":\"" + name + "\"}")
+                    .build());
         } else {
             answer = AiMessage.from("echo: " + ((UserMessage) last).singleText());
         }

@@ -14,6 +14,8 @@ class SqliteChatMemoryStoreTest extends ChatMemoryStoreContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("chat.db")).build());
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("chat.db"))
+                .build());
     }
 }

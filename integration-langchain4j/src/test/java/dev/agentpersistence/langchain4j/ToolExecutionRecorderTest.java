@@ -34,8 +34,11 @@ class ToolExecutionRecorderTest {
     @Test
     void executedToolCallsAreRecordedAndARollbackUndoesThem() {
         var tools = new FlakyUsers();
-        var assistant = AiServices.builder(Assistant.class).chatModel(new ScriptedChatModel()).tools(tools)
-                .afterToolExecution(ToolExecutionRecorder.into(conversations, "agent-7")).build();
+        var assistant = AiServices.builder(Assistant.class)
+                .chatModel(new ScriptedChatModel())
+                .tools(tools)
+                .afterToolExecution(ToolExecutionRecorder.into(conversations, "agent-7"))
+                .build();
         conversations.append("agent-7", Message.system("tool log of agent-7"));
         var start = conversations.load("agent-7").checkpoint().orElseThrow().checkpointId();
 
@@ -44,14 +47,22 @@ class ToolExecutionRecorderTest {
         assistant.chat("create user bob");
 
         var history = conversations.load("agent-7").history();
-        assertThat(history).filteredOn(m -> m.role() == Message.Role.TOOL_CALL)
-                .extracting(m -> m.toolCall().arguments().get("name").asText()).containsExactly("ada", "bob");
-        assertThat(history).filteredOn(m -> m.role() == Message.Role.TOOL_RESULT).extracting(Message::content)
+        assertThat(history)
+                .filteredOn(m -> m.role() == Message.Role.TOOL_CALL)
+                .extracting(m -> m.toolCall().arguments().get("name").asText())
+                .containsExactly("ada", "bob");
+        assertThat(history)
+                .filteredOn(m -> m.role() == Message.Role.TOOL_RESULT)
+                .extracting(Message::content)
                 .containsExactly("created ada", "created bob");
         assertThat(tools.users.names).containsExactlyInAnyOrder("ada", "bob");
 
-        var report = conversations.rollbackTo("agent-7", start,
-                RollbackToolRegistry.builder().registerRollback("createUser", tools.users.deleteUser()).build());
+        var report = conversations.rollbackTo(
+                "agent-7",
+                start,
+                RollbackToolRegistry.builder()
+                        .registerRollback("createUser", tools.users.deleteUser())
+                        .build());
 
         assertThat(report.toolRollback().performed()).hasSize(2);
         assertThat(tools.users.names).isEmpty();

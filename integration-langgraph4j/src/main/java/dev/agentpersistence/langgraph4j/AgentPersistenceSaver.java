@@ -1,10 +1,10 @@
 package dev.agentpersistence.langgraph4j;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -21,37 +21,36 @@ import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
 
 /**
- * A LangGraph4j {@link BaseCheckpointSaver} that keeps every thread in a
- * {@link PersistenceStorageProvider}: in memory, files, SQLite, PostgreSQL, MariaDB, Redis, S3 or
- * your own.
+ * A LangGraph4j {@link BaseCheckpointSaver} that keeps every thread in a {@link PersistenceStorageProvider}: in memory,
+ * files, SQLite, PostgreSQL, MariaDB, Redis, S3 or your own.
  *
  * <h2>Mapping</h2>
+ *
  * <ul>
- *   <li>Thread id → agent id {@code prefix + threadId} (prefix {@value #DEFAULT_PREFIX} unless set;
- *       a config without a thread id uses {@link BaseCheckpointSaver#THREAD_ID_DEFAULT}).</li>
- *   <li>Each {@code put} → one new {@link AgentCheckpoint}: version = the thread's latest version + 1
- *       (0 for the first), node id = the checkpoint's node, state = the state map as JSON
- *       ({@link StateValues}), metadata {@value #ID} = LangGraph4j's checkpoint id,
- *       {@value #NEXT_NODE} = the next node, {@value #THREAD} = the thread id, and the parent = the
- *       previous stored checkpoint. The stored checkpoint id is LangGraph4j's id, or
- *       {@code id#version} when that id is already stored in the thread.</li>
- *   <li>A {@code put} whose config names a checkpoint id replaces that checkpoint in LangGraph4j's
- *       view (as {@code MemorySaver} does): the store stays append-only, the new checkpoint carries
- *       {@value #REPLACES} = the replaced id and takes its place in {@link #list} and {@link #get}.</li>
- *   <li>{@code release} deletes the thread's checkpoints ({@code deleteCheckpoints}) and returns them.</li>
- *   <li>With {@link Builder#messagesKey(String)}, the list under that state key is stored as the
- *       checkpoint's message history (metadata {@value #MESSAGES_KEY} = the key), so a conversation
- *       that grows by appending is stored once with incremental history instead of whole in every
- *       checkpoint; reading puts the list back under the key. The stored checkpoint says so itself,
- *       so any saver reads it, whatever its own setting.</li>
+ *   <li>Thread id → agent id {@code prefix + threadId} (prefix {@value #DEFAULT_PREFIX} unless set; a config without a
+ *       thread id uses {@link BaseCheckpointSaver#THREAD_ID_DEFAULT}).
+ *   <li>Each {@code put} → one new {@link AgentCheckpoint}: version = the thread's latest version + 1 (0 for the
+ *       first), node id = the checkpoint's node, state = the state map as JSON ({@link StateValues}), metadata
+ *       {@value #ID} = LangGraph4j's checkpoint id, {@value #NEXT_NODE} = the next node, {@value #THREAD} = the thread
+ *       id, and the parent = the previous stored checkpoint. The stored checkpoint id is LangGraph4j's id, or
+ *       {@code id#version} when that id is already stored in the thread.
+ *   <li>A {@code put} whose config names a checkpoint id replaces that checkpoint in LangGraph4j's view (as
+ *       {@code MemorySaver} does): the store stays append-only, the new checkpoint carries {@value #REPLACES} = the
+ *       replaced id and takes its place in {@link #list} and {@link #get}.
+ *   <li>{@code release} deletes the thread's checkpoints ({@code deleteCheckpoints}) and returns them.
+ *   <li>With {@link Builder#messagesKey(String)}, the list under that state key is stored as the checkpoint's message
+ *       history (metadata {@value #MESSAGES_KEY} = the key), so a conversation that grows by appending is stored once
+ *       with incremental history instead of whole in every checkpoint; reading puts the list back under the key. The
+ *       stored checkpoint says so itself, so any saver reads it, whatever its own setting.
  * </ul>
  *
  * <h2>Sharing a thread</h2>
- * Nothing is cached: every call reads the provider, so savers in several JVMs over one store see the
- * same thread. When two writers put on the same thread at once, the provider accepts one checkpoint
- * per version; the loser gets a {@link ThreadConflictException} and its checkpoint is not written,
- * so the history never forks silently. The saver does not retry on its own (a retry would splice two
- * runs into one history): re-read the thread and continue from its latest checkpoint.
+ *
+ * Nothing is cached: every call reads the provider, so savers in several JVMs over one store see the same thread. When
+ * two writers put on the same thread at once, the provider accepts one checkpoint per version; the loser gets a
+ * {@link ThreadConflictException} and its checkpoint is not written, so the history never forks silently. The saver
+ * does not retry on its own (a retry would splice two runs into one history): re-read the thread and continue from its
+ * latest checkpoint.
  *
  * <p>Thread-safe as long as the provider is.
  */
@@ -118,18 +117,20 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         }
         List<Checkpoint> checkpoints = view(agentId);
         if (wanted.isPresent()) {
-            return checkpoints.stream().filter(c -> c.getId().equals(wanted.get())).findFirst();
+            return checkpoints.stream()
+                    .filter(c -> c.getId().equals(wanted.get()))
+                    .findFirst();
         }
         return checkpoints.isEmpty() ? Optional.empty() : Optional.of(checkpoints.get(0));
     }
 
     /**
-     * Stores {@code checkpoint} as the thread's next version; with a checkpoint id in the config, as
-     * the replacement of that checkpoint.
+     * Stores {@code checkpoint} as the thread's next version; with a checkpoint id in the config, as the replacement of
+     * that checkpoint.
      *
-     * @throws ThreadConflictException        when another writer took the version first; nothing written
+     * @throws ThreadConflictException when another writer took the version first; nothing written
      * @throws UnsupportedStateValueException when a state value is not JSON-mappable; nothing written
-     * @throws NoSuchElementException         when the config names a checkpoint the thread does not have
+     * @throws NoSuchElementException when the config names a checkpoint the thread does not have
      */
     @Override
     public RunnableConfig put(RunnableConfig config, Checkpoint checkpoint) {
@@ -141,8 +142,8 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         Optional<String> replaced = config.checkPointId();
         Optional<AgentCheckpoint> latest = provider.getLatestCheckpoint(agentId);
         if (replaced.isPresent() && get(config).isEmpty()) {
-            throw new NoSuchElementException("Checkpoint with id " + replaced.get() + " not found in thread '"
-                    + threadId + "'");
+            throw new NoSuchElementException(
+                    "Checkpoint with id " + replaced.get() + " not found in thread '" + threadId + "'");
         }
         long version = latest.map(c -> c.version() + 1).orElse(0L);
         String storedId = provider.getCheckpoint(agentId, checkpoint.getId()).isPresent()
@@ -253,9 +254,9 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         }
 
         /**
-         * The state key whose list (LangGraph4j's {@code MessagesState} uses {@code "messages"}) is
-         * stored as the checkpoint's message history, once with incremental history, rather than whole
-         * in every checkpoint's state. Not set by default: the whole state is stored as JSON.
+         * The state key whose list (LangGraph4j's {@code MessagesState} uses {@code "messages"}) is stored as the
+         * checkpoint's message history, once with incremental history, rather than whole in every checkpoint's state.
+         * Not set by default: the whole state is stored as JSON.
          */
         public Builder messagesKey(String key) {
             if (Objects.requireNonNull(key, "key").isBlank()) {

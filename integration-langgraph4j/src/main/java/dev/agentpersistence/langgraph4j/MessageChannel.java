@@ -19,24 +19,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The state key whose list is stored as the checkpoint's message history instead of inside its
- * state, so a history that grows by appending is stored once (incremental history) rather than
- * whole in every checkpoint.
+ * The state key whose list is stored as the checkpoint's message history instead of inside its state, so a history that
+ * grows by appending is stored once (incremental history) rather than whole in every checkpoint.
  *
- * <p>An element that is exactly {@code {"role": "user"|"assistant"|"system", "content": <text>}}
- * becomes a message of that role and text; any other element is kept as its JSON text in an
- * assistant message marked with metadata {@value #JSON}. Message ids are derived from the element's
- * place and JSON, so the same list gives the same ids in every checkpoint. Reading puts the list
- * back under the key, equal to what was saved.
+ * <p>An element that is exactly {@code {"role": "user"|"assistant"|"system", "content": <text>}} becomes a message of
+ * that role and text; any other element is kept as its JSON text in an assistant message marked with metadata
+ * {@value #JSON}. Message ids are derived from the element's place and JSON, so the same list gives the same ids in
+ * every checkpoint. Reading puts the list back under the key, equal to what was saved.
  */
 final class MessageChannel {
     /** Message metadata: the content is the element's JSON text. */
     static final String JSON = "langgraph4j.json";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> ROLES = Set.of("user", "assistant", "system");
 
-    private MessageChannel() {
-    }
+    private MessageChannel() {}
 
     /** The messages holding the elements of {@code list}. */
     static List<Message> toMessages(ArrayNode list) {
@@ -48,8 +46,8 @@ final class MessageChannel {
                 var role = Message.Role.valueOf(element.get("role").textValue().toUpperCase(Locale.ROOT));
                 messages.add(new Message(id, role, element.get("content").textValue(), List.of(), null, Map.of()));
             } else {
-                messages.add(new Message(id, Message.Role.ASSISTANT, element.toString(), List.of(), null,
-                        Map.of(JSON, "true")));
+                messages.add(new Message(
+                        id, Message.Role.ASSISTANT, element.toString(), List.of(), null, Map.of(JSON, "true")));
             }
         }
         return messages;
@@ -63,8 +61,12 @@ final class MessageChannel {
                 try {
                     list.add(MAPPER.readTree(message.content()));
                 } catch (JsonProcessingException e) {
-                    throw new CorruptCheckpointException(agentId, checkpointId, "message " + message.id(),
-                            "a LangGraph4j state element is not valid JSON", null);
+                    throw new CorruptCheckpointException(
+                            agentId,
+                            checkpointId,
+                            "message " + message.id(),
+                            "a LangGraph4j state element is not valid JSON",
+                            null);
                 }
             } else {
                 ObjectNode turn = list.addObject();
@@ -76,8 +78,11 @@ final class MessageChannel {
     }
 
     private static boolean isPlainTurn(JsonNode element) {
-        return element.isObject() && element.size() == 2 && element.path("role").isTextual()
-                && ROLES.contains(element.get("role").textValue()) && element.path("content").isTextual();
+        return element.isObject()
+                && element.size() == 2
+                && element.path("role").isTextual()
+                && ROLES.contains(element.get("role").textValue())
+                && element.path("content").isTextual();
     }
 
     private static String id(int index, JsonNode element) {

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Converts a LangGraph4j state map to the JSON values of {@link dev.agentpersistence.AgentCheckpoint#state()}
- * and back. No {@link java.io.Serializable} and no class names: only JSON-mappable values are accepted.
+ * Converts a LangGraph4j state map to the JSON values of {@link dev.agentpersistence.AgentCheckpoint#state()} and back.
+ * No {@link java.io.Serializable} and no class names: only JSON-mappable values are accepted.
  *
  * <table>
  *   <caption>Supported values and what comes back</caption>
@@ -36,8 +36,7 @@ import java.util.TreeMap;
 public final class StateValues {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private StateValues() {
-    }
+    private StateValues() {}
 
     /** The state as JSON, one node per key. */
     public static Map<String, JsonNode> toJson(Map<String, Object> state) {
@@ -79,8 +78,8 @@ public final class StateValues {
         if (value instanceof Double || value instanceof Float) {
             double number = ((Number) value).doubleValue();
             if (!Double.isFinite(number)) {
-                throw new UnsupportedStateValueException(key, path, value.getClass().getName(),
-                        "JSON has no " + number);
+                throw new UnsupportedStateValueException(
+                        key, path, value.getClass().getName(), "JSON has no " + number);
             }
             return NODES.numberNode(number);
         }
@@ -99,8 +98,14 @@ public final class StateValues {
             ObjectNode object = NODES.objectNode();
             for (var entry : map.entrySet()) {
                 if (!(entry.getKey() instanceof String name)) {
-                    throw new UnsupportedStateValueException(key, path, value.getClass().getName(),
-                            "a map key is " + (entry.getKey() == null ? "null" : "a " + entry.getKey().getClass().getName())
+                    throw new UnsupportedStateValueException(
+                            key,
+                            path,
+                            value.getClass().getName(),
+                            "a map key is "
+                                    + (entry.getKey() == null
+                                            ? "null"
+                                            : "a " + entry.getKey().getClass().getName())
                                     + ", JSON object keys are Strings");
                 }
                 object.set(name, toNode(key, path + "." + name, entry.getValue()));

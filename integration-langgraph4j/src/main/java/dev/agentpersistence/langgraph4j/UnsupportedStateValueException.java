@@ -1,8 +1,8 @@
 package dev.agentpersistence.langgraph4j;
 
 /**
- * A graph state value that {@link StateValues} cannot store as JSON, named by its key and its path
- * inside the value ({@code messages[2].author}). Nothing was written.
+ * A graph state value that {@link StateValues} cannot store as JSON, named by its key and its path inside the value
+ * ({@code messages[2].author}). Nothing was written.
  */
 public class UnsupportedStateValueException extends IllegalArgumentException {
     private final String key;
@@ -12,7 +12,8 @@ public class UnsupportedStateValueException extends IllegalArgumentException {
     public UnsupportedStateValueException(String key, String path, String valueType, String reason) {
         super("State value '" + path + "' (" + valueType + ") cannot be stored: " + reason + ". Supported: null, "
                 + "String, Boolean, Integer, Long, Short, Byte, BigInteger, finite Double/Float, BigDecimal, "
-                + "and Lists and Maps with String keys of these; convert other objects before putting them in the state");
+                + "and Lists and Maps with String keys of these; convert other objects before putting them "
+                + "in the state");
         this.key = key;
         this.path = path;
         this.valueType = valueType;

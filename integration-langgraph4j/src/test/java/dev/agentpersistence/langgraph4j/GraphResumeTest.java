@@ -58,13 +58,16 @@ class GraphResumeTest {
     static List<String> describe(CompiledGraph<AgentState> graph, RunnableConfig config) {
         var lines = new ArrayList<String>();
         for (StateSnapshot<AgentState> snapshot : graph.getStateHistory(config)) {
-            lines.add(snapshot.node() + " -> " + snapshot.next() + " " + new java.util.TreeMap<>(snapshot.state().data()));
+            lines.add(snapshot.node() + " -> " + snapshot.next() + " "
+                    + new java.util.TreeMap<>(snapshot.state().data()));
         }
         return lines;
     }
 
     private JdbcStorageProvider openSqlite() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("graph.db")).build());
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("graph.db"))
+                .build());
     }
 
     @Test
@@ -81,8 +84,11 @@ class GraphResumeTest {
         try (var provider = openSqlite()) {
             var graph = compile(AgentPersistenceSaver.of(provider), true);
             var finished = graph.invoke(GraphInput.resume(), config).orElseThrow();
-            assertThat(finished.data()).containsEntry("steps", List.of("n1", "n2", "n3")).containsEntry("done", true)
-                    .containsEntry("count", 3).containsEntry("input", "go");
+            assertThat(finished.data())
+                    .containsEntry("steps", List.of("n1", "n2", "n3"))
+                    .containsEntry("done", true)
+                    .containsEntry("count", 3)
+                    .containsEntry("input", "go");
             resumedHistory = describe(graph, config);
         }
 
@@ -105,13 +111,15 @@ class GraphResumeTest {
         try (var provider = openSqlite()) {
             var graph = compile(AgentPersistenceSaver.of(provider), true);
             graph.invoke(Map.of("input", "go"), config);
-            RunnableConfig updated = graph.updateState(graph.getState(config).config(), Map.of("steps", "human", "note", "edited"));
+            RunnableConfig updated =
+                    graph.updateState(graph.getState(config).config(), Map.of("steps", "human", "note", "edited"));
             graph.invoke(GraphInput.resume(), updated);
             ours = describe(graph, config);
         }
         var reference = compile(new MemorySaver(), true);
         reference.invoke(Map.of("input", "go"), config);
-        RunnableConfig updated = reference.updateState(reference.getState(config).config(), Map.of("steps", "human", "note", "edited"));
+        RunnableConfig updated =
+                reference.updateState(reference.getState(config).config(), Map.of("steps", "human", "note", "edited"));
         reference.invoke(GraphInput.resume(), updated);
 
         assertThat(ours).isEqualTo(describe(reference, config));
@@ -122,7 +130,10 @@ class GraphResumeTest {
     void releaseThreadAtTheEndClearsTheThreadInTheStore() throws Exception {
         try (var provider = openSqlite()) {
             var saver = AgentPersistenceSaver.of(provider);
-            var graph = graph().compile(CompileConfig.builder().checkpointSaver(saver).releaseThread(true).build());
+            var graph = graph().compile(CompileConfig.builder()
+                    .checkpointSaver(saver)
+                    .releaseThread(true)
+                    .build());
             graph.invoke(Map.of("input", "go"), thread("released"));
             assertThat(provider.getCheckpoints(saver.agentId("released"))).isEmpty();
         }

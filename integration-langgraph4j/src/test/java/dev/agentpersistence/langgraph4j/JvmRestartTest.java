@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real JVM restart: a child JVM runs the graph over a SQLite file and is killed while node 2
- * runs; this JVM resumes the thread from the checkpoint node 1 left and finishes it.
+ * A real JVM restart: a child JVM runs the graph over a SQLite file and is killed while node 2 runs; this JVM resumes
+ * the thread from the checkpoint node 1 left and finishes it.
  */
 class JvmRestartTest {
     private static final String THREAD = "survives-a-restart";
@@ -57,14 +57,17 @@ class JvmRestartTest {
     }
 
     private static JdbcStorageProvider open(Path db) {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
+        return JdbcStorageProvider.create(
+                JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
     }
 
     /** Child JVM: {@code <database> <marker>}. Never returns on its own: node 2 hangs until killed. */
     public static void main(String[] args) throws Exception {
         try (var provider = open(Path.of(args[0]))) {
-            var graph = graph(Path.of(args[1])).compile(CompileConfig.builder()
-                    .checkpointSaver(AgentPersistenceSaver.of(provider)).build());
+            var graph = graph(Path.of(args[1]))
+                    .compile(CompileConfig.builder()
+                            .checkpointSaver(AgentPersistenceSaver.of(provider))
+                            .build());
             graph.invoke(Map.of("input", "go"), GraphResumeTest.thread(THREAD));
         }
     }
@@ -79,16 +82,23 @@ class JvmRestartTest {
         }
 
         try (var provider = open(db)) {
-            var graph = graph(null).compile(CompileConfig.builder()
-                    .checkpointSaver(AgentPersistenceSaver.of(provider)).build());
+            var graph = graph(null)
+                    .compile(CompileConfig.builder()
+                            .checkpointSaver(AgentPersistenceSaver.of(provider))
+                            .build());
             var config = GraphResumeTest.thread(THREAD);
             assertThat(graph.getState(config).next()).isEqualTo("n2");
 
             var finished = graph.invoke(GraphInput.resume(), config).orElseThrow();
 
-            assertThat(finished.data()).containsEntry("steps", List.of("n1", "n2", "n3")).containsEntry("done", true)
+            assertThat(finished.data())
+                    .containsEntry("steps", List.of("n1", "n2", "n3"))
+                    .containsEntry("done", true)
                     .containsEntry("input", "go");
-            var reference = graph(null).compile(CompileConfig.builder().checkpointSaver(new MemorySaver()).build());
+            var reference = graph(null)
+                    .compile(CompileConfig.builder()
+                            .checkpointSaver(new MemorySaver())
+                            .build());
             reference.invoke(Map.of("input", "go"), config);
             assertThat(GraphResumeTest.describe(graph, config)).isEqualTo(GraphResumeTest.describe(reference, config));
         }

@@ -20,6 +20,7 @@ class RedisSaverTest extends SaverContractTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
     }
 }

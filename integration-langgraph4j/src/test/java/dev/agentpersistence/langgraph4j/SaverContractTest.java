@@ -28,8 +28,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a LangGraph4j saver must do (the scenarios of LangGraph4j's own saver tests, restated), run
- * against one storage technology per subclass.
+ * What a LangGraph4j saver must do (the scenarios of LangGraph4j's own saver tests, restated), run against one storage
+ * technology per subclass.
  */
 abstract class SaverContractTest {
     protected PersistenceStorageProvider<CheckpointFilter> provider;
@@ -71,7 +71,12 @@ abstract class SaverContractTest {
     }
 
     private static Checkpoint checkpoint(String node, String next, Map<String, Object> state) {
-        return Checkpoint.builder().id(UUID.randomUUID().toString()).nodeId(node).nextNodeId(next).state(state).build();
+        return Checkpoint.builder()
+                .id(UUID.randomUUID().toString())
+                .nodeId(node)
+                .nextNodeId(next)
+                .state(state)
+                .build();
     }
 
     @Test
@@ -95,10 +100,15 @@ abstract class SaverContractTest {
             assertThat(latest.getNextNodeId()).isEqualTo("__END__");
             assertThat(latest.getState()).isEqualTo(second.getState());
         });
-        assertThat(saver.get(config(threadId).withCheckPointId(first.getId()))).get()
-                .extracting(Checkpoint::getNodeId).isEqualTo("agent_1");
-        assertThat(saver.list(config(threadId))).extracting(Checkpoint::getId).containsExactly(second.getId(), first.getId());
-        assertThat(saver.get(config(threadId).withCheckPointId("no-such-checkpoint"))).isEmpty();
+        assertThat(saver.get(config(threadId).withCheckPointId(first.getId())))
+                .get()
+                .extracting(Checkpoint::getNodeId)
+                .isEqualTo("agent_1");
+        assertThat(saver.list(config(threadId)))
+                .extracting(Checkpoint::getId)
+                .containsExactly(second.getId(), first.getId());
+        assertThat(saver.get(config(threadId).withCheckPointId("no-such-checkpoint")))
+                .isEmpty();
     }
 
     @Test
@@ -112,7 +122,8 @@ abstract class SaverContractTest {
         assertThat(stored).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
         assertThat(stored).extracting(AgentCheckpoint::checkpointId).containsExactly(first.getId(), second.getId());
         assertThat(stored).extracting(AgentCheckpoint::nodeId).containsExactly("agent_1", "agent_2");
-        assertThat(stored.get(0).metadata()).containsEntry(AgentPersistenceSaver.NEXT_NODE, "agent_2")
+        assertThat(stored.get(0).metadata())
+                .containsEntry(AgentPersistenceSaver.NEXT_NODE, "agent_2")
                 .containsEntry(AgentPersistenceSaver.THREAD, threadId);
         assertThat(stored.get(1).metadata()).containsEntry(AgentPersistenceSaver.NEXT_NODE, "__END__");
         assertThat(stored.get(1).parentCheckpointId()).isEqualTo(first.getId());
@@ -138,9 +149,14 @@ abstract class SaverContractTest {
         saver.put(config(threadId), checkpoint("n", "m", state));
 
         Map<String, Object> read = saver.get(config(threadId)).orElseThrow().getState();
-        assertThat(read).containsEntry("text", "hello").containsEntry("flag", true).containsEntry("int", 42)
-                .containsEntry("long", 1L << 40).containsEntry("big", new BigInteger("123456789012345678901234567890"))
-                .containsEntry("double", 0.25).containsEntry("empty", List.of());
+        assertThat(read)
+                .containsEntry("text", "hello")
+                .containsEntry("flag", true)
+                .containsEntry("int", 42)
+                .containsEntry("long", 1L << 40)
+                .containsEntry("big", new BigInteger("123456789012345678901234567890"))
+                .containsEntry("double", 0.25)
+                .containsEntry("empty", List.of());
         assertThat(((Number) read.get("decimal")).doubleValue()).isEqualTo(1.1);
         assertThat(read.get("messages")).isEqualTo(state.get("messages"));
         // read back mutable, as a reducer appending to the list expects
@@ -151,8 +167,7 @@ abstract class SaverContractTest {
 
     @Test
     void aValueThatIsNotJsonFailsTypedAndWritesNothing() {
-        record Pojo(String name) {
-        }
+        record Pojo(String name) {}
         var state = Map.<String, Object>of("messages", List.of(Map.of("author", new Pojo("x"))));
         assertThatThrownBy(() -> saver.put(config(threadId), checkpoint("n", "__END__", state)))
                 .isInstanceOfSatisfying(UnsupportedStateValueException.class, e -> {
@@ -161,7 +176,8 @@ abstract class SaverContractTest {
                     assertThat(e.valueType()).endsWith("Pojo");
                 });
         assertThatThrownBy(() -> saver.put(config(threadId), checkpoint("n", "__END__", Map.of("x", Double.NaN))))
-                .isInstanceOf(UnsupportedStateValueException.class).hasMessageContaining("'x'");
+                .isInstanceOf(UnsupportedStateValueException.class)
+                .hasMessageContaining("'x'");
         assertThat(saver.list(config(threadId))).isEmpty();
     }
 
@@ -173,31 +189,50 @@ abstract class SaverContractTest {
         saver.put(config(threadId), second);
 
         // what CompiledGraph.updateState does: same id, new state, put with the config naming it
-        var updated = Checkpoint.builder().id(first.getId()).nodeId("agent_1").nextNodeId("agent_2")
-                .state(Map.of("v", "one, edited")).build();
+        var updated = Checkpoint.builder()
+                .id(first.getId())
+                .nodeId("agent_1")
+                .nextNodeId("agent_2")
+                .state(Map.of("v", "one, edited"))
+                .build();
         RunnableConfig result = saver.put(config(threadId).withCheckPointId(first.getId()), updated);
 
         assertThat(result.checkPointId()).contains(first.getId());
-        assertThat(saver.list(config(threadId))).extracting(c -> c.getState().get("v"))
+        assertThat(saver.list(config(threadId)))
+                .extracting(c -> c.getState().get("v"))
                 .containsExactly("two", "one, edited");
-        assertThat(saver.get(config(threadId).withCheckPointId(first.getId()))).get()
-                .extracting(c -> c.getState().get("v")).isEqualTo("one, edited");
+        assertThat(saver.get(config(threadId).withCheckPointId(first.getId())))
+                .get()
+                .extracting(c -> c.getState().get("v"))
+                .isEqualTo("one, edited");
         assertThat(provider.getCheckpoints(saver.agentId(threadId))).hasSize(3); // append-only underneath
-        assertThat(saver.get(config(threadId))).get().extracting(Checkpoint::getId).isEqualTo(second.getId());
+        assertThat(saver.get(config(threadId)))
+                .get()
+                .extracting(Checkpoint::getId)
+                .isEqualTo(second.getId());
 
         // replacing the newest checkpoint keeps it the newest
-        var edited = Checkpoint.builder().id(second.getId()).nodeId("agent_2").nextNodeId("agent_3")
-                .state(Map.of("v", "two, edited")).build();
+        var edited = Checkpoint.builder()
+                .id(second.getId())
+                .nodeId("agent_2")
+                .nextNodeId("agent_3")
+                .state(Map.of("v", "two, edited"))
+                .build();
         saver.put(config(threadId).withCheckPointId(second.getId()), edited);
-        assertThat(saver.get(config(threadId))).get().extracting(c -> c.getState().get("v")).isEqualTo("two, edited");
+        assertThat(saver.get(config(threadId)))
+                .get()
+                .extracting(c -> c.getState().get("v"))
+                .isEqualTo("two, edited");
         assertThat(saver.list(config(threadId))).hasSize(2);
     }
 
     @Test
     void putNamingAnUnknownCheckpointFails() {
         saver.put(config(threadId), checkpoint("a", "__END__", Map.of()));
-        assertThatThrownBy(() -> saver.put(config(threadId).withCheckPointId("missing"), checkpoint("a", "__END__", Map.of())))
-                .isInstanceOf(NoSuchElementException.class).hasMessageContaining("missing");
+        assertThatThrownBy(() ->
+                        saver.put(config(threadId).withCheckPointId("missing"), checkpoint("a", "__END__", Map.of())))
+                .isInstanceOf(NoSuchElementException.class)
+                .hasMessageContaining("missing");
     }
 
     @Test
@@ -213,7 +248,9 @@ abstract class SaverContractTest {
         assertThat(tag.checkpoints()).extracting(Checkpoint::getId).containsExactly(second.getId(), first.getId());
         assertThat(saver.list(config(threadId))).isEmpty();
         saver.put(config(threadId), checkpoint("a", "__END__", Map.of()));
-        assertThat(provider.getCheckpoints(saver.agentId(threadId))).extracting(AgentCheckpoint::version).containsExactly(0L);
+        assertThat(provider.getCheckpoints(saver.agentId(threadId)))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L);
     }
 
     @Test
@@ -230,7 +267,8 @@ abstract class SaverContractTest {
 
     @Test
     void theAgentIdPrefixIsConfigurable() {
-        var prefixed = AgentPersistenceSaver.builder(provider).agentIdPrefix("team-a/").build();
+        var prefixed =
+                AgentPersistenceSaver.builder(provider).agentIdPrefix("team-a/").build();
         prefixed.put(config(threadId), checkpoint("a", "__END__", Map.of()));
         try {
             assertThat(provider.getCheckpoints("team-a/" + threadId)).hasSize(1);
@@ -245,11 +283,17 @@ abstract class SaverContractTest {
         saver.put(config(threadId), checkpoint("a", "b", Map.of("k", "v")));
         try (var reopened = openProvider()) {
             var other = AgentPersistenceSaver.of(reopened);
-            assertThat(other.get(config(threadId))).get().extracting(c -> c.getState().get("k")).isEqualTo("v");
+            assertThat(other.get(config(threadId)))
+                    .get()
+                    .extracting(c -> c.getState().get("k"))
+                    .isEqualTo("v");
             other.put(config(threadId), checkpoint("b", "__END__", Map.of("k", "w")));
         }
         // nothing cached: the first saver sees the other's write
-        assertThat(saver.get(config(threadId))).get().extracting(c -> c.getState().get("k")).isEqualTo("w");
+        assertThat(saver.get(config(threadId)))
+                .get()
+                .extracting(c -> c.getState().get("k"))
+                .isEqualTo("w");
     }
 
     @Test
@@ -262,8 +306,10 @@ abstract class SaverContractTest {
         var right = AgentPersistenceSaver.of(racing);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<RunnableConfig> a = pool.submit(() -> left.put(config(threadId), checkpoint("left", "__END__", Map.of("k", 1))));
-            Future<RunnableConfig> b = pool.submit(() -> right.put(config(threadId), checkpoint("right", "__END__", Map.of("k", 2))));
+            Future<RunnableConfig> a =
+                    pool.submit(() -> left.put(config(threadId), checkpoint("left", "__END__", Map.of("k", 1))));
+            Future<RunnableConfig> b =
+                    pool.submit(() -> right.put(config(threadId), checkpoint("right", "__END__", Map.of("k", 2))));
             int conflicts = 0;
             for (Future<RunnableConfig> future : List.of(a, b)) {
                 try {
@@ -287,7 +333,8 @@ abstract class SaverContractTest {
         // the loser re-reads and continues from the winner's checkpoint
         Checkpoint latest = left.get(config(threadId)).orElseThrow();
         left.put(config(threadId), checkpoint("after", "__END__", Map.of("k", 3, "after", latest.getNodeId())));
-        assertThat(provider.getCheckpoints(saver.agentId(threadId))).extracting(AgentCheckpoint::version)
+        assertThat(provider.getCheckpoints(saver.agentId(threadId)))
+                .extracting(AgentCheckpoint::version)
                 .containsExactly(0L, 1L, 2L);
     }
 
@@ -325,7 +372,8 @@ abstract class SaverContractTest {
         for (int i = 0; i < stored.size(); i++) {
             assertThat(stored.get(i).version()).isEqualTo(i);
             if (i > 0) {
-                assertThat(stored.get(i).parentCheckpointId()).isEqualTo(stored.get(i - 1).checkpointId());
+                assertThat(stored.get(i).parentCheckpointId())
+                        .isEqualTo(stored.get(i - 1).checkpointId());
             }
         }
     }
@@ -333,7 +381,8 @@ abstract class SaverContractTest {
     /** Delegates to a provider; the latest-version reads of the two racing savers meet at a barrier. */
     private static final class BarrierProvider extends ForwardingStorageProvider<CheckpointFilter> {
         private final CyclicBarrier barrier;
-        private final java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final java.util.concurrent.atomic.AtomicBoolean armed =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
 
         void disarm() {
             armed.set(false);

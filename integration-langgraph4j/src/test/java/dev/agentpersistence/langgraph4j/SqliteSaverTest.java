@@ -13,6 +13,8 @@ class SqliteSaverTest extends SaverContractTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("checkpoints.db")).build());
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("checkpoints.db"))
+                .build());
     }
 }

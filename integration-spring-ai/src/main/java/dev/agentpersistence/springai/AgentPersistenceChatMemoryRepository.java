@@ -12,32 +12,32 @@ import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.Message;
 
 /**
- * A Spring AI {@link ChatMemoryRepository} that keeps conversations in any agent-persistence storage
- * provider (in memory, files, SQLite, PostgreSQL, MariaDB, Redis, S3 or your own), through a
- * {@link ConversationStore}.
+ * A Spring AI {@link ChatMemoryRepository} that keeps conversations in any agent-persistence storage provider (in
+ * memory, files, SQLite, PostgreSQL, MariaDB, Redis, S3 or your own), through a {@link ConversationStore}.
  *
  * <h2>Saving</h2>
- * {@link #saveAll} never deletes and re-inserts: it compares the list with what this thread last read
- * of the conversation ({@link ReadThenReplace}), keeps what is unchanged, evicts from the window what
- * the list dropped (as {@link MessageWindowChatMemory} does) and appends the new tail, all in one atomic
- * save; with incremental history only the new messages are written. Evicted messages stay in the
- * conversation's stored history. When another writer (thread, process) saved in between, the change is
- * applied again to the conversation as it is then, so concurrent writers never lose each other's
- * messages; after {@link ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES} lost races it throws
- * {@link ConversationConflictException}. A list equal to the stored window writes nothing.
+ *
+ * {@link #saveAll} never deletes and re-inserts: it compares the list with what this thread last read of the
+ * conversation ({@link ReadThenReplace}), keeps what is unchanged, evicts from the window what the list dropped (as
+ * {@link MessageWindowChatMemory} does) and appends the new tail, all in one atomic save; with incremental history only
+ * the new messages are written. Evicted messages stay in the conversation's stored history. When another writer
+ * (thread, process) saved in between, the change is applied again to the conversation as it is then, so concurrent
+ * writers never lose each other's messages; after {@link ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES} lost races it
+ * throws {@link ConversationConflictException}. A list equal to the stored window writes nothing.
  *
  * <h2>Mapping</h2>
- * Every Spring AI message type is read back equal to what was saved: text, metadata (its values with
- * their Java types), media (bytes, URI text or {@code URL}, MIME type, id, name), an assistant
- * message's tool calls, a tool response message's responses, and {@code null} texts and fields. An
- * assistant message's tool calls are stored as {@code TOOL_CALL} messages after it and each tool
- * response as a {@code TOOL_RESULT} message, so {@link dev.agentpersistence.RollbackToolRegistry} sees
- * them, tool calls stay paired with their results, and a window never starts with an orphaned tool
- * result ({@link dev.agentpersistence.memory.WindowRule}). Metadata values other than strings, numbers,
- * booleans, lists and maps are stored as their JSON form (Jackson) and read back as plain JSON values.
  *
- * <p>Conversation {@code id} is stored as agent {@code prefix + id} (prefix {@value #DEFAULT_PREFIX}
- * unless set). Thread-safe. It does not own the provider: close it yourself.
+ * Every Spring AI message type is read back equal to what was saved: text, metadata (its values with their Java types),
+ * media (bytes, URI text or {@code URL}, MIME type, id, name), an assistant message's tool calls, a tool response
+ * message's responses, and {@code null} texts and fields. An assistant message's tool calls are stored as
+ * {@code TOOL_CALL} messages after it and each tool response as a {@code TOOL_RESULT} message, so
+ * {@link dev.agentpersistence.RollbackToolRegistry} sees them, tool calls stay paired with their results, and a window
+ * never starts with an orphaned tool result ({@link dev.agentpersistence.memory.WindowRule}). Metadata values other
+ * than strings, numbers, booleans, lists and maps are stored as their JSON form (Jackson) and read back as plain JSON
+ * values.
+ *
+ * <p>Conversation {@code id} is stored as agent {@code prefix + id} (prefix {@value #DEFAULT_PREFIX} unless set).
+ * Thread-safe. It does not own the provider: close it yourself.
  */
 public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRepository {
     /** The agent id prefix used unless {@link Builder#conversationIdPrefix(String)} says otherwise. */
@@ -49,8 +49,11 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
 
     private AgentPersistenceChatMemoryRepository(Builder builder) {
         this.prefix = builder.prefix;
-        this.store = ConversationStore.builder(builder.provider).agentIdPrefix(builder.prefix)
-                .clock(builder.clock).maxConflictRetries(builder.maxConflictRetries).build();
+        this.store = ConversationStore.builder(builder.provider)
+                .agentIdPrefix(builder.prefix)
+                .clock(builder.clock)
+                .maxConflictRetries(builder.maxConflictRetries)
+                .build();
         this.reads = ReadThenReplace.over(store);
     }
 
@@ -71,8 +74,10 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
      */
     @Override
     public List<String> findConversationIds() {
-        return store.storage().listAgents().stream().filter(agentId -> agentId.startsWith(prefix))
-                .map(agentId -> agentId.substring(prefix.length())).toList();
+        return store.storage().listAgents().stream()
+                .filter(agentId -> agentId.startsWith(prefix))
+                .map(agentId -> agentId.substring(prefix.length()))
+                .toList();
     }
 
     /** The conversation's window, as Spring AI messages; empty when nothing is stored. */
@@ -85,7 +90,7 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
     /**
      * Makes {@code messages} the conversation's window in one atomic save, appending only what is new.
      *
-     * @throws ChatMemoryMappingException    when a message cannot be stored (nothing is written)
+     * @throws ChatMemoryMappingException when a message cannot be stored (nothing is written)
      * @throws ConversationConflictException when other writers won every attempt
      */
     @Override
@@ -94,16 +99,17 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         Objects.requireNonNull(messages, "messages");
         for (int i = 0; i < messages.size(); i++) {
             if (messages.get(i) == null) {
-                throw new IllegalArgumentException("message " + i + " of conversation '" + conversationId + "' is null");
+                throw new IllegalArgumentException(
+                        "message " + i + " of conversation '" + conversationId + "' is null");
             }
         }
         reads.replace(conversationId, ToStoredMessages.of(conversationId, messages));
     }
 
     /**
-     * Deletes every stored checkpoint of the conversation, its history included. With a provider that
-     * cannot delete (one that implements only the three required methods of the SPI), the conversation's
-     * window is emptied instead, so it reads empty from now on; its history stays stored.
+     * Deletes every stored checkpoint of the conversation, its history included. With a provider that cannot delete
+     * (one that implements only the three required methods of the SPI), the conversation's window is emptied instead,
+     * so it reads empty from now on; its history stays stored.
      */
     @Override
     public void deleteByConversationId(String conversationId) {
@@ -117,8 +123,8 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
     }
 
     /**
-     * The agent id the conversation is stored under, for {@code AgentPersistence} (checkpoints,
-     * rollback of the tool calls made since one) and the provider's own calls.
+     * The agent id the conversation is stored under, for {@code AgentPersistence} (checkpoints, rollback of the tool
+     * calls made since one) and the provider's own calls.
      */
     public String agentId(String conversationId) {
         return store.agentId(conversationId);

@@ -3,8 +3,8 @@ package dev.agentpersistence.springai;
 import dev.agentpersistence.PersistenceException;
 
 /**
- * A Spring AI message that cannot be stored as it is, or a stored message that cannot be read back as
- * a Spring AI message; names the conversation and the message's position. On save, nothing was written.
+ * A Spring AI message that cannot be stored as it is, or a stored message that cannot be read back as a Spring AI
+ * message; names the conversation and the message's position. On save, nothing was written.
  */
 public class ChatMemoryMappingException extends PersistenceException {
     private final String conversationId;

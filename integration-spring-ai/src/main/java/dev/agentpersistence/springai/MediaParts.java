@@ -8,13 +8,12 @@ import org.springframework.ai.content.Media;
 import org.springframework.util.MimeType;
 
 /**
- * Spring AI {@link Media} as a {@link ContentPart.Media} and back. Bytes stay bytes; a {@code String}
- * (a URI or data text) and a {@code java.net.URL} are stored as the part's URL, the latter marked in the
- * message metadata; the media id goes to the message metadata, the name to the part.
+ * Spring AI {@link Media} as a {@link ContentPart.Media} and back. Bytes stay bytes; a {@code String} (a URI or data
+ * text) and a {@code java.net.URL} are stored as the part's URL, the latter marked in the message metadata; the media
+ * id goes to the message metadata, the name to the part.
  */
 final class MediaParts {
-    private MediaParts() {
-    }
+    private MediaParts() {}
 
     /** The part for the {@code index}th media of a message; its extra attributes go into {@code metadata}. */
     static ContentPart.Media toPart(Media media, int index, Map<String, String> metadata) {
@@ -30,8 +29,9 @@ final class MediaParts {
             metadata.put(StoredKeys.mediaUrlType(index), "java.net.URL");
             part = new ContentPart.Media(kind, mimeType, url.toString(), null, media.getName());
         } else {
-            throw new IllegalArgumentException("media data of type " + data.getClass().getName()
-                    + " cannot be stored; Spring AI media hold byte[], String or java.net.URL");
+            throw new IllegalArgumentException(
+                    "media data of type " + data.getClass().getName()
+                            + " cannot be stored; Spring AI media hold byte[], String or java.net.URL");
         }
         if (media.getId() != null) {
             metadata.put(StoredKeys.mediaId(index), media.getId());

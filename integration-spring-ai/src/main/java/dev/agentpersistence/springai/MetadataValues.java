@@ -15,24 +15,23 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Spring AI message metadata ({@code Map<String, Object>}) as one JSON text that reads back with the
- * same Java types. Keys are written in sorted order, so equal metadata always gives the same text (the
- * conversation store matches messages by content).
+ * Spring AI message metadata ({@code Map<String, Object>}) as one JSON text that reads back with the same Java types.
+ * Keys are written in sorted order, so equal metadata always gives the same text (the conversation store matches
+ * messages by content).
  *
- * <p>{@code String}, {@code Boolean}, {@code Integer}, finite {@code Double} and maps with {@code String}
- * keys are plain JSON. Every JSON array is a tagged value whose first element says what it holds:
- * {@code ["[", e1, e2]} a {@code List}; {@code ["L", 5]} a {@code Long}; {@code ["S", 5]} a {@code Short};
- * {@code ["B", 5]} a {@code Byte}; {@code ["F", 1.5]} a {@code Float}; {@code ["d", "NaN"]} a non-finite
- * {@code Double}; {@code ["I", "123"]} a {@code BigInteger}; {@code ["D", "1.50"]} a {@code BigDecimal};
- * {@code ["J", json]} any other object, stored as Jackson writes it and read back as plain JSON values
- * (maps, lists, strings, numbers), since its class is not recorded.
+ * <p>{@code String}, {@code Boolean}, {@code Integer}, finite {@code Double} and maps with {@code String} keys are
+ * plain JSON. Every JSON array is a tagged value whose first element says what it holds: {@code ["[", e1, e2]} a
+ * {@code List}; {@code ["L", 5]} a {@code Long}; {@code ["S", 5]} a {@code Short}; {@code ["B", 5]} a {@code Byte};
+ * {@code ["F", 1.5]} a {@code Float}; {@code ["d", "NaN"]} a non-finite {@code Double}; {@code ["I", "123"]} a
+ * {@code BigInteger}; {@code ["D", "1.50"]} a {@code BigDecimal}; {@code ["J", json]} any other object, stored as
+ * Jackson writes it and read back as plain JSON values (maps, lists, strings, numbers), since its class is not
+ * recorded.
  */
 final class MetadataValues {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private MetadataValues() {
-    }
+    private MetadataValues() {}
 
     /**
      * The metadata as JSON text.
@@ -111,7 +110,8 @@ final class MetadataValues {
             }
             return array;
         }
-        if (value instanceof Map<?, ?> map && map.keySet().stream().allMatch(String.class::isInstance)
+        if (value instanceof Map<?, ?> map
+                && map.keySet().stream().allMatch(String.class::isInstance)
                 && !map.containsKey(null)) {
             ObjectNode object = NODES.objectNode();
             new TreeMap<>(map).forEach((k, v) -> object.set((String) k, encode(path + "." + k, v)));
@@ -124,8 +124,10 @@ final class MetadataValues {
         try {
             return tagged("J", JSON.valueToTree(value));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("metadata value '" + path + "' (" + value.getClass().getName()
-                    + ") cannot be written as JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "metadata value '" + path + "' (" + value.getClass().getName() + ") cannot be written as JSON: "
+                            + e.getMessage(),
+                    e);
         }
     }
 

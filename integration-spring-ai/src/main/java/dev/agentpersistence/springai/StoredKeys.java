@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The metadata keys under which a stored {@link dev.agentpersistence.Message} keeps what Spring AI has
- * and the common model does not. All start with {@value #PREFIX}.
+ * The metadata keys under which a stored {@link dev.agentpersistence.Message} keeps what Spring AI has and the common
+ * model does not. All start with {@value #PREFIX}.
  */
 final class StoredKeys {
     /** Prefix of every key this integration writes. */
@@ -26,8 +26,7 @@ final class StoredKeys {
     /** The fields that were {@code null} in Spring AI and are stored as empty strings, comma-separated. */
     static final String NULLS = PREFIX + "nulls";
 
-    private StoredKeys() {
-    }
+    private StoredKeys() {}
 
     /** The key of the Spring AI media id of the {@code index}th media of a message. */
     static String mediaId(int index) {

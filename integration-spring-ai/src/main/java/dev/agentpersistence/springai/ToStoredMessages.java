@@ -18,20 +18,20 @@ import org.springframework.ai.content.MediaContent;
 
 /**
  * Spring AI messages as stored {@link Message}s. One Spring AI message becomes:
+ *
  * <ul>
- *   <li>system, user: one {@code SYSTEM} / {@code USER} message; media become content parts after a
- *       text part;</li>
- *   <li>assistant: one {@code ASSISTANT} message, then one {@code TOOL_CALL} message per tool call, so
- *       rollback and the window rules see every call;</li>
- *   <li>tool response: one {@code TOOL_RESULT} message per response, each naming its call.</li>
+ *   <li>system, user: one {@code SYSTEM} / {@code USER} message; media become content parts after a text part;
+ *   <li>assistant: one {@code ASSISTANT} message, then one {@code TOOL_CALL} message per tool call, so rollback and the
+ *       window rules see every call;
+ *   <li>tool response: one {@code TOOL_RESULT} message per response, each naming its call.
  * </ul>
- * What the common model has no field for goes into metadata under {@link StoredKeys}; a message maps to
- * the same stored messages every time (apart from their random ids).
+ *
+ * What the common model has no field for goes into metadata under {@link StoredKeys}; a message maps to the same stored
+ * messages every time (apart from their random ids).
  */
 final class ToStoredMessages {
 
-    private ToStoredMessages() {
-    }
+    private ToStoredMessages() {}
 
     /**
      * The stored form of {@code messages}.
@@ -59,12 +59,13 @@ final class ToStoredMessages {
             return;
         }
         List<ContentPart> parts = message instanceof MediaContent withMedia
-                ? parts(message.getText(), withMedia.getMedia(), metadata) : List.of();
+                ? parts(message.getText(), withMedia.getMedia(), metadata)
+                : List.of();
         List<String> nulls = new ArrayList<>();
         String text = orEmpty(message.getText(), "text", nulls);
         if (type == MessageType.ASSISTANT) {
-            List<AssistantMessage.ToolCall> calls = message instanceof AssistantMessage assistant
-                    ? assistant.getToolCalls() : List.of();
+            List<AssistantMessage.ToolCall> calls =
+                    message instanceof AssistantMessage assistant ? assistant.getToolCalls() : List.of();
             if (!calls.isEmpty()) {
                 metadata.put(StoredKeys.TOOL_CALLS, Integer.toString(calls.size()));
             }
@@ -77,13 +78,16 @@ final class ToStoredMessages {
         Role role = switch (type) {
             case SYSTEM -> Role.SYSTEM;
             case USER -> Role.USER;
-            default -> throw new IllegalArgumentException("a " + type + " message of class "
-                    + message.getClass().getName() + " cannot be stored; tool messages must be ToolResponseMessage");
+            default ->
+                throw new IllegalArgumentException(
+                        "a " + type + " message of class " + message.getClass().getName()
+                                + " cannot be stored; tool messages must be ToolResponseMessage");
         };
         stored.add(new Message(null, role, text, parts, null, metadata));
     }
 
-    private static void putMetadata(org.springframework.ai.chat.messages.Message message, Map<String, String> metadata) {
+    private static void putMetadata(
+            org.springframework.ai.chat.messages.Message message, Map<String, String> metadata) {
         Map<String, Object> own = new HashMap<>(message.getMetadata());
         // Spring AI's message constructors put the type under this key themselves.
         own.remove(AbstractMessage.MESSAGE_TYPE);
@@ -130,9 +134,8 @@ final class ToStoredMessages {
         return new Message(null, Role.TOOL_CALL, "", List.of(), new ToolCall(id, name, arguments), metadata);
     }
 
-
-    private static void appendResponses(ToolResponseMessage message, Map<String, String> metadata,
-                                        List<Message> stored) {
+    private static void appendResponses(
+            ToolResponseMessage message, Map<String, String> metadata, List<Message> stored) {
         List<ToolResponseMessage.ToolResponse> responses = message.getResponses();
         metadata.put(StoredKeys.RESPONSES, Integer.toString(responses.size()));
         if (responses.isEmpty()) {

@@ -18,8 +18,11 @@ final class BookingTool implements ToolCallback {
 
     @Override
     public ToolDefinition getToolDefinition() {
-        return ToolDefinition.builder().name("book").description("Books a table for a guest")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}")
+        return ToolDefinition.builder()
+                .name("book")
+                .description("Books a table for a guest")
+                .inputSchema(
+                        "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}")
                 .build();
     }
 

@@ -29,14 +29,18 @@ import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 
 /**
- * A {@link ChatClient} with {@link MessageChatMemoryAdvisor} over {@link MessageWindowChatMemory} and
- * our repository, driven by a deterministic model through several turns with a tool call. Spring AI's
- * own {@link InMemoryChatMemoryRepository} running the same script is the oracle: the model must see the
- * same prompts and the memory must hold the same messages. Each backend's test extends this class.
+ * A {@link ChatClient} with {@link MessageChatMemoryAdvisor} over {@link MessageWindowChatMemory} and our repository,
+ * driven by a deterministic model through several turns with a tool call. Spring AI's own
+ * {@link InMemoryChatMemoryRepository} running the same script is the oracle: the model must see the same prompts and
+ * the memory must hold the same messages. Each backend's test extends this class.
  */
 abstract class ChatClientConversationContract {
-    private static final List<String> SCRIPT = List.of("Hello, I am Ana", "What is the weather in Paris?",
-            "Thanks, that helps", "And the weather in Rome?", "Which cities did I ask about?");
+    private static final List<String> SCRIPT = List.of(
+            "Hello, I am Ana",
+            "What is the weather in Paris?",
+            "Thanks, that helps",
+            "And the weather in Rome?",
+            "Which cities did I ask about?");
 
     private final List<PersistenceStorageProvider<CheckpointFilter>> opened = new ArrayList<>();
     protected final String prefix = "spring-ai-test-" + UUID.randomUUID() + ":";
@@ -54,7 +58,9 @@ abstract class ChatClientConversationContract {
     private AgentPersistenceChatMemoryRepository repository() {
         var provider = openProvider();
         opened.add(provider);
-        return AgentPersistenceChatMemoryRepository.builder(provider).conversationIdPrefix(prefix).build();
+        return AgentPersistenceChatMemoryRepository.builder(provider)
+                .conversationIdPrefix(prefix)
+                .build();
     }
 
     @Test
@@ -68,22 +74,33 @@ abstract class ChatClientConversationContract {
         }
 
         assertThat(ours.model.lastPrompt().get(0).getText()).isEqualTo("Hello, I am Ana");
-        SameMessages.assertSame(ours.repository.findByConversationId(conversation),
+        SameMessages.assertSame(
+                ours.repository.findByConversationId(conversation),
                 oracle.repository.findByConversationId(conversation));
-        assertThat(ours.repository.findByConversationId(conversation)).extracting(Message::getMessageType)
-                .containsExactly(MessageType.USER, MessageType.ASSISTANT, MessageType.USER, MessageType.ASSISTANT,
-                        MessageType.TOOL, MessageType.ASSISTANT, MessageType.USER, MessageType.ASSISTANT);
+        assertThat(ours.repository.findByConversationId(conversation))
+                .extracting(Message::getMessageType)
+                .containsExactly(
+                        MessageType.USER,
+                        MessageType.ASSISTANT,
+                        MessageType.USER,
+                        MessageType.ASSISTANT,
+                        MessageType.TOOL,
+                        MessageType.ASSISTANT,
+                        MessageType.USER,
+                        MessageType.ASSISTANT);
         assertThat(ours.tool.inputs()).containsExactly("{\"city\":\"Paris\"}");
 
         // A new JVM: a new provider and repository over the same storage continue the conversation.
         var restarted = new Run(repository(), 100);
-        SameMessages.assertSame(restarted.repository.findByConversationId(conversation),
+        SameMessages.assertSame(
+                restarted.repository.findByConversationId(conversation),
                 oracle.repository.findByConversationId(conversation));
         for (String question : SCRIPT.subList(3, SCRIPT.size())) {
             assertThat(restarted.ask(conversation, question)).isEqualTo(oracle.ask(conversation, question));
         }
         assertThat(restarted.model.lastPrompt()).hasSize(13);
-        SameMessages.assertSame(restarted.repository.findByConversationId(conversation),
+        SameMessages.assertSame(
+                restarted.repository.findByConversationId(conversation),
                 oracle.repository.findByConversationId(conversation));
     }
 
@@ -95,9 +112,11 @@ abstract class ChatClientConversationContract {
 
         var provider = openProvider();
         opened.add(provider);
-        var stored = provider.getLatestCheckpoint(prefix + conversation, CheckpointFilter.ALL).orElseThrow()
+        var stored = provider.getLatestCheckpoint(prefix + conversation, CheckpointFilter.ALL)
+                .orElseThrow()
                 .messageHistory();
-        assertThat(stored).extracting(dev.agentpersistence.Message::role)
+        assertThat(stored)
+                .extracting(dev.agentpersistence.Message::role)
                 .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL_CALL, Role.TOOL_RESULT, Role.ASSISTANT);
         var call = stored.get(2).toolCall();
         assertThat(call.toolName()).isEqualTo("weather");
@@ -112,15 +131,18 @@ abstract class ChatClientConversationContract {
             var ours = new Run(repository(), window);
             var oracle = new Run(new InMemoryChatMemoryRepository(), window);
             for (String question : SCRIPT) {
-                assertThat(ours.ask(conversation, question)).as("window %d: %s", window, question)
+                assertThat(ours.ask(conversation, question))
+                        .as("window %d: %s", window, question)
                         .isEqualTo(oracle.ask(conversation, question));
             }
             assertThat(ours.model.prompts()).hasSameSizeAs(oracle.model.prompts());
             for (int p = 0; p < ours.model.prompts().size(); p++) {
-                SameMessages.assertSame(ours.model.prompts().get(p), oracle.model.prompts().get(p));
+                SameMessages.assertSame(
+                        ours.model.prompts().get(p), oracle.model.prompts().get(p));
                 assertNoOrphanAtTheHead(ours.model.prompts().get(p));
             }
-            SameMessages.assertSame(ours.repository.findByConversationId(conversation),
+            SameMessages.assertSame(
+                    ours.repository.findByConversationId(conversation),
                     oracle.repository.findByConversationId(conversation));
         }
     }
@@ -153,7 +175,10 @@ abstract class ChatClientConversationContract {
         var done = new ArrayList<Future<?>>();
         for (int t = 0; t < threads; t++) {
             // Every thread is an application instance of its own: its own repository and memory.
-            var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository()).maxMessages(1000).build();
+            var memory = MessageWindowChatMemory.builder()
+                    .chatMemoryRepository(repository())
+                    .maxMessages(1000)
+                    .build();
             int thread = t;
             done.add(pool.submit(() -> {
                 start.await();
@@ -169,12 +194,16 @@ abstract class ChatClientConversationContract {
         }
         pool.shutdown();
 
-        List<String> texts = repository().findByConversationId(conversation).stream().map(Message::getText).toList();
+        List<String> texts = repository().findByConversationId(conversation).stream()
+                .map(Message::getText)
+                .toList();
         assertThat(texts).hasSize(threads * perThread).doesNotHaveDuplicates();
         for (int t = 0; t < threads; t++) {
             String own = "t" + t + "-";
-            assertThat(texts.stream().filter(text -> text.startsWith(own)).toList()).as("thread %d in order", t)
-                    .containsExactlyElementsOf(IntStream.range(0, perThread).mapToObj(i -> own + i).toList());
+            assertThat(texts.stream().filter(text -> text.startsWith(own)).toList())
+                    .as("thread %d in order", t)
+                    .containsExactlyElementsOf(
+                            IntStream.range(0, perThread).mapToObj(i -> own + i).toList());
         }
     }
 
@@ -197,18 +226,25 @@ abstract class ChatClientConversationContract {
 
         Run(ChatMemoryRepository repository, int window) {
             this.repository = repository;
-            var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(window).build();
+            var memory = MessageWindowChatMemory.builder()
+                    .chatMemoryRepository(repository)
+                    .maxMessages(window)
+                    .build();
             // Inside the tool loop, so that tool calls and their results are remembered too.
             this.client = ChatClient.builder(model)
                     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory)
-                            .order(ToolCallingAdvisor.DEFAULT_ORDER + 1).build())
-                    .defaultTools(tool).build();
+                            .order(ToolCallingAdvisor.DEFAULT_ORDER + 1)
+                            .build())
+                    .defaultTools(tool)
+                    .build();
         }
 
         String ask(String conversation, String question) {
-            return client.prompt().user(question)
+            return client.prompt()
+                    .user(question)
                     .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversation))
-                    .call().content();
+                    .call()
+                    .content();
         }
     }
 }

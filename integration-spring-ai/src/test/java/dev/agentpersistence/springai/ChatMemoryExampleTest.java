@@ -20,11 +20,13 @@ class ChatMemoryExampleTest {
         ChatMemoryExample.run(dir.resolve("example.db"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String output = bytes.toString(StandardCharsets.UTF_8);
 
-        assertThat(output).contains(
-                "< The weather in Paris: sunny, 21°C",
-                "remembered: 8 messages",
-                "< You said: Which city did I ask about?. I see 9 messages, the first: Hello, I am Ana",
-                "stored as agent 'spring-ai:ana', version 9, roles: [USER, ASSISTANT, USER, ASSISTANT, TOOL_CALL, "
-                        + "TOOL_RESULT, ASSISTANT, USER, ASSISTANT, USER, ASSISTANT]");
+        assertThat(output)
+                .contains(
+                        "< The weather in Paris: sunny, 21°C",
+                        "remembered: 8 messages",
+                        "< You said: Which city did I ask about?. I see 9 messages, the first: Hello, I am Ana",
+                        "stored as agent 'spring-ai:ana', version 9, roles: [USER, ASSISTANT, USER, ASSISTANT, "
+                                + "TOOL_CALL, "
+                                + "TOOL_RESULT, ASSISTANT, USER, ASSISTANT, USER, ASSISTANT]");
     }
 }

@@ -20,18 +20,37 @@ import org.springframework.ai.content.Media;
 import org.springframework.util.MimeType;
 
 /**
- * Random Spring AI messages of every type, reproducible from a seed: texts with unicode and JSON
- * characters, null fields where Spring AI allows them, metadata of every supported value type nested in
- * lists and maps, media as bytes, URI strings and URLs, and tool calls with JSON, spaced JSON and non-JSON
- * arguments.
+ * Random Spring AI messages of every type, reproducible from a seed: texts with unicode and JSON characters, null
+ * fields where Spring AI allows them, metadata of every supported value type nested in lists and maps, media as bytes,
+ * URI strings and URLs, and tool calls with JSON, spaced JSON and non-JSON arguments.
  */
 final class RandomMessages {
-    private static final String[] TEXTS = {"", "hello", "naïve café ☕", "line\nbreak\ttab", "{\"json\": true}",
-            "\"quoted\" 'single' \\back", "日本語のテキスト", "emoji 🧪🚀", " leading and trailing ", "%s %d ${x}"};
-    private static final String[] MIME_TYPES = {"image/png", "image/jpeg", "audio/wav", "video/mp4",
-            "application/pdf", "text/plain;charset=UTF-8", "text/csv"};
-    private static final String[] ARGUMENTS = {"{\"city\":\"Paris\"}", "{\"city\": \"Paris\", \"days\": 3}",
-            "{}", "", "not json", "[1,2,3]", "42", "{\"nested\":{\"a\":[true,null,1.5]}}", "{\"a\":1} trailing"};
+    private static final String[] TEXTS = {
+        "",
+        "hello",
+        "naïve café ☕",
+        "line\nbreak\ttab",
+        "{\"json\": true}",
+        "\"quoted\" 'single' \\back",
+        "日本語のテキスト",
+        "emoji 🧪🚀",
+        " leading and trailing ",
+        "%s %d ${x}"
+    };
+    private static final String[] MIME_TYPES = {
+        "image/png", "image/jpeg", "audio/wav", "video/mp4", "application/pdf", "text/plain;charset=UTF-8", "text/csv"
+    };
+    private static final String[] ARGUMENTS = {
+        "{\"city\":\"Paris\"}",
+        "{\"city\": \"Paris\", \"days\": 3}",
+        "{}",
+        "",
+        "not json",
+        "[1,2,3]",
+        "42",
+        "{\"nested\":{\"a\":[true,null,1.5]}}",
+        "{\"a\":1} trailing"
+    };
 
     private final Random random;
 
@@ -52,23 +71,38 @@ final class RandomMessages {
     Message message() {
         return switch (random.nextInt(4)) {
             case 0 -> SystemMessage.builder().text(text()).metadata(metadata()).build();
-            case 1 -> UserMessage.builder().text(text()).media(media()).metadata(metadata()).build();
-            case 2 -> AssistantMessage.builder().content(random.nextInt(5) == 0 ? null : text())
-                    .properties(metadata()).toolCalls(list(3, this::toolCall)).media(media()).build();
-            default -> ToolResponseMessage.builder().responses(list(3, this::toolResponse)).metadata(metadata())
-                    .build();
+            case 1 ->
+                UserMessage.builder()
+                        .text(text())
+                        .media(media())
+                        .metadata(metadata())
+                        .build();
+            case 2 ->
+                AssistantMessage.builder()
+                        .content(random.nextInt(5) == 0 ? null : text())
+                        .properties(metadata())
+                        .toolCalls(list(3, this::toolCall))
+                        .media(media())
+                        .build();
+            default ->
+                ToolResponseMessage.builder()
+                        .responses(list(3, this::toolResponse))
+                        .metadata(metadata())
+                        .build();
         };
     }
 
     private AssistantMessage.ToolCall toolCall() {
-        return new AssistantMessage.ToolCall(maybeNull("call-" + random.nextInt(1000)),
-                maybeNull(random.nextBoolean() ? "function" : "custom"), maybeNull("tool_" + random.nextInt(10)),
+        return new AssistantMessage.ToolCall(
+                maybeNull("call-" + random.nextInt(1000)),
+                maybeNull(random.nextBoolean() ? "function" : "custom"),
+                maybeNull("tool_" + random.nextInt(10)),
                 maybeNull(pick(ARGUMENTS)));
     }
 
     private ToolResponseMessage.ToolResponse toolResponse() {
-        return new ToolResponseMessage.ToolResponse(maybeNull("call-" + random.nextInt(1000)),
-                maybeNull("tool_" + random.nextInt(10)), maybeNull(text()));
+        return new ToolResponseMessage.ToolResponse(
+                maybeNull("call-" + random.nextInt(1000)), maybeNull("tool_" + random.nextInt(10)), maybeNull(text()));
     }
 
     private List<Media> media() {

@@ -20,6 +20,7 @@ class RedisConversationTest extends ChatClientConversationContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(keyPrefix).build());
+        return RedisStorageProvider.create(
+                RedisStorageConfig.custom().uri(uri).keyPrefix(keyPrefix).build());
     }
 }

@@ -23,33 +23,54 @@ class RollbackTest {
     @Test
     void rollingBackAConversationUndoesTheToolCallsMadeSinceAndRestoresItsMemory() throws Exception {
         var booking = new BookingTool();
-        try (var storage = JdbcStorageProvider.create(
-                JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("memory.db")).build())) {
+        try (var storage = JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("memory.db"))
+                .build())) {
             var repository = AgentPersistenceChatMemoryRepository.of(storage);
-            var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(20).build();
+            var memory = MessageWindowChatMemory.builder()
+                    .chatMemoryRepository(repository)
+                    .maxMessages(20)
+                    .build();
             var client = ChatClient.builder(new ScriptedChatModel())
-                    .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).order(ToolCallingAdvisor.DEFAULT_ORDER + 1).build())
-                    .defaultTools(booking).build();
+                    .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory)
+                            .order(ToolCallingAdvisor.DEFAULT_ORDER + 1)
+                            .build())
+                    .defaultTools(booking)
+                    .build();
 
             ask(client, "Hello, I am Ana");
-            String beforeBooking = repository.store().load("c").checkpoint().orElseThrow().checkpointId();
+            String beforeBooking =
+                    repository.store().load("c").checkpoint().orElseThrow().checkpointId();
             assertThat(ask(client, "Please book a table for Ana")).isEqualTo("Done: table booked for Ana");
             assertThat(booking.bookings()).containsExactly("Ana");
 
-            var report = repository.store().rollbackTo("c", beforeBooking,
-                    RollbackToolRegistry.builder().registerRollback("book", booking.cancel()).build());
+            var report = repository
+                    .store()
+                    .rollbackTo(
+                            "c",
+                            beforeBooking,
+                            RollbackToolRegistry.builder()
+                                    .registerRollback("book", booking.cancel())
+                                    .build());
 
             assertThat(report.isClean()).isTrue();
-            assertThat(report.performed()).singleElement()
+            assertThat(report.performed())
+                    .singleElement()
                     .satisfies(call -> assertThat(call.original().toolName()).isEqualTo("book"));
             assertThat(booking.bookings()).isEmpty();
-            assertThat(repository.findByConversationId("c")).extracting(Message::getText)
-                    .containsExactly("Hello, I am Ana",
+            assertThat(repository.findByConversationId("c"))
+                    .extracting(Message::getText)
+                    .containsExactly(
+                            "Hello, I am Ana",
                             "You said: Hello, I am Ana. I see 1 messages, the first: Hello, I am Ana");
         }
     }
 
     private static String ask(ChatClient client, String question) {
-        return client.prompt().user(question).advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "c")).call().content();
+        return client.prompt()
+                .user(question)
+                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "c"))
+                .call()
+                .content();
     }
 }

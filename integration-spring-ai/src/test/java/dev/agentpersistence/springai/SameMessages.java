@@ -11,13 +11,11 @@ import org.springframework.ai.content.Media;
 import org.springframework.ai.content.MediaContent;
 
 /**
- * Asserts that Spring AI messages are equal field by field: class, type, text, metadata, tool calls,
- * tool responses, and media (MIME type, id, name, and data by content; {@code Media} has no
- * {@code equals} of its own).
+ * Asserts that Spring AI messages are equal field by field: class, type, text, metadata, tool calls, tool responses,
+ * and media (MIME type, id, name, and data by content; {@code Media} has no {@code equals} of its own).
  */
 final class SameMessages {
-    private SameMessages() {
-    }
+    private SameMessages() {}
 
     static void assertSame(List<Message> actual, List<Message> expected) {
         assertThat(actual).as("message count").hasSize(expected.size());
@@ -32,16 +30,20 @@ final class SameMessages {
         assertThat(actual.getText()).as(where + " text").isEqualTo(expected.getText());
         assertThat(actual.getMetadata()).as(where + " metadata").isEqualTo(expected.getMetadata());
         if (expected instanceof AssistantMessage assistant) {
-            assertThat(((AssistantMessage) actual).getToolCalls()).as(where + " tool calls")
+            assertThat(((AssistantMessage) actual).getToolCalls())
+                    .as(where + " tool calls")
                     .isEqualTo(assistant.getToolCalls());
         }
         if (expected instanceof ToolResponseMessage responses) {
-            assertThat(((ToolResponseMessage) actual).getResponses()).as(where + " responses")
+            assertThat(((ToolResponseMessage) actual).getResponses())
+                    .as(where + " responses")
                     .isEqualTo(responses.getResponses());
         }
         if (expected instanceof MediaContent withMedia) {
             List<Media> actualMedia = ((MediaContent) actual).getMedia();
-            assertThat(actualMedia).as(where + " media count").hasSize(withMedia.getMedia().size());
+            assertThat(actualMedia)
+                    .as(where + " media count")
+                    .hasSize(withMedia.getMedia().size());
             for (int m = 0; m < actualMedia.size(); m++) {
                 assertSameMedia(actualMedia.get(m), withMedia.getMedia().get(m), where + " media " + m);
             }

@@ -44,7 +44,8 @@ class SaveAllTest {
         SameMessages.assertSame(repository.findByConversationId("c"), first);
         repository.saveAll("c", both);
 
-        SameMessages.assertSame(AgentPersistenceChatMemoryRepository.of(provider).findByConversationId("c"), both);
+        SameMessages.assertSame(
+                AgentPersistenceChatMemoryRepository.of(provider).findByConversationId("c"), both);
     }
 
     @Test
@@ -78,18 +79,23 @@ class SaveAllTest {
 
     @Test
     void windowEvictionKeepsTheEvictedMessagesInTheHistory() {
-        var memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(4).build();
+        var memory = MessageWindowChatMemory.builder()
+                .chatMemoryRepository(repository)
+                .maxMessages(4)
+                .build();
         for (int turn = 0; turn < 5; turn++) {
             memory.add("c", new UserMessage("question " + turn));
             memory.add("c", new AssistantMessage("answer " + turn));
         }
 
-        assertThat(repository.findByConversationId("c")).extracting(Message::getText)
+        assertThat(repository.findByConversationId("c"))
+                .extracting(Message::getText)
                 .containsExactly("question 3", "answer 3", "question 4", "answer 4");
         assertThat(repository.store().load("c").history()).hasSize(10);
     }
 
     private AgentCheckpoint latest() {
-        return provider.getLatestCheckpoint(repository.agentId("c"), CheckpointFilter.ALL).orElseThrow();
+        return provider.getLatestCheckpoint(repository.agentId("c"), CheckpointFilter.ALL)
+                .orElseThrow();
     }
 }

@@ -19,17 +19,19 @@ import org.springframework.ai.model.tool.DefaultToolCallingChatOptions;
 
 /**
  * A deterministic {@link ChatModel}: no network, the same answer for the same prompt.
+ *
  * <ul>
- *   <li>The last message is a user message asking for "the weather in X": it answers with a call of the
- *       {@code weather} tool for X, with call id {@code call-n} for the n-th tool-calling answer in the
- *       prompt (the model keeps no state between calls).</li>
- *   <li>The last message is a user message asking to "book a table for N": it calls the {@code book}
- *       tool with that name, ids as above.</li>
- *   <li>The last message is a tool response: it answers "The weather in X: <response>" for the weather
- *       tool, "Done: <response>" for others.</li>
- *   <li>Otherwise it answers "You said: <text>. I see n messages, the first: <text of the first
- *       non-system message>", which shows what memory handed it.</li>
+ *   <li>The last message is a user message asking for "the weather in X": it answers with a call of the {@code weather}
+ *       tool for X, with call id {@code call-n} for the n-th tool-calling answer in the prompt (the model keeps no
+ *       state between calls).
+ *   <li>The last message is a user message asking to "book a table for N": it calls the {@code book} tool with that
+ *       name, ids as above.
+ *   <li>The last message is a tool response: it answers "The weather in X: <response>" for the weather tool, "Done:
+ *       <response>" for others.
+ *   <li>Otherwise it answers "You said: <text>. I see n messages, the first: <text of the first non-system message>",
+ *       which shows what memory handed it.
  * </ul>
+ *
  * Every prompt it receives is kept, for assertions on what the model saw.
  */
 final class ScriptedChatModel implements ChatModel {
@@ -41,7 +43,9 @@ final class ScriptedChatModel implements ChatModel {
     @Override
     public ChatResponse call(Prompt prompt) {
         List<Message> messages = prompt.getInstructions().stream()
-                .filter(m -> !(m.getMessageType() == MessageType.SYSTEM && m.getText().isEmpty())).toList();
+                .filter(m -> !(m.getMessageType() == MessageType.SYSTEM
+                        && m.getText().isEmpty()))
+                .toList();
         prompts.add(messages);
         Message last = messages.get(messages.size() - 1);
         AssistantMessage answer;
@@ -50,15 +54,18 @@ final class ScriptedChatModel implements ChatModel {
         Matcher booking = BOOKING.matcher(text);
         if (last instanceof ToolResponseMessage response) {
             var first = response.getResponses().get(0);
-            answer = new AssistantMessage(first.name().equals("weather")
-                    ? "The weather in " + cityOf(messages, first.id()) + ": " + first.responseData()
-                    : "Done: " + first.responseData());
+            answer = new AssistantMessage(
+                    first.name().equals("weather")
+                            ? "The weather in " + cityOf(messages, first.id()) + ": " + first.responseData()
+                            : "Done: " + first.responseData());
         } else if (last.getMessageType() == MessageType.USER && weather.find()) {
             answer = toolCall(messages, "weather", "{\"city\":\"" + weather.group(1) + "\"}");
         } else if (last.getMessageType() == MessageType.USER && booking.find()) {
             answer = toolCall(messages, "book", "{\"name\":\"" + booking.group(1) + "\"}");
         } else {
-            Message first = messages.stream().filter(m -> m.getMessageType() != MessageType.SYSTEM).findFirst()
+            Message first = messages.stream()
+                    .filter(m -> m.getMessageType() != MessageType.SYSTEM)
+                    .findFirst()
                     .orElse(last);
             answer = new AssistantMessage("You said: " + last.getText() + ". I see " + messages.size()
                     + " messages, the first: " + first.getText());
@@ -72,10 +79,15 @@ final class ScriptedChatModel implements ChatModel {
     }
 
     private static AssistantMessage toolCall(List<Message> messages, String tool, String arguments) {
-        long earlierCalls = messages.stream().filter(m -> m instanceof AssistantMessage a && a.hasToolCalls()).count();
+        long earlierCalls = messages.stream()
+                .filter(m -> m instanceof AssistantMessage a && a.hasToolCalls())
+                .count();
         String callId = "call-" + (earlierCalls + 1);
-        return AssistantMessage.builder().content("").properties(Map.of("finishReason", "TOOL_CALLS"))
-                .toolCalls(List.of(new AssistantMessage.ToolCall(callId, "function", tool, arguments))).build();
+        return AssistantMessage.builder()
+                .content("")
+                .properties(Map.of("finishReason", "TOOL_CALLS"))
+                .toolCalls(List.of(new AssistantMessage.ToolCall(callId, "function", tool, arguments)))
+                .build();
     }
 
     /** Every prompt received, oldest first, without the empty system message Spring AI adds in tool loops. */

@@ -14,6 +14,8 @@ class SqliteConversationTest extends ChatClientConversationContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url("jdbc:sqlite:" + dir.resolve("memory.db")).build());
+        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
+                .url("jdbc:sqlite:" + dir.resolve("memory.db"))
+                .build());
     }
 }

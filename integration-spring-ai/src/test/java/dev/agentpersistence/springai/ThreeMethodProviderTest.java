@@ -15,8 +15,8 @@ class ThreeMethodProviderTest {
 
     @Test
     void conversationsAreSavedAndReadAndDeletingEmptiesThem() {
-        var repository = AgentPersistenceChatMemoryRepository.of(
-                new RequiredMethodsProvider<>(new InMemoryStorageProvider()));
+        var repository =
+                AgentPersistenceChatMemoryRepository.of(new RequiredMethodsProvider<>(new InMemoryStorageProvider()));
         List<Message> messages = List.of(new UserMessage("hi"), new AssistantMessage("hello"));
 
         repository.saveAll("c", messages);
@@ -26,6 +26,8 @@ class ThreeMethodProviderTest {
 
         assertThat(repository.findByConversationId("c")).isEmpty();
         repository.saveAll("c", List.of(new UserMessage("again")));
-        assertThat(repository.findByConversationId("c")).extracting(Message::getText).containsExactly("again");
+        assertThat(repository.findByConversationId("c"))
+                .extracting(Message::getText)
+                .containsExactly("again");
     }
 }

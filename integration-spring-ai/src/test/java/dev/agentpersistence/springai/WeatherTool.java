@@ -13,7 +13,9 @@ final class WeatherTool implements ToolCallback {
 
     @Override
     public ToolDefinition getToolDefinition() {
-        return ToolDefinition.builder().name("weather").description("The current weather in a city")
+        return ToolDefinition.builder()
+                .name("weather")
+                .description("The current weather in a city")
                 .inputSchema("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},"
                         + "\"required\":[\"city\"]}")
                 .build();

@@ -13,11 +13,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A {@link CompletableFuture} view of an {@link AgentPersistence}: each method runs the facade's
- * blocking method of the same name on an {@link AsyncExecutor} (threading, back-pressure,
- * cancellation and errors as documented there). The facade's own guarantees hold unchanged (version
- * assignment and conflict retries, inverse tools newest first). A rollback changes the
- * {@link AgentContext} it is given from the executor's thread: do not use that context until its
+ * A {@link CompletableFuture} view of an {@link AgentPersistence}: each method runs the facade's blocking method of the
+ * same name on an {@link AsyncExecutor} (threading, back-pressure, cancellation and errors as documented there). The
+ * facade's own guarantees hold unchanged (version assignment and conflict retries, inverse tools newest first). A
+ * rollback changes the {@link AgentContext} it is given from the executor's thread: do not use that context until its
  * future completes.
  */
 public final class AsyncAgentPersistence {
@@ -31,8 +30,8 @@ public final class AsyncAgentPersistence {
 
     /** The async view of {@code persistence}, running calls on {@code executor}. */
     public static AsyncAgentPersistence of(AgentPersistence persistence, AsyncExecutor executor) {
-        return new AsyncAgentPersistence(Objects.requireNonNull(persistence, "persistence"),
-                Objects.requireNonNull(executor, "executor"));
+        return new AsyncAgentPersistence(
+                Objects.requireNonNull(persistence, "persistence"), Objects.requireNonNull(executor, "executor"));
     }
 
     /** The facade the calls go to. */
@@ -45,36 +44,44 @@ public final class AsyncAgentPersistence {
     }
 
     /** {@link AgentPersistence#createCheckpoint(AgentContext, String, JsonNode, String, Map)}. */
-    public CompletableFuture<AgentCheckpoint> createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
-                                                               String lastInputType, Map<String, String> metadata) {
+    public CompletableFuture<AgentCheckpoint> createCheckpoint(
+            AgentContext context,
+            String nodeId,
+            JsonNode lastInput,
+            String lastInputType,
+            Map<String, String> metadata) {
         Objects.requireNonNull(context, "context");
-        return executor.submit("createCheckpoint(" + context.agentId() + ")",
+        return executor.submit(
+                "createCheckpoint(" + context.agentId() + ")",
                 () -> persistence.createCheckpoint(context, nodeId, lastInput, lastInputType, metadata));
     }
 
     /** {@link AgentPersistence#createCheckpoint(AgentContext, String, JsonNode, String)}. */
-    public CompletableFuture<AgentCheckpoint> createCheckpoint(AgentContext context, String nodeId, JsonNode lastInput,
-                                                               String lastInputType) {
+    public CompletableFuture<AgentCheckpoint> createCheckpoint(
+            AgentContext context, String nodeId, JsonNode lastInput, String lastInputType) {
         return createCheckpoint(context, nodeId, lastInput, lastInputType, Map.of());
     }
 
     /** {@link AgentPersistence#markRunCompleted}. */
     public CompletableFuture<AgentCheckpoint> markRunCompleted(AgentContext context) {
         Objects.requireNonNull(context, "context");
-        return executor.submit("markRunCompleted(" + context.agentId() + ")", () -> persistence.markRunCompleted(context));
+        return executor.submit(
+                "markRunCompleted(" + context.agentId() + ")", () -> persistence.markRunCompleted(context));
     }
 
     /** {@link AgentPersistence#rollbackToCheckpoint}. */
     public CompletableFuture<RollbackReport> rollbackToCheckpoint(String checkpointId, AgentContext context) {
         Objects.requireNonNull(context, "context");
-        return executor.submit("rollbackToCheckpoint(" + context.agentId() + ")",
+        return executor.submit(
+                "rollbackToCheckpoint(" + context.agentId() + ")",
                 () -> persistence.rollbackToCheckpoint(checkpointId, context));
     }
 
     /** {@link AgentPersistence#rollbackToLatestCheckpoint}. */
     public CompletableFuture<RollbackReport> rollbackToLatestCheckpoint(AgentContext context) {
         Objects.requireNonNull(context, "context");
-        return executor.submit("rollbackToLatestCheckpoint(" + context.agentId() + ")",
+        return executor.submit(
+                "rollbackToLatestCheckpoint(" + context.agentId() + ")",
                 () -> persistence.rollbackToLatestCheckpoint(context));
     }
 
@@ -95,7 +102,8 @@ public final class AsyncAgentPersistence {
 
     /** {@link AgentPersistence#fork}. */
     public CompletableFuture<AgentCheckpoint> fork(String agentId, String checkpointId, String newAgentId) {
-        return executor.submit("fork(" + agentId + " -> " + newAgentId + ")",
+        return executor.submit(
+                "fork(" + agentId + " -> " + newAgentId + ")",
                 () -> persistence.fork(agentId, checkpointId, newAgentId));
     }
 

@@ -17,29 +17,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The bounded executor behind the {@code CompletableFuture} views ({@link AsyncStorageProvider},
  * {@link AsyncAgentPersistence}) and non-blocking pipeline runs.
  *
- * <p><b>Threading.</b> Every call runs the blocking operation on a thread of this executor, never on
- * the caller's thread: on a virtual thread per call when the JVM has them (Java 21+, detected
- * reflectively, since the baseline is Java 17), else on one of {@code maxConcurrency} daemon platform
- * threads named {@code agent-persistence-async-<n>}. At most {@code maxConcurrency} calls run at once
- * either way, which also bounds the connections or files a provider has open for async callers.
- * Dependent stages ({@code thenApply} …) run on the thread that completed the call (or the caller's,
- * when the future is already complete), so keep them short or pass your own executor to the
- * {@code …Async} variants.
+ * <p><b>Threading.</b> Every call runs the blocking operation on a thread of this executor, never on the caller's
+ * thread: on a virtual thread per call when the JVM has them (Java 21+, detected reflectively, since the baseline is
+ * Java 17), else on one of {@code maxConcurrency} daemon platform threads named {@code agent-persistence-async-<n>}. At
+ * most {@code maxConcurrency} calls run at once either way, which also bounds the connections or files a provider has
+ * open for async callers. Dependent stages ({@code thenApply} …) run on the thread that completed the call (or the
+ * caller's, when the future is already complete), so keep them short or pass your own executor to the {@code …Async}
+ * variants.
  *
- * <p><b>Back-pressure.</b> At most {@code maxConcurrency + maxQueued} calls are admitted at a time;
- * one more returns a future already failed with {@link AsyncRejectedException} (nothing is done),
- * so a caller producing faster than the store absorbs is told at once instead of queueing without
- * bound.
+ * <p><b>Back-pressure.</b> At most {@code maxConcurrency + maxQueued} calls are admitted at a time; one more returns a
+ * future already failed with {@link AsyncRejectedException} (nothing is done), so a caller producing faster than the
+ * store absorbs is told at once instead of queueing without bound.
  *
- * <p><b>Cancellation.</b> Cancelling a returned future before its call started means it never runs;
- * cancelling it while running interrupts the thread running it (a provider may or may not stop; a
- * save that completes anyway stays saved, as with any interrupted blocking call).
+ * <p><b>Cancellation.</b> Cancelling a returned future before its call started means it never runs; cancelling it while
+ * running interrupts the thread running it (a provider may or may not stop; a save that completes anyway stays saved,
+ * as with any interrupted blocking call).
  *
  * <p><b>Errors.</b> A future fails with exactly the exception the blocking call threw (the typed
  * {@link dev.agentpersistence.PersistenceException}s, {@link IllegalArgumentException}, …);
- * {@link CompletableFuture#join()} wraps it in a {@link java.util.concurrent.CompletionException}
- * and {@link CompletableFuture#get()} in an {@link java.util.concurrent.ExecutionException}, whose
- * cause it is. {@link Error}s complete the future too.
+ * {@link CompletableFuture#join()} wraps it in a {@link java.util.concurrent.CompletionException} and
+ * {@link CompletableFuture#get()} in an {@link java.util.concurrent.ExecutionException}, whose cause it is.
+ * {@link Error}s complete the future too.
  *
  * <p>Thread-safe. {@link #close()} stops admitting calls and waits for running ones.
  */
@@ -48,6 +46,7 @@ public final class AsyncExecutor implements AutoCloseable {
     public static final int DEFAULT_MAX_CONCURRENCY = 16;
     /** Calls waiting for a thread by default, beyond those running. */
     public static final int DEFAULT_MAX_QUEUED = 1024;
+
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ExecutorService threads;
@@ -60,8 +59,8 @@ public final class AsyncExecutor implements AutoCloseable {
 
     private AsyncExecutor(int maxConcurrency, int maxQueued, boolean preferVirtualThreads) {
         if (maxConcurrency < 1 || maxQueued < 0) {
-            throw new IllegalArgumentException("need maxConcurrency >= 1 and maxQueued >= 0 but got " + maxConcurrency
-                    + " and " + maxQueued);
+            throw new IllegalArgumentException(
+                    "need maxConcurrency >= 1 and maxQueued >= 0 but got " + maxConcurrency + " and " + maxQueued);
         }
         this.maxConcurrency = maxConcurrency;
         this.maxQueued = maxQueued;
@@ -69,14 +68,19 @@ public final class AsyncExecutor implements AutoCloseable {
         this.running = new Semaphore(maxConcurrency);
         ExecutorService virtualThreads = preferVirtualThreads ? virtualThreadPerTask() : null;
         this.virtual = virtualThreads != null;
-        this.threads = virtual ? virtualThreads : Executors.newFixedThreadPool(maxConcurrency, task -> {
-            var thread = new Thread(task, "agent-persistence-async-" + THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.threads = virtual
+                ? virtualThreads
+                : Executors.newFixedThreadPool(maxConcurrency, task -> {
+                    var thread = new Thread(task, "agent-persistence-async-" + THREADS.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
-    /** {@value #DEFAULT_MAX_CONCURRENCY} calls at once, {@value #DEFAULT_MAX_QUEUED} queued, virtual threads when available. */
+    /**
+     * {@value #DEFAULT_MAX_CONCURRENCY} calls at once, {@value #DEFAULT_MAX_QUEUED} queued, virtual threads when
+     * available.
+     */
     public static AsyncExecutor create() {
         return create(DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_QUEUED);
     }
@@ -114,11 +118,12 @@ public final class AsyncExecutor implements AutoCloseable {
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(call, "call");
         if (closed) {
-            return CompletableFuture.failedFuture(new AsyncRejectedException(operation + " refused: the executor is closed"));
+            return CompletableFuture.failedFuture(
+                    new AsyncRejectedException(operation + " refused: the executor is closed"));
         }
         if (!admitted.tryAcquire()) {
-            return CompletableFuture.failedFuture(new AsyncRejectedException(operation + " refused: "
-                    + maxConcurrency + " calls running and " + maxQueued + " queued already (back-pressure)"));
+            return CompletableFuture.failedFuture(new AsyncRejectedException(operation + " refused: " + maxConcurrency
+                    + " calls running and " + maxQueued + " queued already (back-pressure)"));
         }
         var result = new CompletableFuture<T>();
         var started = new AtomicBoolean();
@@ -127,7 +132,8 @@ public final class AsyncExecutor implements AutoCloseable {
             task = threads.submit(() -> run(call, result, started));
         } catch (RejectedExecutionException e) {
             admitted.release();
-            return CompletableFuture.failedFuture(new AsyncRejectedException(operation + " refused: the executor is closed"));
+            return CompletableFuture.failedFuture(
+                    new AsyncRejectedException(operation + " refused: the executor is closed"));
         }
         result.whenComplete((value, error) -> {
             if (!result.isCancelled()) {

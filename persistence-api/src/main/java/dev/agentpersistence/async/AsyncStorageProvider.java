@@ -8,10 +8,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A {@link CompletableFuture} view of any {@link PersistenceStorageProvider}: each method runs the
- * provider's blocking method of the same name on an {@link AsyncExecutor} and returns at once.
- * Threading, back-pressure, cancellation and error mapping are the executor's (see
- * {@link AsyncExecutor}). The view owns neither the provider nor the executor; close them yourself.
+ * A {@link CompletableFuture} view of any {@link PersistenceStorageProvider}: each method runs the provider's blocking
+ * method of the same name on an {@link AsyncExecutor} and returns at once. Threading, back-pressure, cancellation and
+ * error mapping are the executor's (see {@link AsyncExecutor}). The view owns neither the provider nor the executor;
+ * close them yourself.
  *
  * @param <F> the provider's filter type
  */
@@ -26,8 +26,8 @@ public final class AsyncStorageProvider<F> {
 
     /** The async view of {@code provider}, running calls on {@code executor}. */
     public static <F> AsyncStorageProvider<F> of(PersistenceStorageProvider<F> provider, AsyncExecutor executor) {
-        return new AsyncStorageProvider<>(Objects.requireNonNull(provider, "provider"),
-                Objects.requireNonNull(executor, "executor"));
+        return new AsyncStorageProvider<>(
+                Objects.requireNonNull(provider, "provider"), Objects.requireNonNull(executor, "executor"));
     }
 
     /** The provider the calls go to. */
@@ -59,7 +59,8 @@ public final class AsyncStorageProvider<F> {
 
     /** {@link PersistenceStorageProvider#getLatestCheckpoint(String, Object)}. */
     public CompletableFuture<Optional<AgentCheckpoint>> getLatestCheckpoint(String agentId, F filter) {
-        return executor.submit("getLatestCheckpoint(" + agentId + ")", () -> provider.getLatestCheckpoint(agentId, filter));
+        return executor.submit(
+                "getLatestCheckpoint(" + agentId + ")", () -> provider.getLatestCheckpoint(agentId, filter));
     }
 
     /** {@link PersistenceStorageProvider#getLatestCheckpoint(String)}. */
@@ -79,8 +80,8 @@ public final class AsyncStorageProvider<F> {
 
     /** {@link PersistenceStorageProvider#deleteCheckpointsBefore}. */
     public CompletableFuture<Integer> deleteCheckpointsBefore(String agentId, long version) {
-        return executor.submit("deleteCheckpointsBefore(" + agentId + ")",
-                () -> provider.deleteCheckpointsBefore(agentId, version));
+        return executor.submit(
+                "deleteCheckpointsBefore(" + agentId + ")", () -> provider.deleteCheckpointsBefore(agentId, version));
     }
 
     /** {@link PersistenceStorageProvider#listAgents}. */

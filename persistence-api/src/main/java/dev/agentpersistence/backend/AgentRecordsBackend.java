@@ -28,33 +28,34 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * A {@link StorageBackend} with a segment area for stores that keep all of an agent's records as one
- * value and can replace that value atomically: a file, a blob in an object store, a key in etcd,
- * Consul or DynamoDB, a row holding a list. A subclass reads the value, replaces it through a
- * read-modify-write, lists the agents and says where a record is ({@link #location(Area, String, String)});
- * this class builds every query, insert, deletion and segment operation on those primitives.
+ * A {@link StorageBackend} with a segment area for stores that keep all of an agent's records as one value and can
+ * replace that value atomically: a file, a blob in an object store, a key in etcd, Consul or DynamoDB, a row holding a
+ * list. A subclass reads the value, replaces it through a read-modify-write, lists the agents and says where a record
+ * is ({@link #location(Area, String, String)}); this class builds every query, insert, deletion and segment operation
+ * on those primitives.
  *
- * <p>There are two areas per agent ({@link Area}): its checkpoints, and its history segments, each
- * kept as a {@link StoredCheckpoint} whose checkpoint id is the segment id and whose creation time is
- * the segment's last write time (taken from the {@link Clock} given to the constructor).
+ * <p>There are two areas per agent ({@link Area}): its checkpoints, and its history segments, each kept as a
+ * {@link StoredCheckpoint} whose checkpoint id is the segment id and whose creation time is the segment's last write
+ * time (taken from the {@link Clock} given to the constructor).
  *
- * <p>A store that keeps a value as bytes or text can use {@link #encode} and {@link #decode}, which
- * write records as JSON Lines (one JSON object per record, the document in base64) and read them back
- * holding no document over the maximum checkpoint size: such a record reads as a
- * {@link CorruptCheckpointException} naming it while the agent's other records still read, and
- * {@link #encode} refuses it, so a rewrite never drops what it could not read.
+ * <p>A store that keeps a value as bytes or text can use {@link #encode} and {@link #decode}, which write records as
+ * JSON Lines (one JSON object per record, the document in base64) and read them back holding no document over the
+ * maximum checkpoint size: such a record reads as a {@link CorruptCheckpointException} naming it while the agent's
+ * other records still read, and {@link #encode} refuses it, so a rewrite never drops what it could not read.
  *
  * <p>What a subclass guarantees:
+ *
  * <ul>
- *   <li>{@link #read} returns what one complete {@link #update} left, never part of one;</li>
- *   <li>{@link #update} is atomic against every other update of the same agent and area, across
- *       threads, instances and (for a shared store) processes; a store that writes optimistically
- *       (compare-and-set, a conditional put) may apply the change again after losing a race;</li>
- *   <li>its I/O errors are {@link dev.agentpersistence.StorageUnavailableException}s.</li>
+ *   <li>{@link #read} returns what one complete {@link #update} left, never part of one;
+ *   <li>{@link #update} is atomic against every other update of the same agent and area, across threads, instances and
+ *       (for a shared store) processes; a store that writes optimistically (compare-and-set, a conditional put) may
+ *       apply the change again after losing a race;
+ *   <li>its I/O errors are {@link dev.agentpersistence.StorageUnavailableException}s.
  * </ul>
- * Every query reads the agent's whole value, which is the price of this simplicity: the base suits
- * stores whose agents keep up to some thousands of checkpoints, and a store with indexes should
- * implement {@link StorageBackend} itself and push filters down.
+ *
+ * Every query reads the agent's whole value, which is the price of this simplicity: the base suits stores whose agents
+ * keep up to some thousands of checkpoints, and a store with indexes should implement {@link StorageBackend} itself and
+ * push filters down.
  *
  * <pre>{@code
  * final class MapBackend extends AgentRecordsBackend {
@@ -114,31 +115,32 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
     protected AgentRecordsBackend(Clock clock, long maxCheckpointSize) {
         this.clock = Objects.requireNonNull(clock, "clock");
         var capped = new JsonDeserializer<byte[]>() { // decodes base64, keeping at most the maximum size
-            @Override
-            public byte[] deserialize(JsonParser parser, DeserializationContext context) throws IOException {
-                var kept = new ByteArrayOutputStream() {
                     @Override
-                    public void write(byte[] bytes, int offset, int length) {
-                        super.write(bytes, offset, count + length <= maxCheckpointSize ? length : 0);
+                    public byte[] deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+                        var kept = new ByteArrayOutputStream() {
+                            @Override
+                            public void write(byte[] bytes, int offset, int length) {
+                                super.write(bytes, offset, count + length <= maxCheckpointSize ? length : 0);
+                            }
+                        };
+                        return parser.readBinaryValue(kept) > maxCheckpointSize ? NOT_READ : kept.toByteArray();
                     }
                 };
-                return parser.readBinaryValue(kept) > maxCheckpointSize ? NOT_READ : kept.toByteArray();
-            }
-        };
-        json = JsonMapper.builder().addModule(new JavaTimeModule())
+        json = JsonMapper.builder()
+                .addModule(new JavaTimeModule())
                 .addModule(new SimpleModule().addDeserializer(byte[].class, capped))
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .build();
     }
 
     /** The agent's records in {@code area}, in the order the last update left them; empty when there are none. */
     protected abstract List<StoredCheckpoint> read(Area area, String agentId);
 
     /**
-     * Atomically replaces the agent's records in {@code area} by {@code change.apply(current)}; an empty
-     * result removes the value. {@code change} leaves its argument as it is and returns a new list or the
-     * same one (nothing to write then); it may be applied more than once when the store retries a lost
-     * race, the last application being the one stored. Returns how many records went:
-     * {@code before.size() - after.size()}.
+     * Atomically replaces the agent's records in {@code area} by {@code change.apply(current)}; an empty result removes
+     * the value. {@code change} leaves its argument as it is and returns a new list or the same one (nothing to write
+     * then); it may be applied more than once when the store retries a lost race, the last application being the one
+     * stored. Returns how many records went: {@code before.size() - after.size()}.
      */
     protected abstract int update(Area area, String agentId, UnaryOperator<List<StoredCheckpoint>> change);
 
@@ -150,21 +152,24 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
 
     /**
      * What a read of {@code record} in {@code area} returns: {@link StoredCheckpoint#toDocument()}, or a
-     * {@link CorruptCheckpointException} naming the record when {@link #decode} did not read its document.
-     * A subclass with its own format that reads a record only partly refuses it here too.
+     * {@link CorruptCheckpointException} naming the record when {@link #decode} did not read its document. A subclass
+     * with its own format that reads a record only partly refuses it here too.
      */
     protected StoredDocument document(Area area, StoredCheckpoint record) {
         if (record.document() == NOT_READ) {
-            throw new CorruptCheckpointException(record.agentId(), record.checkpointId(),
+            throw new CorruptCheckpointException(
+                    record.agentId(),
+                    record.checkpointId(),
                     location(area, record.agentId(), record.checkpointId()),
-                    "the stored document is larger than the maximum checkpoint size; it was not read", null);
+                    "the stored document is larger than the maximum checkpoint size; it was not read",
+                    null);
         }
         return record.toDocument();
     }
 
     /**
-     * The records as JSON Lines, for a store that keeps values as bytes; a record {@link #document} refuses
-     * (one {@link #decode} did not read whole) stops the encoding, so a rewrite never drops it.
+     * The records as JSON Lines, for a store that keeps values as bytes; a record {@link #document} refuses (one
+     * {@link #decode} did not read whole) stops the encoding, so a rewrite never drops it.
      */
     protected final byte[] encode(Area area, List<StoredCheckpoint> records) throws IOException {
         var out = new ByteArrayOutputStream();
@@ -178,7 +183,9 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
 
     /** The records {@link #encode} wrote to {@code in}; a document over the maximum size is not held. */
     protected final List<StoredCheckpoint> decode(InputStream in) throws IOException {
-        return json.readerFor(StoredCheckpoint.class).<StoredCheckpoint>readValues(in).readAll();
+        return json.readerFor(StoredCheckpoint.class)
+                .<StoredCheckpoint>readValues(in)
+                .readAll();
     }
 
     /** Where a checkpoint record is or would be stored: {@link #location(Area, String, String)} of its area. */
@@ -192,25 +199,35 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
         var clash = new AtomicReference<List<StoredDocument>>(List.of());
         update(Area.CHECKPOINTS, record.agentId(), all -> {
             clash.set(all.stream()
-                    .filter(r -> r.version() == record.version() || r.checkpointId().equals(record.checkpointId()))
-                    .map(r -> document(Area.CHECKPOINTS, r)).toList());
-            return clash.get().isEmpty() ? Stream.concat(all.stream(), Stream.of(record)).toList() : all;
+                    .filter(r ->
+                            r.version() == record.version() || r.checkpointId().equals(record.checkpointId()))
+                    .map(r -> document(Area.CHECKPOINTS, r))
+                    .toList());
+            return clash.get().isEmpty()
+                    ? Stream.concat(all.stream(), Stream.of(record)).toList()
+                    : all;
         });
         return clash.get().isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clash.get());
     }
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return read(Area.CHECKPOINTS, agentId).stream().filter(r -> r.checkpointId().equals(checkpointId))
-                .findFirst().map(r -> document(Area.CHECKPOINTS, r));
+        return read(Area.CHECKPOINTS, agentId).stream()
+                .filter(r -> r.checkpointId().equals(checkpointId))
+                .findFirst()
+                .map(r -> document(Area.CHECKPOINTS, r));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        List<StoredCheckpoint> found = read(Area.CHECKPOINTS, agentId).stream().filter(r -> r.matches(filter))
-                .sorted(Comparator.comparingLong(StoredCheckpoint::version)).toList();
+        List<StoredCheckpoint> found = read(Area.CHECKPOINTS, agentId).stream()
+                .filter(r -> r.matches(filter))
+                .sorted(Comparator.comparingLong(StoredCheckpoint::version))
+                .toList();
         int from = filter.limit() == null ? 0 : Math.max(0, found.size() - filter.limit());
-        return found.subList(from, found.size()).stream().map(r -> document(Area.CHECKPOINTS, r)).toList();
+        return found.subList(from, found.size()).stream()
+                .map(r -> document(Area.CHECKPOINTS, r))
+                .toList();
     }
 
     @Override
@@ -220,8 +237,12 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        return update(Area.CHECKPOINTS, agentId, all -> all.stream().anyMatch(r -> r.version() < version)
-                ? all.stream().filter(r -> r.version() >= version).toList() : all);
+        return update(
+                Area.CHECKPOINTS,
+                agentId,
+                all -> all.stream().anyMatch(r -> r.version() < version)
+                        ? all.stream().filter(r -> r.version() >= version).toList()
+                        : all);
     }
 
     @Override
@@ -240,31 +261,47 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
     public void putSegment(String agentId, String segmentId, byte[] content) {
         Instant now = clock.instant();
         update(Area.SEGMENTS, agentId, all -> {
-            var old = all.stream().filter(r -> r.checkpointId().equals(segmentId)).findFirst();
-            var put = new StoredCheckpoint(agentId, segmentId, 0, now, null, null, false, Map.of(),
+            var old =
+                    all.stream().filter(r -> r.checkpointId().equals(segmentId)).findFirst();
+            var put = new StoredCheckpoint(
+                    agentId,
+                    segmentId,
+                    0,
+                    now,
+                    null,
+                    null,
+                    false,
+                    Map.of(),
                     old.map(StoredCheckpoint::document).orElse(content));
-            Stream<StoredCheckpoint> others = all.stream().filter(r -> !r.checkpointId().equals(segmentId));
+            Stream<StoredCheckpoint> others =
+                    all.stream().filter(r -> !r.checkpointId().equals(segmentId));
             return Stream.concat(others, Stream.of(put)).toList();
         });
     }
 
     @Override
     public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-        return read(Area.SEGMENTS, agentId).stream().filter(r -> segmentIds.contains(r.checkpointId()))
-                .collect(Collectors.toMap(StoredCheckpoint::checkpointId, r -> document(Area.SEGMENTS, r).document()));
+        return read(Area.SEGMENTS, agentId).stream()
+                .filter(r -> segmentIds.contains(r.checkpointId()))
+                .collect(Collectors.toMap(
+                        StoredCheckpoint::checkpointId,
+                        r -> document(Area.SEGMENTS, r).document()));
     }
 
     @Override
     public List<SegmentInfo> listSegments(String agentId) {
-        return read(Area.SEGMENTS, agentId).stream().map(r -> new SegmentInfo(r.checkpointId(), r.createdAt()))
-                .sorted(Comparator.comparing(SegmentInfo::segmentId)).toList();
+        return read(Area.SEGMENTS, agentId).stream()
+                .map(r -> new SegmentInfo(r.checkpointId(), r.createdAt()))
+                .sorted(Comparator.comparing(SegmentInfo::segmentId))
+                .toList();
     }
 
     @Override
     public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
         return update(Area.SEGMENTS, agentId, all -> {
             List<StoredCheckpoint> kept = all.stream()
-                    .filter(r -> !segmentIds.contains(r.checkpointId()) || !r.createdAt().isBefore(writtenBefore))
+                    .filter(r -> !segmentIds.contains(r.checkpointId())
+                            || !r.createdAt().isBefore(writtenBefore))
                     .toList();
             return kept.size() == all.size() ? all : kept;
         });

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@link StorageBackend#insert} did: stored the record, or found records of the same agent
- * already holding its version or its checkpoint id and left everything as it was.
+ * What {@link StorageBackend#insert} did: stored the record, or found records of the same agent already holding its
+ * version or its checkpoint id and left everything as it was.
  *
- * <p>{@code inserted == false} with no existing records means the clashing records were deleted
- * between the attempt and the look-up; the shell then tries again.
+ * <p>{@code inserted == false} with no existing records means the clashing records were deleted between the attempt and
+ * the look-up; the shell then tries again.
  *
  * @param inserted whether the record is now stored
  * @param existing the records that hold the version or the id (at most two), when not inserted

@@ -7,40 +7,39 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A storage technology under the one storage shell ({@link dev.agentpersistence.storage.StorageShell}):
- * stores {@link StoredCheckpoint} records and history segments as opaque bytes, and answers queries
- * on the attributes the shell computed with {@link StoredDocument}s (id, version, bytes). It never sees JSON, never validates ids (every id it gets is
- * valid; it must encode them for its keys or paths) and never decides conflicts: the shell does all
- * of that, the same way for every backend.
+ * A storage technology under the one storage shell ({@link dev.agentpersistence.storage.StorageShell}): stores
+ * {@link StoredCheckpoint} records and history segments as opaque bytes, and answers queries on the attributes the
+ * shell computed with {@link StoredDocument}s (id, version, bytes). It never sees JSON, never validates ids (every id
+ * it gets is valid; it must encode them for its keys or paths) and never decides conflicts: the shell does all of that,
+ * the same way for every backend.
  *
  * <p>What a backend must guarantee:
+ *
  * <ul>
- *   <li>{@link #insert} is atomic and insert-if-absent on both {@code (agentId, version)} and
- *       {@code (agentId, checkpointId)}: of concurrent inserts of one version or id, at most one
- *       stores its record, and a stored record is complete or absent, also across a crash.</li>
- *   <li>Every query pushes the whole filter down to the store: {@code nodeId} and each metadata
- *       entry by equality, {@code createdAfter} inclusive and {@code createdBefore} exclusive to the
- *       nanosecond, {@code maxVersion} inclusive, {@code includeTombstones}, and {@code limit} as
- *       "the newest N matches"; no backend loads all of an agent's records to filter them.</li>
- *   <li>A query never misses a record whose insert completed before it started and which no delete
- *       completed before it returned removed; in particular, deleting older versions while reading
- *       never hides the newest one.</li>
- *   <li>No read allocates more for one document than the maximum checkpoint size the backend was
- *       built with ({@link dev.agentpersistence.storage.StorageSettings#maxCheckpointSize()}): a
- *       larger stored document is a {@link dev.agentpersistence.CorruptCheckpointException} naming
- *       where it is, found before reading it.</li>
- *   <li>An unreachable store is a {@link dev.agentpersistence.StorageUnavailableException} with the
- *       driver's exception as its cause; the same backend works again once the store is back.</li>
+ *   <li>{@link #insert} is atomic and insert-if-absent on both {@code (agentId, version)} and {@code (agentId,
+ *       checkpointId)}: of concurrent inserts of one version or id, at most one stores its record, and a stored record
+ *       is complete or absent, also across a crash.
+ *   <li>Every query pushes the whole filter down to the store: {@code nodeId} and each metadata entry by equality,
+ *       {@code createdAfter} inclusive and {@code createdBefore} exclusive to the nanosecond, {@code maxVersion}
+ *       inclusive, {@code includeTombstones}, and {@code limit} as "the newest N matches"; no backend loads all of an
+ *       agent's records to filter them.
+ *   <li>A query never misses a record whose insert completed before it started and which no delete completed before it
+ *       returned removed; in particular, deleting older versions while reading never hides the newest one.
+ *   <li>No read allocates more for one document than the maximum checkpoint size the backend was built with
+ *       ({@link dev.agentpersistence.storage.StorageSettings#maxCheckpointSize()}): a larger stored document is a
+ *       {@link dev.agentpersistence.CorruptCheckpointException} naming where it is, found before reading it.
+ *   <li>An unreachable store is a {@link dev.agentpersistence.StorageUnavailableException} with the driver's exception
+ *       as its cause; the same backend works again once the store is back.
  * </ul>
- * The {@code StorageProviderCompatibilityKit} of {@code persistence-tck}, run on a shell over the
- * backend (with {@code createProvider(StorageSettings)} for its read matrix), checks all of it.
- * Implementations are thread-safe.
+ *
+ * The {@code StorageProviderCompatibilityKit} of {@code persistence-tck}, run on a shell over the backend (with
+ * {@code createProvider(StorageSettings)} for its read matrix), checks all of it. Implementations are thread-safe.
  */
 public interface StorageBackend extends AutoCloseable {
 
     /**
-     * Stores {@code record} unless a record of the same agent holds its version or its checkpoint
-     * id; then stores nothing and returns those records.
+     * Stores {@code record} unless a record of the same agent holds its version or its checkpoint id; then stores
+     * nothing and returns those records.
      */
     InsertResult insert(StoredCheckpoint record);
 
@@ -48,8 +47,8 @@ public interface StorageBackend extends AutoCloseable {
     Optional<StoredDocument> find(String agentId, String checkpointId);
 
     /**
-     * The matching record with the highest version ({@code filter.limit()} does not apply). The
-     * default asks {@link #list} for the newest match; backends with a cheaper way override it.
+     * The matching record with the highest version ({@code filter.limit()} does not apply). The default asks
+     * {@link #list} for the newest match; backends with a cheaper way override it.
      */
     default Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         List<StoredDocument> newest = list(agentId, filter.toBuilder().limit(1).build());
@@ -69,45 +68,43 @@ public interface StorageBackend extends AutoCloseable {
     List<String> listAgents();
 
     /**
-     * Whether records keep their {@link StoredCheckpoint#expiresAt()} (and so a time to live can be
-     * configured): either the store removes them itself or {@link #deleteExpired} does. Default
-     * {@code false}.
+     * Whether records keep their {@link StoredCheckpoint#expiresAt()} (and so a time to live can be configured): either
+     * the store removes them itself or {@link #deleteExpired} does. Default {@code false}.
      */
     default boolean supportsExpiry() {
         return false;
     }
 
     /**
-     * Deletes the records whose expiry time is before {@code now}; returns how many. Stores that
-     * expire records by themselves return 0. Only called when {@link #supportsExpiry()}.
+     * Deletes the records whose expiry time is before {@code now}; returns how many. Stores that expire records by
+     * themselves return 0. Only called when {@link #supportsExpiry()}.
      */
     default int deleteExpired(Instant now) {
         return 0;
     }
 
     /**
-     * The history segment area, when the backend has one; without it histories are stored whole in
-     * every checkpoint. Its ids are validated by the shell like checkpoint ids.
+     * The history segment area, when the backend has one; without it histories are stored whole in every checkpoint.
+     * Its ids are validated by the shell like checkpoint ids.
      */
     default Optional<HistorySegmentStore> segments() {
         return Optional.empty();
     }
 
     /**
-     * Whether {@link #list} and {@link #latest} evaluate the attribute fields of a filter
-     * ({@code nodeId}, {@code createdAfter}, {@code createdBefore}, {@code metadata},
-     * {@code includeTombstones}) exactly; default {@code true}. A backend that keeps them only inside
-     * the documents, or only as a lossy index, answers {@code false}: for such filters the shell asks
-     * {@link #candidates} and checks the decoded checkpoints itself, stopping at the limit, and calls
-     * {@code list}/{@code latest} only with filters on versions and limits.
+     * Whether {@link #list} and {@link #latest} evaluate the attribute fields of a filter ({@code nodeId},
+     * {@code createdAfter}, {@code createdBefore}, {@code metadata}, {@code includeTombstones}) exactly; default
+     * {@code true}. A backend that keeps them only inside the documents, or only as a lossy index, answers
+     * {@code false}: for such filters the shell asks {@link #candidates} and checks the decoded checkpoints itself,
+     * stopping at the limit, and calls {@code list}/{@code latest} only with filters on versions and limits.
      */
     default boolean filtersAttributes() {
         return true;
     }
 
     /**
-     * The agent's records that may match {@code filter} — every match and perhaps others, never one
-     * above {@code maxVersion} — newest first, read lazily as the caller advances; only called when
+     * The agent's records that may match {@code filter} — every match and perhaps others, never one above
+     * {@code maxVersion} — newest first, read lazily as the caller advances; only called when
      * {@link #filtersAttributes()} is {@code false}.
      */
     default java.util.Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
@@ -115,18 +112,17 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
-     * Whether {@link #find}, {@link #latest} and {@link #list} hand back the very byte arrays that were
-     * inserted, never changed while their record exists (a store in the heap); default {@code false}.
-     * The shell then recognises the newest checkpoint it decoded per agent by the identity of its array
-     * (for more agents, and documents of any size) instead of by comparing its bytes.
+     * Whether {@link #find}, {@link #latest} and {@link #list} hand back the very byte arrays that were inserted, never
+     * changed while their record exists (a store in the heap); default {@code false}. The shell then recognises the
+     * newest checkpoint it decoded per agent by the identity of its array (for more agents, and documents of any size)
+     * instead of by comparing its bytes.
      */
     default boolean sharesDocuments() {
         return false;
     }
 
     /** Receives, once and before any other call, the shell's reader of document identities. Default: ignored. */
-    default void useDocumentIdentity(DocumentIdentity identity) {
-    }
+    default void useDocumentIdentity(DocumentIdentity identity) {}
 
     /**
      * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check).
@@ -140,6 +136,5 @@ public interface StorageBackend extends AutoCloseable {
 
     /** Releases connections and files. Called once by the shell; the default holds nothing to release. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

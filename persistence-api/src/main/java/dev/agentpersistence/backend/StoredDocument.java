@@ -3,17 +3,17 @@ package dev.agentpersistence.backend;
 import java.util.Objects;
 
 /**
- * A stored checkpoint as a {@link StorageBackend} reads it back: which checkpoint it is and its
- * stored bytes. The filter attributes are not needed on the way back: the storage shell reads
- * every field from the document, and checks that it belongs to this agent and checkpoint.
+ * A stored checkpoint as a {@link StorageBackend} reads it back: which checkpoint it is and its stored bytes. The
+ * filter attributes are not needed on the way back: the storage shell reads every field from the document, and checks
+ * that it belongs to this agent and checkpoint.
  *
- * @param agentId      the agent the record is filed under
- * @param checkpointId the checkpoint id the record is filed under, or {@code null} when the backend
- *                     files it by version only (the shell then checks the version alone)
- * @param version      the version the record is filed under
- * @param document     the stored bytes, as inserted
- * @param location     where it was read from, for errors, or {@code null} for
- *                     {@link StorageBackend#location(String, String)}
+ * @param agentId the agent the record is filed under
+ * @param checkpointId the checkpoint id the record is filed under, or {@code null} when the backend files it by version
+ *     only (the shell then checks the version alone)
+ * @param version the version the record is filed under
+ * @param document the stored bytes, as inserted
+ * @param location where it was read from, for errors, or {@code null} for {@link StorageBackend#location(String,
+ *     String)}
  */
 public record StoredDocument(String agentId, String checkpointId, long version, byte[] document, String location) {
     public StoredDocument {

@@ -4,8 +4,8 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CorruptCheckpointException;
 
 /**
- * Turns checkpoints into stored bytes and back. Providers store what {@link #encode} returns and
- * hand it back to {@link #decode}; layers such as compression or encryption wrap a codec.
+ * Turns checkpoints into stored bytes and back. Providers store what {@link #encode} returns and hand it back to
+ * {@link #decode}; layers such as compression or encryption wrap a codec.
  */
 public interface CheckpointCodec {
 
@@ -15,8 +15,8 @@ public interface CheckpointCodec {
     /**
      * Reads a stored document back.
      *
-     * @throws CorruptCheckpointException when the bytes are not a complete document of a known
-     *                                    format, or belong to another agent or checkpoint than {@code where}
+     * @throws CorruptCheckpointException when the bytes are not a complete document of a known format, or belong to
+     *     another agent or checkpoint than {@code where}
      */
     AgentCheckpoint decode(byte[] document, CheckpointLocation where);
 

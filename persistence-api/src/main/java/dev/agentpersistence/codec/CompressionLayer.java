@@ -4,11 +4,10 @@ import dev.agentpersistence.CorruptCheckpointException;
 import java.util.Arrays;
 
 /**
- * The compression layer of {@link DocumentLayers}: the magic {@code A9 'A' 'P' 'Z'}, then a format
- * byte naming the algorithm ({@value DeflateLayer#VERSION}: {@link DeflateLayer deflate},
- * {@value Lz4Layer#FORMAT}: {@link Lz4Layer LZ4}), then that algorithm's header and data. Writing
- * uses the configured algorithm; reading follows the format byte, so every algorithm is read
- * whatever is configured.
+ * The compression layer of {@link DocumentLayers}: the magic {@code A9 'A' 'P' 'Z'}, then a format byte naming the
+ * algorithm ({@value DeflateLayer#VERSION}: {@link DeflateLayer deflate}, {@value Lz4Layer#FORMAT}: {@link Lz4Layer
+ * LZ4}), then that algorithm's header and data. Writing uses the configured algorithm; reading follows the format byte,
+ * so every algorithm is read whatever is configured.
  */
 final class CompressionLayer {
     /** The first bytes of a compressed document. */
@@ -16,8 +15,7 @@ final class CompressionLayer {
     /** The largest uncompressed length ever written or read: the largest byte array a JVM allocates. */
     static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
 
-    private CompressionLayer() {
-    }
+    private CompressionLayer() {}
 
     /** Whether {@code bytes} holds the compression layer's magic at {@code start}. */
     static boolean isCompressed(byte[] bytes, int start) {
@@ -26,8 +24,8 @@ final class CompressionLayer {
     }
 
     /**
-     * {@code document} compressed with {@code algorithm} ({@code level} is deflate's), or {@code null}
-     * when that would not make it smaller.
+     * {@code document} compressed with {@code algorithm} ({@code level} is deflate's), or {@code null} when that would
+     * not make it smaller.
      */
     static byte[] compress(byte[] document, CompressionAlgorithm algorithm, int level) {
         return switch (algorithm) {
@@ -37,47 +35,68 @@ final class CompressionLayer {
     }
 
     /**
-     * Refuses a declared uncompressed length over the caller's limit, or over what {@code compressed}
-     * bytes of an algorithm expanding at most {@code maxRatio}:1 can hold, before anything is allocated.
+     * Refuses a declared uncompressed length over the caller's limit, or over what {@code compressed} bytes of an
+     * algorithm expanding at most {@code maxRatio}:1 can hold, before anything is allocated.
      *
      * @throws CorruptCheckpointException naming {@code where}
      */
-    static void checkDeclaredLength(long declared, long compressed, long maxRatio, CheckpointLocation where, long limit,
-                                    String limitLabel) {
+    static void checkDeclaredLength(
+            long declared, long compressed, long maxRatio, CheckpointLocation where, long limit, String limitLabel) {
         if (declared > limit) {
-            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+            throw new CorruptCheckpointException(
+                    where.agentId(),
+                    where.checkpointId(),
+                    where.description(),
                     "the compressed document declares " + declared + " bytes uncompressed, over " + limitLabel + " of "
-                            + limit + " bytes", null);
+                            + limit + " bytes",
+                    null);
         }
         if (declared > compressed * maxRatio) {
-            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
+            throw new CorruptCheckpointException(
+                    where.agentId(),
+                    where.checkpointId(),
+                    where.description(),
                     "the compressed document declares " + declared + " bytes uncompressed, more than its " + compressed
-                            + " compressed bytes can hold (the document is truncated or its header altered)", null);
+                            + " compressed bytes can hold (the document is truncated or its header altered)",
+                    null);
         }
     }
 
     /**
-     * The document inside the compressed payload that starts at {@code start} of {@code stored}, at most
-     * {@code limit} bytes long.
+     * The document inside the compressed payload that starts at {@code start} of {@code stored}, at most {@code limit}
+     * bytes long.
      *
      * @param verified whether a checksum layer already verified the compressed bytes
-     * @throws CorruptCheckpointException naming {@code where} when the format byte is unknown or the
-     *                                    algorithm's header or data is damaged, truncated or over the limit
+     * @throws CorruptCheckpointException naming {@code where} when the format byte is unknown or the algorithm's header
+     *     or data is damaged, truncated or over the limit
      */
-    static byte[] decompress(byte[] stored, int start, boolean verified, CheckpointLocation where, long limit,
-                             String limitLabel) {
+    static byte[] decompress(
+            byte[] stored, int start, boolean verified, CheckpointLocation where, long limit, String limitLabel) {
         if (stored.length - start <= MAGIC.length) {
-            throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
-                    "the compressed document is truncated (no header)", null);
+            throw new CorruptCheckpointException(
+                    where.agentId(),
+                    where.checkpointId(),
+                    where.description(),
+                    "the compressed document is truncated (no header)",
+                    null);
         }
         int format = stored[start + MAGIC.length] & 0xFF;
         return switch (format) {
-            case DeflateLayer.VERSION -> DeflateLayer.inflate(start == 0 ? stored : Arrays.copyOfRange(stored, start,
-                    stored.length), where, limit, limitLabel);
+            case DeflateLayer.VERSION ->
+                DeflateLayer.inflate(
+                        start == 0 ? stored : Arrays.copyOfRange(stored, start, stored.length),
+                        where,
+                        limit,
+                        limitLabel);
             case Lz4Layer.FORMAT -> Lz4Layer.decompress(stored, start, verified, where, limit, limitLabel);
-            default -> throw new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(),
-                    "compression layer version " + format + " is not one this library reads ("
-                            + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4)", null);
+            default ->
+                throw new CorruptCheckpointException(
+                        where.agentId(),
+                        where.checkpointId(),
+                        where.description(),
+                        "compression layer version " + format + " is not one this library reads ("
+                                + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4)",
+                        null);
         };
     }
 }

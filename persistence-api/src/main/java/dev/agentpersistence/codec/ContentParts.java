@@ -14,8 +14,7 @@ import java.util.Locale;
  * {@code {"type":"image|audio|video|file","mimeType":"…","url":"…"|"data":"<Base64>","name":"…"}}.
  */
 final class ContentParts {
-    private ContentParts() {
-    }
+    private ContentParts() {}
 
     static void write(JsonGenerator g, ContentPart part) throws IOException {
         g.writeStartObject();
@@ -80,7 +79,11 @@ final class ContentParts {
             throw new IllegalArgumentException(where + ".data is not Base64");
         }
         try {
-            return new ContentPart.Media(kind, string(node, "mimeType", where), string(node, "url", where), bytes,
+            return new ContentPart.Media(
+                    kind,
+                    string(node, "mimeType", where),
+                    string(node, "url", where),
+                    bytes,
                     string(node, "name", where));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage());

@@ -7,17 +7,17 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * Deflate in the compression layer of {@link DocumentLayers} ({@link CompressionLayer}): a header naming
- * the uncompressed length, then a zlib stream (RFC 1950: deflate data and an Adler-32 of the uncompressed bytes).
+ * Deflate in the compression layer of {@link DocumentLayers} ({@link CompressionLayer}): a header naming the
+ * uncompressed length, then a zlib stream (RFC 1950: deflate data and an Adler-32 of the uncompressed bytes).
  *
  * <pre>
  * A9 'A' 'P' 'Z' | 01 (deflate) | uncompressed length (4 bytes, big-endian) | zlib stream
  * </pre>
  *
- * Inflation is bounded: the declared length must be within the caller's limit and within what the
- * compressed bytes can hold (deflate expands at most 1032:1), exactly that many bytes must come out,
- * and the stream must end at the last stored byte. So a hostile or damaged document allocates at
- * most its declared, bounded length. Stateless; a {@link Deflater}/{@link Inflater} per call.
+ * Inflation is bounded: the declared length must be within the caller's limit and within what the compressed bytes can
+ * hold (deflate expands at most 1032:1), exactly that many bytes must come out, and the stream must end at the last
+ * stored byte. So a hostile or damaged document allocates at most its declared, bounded length. Stateless; a
+ * {@link Deflater}/{@link Inflater} per call.
  */
 final class DeflateLayer {
     /** The format byte after {@link CompressionLayer#MAGIC}. */
@@ -27,12 +27,11 @@ final class DeflateLayer {
     /** Deflate's largest expansion: a 258-byte match in 2 bits. */
     private static final long MAX_RATIO = 1032;
 
-    private DeflateLayer() {
-    }
+    private DeflateLayer() {}
 
     /**
-     * {@code document} compressed at {@code level}, or {@code null} when the result would not be
-     * smaller than the document (the caller then stores it as it is).
+     * {@code document} compressed at {@code level}, or {@code null} when the result would not be smaller than the
+     * document (the caller then stores it as it is).
      */
     static byte[] compress(byte[] document, int level) {
         if (document.length > CompressionLayer.MAX_LENGTH || document.length <= HEADER) {
@@ -63,10 +62,10 @@ final class DeflateLayer {
     /**
      * The document inside a deflate payload (its format byte already read as {@value #VERSION}).
      *
-     * @param limit      the largest uncompressed length accepted (at most {@link #CompressionLayer.MAX_LENGTH})
+     * @param limit the largest uncompressed length accepted (at most {@link #CompressionLayer.MAX_LENGTH})
      * @param limitLabel what the limit is, for the message when a document declares more
-     * @throws CorruptCheckpointException naming {@code where} when the header or the stream is damaged,
-     *                                    or the declared length is over the limit or is not what comes out
+     * @throws CorruptCheckpointException naming {@code where} when the header or the stream is damaged, or the declared
+     *     length is over the limit or is not what comes out
      */
     static byte[] inflate(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
         if (payload.length < HEADER) {
@@ -84,12 +83,21 @@ final class DeflateLayer {
                 long consumed = inflater.getBytesRead();
                 int n = inflater.inflate(out, filled, out.length - filled);
                 if (n == 0 && inflater.finished()) {
-                    throw corrupt(where, "the compressed document holds " + filled + " bytes, fewer than the "
-                            + declared + " it declares", null);
+                    throw corrupt(
+                            where,
+                            "the compressed document holds " + filled + " bytes, fewer than the " + declared
+                                    + " it declares",
+                            null);
                 }
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == consumed)) {
-                    throw corrupt(where, "the compressed document is truncated: " + filled + " of the " + declared
-                            + " bytes it declares came out", null);
+                if (n == 0
+                        && (inflater.needsInput()
+                                || inflater.needsDictionary()
+                                || inflater.getBytesRead() == consumed)) {
+                    throw corrupt(
+                            where,
+                            "the compressed document is truncated: " + filled + " of the " + declared
+                                    + " bytes it declares came out",
+                            null);
                 }
                 filled += n;
             }
@@ -103,13 +111,14 @@ final class DeflateLayer {
     }
 
     /** After the declared bytes: the stream must end (checksum verified) with no stored byte left over. */
-    private static void expectEnd(Inflater inflater, CheckpointLocation where, long declared) throws DataFormatException {
+    private static void expectEnd(Inflater inflater, CheckpointLocation where, long declared)
+            throws DataFormatException {
         byte[] probe = new byte[1];
         while (!inflater.finished()) {
             long consumed = inflater.getBytesRead();
             if (inflater.inflate(probe) > 0) {
-                throw corrupt(where, "the compressed document holds more than the " + declared
-                        + " bytes it declares", null);
+                throw corrupt(
+                        where, "the compressed document holds more than the " + declared + " bytes it declares", null);
             }
             if (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == consumed) {
                 throw corrupt(where, "the compressed document is truncated (the stream does not end)", null);
@@ -121,6 +130,7 @@ final class DeflateLayer {
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+        return new CorruptCheckpointException(
+                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 }

@@ -18,23 +18,24 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The byte layers around a stored document: compression (LZ4 or deflate), an integrity checksum (CRC32C)
- * and AES-256-GCM encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint
- * documents ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
+ * The byte layers around a stored document: compression (LZ4 or deflate), an integrity checksum (CRC32C) and
+ * AES-256-GCM encryption. Works on any bytes ({@code byte[] -> byte[]}), so it wraps checkpoint documents
+ * ({@link LayeredCheckpointCodec}) and any other stored blob the same way.
  *
- * <p><b>Writing</b> follows the configuration: {@code compress(encoded)}, then {@code checksum(...)},
- * then {@code encrypt(...)} with the current key. <b>Reading</b> follows the stored bytes, whatever is
- * configured: an encrypted document is decrypted with the key its header names, a checksummed one
- * is verified, a compressed one is inflated, and anything else (the plain JSON documents written
- * before these layers existed) is passed through unchanged. So layers can be turned on for existing
- * data, and documents written with and without them are read side by side.
+ * <p><b>Writing</b> follows the configuration: {@code compress(encoded)}, then {@code checksum(...)}, then
+ * {@code encrypt(...)} with the current key. <b>Reading</b> follows the stored bytes, whatever is configured: an
+ * encrypted document is decrypted with the key its header names, a checksummed one is verified, a compressed one is
+ * inflated, and anything else (the plain JSON documents written before these layers existed) is passed through
+ * unchanged. So layers can be turned on for existing data, and documents written with and without them are read side by
+ * side.
  *
- * <p>Compression only happens when it pays: documents shorter than {@link #compressionMinSize()}
- * and documents whose compressed form is not smaller are stored uncompressed. Compressing before
- * encrypting is what makes it work at all (ciphertext does not compress); the stored size then
- * tells an observer roughly how compressible a document is, as it already told its length.
+ * <p>Compression only happens when it pays: documents shorter than {@link #compressionMinSize()} and documents whose
+ * compressed form is not smaller are stored uncompressed. Compressing before encrypting is what makes it work at all
+ * (ciphertext does not compress); the stored size then tells an observer roughly how compressible a document is, as it
+ * already told its length.
  *
  * <p>Formats (each starts with a byte no JSON document, and no UTF-8 text, starts with):
+ *
  * <pre>
  * compressed: A9 'A' 'P' 'Z' | 01 (deflate) | uncompressed length (4 bytes, big-endian)
  *             | zlib stream (RFC 1950: deflate data, Adler-32 of the uncompressed bytes)
@@ -44,18 +45,18 @@ import javax.crypto.spec.SecretKeySpec;
  * encrypted:  A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
  *             | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
  * </pre>
- * Inflating is bounded and strict: a document declaring more than the limit (the codec's maximum
- * checkpoint size, 64 MiB by default) or more than its compressed
- * bytes can hold, producing more or fewer bytes than it declares, or with bytes after the stream is
- * a {@link CorruptCheckpointException}; nothing larger than the declared length is ever allocated.
- * Compressed output depends only on the input, the settings and the compression library (zlib of the
- * runtime, or lz4-java's native or Java LZ4), so equal documents give equal bytes with a given
- * library; another library version may compress differently, and every version reads what any other wrote.
  *
- * <p>The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is
- * the HMAC of the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec}
- * contract) and different documents never share a nonce in practice. An attacker who can read the
- * store learns which stored documents are equal, and their sizes; nothing else.
+ * Inflating is bounded and strict: a document declaring more than the limit (the codec's maximum checkpoint size, 64
+ * MiB by default) or more than its compressed bytes can hold, producing more or fewer bytes than it declares, or with
+ * bytes after the stream is a {@link CorruptCheckpointException}; nothing larger than the declared length is ever
+ * allocated. Compressed output depends only on the input, the settings and the compression library (zlib of the
+ * runtime, or lz4-java's native or Java LZ4), so equal documents give equal bytes with a given library; another library
+ * version may compress differently, and every version reads what any other wrote.
+ *
+ * <p>The cipher key and the nonce key are derived from the configured key with HMAC-SHA256; the nonce is the HMAC of
+ * the plaintext, so equal documents encrypt to equal bytes (the {@link CheckpointCodec} contract) and different
+ * documents never share a nonce in practice. An attacker who can read the store learns which stored documents are
+ * equal, and their sizes; nothing else.
  *
  * <p>Immutable and thread-safe.
  */
@@ -71,17 +72,18 @@ public final class DocumentLayers {
     /** The deflate level {@link Builder} uses unless told otherwise. */
     public static final int DEFAULT_COMPRESSION_LEVEL = 1;
     /**
-     * The smallest document {@link Builder} compresses unless told otherwise, in bytes: one file
-     * system block. Below it compression saves no disk block and costs about 10 µs per write and
-     * 6 µs per read for a 2.5 KiB document.
+     * The smallest document {@link Builder} compresses unless told otherwise, in bytes: one file system block. Below it
+     * compression saves no disk block and costs about 10 µs per write and 6 µs per read for a 2.5 KiB document.
      */
     public static final long DEFAULT_COMPRESSION_MIN_SIZE = 4096;
 
     private static final int CHECKSUM_HEADER = CHECKSUM_PREFIX.length + 8 + 1;
     private static final int NONCE_LENGTH = 12;
     private static final int TAG_BITS = 128;
-    private static final byte[] CIPHER_KEY_LABEL = "agent-persistence aes-256-gcm cipher key v1".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] NONCE_KEY_LABEL = "agent-persistence aes-256-gcm nonce key v1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CIPHER_KEY_LABEL =
+            "agent-persistence aes-256-gcm cipher key v1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NONCE_KEY_LABEL =
+            "agent-persistence aes-256-gcm nonce key v1".getBytes(StandardCharsets.US_ASCII);
     private static final DocumentLayers NONE = new DocumentLayers(new Builder());
 
     private final boolean compress;
@@ -116,8 +118,8 @@ public final class DocumentLayers {
     }
 
     /**
-     * Writes documents unchanged; still reads (inflates, verifies) compressed and checksummed ones,
-     * and names the key of encrypted ones.
+     * Writes documents unchanged; still reads (inflates, verifies) compressed and checksummed ones, and names the key
+     * of encrypted ones.
      */
     public static DocumentLayers none() {
         return NONE;
@@ -173,10 +175,7 @@ public final class DocumentLayers {
         return !compress && !checksum && keys == null;
     }
 
-    /**
-     * The stored form of {@code document}: compressed (when it pays), checksummed and/or encrypted
-     * as configured.
-     */
+    /** The stored form of {@code document}: compressed (when it pays), checksummed and/or encrypted as configured. */
     public byte[] wrap(byte[] document) {
         Objects.requireNonNull(document, "document");
         byte[] result = document;
@@ -196,21 +195,21 @@ public final class DocumentLayers {
     }
 
     /**
-     * The document inside {@code stored}: decrypted, verified and inflated when it carries those
-     * layers, unchanged when it carries none. A compressed document may declare up to
-     * {@link LayeredCheckpointCodec#DEFAULT_MAX_DOCUMENT_SIZE} bytes.
+     * The document inside {@code stored}: decrypted, verified and inflated when it carries those layers, unchanged when
+     * it carries none. A compressed document may declare up to {@link LayeredCheckpointCodec#DEFAULT_MAX_DOCUMENT_SIZE}
+     * bytes.
      *
-     * @throws EncryptionKeyException      when the document's key id is not configured or its key does not open it
-     * @throws CorruptCheckpointException  when a layer is truncated or damaged or its checksum does not match, or
-     *                                     an unencrypted document is read while encryption is required
+     * @throws EncryptionKeyException when the document's key id is not configured or its key does not open it
+     * @throws CorruptCheckpointException when a layer is truncated or damaged or its checksum does not match, or an
+     *     unencrypted document is read while encryption is required
      */
     public byte[] unwrap(byte[] stored, CheckpointLocation where) {
         return unwrap(stored, where, LayeredCheckpointCodec.DEFAULT_MAX_DOCUMENT_SIZE);
     }
 
     /**
-     * As {@link #unwrap(byte[], CheckpointLocation)}, refusing a compressed document that declares
-     * more than {@code maxDocumentSize} bytes uncompressed (the codec's maximum checkpoint size).
+     * As {@link #unwrap(byte[], CheckpointLocation)}, refusing a compressed document that declares more than
+     * {@code maxDocumentSize} bytes uncompressed (the codec's maximum checkpoint size).
      */
     byte[] unwrap(byte[] stored, CheckpointLocation where, long maxDocumentSize) {
         Objects.requireNonNull(where, "where");
@@ -231,9 +230,15 @@ public final class DocumentLayers {
         if (CompressionLayer.isCompressed(result, start)) {
             boolean verified = start > 0;
             return maxDocumentSize < CompressionLayer.MAX_LENGTH
-                    ? CompressionLayer.decompress(result, start, verified, where, maxDocumentSize, "the maximum checkpoint size")
-                    : CompressionLayer.decompress(result, start, verified, where, CompressionLayer.MAX_LENGTH,
-                    "the largest document this library reads");
+                    ? CompressionLayer.decompress(
+                            result, start, verified, where, maxDocumentSize, "the maximum checkpoint size")
+                    : CompressionLayer.decompress(
+                            result,
+                            start,
+                            verified,
+                            where,
+                            CompressionLayer.MAX_LENGTH,
+                            "the largest document this library reads");
         }
         return start == 0 ? result : Arrays.copyOfRange(result, start, result.length);
     }
@@ -254,9 +259,11 @@ public final class DocumentLayers {
     @Override
     public String toString() {
         String algorithm = compressionAlgorithm == CompressionAlgorithm.DEFLATE
-                ? "deflate(level " + compressionLevel + ", " : "lz4(";
-        return "DocumentLayers[compression=" + (compress ? algorithm + "from " + compressionMinSize + " bytes)" : "off") + ", checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys)
-                + ", requireEncryption=" + requireEncryption + "]";
+                ? "deflate(level " + compressionLevel + ", "
+                : "lz4(";
+        return "DocumentLayers[compression=" + (compress ? algorithm + "from " + compressionMinSize + " bytes)" : "off")
+                + ", checksum=" + checksum + ", encryption=" + (keys == null ? "off" : keys) + ", requireEncryption="
+                + requireEncryption + "]";
     }
 
     private static byte[] addChecksum(byte[] payload) {
@@ -286,8 +293,11 @@ public final class DocumentLayers {
         var crc = new CRC32C();
         crc.update(stored, CHECKSUM_HEADER, stored.length - CHECKSUM_HEADER);
         if (crc.getValue() != expected) {
-            throw corrupt(where, "checksum mismatch: stored crc32c " + hex + ", computed "
-                    + String.format("%08x", crc.getValue()) + " (the document was altered or truncated)", null);
+            throw corrupt(
+                    where,
+                    "checksum mismatch: stored crc32c " + hex + ", computed " + String.format("%08x", crc.getValue())
+                            + " (the document was altered or truncated)",
+                    null);
         }
     }
 
@@ -296,7 +306,11 @@ public final class DocumentLayers {
         byte[] id = keyId.getBytes(StandardCharsets.US_ASCII);
         byte[] nonce = Arrays.copyOf(key.nonceFor(plain), NONCE_LENGTH);
         var header = ByteBuffer.allocate(ENCRYPTED_MAGIC.length + 2 + id.length + NONCE_LENGTH);
-        header.put(ENCRYPTED_MAGIC).put((byte) ENCRYPTION_VERSION).put((byte) id.length).put(id).put(nonce);
+        header.put(ENCRYPTED_MAGIC)
+                .put((byte) ENCRYPTION_VERSION)
+                .put((byte) id.length)
+                .put(id)
+                .put(nonce);
         byte[] head = header.array();
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
@@ -318,8 +332,11 @@ public final class DocumentLayers {
         }
         int version = stored[ENCRYPTED_MAGIC.length] & 0xFF;
         if (version != ENCRYPTION_VERSION) {
-            throw corrupt(where, "encryption layer version " + version + " is not one this library reads ("
-                    + ENCRYPTION_VERSION + ")", null);
+            throw corrupt(
+                    where,
+                    "encryption layer version " + version + " is not one this library reads (" + ENCRYPTION_VERSION
+                            + ")",
+                    null);
         }
         int idLength = stored[ENCRYPTED_MAGIC.length + 1] & 0xFF;
         int headerLength = fixed + idLength + NONCE_LENGTH;
@@ -332,21 +349,34 @@ public final class DocumentLayers {
         }
         DerivedKey key = derived.get(keyId);
         if (key == null) {
-            String known = keys == null ? "no encryption keys are configured (agent.persistence.encryption.keys)"
+            String known = keys == null
+                    ? "no encryption keys are configured (agent.persistence.encryption.keys)"
                     : "the configured key ids are " + keys.keyIds();
-            throw new EncryptionKeyException(where.agentId(), where.checkpointId(), where.description(), keyId,
-                    "the document is encrypted with key '" + keyId + "', which is not configured; " + known, null);
+            throw new EncryptionKeyException(
+                    where.agentId(),
+                    where.checkpointId(),
+                    where.description(),
+                    keyId,
+                    "the document is encrypted with key '" + keyId + "', which is not configured; " + known,
+                    null);
         }
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, key.cipherKey(),
+            cipher.init(
+                    Cipher.DECRYPT_MODE,
+                    key.cipherKey(),
                     new GCMParameterSpec(TAG_BITS, stored, headerLength - NONCE_LENGTH, NONCE_LENGTH));
             cipher.updateAAD(stored, 0, headerLength);
             return cipher.doFinal(stored, headerLength, stored.length - headerLength);
         } catch (AEADBadTagException e) {
-            throw new EncryptionKeyException(where.agentId(), where.checkpointId(), where.description(), keyId,
+            throw new EncryptionKeyException(
+                    where.agentId(),
+                    where.checkpointId(),
+                    where.description(),
+                    keyId,
                     "the document could not be decrypted with key '" + keyId
-                            + "': the configured key of that id is wrong, or the data was altered", e);
+                            + "': the configured key of that id is wrong, or the data was altered",
+                    e);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-256-GCM is not available in this JVM", e);
         }
@@ -357,13 +387,15 @@ public final class DocumentLayers {
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+        return new CorruptCheckpointException(
+                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 
     /** The cipher key and nonce key derived from one configured key. */
     private record DerivedKey(SecretKeySpec cipherKey, SecretKeySpec nonceKey) {
         static DerivedKey of(byte[] master) {
-            return new DerivedKey(new SecretKeySpec(HmacSha256.of(master, CIPHER_KEY_LABEL), "AES"),
+            return new DerivedKey(
+                    new SecretKeySpec(HmacSha256.of(master, CIPHER_KEY_LABEL), "AES"),
                     HmacSha256.key(HmacSha256.of(master, NONCE_KEY_LABEL)));
         }
 
@@ -387,13 +419,12 @@ public final class DocumentLayers {
         private EncryptionKeys keys;
         private boolean requireEncryption;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Whether written documents are compressed (default {@code false}), with
-         * {@link #compressionAlgorithm(CompressionAlgorithm)}; a document is stored uncompressed when it
-         * is shorter than {@link #compressionMinSize(long)} or does not get smaller.
+         * {@link #compressionAlgorithm(CompressionAlgorithm)}; a document is stored uncompressed when it is shorter
+         * than {@link #compressionMinSize(long)} or does not get smaller.
          */
         public Builder compression(boolean compress) {
             this.compress = compress;
@@ -407,9 +438,9 @@ public final class DocumentLayers {
         }
 
         /**
-         * The deflate level, 1 (fastest) to 9 (smallest); default {@value DocumentLayers#DEFAULT_COMPRESSION_LEVEL}
-         * (on conversation-like JSON, level 6 stores about a fifth fewer bytes of a 250 KiB document
-         * but takes about five times as long to compress it; reading costs the same).
+         * The deflate level, 1 (fastest) to 9 (smallest); default {@value DocumentLayers#DEFAULT_COMPRESSION_LEVEL} (on
+         * conversation-like JSON, level 6 stores about a fifth fewer bytes of a 250 KiB document but takes about five
+         * times as long to compress it; reading costs the same).
          */
         public Builder compressionLevel(int level) {
             if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
@@ -419,7 +450,10 @@ public final class DocumentLayers {
             return this;
         }
 
-        /** Documents shorter than this many bytes ({@code >= 0}) are not compressed; default {@value DocumentLayers#DEFAULT_COMPRESSION_MIN_SIZE}. */
+        /**
+         * Documents shorter than this many bytes ({@code >= 0}) are not compressed; default
+         * {@value DocumentLayers#DEFAULT_COMPRESSION_MIN_SIZE}.
+         */
         public Builder compressionMinSize(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("compressionMinSize must not be negative but was " + bytes);

@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * An immutable key ring for {@link DocumentLayers}: AES-256 keys by id, and the id of the current
- * key that new documents are encrypted with. Old keys stay in the ring to read what they wrote
- * (key rotation: add a key, make it current, keep the old ones). {@link #toString()} shows ids only.
+ * An immutable key ring for {@link DocumentLayers}: AES-256 keys by id, and the id of the current key that new
+ * documents are encrypted with. Old keys stay in the ring to read what they wrote (key rotation: add a key, make it
+ * current, keep the old ones). {@link #toString()} shows ids only.
  *
- * <p>Key ids are 1 to {@value #MAX_KEY_ID_LENGTH} characters of {@code A-Z a-z 0-9 . _ -}; each key is
- * exactly 32 bytes.
+ * <p>Key ids are 1 to {@value #MAX_KEY_ID_LENGTH} characters of {@code A-Z a-z 0-9 . _ -}; each key is exactly 32
+ * bytes.
  */
 public final class EncryptionKeys {
     /** Longest key id, in characters. */
@@ -54,15 +54,14 @@ public final class EncryptionKeys {
     /**
      * Parses the configuration form {@code id:base64key,id2:base64key2} (standard or URL-safe Base64).
      *
-     * <p>No message of this method, nor any cause, holds key material: an entry that is not a
-     * well-formed id followed by a 32-byte key is named by its position only (its id could be a key,
-     * written with id and key swapped), an id that is itself a 32-byte key in Base64 is refused, and no
-     * parser exception is chained.
+     * <p>No message of this method, nor any cause, holds key material: an entry that is not a well-formed id followed
+     * by a 32-byte key is named by its position only (its id could be a key, written with id and key swapped), an id
+     * that is itself a 32-byte key in Base64 is refused, and no parser exception is chained.
      *
-     * @param spec         the keys
+     * @param spec the keys
      * @param currentKeyId the id new documents are encrypted with; may be {@code null} when {@code spec} holds one key
-     * @throws PersistenceException naming the entry's position, or the id of an otherwise well-formed
-     *                              entry, when the text is malformed
+     * @throws PersistenceException naming the entry's position, or the id of an otherwise well-formed entry, when the
+     *     text is malformed
      */
     public static EncryptionKeys parse(String spec, String currentKeyId) {
         Objects.requireNonNull(spec, "spec");
@@ -104,12 +103,14 @@ public final class EncryptionKeys {
         if (currentKeyId != null && !currentKeyId.isBlank()) {
             String current = currentKeyId.strip();
             if (!ids.contains(current)) {
-                throw new PersistenceException("The current encryption key " + shown(current)
-                        + " is not among the keys " + ids.stream().map(EncryptionKeys::shown).toList());
+                throw new PersistenceException(
+                        "The current encryption key " + shown(current) + " is not among the keys "
+                                + ids.stream().map(EncryptionKeys::shown).toList());
             }
             builder.currentKey(current);
         } else if (ids.size() > 1) {
-            throw new PersistenceException("Several encryption keys " + ids.stream().map(EncryptionKeys::shown).toList()
+            throw new PersistenceException("Several encryption keys "
+                    + ids.stream().map(EncryptionKeys::shown).toList()
                     + " but no current key: name the one to encrypt with");
         }
         if (ids.isEmpty()) {
@@ -119,11 +120,12 @@ public final class EncryptionKeys {
     }
 
     /**
-     * A key id in quotes for a message, unless it could be a key: as long as a Base64 key, or malformed
-     * (a text given as an id may be key material written in the wrong place).
+     * A key id in quotes for a message, unless it could be a key: as long as a Base64 key, or malformed (a text given
+     * as an id may be key material written in the wrong place).
      */
     private static String shown(String id) {
-        return isValidKeyId(id) && id.length() < BASE64_KEY_LENGTH ? "'" + id + "'"
+        return isValidKeyId(id) && id.length() < BASE64_KEY_LENGTH
+                ? "'" + id + "'"
                 : "(an id of " + id.length() + " characters, not shown in case it is a key)";
     }
 
@@ -149,9 +151,9 @@ public final class EncryptionKeys {
     }
 
     /**
-     * A keyed hash of {@code input} under the key {@code keyId}: HMAC-SHA256 with a key derived from
-     * that key for this use only (never the key that encrypts documents). Equal inputs give equal
-     * hashes, so a store can find them without holding them readable.
+     * A keyed hash of {@code input} under the key {@code keyId}: HMAC-SHA256 with a key derived from that key for this
+     * use only (never the key that encrypts documents). Equal inputs give equal hashes, so a store can find them
+     * without holding them readable.
      *
      * @throws IllegalArgumentException when the ring holds no key {@code keyId}
      */
@@ -197,8 +199,7 @@ public final class EncryptionKeys {
         private final Map<String, byte[]> keys = new LinkedHashMap<>();
         private String currentKeyId;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds a 32-byte key under {@code keyId} (the bytes are copied). */
         public Builder key(String keyId, byte[] key) {
@@ -228,7 +229,8 @@ public final class EncryptionKeys {
         /**
          * The key ring.
          *
-         * @throws IllegalStateException when there is no key, or no current key among several, or the current key is unknown
+         * @throws IllegalStateException when there is no key, or no current key among several, or the current key is
+         *     unknown
          */
         public EncryptionKeys build() {
             if (keys.isEmpty()) {
@@ -243,8 +245,8 @@ public final class EncryptionKeys {
                 current = keys.keySet().iterator().next();
             }
             if (!keys.containsKey(current)) {
-                throw new IllegalStateException("The current encryption key '" + current + "' is not among the keys "
-                        + keys.keySet());
+                throw new IllegalStateException(
+                        "The current encryption key '" + current + "' is not among the keys " + keys.keySet());
             }
             return new EncryptionKeys(Collections.unmodifiableMap(new LinkedHashMap<>(keys)), current);
         }

@@ -6,8 +6,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /** HMAC-SHA256, the one keyed hash the stored form derives keys and nonces with. */
 final class HmacSha256 {
-    private HmacSha256() {
-    }
+    private HmacSha256() {}
 
     /** {@code key} as an HMAC-SHA256 key. */
     static SecretKeySpec key(byte[] key) {

@@ -26,6 +26,7 @@ import java.util.Optional;
 
 /**
  * The stored JSON form of a checkpoint, format version {@value #FORMAT_VERSION}:
+ *
  * <pre>{@code
  * {"formatVersion":2,"checkpointId":"…","agentId":"…","version":3,"createdAt":"2026-01-01T00:00:00.123456789Z",
  *  "nodeId":"…","lastInput":{…},"lastInputType":"…","parentCheckpointId":"…",
@@ -33,17 +34,17 @@ import java.util.Optional;
  *  "parts":[{"type":"text","text":"…"},{"type":"image","mimeType":"image/png","data":"<Base64>"},
  *  {"type":"file","url":"https://…","name":"…"}],"toolCall":{…},"metadata":{…}}]}
  * }</pre>
- * Absent optional fields are left out, so a {@code null} {@code lastInput} and a JSON {@code null}
- * one stay distinct. A document with a higher {@code formatVersion} is refused rather than half read.
- * Format 1 (before message ids and content parts) reads unchanged: its messages get the ids
- * {@link LegacyMessageIds} derives, the same on every read.
- * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting
- * integer node, fractions as doubles) unless a double would change them: then as big decimals
- * ({@link ExactNumberNodes}). Reading and writing apply the same {@link JsonLimits}.
  *
- * <p>Documents of the newest format in the shape this codec writes are read with Jackson's streaming
- * parser straight into records ({@link StreamingCheckpointReader}); every other document is read as a
- * tree, which gives the same checkpoint and reports what is wrong with a malformed one.
+ * Absent optional fields are left out, so a {@code null} {@code lastInput} and a JSON {@code null} one stay distinct. A
+ * document with a higher {@code formatVersion} is refused rather than half read. Format 1 (before message ids and
+ * content parts) reads unchanged: its messages get the ids {@link LegacyMessageIds} derives, the same on every read.
+ * Numbers come back as the JSON parser's natural node types (integers as the smallest fitting integer node, fractions
+ * as doubles) unless a double would change them: then as big decimals ({@link ExactNumberNodes}). Reading and writing
+ * apply the same {@link JsonLimits}.
+ *
+ * <p>Documents of the newest format in the shape this codec writes are read with Jackson's streaming parser straight
+ * into records ({@link StreamingCheckpointReader}); every other document is read as a tree, which gives the same
+ * checkpoint and reports what is wrong with a malformed one.
  */
 public final class JsonCheckpointCodec implements CheckpointCodec {
     /** The newest format: the one {@link #instance()} writes, and the newest any instance reads. */
@@ -52,9 +53,9 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     public static final int OLDEST_WRITABLE_FORMAT = 1;
 
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(JsonLimits.readConstraints())
-            .streamWriteConstraints(JsonLimits.writeConstraints())
-            .build())
+                    .streamReadConstraints(JsonLimits.readConstraints())
+                    .streamWriteConstraints(JsonLimits.writeConstraints())
+                    .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .setNodeFactory(new ExactNumberNodes());
     private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(MAPPER, FORMAT_VERSION);
@@ -78,12 +79,12 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     }
 
     /**
-     * An instance writing format {@code format}; all read every format. Format 1 is for a rolling
-     * upgrade while readers of earlier releases still run: it stores no message ids (messages read
-     * back get the ids {@linkplain #isDerivedMessageId derived} from their place and content) and
-     * refuses messages with content parts.
+     * An instance writing format {@code format}; all read every format. Format 1 is for a rolling upgrade while readers
+     * of earlier releases still run: it stores no message ids (messages read back get the ids
+     * {@linkplain #isDerivedMessageId derived} from their place and content) and refuses messages with content parts.
      *
-     * @throws IllegalArgumentException for a format outside {@value #OLDEST_WRITABLE_FORMAT} to {@value #FORMAT_VERSION}
+     * @throws IllegalArgumentException for a format outside {@value #OLDEST_WRITABLE_FORMAT} to
+     *     {@value #FORMAT_VERSION}
      */
     public static JsonCheckpointCodec writingFormat(int format) {
         if (format == FORMAT_VERSION) {
@@ -109,8 +110,8 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     /**
      * {@inheritDoc}
      *
-     * @throws dev.agentpersistence.CheckpointLimitException when the checkpoint goes beyond a limit the
-     *                                                       reader applies ({@link JsonLimits})
+     * @throws dev.agentpersistence.CheckpointLimitException when the checkpoint goes beyond a limit the reader applies
+     *     ({@link JsonLimits})
      */
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
@@ -150,8 +151,8 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     }
 
     /**
-     * About the encoded size of a checkpoint of ASCII text, so that the output buffer of a long history
-     * is allocated once instead of doubling a dozen times.
+     * About the encoded size of a checkpoint of ASCII text, so that the output buffer of a long history is allocated
+     * once instead of doubling a dozen times.
      */
     private static int sizeHint(AgentCheckpoint checkpoint) {
         long chars = 1024;
@@ -175,8 +176,8 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     }
 
     /**
-     * Encodes one message in the form of format {@value #FORMAT_VERSION}, with or without its id; without
-     * an id and content parts this is exactly format 1's form. History hash chains use it.
+     * Encodes one message in the form of format {@value #FORMAT_VERSION}, with or without its id; without an id and
+     * content parts this is exactly format 1's form. History hash chains use it.
      */
     public static void writeMessage(JsonGenerator g, Message message, boolean withId) throws IOException {
         g.writeStartObject();
@@ -222,7 +223,9 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         return checkpoint;
     }
 
-    /** The checkpoint the streaming fast path reads from {@code document}, or empty when it leaves it to the tree path. */
+    /**
+     * The checkpoint the streaming fast path reads from {@code document}, or empty when it leaves it to the tree path.
+     */
     Optional<AgentCheckpoint> decodeStreaming(byte[] document) {
         return fastPath.read(document);
     }
@@ -245,8 +248,11 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             throw corrupt(where, "no formatVersion field", null);
         }
         if (format.intValue() > FORMAT_VERSION) {
-            throw corrupt(where, "format version " + format.intValue() + " is newer than this library reads ("
-                    + FORMAT_VERSION + "); upgrade agent-persistence to read it", null);
+            throw corrupt(
+                    where,
+                    "format version " + format.intValue() + " is newer than this library reads (" + FORMAT_VERSION
+                            + "); upgrade agent-persistence to read it",
+                    null);
         }
         try {
             return read(root);
@@ -266,7 +272,8 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             history.add(readMessage(message, index++));
         }
         var state = new LinkedHashMap<String, JsonNode>();
-        Iterator<Map.Entry<String, JsonNode>> fields = objectField(root, "state").fields();
+        Iterator<Map.Entry<String, JsonNode>> fields =
+                objectField(root, "state").fields();
         fields.forEachRemaining(e -> state.put(e.getKey(), e.getValue()));
         JsonNode version = required(root, "version");
         if (!version.canConvertToLong() || !version.isIntegralNumber()) {
@@ -293,12 +300,17 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         ToolCall call = null;
         JsonNode callNode = node.get("toolCall");
         if (callNode != null && !callNode.isNull()) {
-            call = new ToolCall(text(callNode, "id", true), text(callNode, "toolName", true), callNode.get("arguments"));
+            call = new ToolCall(
+                    text(callNode, "id", true), text(callNode, "toolName", true), callNode.get("arguments"));
         }
         String id = text(node, "id", false);
-        return new Message(id == null ? LegacyMessageIds.of(node, index) : id,
-                Message.Role.valueOf(text(node, "role", true)), text(node, "content", false),
-                ContentParts.read(node.get("parts"), index), call, strings(node.get("metadata")));
+        return new Message(
+                id == null ? LegacyMessageIds.of(node, index) : id,
+                Message.Role.valueOf(text(node, "role", true)),
+                text(node, "content", false),
+                ContentParts.read(node.get("parts"), index),
+                call,
+                strings(node.get("metadata")));
     }
 
     private static JsonNode required(JsonNode node, String field) {
@@ -363,7 +375,8 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+        return new CorruptCheckpointException(
+                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 
     /** Helper for providers: whether two checkpoints have the same stored form. */

@@ -1,6 +1,5 @@
 package dev.agentpersistence.codec;
 
-import dev.agentpersistence.spi.StorageChecks;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,26 +7,29 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointLimitException;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.spi.StorageChecks;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The limits of the JSON stored form, declared once and applied on both sides: the reader refuses a
- * document beyond them ({@link dev.agentpersistence.CorruptCheckpointException}), so the writer refuses
- * such a checkpoint before anything is stored ({@link CheckpointLimitException}). Every acknowledged
- * save therefore reads back. The values are Jackson's defaults:
+ * The limits of the JSON stored form, declared once and applied on both sides: the reader refuses a document beyond
+ * them ({@link dev.agentpersistence.CorruptCheckpointException}), so the writer refuses such a checkpoint before
+ * anything is stored ({@link CheckpointLimitException}). Every acknowledged save therefore reads back. The values are
+ * Jackson's defaults:
+ *
  * <ul>
- *   <li>{@value #MAX_NESTING_DEPTH} levels of nested objects and arrays in the whole document (the
- *       document itself is one, {@code state} two, a tool call's arguments four);</li>
- *   <li>{@value #MAX_STRING_LENGTH} characters in one string value;</li>
- *   <li>{@value #MAX_NAME_LENGTH} characters in one object key (state keys, metadata keys, JSON field names);</li>
- *   <li>{@value #MAX_NUMBER_LENGTH} characters in one number's JSON text;</li>
- *   <li>no unpaired surrogate (half an emoji) in an object key: the reader refuses it, so the writer
- *       throws {@link IllegalArgumentException} (string values keep unpaired surrogates exactly).</li>
+ *   <li>{@value #MAX_NESTING_DEPTH} levels of nested objects and arrays in the whole document (the document itself is
+ *       one, {@code state} two, a tool call's arguments four);
+ *   <li>{@value #MAX_STRING_LENGTH} characters in one string value;
+ *   <li>{@value #MAX_NAME_LENGTH} characters in one object key (state keys, metadata keys, JSON field names);
+ *   <li>{@value #MAX_NUMBER_LENGTH} characters in one number's JSON text;
+ *   <li>no unpaired surrogate (half an emoji) in an object key: the reader refuses it, so the writer throws
+ *       {@link IllegalArgumentException} (string values keep unpaired surrogates exactly).
  * </ul>
- * The check walks JSON trees without recursion, so a state nested 100,000 levels deep is a typed
- * error, not a stack overflow.
+ *
+ * The check walks JSON trees without recursion, so a state nested 100,000 levels deep is a typed error, not a stack
+ * overflow.
  */
 public final class JsonLimits {
     /** Deepest nesting of objects and arrays in a document. */
@@ -39,18 +41,23 @@ public final class JsonLimits {
     /** Longest number, in characters of its JSON text. */
     public static final int MAX_NUMBER_LENGTH = 1000;
 
-    private JsonLimits() {
-    }
+    private JsonLimits() {}
 
     /** The reader's constraints. */
     static StreamReadConstraints readConstraints() {
-        return StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).maxStringLength(MAX_STRING_LENGTH)
-                .maxNameLength(MAX_NAME_LENGTH).maxNumberLength(MAX_NUMBER_LENGTH).build();
+        return StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH)
+                .maxStringLength(MAX_STRING_LENGTH)
+                .maxNameLength(MAX_NAME_LENGTH)
+                .maxNumberLength(MAX_NUMBER_LENGTH)
+                .build();
     }
 
     /** The writer's constraints (a second line of defence behind {@link #check}). */
     static StreamWriteConstraints writeConstraints() {
-        return StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build();
+        return StreamWriteConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH)
+                .build();
     }
 
     /**
@@ -101,14 +108,16 @@ public final class JsonLimits {
         }
 
         /**
-         * Checks one message of the history. Saves check every message of every checkpoint, so the
-         * place is described only for a message with metadata or a tool call, or over a limit.
+         * Checks one message of the history. Saves check every message of every checkpoint, so the place is described
+         * only for a message with metadata or a tool call, or over a limit.
          */
         void message(Message message, int index) {
             if (tooLong(message.content())) {
                 throw limit("string length", MAX_STRING_LENGTH, "messageHistory[" + index + "].content");
             }
-            if (message.metadata().isEmpty() && message.toolCall() == null && message.parts().isEmpty()) {
+            if (message.metadata().isEmpty()
+                    && message.toolCall() == null
+                    && message.parts().isEmpty()) {
                 return;
             }
             String where = "messageHistory[" + index + "]";
@@ -132,8 +141,10 @@ public final class JsonLimits {
                 text(media.name(), where + ".name");
                 long base64Length = 4L * ((media.size() + 2) / 3);
                 if (base64Length > MAX_STRING_LENGTH) {
-                    throw limit("string length", MAX_STRING_LENGTH, where + ".data (" + media.size()
-                            + " bytes, " + base64Length + " characters in Base64)");
+                    throw limit(
+                            "string length",
+                            MAX_STRING_LENGTH,
+                            where + ".data (" + media.size() + " bytes, " + base64Length + " characters in Base64)");
                 }
             }
         }
@@ -145,8 +156,10 @@ public final class JsonLimits {
         /** Checks an object key found at {@code prefix + where}; the place is joined only when the key is refused. */
         void name(String key, String prefix, String where) {
             // Jackson writes a name holding half a surrogate pair but refuses to read it back
-            StorageChecks.requireWellFormed(key, () -> "The name '" + shortened(key).replaceAll("\\p{Cs}", "?")
-                    + "' (" + prefix + where + ") of checkpoint '" + checkpoint.checkpointId() + "'");
+            StorageChecks.requireWellFormed(
+                    key,
+                    () -> "The name '" + shortened(key).replaceAll("\\p{Cs}", "?") + "' (" + prefix + where
+                            + ") of checkpoint '" + checkpoint.checkpointId() + "'");
             if (key.length() > MAX_NAME_LENGTH) {
                 throw limit("key length", MAX_NAME_LENGTH, prefix + where + " of " + key.length() + " characters");
             }
@@ -185,8 +198,8 @@ public final class JsonLimits {
             }
         }
 
-        private void visit(JsonNode node, int depthAbove, String where,
-                           ArrayDeque<Iterator<Map.Entry<String, JsonNode>>> open) {
+        private void visit(
+                JsonNode node, int depthAbove, String where, ArrayDeque<Iterator<Map.Entry<String, JsonNode>>> open) {
             if (node.isContainerNode()) {
                 if (depthAbove + 1 > MAX_NESTING_DEPTH) {
                     throw limit("nesting depth", MAX_NESTING_DEPTH, where);
@@ -194,9 +207,12 @@ public final class JsonLimits {
                 open.push(node.isObject() ? node.fields() : elements(node));
             } else if (node.isTextual()) {
                 text(node.textValue(), "a string in ", where);
-            } else if ((node.isBigInteger() || node.isBigDecimal()) && node.asText().length() > MAX_NUMBER_LENGTH) {
-                throw limit("number length", MAX_NUMBER_LENGTH, "a number of " + node.asText().length()
-                        + " characters in " + where);
+            } else if ((node.isBigInteger() || node.isBigDecimal())
+                    && node.asText().length() > MAX_NUMBER_LENGTH) {
+                throw limit(
+                        "number length",
+                        MAX_NUMBER_LENGTH,
+                        "a number of " + node.asText().length() + " characters in " + where);
             }
         }
 

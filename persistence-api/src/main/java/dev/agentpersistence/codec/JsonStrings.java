@@ -10,19 +10,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Writes JSON string values the way {@link JsonGenerator#writeString(String)} does, byte for byte, but
- * faster. The generator writes characters from U+0020 to U+FFFF as their UTF-8 bytes, apart from quote
- * and backslash, which it escapes like control characters ({@code \b \t \n \f \r} by their short
- * forms, the others as {@code \}{@code u00XX}), and it escapes every surrogate. So when a text holds no
- * surrogate, its UTF-8 form from the JDK, with those few bytes escaped the same way, is exactly what the
- * generator writes: the form is checked eight bytes at a time, its plain runs are copied in bulk, and
- * a text with no byte to escape is written as it is. A text with surrogates goes to the generator's own
- * {@code writeString}.
+ * Writes JSON string values the way {@link JsonGenerator#writeString(String)} does, byte for byte, but faster. The
+ * generator writes characters from U+0020 to U+FFFF as their UTF-8 bytes, apart from quote and backslash, which it
+ * escapes like control characters ({@code \b \t \n \f \r} by their short forms, the others as {@code \}{@code u00XX}),
+ * and it escapes every surrogate. So when a text holds no surrogate, its UTF-8 form from the JDK, with those few bytes
+ * escaped the same way, is exactly what the generator writes: the form is checked eight bytes at a time, its plain runs
+ * are copied in bulk, and a text with no byte to escape is written as it is. A text with surrogates goes to the
+ * generator's own {@code writeString}.
  */
 final class JsonStrings {
     /**
-     * Shorter strings go to the generator: measured on ASCII text, its own loop was faster at 24
-     * characters and the bulk copy from about 40.
+     * Shorter strings go to the generator: measured on ASCII text, its own loop was faster at 24 characters and the
+     * bulk copy from about 40.
      */
     static final int SHORTEST_COPIED = 40;
 
@@ -41,13 +40,11 @@ final class JsonStrings {
         SURROGATES
     }
 
-    private JsonStrings() {
-    }
+    private JsonStrings() {}
 
     /**
-     * Writes {@code text} as a JSON string value; the same output as {@code g.writeString(text)}. Only
-     * a generator writing UTF-8 bytes takes the bulk copy; any other (characters, a token buffer) gets
-     * {@code writeString}.
+     * Writes {@code text} as a JSON string value; the same output as {@code g.writeString(text)}. Only a generator
+     * writing UTF-8 bytes takes the bulk copy; any other (characters, a token buffer) gets {@code writeString}.
      */
     static void write(JsonGenerator g, String text) throws IOException {
         if (text != null && text.length() >= SHORTEST_COPIED && g instanceof UTF8JsonGenerator) {
@@ -69,10 +66,9 @@ final class JsonStrings {
     }
 
     /**
-     * What {@code utf8}, the UTF-8 form of {@code text}, needs: surrogates show as lead bytes of
-     * four-byte sequences (pairs) or as {@code '?'} (the encoder's replacement of an unpaired one; a
-     * {@code '?'} therefore makes this scan the text for surrogates), escapes as bytes below 0x20,
-     * quotes and backslashes.
+     * What {@code utf8}, the UTF-8 form of {@code text}, needs: surrogates show as lead bytes of four-byte sequences
+     * (pairs) or as {@code '?'} (the encoder's replacement of an unpaired one; a {@code '?'} therefore makes this scan
+     * the text for surrogates), escapes as bytes below 0x20, quotes and backslashes.
      */
     static Form form(byte[] utf8, String text) {
         int i = 0;
@@ -176,8 +172,8 @@ final class JsonStrings {
     }
 
     /**
-     * Non-zero when a byte of {@code word} is below 0x20, unsigned (exact for the word as a whole: only
-     * such a byte borrows, and a byte of 0x80 or above never sets its own flag).
+     * Non-zero when a byte of {@code word} is below 0x20, unsigned (exact for the word as a whole: only such a byte
+     * borrows, and a byte of 0x80 or above never sets its own flag).
      */
     private static long below0x20(long word) {
         return (word - 0x2020202020202020L) & ~word & HIGH_BITS;

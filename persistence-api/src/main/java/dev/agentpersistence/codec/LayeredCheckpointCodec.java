@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * A {@link CheckpointCodec} that stores another codec's document inside {@link DocumentLayers}
- * (compression, checksum, encryption) and refuses documents over a maximum size.
+ * A {@link CheckpointCodec} that stores another codec's document inside {@link DocumentLayers} (compression, checksum,
+ * encryption) and refuses documents over a maximum size.
  *
  * <pre>{@code
  * var codec = LayeredCheckpointCodec.custom()
@@ -16,18 +16,17 @@ import java.util.OptionalLong;
  *         .build();
  * var storage = JdbcStorageProvider.builder().config(config).codec(codec).build();
  * }</pre>
- * Reading accepts documents with or without each layer (see {@link DocumentLayers}), so the
- * layers can be turned on over existing plain JSON data. Immutable and thread-safe.
  *
- * <p><b>The maximum size</b> applies to the document both as encoded (the inner codec's bytes, before
- * compression) and as stored (after all layers): a checkpoint is refused when either is larger. So
- * whether a checkpoint fits does not depend on how well it compresses or on whether compression is
- * on, a backend's own size limit is still met by the stored bytes, and a reader can refuse any
- * compressed document declaring more than the limit without inflating it: inflation never allocates
- * more than the limit. Consequently, after the limit is lowered, a compressed document written
- * under the higher limit whose content exceeds the new one is refused as corrupt when read (the
- * message names both sizes); raise the limit again to read it. Uncompressed documents are read
- * whatever their size.
+ * Reading accepts documents with or without each layer (see {@link DocumentLayers}), so the layers can be turned on
+ * over existing plain JSON data. Immutable and thread-safe.
+ *
+ * <p><b>The maximum size</b> applies to the document both as encoded (the inner codec's bytes, before compression) and
+ * as stored (after all layers): a checkpoint is refused when either is larger. So whether a checkpoint fits does not
+ * depend on how well it compresses or on whether compression is on, a backend's own size limit is still met by the
+ * stored bytes, and a reader can refuse any compressed document declaring more than the limit without inflating it:
+ * inflation never allocates more than the limit. Consequently, after the limit is lowered, a compressed document
+ * written under the higher limit whose content exceeds the new one is refused as corrupt when read (the message names
+ * both sizes); raise the limit again to read it. Uncompressed documents are read whatever their size.
  */
 public final class LayeredCheckpointCodec implements CheckpointCodec {
     /** The maximum document size unless one is configured: 64 MiB. */
@@ -52,20 +51,20 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
      * {@inheritDoc}
      *
      * @throws CheckpointTooLargeException when the encoded or the stored document would exceed
-     *                                     {@link #maxDocumentSize()} (its size is the larger of the two)
+     *     {@link #maxDocumentSize()} (its size is the larger of the two)
      */
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
         byte[] document = inner.encode(checkpoint);
         if (document.length > maxDocumentSize) {
-            throw new CheckpointTooLargeException(checkpoint.agentId(), checkpoint.checkpointId(), document.length,
-                    maxDocumentSize);
+            throw new CheckpointTooLargeException(
+                    checkpoint.agentId(), checkpoint.checkpointId(), document.length, maxDocumentSize);
         }
         byte[] stored = layers.wrap(document);
         if (stored.length > maxDocumentSize) {
-            throw new CheckpointTooLargeException(checkpoint.agentId(), checkpoint.checkpointId(), stored.length,
-                    maxDocumentSize);
+            throw new CheckpointTooLargeException(
+                    checkpoint.agentId(), checkpoint.checkpointId(), stored.length, maxDocumentSize);
         }
         return stored;
     }
@@ -87,8 +86,8 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
     }
 
     /**
-     * The largest document accepted, encoded and stored, in bytes ({@link Long#MAX_VALUE} when
-     * unlimited); also the largest a compressed document may declare when read.
+     * The largest document accepted, encoded and stored, in bytes ({@link Long#MAX_VALUE} when unlimited); also the
+     * largest a compressed document may declare when read.
      */
     public long maxDocumentSize() {
         return maxDocumentSize;
@@ -101,8 +100,8 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
 
     @Override
     public String toString() {
-        return "LayeredCheckpointCodec[inner=" + inner.getClass().getSimpleName() + ", " + layers
-                + ", maxDocumentSize=" + (maxDocumentSize == Long.MAX_VALUE ? "unlimited" : maxDocumentSize) + "]";
+        return "LayeredCheckpointCodec[inner=" + inner.getClass().getSimpleName() + ", " + layers + ", maxDocumentSize="
+                + (maxDocumentSize == Long.MAX_VALUE ? "unlimited" : maxDocumentSize) + "]";
     }
 
     /** Builds {@link LayeredCheckpointCodec}s; every method validates its argument. */
@@ -111,8 +110,7 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
         private DocumentLayers layers = DocumentLayers.none();
         private long maxDocumentSize = DEFAULT_MAX_DOCUMENT_SIZE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The codec inside the layers; default {@link CheckpointCodec#json()}. */
         public Builder inner(CheckpointCodec inner) {

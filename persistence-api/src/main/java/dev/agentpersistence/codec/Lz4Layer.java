@@ -9,21 +9,21 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
- * LZ4 in the compression layer of {@link DocumentLayers}: a header naming the uncompressed length
- * and its CRC32C, then one LZ4 block.
+ * LZ4 in the compression layer of {@link DocumentLayers}: a header naming the uncompressed length and its CRC32C, then
+ * one LZ4 block.
  *
  * <pre>
- * A9 'A' 'P' 'Z' | 02 (LZ4) | uncompressed length (4 bytes, big-endian) | CRC32C of the uncompressed bytes (4 bytes) | LZ4 block
+ * A9 'A' 'P' 'Z' | 02 (LZ4) | uncompressed length (4 bytes, big-endian)
+ *                 | CRC32C of the uncompressed bytes (4 bytes) | LZ4 block
  * </pre>
  *
- * An LZ4 block carries no checksum of its own, so the layer adds one: a damaged block that still
- * decompresses to the declared length is caught, as deflate's Adler-32 catches it. Under a checksum
- * layer that already verified the compressed bytes (the default), they are exactly what the writer
- * compressed, so the output's CRC32C is not computed a second time. Decompression
- * is bounded like deflate's ({@link DeflateLayer}): the declared length must be within the caller's limit and
- * within what the block can hold (LZ4 expands at most 255:1), exactly that many bytes must come out
- * of a block that ends at the last stored byte. Uses lz4-java's fastest implementation (native
- * where its library loads, else Java) and only its bounds-checking decompressor.
+ * An LZ4 block carries no checksum of its own, so the layer adds one: a damaged block that still decompresses to the
+ * declared length is caught, as deflate's Adler-32 catches it. Under a checksum layer that already verified the
+ * compressed bytes (the default), they are exactly what the writer compressed, so the output's CRC32C is not computed a
+ * second time. Decompression is bounded like deflate's ({@link DeflateLayer}): the declared length must be within the
+ * caller's limit and within what the block can hold (LZ4 expands at most 255:1), exactly that many bytes must come out
+ * of a block that ends at the last stored byte. Uses lz4-java's fastest implementation (native where its library loads,
+ * else Java) and only its bounds-checking decompressor.
  */
 final class Lz4Layer {
     /** The format byte after the magic. */
@@ -32,11 +32,12 @@ final class Lz4Layer {
     static final int HEADER = CompressionLayer.MAGIC.length + 1 + Integer.BYTES + Integer.BYTES;
     /** LZ4's largest expansion, rounded up: a match length byte of 255 stands for 255 bytes. */
     private static final long MAX_RATIO = 256;
-    private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
-    private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
 
-    private Lz4Layer() {
-    }
+    private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+    private static final LZ4SafeDecompressor DECOMPRESSOR =
+            LZ4Factory.fastestInstance().safeDecompressor();
+
+    private Lz4Layer() {}
 
     /** {@code document} compressed, or {@code null} when the result would not be smaller than the document. */
     static byte[] compress(byte[] document) {
@@ -58,15 +59,15 @@ final class Lz4Layer {
     /**
      * The document inside an LZ4 payload that starts at {@code start} of {@code stored}.
      *
-     * @param verified   whether a checksum layer already verified these compressed bytes: then they are
-     *                   exactly what the writer compressed, and the CRC32C of the output is not computed again
-     * @param limit      the largest uncompressed length accepted
+     * @param verified whether a checksum layer already verified these compressed bytes: then they are exactly what the
+     *     writer compressed, and the CRC32C of the output is not computed again
+     * @param limit the largest uncompressed length accepted
      * @param limitLabel what the limit is, for the message when a document declares more
-     * @throws CorruptCheckpointException naming {@code where} when the header or the block is damaged, the
-     *                                    declared length is over the limit or is not what comes out, or the CRC32C does not match
+     * @throws CorruptCheckpointException naming {@code where} when the header or the block is damaged, the declared
+     *     length is over the limit or is not what comes out, or the CRC32C does not match
      */
-    static byte[] decompress(byte[] stored, int start, boolean verified, CheckpointLocation where, long limit,
-                             String limitLabel) {
+    static byte[] decompress(
+            byte[] stored, int start, boolean verified, CheckpointLocation where, long limit, String limitLabel) {
         if (stored.length - start < HEADER) {
             throw corrupt(where, "the LZ4-compressed document is truncated (no header)", null);
         }
@@ -79,20 +80,30 @@ final class Lz4Layer {
         try {
             produced = DECOMPRESSOR.decompress(stored, start + HEADER, (int) compressed, out, 0, out.length);
         } catch (LZ4Exception e) {
-            throw corrupt(where, "the compressed document's LZ4 block is damaged or truncated, or holds more than the " + declared
-                    + " bytes it declares (" + e.getMessage() + ")", e);
+            throw corrupt(
+                    where,
+                    "the compressed document's LZ4 block is damaged or truncated, or holds more than the " + declared
+                            + " bytes it declares (" + e.getMessage() + ")",
+                    e);
         }
         if (produced != declared) {
-            throw corrupt(where, "the compressed document holds " + produced + " bytes, not the " + declared
-                    + " it declares", null);
+            throw corrupt(
+                    where,
+                    "the compressed document holds " + produced + " bytes, not the " + declared + " it declares",
+                    null);
         }
         if (verified) {
             return out;
         }
         int actualCrc = crc32c(out, out.length);
         if (actualCrc != expectedCrc) {
-            throw corrupt(where, String.format("the decompressed document's crc32c %08x is not the stored %08x"
-                    + " (the document was altered)", actualCrc, expectedCrc), null);
+            throw corrupt(
+                    where,
+                    String.format(
+                            "the decompressed document's crc32c %08x is not the stored %08x"
+                                    + " (the document was altered)",
+                            actualCrc, expectedCrc),
+                    null);
         }
         return out;
     }
@@ -104,6 +115,7 @@ final class Lz4Layer {
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(where.agentId(), where.checkpointId(), where.description(), problem, cause);
+        return new CorruptCheckpointException(
+                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 }

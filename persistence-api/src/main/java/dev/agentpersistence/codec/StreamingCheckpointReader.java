@@ -18,15 +18,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The fast path of {@link JsonCheckpointCodec#decode}: reads a checkpoint document of the newest
- * format straight into records with Jackson's streaming parser, without building a tree of the whole
- * document (only free-form JSON values — input, state, tool arguments, content parts — become trees).
+ * The fast path of {@link JsonCheckpointCodec#decode}: reads a checkpoint document of the newest format straight into
+ * records with Jackson's streaming parser, without building a tree of the whole document (only free-form JSON values —
+ * input, state, tool arguments, content parts — become trees).
  *
- * <p>It only takes documents in the shape the codec writes: format {@value JsonCheckpointCodec#FORMAT_VERSION}
- * named first, every field once, every value of its type, every message with an id. For anything else
- * (an older format, a malformed or unexpected document) it returns empty and the codec reads the
- * document as a tree, which decides what it holds or what is wrong with it. So both paths give the same
- * checkpoint for every document the fast path takes, and every error comes from one place.
+ * <p>It only takes documents in the shape the codec writes: format {@value JsonCheckpointCodec#FORMAT_VERSION} named
+ * first, every field once, every value of its type, every message with an id. For anything else (an older format, a
+ * malformed or unexpected document) it returns empty and the codec reads the document as a tree, which decides what it
+ * holds or what is wrong with it. So both paths give the same checkpoint for every document the fast path takes, and
+ * every error comes from one place.
  */
 final class StreamingCheckpointReader {
     private final ObjectMapper mapper;
@@ -45,8 +45,10 @@ final class StreamingCheckpointReader {
     }
 
     private AgentCheckpoint checkpoint(JsonParser p) throws IOException {
-        expect(p.nextToken() == JsonToken.START_OBJECT && "formatVersion".equals(p.nextFieldName())
-                && p.nextToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
+        expect(p.nextToken() == JsonToken.START_OBJECT
+                && "formatVersion".equals(p.nextFieldName())
+                && p.nextToken() == JsonToken.VALUE_NUMBER_INT
+                && p.getNumberType() == JsonParser.NumberType.INT
                 && p.getIntValue() == JsonCheckpointCodec.FORMAT_VERSION);
         Set<String> seen = new HashSet<>();
         String checkpointId = null;
@@ -79,10 +81,26 @@ final class StreamingCheckpointReader {
                 default -> p.skipChildren();
             }
         }
-        expect(p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null && checkpointId != null
-                && agentId != null && version >= 0 && createdAt != null && state != null && history != null);
-        return new AgentCheckpoint(checkpointId, agentId, version, createdAt, nodeId, lastInput, lastInputType,
-                history, state, metadata, parentCheckpointId);
+        expect(p.currentToken() == JsonToken.END_OBJECT
+                && p.nextToken() == null
+                && checkpointId != null
+                && agentId != null
+                && version >= 0
+                && createdAt != null
+                && state != null
+                && history != null);
+        return new AgentCheckpoint(
+                checkpointId,
+                agentId,
+                version,
+                createdAt,
+                nodeId,
+                lastInput,
+                lastInputType,
+                history,
+                state,
+                metadata,
+                parentCheckpointId);
     }
 
     private List<Message> messages(JsonParser p, JsonToken token) throws IOException {
@@ -189,7 +207,6 @@ final class StreamingCheckpointReader {
     }
 
     /** Thrown to leave the fast path; carries no stack trace, as it is never reported. */
-    private static final RuntimeException NOT_FAST = new RuntimeException("not in the shape the fast path reads",
-            null, false, false) {
-    };
+    private static final RuntimeException NOT_FAST =
+            new RuntimeException("not in the shape the fast path reads", null, false, false) {};
 }

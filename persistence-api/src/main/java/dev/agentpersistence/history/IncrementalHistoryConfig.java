@@ -9,34 +9,51 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Immutable settings of {@link IncrementalHistoryStorageProvider}. Build with {@link #custom()},
- * start from {@link #ofDefaults()}, or read {@link ProviderConfig} keys with {@link #of(ProviderConfig)}.
+ * Immutable settings of {@link IncrementalHistoryStorageProvider}. Build with {@link #custom()}, start from
+ * {@link #ofDefaults()}, or read {@link ProviderConfig} keys with {@link #of(ProviderConfig)}.
  *
- * <p>A history of {@code n} messages is cut into blocks of {@link #blockSize()} messages. The
- * incomplete last block stays inside the checkpoint; the complete blocks are stored as at most one
- * segment per tier plus one: for tiers {@code 4096, 256} and block size 16, a history of 5,000
- * messages is kept as segments {@code [0, 4096)}, {@code [4096, 4864)}, {@code [4864, 4992)} and the
- * 8 newest messages inline. See {@code docs/incremental-history.md} for the costs.
+ * <p>A history of {@code n} messages is cut into blocks of {@link #blockSize()} messages. The incomplete last block
+ * stays inside the checkpoint; the complete blocks are stored as at most one segment per tier plus one: for tiers
+ * {@code 4096, 256} and block size 16, a history of 5,000 messages is kept as segments {@code [0, 4096)}, {@code [4096,
+ * 4864)}, {@code [4864, 4992)} and the 8 newest messages inline. See {@code docs/incremental-history.md} for the costs.
  */
 public final class IncrementalHistoryConfig {
     /** Whether new checkpoints store their history incrementally; every provider reads both forms. */
-    public static final Setting<Boolean> ENABLED = Setting.bool("agent.persistence.history.incremental", true,
+    public static final Setting<Boolean> ENABLED = Setting.bool(
+            "agent.persistence.history.incremental",
+            true,
             "Write long histories incrementally (shared segments); every provider reads both forms.");
     /** Messages per block; see {@link Builder#blockSize(int)}. */
-    public static final Setting<Integer> BLOCK_SIZE = Setting.integer("agent.persistence.history.block-size", 16,
-            1, Integer.MAX_VALUE, "Messages per block, the unit of sharing between checkpoints.");
+    public static final Setting<Integer> BLOCK_SIZE = Setting.integer(
+            "agent.persistence.history.block-size",
+            16,
+            1,
+            Integer.MAX_VALUE,
+            "Messages per block, the unit of sharing between checkpoints.");
     /** Tier sizes in messages, largest first; see {@link Builder#tierSizes(List)}. */
-    public static final Setting<List<Integer>> TIER_SIZES = Setting.integers("agent.persistence.history.tier-sizes",
-            List.of(4096, 256), "Segment sizes in messages, largest first, each a multiple of the next.");
+    public static final Setting<List<Integer>> TIER_SIZES = Setting.integers(
+            "agent.persistence.history.tier-sizes",
+            List.of(4096, 256),
+            "Segment sizes in messages, largest first, each a multiple of the next.");
     /** See {@link Builder#gracePeriod(Duration)}. */
-    public static final Setting<Duration> GRACE_PERIOD = Setting.durationOrZero("agent.persistence.history.grace-period",
-            Duration.ofHours(1), "Segments younger than this are never garbage collected (saves in flight).");
+    public static final Setting<Duration> GRACE_PERIOD = Setting.durationOrZero(
+            "agent.persistence.history.grace-period",
+            Duration.ofHours(1),
+            "Segments younger than this are never garbage collected (saves in flight).");
     /** See {@link Builder#cachedAgents(int)}. */
-    public static final Setting<Integer> CACHED_AGENTS = Setting.integer("agent.persistence.history.cached-agents",
-            1024, 1, Integer.MAX_VALUE, "Agents whose hash chains stay cached to make saves incremental.");
+    public static final Setting<Integer> CACHED_AGENTS = Setting.integer(
+            "agent.persistence.history.cached-agents",
+            1024,
+            1,
+            Integer.MAX_VALUE,
+            "Agents whose hash chains stay cached to make saves incremental.");
     /** See {@link Builder#cachedMessages(long)}. */
-    public static final Setting<Long> CACHED_MESSAGES = Setting.longInteger("agent.persistence.history.cached-messages",
-            200_000L, 0, Long.MAX_VALUE, "Messages the hash chain cache may reference in total (0 turns it off).");
+    public static final Setting<Long> CACHED_MESSAGES = Setting.longInteger(
+            "agent.persistence.history.cached-messages",
+            200_000L,
+            0,
+            Long.MAX_VALUE,
+            "Messages the hash chain cache may reference in total (0 turns it off).");
     /** Every setting of incremental history, in documentation order. */
     public static final List<Setting<?>> SETTINGS =
             List.of(ENABLED, BLOCK_SIZE, TIER_SIZES, GRACE_PERIOD, CACHED_AGENTS, CACHED_MESSAGES);
@@ -99,8 +116,8 @@ public final class IncrementalHistoryConfig {
     }
 
     /**
-     * How many messages the hash chain cache may reference in total: it keeps each cached agent's last
-     * history (the caller's message objects, not copies) to recognise the next save as an extension.
+     * How many messages the hash chain cache may reference in total: it keeps each cached agent's last history (the
+     * caller's message objects, not copies) to recognise the next save as an extension.
      */
     public long cachedMessages() {
         return values.get(CACHED_MESSAGES);
@@ -126,9 +143,9 @@ public final class IncrementalHistoryConfig {
         }
 
         /**
-         * Tier sizes in messages, largest first (default 4096, 256). Each must be larger than the
-         * next and a multiple of it, and the smallest a multiple of the block size larger than it.
-         * An empty list keeps every complete block of a history in one segment.
+         * Tier sizes in messages, largest first (default 4096, 256). Each must be larger than the next and a multiple
+         * of it, and the smallest a multiple of the block size larger than it. An empty list keeps every complete block
+         * of a history in one segment.
          */
         public Builder tierSizes(List<Integer> tierSizes) {
             values = values.with(TIER_SIZES, List.copyOf(tierSizes));
@@ -148,17 +165,15 @@ public final class IncrementalHistoryConfig {
         }
 
         /**
-         * Messages the cache may reference in total, not negative (default 200,000; 0 turns the cache
-         * off, so every save hashes its whole history).
+         * Messages the cache may reference in total, not negative (default 200,000; 0 turns the cache off, so every
+         * save hashes its whole history).
          */
         public Builder cachedMessages(long cachedMessages) {
             values = values.with(CACHED_MESSAGES, cachedMessages);
             return this;
         }
 
-        /**
-         * @throws IllegalArgumentException when the tier sizes do not nest (see {@link #tierSizes(List)})
-         */
+        /** @throws IllegalArgumentException when the tier sizes do not nest (see {@link #tierSizes(List)}) */
         public IncrementalHistoryConfig build() {
             var config = new IncrementalHistoryConfig(values);
             List<Integer> tierSizes = config.tierSizes();
@@ -168,7 +183,8 @@ public final class IncrementalHistoryConfig {
                 int size = tierSizes.get(i);
                 if (size <= smaller || size % smaller != 0) {
                     throw new IllegalArgumentException("tier sizes must be given largest first, each a multiple of the "
-                            + "next and the smallest a multiple of blockSize " + blockSize + " larger than it, but were "
+                            + "next and the smallest a multiple of blockSize " + blockSize
+                            + " larger than it, but were "
                             + tierSizes);
                 }
                 smaller = size;

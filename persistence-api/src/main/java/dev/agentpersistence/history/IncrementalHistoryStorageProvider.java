@@ -27,31 +27,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores message histories incrementally on any provider with the {@link HistorySegmentStore}
- * capability, so that an agent run of N steps writes O(N) bytes instead of O(N²).
+ * Stores message histories incrementally on any provider with the {@link HistorySegmentStore} capability, so that an
+ * agent run of N steps writes O(N) bytes instead of O(N²).
  *
  * <p>A history's complete blocks go to content-addressed segments (at most one per tier plus one, see
- * {@link IncrementalHistoryConfig}); the checkpoint keeps the remaining messages and a descriptor in
- * the reserved metadata entry {@value #DESCRIPTOR_KEY}. Consecutive checkpoints of a growing history
- * share their segments, so a save writes its new messages plus now and then one segment. Any history
- * works (truncated, edited, rolled back): segment ids depend only on content. Segments are written
- * before the checkpoint, so a crash never leaves a checkpoint whose history cannot be read.
+ * {@link IncrementalHistoryConfig}); the checkpoint keeps the remaining messages and a descriptor in the reserved
+ * metadata entry {@value #DESCRIPTOR_KEY}. Consecutive checkpoints of a growing history share their segments, so a save
+ * writes its new messages plus now and then one segment. Any history works (truncated, edited, rolled back): segment
+ * ids depend only on content. Segments are written before the checkpoint, so a crash never leaves a checkpoint whose
+ * history cannot be read.
  *
- * <p>Reading costs one checkpoint read plus one batched segment read, also for lists (the segments
- * of all returned checkpoints are fetched together, each once). Every history read back is checked
- * against the hash chain in its segment ids and its digest; a mismatch or a missing segment is a
- * {@link dev.agentpersistence.CorruptCheckpointException}. Callers always see complete, exact
- * histories and never the reserved metadata entry; metadata keys starting with
- * {@value #RESERVED_METADATA_PREFIX} are refused with {@link IllegalArgumentException}.
+ * <p>Reading costs one checkpoint read plus one batched segment read, also for lists (the segments of all returned
+ * checkpoints are fetched together, each once). Every history read back is checked against the hash chain in its
+ * segment ids and its digest; a mismatch or a missing segment is a
+ * {@link dev.agentpersistence.CorruptCheckpointException}. Callers always see complete, exact histories and never the
+ * reserved metadata entry; metadata keys starting with {@value #RESERVED_METADATA_PREFIX} are refused with
+ * {@link IllegalArgumentException}.
  *
- * <p>Deleting checkpoints never breaks a kept one: segments are only removed by
- * {@link #collectGarbage}, which spares every segment a stored checkpoint references and every
- * segment younger than the grace period. {@link #deleteCheckpoints} and
- * {@link #deleteCheckpointsBefore} collect the agent's garbage right away;
+ * <p>Deleting checkpoints never breaks a kept one: segments are only removed by {@link #collectGarbage}, which spares
+ * every segment a stored checkpoint references and every segment younger than the grace period.
+ * {@link #deleteCheckpoints} and {@link #deleteCheckpointsBefore} collect the agent's garbage right away;
  * {@link RetentionSweeper} does so for every agent on a schedule.
  *
- * <p>Create with {@link #of}, {@link #builder} or {@link #wrap}; {@code PersistenceStorageProviders.load}
- * wraps providers with the capability by default. Thread-safe.
+ * <p>Create with {@link #of}, {@link #builder} or {@link #wrap}; {@code PersistenceStorageProviders.load} wraps
+ * providers with the capability by default. Thread-safe.
  */
 public final class IncrementalHistoryStorageProvider
         implements PersistenceStorageProvider<CheckpointFilter>, SegmentedHistoryStorage {
@@ -79,45 +78,61 @@ public final class IncrementalHistoryStorageProvider
         this.cache = new ChainCache(config.cachedAgents(), config.cachedMessages());
         var hasher = new ChainHasher();
         var codec = new SegmentCodec(builder.segmentCodec);
-        this.writer = new HistoryWriter(segments, codec, hasher, cache, clock, config.blockSize(), config.tierSizes(),
-                config.gracePeriod(), DESCRIPTOR_KEY);
+        this.writer = new HistoryWriter(
+                segments,
+                codec,
+                hasher,
+                cache,
+                clock,
+                config.blockSize(),
+                config.tierSizes(),
+                config.gracePeriod(),
+                DESCRIPTOR_KEY);
         this.reader = new HistoryReader(segments, cache, codec, hasher, DESCRIPTOR_KEY, delegate.toString());
         this.collector = new SegmentCollector(delegate, segments, reader);
     }
 
     /** {@code provider} with incremental histories and default settings. */
     public static <P extends PersistenceStorageProvider<CheckpointFilter> & HistorySegmentStore>
-    IncrementalHistoryStorageProvider of(P provider) {
+            IncrementalHistoryStorageProvider of(P provider) {
         return builder(provider).build();
     }
 
     /** A builder over {@code provider}. */
-    public static <P extends PersistenceStorageProvider<CheckpointFilter> & HistorySegmentStore>
-    Builder builder(P provider) {
+    public static <P extends PersistenceStorageProvider<CheckpointFilter> & HistorySegmentStore> Builder builder(
+            P provider) {
         Objects.requireNonNull(provider, "provider");
         return new Builder(provider, provider);
     }
 
     /**
-     * {@code provider} with incremental histories when it has the {@link HistorySegmentStore}
-     * capability; otherwise, or when it already stores histories incrementally, {@code provider} itself.
+     * {@code provider} with incremental histories when it has the {@link HistorySegmentStore} capability; otherwise, or
+     * when it already stores histories incrementally, {@code provider} itself.
      *
      * @param segmentCodec how segments become bytes: the codec the provider stores checkpoints with
      */
-    public static PersistenceStorageProvider<CheckpointFilter> wrap(PersistenceStorageProvider<CheckpointFilter> provider,
-                                                                   IncrementalHistoryConfig config,
-                                                                   CheckpointCodec segmentCodec) {
+    public static PersistenceStorageProvider<CheckpointFilter> wrap(
+            PersistenceStorageProvider<CheckpointFilter> provider,
+            IncrementalHistoryConfig config,
+            CheckpointCodec segmentCodec) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(segmentCodec, "segmentCodec");
         if (provider instanceof IncrementalHistoryStorageProvider || !(provider instanceof HistorySegmentStore store)) {
             return provider;
         }
-        return new Builder(provider, store).config(config).segmentCodec(segmentCodec).build();
+        return new Builder(provider, store)
+                .config(config)
+                .segmentCodec(segmentCodec)
+                .build();
     }
 
-    /** As {@link #wrap(PersistenceStorageProvider, IncrementalHistoryConfig, CheckpointCodec)} with default settings and JSON segments. */
-    public static PersistenceStorageProvider<CheckpointFilter> wrap(PersistenceStorageProvider<CheckpointFilter> provider) {
+    /**
+     * As {@link #wrap(PersistenceStorageProvider, IncrementalHistoryConfig, CheckpointCodec)} with default settings and
+     * JSON segments.
+     */
+    public static PersistenceStorageProvider<CheckpointFilter> wrap(
+            PersistenceStorageProvider<CheckpointFilter> provider) {
         return wrap(provider, IncrementalHistoryConfig.ofDefaults(), CheckpointCodec.json());
     }
 
@@ -185,7 +200,10 @@ public final class IncrementalHistoryStorageProvider
         return deleted;
     }
 
-    /** Deletes the agent's checkpoints below {@code version}, then the segments no kept checkpoint needs (older than the grace period). */
+    /**
+     * Deletes the agent's checkpoints below {@code version}, then the segments no kept checkpoint needs (older than the
+     * grace period).
+     */
     @Override
     public int deleteCheckpointsBefore(String agentId, long version) {
         int deleted = delegate.deleteCheckpointsBefore(agentId, version);
@@ -201,9 +219,9 @@ public final class IncrementalHistoryStorageProvider
     }
 
     /**
-     * Deletes the agent's segments that no stored checkpoint references and that were last written
-     * before {@code writtenBefore}; returns how many. Pass a time at least the grace period in the
-     * past: a save in flight has written its segments but not yet its checkpoint.
+     * Deletes the agent's segments that no stored checkpoint references and that were last written before
+     * {@code writtenBefore}; returns how many. Pass a time at least the grace period in the past: a save in flight has
+     * written its segments but not yet its checkpoint.
      */
     @Override
     public int collectGarbage(String agentId, Instant writtenBefore) {
@@ -254,9 +272,14 @@ public final class IncrementalHistoryStorageProvider
 
     /** Whether the checkpoint stored at the same version has the same content (stored in another form). */
     private boolean storedAsIs(String agentId, AgentCheckpoint checkpoint) {
-        var atVersion = getCheckpoints(agentId, CheckpointFilter.builder()
-                .maxVersion(checkpoint.version()).limit(1).build());
-        return !atVersion.isEmpty() && atVersion.get(0).version() == checkpoint.version()
+        var atVersion = getCheckpoints(
+                agentId,
+                CheckpointFilter.builder()
+                        .maxVersion(checkpoint.version())
+                        .limit(1)
+                        .build());
+        return !atVersion.isEmpty()
+                && atVersion.get(0).version() == checkpoint.version()
                 && JsonCheckpointCodec.instance().sameContent(checkpoint, atVersion.get(0));
     }
 
@@ -264,8 +287,11 @@ public final class IncrementalHistoryStorageProvider
         try {
             collectGarbage(agentId, clock.instant().minus(config.gracePeriod()));
         } catch (PersistenceException e) {
-            LOG.warn("Could not collect the unused history segments of agent '{}' after a deletion; "
-                    + "the next collection will: {}", agentId, e.toString());
+            LOG.warn(
+                    "Could not collect the unused history segments of agent '{}' after a deletion; "
+                            + "the next collection will: {}",
+                    agentId,
+                    e.toString());
         }
     }
 
@@ -274,7 +300,6 @@ public final class IncrementalHistoryStorageProvider
             ReservedMetadata.requireUnreserved(filter.metadata(), "filter metadata");
         }
     }
-
 
     /** Builds {@link IncrementalHistoryStorageProvider}s. */
     public static final class Builder {
@@ -296,8 +321,8 @@ public final class IncrementalHistoryStorageProvider
         }
 
         /**
-         * How segments become bytes (default {@link CheckpointCodec#json()}); give the codec the
-         * provider itself uses, so that compression or encryption applies to segments too.
+         * How segments become bytes (default {@link CheckpointCodec#json()}); give the codec the provider itself uses,
+         * so that compression or encryption applies to segments too.
          */
         public Builder segmentCodec(CheckpointCodec codec) {
             this.segmentCodec = Objects.requireNonNull(codec, "codec");

@@ -10,18 +10,24 @@ import java.util.OptionalInt;
 /**
  * Which checkpoints {@link RetentionSweeper} keeps. Immutable; build with {@link #custom()}.
  *
- * <p>A checkpoint is kept when it is among the {@link #keepLatest()} newest of its agent (when set)
- * and younger than {@link #maxAge()} (when set); the others are deleted, oldest first, through
- * {@code deleteCheckpointsBefore}. Age is measured from the checkpoint's {@code createdAt}: the
- * sweep deletes every version up to the newest one created before {@code now - maxAge}.
+ * <p>A checkpoint is kept when it is among the {@link #keepLatest()} newest of its agent (when set) and younger than
+ * {@link #maxAge()} (when set); the others are deleted, oldest first, through {@code deleteCheckpointsBefore}. Age is
+ * measured from the checkpoint's {@code createdAt}: the sweep deletes every version up to the newest one created before
+ * {@code now - maxAge}.
  */
 public final class RetentionPolicy {
     /** How many of each agent's newest checkpoints a sweep keeps ({@code agent.persistence.retention.keep-latest}). */
-    public static final Setting<Integer> KEEP_LATEST = Setting.integer("agent.persistence.retention.keep-latest",
-            null, 1, Integer.MAX_VALUE, "Keep this many newest checkpoints per agent; set it (or max-age) to sweep.");
+    public static final Setting<Integer> KEEP_LATEST = Setting.integer(
+            "agent.persistence.retention.keep-latest",
+            null,
+            1,
+            Integer.MAX_VALUE,
+            "Keep this many newest checkpoints per agent; set it (or max-age) to sweep.");
     /** How old a checkpoint may get before a sweep removes it ({@code agent.persistence.retention.max-age}). */
-    public static final Setting<Duration> MAX_AGE = Setting.duration("agent.persistence.retention.max-age",
-            null, "Remove checkpoints older than this (the newest of each agent is always kept); set it to sweep.");
+    public static final Setting<Duration> MAX_AGE = Setting.duration(
+            "agent.persistence.retention.max-age",
+            null,
+            "Remove checkpoints older than this (the newest of each agent is always kept); set it to sweep.");
 
     private static final RetentionPolicy KEEP_ALL = custom().build();
 
@@ -69,8 +75,8 @@ public final class RetentionPolicy {
 
     @Override
     public String toString() {
-        return "RetentionPolicy{keepLatest=" + (keepLatest == null ? "all" : keepLatest)
-                + ", maxAge=" + (maxAge == null ? "none" : maxAge) + "}";
+        return "RetentionPolicy{keepLatest=" + (keepLatest == null ? "all" : keepLatest) + ", maxAge="
+                + (maxAge == null ? "none" : maxAge) + "}";
     }
 
     /** Builds {@link RetentionPolicy}s; arguments are checked when set. */
@@ -78,8 +84,7 @@ public final class RetentionPolicy {
         private Integer keepLatest;
         private Duration maxAge;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Keeps each agent's {@code count} newest checkpoints (at least 1) and deletes the older ones. */
         public Builder keepLatest(int count) {

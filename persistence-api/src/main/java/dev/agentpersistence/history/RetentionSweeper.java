@@ -24,16 +24,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies a {@link RetentionPolicy} to every agent of a provider and collects the history segments
- * no kept checkpoint needs. Run it once with {@link #sweep()} or on the application's own executor
- * with {@link #schedule}; time comes from the injected {@link Clock}.
+ * Applies a {@link RetentionPolicy} to every agent of a provider and collects the history segments no kept checkpoint
+ * needs. Run it once with {@link #sweep()} or on the application's own executor with {@link #schedule}; time comes from
+ * the injected {@link Clock}.
  *
- * <p>A sweep: lets a provider with {@link ExpiringStorage} delete its expired checkpoints; then, per
- * agent (those with checkpoints and, for incremental storage, those with segments only), deletes
- * the checkpoints the policy does not keep with {@code deleteCheckpointsBefore} (filters pushed down
- * to the backend; stored checkpoints are read without reassembling their histories), and finally
- * deletes the agent's segments that no remaining checkpoint references and that were written more
- * than the grace period ago. Deleting checkpoints therefore never breaks a kept one, and a save
+ * <p>A sweep: lets a provider with {@link ExpiringStorage} delete its expired checkpoints; then, per agent (those with
+ * checkpoints and, for incremental storage, those with segments only), deletes the checkpoints the policy does not keep
+ * with {@code deleteCheckpointsBefore} (filters pushed down to the backend; stored checkpoints are read without
+ * reassembling their histories), and finally deletes the agent's segments that no remaining checkpoint references and
+ * that were written more than the grace period ago. Deleting checkpoints therefore never breaks a kept one, and a save
  * running concurrently (segments written, checkpoint not yet) is safe.
  *
  * <p>An agent that fails (backend error, corrupt data) is logged at WARN, reported in
@@ -52,14 +51,22 @@ public final class RetentionSweeper {
     private RetentionSweeper(Builder builder) {
         this.provider = builder.provider;
         this.incremental = builder.provider instanceof SegmentedHistoryStorage segmented ? segmented : null;
-        this.stored = builder.provider instanceof IncrementalHistoryStorageProvider layer ? layer.delegate() : builder.provider;
+        this.stored = builder.provider instanceof IncrementalHistoryStorageProvider layer
+                ? layer.delegate()
+                : builder.provider;
         this.policy = builder.policy;
         this.clock = builder.clock;
-        this.gracePeriod = builder.gracePeriod != null ? builder.gracePeriod
-                : incremental != null ? incremental.gracePeriod() : IncrementalHistoryConfig.ofDefaults().gracePeriod();
+        this.gracePeriod = builder.gracePeriod != null
+                ? builder.gracePeriod
+                : incremental != null
+                        ? incremental.gracePeriod()
+                        : IncrementalHistoryConfig.ofDefaults().gracePeriod();
     }
 
-    /** A builder sweeping {@code provider} (any provider; segments are collected when it stores histories incrementally). */
+    /**
+     * A builder sweeping {@code provider} (any provider; segments are collected when it stores histories
+     * incrementally).
+     */
     public static Builder builder(PersistenceStorageProvider<CheckpointFilter> provider) {
         return new Builder(Objects.requireNonNull(provider, "provider"));
     }
@@ -73,7 +80,7 @@ public final class RetentionSweeper {
      * Sweeps every agent once: backend expiry first, then every agent with checkpoints or segments.
      *
      * @throws UnsupportedOperationException when the provider cannot list agents or delete checkpoints
-     * @throws PersistenceException          when the agents cannot be listed
+     * @throws PersistenceException when the agents cannot be listed
      */
     public SweepReport sweep() {
         Instant now = clock.instant();
@@ -86,8 +93,8 @@ public final class RetentionSweeper {
     }
 
     /**
-     * Sweeps only the given agents (for example one tenant's); backend expiry, which is not per
-     * agent, is left to {@link #sweep()}.
+     * Sweeps only the given agents (for example one tenant's); backend expiry, which is not per agent, is left to
+     * {@link #sweep()}.
      *
      * @throws UnsupportedOperationException when the provider cannot delete checkpoints
      */
@@ -119,9 +126,9 @@ public final class RetentionSweeper {
     }
 
     /**
-     * Runs {@link #sweep()} on {@code executor} every {@code period}, the first time after
-     * {@code initialDelay}. A failing sweep is logged and does not stop later ones. Cancel the
-     * returned future (or shut the executor down, which the application owns) to stop.
+     * Runs {@link #sweep()} on {@code executor} every {@code period}, the first time after {@code initialDelay}. A
+     * failing sweep is logged and does not stop later ones. Cancel the returned future (or shut the executor down,
+     * which the application owns) to stop.
      */
     public ScheduledFuture<?> schedule(ScheduledExecutorService executor, Duration initialDelay, Duration period) {
         Objects.requireNonNull(executor, "executor");
@@ -131,8 +138,8 @@ public final class RetentionSweeper {
             throw new IllegalArgumentException("period must be positive and initialDelay not negative but were "
                     + period + " and " + initialDelay);
         }
-        return executor.scheduleWithFixedDelay(this::sweepLogged, initialDelay.toNanos(), period.toNanos(),
-                TimeUnit.NANOSECONDS);
+        return executor.scheduleWithFixedDelay(
+                this::sweepLogged, initialDelay.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** As {@link #schedule(ScheduledExecutorService, Duration, Duration)} with the first sweep after one period. */
@@ -150,8 +157,8 @@ public final class RetentionSweeper {
     }
 
     /**
-     * The version below which a sweep now would delete the agent's checkpoints, when it would delete
-     * any: what a dry run reports. Only reads.
+     * The version below which a sweep now would delete the agent's checkpoints, when it would delete any: what a dry
+     * run reports. Only reads.
      */
     public OptionalLong cutoff(String agentId) {
         return cutoff(StorageChecks.requireAgentId(agentId), clock.instant());
@@ -166,14 +173,18 @@ public final class RetentionSweeper {
         long below = -1;
         if (policy.keepLatest().isPresent()) {
             int keep = policy.keepLatest().getAsInt();
-            List<AgentCheckpoint> newest = stored.getCheckpoints(agentId, CheckpointFilter.builder().limit(keep).build());
+            List<AgentCheckpoint> newest = stored.getCheckpoints(
+                    agentId, CheckpointFilter.builder().limit(keep).build());
             if (newest.size() == keep) {
                 below = newest.get(0).version();
             }
         }
         if (policy.maxAge().isPresent()) {
-            Optional<AgentCheckpoint> expired = stored.getLatestCheckpoint(agentId,
-                    CheckpointFilter.builder().createdBefore(now.minus(policy.maxAge().get())).build());
+            Optional<AgentCheckpoint> expired = stored.getLatestCheckpoint(
+                    agentId,
+                    CheckpointFilter.builder()
+                            .createdBefore(now.minus(policy.maxAge().get()))
+                            .build());
             if (expired.isPresent()) {
                 below = Math.max(below, expired.get().version() + 1);
             }
@@ -205,10 +216,9 @@ public final class RetentionSweeper {
         }
 
         /**
-         * Segments written within this period before a sweep are never deleted (default the
-         * provider's {@link IncrementalHistoryConfig#gracePeriod()}). It must exceed the longest
-         * save plus the clock difference between writers and sweeper; zero is safe only when no save
-         * runs during the sweep.
+         * Segments written within this period before a sweep are never deleted (default the provider's
+         * {@link IncrementalHistoryConfig#gracePeriod()}). It must exceed the longest save plus the clock difference
+         * between writers and sweeper; zero is safe only when no save runs during the sweep.
          */
         public Builder gracePeriod(Duration gracePeriod) {
             Objects.requireNonNull(gracePeriod, "gracePeriod");

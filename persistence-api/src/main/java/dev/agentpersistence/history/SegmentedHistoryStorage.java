@@ -5,14 +5,14 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Storage that keeps histories in shared segments and can collect the segments no checkpoint needs
- * any more; {@link RetentionSweeper} collects through it after deleting checkpoints.
+ * Storage that keeps histories in shared segments and can collect the segments no checkpoint needs any more;
+ * {@link RetentionSweeper} collects through it after deleting checkpoints.
  */
 public interface SegmentedHistoryStorage {
 
     /**
-     * Deletes the agent's segments that no stored checkpoint references and that were last written
-     * before {@code writtenBefore}; returns how many.
+     * Deletes the agent's segments that no stored checkpoint references and that were last written before
+     * {@code writtenBefore}; returns how many.
      */
     int collectGarbage(String agentId, Instant writtenBefore);
 

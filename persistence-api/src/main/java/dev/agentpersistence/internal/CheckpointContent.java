@@ -9,15 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Whether two checkpoints have the same content as stored: equal fields, with JSON values compared
- * by their JSON text (so {@code 1} read back as another number type is still the same value), and
- * message ids equal unless one side's was derived on reading a document stored without ids (format
- * 1, which cannot hold the other side's). The conflict rule of every save uses it: the same content
- * is an idempotent retry, anything else a conflict.
+ * Whether two checkpoints have the same content as stored: equal fields, with JSON values compared by their JSON text
+ * (so {@code 1} read back as another number type is still the same value), and message ids equal unless one side's was
+ * derived on reading a document stored without ids (format 1, which cannot hold the other side's). The conflict rule of
+ * every save uses it: the same content is an idempotent retry, anything else a conflict.
  */
 public final class CheckpointContent {
-    private CheckpointContent() {
-    }
+    private CheckpointContent() {}
 
     /** Whether {@code a} and {@code b} would be stored alike. */
     public static boolean same(AgentCheckpoint a, AgentCheckpoint b) {
@@ -44,9 +42,13 @@ public final class CheckpointContent {
         for (int i = 0; i < a.size(); i++) {
             Message x = a.get(i);
             Message y = b.get(i);
-            if (!x.equals(y) && !(sameId(x.id(), y.id()) && x.role() == y.role()
-                    && Objects.equals(x.content(), y.content()) && x.parts().equals(y.parts())
-                    && x.metadata().equals(y.metadata()) && sameToolCall(x.toolCall(), y.toolCall()))) {
+            if (!x.equals(y)
+                    && !(sameId(x.id(), y.id())
+                            && x.role() == y.role()
+                            && Objects.equals(x.content(), y.content())
+                            && x.parts().equals(y.parts())
+                            && x.metadata().equals(y.metadata())
+                            && sameToolCall(x.toolCall(), y.toolCall()))) {
                 return false;
             }
         }

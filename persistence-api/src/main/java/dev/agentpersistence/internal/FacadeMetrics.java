@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The meters of {@code AgentPersistence}; records nothing when built without a registry.
- * Timer and counter names are part of the public documentation of {@code AgentPersistence}.
+ * The meters of {@code AgentPersistence}; records nothing when built without a registry. Timer and counter names are
+ * part of the public documentation of {@code AgentPersistence}.
  */
 public final class FacadeMetrics {
     public static final String CHECKPOINT_CREATE = "agent.persistence.checkpoint.create";
@@ -21,9 +21,11 @@ public final class FacadeMetrics {
 
     public FacadeMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.conflictRetries = registry == null ? null : Counter.builder(CONFLICT_RETRIES)
-                .description("Checkpoint saves tried again after another writer took the version")
-                .register(registry);
+        this.conflictRetries = registry == null
+                ? null
+                : Counter.builder(CONFLICT_RETRIES)
+                        .description("Checkpoint saves tried again after another writer took the version")
+                        .register(registry);
     }
 
     /** A start time for {@link #recordCreate} and {@link #recordRollback}. */
@@ -64,8 +66,8 @@ public final class FacadeMetrics {
     }
 
     /**
-     * Counts one save tried again after a version conflict with another writer, whether or not the
-     * attempt counts against the facade's retry limit.
+     * Counts one save tried again after a version conflict with another writer, whether or not the attempt counts
+     * against the facade's retry limit.
      */
     public void countConflictRetry() {
         if (conflictRetries != null) {

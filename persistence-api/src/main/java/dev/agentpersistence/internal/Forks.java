@@ -9,12 +9,11 @@ import java.util.UUID;
 
 /** How a fork's first checkpoint is made and found: a copy of the parent's, with the origin in its metadata. */
 public final class Forks {
-    private Forks() {
-    }
+    private Forks() {}
 
     /**
-     * The checkpoint id of {@code agentId}'s fork checkpoint: derived from the agent id, so the
-     * origin of an agent is found by one lookup by id, and two forks into one agent clash.
+     * The checkpoint id of {@code agentId}'s fork checkpoint: derived from the agent id, so the origin of an agent is
+     * found by one lookup by id, and two forks into one agent clash.
      */
     public static String originCheckpointId(String agentId) {
         return "fork-" + UUID.nameUUIDFromBytes(("fork:" + agentId).getBytes(StandardCharsets.UTF_8));

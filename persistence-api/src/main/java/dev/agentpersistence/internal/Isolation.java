@@ -10,13 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Copies that no caller shares. Records, strings, lists, maps and JSON value nodes in a checkpoint are
- * immutable; only JSON container nodes (objects and arrays) are not. So an isolated copy replaces just
- * the container nodes and returns everything else as is.
+ * Copies that no caller shares. Records, strings, lists, maps and JSON value nodes in a checkpoint are immutable; only
+ * JSON container nodes (objects and arrays) are not. So an isolated copy replaces just the container nodes and returns
+ * everything else as is.
  */
 public final class Isolation {
-    private Isolation() {
-    }
+    private Isolation() {}
 
     /** Whether {@code node} is a mutable JSON object or array. */
     public static boolean isContainer(JsonNode node) {
@@ -39,8 +38,13 @@ public final class Isolation {
             return message;
         }
         ToolCall call = message.toolCall();
-        return new Message(message.id(), message.role(), message.content(), message.parts(),
-                new ToolCall(call.id(), call.toolName(), call.arguments().deepCopy()), message.metadata());
+        return new Message(
+                message.id(),
+                message.role(),
+                message.content(),
+                message.parts(),
+                new ToolCall(call.id(), call.toolName(), call.arguments().deepCopy()),
+                message.metadata());
     }
 
     /** Whether the checkpoint holds a mutable JSON node: its input, a state value or tool call arguments. */
@@ -83,8 +87,8 @@ public final class Isolation {
     }
 
     /**
-     * An equal copy with its own input and state nodes, and its own history when {@code copyHistory};
-     * for callers that know whether the history holds a mutable node.
+     * An equal copy with its own input and state nodes, and its own history when {@code copyHistory}; for callers that
+     * know whether the history holds a mutable node.
      */
     public static AgentCheckpoint copy(AgentCheckpoint checkpoint, boolean copyHistory) {
         Map<String, JsonNode> state = checkpoint.state();
@@ -93,10 +97,18 @@ public final class Isolation {
             state.forEach((key, value) -> copied.put(key, copy(value)));
             state = copied;
         }
-        return new AgentCheckpoint(checkpoint.checkpointId(), checkpoint.agentId(), checkpoint.version(),
-                checkpoint.createdAt(), checkpoint.nodeId(), copy(checkpoint.lastInput()), checkpoint.lastInputType(),
-                copyHistory ? copy(checkpoint.messageHistory()) : checkpoint.messageHistory(), state,
-                checkpoint.metadata(), checkpoint.parentCheckpointId());
+        return new AgentCheckpoint(
+                checkpoint.checkpointId(),
+                checkpoint.agentId(),
+                checkpoint.version(),
+                checkpoint.createdAt(),
+                checkpoint.nodeId(),
+                copy(checkpoint.lastInput()),
+                checkpoint.lastInputType(),
+                copyHistory ? copy(checkpoint.messageHistory()) : checkpoint.messageHistory(),
+                state,
+                checkpoint.metadata(),
+                checkpoint.parentCheckpointId());
     }
 
     /** {@code messages} with every message {@linkplain #copy(Message) isolated}; a new list. */

@@ -7,17 +7,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Ids for messages stored before messages had ids (format 1): {@code "v1-"} and 24 hex digits of
- * the SHA-256 of the message's position in the list it was stored in and its stored JSON. Every read
- * of the same document gives the same ids, and so does every checkpoint sharing a history segment;
- * two equal messages at different positions get different ids. Once such a checkpoint is loaded and
- * saved again, the ids are stored with the messages like any other.
+ * Ids for messages stored before messages had ids (format 1): {@code "v1-"} and 24 hex digits of the SHA-256 of the
+ * message's position in the list it was stored in and its stored JSON. Every read of the same document gives the same
+ * ids, and so does every checkpoint sharing a history segment; two equal messages at different positions get different
+ * ids. Once such a checkpoint is loaded and saved again, the ids are stored with the messages like any other.
  */
 public final class LegacyMessageIds {
     private static final String PREFIX = "v1-";
 
-    private LegacyMessageIds() {
-    }
+    private LegacyMessageIds() {}
 
     /** Whether {@code messageId} has the form of an id derived for a format 1 message. */
     public static boolean isDerived(String messageId) {

@@ -5,12 +5,11 @@ import java.util.Map;
 
 /** Maps that keep the most recently used entries, up to a bound. */
 public final class LruMaps {
-    private LruMaps() {
-    }
+    private LruMaps() {}
 
     /**
-     * An access-ordered map that drops its least recently used entry once it holds more than
-     * {@code maxEntries}; not thread-safe.
+     * An access-ordered map that drops its least recently used entry once it holds more than {@code maxEntries}; not
+     * thread-safe.
      */
     public static <K, V> Map<K, V> bounded(int maxEntries) {
         if (maxEntries < 1) {

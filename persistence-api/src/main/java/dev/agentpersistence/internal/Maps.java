@@ -9,8 +9,7 @@ import java.util.TreeMap;
 
 /** Defensive, canonical (key-sorted, unmodifiable) copies of the maps held by records. */
 public final class Maps {
-    private Maps() {
-    }
+    private Maps() {}
 
     public static Map<String, String> sortedStringMap(Map<String, String> source, String what) {
         if (source == null || source.isEmpty()) {
@@ -36,8 +35,7 @@ public final class Maps {
         }
         var copy = new TreeMap<String, JsonNode>();
         source.forEach((k, v) -> copy.put(
-                Objects.requireNonNull(k, () -> what + " has a null key"),
-                v == null ? NullNode.getInstance() : v));
+                Objects.requireNonNull(k, () -> what + " has a null key"), v == null ? NullNode.getInstance() : v));
         return new UnmodifiableSorted<>(copy);
     }
 

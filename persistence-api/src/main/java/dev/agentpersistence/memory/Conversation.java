@@ -8,13 +8,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One conversation as stored at one moment: its whole history and the window of it that a framework
- * hands to its model. Read with {@link ConversationStore#load}; pass it back to
- * {@link ConversationStore#replace(Conversation, List)} as the base of a change. Immutable.
+ * One conversation as stored at one moment: its whole history and the window of it that a framework hands to its model.
+ * Read with {@link ConversationStore#load}; pass it back to {@link ConversationStore#replace(Conversation, List)} as
+ * the base of a change. Immutable.
  *
- * <p>The history only grows: messages evicted from the window stay in it, as does every tool call.
- * The window is a selection of the history in history order, usually its tail, often with the system
- * message in front.
+ * <p>The history only grows: messages evicted from the window stay in it, as does every tool call. The window is a
+ * selection of the history in history order, usually its tail, often with the system message in front.
  */
 public final class Conversation {
     private final String conversationId;
@@ -72,8 +71,11 @@ public final class Conversation {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Conversation c && conversationId.equals(c.conversationId)
-                && Objects.equals(checkpoint, c.checkpoint) && history.equals(c.history) && window.equals(c.window);
+        return other instanceof Conversation c
+                && conversationId.equals(c.conversationId)
+                && Objects.equals(checkpoint, c.checkpoint)
+                && history.equals(c.history)
+                && window.equals(c.window);
     }
 
     @Override

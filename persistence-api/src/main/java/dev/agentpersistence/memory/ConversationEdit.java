@@ -6,8 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one save does to a conversation: the messages appended to its history and the window after
- * them (positions in the grown history).
+ * What one save does to a conversation: the messages appended to its history and the window after them (positions in
+ * the grown history).
  */
 record ConversationEdit(List<Message> appended, ConversationWindow window) {
 
@@ -18,19 +18,20 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
     /** Appends {@code messages} to the history and to the end of the window. */
     static ConversationEdit append(Conversation current, List<Message> messages) {
         int size = current.history().size();
-        return new ConversationEdit(messages, current.window().plus(ConversationWindow.range(size, size + messages.size())));
+        return new ConversationEdit(
+                messages, current.window().plus(ConversationWindow.range(size, size + messages.size())));
     }
 
     /**
-     * The framework read {@code base}, and hands back {@code messages} as the whole new window; apply
-     * that change to {@code current}, which may hold what other writers saved since {@code base}.
+     * The framework read {@code base}, and hands back {@code messages} as the whole new window; apply that change to
+     * {@code current}, which may hold what other writers saved since {@code base}.
      *
-     * <p>The list is matched against the base window in order, by content ({@link Message#sameContentAs}, so
-     * frameworks that do not carry ids match too): its longest leading part that is a subsequence of the
-     * base window is kept, the base window's other messages are evicted, and the rest of the list is
-     * appended. Applied to {@code current}, messages that other writers added or kept stay, so
-     * concurrent changes never drop each other's messages. A base the current history no longer extends
-     * (the conversation was deleted or rewritten since) is replaced by {@code current}.
+     * <p>The list is matched against the base window in order, by content ({@link Message#sameContentAs}, so frameworks
+     * that do not carry ids match too): its longest leading part that is a subsequence of the base window is kept, the
+     * base window's other messages are evicted, and the rest of the list is appended. Applied to {@code current},
+     * messages that other writers added or kept stay, so concurrent changes never drop each other's messages. A base
+     * the current history no longer extends (the conversation was deleted or rewritten since) is replaced by
+     * {@code current}.
      */
     static ConversationEdit replace(Conversation base, Conversation current, List<Message> messages) {
         Conversation from = extendsBase(current, base) ? base : current;
@@ -50,7 +51,9 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         ConversationWindow evicted = from.window().minus(keptWindow);
         List<Message> appended = messages.subList(matched, messages.size());
         int size = current.history().size();
-        ConversationWindow window = current.window().minus(evicted).plus(keptWindow)
+        ConversationWindow window = current.window()
+                .minus(evicted)
+                .plus(keptWindow)
                 .plus(ConversationWindow.range(size, size + appended.size()));
         boolean evicts = !current.window().minus(window).equals(ConversationWindow.empty());
         return new ConversationEdit(appended, evicts ? alignHead(current.history(), appended, window) : window);
@@ -84,7 +87,8 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         return -1;
     }
 
-    private static ConversationWindow alignHead(List<Message> history, List<Message> appended, ConversationWindow window) {
+    private static ConversationWindow alignHead(
+            List<Message> history, List<Message> appended, ConversationWindow window) {
         var messages = new java.util.ArrayList<Message>(window.size());
         for (int i = 0; i < window.size(); i++) {
             int position = window.position(i);

@@ -26,39 +26,36 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Chat memory over any {@link PersistenceStorageProvider}: the conversation core the framework
- * adapters (LangChain4j, Spring AI) are built on.
+ * Chat memory over any {@link PersistenceStorageProvider}: the conversation core the framework adapters (LangChain4j,
+ * Spring AI) are built on.
  *
  * <p><b>Stored form.</b> A conversation is an agent whose id is the conversation id (after an optional
- * {@linkplain Builder#agentIdPrefix prefix}). Every change saves one new checkpoint, built from the
- * previous one (same node, input, state and metadata; next version; the previous one as parent), whose
- * {@link AgentCheckpoint#messageHistory()} is the whole history: nothing is ever deleted and
- * re-inserted, and a provider with incremental history writes only the new messages. The window, the
- * part of the history a framework hands to its model, is recorded in the checkpoint's metadata under
- * {@value #WINDOW_METADATA_KEY} (as ranges of history positions; absent when the window is the whole
- * history). Checkpoints written by {@link dev.agentpersistence.AgentPersistence} for the same agent read
- * as conversations whose window is their whole history, and rollbacks to any of these checkpoints
- * undo the tool calls recorded after it ({@link dev.agentpersistence.RollbackToolRegistry}).
+ * {@linkplain Builder#agentIdPrefix prefix}). Every change saves one new checkpoint, built from the previous one (same
+ * node, input, state and metadata; next version; the previous one as parent), whose
+ * {@link AgentCheckpoint#messageHistory()} is the whole history: nothing is ever deleted and re-inserted, and a
+ * provider with incremental history writes only the new messages. The window, the part of the history a framework hands
+ * to its model, is recorded in the checkpoint's metadata under {@value #WINDOW_METADATA_KEY} (as ranges of history
+ * positions; absent when the window is the whole history). Checkpoints written by
+ * {@link dev.agentpersistence.AgentPersistence} for the same agent read as conversations whose window is their whole
+ * history, and rollbacks to any of these checkpoints undo the tool calls recorded after it
+ * ({@link dev.agentpersistence.RollbackToolRegistry}).
  *
- * <p><b>Changes.</b> {@link #append} adds messages to the end of the history and of the window.
- * {@link #replace(String, List)} takes the whole window from a framework that hands over its complete
- * list: the longest leading part of the list found in order in the stored window is kept (compared by
- * content, so ids need not survive the framework), other stored window messages are evicted from the
- * window (they stay in the history), and the rest of the list is appended. When a save evicts messages,
- * the window's head is aligned by {@link WindowRule}.
+ * <p><b>Changes.</b> {@link #append} adds messages to the end of the history and of the window. {@link #replace(String,
+ * List)} takes the whole window from a framework that hands over its complete list: the longest leading part of the
+ * list found in order in the stored window is kept (compared by content, so ids need not survive the framework), other
+ * stored window messages are evicted from the window (they stay in the history), and the rest of the list is appended.
+ * When a save evicts messages, the window's head is aligned by {@link WindowRule}.
  *
- * <p><b>Concurrency.</b> Each change is one atomic save. Writers in this store take turns per
- * conversation; writers elsewhere (other stores, other processes) are detected by the storage
- * ({@link CheckpointConflictException}): the change is then applied again to the reloaded
- * conversation, at most {@link Builder#maxConflictRetries(int)} more times, then
- * {@link ConversationConflictException}. Appends therefore never lose a message, and each writer's
- * messages keep their order. {@link #replace(Conversation, List)} applies a framework's list to the
- * conversation as the framework read it, so messages other writers added meanwhile are kept.
+ * <p><b>Concurrency.</b> Each change is one atomic save. Writers in this store take turns per conversation; writers
+ * elsewhere (other stores, other processes) are detected by the storage ({@link CheckpointConflictException}): the
+ * change is then applied again to the reloaded conversation, at most {@link Builder#maxConflictRetries(int)} more
+ * times, then {@link ConversationConflictException}. Appends therefore never lose a message, and each writer's messages
+ * keep their order. {@link #replace(Conversation, List)} applies a framework's list to the conversation as the
+ * framework read it, so messages other writers added meanwhile are kept.
  *
- * <p><b>Retention.</b> Every checkpoint holds the whole history, so trimming old checkpoints (for
- * example a {@link dev.agentpersistence.history.RetentionSweeper} with
- * {@code RetentionPolicy.custom().keepLatest(n)}) never loses a message, only older points to roll
- * back to.
+ * <p><b>Retention.</b> Every checkpoint holds the whole history, so trimming old checkpoints (for example a
+ * {@link dev.agentpersistence.history.RetentionSweeper} with {@code RetentionPolicy.custom().keepLatest(n)}) never
+ * loses a message, only older points to roll back to.
  *
  * <p>Thread-safe. It does not own the storage: close the provider yourself.
  */
@@ -69,6 +66,7 @@ public final class ConversationStore {
     public static final String NODE_ID = "conversation";
     /** How often a change is applied again after losing a race, unless configured otherwise. */
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 32;
+
     private static final int LOCK_STRIPES = 64;
     private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
@@ -128,9 +126,9 @@ public final class ConversationStore {
     }
 
     /**
-     * Makes {@code messages} the conversation's window, as a framework that hands over its whole list
-     * asks, with the conversation as it is now as the base. Use {@link #replace(Conversation, List)} with
-     * what the framework read when other writers may change the conversation in between.
+     * Makes {@code messages} the conversation's window, as a framework that hands over its whole list asks, with the
+     * conversation as it is now as the base. Use {@link #replace(Conversation, List)} with what the framework read when
+     * other writers may change the conversation in between.
      */
     public Conversation replace(String conversationId, List<Message> messages) {
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
@@ -145,10 +143,10 @@ public final class ConversationStore {
     }
 
     /**
-     * Makes {@code messages} the conversation's window, read as a change to {@code base} (what the
-     * framework read before building the list): base window messages missing from the list are evicted
-     * from the window, the list's new messages are appended, and whatever other writers saved since
-     * {@code base} is kept. See the class documentation for the matching rule.
+     * Makes {@code messages} the conversation's window, read as a change to {@code base} (what the framework read
+     * before building the list): base window messages missing from the list are evicted from the window, the list's new
+     * messages are appended, and whatever other writers saved since {@code base} is kept. See the class documentation
+     * for the matching rule.
      *
      * @return the conversation as saved (nothing is written when the list is the stored window)
      * @throws ConversationConflictException when other writers won every attempt
@@ -165,9 +163,9 @@ public final class ConversationStore {
     }
 
     /**
-     * Deletes every stored checkpoint of the conversation, history included, and returns how many
-     * there were. A writer that read the conversation before the delete and replaces it after writes
-     * what it read back, as a new conversation: delete when no one is writing it.
+     * Deletes every stored checkpoint of the conversation, history included, and returns how many there were. A writer
+     * that read the conversation before the delete and replaces it after writes what it read back, as a new
+     * conversation: delete when no one is writing it.
      *
      * @throws UnsupportedOperationException when the provider does not support deletion
      */
@@ -193,16 +191,16 @@ public final class ConversationStore {
     }
 
     /**
-     * Rolls the conversation back to its checkpoint {@code checkpointId}: first undoes the tool calls
-     * recorded after it (the {@link Message.Role#TOOL_CALL} messages {@link ToolCallHistory#callsAfter}
-     * finds in the current history) with their inverses in {@code tools}, newest first, then saves a copy
-     * of the checkpoint (history, window, state) as the conversation's newest checkpoint. The checkpoints
-     * in between stay stored, so the rollback itself can be looked at and undone.
+     * Rolls the conversation back to its checkpoint {@code checkpointId}: first undoes the tool calls recorded after it
+     * (the {@link Message.Role#TOOL_CALL} messages {@link ToolCallHistory#callsAfter} finds in the current history)
+     * with their inverses in {@code tools}, newest first, then saves a copy of the checkpoint (history, window, state)
+     * as the conversation's newest checkpoint. The checkpoints in between stay stored, so the rollback itself can be
+     * looked at and undone.
      *
-     * @throws CheckpointNotFoundException   when the conversation has no such checkpoint
-     * @throws IllegalArgumentException      when the checkpoint is a tombstone
-     * @throws ConversationConflictException when other writers won every attempt to save the copy (the
-     *                                       inverses have run by then)
+     * @throws CheckpointNotFoundException when the conversation has no such checkpoint
+     * @throws IllegalArgumentException when the checkpoint is a tombstone
+     * @throws ConversationConflictException when other writers won every attempt to save the copy (the inverses have
+     *     run by then)
      */
     public RollbackReport rollbackTo(String conversationId, String checkpointId, RollbackToolRegistry tools) {
         String agentId = agentId(conversationId);
@@ -223,7 +221,9 @@ public final class ConversationStore {
                     .checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
                     .version(current.version() + 1)
                     .createdAt(clock.instant())
-                    .parentCheckpointId(current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
+                    .parentCheckpointId(current.checkpoint()
+                            .map(AgentCheckpoint::checkpointId)
+                            .orElse(null))
                     .build());
         });
         return RollbackReport.restored(target, undone[0]);
@@ -233,13 +233,15 @@ public final class ConversationStore {
         String agentId = agentId(conversationId);
         return saveNext(conversationId, current -> {
             var edit = change.apply(current);
-            return edit.changesNothing(current) ? Optional.empty() : Optional.of(nextCheckpoint(agentId, current, edit));
+            return edit.changesNothing(current)
+                    ? Optional.empty()
+                    : Optional.of(nextCheckpoint(agentId, current, edit));
         });
     }
 
     /**
-     * Saves the checkpoint {@code next} builds from the conversation as stored (nothing when it gives
-     * none), reloading and building again after each conflict.
+     * Saves the checkpoint {@code next} builds from the conversation as stored (nothing when it gives none), reloading
+     * and building again after each conflict.
      */
     private Conversation saveNext(String conversationId, Function<Conversation, Optional<AgentCheckpoint>> next) {
         String agentId = agentId(conversationId);
@@ -275,10 +277,16 @@ public final class ConversationStore {
         }
         ConversationWindow window;
         try {
-            window = ConversationWindow.decode(checkpoint.metadata().get(WINDOW_METADATA_KEY), checkpoint.messageHistory().size());
+            window = ConversationWindow.decode(
+                    checkpoint.metadata().get(WINDOW_METADATA_KEY),
+                    checkpoint.messageHistory().size());
         } catch (IllegalArgumentException e) {
-            throw new CorruptCheckpointException(checkpoint.agentId(), checkpoint.checkpointId(),
-                    "metadata entry '" + WINDOW_METADATA_KEY + "'", e.getMessage(), e);
+            throw new CorruptCheckpointException(
+                    checkpoint.agentId(),
+                    checkpoint.checkpointId(),
+                    "metadata entry '" + WINDOW_METADATA_KEY + "'",
+                    e.getMessage(),
+                    e);
         }
         return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
     }
@@ -296,19 +304,19 @@ public final class ConversationStore {
         }
         var builder = previous.map(AgentCheckpoint::toBuilder)
                 .orElseGet(() -> AgentCheckpoint.builder().agentId(agentId).nodeId(NODE_ID));
-        return builder
-                .checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
+        return builder.checkpointId(Identifiers.requireValid(checkpointIds.get(), "generated checkpointId"))
                 .version(current.version() + 1)
                 .createdAt(clock.instant())
                 .messageHistory(history)
                 .metadata(metadata)
-                .parentCheckpointId(current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
+                .parentCheckpointId(
+                        current.checkpoint().map(AgentCheckpoint::checkpointId).orElse(null))
                 .build();
     }
 
     /**
-     * A random pause before attempt {@code attempt}, up to 0.5 ms doubled per attempt and at most 100 ms
-     * ("full jitter"), so writers that keep colliding spread out and none starves.
+     * A random pause before attempt {@code attempt}, up to 0.5 ms doubled per attempt and at most 100 ms ("full
+     * jitter"), so writers that keep colliding spread out and none starves.
      */
     private static void pause(int attempt) {
         long maxNanos = Math.min(MAX_PAUSE_NANOS, 500_000L << Math.min(attempt, 20));
@@ -333,7 +341,10 @@ public final class ConversationStore {
             return this;
         }
 
-        /** How often a change is applied again after another writer saved first; default {@value ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES}. */
+        /**
+         * How often a change is applied again after another writer saved first; default
+         * {@value ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES}.
+         */
         public Builder maxConflictRetries(int retries) {
             if (retries < 0) {
                 throw new IllegalArgumentException("maxConflictRetries must be >= 0 but was " + retries);
@@ -349,8 +360,8 @@ public final class ConversationStore {
         }
 
         /**
-         * Put in front of every conversation id to make the agent id, e.g. {@code "chat:"}, to keep
-         * conversations apart from other agents in the same storage; default none.
+         * Put in front of every conversation id to make the agent id, e.g. {@code "chat:"}, to keep conversations apart
+         * from other agents in the same storage; default none.
          */
         public Builder agentIdPrefix(String prefix) {
             this.agentIdPrefix = Objects.requireNonNull(prefix, "prefix");

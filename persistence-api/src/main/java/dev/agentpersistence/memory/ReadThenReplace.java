@@ -7,15 +7,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The base of a framework's replace-all, remembered per thread: for chat memory stores whose framework
- * reads the list, changes it and hands the whole list back in the same thread (LangChain4j's and
- * Spring AI's window memories do).
+ * The base of a framework's replace-all, remembered per thread: for chat memory stores whose framework reads the list,
+ * changes it and hands the whole list back in the same thread (LangChain4j's and Spring AI's window memories do).
  *
- * <p>{@link #read} loads the conversation and remembers it for the calling thread; {@link #replace}
- * applies the list as a change to what this thread read last ({@link ConversationStore#replace(Conversation,
- * List)}), so two threads that read the same window and each add a message both keep their message.
- * Without an earlier read in the thread, the conversation as stored now is the base. Each thread
- * remembers its last reads of at most {@value #REMEMBERED_PER_THREAD} conversations. Thread-safe.
+ * <p>{@link #read} loads the conversation and remembers it for the calling thread; {@link #replace} applies the list as
+ * a change to what this thread read last ({@link ConversationStore#replace(Conversation, List)}), so two threads that
+ * read the same window and each add a message both keep their message. Without an earlier read in the thread, the
+ * conversation as stored now is the base. Each thread remembers its last reads of at most
+ * {@value #REMEMBERED_PER_THREAD} conversations. Thread-safe.
  */
 public final class ReadThenReplace {
     /** How many conversations' last reads a thread remembers. */

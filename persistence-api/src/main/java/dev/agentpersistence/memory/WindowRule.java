@@ -6,25 +6,25 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The rule for the head of a window handed to a model: it never starts with an orphaned tool result
- * or with a tool call whose result was evicted. Models reject both (a result must answer a call the
- * model can see; a call must be answered before the conversation goes on).
+ * The rule for the head of a window handed to a model: it never starts with an orphaned tool result or with a tool call
+ * whose result was evicted. Models reject both (a result must answer a call the model can see; a call must be answered
+ * before the conversation goes on).
  *
- * <p>{@link #alignHead} keeps the leading {@link Role#SYSTEM} messages (frameworks pin them in front of
- * every window), then drops, from the first message after them, while the head is
+ * <p>{@link #alignHead} keeps the leading {@link Role#SYSTEM} messages (frameworks pin them in front of every window),
+ * then drops, from the first message after them, while the head is
+ *
  * <ul>
- *   <li>a {@link Role#TOOL_RESULT}: its call is not in the window before it, or</li>
+ *   <li>a {@link Role#TOOL_RESULT}: its call is not in the window before it, or
  *   <li>a {@link Role#TOOL_CALL} whose result (the {@code TOOL_RESULT} with its call id in
- *       {@link Message#TOOL_CALL_ID}) does not follow it, while a message other than a tool call or
- *       tool result does: the conversation went on without the result, so it was evicted.</li>
+ *       {@link Message#TOOL_CALL_ID}) does not follow it, while a message other than a tool call or tool result does:
+ *       the conversation went on without the result, so it was evicted.
  * </ul>
- * A tool call at the very end of the window, followed only by tool calls and results, is pending (its
- * tool has not run yet) and stays. {@link ConversationStore} applies the rule whenever a save evicts
- * messages from a window.
+ *
+ * A tool call at the very end of the window, followed only by tool calls and results, is pending (its tool has not run
+ * yet) and stays. {@link ConversationStore} applies the rule whenever a save evicts messages from a window.
  */
 public final class WindowRule {
-    private WindowRule() {
-    }
+    private WindowRule() {}
 
     /** The window with its head aligned; the same list when nothing is dropped. */
     public static List<Message> alignHead(List<Message> window) {
@@ -49,8 +49,7 @@ public final class WindowRule {
     }
 
     /**
-     * How many messages right after the leading system messages {@link #alignHead} drops: 0 when the
-     * head is aligned.
+     * How many messages right after the leading system messages {@link #alignHead} drops: 0 when the head is aligned.
      */
     public static int orphanedHeadLength(List<Message> window) {
         int start = leadingSystemMessages(window);
@@ -73,7 +72,8 @@ public final class WindowRule {
         boolean conversationWentOn = false;
         for (int i = index + 1; i < window.size(); i++) {
             var later = window.get(i);
-            if (later.role() == Role.TOOL_RESULT && callId.equals(later.metadata().get(Message.TOOL_CALL_ID))) {
+            if (later.role() == Role.TOOL_RESULT
+                    && callId.equals(later.metadata().get(Message.TOOL_CALL_ID))) {
                 return false;
             }
             if (later.role() != Role.TOOL_RESULT && later.role() != Role.TOOL_CALL) {

@@ -22,13 +22,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Records Micrometer metrics for every call of any storage provider, custom ones included, and
- * delegates the call unchanged (results and exceptions alike). Meter names, tags and outcomes are
- * listed in {@link StorageMetricNames}; every meter carries the tag {@code provider}. Build with
- * {@link #builder(PersistenceStorageProvider, MeterRegistry)} or {@link #wrap}.
+ * Records Micrometer metrics for every call of any storage provider, custom ones included, and delegates the call
+ * unchanged (results and exceptions alike). Meter names, tags and outcomes are listed in {@link StorageMetricNames};
+ * every meter carries the tag {@code provider}. Build with {@link #builder(PersistenceStorageProvider, MeterRegistry)}
+ * or {@link #wrap}.
  *
- * <p>{@code AgentPersistence} and the pipeline wrap their storage with this class when they are
- * given a {@link MeterRegistry}; {@link #wrap} leaves a provider that is already metered alone.
+ * <p>{@code AgentPersistence} and the pipeline wrap their storage with this class when they are given a
+ * {@link MeterRegistry}; {@link #wrap} leaves a provider that is already metered alone.
  *
  * @param <F> the wrapped provider's filter type
  */
@@ -71,7 +71,8 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
     }
 
     /** Wraps {@code delegate} with default settings, unless it is already metered (then returns it as is). */
-    public static <F> PersistenceStorageProvider<F> wrap(PersistenceStorageProvider<F> delegate, MeterRegistry registry) {
+    public static <F> PersistenceStorageProvider<F> wrap(
+            PersistenceStorageProvider<F> delegate, MeterRegistry registry) {
         Objects.requireNonNull(delegate, "delegate");
         Objects.requireNonNull(registry, "registry");
         if (delegate instanceof MeteredStorageProvider) {
@@ -81,10 +82,9 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
     }
 
     /**
-     * The {@code provider} tag used unless one is set: the class's simple name without the
-     * {@code StorageProvider} suffix, in lower case ({@code JdbcStorageProvider} → {@code jdbc},
-     * {@code InMemoryStorageProvider} → {@code inmemory}); {@code none} for
-     * {@link NoPersistenceStorageProvider}; the name of the provider underneath for
+     * The {@code provider} tag used unless one is set: the class's simple name without the {@code StorageProvider}
+     * suffix, in lower case ({@code JdbcStorageProvider} → {@code jdbc}, {@code InMemoryStorageProvider} →
+     * {@code inmemory}); {@code none} for {@link NoPersistenceStorageProvider}; the name of the provider underneath for
      * {@link IncrementalHistoryStorageProvider}; the full class name for anonymous classes.
      */
     public static String defaultProviderName(PersistenceStorageProvider<?> provider) {
@@ -97,7 +97,11 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
         }
         String name = provider.getClass().getSimpleName();
         if (provider.getClass() == StorageShell.class) {
-            name = ((StorageShell) provider).backend().getClass().getSimpleName().replaceFirst("(Storage)?Backend$", "");
+            name = ((StorageShell) provider)
+                    .backend()
+                    .getClass()
+                    .getSimpleName()
+                    .replaceFirst("(Storage)?Backend$", "");
         }
         if (name.endsWith(PROVIDER_SUFFIX) && name.length() > PROVIDER_SUFFIX.length()) {
             name = name.substring(0, name.length() - PROVIDER_SUFFIX.length());
@@ -117,13 +121,16 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
 
     @Override
     public List<AgentCheckpoint> getCheckpoints(String agentId, F filter) {
-        return time(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LIST,
+        return time(
+                StorageMetricNames.CHECKPOINT_LOAD,
+                StorageMetricNames.OP_LIST,
                 () -> delegate.getCheckpoints(agentId, filter));
     }
 
     @Override
     public List<AgentCheckpoint> getCheckpoints(String agentId) {
-        return time(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LIST, () -> delegate.getCheckpoints(agentId));
+        return time(
+                StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LIST, () -> delegate.getCheckpoints(agentId));
     }
 
     @Override
@@ -139,31 +146,41 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
 
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, F filter) {
-        return time(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LATEST,
+        return time(
+                StorageMetricNames.CHECKPOINT_LOAD,
+                StorageMetricNames.OP_LATEST,
                 () -> delegate.getLatestCheckpoint(agentId, filter));
     }
 
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId) {
-        return time(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LATEST,
+        return time(
+                StorageMetricNames.CHECKPOINT_LOAD,
+                StorageMetricNames.OP_LATEST,
                 () -> delegate.getLatestCheckpoint(agentId));
     }
 
     @Override
     public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-        return time(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_GET,
+        return time(
+                StorageMetricNames.CHECKPOINT_LOAD,
+                StorageMetricNames.OP_GET,
                 () -> delegate.getCheckpoint(agentId, checkpointId));
     }
 
     @Override
     public int deleteCheckpoints(String agentId) {
-        return time(StorageMetricNames.CHECKPOINT_DELETE, StorageMetricNames.OP_DELETE_ALL,
+        return time(
+                StorageMetricNames.CHECKPOINT_DELETE,
+                StorageMetricNames.OP_DELETE_ALL,
                 () -> delegate.deleteCheckpoints(agentId));
     }
 
     @Override
     public int deleteCheckpointsBefore(String agentId, long version) {
-        return time(StorageMetricNames.CHECKPOINT_DELETE, StorageMetricNames.OP_DELETE_BEFORE,
+        return time(
+                StorageMetricNames.CHECKPOINT_DELETE,
+                StorageMetricNames.OP_DELETE_BEFORE,
                 () -> delegate.deleteCheckpointsBefore(agentId, version));
     }
 
@@ -211,22 +228,32 @@ public final class MeteredStorageProvider<F> implements PersistenceStorageProvid
     private void countError(String operation, Throwable error) {
         Counter.builder(StorageMetricNames.ERRORS)
                 .description("Storage calls that failed, by operation and exception type")
-                .tags(Tags.of(StorageMetricNames.TAG_PROVIDER, providerName,
-                        StorageMetricNames.TAG_OPERATION, operation,
-                        StorageMetricNames.TAG_EXCEPTION, error.getClass().getSimpleName()))
+                .tags(Tags.of(
+                        StorageMetricNames.TAG_PROVIDER,
+                        providerName,
+                        StorageMetricNames.TAG_OPERATION,
+                        operation,
+                        StorageMetricNames.TAG_EXCEPTION,
+                        error.getClass().getSimpleName()))
                 .register(registry)
                 .increment();
     }
 
     private Timer timer(String name, String operation, String outcome) {
-        return timers.computeIfAbsent(name + '|' + operation + '|' + outcome, key -> Timer.builder(name)
-                .description(StorageMetricNames.describe(name))
-                .tags(Tags.of(StorageMetricNames.TAG_PROVIDER, providerName,
-                        StorageMetricNames.TAG_OPERATION, operation,
-                        StorageMetricNames.TAG_OUTCOME, outcome))
-                .publishPercentiles(config.percentiles())
-                .publishPercentileHistogram(config.percentileHistogram())
-                .register(registry));
+        return timers.computeIfAbsent(
+                name + '|' + operation + '|' + outcome,
+                key -> Timer.builder(name)
+                        .description(StorageMetricNames.describe(name))
+                        .tags(Tags.of(
+                                StorageMetricNames.TAG_PROVIDER,
+                                providerName,
+                                StorageMetricNames.TAG_OPERATION,
+                                operation,
+                                StorageMetricNames.TAG_OUTCOME,
+                                outcome))
+                        .publishPercentiles(config.percentiles())
+                        .publishPercentileHistogram(config.percentileHistogram())
+                        .register(registry));
     }
 
     /** Configures a {@link MeteredStorageProvider}. */

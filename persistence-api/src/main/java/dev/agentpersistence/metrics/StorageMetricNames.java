@@ -1,9 +1,9 @@
 package dev.agentpersistence.metrics;
 
 /**
- * Names, tags and tag values of the storage meters recorded by {@link MeteredStorageProvider}.
- * Every meter carries the tag {@value #TAG_PROVIDER}. Timers record each call once, tagged with
- * its {@value #TAG_OPERATION} and {@value #TAG_OUTCOME}.
+ * Names, tags and tag values of the storage meters recorded by {@link MeteredStorageProvider}. Every meter carries the
+ * tag {@value #TAG_PROVIDER}. Timers record each call once, tagged with its {@value #TAG_OPERATION} and
+ * {@value #TAG_OUTCOME}.
  *
  * <table>
  *   <caption>Outcomes</caption>
@@ -48,8 +48,7 @@ public final class StorageMetricNames {
     public static final String OUTCOME_UNSUPPORTED = "unsupported";
     public static final String OUTCOME_ERROR = "error";
 
-    private StorageMetricNames() {
-    }
+    private StorageMetricNames() {}
 
     /** The description registered with the timer {@code name}. */
     static String describe(String name) {

@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Settings of {@link MeteredStorageProvider}: which percentiles to publish, whether to publish a
- * histogram for server-side percentiles, and whether to record checkpoint sizes (costs one JSON
- * encoding per save). Immutable; build with {@link #custom()}.
+ * Settings of {@link MeteredStorageProvider}: which percentiles to publish, whether to publish a histogram for
+ * server-side percentiles, and whether to record checkpoint sizes (costs one JSON encoding per save). Immutable; build
+ * with {@link #custom()}.
  */
 public final class StorageMetricsConfig {
     /** Lowest bucket of the checkpoint size histogram, in bytes. */
@@ -63,16 +63,15 @@ public final class StorageMetricsConfig {
         private boolean percentileHistogram = true;
         private boolean recordSize = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Publishes these client-side percentiles, e.g. {@code 0.5, 0.95, 0.99}. */
         public Builder percentiles(double... percentiles) {
             Objects.requireNonNull(percentiles, "percentiles");
             for (double p : percentiles) {
                 if (!(p >= 0 && p <= 1)) {
-                    throw new IllegalArgumentException("percentiles must be within [0, 1] but got "
-                            + Arrays.toString(percentiles));
+                    throw new IllegalArgumentException(
+                            "percentiles must be within [0, 1] but got " + Arrays.toString(percentiles));
                 }
             }
             this.percentiles = percentiles.clone();

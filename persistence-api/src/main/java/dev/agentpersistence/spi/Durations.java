@@ -3,10 +3,12 @@ package dev.agentpersistence.spi;
 import java.time.Duration;
 import java.util.Locale;
 
-/** Durations as settings write them: ISO-8601 ({@code PT30S}) or a number with a unit ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}). */
+/**
+ * Durations as settings write them: ISO-8601 ({@code PT30S}) or a number with a unit ({@code 500ms}, {@code 30s},
+ * {@code 5m}, {@code 2h}, {@code 7d}).
+ */
 final class Durations {
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Parses a duration; a runtime exception when malformed. */
     static Duration parse(String text) {

@@ -6,33 +6,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An optional provider capability: an area of immutable, content-addressed blobs ("history
- * segments") per agent, kept apart from the checkpoints so that deleting checkpoints never removes
- * what a kept checkpoint still needs. {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider}
- * stores the long, shared prefix of message histories here and keeps only the newest messages in
- * each checkpoint.
+ * An optional provider capability: an area of immutable, content-addressed blobs ("history segments") per agent, kept
+ * apart from the checkpoints so that deleting checkpoints never removes what a kept checkpoint still needs.
+ * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider} stores the long, shared prefix of message
+ * histories here and keeps only the newest messages in each checkpoint.
  *
- * <p>A segment id names its content: whoever puts a given id puts the same logical content. Hence
- * {@link #putSegment} of an existing id keeps the stored bytes and only records the new write time,
- * which protects the segment from {@link #deleteSegments} with an older cutoff (a save that reuses
- * an old segment is never undercut by a concurrent garbage collection).
+ * <p>A segment id names its content: whoever puts a given id puts the same logical content. Hence {@link #putSegment}
+ * of an existing id keeps the stored bytes and only records the new write time, which protects the segment from
+ * {@link #deleteSegments} with an older cutoff (a save that reuses an old segment is never undercut by a concurrent
+ * garbage collection).
  *
- * <p>Ids follow {@link dev.agentpersistence.Identifiers}; providers encode agent and segment ids as
- * they do checkpoint ids. Implementations are thread-safe and, like checkpoint saves, atomic: a
- * segment is either completely stored or absent, also across a crash. The
- * {@code StorageProviderCompatibilityKit} checks implementations in its {@code Segments} group.
+ * <p>Ids follow {@link dev.agentpersistence.Identifiers}; providers encode agent and segment ids as they do checkpoint
+ * ids. Implementations are thread-safe and, like checkpoint saves, atomic: a segment is either completely stored or
+ * absent, also across a crash. The {@code StorageProviderCompatibilityKit} checks implementations in its
+ * {@code Segments} group.
  */
 public interface HistorySegmentStore {
 
     /**
-     * Stores a segment unless one with this id exists; either way records now as its write time.
-     * Never replaces the bytes of an existing segment.
+     * Stores a segment unless one with this id exists; either way records now as its write time. Never replaces the
+     * bytes of an existing segment.
      */
     void putSegment(String agentId, String segmentId, byte[] content);
 
     /**
-     * The stored bytes of the given segments, keyed by id; ids that are not stored are absent from
-     * the map. Providers fetch them in as few round trips as the backend allows (one where it can).
+     * The stored bytes of the given segments, keyed by id; ids that are not stored are absent from the map. Providers
+     * fetch them in as few round trips as the backend allows (one where it can).
      */
     Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds);
 
@@ -40,9 +39,9 @@ public interface HistorySegmentStore {
     List<SegmentInfo> listSegments(String agentId);
 
     /**
-     * Deletes those of the given segments whose last write time is strictly before
-     * {@code writtenBefore}, and returns how many were deleted. A segment written again after the
-     * caller listed it is thereby kept. Ids that are not stored are ignored.
+     * Deletes those of the given segments whose last write time is strictly before {@code writtenBefore}, and returns
+     * how many were deleted. A segment written again after the caller listed it is thereby kept. Ids that are not
+     * stored are ignored.
      */
     int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore);
 
@@ -50,10 +49,10 @@ public interface HistorySegmentStore {
     List<String> listSegmentAgents();
 
     /**
-     * Whether {@code PersistenceStorageProviders.load} stores histories incrementally on this provider
-     * when {@code agent.persistence.history.incremental} is not set (default {@code true}). A store
-     * that keeps checkpoints as shared immutable objects, where a history costs a reference per
-     * message and reads never decode, answers {@code false}: the layer would only add encoding.
+     * Whether {@code PersistenceStorageProviders.load} stores histories incrementally on this provider when
+     * {@code agent.persistence.history.incremental} is not set (default {@code true}). A store that keeps checkpoints
+     * as shared immutable objects, where a history costs a reference per message and reads never decode, answers
+     * {@code false}: the layer would only add encoding.
      */
     default boolean incrementalByDefault() {
         return true;

@@ -6,9 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Stores nothing: saves are accepted and dropped, reads find nothing. The default when no storage
- * module is on the class path, so an agent runs unchanged without persistence. Arguments are still
- * validated.
+ * Stores nothing: saves are accepted and dropped, reads find nothing. The default when no storage module is on the
+ * class path, so an agent runs unchanged without persistence. Arguments are still validated.
  */
 public final class NoPersistenceStorageProvider implements PersistenceStorageProvider<CheckpointFilter> {
 

@@ -10,14 +10,14 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.helpers.NOPLoggerFactory;
 
 /**
- * Tells that discovery fell back to {@link NoPersistenceStorageProvider} because no provider is on
- * the class path: one WARN line through SLF4J every time, and, when SLF4J has no binding (its
- * factory is the no-operation one, so the WARN goes nowhere), one line on standard error the first
- * time. An explicit {@code agent.persistence.provider=none} is a choice and is never announced.
+ * Tells that discovery fell back to {@link NoPersistenceStorageProvider} because no provider is on the class path: one
+ * WARN line through SLF4J every time, and, when SLF4J has no binding (its factory is the no-operation one, so the WARN
+ * goes nowhere), one line on standard error the first time. An explicit {@code agent.persistence.provider=none} is a
+ * choice and is never announced.
  *
- * <p>{@link #DEFAULT} is the one instance discovery uses; its "already printed" flag is therefore
- * kept once per class loader that loads this class (normally once per JVM). That flag is the only
- * static mutable state; other instances, made for tests, have their own.
+ * <p>{@link #DEFAULT} is the one instance discovery uses; its "already printed" flag is therefore kept once per class
+ * loader that loads this class (normally once per JVM). That flag is the only static mutable state; other instances,
+ * made for tests, have their own.
  */
 final class NoProviderNotice {
     /** The line printed on standard error. */
@@ -45,8 +45,10 @@ final class NoProviderNotice {
 
     /** Announces that the no-operation provider was chosen because none was found. */
     void noProviderFound() {
-        LOG.warn("No agent-persistence storage provider found on the class path; checkpoints will not be stored."
-                + " Add a module such as persistence-jdbc or set {}.", ProviderConfig.PROVIDER);
+        LOG.warn(
+                "No agent-persistence storage provider found on the class path; checkpoints will not be stored."
+                        + " Add a module such as persistence-jdbc or set {}.",
+                ProviderConfig.PROVIDER);
         if (loggerFactory.get() instanceof NOPLoggerFactory && printed.compareAndSet(false, true)) {
             standardError.get().println(STANDARD_ERROR_LINE);
         }

@@ -5,21 +5,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Stores and retrieves {@link AgentCheckpoint}s. Implement the three abstract methods to write a
- * provider; override the defaults when the backend can do better, and run the
- * {@code StorageProviderCompatibilityKit} from {@code persistence-tck} against it.
+ * Stores and retrieves {@link AgentCheckpoint}s. Implement the three abstract methods to write a provider; override the
+ * defaults when the backend can do better, and run the {@code StorageProviderCompatibilityKit} from
+ * {@code persistence-tck} against it.
  *
  * <p>Contract, checked by the kit:
+ *
  * <ul>
- *   <li>Lists are in ascending version order; a filter's {@code limit} keeps the newest matches.</li>
- *   <li>{@code saveCheckpoint} rejects a checkpoint whose {@code agentId} differs from the argument
- *       with {@link IllegalArgumentException}.</li>
- *   <li>A save whose {@code (agentId, version)} or {@code (agentId, checkpointId)} is already stored
- *       with different content throws {@link dev.agentpersistence.CheckpointConflictException};
- *       saving an identical checkpoint again does nothing.</li>
- *   <li>A save is either fully visible or not at all, also across a crash.</li>
- *   <li>Any valid id ({@link dev.agentpersistence.Identifiers}) is stored safely.</li>
+ *   <li>Lists are in ascending version order; a filter's {@code limit} keeps the newest matches.
+ *   <li>{@code saveCheckpoint} rejects a checkpoint whose {@code agentId} differs from the argument with
+ *       {@link IllegalArgumentException}.
+ *   <li>A save whose {@code (agentId, version)} or {@code (agentId, checkpointId)} is already stored with different
+ *       content throws {@link dev.agentpersistence.CheckpointConflictException}; saving an identical checkpoint again
+ *       does nothing.
+ *   <li>A save is either fully visible or not at all, also across a crash.
+ *   <li>Any valid id ({@link dev.agentpersistence.Identifiers}) is stored safely.
  * </ul>
+ *
  * Implementations are thread-safe.
  *
  * @param <F> the filter type; built-in providers use {@link dev.agentpersistence.CheckpointFilter}
@@ -65,8 +67,8 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
     }
 
     /**
-     * Deletes the agent's checkpoints with a version strictly below {@code version} (retention) and
-     * returns how many were deleted.
+     * Deletes the agent's checkpoints with a version strictly below {@code version} (retention) and returns how many
+     * were deleted.
      *
      * @throws UnsupportedOperationException when the provider does not support deletion
      */
@@ -85,6 +87,5 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
 
     /** Releases connections, pools and files. Later calls throw {@link IllegalStateException}. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

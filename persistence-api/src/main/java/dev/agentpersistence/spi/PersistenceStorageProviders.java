@@ -19,15 +19,14 @@ import org.slf4j.LoggerFactory;
  * Finds storage providers on the class path through {@link ServiceLoader}.
  *
  * <p>Selection: the name in {@value ProviderConfig#PROVIDER} wins ({@code none} selects
- * {@link NoPersistenceStorageProvider}); otherwise the only factory found is used; several and no
- * choice is an error naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line
- * (and, when SLF4J has no binding, one line on standard error, once per JVM; an explicit
- * {@code none} is silent).
- * A factory that fails to load is logged and skipped, never hiding the others.
+ * {@link NoPersistenceStorageProvider}); otherwise the only factory found is used; several and no choice is an error
+ * naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line (and, when SLF4J has no binding, one
+ * line on standard error, once per JVM; an explicit {@code none} is silent). A factory that fails to load is logged and
+ * skipped, never hiding the others.
  *
- * <p>A factory hands out the provider as its builder would with the same settings: every built-in
- * one is a {@link dev.agentpersistence.storage.StorageShell} over its backend, which reads every stored
- * form and writes the one the {@code agent.persistence.*} settings choose.
+ * <p>A factory hands out the provider as its builder would with the same settings: every built-in one is a
+ * {@link dev.agentpersistence.storage.StorageShell} over its backend, which reads every stored form and writes the one
+ * the {@code agent.persistence.*} settings choose.
  */
 public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
@@ -35,8 +34,7 @@ public final class PersistenceStorageProviders {
 
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
 
-    private PersistenceStorageProviders() {
-    }
+    private PersistenceStorageProviders() {}
 
     /** The provider chosen by {@link ProviderConfig#fromEnvironment()}. */
     public static PersistenceStorageProvider<CheckpointFilter> load() {
@@ -53,9 +51,12 @@ public final class PersistenceStorageProviders {
         return load(config, classLoader, NoProviderNotice.DEFAULT);
     }
 
-    /** As {@link #load(ProviderConfig, ClassLoader)}, announcing a fallback to the no-op provider through {@code notice}. */
-    static PersistenceStorageProvider<CheckpointFilter> load(ProviderConfig config, ClassLoader classLoader,
-                                                             NoProviderNotice notice) {
+    /**
+     * As {@link #load(ProviderConfig, ClassLoader)}, announcing a fallback to the no-op provider through
+     * {@code notice}.
+     */
+    static PersistenceStorageProvider<CheckpointFilter> load(
+            ProviderConfig config, ClassLoader classLoader, NoProviderNotice notice) {
         Objects.requireNonNull(config, "config");
         var explicit = config.get(ProviderConfig.PROVIDER).map(String::trim).filter(s -> !s.isEmpty());
         if (explicit.isPresent()) {
@@ -80,8 +81,8 @@ public final class PersistenceStorageProviders {
     }
 
     /** As {@link #load(String, ProviderConfig)}, discovering through {@code classLoader}. */
-    public static PersistenceStorageProvider<CheckpointFilter> load(String name, ProviderConfig config,
-                                                                    ClassLoader classLoader) {
+    public static PersistenceStorageProvider<CheckpointFilter> load(
+            String name, ProviderConfig config, ClassLoader classLoader) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(config, "config");
         if (name.trim().equalsIgnoreCase(NONE)) {
@@ -106,8 +107,9 @@ public final class PersistenceStorageProviders {
     /** As {@link #available()}, discovering through {@code classLoader}. */
     public static List<PersistenceStorageProviderFactory> available(ClassLoader classLoader) {
         var found = new ArrayList<PersistenceStorageProviderFactory>();
-        Iterator<PersistenceStorageProviderFactory> it =
-                ServiceLoader.load(PersistenceStorageProviderFactory.class, classLoader).iterator();
+        Iterator<PersistenceStorageProviderFactory> it = ServiceLoader.load(
+                        PersistenceStorageProviderFactory.class, classLoader)
+                .iterator();
         while (true) {
             try {
                 if (!it.hasNext()) {
@@ -122,21 +124,25 @@ public final class PersistenceStorageProviders {
         return List.copyOf(found);
     }
 
-    private static PersistenceStorageProvider<CheckpointFilter> create(PersistenceStorageProviderFactory factory,
-                                                                       ProviderConfig config) {
+    private static PersistenceStorageProvider<CheckpointFilter> create(
+            PersistenceStorageProviderFactory factory, ProviderConfig config) {
         try {
-            return Objects.requireNonNull(factory.create(config),
-                    () -> factory.getClass().getName() + ".create returned null");
+            return Objects.requireNonNull(
+                    factory.create(config), () -> factory.getClass().getName() + ".create returned null");
         } catch (PersistenceException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new PersistenceException("Storage provider '" + factory.name() + "' (" + factory.getClass().getName()
-                    + ") could not be created from " + config + ": " + e.getMessage(), e);
+            throw new PersistenceException(
+                    "Storage provider '" + factory.name() + "' ("
+                            + factory.getClass().getName() + ") could not be created from " + config + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
     private static String names(List<PersistenceStorageProviderFactory> factories) {
-        return factories.stream().map(f -> f.name() + " (" + f.getClass().getName() + ")")
+        return factories.stream()
+                .map(f -> f.name() + " (" + f.getClass().getName() + ")")
                 .collect(Collectors.joining(", "));
     }
 

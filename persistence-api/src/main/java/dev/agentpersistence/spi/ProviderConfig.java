@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
 /**
  * Immutable string settings for storage providers, keyed like {@code agent.persistence.jdbc.url}.
  *
- * <p>Keys are matched loosely: case, dots, dashes and underscores are equivalent, so the
- * environment variable {@code AGENT_PERSISTENCE_JDBC_POOL_SIZE} answers the key
- * {@code agent.persistence.jdbc.pool-size}. {@link #toString()} hides passwords and secrets. Values are
- * parsed and checked by the {@link Setting} that declares their key.
+ * <p>Keys are matched loosely: case, dots, dashes and underscores are equivalent, so the environment variable
+ * {@code AGENT_PERSISTENCE_JDBC_POOL_SIZE} answers the key {@code agent.persistence.jdbc.pool-size}.
+ * {@link #toString()} hides passwords and secrets. Values are parsed and checked by the {@link Setting} that declares
+ * their key.
  */
 public final class ProviderConfig {
     /** The key that chooses a provider by its factory name. */
@@ -25,7 +25,8 @@ public final class ProviderConfig {
     public static final String PREFIX = "agent.persistence.";
 
     private static final String ENV_PREFIX = "AGENT_PERSISTENCE_";
-    private static final Pattern SECRET_KEY = Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key|encryption\\.keys).*");
+    private static final Pattern SECRET_KEY =
+            Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key|encryption\\.keys).*");
 
     private static final ProviderConfig EMPTY = new ProviderConfig(Map.of());
 
@@ -45,7 +46,8 @@ public final class ProviderConfig {
     public static ProviderConfig of(Map<String, String> settings) {
         Objects.requireNonNull(settings, "settings");
         var entries = new LinkedHashMap<String, Map.Entry<String, String>>();
-        settings.forEach((key, value) -> entries.put(normalize(Objects.requireNonNull(key, "key")),
+        settings.forEach((key, value) -> entries.put(
+                normalize(Objects.requireNonNull(key, "key")),
                 Map.entry(key, Objects.requireNonNull(value, () -> "value of " + key))));
         return new ProviderConfig(Collections.unmodifiableMap(entries));
     }
@@ -89,16 +91,19 @@ public final class ProviderConfig {
         return get(key).orElse(defaultValue);
     }
 
-    /** The environment variable that sets {@code key}: {@code agent.persistence.jdbc.url} → {@code AGENT_PERSISTENCE_JDBC_URL}. */
+    /**
+     * The environment variable that sets {@code key}: {@code agent.persistence.jdbc.url} →
+     * {@code AGENT_PERSISTENCE_JDBC_URL}.
+     */
     public static String environmentName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     /**
      * {@code text} with credentials replaced by {@code ****}: the user information of any
-     * {@code scheme://user:password@host} (everything before the last {@code @} of the authority), and the
-     * value of every query or {@code ;name=value} parameter whose name contains password, secret, token
-     * or key; see {@link Redactor#redactText(String)}.
+     * {@code scheme://user:password@host} (everything before the last {@code @} of the authority), and the value of
+     * every query or {@code ;name=value} parameter whose name contains password, secret, token or key; see
+     * {@link Redactor#redactText(String)}.
      */
     public static String redact(String text) {
         return Redactor.redactText(text);
@@ -108,8 +113,8 @@ public final class ProviderConfig {
     @Override
     public String toString() {
         var shown = new TreeMap<String, String>();
-        entries.forEach((normalized, entry) -> shown.put(entry.getKey(),
-                SECRET_KEY.matcher(normalized).matches() ? "****" : redact(entry.getValue())));
+        entries.forEach((normalized, entry) -> shown.put(
+                entry.getKey(), SECRET_KEY.matcher(normalized).matches() ? "****" : redact(entry.getValue())));
         return "ProviderConfig" + shown;
     }
 

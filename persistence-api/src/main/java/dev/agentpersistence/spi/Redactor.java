@@ -19,37 +19,40 @@ import java.util.regex.Pattern;
  * Hides credentials in text and in exception chains.
  *
  * <p>{@link #redactText(String)} (also {@link ProviderConfig#redact(String)}) hides, wherever they appear:
+ *
  * <ul>
- *   <li>the user information of {@code scheme://userinfo@host}: everything between {@code ://} and the
- *       <em>last</em> {@code @} before the next {@code /} or white space (or before the next {@code /}
- *       only, when the whole text starts with the URL), so a password holding an unencoded {@code @},
- *       {@code :}, {@code ?} or space is hidden whole; the user name before the first
- *       {@code :} stays, unless it holds an {@code @} itself;</li>
- *   <li>the value of every parameter whose name contains {@code password}, {@code passwd}, {@code pwd},
- *       {@code secret}, {@code token}, {@code key} or {@code credential} (any case), in query strings
- *       ({@code ?name=value&…}, up to the next {@code &}) and in {@code ;name=value} lists (up to the
- *       next {@code ;}, or a whole {@code {…}} value).</li>
+ *   <li>the user information of {@code scheme://userinfo@host}: everything between {@code ://} and the <em>last</em>
+ *       {@code @} before the next {@code /} or white space (or before the next {@code /} only, when the whole text
+ *       starts with the URL), so a password holding an unencoded {@code @}, {@code :}, {@code ?} or space is hidden
+ *       whole; the user name before the first {@code :} stays, unless it holds an {@code @} itself;
+ *   <li>the value of every parameter whose name contains {@code password}, {@code passwd}, {@code pwd}, {@code secret},
+ *       {@code token}, {@code key} or {@code credential} (any case), in query strings ({@code ?name=value&…}, up to the
+ *       next {@code &}) and in {@code ;name=value} lists (up to the next {@code ;}, or a whole {@code {…}} value).
  * </ul>
  *
- * <p>An instance also knows the secret values of the settings it was made from (the password of a
- * URL, its credential parameters, or secrets given directly) and replaces them wherever they occur,
- * so a driver message that quotes a password without its URL is hidden too. Values shorter than
- * {@value #MIN_SECRET_LENGTH} characters are hidden only where the patterns above find them.
- * {@link #redact(Throwable)} applies both to every message of an exception chain.
+ * <p>An instance also knows the secret values of the settings it was made from (the password of a URL, its credential
+ * parameters, or secrets given directly) and replaces them wherever they occur, so a driver message that quotes a
+ * password without its URL is hidden too. Values shorter than {@value #MIN_SECRET_LENGTH} characters are hidden only
+ * where the patterns above find them. {@link #redact(Throwable)} applies both to every message of an exception chain.
  */
 public final class Redactor {
     /** Shortest secret value replaced wherever it occurs. */
     public static final int MIN_SECRET_LENGTH = 4;
 
     private static final String HIDDEN = "****";
-    private static final String CREDENTIAL_NAME = "[\\w.\\-]*(?:password|passwd|pwd|secret|token|key|credential)[\\w.\\-]*";
+    private static final String CREDENTIAL_NAME =
+            "[\\w.\\-]*(?:password|passwd|pwd|secret|token|key|credential)[\\w.\\-]*";
     /** {@code ?name=value} / {@code &name=value}: the value runs to the next {@code &}, {@code #} or space. */
     private static final Pattern QUERY_PARAMETER = Pattern.compile("(?i)([?&]" + CREDENTIAL_NAME + "=)([^&#\\s]*)");
-    /** {@code ;name=value} (JDBC lists) or a bare {@code name=value}: to the next {@code ;} or space, or a {@code {…}} value. */
-    private static final Pattern LIST_PARAMETER = Pattern.compile(
-            "(?i)((?:^|[;\\s])" + CREDENTIAL_NAME + "=)(\\{[^}]*}|[^;#\\s]*)");
+    /**
+     * {@code ;name=value} (JDBC lists) or a bare {@code name=value}: to the next {@code ;} or space, or a {@code {…}}
+     * value.
+     */
+    private static final Pattern LIST_PARAMETER =
+            Pattern.compile("(?i)((?:^|[;\\s])" + CREDENTIAL_NAME + "=)(\\{[^}]*}|[^;#\\s]*)");
     /** A text starting with {@code scheme://} (a URL given as a setting), also {@code jdbc:x://}. */
     private static final Pattern WHOLE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*(?::[A-Za-z0-9+.\\-]+)*://");
+
     private static final Pattern CREDENTIAL_NAME_ONLY = Pattern.compile("(?i)" + CREDENTIAL_NAME);
     private static final Redactor PATTERNS_ONLY = new Redactor(List.of());
 
@@ -65,8 +68,8 @@ public final class Redactor {
     }
 
     /**
-     * A redactor that also hides the credentials found in {@code texts} (connection URLs, endpoints)
-     * wherever their values appear, raw or percent-decoded. {@code null} texts are skipped.
+     * A redactor that also hides the credentials found in {@code texts} (connection URLs, endpoints) wherever their
+     * values appear, raw or percent-decoded. {@code null} texts are skipped.
      */
     public static Redactor forCredentialsIn(String... texts) {
         Objects.requireNonNull(texts, "texts");
@@ -80,8 +83,8 @@ public final class Redactor {
     }
 
     /**
-     * Whether a setting or parameter named {@code name} holds a credential by the rule this class hides
-     * parameters by (the name contains password, passwd, pwd, secret, token, key or credential).
+     * Whether a setting or parameter named {@code name} holds a credential by the rule this class hides parameters by
+     * (the name contains password, passwd, pwd, secret, token, key or credential).
      */
     public static boolean isCredentialName(String name) {
         return name != null && CREDENTIAL_NAME_ONLY.matcher(name).matches();
@@ -99,7 +102,7 @@ public final class Redactor {
 
     /** {@code text} with URL credentials and credential parameters hidden; {@code null} stays {@code null}. */
     public static String redactText(String text) {
-        return text == null ? null : scan(text, value -> { });
+        return text == null ? null : scan(text, value -> {});
     }
 
     /** {@code text} with the patterns of {@link #redactText} and every known secret value hidden. */
@@ -115,9 +118,9 @@ public final class Redactor {
     }
 
     /**
-     * {@code failure} itself when no message in its chain (causes and suppressed exceptions) shows a
-     * credential; otherwise a copy of the chain made of {@link RedactedException}s with the same stack
-     * traces and hidden credentials. Use it on every cause chained to an exception this library throws.
+     * {@code failure} itself when no message in its chain (causes and suppressed exceptions) shows a credential;
+     * otherwise a copy of the chain made of {@link RedactedException}s with the same stack traces and hidden
+     * credentials. Use it on every cause chained to an exception this library throws.
      */
     public Throwable redact(Throwable failure) {
         if (failure == null || !leaks(failure, Collections.newSetFromMap(new IdentityHashMap<>()))) {
@@ -153,7 +156,9 @@ public final class Redactor {
         if (failure == null || !seen.add(failure)) {
             return null;
         }
-        String type = failure instanceof RedactedException redacted ? redacted.originalType() : failure.getClass().getName();
+        String type = failure instanceof RedactedException redacted
+                ? redacted.originalType()
+                : failure.getClass().getName();
         var copy = new RedactedException(type, redact(failure.getMessage()), copy(failure.getCause(), seen));
         copy.setStackTrace(failure.getStackTrace());
         for (Throwable suppressed : failure.getSuppressed()) {
@@ -226,7 +231,8 @@ public final class Redactor {
 
     private static void addSecret(Set<String> secrets, String value) {
         String raw = value.startsWith("{") && value.endsWith("}") && value.length() > 1
-                ? value.substring(1, value.length() - 1) : value;
+                ? value.substring(1, value.length() - 1)
+                : value;
         if (raw.length() < MIN_SECRET_LENGTH || raw.equals(HIDDEN)) {
             return;
         }

@@ -9,10 +9,10 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One setting, declared once: its key, type, default, bounds, whether it is a secret, and a one-line
- * description. Reading it from a {@link ProviderConfig} (system properties over environment
- * variables), validating a builder argument, hiding secrets in messages, the settings tables of the
- * READMEs and framework configuration metadata all come from this declaration.
+ * One setting, declared once: its key, type, default, bounds, whether it is a secret, and a one-line description.
+ * Reading it from a {@link ProviderConfig} (system properties over environment variables), validating a builder
+ * argument, hiding secrets in messages, the settings tables of the READMEs and framework configuration metadata all
+ * come from this declaration.
  *
  * <pre>{@code
  * public static final Setting<Integer> POOL_SIZE =
@@ -21,6 +21,7 @@ import java.util.function.Function;
  * int size = POOL_SIZE.read(config);            // default when unset; a clear error when malformed
  * this.poolSize = POOL_SIZE.check(poolSize);    // a builder argument, IllegalArgumentException when out of bounds
  * }</pre>
+ *
  * Immutable and thread-safe.
  *
  * @param <T> the value type
@@ -37,9 +38,17 @@ public final class Setting<T> {
     private final Function<T, String> problem;
     private final Function<T, String> formatter;
 
-    private Setting(String key, String type, T defaultValue, String description, boolean secret, boolean redacted,
-                    String expected, Function<String, T> parser, Function<T, String> problem,
-                    Function<T, String> formatter) {
+    private Setting(
+            String key,
+            String type,
+            T defaultValue,
+            String description,
+            boolean secret,
+            boolean redacted,
+            String expected,
+            Function<String, T> parser,
+            Function<T, String> problem,
+            Function<T, String> formatter) {
         if (!Objects.requireNonNull(key, "key").startsWith(ProviderConfig.PREFIX)) {
             throw new IllegalArgumentException("setting keys start with " + ProviderConfig.PREFIX + ": " + key);
         }
@@ -60,87 +69,180 @@ public final class Setting<T> {
 
     /** {@code true} or {@code false}; {@code defaultValue} may be null (no default). */
     public static Setting<Boolean> bool(String key, Boolean defaultValue, String description) {
-        return new Setting<>(key, "boolean", defaultValue, description, false, false, "true or false",
-                Setting::parseBoolean, v -> null, String::valueOf);
+        return new Setting<>(
+                key,
+                "boolean",
+                defaultValue,
+                description,
+                false,
+                false,
+                "true or false",
+                Setting::parseBoolean,
+                v -> null,
+                String::valueOf);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Integer> integer(String key, Integer defaultValue, int min, int max, String description) {
-        return new Setting<>(key, "integer", defaultValue, description, false, false, bounds("an integer", min, max),
-                s -> Integer.parseInt(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
+        return new Setting<>(
+                key,
+                "integer",
+                defaultValue,
+                description,
+                false,
+                false,
+                bounds("an integer", min, max),
+                s -> Integer.parseInt(s.strip()),
+                v -> v < min || v > max ? bounds("an integer", min, max) : null,
                 String::valueOf);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Long> longInteger(String key, Long defaultValue, long min, long max, String description) {
-        return new Setting<>(key, "integer", defaultValue, description, false, false, bounds("an integer", min, max),
-                s -> Long.parseLong(s.strip()), v -> v < min || v > max ? bounds("an integer", min, max) : null,
+        return new Setting<>(
+                key,
+                "integer",
+                defaultValue,
+                description,
+                false,
+                false,
+                bounds("an integer", min, max),
+                s -> Long.parseLong(s.strip()),
+                v -> v < min || v > max ? bounds("an integer", min, max) : null,
                 String::valueOf);
     }
 
     /**
-     * A size in bytes, written as a number of bytes or with a unit ({@code 512KiB}, {@code 16MiB},
-     * {@code 1GiB}; {@code KB}, {@code MB}, {@code GB} are powers of 1000), at least {@code min}.
+     * A size in bytes, written as a number of bytes or with a unit ({@code 512KiB}, {@code 16MiB}, {@code 1GiB};
+     * {@code KB}, {@code MB}, {@code GB} are powers of 1000), at least {@code min}.
      */
     public static Setting<Long> size(String key, Long defaultValue, long min, String description) {
         String expected = "a size of at least " + Sizes.format(min) + " such as 1048576, 512KiB, 16MiB or 10MB";
-        return new Setting<>(key, "size", defaultValue, description, false, false, expected, Sizes::parse,
-                v -> v < min ? expected : null, Sizes::format);
+        return new Setting<>(
+                key,
+                "size",
+                defaultValue,
+                description,
+                false,
+                false,
+                expected,
+                Sizes::parse,
+                v -> v < min ? expected : null,
+                Sizes::format);
     }
 
     /**
-     * A duration, written as ISO-8601 ({@code PT30S}) or a number with a unit ({@code 500ms},
-     * {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}); positive.
+     * A duration, written as ISO-8601 ({@code PT30S}) or a number with a unit ({@code 500ms}, {@code 30s}, {@code 5m},
+     * {@code 2h}, {@code 7d}); positive.
      */
     public static Setting<Duration> duration(String key, Duration defaultValue, String description) {
         String expected = "a positive duration such as 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(key, "duration", defaultValue, description, false, false, expected, Durations::parse,
-                v -> v.isZero() || v.isNegative() ? expected : null, Durations::format);
+        return new Setting<>(
+                key,
+                "duration",
+                defaultValue,
+                description,
+                false,
+                false,
+                expected,
+                Durations::parse,
+                v -> v.isZero() || v.isNegative() ? expected : null,
+                Durations::format);
     }
 
     /** As {@link #duration}, also accepting zero. */
     public static Setting<Duration> durationOrZero(String key, Duration defaultValue, String description) {
         String expected = "a duration of zero or more such as 0s, 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(key, "duration", defaultValue, description, false, false, expected, Durations::parse,
-                v -> v.isNegative() ? expected : null, Durations::format);
+        return new Setting<>(
+                key,
+                "duration",
+                defaultValue,
+                description,
+                false,
+                false,
+                expected,
+                Durations::parse,
+                v -> v.isNegative() ? expected : null,
+                Durations::format);
     }
 
     /** A comma-separated list of positive integers (possibly empty). */
     public static Setting<List<Integer>> integers(String key, List<Integer> defaultValue, String description) {
         String expected = "a comma-separated list of positive integers";
-        return new Setting<>(key, "list of integers", defaultValue == null ? null : List.copyOf(defaultValue),
-                description, false, false, expected, Setting::parseIntegers,
+        return new Setting<>(
+                key,
+                "list of integers",
+                defaultValue == null ? null : List.copyOf(defaultValue),
+                description,
+                false,
+                false,
+                expected,
+                Setting::parseIntegers,
                 v -> v.stream().allMatch(i -> i != null && i > 0) ? null : expected,
                 v -> String.join(",", v.stream().map(String::valueOf).toList()));
     }
 
     /** A comma-separated list of non-blank texts, each stripped (possibly empty). */
     public static Setting<List<String>> texts(String key, String description) {
-        return new Setting<>(key, "list of strings", null, description, false, false, "a comma-separated list",
-                Setting::parseTexts, v -> v.stream().allMatch(t -> t != null && !t.isBlank()) ? null
-                        : "a list of non-blank texts", v -> String.join(",", v));
+        return new Setting<>(
+                key,
+                "list of strings",
+                null,
+                description,
+                false,
+                false,
+                "a comma-separated list",
+                Setting::parseTexts,
+                v -> v.stream().allMatch(t -> t != null && !t.isBlank()) ? null : "a list of non-blank texts",
+                v -> String.join(",", v));
     }
 
     /** Free text, not blank. */
     public static Setting<String> text(String key, String defaultValue, String description) {
-        return new Setting<>(key, "string", defaultValue, description, false, false, "a non-blank text", String::strip,
-                v -> v.isBlank() ? "a non-blank text" : null, v -> v);
+        return new Setting<>(
+                key,
+                "string",
+                defaultValue,
+                description,
+                false,
+                false,
+                "a non-blank text",
+                String::strip,
+                v -> v.isBlank() ? "a non-blank text" : null,
+                v -> v);
     }
 
     /** One of {@code choices} (compared ignoring case; the value read is the choice as declared). */
     public static Setting<String> choice(String key, String defaultValue, List<String> choices, String description) {
         List<String> allowed = List.copyOf(choices);
         String expected = "one of " + String.join(", ", allowed);
-        return new Setting<>(key, String.join("|", allowed), defaultValue, description, false, false, expected,
-                s -> allowed.stream().filter(c -> c.equalsIgnoreCase(s.strip())).findFirst()
+        return new Setting<>(
+                key,
+                String.join("|", allowed),
+                defaultValue,
+                description,
+                false,
+                false,
+                expected,
+                s -> allowed.stream()
+                        .filter(c -> c.equalsIgnoreCase(s.strip()))
+                        .findFirst()
                         .orElseThrow(() -> new IllegalArgumentException(s)),
-                v -> allowed.contains(v) ? null : expected, v -> v);
+                v -> allowed.contains(v) ? null : expected,
+                v -> v);
     }
 
     /** A setting of another type, parsed by {@code parser} (throwing {@link IllegalArgumentException}). */
-    public static <T> Setting<T> custom(String key, String type, T defaultValue, String expected,
-                                        Function<String, T> parser, Function<T, String> formatter, String description) {
-        return new Setting<>(key, type, defaultValue, description, false, false, expected, parser, v -> null, formatter);
+    public static <T> Setting<T> custom(
+            String key,
+            String type,
+            T defaultValue,
+            String expected,
+            Function<String, T> parser,
+            Function<T, String> formatter,
+            String description) {
+        return new Setting<>(
+                key, type, defaultValue, description, false, false, expected, parser, v -> null, formatter);
     }
 
     /** This setting with its value never shown: not in messages, {@code toString} or documentation. */
@@ -149,17 +251,17 @@ public final class Setting<T> {
     }
 
     /**
-     * This setting with credentials inside its value hidden wherever it is shown: the user information of
-     * a URI ({@code redis://user:****@host}) and every parameter whose name contains password, secret,
-     * token or key ({@code sslpassword=****}); see {@link ProviderConfig#redact}.
+     * This setting with credentials inside its value hidden wherever it is shown: the user information of a URI
+     * ({@code redis://user:****@host}) and every parameter whose name contains password, secret, token or key
+     * ({@code sslpassword=****}); see {@link ProviderConfig#redact}.
      */
     public Setting<T> redacted() {
         return new Setting<>(key, type, defaultValue, description, secret, true, expected, parser, problem, formatter);
     }
 
     /**
-     * This setting with one more rule. {@code rule} returns what a value must be, for the message
-     * ({@code "1 to 32 lower-case letters"}), or {@code null} when the value is fine.
+     * This setting with one more rule. {@code rule} returns what a value must be, for the message ({@code "1 to 32
+     * lower-case letters"}), or {@code null} when the value is fine.
      */
     public Setting<T> checkedBy(Function<T, String> rule) {
         Objects.requireNonNull(rule, "rule");
@@ -180,7 +282,10 @@ public final class Setting<T> {
         return ProviderConfig.environmentName(key);
     }
 
-    /** The type as documented: {@code boolean}, {@code integer}, {@code size}, {@code duration}, {@code string}, or the choices. */
+    /**
+     * The type as documented: {@code boolean}, {@code integer}, {@code size}, {@code duration}, {@code string}, or the
+     * choices.
+     */
     public String type() {
         return type;
     }
@@ -208,8 +313,8 @@ public final class Setting<T> {
     /**
      * The value set in {@code config}, parsed and checked, or empty when it is unset or blank.
      *
-     * @throws PersistenceException naming the key, its environment variable and what is expected;
-     *                              the value is shown unless the setting is a secret
+     * @throws PersistenceException naming the key, its environment variable and what is expected; the value is shown
+     *     unless the setting is a secret
      */
     public Optional<T> find(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
@@ -236,15 +341,16 @@ public final class Setting<T> {
      * @throws PersistenceException when the value is malformed, or unset without a default
      */
     public T read(ProviderConfig config) {
-        return find(config).or(this::defaultValue).orElseThrow(() -> new PersistenceException(
-                "Missing required setting '" + key + "' (system property -D" + key + "=… or environment variable "
-                        + environmentName() + "): " + description));
+        return find(config)
+                .or(this::defaultValue)
+                .orElseThrow(() -> new PersistenceException("Missing required setting '" + key + "' (system property -D"
+                        + key + "=… or environment variable " + environmentName() + "): " + description));
     }
 
     /**
      * Checks a value given in code (a builder argument).
      *
-     * @throws NullPointerException     when {@code value} is null
+     * @throws NullPointerException when {@code value} is null
      * @throws IllegalArgumentException naming the key and what is expected
      */
     public T check(T value) {
@@ -257,7 +363,9 @@ public final class Setting<T> {
         return value;
     }
 
-    /** {@code value} as it would be written in a property, {@code ****} for a secret, passwords hidden when redacted. */
+    /**
+     * {@code value} as it would be written in a property, {@code ****} for a secret, passwords hidden when redacted.
+     */
     public String show(T value) {
         if (value == null) {
             return "unset";
@@ -267,12 +375,13 @@ public final class Setting<T> {
 
     @Override
     public String toString() {
-        return "Setting[" + key + ", " + type + defaultText().map(d -> ", default " + (secret ? "****" : d)).orElse("")
-                + "]";
+        return "Setting[" + key + ", " + type
+                + defaultText().map(d -> ", default " + (secret ? "****" : d)).orElse("") + "]";
     }
 
     private PersistenceException invalid(String raw, String wanted) {
-        String shown = secret ? "a value that is not shown (secret)"
+        String shown = secret
+                ? "a value that is not shown (secret)"
                 : "'" + (redacted ? ProviderConfig.redact(raw) : raw) + "'";
         return new PersistenceException("Setting '" + key + "' (environment " + environmentName() + ") must be "
                 + wanted + " but was " + shown);
@@ -296,7 +405,10 @@ public final class Setting<T> {
     }
 
     private static List<String> parseTexts(String text) {
-        return java.util.Arrays.stream(text.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
+        return java.util.Arrays.stream(text.split(","))
+                .map(String::strip)
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 
     private static boolean parseBoolean(String text) {

@@ -8,14 +8,15 @@ import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
- * The values of a list of declared {@link Setting}s: those set, over each setting's default. A
- * configuration class keeps one and derives everything else from the declarations: reading from a
- * {@link ProviderConfig}, checking builder arguments, and a {@code toString} that never shows a secret.
+ * The values of a list of declared {@link Setting}s: those set, over each setting's default. A configuration class
+ * keeps one and derives everything else from the declarations: reading from a {@link ProviderConfig}, checking builder
+ * arguments, and a {@code toString} that never shows a secret.
  *
  * <pre>{@code
  * values = values.with(POOL_SIZE, 20);   // checked against the declaration
  * int size = values.get(POOL_SIZE);      // 20, or the default when never set
  * }</pre>
+ *
  * Immutable and thread-safe.
  */
 public final class SettingValues {
@@ -62,7 +63,7 @@ public final class SettingValues {
     /**
      * These values with {@code setting} set to {@code value}.
      *
-     * @throws NullPointerException     when {@code value} is null
+     * @throws NullPointerException when {@code value} is null
      * @throws IllegalArgumentException when the value breaks the declaration (named by its key)
      */
     public <T> SettingValues with(Setting<T> setting, T value) {

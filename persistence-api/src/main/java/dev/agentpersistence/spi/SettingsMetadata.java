@@ -8,15 +8,14 @@ import java.util.Objects;
 
 /**
  * Configuration metadata of a list of {@link Setting}s in the format Spring Boot and IDEs read from
- * {@code META-INF/spring-configuration-metadata.json}: one property per setting with its type,
- * description and default (never a secret's), and the allowed values of a choice as hints. Each
- * provider module ships the file made from its declarations; a test keeps the files equal to them.
+ * {@code META-INF/spring-configuration-metadata.json}: one property per setting with its type, description and default
+ * (never a secret's), and the allowed values of a choice as hints. Each provider module ships the file made from its
+ * declarations; a test keeps the files equal to them.
  */
 public final class SettingsMetadata {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private SettingsMetadata() {
-    }
+    private SettingsMetadata() {}
 
     /** The metadata document of {@code settings}, in the given order, ending with a line break. */
     public static String springConfigurationMetadata(List<? extends Setting<?>> settings) {
@@ -25,7 +24,10 @@ public final class SettingsMetadata {
         var properties = root.putArray("properties");
         var hints = root.putArray("hints");
         for (Setting<?> setting : settings) {
-            ObjectNode property = properties.addObject().put("name", setting.key()).put("type", javaType(setting))
+            ObjectNode property = properties
+                    .addObject()
+                    .put("name", setting.key())
+                    .put("type", javaType(setting))
                     .put("description", setting.description());
             Object example = setting.defaultValue().orElse(null);
             if (setting.isSecret() || example == null) {

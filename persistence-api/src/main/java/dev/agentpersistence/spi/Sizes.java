@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Sizes in bytes as settings write them: {@code 1048576}, {@code 512KiB}, {@code 16MiB}, {@code 10MB}. */
 final class Sizes {
-    private Sizes() {
-    }
+    private Sizes() {}
 
     /** Parses a size; {@link IllegalArgumentException} (or {@link ArithmeticException}) when malformed. */
     static long parse(String text) {

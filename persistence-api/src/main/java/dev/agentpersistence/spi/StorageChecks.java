@@ -10,12 +10,11 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Argument checks and save rules shared by every provider, so that all of them word their errors
- * the same way. Custom providers are welcome to use them.
+ * Argument checks and save rules shared by every provider, so that all of them word their errors the same way. Custom
+ * providers are welcome to use them.
  */
 public final class StorageChecks {
-    private StorageChecks() {
-    }
+    private StorageChecks() {}
 
     /** Validates an agent id argument. */
     public static String requireAgentId(String agentId) {
@@ -35,8 +34,8 @@ public final class StorageChecks {
     /**
      * Validates the arguments of {@code saveCheckpoint}, including {@link #requireWellFormedAttributes}.
      *
-     * @throws IllegalArgumentException when the checkpoint belongs to another agent, or its node id or
-     *                                  metadata holds an unpaired surrogate
+     * @throws IllegalArgumentException when the checkpoint belongs to another agent, or its node id or metadata holds
+     *     an unpaired surrogate
      */
     public static void requireSaveArguments(String agentId, AgentCheckpoint checkpoint) {
         requireAgentId(agentId);
@@ -49,11 +48,11 @@ public final class StorageChecks {
     }
 
     /**
-     * Refuses a checkpoint whose filterable text — node id, metadata keys and values — holds an
-     * unpaired surrogate (half an emoji). Those fields are stored as text by the backends (SQL columns,
-     * Redis attribute records), where such a character becomes {@code ?} or breaks every filter of
-     * the agent; ids are refused earlier by {@link Identifiers}. Message contents and state are stored
-     * in the JSON document, which keeps them exactly, and are not checked.
+     * Refuses a checkpoint whose filterable text — node id, metadata keys and values — holds an unpaired surrogate
+     * (half an emoji). Those fields are stored as text by the backends (SQL columns, Redis attribute records), where
+     * such a character becomes {@code ?} or breaks every filter of the agent; ids are refused earlier by
+     * {@link Identifiers}. Message contents and state are stored in the JSON document, which keeps them exactly, and
+     * are not checked.
      *
      * @throws IllegalArgumentException naming the field, the checkpoint and the index of the surrogate
      */
@@ -64,8 +63,8 @@ public final class StorageChecks {
     }
 
     /**
-     * Refuses a filter whose node id or metadata holds an unpaired surrogate: no stored checkpoint can
-     * hold one, and some backends would match it against {@code ?}.
+     * Refuses a filter whose node id or metadata holds an unpaired surrogate: no stored checkpoint can hold one, and
+     * some backends would match it against {@code ?}.
      *
      * @throws IllegalArgumentException naming the field and the index of the surrogate
      */
@@ -92,8 +91,8 @@ public final class StorageChecks {
     }
 
     /**
-     * As {@link #requireWellFormed(String, String)}, describing the field only when it is refused (for
-     * checks on every save, which should not build a message each time).
+     * As {@link #requireWellFormed(String, String)}, describing the field only when it is refused (for checks on every
+     * save, which should not build a message each time).
      */
     public static void requireWellFormed(String text, Supplier<String> what) {
         int index = text == null ? -1 : Identifiers.unpairedSurrogate(text);
@@ -104,7 +103,10 @@ public final class StorageChecks {
         }
     }
 
-    /** {@code text} with each unpaired surrogate written as a backslash, u and four hex digits, so a message can quote it. */
+    /**
+     * {@code text} with each unpaired surrogate written as a backslash, u and four hex digits, so a message can quote
+     * it.
+     */
     private static String printable(String text) {
         var out = new StringBuilder();
         for (int i = 0; i < text.length(); i++) {
@@ -121,8 +123,8 @@ public final class StorageChecks {
     }
 
     /**
-     * Decides a save that met an existing checkpoint at the same version or id: returns normally
-     * when both have the same content (the save is a no-op; JSON values compare by their JSON text), else throws.
+     * Decides a save that met an existing checkpoint at the same version or id: returns normally when both have the
+     * same content (the save is a no-op; JSON values compare by their JSON text), else throws.
      *
      * @throws CheckpointConflictException when the contents differ
      */

@@ -9,32 +9,34 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A store named by one string, turned into the provider settings {@link PersistenceStorageProviders}
- * reads. The provider is always named explicitly ({@value ProviderConfig#PROVIDER}), so the string
- * decides even when several providers are on the class path. The demo's {@code --storage} option and
- * the command line both take these forms.
+ * A store named by one string, turned into the provider settings {@link PersistenceStorageProviders} reads. The
+ * provider is always named explicitly ({@value ProviderConfig#PROVIDER}), so the string decides even when several
+ * providers are on the class path. The demo's {@code --storage} option and the command line both take these forms.
  *
  * <table>
  *   <caption>Accepted forms</caption>
  *   <tr><td>{@code jdbc:<any JDBC URL>}</td><td>{@code jdbc} provider, e.g. {@code jdbc:sqlite:demo.db},
- *       {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}, {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}</td></tr>
+ *       {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres},
+ *       {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}</td></tr>
  *   <tr><td>{@code file:<directory>}</td><td>{@code file} provider, one directory per agent</td></tr>
  *   <tr><td>{@code redis://host:port[/db]}, {@code rediss://…}</td><td>{@code redis} provider</td></tr>
  *   <tr><td>{@code s3://bucket[/prefix][?endpoint=…&region=…&path-style=true]}</td><td>{@code s3} provider;
  *       query parameters become {@code agent.persistence.s3.*} settings</td></tr>
  *   <tr><td>a provider name</td><td>that provider with the base settings only</td></tr>
  * </table>
- * Other settings (a JDBC password, S3 credentials, encryption keys) come from the base settings,
- * usually {@link ProviderConfig#fromEnvironment()}. The {@link #description()} never holds a password.
  *
- * @param provider    the provider name
- * @param config      the settings, the provider name included
+ * Other settings (a JDBC password, S3 credentials, encryption keys) come from the base settings, usually
+ * {@link ProviderConfig#fromEnvironment()}. The {@link #description()} never holds a password.
+ *
+ * @param provider the provider name
+ * @param config the settings, the provider name included
  * @param description where checkpoints are, passwords hidden
  */
 public record StorageUri(String provider, ProviderConfig config, String description) {
 
     /** What {@link #parse} accepts, for error messages. */
-    public static final String FORMS = "jdbc:<url>, file:<dir>, redis://host:port, s3://bucket[/prefix] or a provider name";
+    public static final String FORMS =
+            "jdbc:<url>, file:<dir>, redis://host:port, s3://bucket[/prefix] or a provider name";
 
     public StorageUri {
         Objects.requireNonNull(provider, "provider");
@@ -83,9 +85,9 @@ public record StorageUri(String provider, ProviderConfig config, String descript
     }
 
     /**
-     * The directory named after {@code scheme} in {@code value} ({@code scheme:relative/dir},
-     * {@code scheme:/abs/dir} or {@code scheme:///abs/dir}), absolute and normalized; for stores
-     * kept in a directory, including custom providers' own schemes.
+     * The directory named after {@code scheme} in {@code value} ({@code scheme:relative/dir}, {@code scheme:/abs/dir}
+     * or {@code scheme:///abs/dir}), absolute and normalized; for stores kept in a directory, including custom
+     * providers' own schemes.
      *
      * @throws IllegalArgumentException when no directory follows the scheme
      */
@@ -108,10 +110,7 @@ public record StorageUri(String provider, ProviderConfig config, String descript
         return new StorageUri(provider, config.with(ProviderConfig.PROVIDER, provider), description);
     }
 
-    /**
-     * Opens the provider (the JDBC provider creates the folder of a SQLite database file). Close it when
-     * done.
-     */
+    /** Opens the provider (the JDBC provider creates the folder of a SQLite database file). Close it when done. */
     public PersistenceStorageProvider<CheckpointFilter> open() {
         return PersistenceStorageProviders.load(config);
     }
@@ -138,8 +137,8 @@ public record StorageUri(String provider, ProviderConfig config, String descript
                 if (eq <= 0) {
                     throw new IllegalArgumentException("s3 option '" + pair + "' is not key=value");
                 }
-                config = config.with("agent.persistence.s3." + decode(pair.substring(0, eq)),
-                        decode(pair.substring(eq + 1)));
+                config = config.with(
+                        "agent.persistence.s3." + decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
             }
         }
         return select("s3", config, "s3://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix));

@@ -14,14 +14,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a {@link StorageShell} writes, and the limits it reads with. Write settings only choose the
- * form of new documents: every shell reads every form (plain JSON, checksummed, compressed,
- * encrypted given the key, incremental history) whatever its settings say.
+ * What a {@link StorageShell} writes, and the limits it reads with. Write settings only choose the form of new
+ * documents: every shell reads every form (plain JSON, checksummed, compressed, encrypted given the key, incremental
+ * history) whatever its settings say.
  *
- * <p>{@link #ofDefaults()} are the settings of {@link #from(ProviderConfig)} with nothing set, so a
- * provider built in code and one found by discovery write alike: CRC32C checksums, deflate from
- * 4 KiB, no encryption, incremental history, a 64 MiB maximum checkpoint size, no time to live.
- * Immutable and thread-safe.
+ * <p>{@link #ofDefaults()} are the settings of {@link #from(ProviderConfig)} with nothing set, so a provider built in
+ * code and one found by discovery write alike: CRC32C checksums, deflate from 4 KiB, no encryption, incremental
+ * history, a 64 MiB maximum checkpoint size, no time to live. Immutable and thread-safe.
  */
 public final class StorageSettings {
     /** The settings every provider shares, each declared once: the stored form's, then incremental history's. */
@@ -37,8 +36,14 @@ public final class StorageSettings {
     private final Duration ttl;
     private final boolean skipCorrupt;
 
-    private StorageSettings(int formatVersion, DocumentLayers layers, long maxCheckpointSize, boolean incrementalHistory,
-                            IncrementalHistoryConfig history, Duration ttl, boolean skipCorrupt) {
+    private StorageSettings(
+            int formatVersion,
+            DocumentLayers layers,
+            long maxCheckpointSize,
+            boolean incrementalHistory,
+            IncrementalHistoryConfig history,
+            Duration ttl,
+            boolean skipCorrupt) {
         this.formatVersion = formatVersion;
         this.layers = layers;
         this.maxCheckpointSize = maxCheckpointSize;
@@ -70,9 +75,9 @@ public final class StorageSettings {
     }
 
     /**
-     * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings}
-     * and the {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig}, with
-     * incremental history on unless {@code agent.persistence.history.incremental} says otherwise.
+     * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings} and the
+     * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig}, with incremental history on unless
+     * {@code agent.persistence.history.incremental} says otherwise.
      *
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
      */
@@ -80,14 +85,20 @@ public final class StorageSettings {
         return from(config, true);
     }
 
-    /** As {@link #from(ProviderConfig)}, with incremental history {@code incrementalByDefault} when the key is unset. */
+    /**
+     * As {@link #from(ProviderConfig)}, with incremental history {@code incrementalByDefault} when the key is unset.
+     */
     public static StorageSettings from(ProviderConfig config, boolean incrementalByDefault) {
         Objects.requireNonNull(config, "config");
         LayeredCheckpointCodec codec = CodecSettings.codec(config);
-        return new StorageSettings(((JsonCheckpointCodec) codec.inner()).writeFormat(), codec.layers(),
+        return new StorageSettings(
+                ((JsonCheckpointCodec) codec.inner()).writeFormat(),
+                codec.layers(),
                 codec.maxDocumentSize(),
                 IncrementalHistoryConfig.ENABLED.find(config).orElse(incrementalByDefault),
-                IncrementalHistoryConfig.of(config), null, false);
+                IncrementalHistoryConfig.of(config),
+                null,
+                false);
     }
 
     /**
@@ -105,8 +116,8 @@ public final class StorageSettings {
 
     /**
      * The largest checkpoint, in bytes, as encoded and as stored; a save over it is refused with
-     * {@link dev.agentpersistence.CheckpointTooLargeException}, and no read allocates more for one
-     * document (a larger stored one is a {@link dev.agentpersistence.CorruptCheckpointException}).
+     * {@link dev.agentpersistence.CheckpointTooLargeException}, and no read allocates more for one document (a larger
+     * stored one is a {@link dev.agentpersistence.CorruptCheckpointException}).
      */
     public long maxCheckpointSize() {
         return maxCheckpointSize;
@@ -137,15 +148,20 @@ public final class StorageSettings {
 
     /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
     public LayeredCheckpointCodec codec() {
-        return LayeredCheckpointCodec.custom().inner(JsonCheckpointCodec.writingFormat(formatVersion)).layers(layers)
-                .maxDocumentSize(maxCheckpointSize).build();
+        return LayeredCheckpointCodec.custom()
+                .inner(JsonCheckpointCodec.writingFormat(formatVersion))
+                .layers(layers)
+                .maxDocumentSize(maxCheckpointSize)
+                .build();
     }
 
     @Override
     public String toString() {
-        return "StorageSettings[" + (formatVersion == JsonCheckpointCodec.FORMAT_VERSION ? "" : "format "
-                + formatVersion + ", ") + layers + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
-                + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl) + (skipCorrupt ? ", skipCorrupt" : "") + "]";
+        return "StorageSettings["
+                + (formatVersion == JsonCheckpointCodec.FORMAT_VERSION ? "" : "format " + formatVersion + ", ") + layers
+                + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
+                + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl)
+                + (skipCorrupt ? ", skipCorrupt" : "") + "]";
     }
 
     /** Builds {@link StorageSettings}; every method validates its argument. */
@@ -187,7 +203,8 @@ public final class StorageSettings {
                 this.layers = DocumentLayers.none();
                 return this;
             }
-            if (codec instanceof LayeredCheckpointCodec layered && layered.inner() instanceof JsonCheckpointCodec json) {
+            if (codec instanceof LayeredCheckpointCodec layered
+                    && layered.inner() instanceof JsonCheckpointCodec json) {
                 this.formatVersion = json.writeFormat();
                 this.layers = layered.layers();
                 this.maxCheckpointSize = layered.maxDocumentSize();
@@ -244,7 +261,8 @@ public final class StorageSettings {
         }
 
         public StorageSettings build() {
-            return new StorageSettings(formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
+            return new StorageSettings(
+                    formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
         }
     }
 }

@@ -18,8 +18,8 @@ import dev.agentpersistence.history.internal.ChainCache;
 import dev.agentpersistence.history.internal.ChainHasher;
 import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
-import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.ReservedMetadata;
+import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
 import dev.agentpersistence.internal.CheckpointContent;
 import dev.agentpersistence.spi.ExpiringStorage;
@@ -46,37 +46,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one storage shell: a {@link PersistenceStorageProvider} over any {@link StorageBackend}. It
- * owns everything but the bytes: id and argument checks, the closed state, the stored form
- * (versioned JSON inside checksum, compression and encryption layers, bounded reads), the filter
- * attributes, the conflict protocol, time to live, incremental history, garbage collection of
- * history segments, and typed errors naming agent, checkpoint and location. Every built-in
- * provider is a shell over its backend, built in code or by discovery alike, so all of them read
- * and behave the same way.
+ * The one storage shell: a {@link PersistenceStorageProvider} over any {@link StorageBackend}. It owns everything but
+ * the bytes: id and argument checks, the closed state, the stored form (versioned JSON inside checksum, compression and
+ * encryption layers, bounded reads), the filter attributes, the conflict protocol, time to live, incremental history,
+ * garbage collection of history segments, and typed errors naming agent, checkpoint and location. Every built-in
+ * provider is a shell over its backend, built in code or by discovery alike, so all of them read and behave the same
+ * way.
  *
- * <p><b>Reading</b> follows the stored bytes, never the settings: a document with or without each
- * layer, with its whole history inline or in segments, reads back complete, or fails with a
- * {@link CorruptCheckpointException} (an {@link dev.agentpersistence.EncryptionKeyException} when
- * the key is missing) naming agent, checkpoint and location; a checkpoint is never returned in part.
+ * <p><b>Reading</b> follows the stored bytes, never the settings: a document with or without each layer, with its whole
+ * history inline or in segments, reads back complete, or fails with a {@link CorruptCheckpointException} (an
+ * {@link dev.agentpersistence.EncryptionKeyException} when the key is missing) naming agent, checkpoint and location; a
+ * checkpoint is never returned in part.
  *
- * <p><b>Saving</b> writes the form {@link StorageSettings} choose. A save meeting a stored checkpoint
- * with the same version or id returns normally when both have the same content (an idempotent
- * retry) and throws {@link CheckpointConflictException} otherwise; nothing is ever overwritten.
+ * <p><b>Saving</b> writes the form {@link StorageSettings} choose. A save meeting a stored checkpoint with the same
+ * version or id returns normally when both have the same content (an idempotent retry) and throws
+ * {@link CheckpointConflictException} otherwise; nothing is ever overwritten.
  *
  * <pre>{@code
  * PersistenceStorageProvider<CheckpointFilter> storage = StorageShell.builder(new MyBackend(...))
  *         .settings(StorageSettings.custom().ttl(Duration.ofDays(7)).build())
  *         .build();
  * }</pre>
- * Thread-safe. Metadata keys starting with {@value IncrementalHistoryStorageProvider#RESERVED_METADATA_PREFIX}
- * are reserved for the stored form and refused with {@link IllegalArgumentException}.
+ *
+ * Thread-safe. Metadata keys starting with {@value IncrementalHistoryStorageProvider#RESERVED_METADATA_PREFIX} are
+ * reserved for the stored form and refused with {@link IllegalArgumentException}.
  */
-public class StorageShell implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage,
-        SegmentedHistoryStorage {
+public class StorageShell
+        implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage, SegmentedHistoryStorage {
     private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
     private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
     private static final int MAX_INSERT_ATTEMPTS = 12;
+
     private static final int LAST_READ_AGENTS = 1024;
 
     private final StorageBackend backend;
@@ -90,6 +91,7 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final ChainCache cache;
     /** The checkpoint latest last returned per agent, over a backend that shares its stored arrays. */
     private final DecodedDocuments lastRead;
+
     private final HistoryWriter writer;
     private final HistoryReader reader;
     private final SegmentCollector collector;
@@ -119,10 +121,18 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         boolean idsStored = settings.formatVersion() > 1;
         this.cache = new ChainCache(history.cachedAgents(), idsStored ? history.cachedMessages() : 0);
         var segmentCodec = new SegmentCodec(codec);
-        this.writer = new HistoryWriter(segments, segmentCodec, new ChainHasher(idsStored), cache, clock,
-                history.blockSize(), history.tierSizes(), history.gracePeriod(), DESCRIPTOR_KEY);
-        this.reader = new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY,
-                backend.toString());
+        this.writer = new HistoryWriter(
+                segments,
+                segmentCodec,
+                new ChainHasher(idsStored),
+                cache,
+                clock,
+                history.blockSize(),
+                history.tierSizes(),
+                history.gracePeriod(),
+                DESCRIPTOR_KEY);
+        this.reader =
+                new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new StoredForm(), segments, reader);
         backend.useDocumentIdentity((agentId, checkpointId, document, where) -> {
             AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
@@ -168,9 +178,16 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
         byte[] document = codec.encode(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
-        var record = new StoredCheckpoint(agentId, checkpoint.checkpointId(), checkpoint.version(),
-                checkpoint.createdAt(), expiresAt, attributes.nodeId(checkpoint), checkpoint.isTombstone(),
-                attributes.metadata(checkpoint), document);
+        var record = new StoredCheckpoint(
+                agentId,
+                checkpoint.checkpointId(),
+                checkpoint.version(),
+                checkpoint.createdAt(),
+                expiresAt,
+                attributes.nodeId(checkpoint),
+                checkpoint.isTombstone(),
+                attributes.metadata(checkpoint),
+                document);
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
             InsertResult result = backend.insert(record);
             if (result.inserted()) {
@@ -232,7 +249,10 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         List<AgentCheckpoint> decoded = decode(agentId, List.of(latest.get()));
         if (decoded.isEmpty()) {
             // the newest match is corrupt and skipped: the newest readable one below it
-            var below = query.toBuilder().limit(null).maxVersion(latest.get().version() - 1).build();
+            var below = query.toBuilder()
+                    .limit(null)
+                    .maxVersion(latest.get().version() - 1)
+                    .build();
             List<AgentCheckpoint> older = decode(agentId, list(agentId, below));
             return remember(agentId, older.isEmpty() ? older : List.of(older.get(older.size() - 1)));
         }
@@ -388,8 +408,12 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
 
     /** Whether the filter has attribute fields the backend leaves to the shell. */
     private boolean walksInShell(CheckpointFilter filter) {
-        return !backend.filtersAttributes() && (filter.nodeId() != null || filter.createdAfter() != null
-                || filter.createdBefore() != null || !filter.metadata().isEmpty() || !filter.includeTombstones());
+        return !backend.filtersAttributes()
+                && (filter.nodeId() != null
+                        || filter.createdAfter() != null
+                        || filter.createdBefore() != null
+                        || !filter.metadata().isEmpty()
+                        || !filter.includeTombstones());
     }
 
     /** Up to {@code limit} matches, newest first from the backend's candidates, returned ascending. */
@@ -416,12 +440,15 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return List.copyOf(result);
     }
 
-    /** The last of {@code storedForms} completed, remembered by the history writer (so the next save is incremental). */
+    /**
+     * The last of {@code storedForms} completed, remembered by the history writer (so the next save is incremental).
+     */
     private Optional<AgentCheckpoint> remember(String agentId, List<AgentCheckpoint> storedForms) {
         if (storedForms.isEmpty()) {
             return Optional.empty();
         }
-        var assembled = reader.assemble(agentId, List.of(storedForms.get(storedForms.size() - 1))).get(0);
+        var assembled = reader.assemble(agentId, List.of(storedForms.get(storedForms.size() - 1)))
+                .get(0);
         writer.remember(agentId, assembled);
         return Optional.of(assembled.checkpoint());
     }
@@ -457,8 +484,11 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         try {
             collectGarbage(agentId, clock.instant().minus(gracePeriod()));
         } catch (PersistenceException e) {
-            LOG.warn("Could not collect the unused history segments of agent '{}' after a deletion; "
-                    + "the next collection will: {}", agentId, e.toString());
+            LOG.warn(
+                    "Could not collect the unused history segments of agent '{}' after a deletion; "
+                            + "the next collection will: {}",
+                    agentId,
+                    e.toString());
         }
     }
 
@@ -468,7 +498,6 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
             StorageChecks.requireOpen(true, toString());
         }
     }
-
 
     /** The stored forms of an agent's checkpoints, for the segment collector (which reads their descriptors). */
     private final class StoredForm implements PersistenceStorageProvider<CheckpointFilter> {

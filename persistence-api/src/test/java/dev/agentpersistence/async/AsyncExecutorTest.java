@@ -37,7 +37,8 @@ class AsyncExecutorTest {
     @Test
     void callsRunOffTheCallersThreadOnVirtualThreadsWhenTheJvmHasThem() {
         String caller = Thread.currentThread().getName();
-        String worker = executor.submit("thread", () -> Thread.currentThread().getName()).join();
+        String worker = executor.submit("thread", () -> Thread.currentThread().getName())
+                .join();
 
         assertThat(worker).isNotEqualTo(caller);
         assertThat(executor.usesVirtualThreads()).isEqualTo(Runtime.version().feature() >= 21);
@@ -55,10 +56,14 @@ class AsyncExecutorTest {
         var refused = blocked("d");
 
         assertThat(refused).isCompletedExceptionally();
-        assertThatThrownBy(refused::join).hasCauseInstanceOf(AsyncRejectedException.class)
+        assertThatThrownBy(refused::join)
+                .hasCauseInstanceOf(AsyncRejectedException.class)
                 .hasMessageContaining("d refused: 2 calls running and 1 queued");
         release.countDown();
-        assertThat(CompletableFuture.allOf(first, second, queued).thenApply(v -> queued.join()).join()).isEqualTo("c");
+        assertThat(CompletableFuture.allOf(first, second, queued)
+                        .thenApply(v -> queued.join())
+                        .join())
+                .isEqualTo("c");
         assertThat(executor.submit("e", () -> "e").join()).isEqualTo("e");
     }
 
@@ -91,12 +96,16 @@ class AsyncExecutorTest {
         assertThat(queued.cancel(true)).isTrue();
         assertThat(running.cancel(true)).isTrue();
 
-        assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the running call was interrupted").isTrue();
+        assertThat(interrupted.await(10, TimeUnit.SECONDS))
+                .as("the running call was interrupted")
+                .isTrue();
         assertThatThrownBy(running::join).isInstanceOf(CancellationException.class);
         release.countDown();
         assertThat(other.join()).isEqualTo("other");
         assertThat(executor.submit("after", () -> "after").join()).isEqualTo("after");
-        assertThat(queuedRan).as("a call cancelled before it started never runs").isFalse();
+        assertThat(queuedRan)
+                .as("a call cancelled before it started never runs")
+                .isFalse();
     }
 
     @Test
@@ -106,8 +115,14 @@ class AsyncExecutorTest {
             throw conflict;
         });
 
-        assertThatThrownBy(future::join).isInstanceOf(CompletionException.class).cause().isSameAs(conflict);
-        assertThatThrownBy(future::get).isInstanceOf(ExecutionException.class).cause().isSameAs(conflict);
+        assertThatThrownBy(future::join)
+                .isInstanceOf(CompletionException.class)
+                .cause()
+                .isSameAs(conflict);
+        assertThatThrownBy(future::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isSameAs(conflict);
     }
 
     @Test
@@ -115,7 +130,8 @@ class AsyncExecutorTest {
         executor.close();
 
         assertThatThrownBy(() -> executor.submit("late", () -> "x").join())
-                .hasCauseInstanceOf(AsyncRejectedException.class).hasMessageContaining("closed");
+                .hasCauseInstanceOf(AsyncRejectedException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test

@@ -63,8 +63,7 @@ class AgentRecordsBackendTest {
         }
 
         @Override
-        public void checkHealth() {
-        }
+        public void checkHealth() {}
 
         @Override
         protected String location(Area area, String agentId, String id) {
@@ -73,8 +72,10 @@ class AgentRecordsBackendTest {
     }
 
     private static StoredCheckpoint record(String agent, String id, long version) {
-        return new StoredCheckpoint(agent, id, version, T0.plusSeconds(version), null, "n" + version % 2, false,
-                Map.of(), new byte[] {(byte) version});
+        return new StoredCheckpoint(
+                agent, id, version, T0.plusSeconds(version), null, "n" + version % 2, false, Map.of(), new byte[] {
+                    (byte) version
+                });
     }
 
     @Test
@@ -87,9 +88,11 @@ class AgentRecordsBackendTest {
         assertThat(clash.inserted()).isFalse();
         assertThat(clash.existing()).extracting(StoredDocument::checkpointId).containsExactlyInAnyOrder("cp-0", "cp-1");
         assertThat(backend.list("a", CheckpointFilter.builder().limit(2).build()))
-                .extracting(StoredDocument::version).containsExactly(1L, 2L);
+                .extracting(StoredDocument::version)
+                .containsExactly(1L, 2L);
         assertThat(backend.latest("a", CheckpointFilter.builder().nodeId("n0").build()))
-                .map(StoredDocument::version).contains(2L);
+                .map(StoredDocument::version)
+                .contains(2L);
         assertThat(backend.find("a", "cp-1")).map(StoredDocument::version).contains(1L);
         assertThat(backend.find("b", "cp-1")).isEmpty();
         backend.insert(record("b", "cp-0", 0));
@@ -117,13 +120,16 @@ class AgentRecordsBackendTest {
         backend.putSegment("a", "s-0", new byte[] {0});
         backend.clock.advance(Duration.ofMinutes(1));
         backend.putSegment("a", "s-1", new byte[] {9});
-        assertThat(backend.getSegments("a", List.of("s-1", "missing"))).containsOnlyKeys("s-1")
+        assertThat(backend.getSegments("a", List.of("s-1", "missing")))
+                .containsOnlyKeys("s-1")
                 .hasEntrySatisfying("s-1", bytes -> assertThat(bytes).containsExactly(1));
-        assertThat(backend.listSegments("a")).containsExactly(new SegmentInfo("s-0", T0),
-                new SegmentInfo("s-1", T0.plus(Duration.ofMinutes(1))));
-        assertThat(backend.deleteSegments("a", List.of("s-0", "s-1"), T0.plusSeconds(1))).isEqualTo(1);
+        assertThat(backend.listSegments("a"))
+                .containsExactly(new SegmentInfo("s-0", T0), new SegmentInfo("s-1", T0.plus(Duration.ofMinutes(1))));
+        assertThat(backend.deleteSegments("a", List.of("s-0", "s-1"), T0.plusSeconds(1)))
+                .isEqualTo(1);
         assertThat(backend.listSegmentAgents()).containsExactly("a");
-        assertThat(backend.deleteSegments("a", List.of("s-1"), T0.plus(Duration.ofHours(1)))).isEqualTo(1);
+        assertThat(backend.deleteSegments("a", List.of("s-1"), T0.plus(Duration.ofHours(1))))
+                .isEqualTo(1);
         assertThat(backend.listSegmentAgents()).isEmpty();
     }
 
@@ -141,12 +147,17 @@ class AgentRecordsBackendTest {
         List<StoredCheckpoint> decoded = reader.decode(new ByteArrayInputStream(lines));
         assertThat(decoded).extracting(StoredCheckpoint::checkpointId).containsExactly("cp-0", "cp-big", "cp-2");
         reader.update(Area.CHECKPOINTS, "a", none -> decoded);
-        assertThatThrownBy(() -> reader.find("a", "cp-big")).isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("cp-big").hasMessageContaining("heap CHECKPOINTS a/cp-big");
-        assertThat(reader.find("a", "cp-2")).map(StoredDocument::document).hasValueSatisfying(d -> assertThat(d)
-                .containsExactly(2));
-        assertThat(reader.list("a", CheckpointFilter.builder().maxVersion(0L).build())).hasSize(1);
-        assertThatThrownBy(() -> reader.encode(Area.CHECKPOINTS, decoded)).as("a rewrite never drops it")
+        assertThatThrownBy(() -> reader.find("a", "cp-big"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("cp-big")
+                .hasMessageContaining("heap CHECKPOINTS a/cp-big");
+        assertThat(reader.find("a", "cp-2"))
+                .map(StoredDocument::document)
+                .hasValueSatisfying(d -> assertThat(d).containsExactly(2));
+        assertThat(reader.list("a", CheckpointFilter.builder().maxVersion(0L).build()))
+                .hasSize(1);
+        assertThatThrownBy(() -> reader.encode(Area.CHECKPOINTS, decoded))
+                .as("a rewrite never drops it")
                 .isInstanceOf(CorruptCheckpointException.class);
     }
 }

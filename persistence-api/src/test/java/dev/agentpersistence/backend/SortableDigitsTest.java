@@ -29,9 +29,11 @@ class SortableDigitsTest {
 
     @Test
     void refusesNegativeNumbersAndNumbersWiderThanTheWidth() {
-        assertThatThrownBy(() -> SortableDigits.of(-1, 19)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SortableDigits.of(-1, 19))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");
-        assertThatThrownBy(() -> SortableDigits.of(1_000, 3)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SortableDigits.of(1_000, 3))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("more than 3 digits");
     }
 }

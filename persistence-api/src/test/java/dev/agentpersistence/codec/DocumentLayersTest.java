@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class DocumentLayersTest {
     static final byte[] KEY_1 = key(1);
     static final byte[] KEY_2 = key(2);
-    private static final CheckpointLocation WHERE = new CheckpointLocation("agent-1", "cp-1", "/data/agent-1/1.checkpoint");
+    private static final CheckpointLocation WHERE =
+            new CheckpointLocation("agent-1", "cp-1", "/data/agent-1/1.checkpoint");
     private static final byte[] DOC = "{\"formatVersion\":1,\"x\":\"ünï 😀\"}".getBytes(StandardCharsets.UTF_8);
 
     static byte[] key(int seed) {
@@ -24,7 +25,11 @@ class DocumentLayersTest {
     }
 
     static EncryptionKeys ring(String current) {
-        return EncryptionKeys.custom().key("k1", KEY_1).key("k2", KEY_2).currentKey(current).build();
+        return EncryptionKeys.custom()
+                .key("k1", KEY_1)
+                .key("k2", KEY_2)
+                .currentKey(current)
+                .build();
     }
 
     @Test
@@ -64,14 +69,19 @@ class DocumentLayersTest {
 
     @Test
     void encryptionHidesTheDocumentNamesTheKeyAndRoundTrips() {
-        var layers = DocumentLayers.custom().checksum(true).encryption(ring("k2")).build();
+        var layers =
+                DocumentLayers.custom().checksum(true).encryption(ring("k2")).build();
         byte[] stored = layers.wrap(DOC);
         assertThat(DocumentLayers.keyIdOf(stored)).isEqualTo("k2");
-        assertThat(indexOf(stored, "formatVersion".getBytes(StandardCharsets.US_ASCII))).isNegative();
+        assertThat(indexOf(stored, "formatVersion".getBytes(StandardCharsets.US_ASCII)))
+                .isNegative();
         assertThat(layers.unwrap(stored, WHERE)).isEqualTo(DOC);
-        assertThat(layers.wrap(DOC)).as("deterministic, as CheckpointCodec requires").isEqualTo(stored);
+        assertThat(layers.wrap(DOC))
+                .as("deterministic, as CheckpointCodec requires")
+                .isEqualTo(stored);
         assertThat(layers.wrap("{\"other\":1}".getBytes(StandardCharsets.UTF_8)))
-                .as("different documents use different nonces").isNotEqualTo(stored);
+                .as("different documents use different nonces")
+                .isNotEqualTo(stored);
         assertThat(Arrays.copyOfRange(layers.wrap(new byte[] {1}), 8, 20))
                 .isNotEqualTo(Arrays.copyOfRange(layers.wrap(new byte[] {2}), 8, 20));
     }
@@ -88,14 +98,17 @@ class DocumentLayersTest {
     void plaintextAndEncryptedDocumentsAreReadSideBySide() {
         var layers = DocumentLayers.custom().encryption(ring("k1")).build();
         assertThat(layers.unwrap(DOC, WHERE)).isEqualTo(DOC);
-        assertThat(layers.unwrap(DocumentLayers.custom().checksum(true).build().wrap(DOC), WHERE)).isEqualTo(DOC);
+        assertThat(layers.unwrap(DocumentLayers.custom().checksum(true).build().wrap(DOC), WHERE))
+                .isEqualTo(DOC);
         assertThat(layers.unwrap(layers.wrap(DOC), WHERE)).isEqualTo(DOC);
     }
 
     @Test
     void aMissingKeyIsATypedErrorNamingTheKeyIdAndWhere() {
         byte[] stored = DocumentLayers.custom().encryption(ring("k2")).build().wrap(DOC);
-        var onlyK1 = DocumentLayers.custom().encryption(EncryptionKeys.custom().key("k1", KEY_1).build()).build();
+        var onlyK1 = DocumentLayers.custom()
+                .encryption(EncryptionKeys.custom().key("k1", KEY_1).build())
+                .build();
         assertThatThrownBy(() -> onlyK1.unwrap(stored, WHERE))
                 .isInstanceOfSatisfying(EncryptionKeyException.class, e -> {
                     assertThat(e.keyId()).isEqualTo("k2");
@@ -114,7 +127,9 @@ class DocumentLayersTest {
     @Test
     void aWrongKeyOrTamperedCiphertextIsATypedErrorWithoutKeyMaterial() {
         byte[] stored = DocumentLayers.custom().encryption(ring("k1")).build().wrap(DOC);
-        var wrongK1 = DocumentLayers.custom().encryption(EncryptionKeys.custom().key("k1", KEY_2).build()).build();
+        var wrongK1 = DocumentLayers.custom()
+                .encryption(EncryptionKeys.custom().key("k1", KEY_2).build())
+                .build();
         assertThatThrownBy(() -> wrongK1.unwrap(stored, WHERE))
                 .isInstanceOf(EncryptionKeyException.class)
                 .hasMessageContaining("could not be decrypted with key 'k1'")
@@ -126,20 +141,24 @@ class DocumentLayersTest {
             byte[] altered = stored.clone();
             altered[i] ^= 0x40;
             if (i < 4) {
-                assertThat(right.unwrap(altered, WHERE)).as("no longer marked encrypted: left to the JSON codec")
+                assertThat(right.unwrap(altered, WHERE))
+                        .as("no longer marked encrypted: left to the JSON codec")
                         .isEqualTo(altered);
             } else {
-                assertThatThrownBy(() -> right.unwrap(altered, WHERE)).as("byte %d altered", i)
+                assertThatThrownBy(() -> right.unwrap(altered, WHERE))
+                        .as("byte %d altered", i)
                         .isInstanceOf(CorruptCheckpointException.class);
             }
         }
         for (int length = 0; length < stored.length; length++) {
             byte[] truncated = Arrays.copyOf(stored, length);
             if (length < 4) {
-                assertThat(right.unwrap(truncated, WHERE)).as("too short to be recognised, left to the JSON codec")
+                assertThat(right.unwrap(truncated, WHERE))
+                        .as("too short to be recognised, left to the JSON codec")
                         .isEqualTo(truncated);
             } else {
-                assertThatThrownBy(() -> right.unwrap(truncated, WHERE)).as("truncated to %d", length)
+                assertThatThrownBy(() -> right.unwrap(truncated, WHERE))
+                        .as("truncated to %d", length)
                         .isInstanceOf(CorruptCheckpointException.class);
             }
         }
@@ -149,15 +168,20 @@ class DocumentLayersTest {
     void anUnknownEncryptionLayerVersionIsCorrupt() {
         byte[] stored = DocumentLayers.custom().encryption(ring("k1")).build().wrap(DOC);
         stored[4] = 9;
-        assertThatThrownBy(() -> DocumentLayers.custom().encryption(ring("k1")).build().unwrap(stored, WHERE))
+        assertThatThrownBy(() ->
+                        DocumentLayers.custom().encryption(ring("k1")).build().unwrap(stored, WHERE))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("encryption layer version 9");
     }
 
     @Test
     void requiringEncryptionRefusesPlaintext() {
-        var layers = DocumentLayers.custom().encryption(ring("k1")).requireEncryption(true).build();
-        assertThatThrownBy(() -> layers.unwrap(DOC, WHERE)).isInstanceOf(CorruptCheckpointException.class)
+        var layers = DocumentLayers.custom()
+                .encryption(ring("k1"))
+                .requireEncryption(true)
+                .build();
+        assertThatThrownBy(() -> layers.unwrap(DOC, WHERE))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("not encrypted, but encryption is required");
         assertThat(layers.unwrap(layers.wrap(DOC), WHERE)).isEqualTo(DOC);
         assertThatThrownBy(() -> DocumentLayers.custom().requireEncryption(true).build())

@@ -35,12 +35,15 @@ class JsonCheckpointCodecTest {
                 .lastInputType("com.example.Topic")
                 .message(Message.system("You are helpful").withId("m-0"))
                 .message(Message.user("こんにちは\u2028\t").withId("m-1"))
-                .message(Message.toolCall(new ToolCall("call-1", "createUser", args)).withId("m-2"))
+                .message(Message.toolCall(new ToolCall("call-1", "createUser", args))
+                        .withId("m-2"))
                 .message(Message.toolResult("call-1", "createUser", "ok").withId("m-3"))
                 .message(Message.assistant("done").withMetadata("model", "m1").withId("m-4"))
                 .state("counter", JSON.numberNode(7))
                 .state("big", JSON.numberNode(9_007_199_254_740_993L))
-                .state("nested", JSON.objectNode().set("list", JSON.arrayNode().add(true).add("x")))
+                .state(
+                        "nested",
+                        JSON.objectNode().set("list", JSON.arrayNode().add(true).add("x")))
                 .state("nothing", JSON.nullNode())
                 .metadata("run", "r-1")
                 .metadata("ünï", "cødé")
@@ -60,13 +63,23 @@ class JsonCheckpointCodecTest {
         assertThat(back).isEqualTo(cp);
         assertThat(back.createdAt().getNano()).isEqualTo(123_456_789);
         assertThat(back.state().get("big").longValue()).isEqualTo(9_007_199_254_740_993L);
-        assertThat(back.messageHistory().get(2).toolCall().arguments().path("name").asText()).isEqualTo("Ålex 😀");
+        assertThat(back.messageHistory()
+                        .get(2)
+                        .toolCall()
+                        .arguments()
+                        .path("name")
+                        .asText())
+                .isEqualTo("Ålex 😀");
         assertThat(back.messageHistory().get(4).metadata()).containsEntry("model", "m1");
     }
 
     @Test
     void aMinimalCheckpointRoundTrips() {
-        var cp = AgentCheckpoint.builder().checkpointId("c").agentId("a").createdAt(Instant.EPOCH).build();
+        var cp = AgentCheckpoint.builder()
+                .checkpointId("c")
+                .agentId("a")
+                .createdAt(Instant.EPOCH)
+                .build();
         var back = CODEC.decode(CODEC.encode(cp), new CheckpointLocation("a", null, "somewhere"));
         assertThat(back).isEqualTo(cp);
         assertThat(back.nodeId()).isNull();
@@ -93,8 +106,12 @@ class JsonCheckpointCodecTest {
     @Test
     void encodingIsDeterministic() {
         assertThat(CODEC.encode(full())).isEqualTo(CODEC.encode(full()));
-        assertThat(JsonCheckpointCodec.instance().sameContent(full(), full().toBuilder().build())).isTrue();
-        assertThat(JsonCheckpointCodec.instance().sameContent(full(), full().toBuilder().version(1).build())).isFalse();
+        assertThat(JsonCheckpointCodec.instance()
+                        .sameContent(full(), full().toBuilder().build()))
+                .isTrue();
+        assertThat(JsonCheckpointCodec.instance()
+                        .sameContent(full(), full().toBuilder().version(1).build()))
+                .isFalse();
     }
 
     @Test
@@ -139,15 +156,20 @@ class JsonCheckpointCodecTest {
     void garbageAndEmptyDocumentsAreCorrupt() {
         var where = new CheckpointLocation("a", "c", "/tmp/a/c.json");
         assertThatThrownBy(() -> CODEC.decode(new byte[] {(byte) 0xff, 0x00, 0x13, 0x37}, where))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("/tmp/a/c.json");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("/tmp/a/c.json");
         assertThatThrownBy(() -> CODEC.decode(new byte[0], where))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("empty");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("empty");
         assertThatThrownBy(() -> CODEC.decode(null, where))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("empty");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("empty");
         assertThatThrownBy(() -> CODEC.decode(bytes("[1,2]"), where))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("expected a JSON object");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("expected a JSON object");
         assertThatThrownBy(() -> CODEC.decode(bytes("{\"checkpointId\":\"c\"}"), where))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("no formatVersion");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("no formatVersion");
     }
 
     @Test
@@ -169,17 +191,19 @@ class JsonCheckpointCodecTest {
         var cp = full();
         byte[] encoded = CODEC.encode(cp);
         assertThatThrownBy(() -> CODEC.decode(encoded, new CheckpointLocation("other-agent", cp.checkpointId(), "k")))
-                .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                .isInstanceOfSatisfying(
+                        CorruptCheckpointException.class,
                         e -> assertThat(e.agentId()).isEqualTo("other-agent"))
                 .hasMessageContaining("belongs to agent '" + cp.agentId() + "'");
         assertThatThrownBy(() -> CODEC.decode(encoded, new CheckpointLocation(cp.agentId(), "other-cp", "k")))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("holds checkpoint '" + cp.checkpointId() + "'");
-        assertThat(CODEC.decode(encoded, new CheckpointLocation(cp.agentId(), null, "k"))).isEqualTo(cp);
+        assertThat(CODEC.decode(encoded, new CheckpointLocation(cp.agentId(), null, "k")))
+                .isEqualTo(cp);
     }
 
-    private static void assertCorrupt(AgentCheckpoint cp, java.util.function.Consumer<ObjectNode> damage, String problem)
-            throws Exception {
+    private static void assertCorrupt(
+            AgentCheckpoint cp, java.util.function.Consumer<ObjectNode> damage, String problem) throws Exception {
         ObjectNode doc = (ObjectNode) MAPPER.readTree(CODEC.encode(cp));
         damage.accept(doc);
         assertThatThrownBy(() -> CODEC.decode(MAPPER.writeValueAsBytes(doc), at(cp)))
@@ -193,9 +217,13 @@ class JsonCheckpointCodecTest {
 
     @Test
     void stateKeysAndMetadataComeBackSorted() {
-        var cp = AgentCheckpoint.builder().checkpointId("c").agentId("a").createdAt(Instant.EPOCH)
+        var cp = AgentCheckpoint.builder()
+                .checkpointId("c")
+                .agentId("a")
+                .createdAt(Instant.EPOCH)
                 .state(Map.of("z", JSON.numberNode(1), "a", JSON.numberNode(2)))
-                .metadata(Map.of("y", "1", "b", "2")).build();
+                .metadata(Map.of("y", "1", "b", "2"))
+                .build();
         var back = CODEC.decode(CODEC.encode(cp), at(cp));
         assertThat(back.state().keySet()).containsExactly("a", "z");
         assertThat(back.metadata().keySet()).containsExactly("b", "y");

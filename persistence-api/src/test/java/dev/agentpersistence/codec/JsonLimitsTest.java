@@ -26,7 +26,10 @@ class JsonLimitsTest {
     private static final CheckpointLocation WHERE = new CheckpointLocation("agent", "cp", "test");
 
     private static AgentCheckpoint.Builder base() {
-        return AgentCheckpoint.builder().checkpointId("cp").agentId("agent").version(1)
+        return AgentCheckpoint.builder()
+                .checkpointId("cp")
+                .agentId("agent")
+                .version(1)
                 .createdAt(Instant.parse("2026-11-24T00:00:00Z"));
     }
 
@@ -52,12 +55,11 @@ class JsonLimitsTest {
     }
 
     private static void refusedAtSave(AgentCheckpoint checkpoint, String limit) {
-        assertThatThrownBy(() -> CODEC.encode(checkpoint))
-                .isInstanceOfSatisfying(CheckpointLimitException.class, e -> {
-                    assertThat(e.limitName()).isEqualTo(limit);
-                    assertThat(e.agentId()).isEqualTo("agent");
-                    assertThat(e.checkpointId()).isEqualTo("cp");
-                });
+        assertThatThrownBy(() -> CODEC.encode(checkpoint)).isInstanceOfSatisfying(CheckpointLimitException.class, e -> {
+            assertThat(e.limitName()).isEqualTo(limit);
+            assertThat(e.agentId()).isEqualTo("agent");
+            assertThat(e.checkpointId()).isEqualTo("cp");
+        });
     }
 
     @Test
@@ -65,10 +67,18 @@ class JsonLimitsTest {
         var random = new Random(1);
         for (int round = 0; round < 20; round++) {
             // state values sit two levels deep in the document, tool arguments four, lastInput one
-            roundTrips(base().state("s", nested(JsonLimits.MAX_NESTING_DEPTH - 2, random)).build());
-            refusedAtSave(base().state("s", nested(JsonLimits.MAX_NESTING_DEPTH - 1, random)).build(), "nesting depth");
-            roundTrips(base().lastInput(nested(JsonLimits.MAX_NESTING_DEPTH - 1, random)).build());
-            refusedAtSave(base().lastInput(nested(JsonLimits.MAX_NESTING_DEPTH, random)).build(), "nesting depth");
+            roundTrips(base().state("s", nested(JsonLimits.MAX_NESTING_DEPTH - 2, random))
+                    .build());
+            refusedAtSave(
+                    base().state("s", nested(JsonLimits.MAX_NESTING_DEPTH - 1, random))
+                            .build(),
+                    "nesting depth");
+            roundTrips(base().lastInput(nested(JsonLimits.MAX_NESTING_DEPTH - 1, random))
+                    .build());
+            refusedAtSave(
+                    base().lastInput(nested(JsonLimits.MAX_NESTING_DEPTH, random))
+                            .build(),
+                    "nesting depth");
             var call = new ToolCall("c", "t", nested(JsonLimits.MAX_NESTING_DEPTH - 4, random));
             roundTrips(base().message(Message.toolCall(call)).build());
             var deeper = new ToolCall("c", "t", nested(JsonLimits.MAX_NESTING_DEPTH - 3, random));
@@ -85,7 +95,8 @@ class JsonLimitsTest {
     void storedBytesNested100000LevelsDeepAreCorruptNotAStackOverflow() {
         String document = "{\"formatVersion\":1,\"state\":{\"s\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}}";
         assertThatThrownBy(() -> CODEC.decode(document.getBytes(StandardCharsets.UTF_8), WHERE))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("test");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("test");
     }
 
     @Test
@@ -96,10 +107,15 @@ class JsonLimitsTest {
             while (digits.length() < length) {
                 digits.append(random.nextInt(10));
             }
-            roundTrips(base().state("n", NODES.numberNode(new BigInteger(digits.toString()))).build());
-            roundTrips(base().state("d", NODES.numberNode(new BigDecimal(digits.substring(0, length - 2) + ".5"))).build());
+            roundTrips(base().state("n", NODES.numberNode(new BigInteger(digits.toString())))
+                    .build());
+            roundTrips(base().state("d", NODES.numberNode(new BigDecimal(digits.substring(0, length - 2) + ".5")))
+                    .build());
         }
-        refusedAtSave(base().state("n", NODES.numberNode(new BigInteger("9".repeat(1001)))).build(), "number length");
+        refusedAtSave(
+                base().state("n", NODES.numberNode(new BigInteger("9".repeat(1001))))
+                        .build(),
+                "number length");
     }
 
     @Test

@@ -22,6 +22,7 @@ class JsonStringsTest {
     private static final JsonFactory FACTORY = new JsonFactory();
     /** The surrogates at the end of the random texts' alphabet. */
     private static final int SURROGATES = 4;
+
     private static final String PROSE = "The agent read the report and wrote a summary of its findings. ";
 
     static List<String> texts() {
@@ -32,8 +33,25 @@ class JsonStringsTest {
         texts.add("");
         texts.add(PROSE.substring(0, JsonStrings.SHORTEST_COPIED - 1));
         texts.add(PROSE.substring(0, JsonStrings.SHORTEST_COPIED));
-        for (String inserted : List.of("\"", "\\", "\n", "\t", "\u0000", "\u001f", "\u007f", "?", "é", "日本語の文章",
-                "\uD83D\uDE00", "\uD83D", "\uDE00", "\u0080", "\u07ff", "\u0800", "\uffff", "</script>")) {
+        for (String inserted : List.of(
+                "\"",
+                "\\",
+                "\n",
+                "\t",
+                "\u0000",
+                "\u001f",
+                "\u007f",
+                "?",
+                "é",
+                "日本語の文章",
+                "\uD83D\uDE00",
+                "\uD83D",
+                "\uDE00",
+                "\u0080",
+                "\u07ff",
+                "\u0800",
+                "\uffff",
+                "</script>")) {
             for (int at : new int[] {0, 7, 8, 31, PROSE.length()}) {
                 texts.add(PROSE.substring(0, at) + inserted + PROSE.substring(at));
             }
@@ -55,7 +73,8 @@ class JsonStringsTest {
     void randomTextsAreWrittenAsTheGeneratorWritesThem() throws IOException {
         var random = new SplittableRandom(20_261_127L);
         char[] alphabet = ("abcdefghij ABC.,?!\"\\/\n\t\u0001\u001f\u007f\u0080éß\u07ff\u0800日本語\uffff"
-                + "\uD83D\uDE00\uD800\uDFFF").toCharArray();
+                        + "\uD83D\uDE00\uD800\uDFFF")
+                .toCharArray();
         for (int n = 0; n < 20_000; n++) {
             var text = new StringBuilder();
             int length = random.nextInt(80);
@@ -65,7 +84,8 @@ class JsonStringsTest {
                 text.append(kind == 0 ? (char) ('a' + random.nextInt(26)) : alphabet[random.nextInt(letters)]);
             }
             String value = text.toString();
-            assertThat(written(g -> JsonStrings.write(g, value))).as("text %s", value)
+            assertThat(written(g -> JsonStrings.write(g, value)))
+                    .as("text %s", value)
                     .isEqualTo(written(g -> g.writeString(value)));
         }
     }
@@ -74,14 +94,15 @@ class JsonStringsTest {
     void aFieldIsWrittenAsTheGeneratorWritesIt() throws IOException {
         String text = PROSE.repeat(3);
         assertThat(written(g -> {
-            g.writeStartObject();
-            JsonStrings.writeField(g, "content", text);
-            g.writeEndObject();
-        })).isEqualTo(written(g -> {
-            g.writeStartObject();
-            g.writeStringField("content", text);
-            g.writeEndObject();
-        }));
+                    g.writeStartObject();
+                    JsonStrings.writeField(g, "content", text);
+                    g.writeEndObject();
+                }))
+                .isEqualTo(written(g -> {
+                    g.writeStartObject();
+                    g.writeStringField("content", text);
+                    g.writeEndObject();
+                }));
     }
 
     @Test
@@ -103,7 +124,8 @@ class JsonStringsTest {
 
     @Test
     void nullIsWrittenAsNull() throws IOException {
-        assertThat(new String(written(g -> JsonStrings.write(g, null)), StandardCharsets.UTF_8)).isEqualTo("null");
+        assertThat(new String(written(g -> JsonStrings.write(g, null)), StandardCharsets.UTF_8))
+                .isEqualTo("null");
     }
 
     @Test
@@ -112,11 +134,13 @@ class JsonStringsTest {
         assertThat(form(plain)).isEqualTo(JsonStrings.Form.PLAIN);
         for (int at = 0; at < 40; at++) {
             for (String escaped : List.of("\"", "\\", "\u0000", "\u001f", "\n")) {
-                assertThat(form(plain.substring(0, at) + escaped + plain.substring(at))).as("%s at %d", escaped, at)
+                assertThat(form(plain.substring(0, at) + escaped + plain.substring(at)))
+                        .as("%s at %d", escaped, at)
                         .isEqualTo(JsonStrings.Form.ESCAPES);
             }
             for (String surrogates : List.of("\uD83D\uDE00", "\uDBFF", "\uDBFF\"")) {
-                assertThat(form(plain.substring(0, at) + surrogates + plain.substring(at))).as("%s at %d", surrogates, at)
+                assertThat(form(plain.substring(0, at) + surrogates + plain.substring(at)))
+                        .as("%s at %d", surrogates, at)
                         .isEqualTo(JsonStrings.Form.SURROGATES);
             }
             assertThat(form(plain.substring(0, at) + "?" + plain.substring(at))).isEqualTo(JsonStrings.Form.PLAIN);
@@ -125,9 +149,13 @@ class JsonStringsTest {
 
     @Test
     void textsWithManyEscapesAreWrittenAsTheGeneratorWritesThem() throws IOException {
-        for (String text : List.of("\"".repeat(100), "\n\t\r\b\f\u0001\u001f\\\"".repeat(20),
-                PROSE + "\n\n" + PROSE + "\n" + "\"quoted\" and C:\\path\\to\\file\u0007", "é\n".repeat(50))) {
-            assertThat(written(g -> JsonStrings.write(g, text))).as("text %s", text)
+        for (String text : List.of(
+                "\"".repeat(100),
+                "\n\t\r\b\f\u0001\u001f\\\"".repeat(20),
+                PROSE + "\n\n" + PROSE + "\n" + "\"quoted\" and C:\\path\\to\\file\u0007",
+                "é\n".repeat(50))) {
+            assertThat(written(g -> JsonStrings.write(g, text)))
+                    .as("text %s", text)
                     .isEqualTo(written(g -> g.writeString(text)));
         }
     }

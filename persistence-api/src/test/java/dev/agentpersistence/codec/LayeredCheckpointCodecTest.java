@@ -15,9 +15,13 @@ import org.junit.jupiter.api.Test;
 
 class LayeredCheckpointCodecTest {
     private static final AgentCheckpoint CHECKPOINT = AgentCheckpoint.builder()
-            .checkpointId("cp-1").agentId("agent-1").version(3)
+            .checkpointId("cp-1")
+            .agentId("agent-1")
+            .version(3)
             .createdAt(Instant.parse("2026-01-02T03:04:05.123456789Z"))
-            .nodeId("n").message(Message.user("hello ünï")).state("s", TextNode.valueOf("x".repeat(100)))
+            .nodeId("n")
+            .message(Message.user("hello ünï"))
+            .state("s", TextNode.valueOf("x".repeat(100)))
             .build();
     private static final CheckpointLocation WHERE = new CheckpointLocation("agent-1", "cp-1", "row 1");
 
@@ -26,22 +30,34 @@ class LayeredCheckpointCodecTest {
         var keys = DocumentLayersTest.ring("k1");
         var codecs = new LayeredCheckpointCodec[] {
             LayeredCheckpointCodec.custom().build(),
-            LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().checksum(true).build()).build(),
-            LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().encryption(keys).build()).build(),
-            LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().checksum(true).encryption(keys).build()).build()
+            LayeredCheckpointCodec.custom()
+                    .layers(DocumentLayers.custom().checksum(true).build())
+                    .build(),
+            LayeredCheckpointCodec.custom()
+                    .layers(DocumentLayers.custom().encryption(keys).build())
+                    .build(),
+            LayeredCheckpointCodec.custom()
+                    .layers(DocumentLayers.custom()
+                            .checksum(true)
+                            .encryption(keys)
+                            .build())
+                    .build()
         };
         for (var writer : codecs) {
             byte[] stored = writer.encode(CHECKPOINT);
-            assertThat(CheckpointCodec.json().decode(writer.layers().unwrap(stored, WHERE), WHERE)).isEqualTo(CHECKPOINT);
+            assertThat(CheckpointCodec.json().decode(writer.layers().unwrap(stored, WHERE), WHERE))
+                    .isEqualTo(CHECKPOINT);
             for (var reader : codecs) {
                 if (writer.layers().encrypts() && !reader.layers().encrypts()) {
-                    assertThatThrownBy(() -> reader.decode(stored, WHERE)).isInstanceOf(CorruptCheckpointException.class);
+                    assertThatThrownBy(() -> reader.decode(stored, WHERE))
+                            .isInstanceOf(CorruptCheckpointException.class);
                 } else {
                     assertThat(reader.decode(stored, WHERE)).isEqualTo(CHECKPOINT);
                 }
             }
         }
-        assertThat(codecs[0].encode(CHECKPOINT)).isEqualTo(CheckpointCodec.json().encode(CHECKPOINT));
+        assertThat(codecs[0].encode(CHECKPOINT))
+                .isEqualTo(CheckpointCodec.json().encode(CHECKPOINT));
     }
 
     @Test
@@ -60,7 +76,8 @@ class LayeredCheckpointCodecTest {
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("'cp-1' of agent 'agent-1' is " + size + " bytes")
                 .hasMessageContaining("maximum checkpoint size of " + (size - 1) + " bytes");
-        assertThat(smaller.decode(exact.encode(CHECKPOINT), WHERE)).as("the limit applies to writing only")
+        assertThat(smaller.decode(exact.encode(CHECKPOINT), WHERE))
+                .as("the limit applies to writing only")
                 .isEqualTo(CHECKPOINT);
         assertThatThrownBy(() -> LayeredCheckpointCodec.custom().maxDocumentSize(0))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -88,7 +105,9 @@ class LayeredCheckpointCodecTest {
                     if (encrypt) {
                         layers.encryption(keys);
                     }
-                    codecs.add(LayeredCheckpointCodec.custom().layers(layers.build()).build());
+                    codecs.add(LayeredCheckpointCodec.custom()
+                            .layers(layers.build())
+                            .build());
                 }
             }
         }
@@ -98,7 +117,9 @@ class LayeredCheckpointCodecTest {
                 byte[] stored = writer.encode(checkpoint);
                 for (var reader : codecs) {
                     if (!writer.layers().encrypts() || reader.layers().encrypts()) {
-                        assertThat(reader.decode(stored, WHERE)).as(writer + " read by " + reader).isEqualTo(checkpoint);
+                        assertThat(reader.decode(stored, WHERE))
+                                .as(writer + " read by " + reader)
+                                .isEqualTo(checkpoint);
                     }
                 }
             }
@@ -119,44 +140,59 @@ class LayeredCheckpointCodecTest {
         int stored = LayeredCheckpointCodec.custom().layers(layers).build().encode(large).length;
         assertThat(stored).isLessThan(json * 2 / 3);
 
-        var underJson = LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(json - 1).build();
+        var underJson = LayeredCheckpointCodec.custom()
+                .layers(layers)
+                .maxDocumentSize(json - 1)
+                .build();
         assertThatThrownBy(() -> underJson.encode(large))
                 .isInstanceOfSatisfying(CheckpointTooLargeException.class, e -> {
                     assertThat(e.size()).isEqualTo(json);
                     assertThat(e.limit()).isEqualTo(json - 1);
                 });
-        var atJson = LayeredCheckpointCodec.custom().layers(layers).maxDocumentSize(json).build();
+        var atJson = LayeredCheckpointCodec.custom()
+                .layers(layers)
+                .maxDocumentSize(json)
+                .build();
         byte[] document = atJson.encode(large);
         assertThat(document).hasSize(stored);
         assertThat(atJson.decode(document, WHERE)).isEqualTo(large);
 
         // Read with a lower limit: the compressed document declares more than it, and is refused unread.
-        assertThatThrownBy(() -> underJson.decode(document, WHERE)).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> underJson.decode(document, WHERE))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("declares " + json + " bytes uncompressed, over the maximum checkpoint size of "
                         + (json - 1) + " bytes")
                 .hasMessageContaining("'cp-1' of agent 'agent-1' at row 1");
-        assertThat(LayeredCheckpointCodec.custom().build().decode(document, WHERE)).isEqualTo(large);
+        assertThat(LayeredCheckpointCodec.custom().build().decode(document, WHERE))
+                .isEqualTo(large);
     }
 
     @Test
     void theLimitStillAppliesToTheStoredBytesWhenTheLayersAddToThem() {
         int json = CheckpointCodec.json().encode(CHECKPOINT).length;
-        var codec = LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().compression(true).checksum(true).build())
-                .maxDocumentSize(json).build();
+        var codec = LayeredCheckpointCodec.custom()
+                .layers(DocumentLayers.custom().compression(true).checksum(true).build())
+                .maxDocumentSize(json)
+                .build();
         assertThatThrownBy(() -> codec.encode(CHECKPOINT))
                 .isInstanceOfSatisfying(CheckpointTooLargeException.class, e -> {
-                    assertThat(e.size()).as("too small to compress, plus the checksum header").isEqualTo(json + 17);
+                    assertThat(e.size())
+                            .as("too small to compress, plus the checksum header")
+                            .isEqualTo(json + 17);
                     assertThat(e.limit()).isEqualTo(json);
                 });
     }
 
     @Test
     void aWrongFormatVersionInsideTheLayersIsStillReported() {
-        var codec = LayeredCheckpointCodec.custom().layers(DocumentLayers.custom().checksum(true).build()).build();
+        var codec = LayeredCheckpointCodec.custom()
+                .layers(DocumentLayers.custom().checksum(true).build())
+                .build();
         String json = new String(CheckpointCodec.json().encode(CHECKPOINT), StandardCharsets.UTF_8)
                 .replace("\"formatVersion\":" + JsonCheckpointCodec.FORMAT_VERSION, "\"formatVersion\":99");
         byte[] stored = codec.layers().wrap(json.getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> codec.decode(stored, WHERE)).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> codec.decode(stored, WHERE))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("format version 99");
     }
 }

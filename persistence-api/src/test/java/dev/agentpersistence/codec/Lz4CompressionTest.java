@@ -12,17 +12,29 @@ import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
-/** The compression layer with LZ4, the default algorithm; {@link DocumentLayersCompressionTest} holds deflate's side. */
+/**
+ * The compression layer with LZ4, the default algorithm; {@link DocumentLayersCompressionTest} holds deflate's side.
+ */
 class Lz4CompressionTest {
-    private static final CheckpointLocation WHERE = new CheckpointLocation("agent-1", "cp-1", "/data/agent-1/1.checkpoint");
+    private static final CheckpointLocation WHERE =
+            new CheckpointLocation("agent-1", "cp-1", "/data/agent-1/1.checkpoint");
     private static final String NAMED = "'cp-1' of agent 'agent-1' at /data/agent-1/1.checkpoint";
     private static final byte[] MAGIC = {(byte) 0xA9, 'A', 'P', 'Z'};
     private static final byte[] DOC = DocumentLayersCompressionTest.jsonDocument(1, 8_000);
-    private static final DocumentLayers LZ4 = DocumentLayers.custom().compression(true).build();
-    private static final DocumentLayers DEFLATE = DocumentLayers.custom().compression(true)
-            .compressionAlgorithm(CompressionAlgorithm.DEFLATE).build();
-    /** A 300-character document as this layer compressed it when it was introduced; guards the format against changes. */
-    private static final String WRITTEN_WHEN_INTRODUCED = "qUFQWgIAAAFTEDstZ/MleyJmb3JtYXRWZXJzaW9uIjoxLCJtZXNzYWdlcyI6WyJhbmQgbWF5IHJldmlldyBjbGFpbQYA8gtzZWN0aW9uIDc4NzA4IHJldHJpZXMgc2VudAUA8QF0aGUgZHJhZnQgdGFibGVzEQDDd3JpdGVzIDQ5ODExSAAwYXNrNwBBYXJjaGsAACcA8AdmaXhlcyBudW1iZXJzIGEgc291cmNlCgCQMzUwMTIgcXVvRwACjwADnAD0AjExNTY1IG5hbWVzIGV2ZXJ5VQBjYWdhaW5zlgAEVADAdG9vbHMgMjc2Mzcg5QB0YSA5NDIyMXoAAUYABjkAAuoAQ3dpdGhbAGBiZWZvcmXTABNu5QCQZGF0ZXMgIl19";
+    private static final DocumentLayers LZ4 =
+            DocumentLayers.custom().compression(true).build();
+    private static final DocumentLayers DEFLATE = DocumentLayers.custom()
+            .compression(true)
+            .compressionAlgorithm(CompressionAlgorithm.DEFLATE)
+            .build();
+    /**
+     * A 300-character document as this layer compressed it when it was introduced; guards the format against changes.
+     */
+    private static final String WRITTEN_WHEN_INTRODUCED =
+            "qUFQWgIAAAFTEDstZ/MleyJmb3JtYXRWZXJzaW9uIjoxLCJtZXNzYWdlcyI6WyJhbmQgbWF5IHJldmlldyBjbGFpbQYA8gtzZWN0aW9"
+                    + "uIDc4NzA4IHJldHJpZXMgc2VudAUA8QF0aGUgZHJhZnQgdGFibGVzEQDDd3JpdGVzIDQ5ODExSAAwYXNrNwBBYXJjaGsAACc"
+                    + "A8AdmaXhlcyBudW1iZXJzIGEgc291cmNlCgCQMzUwMTIgcXVvRwACjwADnAD0AjExNTY1IG5hbWVzIGV2ZXJ5VQBjYWdhaW5"
+                    + "zlgAEVADAdG9vbHMgMjc2Mzcg5QB0YSA5NDIyMXoAAUYABjkAAuoAQ3dpdGhbAGBiZWZvcmXTABNu5QCQZGF0ZXMgIl19";
 
     @Test
     void lz4IsTheDefaultAlgorithmAndItsHeaderNamesLengthAndChecksum() {
@@ -30,13 +42,19 @@ class Lz4CompressionTest {
         byte[] stored = LZ4.wrap(DOC);
         assertThat(Arrays.copyOf(stored, 4)).isEqualTo(MAGIC);
         assertThat(stored[4]).as("format byte: LZ4").isEqualTo((byte) 2);
-        assertThat(ByteBuffer.wrap(stored, 5, 4).getInt()).as("uncompressed length").isEqualTo(DOC.length);
+        assertThat(ByteBuffer.wrap(stored, 5, 4).getInt())
+                .as("uncompressed length")
+                .isEqualTo(DOC.length);
         var crc = new CRC32C();
         crc.update(DOC);
-        assertThat(ByteBuffer.wrap(stored, 9, 4).getInt()).as("CRC32C of the document").isEqualTo((int) crc.getValue());
+        assertThat(ByteBuffer.wrap(stored, 9, 4).getInt())
+                .as("CRC32C of the document")
+                .isEqualTo((int) crc.getValue());
         assertThat(stored.length).as("prose compresses").isLessThan(DOC.length * 2 / 3);
         assertThat(LZ4.unwrap(stored, WHERE)).isEqualTo(DOC);
-        assertThat(LZ4.wrap(DOC)).as("deterministic, as CheckpointCodec requires").isEqualTo(stored);
+        assertThat(LZ4.wrap(DOC))
+                .as("deterministic, as CheckpointCodec requires")
+                .isEqualTo(stored);
         assertThat(LZ4.toString()).contains("compression=lz4(from 4096 bytes)");
     }
 
@@ -45,21 +63,34 @@ class Lz4CompressionTest {
         byte[] lz4 = LZ4.wrap(DOC);
         byte[] deflate = DEFLATE.wrap(DOC);
         assertThat(deflate[4]).isEqualTo((byte) 1);
-        for (var reader : new DocumentLayers[] {LZ4, DEFLATE, DocumentLayers.none(), DocumentLayers.custom().checksum(true).build()}) {
+        for (var reader : new DocumentLayers[] {
+            LZ4,
+            DEFLATE,
+            DocumentLayers.none(),
+            DocumentLayers.custom().checksum(true).build()
+        }) {
             assertThat(reader.unwrap(lz4, WHERE)).as("%s reads LZ4", reader).isEqualTo(DOC);
-            assertThat(reader.unwrap(deflate, WHERE)).as("%s reads deflate", reader).isEqualTo(DOC);
+            assertThat(reader.unwrap(deflate, WHERE))
+                    .as("%s reads deflate", reader)
+                    .isEqualTo(DOC);
         }
     }
 
     @Test
     void everyLayerCombinationRoundTripsWithLz4() {
         var keys = DocumentLayersTest.ring("k1");
-        var all = DocumentLayers.custom().compression(true).checksum(true).encryption(keys).build();
+        var all = DocumentLayers.custom()
+                .compression(true)
+                .checksum(true)
+                .encryption(keys)
+                .build();
         byte[] stored = all.wrap(DOC);
         assertThat(stored.length).as("compressed before encrypting").isLessThan(DOC.length * 2 / 3);
         assertThat(all.unwrap(stored, WHERE)).isEqualTo(DOC);
-        var checksummed = DocumentLayers.custom().compression(true).checksum(true).build();
-        assertThat(Arrays.copyOfRange(checksummed.wrap(DOC), 17, 22)).isEqualTo(new byte[] {(byte) 0xA9, 'A', 'P', 'Z', 2});
+        var checksummed =
+                DocumentLayers.custom().compression(true).checksum(true).build();
+        assertThat(Arrays.copyOfRange(checksummed.wrap(DOC), 17, 22))
+                .isEqualTo(new byte[] {(byte) 0xA9, 'A', 'P', 'Z', 2});
     }
 
     @Test
@@ -69,8 +100,10 @@ class Lz4CompressionTest {
         assertThat(layers.unwrap(stored, WHERE)).isEqualTo(DOC);
         byte[] altered = stored.clone();
         altered[40] ^= 0x01;
-        assertThatThrownBy(() -> layers.unwrap(altered, WHERE)).isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("checksum mismatch").hasMessageContaining(NAMED);
+        assertThatThrownBy(() -> layers.unwrap(altered, WHERE))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("checksum mismatch")
+                .hasMessageContaining(NAMED);
     }
 
     @Test
@@ -78,7 +111,8 @@ class Lz4CompressionTest {
         byte[] random = new byte[64 * 1024];
         new Random(3).nextBytes(random);
         assertThat(LZ4.wrap(random)).isEqualTo(random);
-        var all = DocumentLayers.custom().compression(true).compressionMinSize(0).build();
+        var all =
+                DocumentLayers.custom().compression(true).compressionMinSize(0).build();
         byte[] tiny = "{\"a\":1}".getBytes();
         assertThat(all.wrap(tiny)).isEqualTo(tiny);
         assertThat(all.wrap(new byte[0])).isEmpty();
@@ -87,7 +121,8 @@ class Lz4CompressionTest {
     @Test
     void everyAlteredBitIsCorruptNamingWhereOrHarmlessButNeverADifferentDocument() {
         byte[] document = DocumentLayersCompressionTest.jsonDocument(2, 3_000);
-        var layers = DocumentLayers.custom().compression(true).compressionMinSize(0).build();
+        var layers =
+                DocumentLayers.custom().compression(true).compressionMinSize(0).build();
         // A match offset moved onto equal text: the same document.
         DocumentLayersCompressionTest.assertEveryAlteredBitIsCorruptOrHarmless(layers, layers.wrap(document), document);
     }
@@ -107,22 +142,28 @@ class Lz4CompressionTest {
     @Test
     void aDeclaredLengthThatLiesIsCorrupt() {
         byte[] stored = LZ4.wrap(DOC);
-        assertCorrupt(withDeclaredLength(stored, DOC.length - 1), "LZ4 block is damaged or truncated, or holds more than the "
-                + (DOC.length - 1) + " bytes it declares");
-        assertCorrupt(withDeclaredLength(stored, DOC.length + 1), "holds " + DOC.length + " bytes, not the "
-                + (DOC.length + 1) + " it declares");
+        assertCorrupt(
+                withDeclaredLength(stored, DOC.length - 1),
+                "LZ4 block is damaged or truncated, or holds more than the " + (DOC.length - 1) + " bytes it declares");
+        assertCorrupt(
+                withDeclaredLength(stored, DOC.length + 1),
+                "holds " + DOC.length + " bytes, not the " + (DOC.length + 1) + " it declares");
         int beyondRatio = (stored.length - 13) * 256 + 1;
-        assertCorrupt(withDeclaredLength(stored, beyondRatio), "more than its " + (stored.length - 13)
-                + " compressed bytes can hold");
+        assertCorrupt(
+                withDeclaredLength(stored, beyondRatio),
+                "more than its " + (stored.length - 13) + " compressed bytes can hold");
     }
 
     @Test
     void aHugeDeclaredLengthIsRefusedBeforeAnythingIsAllocated() {
         byte[] stored = LZ4.wrap(DOC);
-        assertCorrupt(withDeclaredLength(stored, -1), "declares 4294967295 bytes uncompressed, over the maximum "
-                + "checkpoint size of 67108864 bytes");
-        assertThatThrownBy(() -> LZ4.unwrap(stored, WHERE, DOC.length - 1)).isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("declares " + DOC.length + " bytes uncompressed, over the maximum checkpoint size");
+        assertCorrupt(
+                withDeclaredLength(stored, -1),
+                "declares 4294967295 bytes uncompressed, over the maximum " + "checkpoint size of 67108864 bytes");
+        assertThatThrownBy(() -> LZ4.unwrap(stored, WHERE, DOC.length - 1))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining(
+                        "declares " + DOC.length + " bytes uncompressed, over the maximum checkpoint size");
         assertThat(LZ4.unwrap(stored, WHERE, DOC.length)).isEqualTo(DOC);
     }
 
@@ -132,7 +173,8 @@ class Lz4CompressionTest {
         byte[] bomb = LZ4.wrap(zeros);
         assertThat(bomb.length).as("16 MiB of zeros").isLessThan(80_000);
         assertThat(LZ4.unwrap(bomb, WHERE)).hasSize(zeros.length);
-        assertThatThrownBy(() -> LZ4.unwrap(bomb, WHERE, 1 << 20)).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> LZ4.unwrap(bomb, WHERE, 1 << 20))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("over the maximum checkpoint size of 1048576 bytes");
         assertCorrupt(withDeclaredLength(bomb, 1 << 20), "holds more than the 1048576 bytes it declares");
     }
@@ -140,7 +182,8 @@ class Lz4CompressionTest {
     @Test
     void aDocumentWrittenWhenTheLayerWasIntroducedReadsAndGetsTheSameHeader() {
         byte[] document = DocumentLayersCompressionTest.jsonDocument(7, 300);
-        var layers = DocumentLayers.custom().compression(true).compressionMinSize(0).build();
+        var layers =
+                DocumentLayers.custom().compression(true).compressionMinSize(0).build();
         byte[] stored = Base64.getDecoder().decode(WRITTEN_WHEN_INTRODUCED);
         assertThat(layers.unwrap(stored, WHERE)).isEqualTo(document);
         byte[] written = layers.wrap(document);

@@ -33,17 +33,24 @@ class SegmentCompressionTest {
         int json = new SegmentCodec(CheckpointCodec.json()).encode("agent-1", "seg-1", messages).length;
         assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("#crc32c:");
         assertThat(Arrays.copyOfRange(stored, 17, 21)).isEqualTo(MAGIC);
-        assertThat(stored.length).as("%d bytes stored for %d of JSON", stored.length, json).isLessThan(json * 2 / 3);
+        assertThat(stored.length)
+                .as("%d bytes stored for %d of JSON", stored.length, json)
+                .isLessThan(json * 2 / 3);
         assertThat(segments.decode("agent-1", "seg-1", stored, "segment seg-1")).isEqualTo(messages);
-        assertThat(new SegmentCodec(CheckpointCodec.json()).decode("agent-1", "seg-1",
-                DocumentLayers.none().unwrap(stored, new CheckpointLocation("agent-1", "seg-1", "x")), "x"))
+        assertThat(new SegmentCodec(CheckpointCodec.json())
+                        .decode(
+                                "agent-1",
+                                "seg-1",
+                                DocumentLayers.none().unwrap(stored, new CheckpointLocation("agent-1", "seg-1", "x")),
+                                "x"))
                 .isEqualTo(messages);
     }
 
     @Test
     void segmentsWrittenWithoutCompressionAreStillRead() {
         var messages = block(16);
-        byte[] plain = new SegmentCodec(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "none"))))
+        byte[] plain = new SegmentCodec(
+                        CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "none"))))
                 .encode("agent-1", "seg-1", messages);
         assertThat(Arrays.copyOfRange(plain, 17, 18)).containsExactly('{');
         assertThat(new SegmentCodec(CodecSettings.codec(ProviderConfig.empty())).decode("agent-1", "seg-1", plain, "x"))

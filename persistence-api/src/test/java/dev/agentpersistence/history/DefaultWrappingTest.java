@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code PersistenceStorageProviders.load} hands out what the factory built: the stored form, incremental
- * history included, belongs to the storage shell a factory builds, never to discovery.
+ * {@code PersistenceStorageProviders.load} hands out what the factory built: the stored form, incremental history
+ * included, belongs to the storage shell a factory builds, never to discovery.
  */
 class DefaultWrappingTest {
 
@@ -49,16 +49,18 @@ class DefaultWrappingTest {
 
     @Test
     void discoveryHandsOutWhatTheFactoryBuilt() throws IOException {
-        var loaded = PersistenceStorageProviders.load("segmented",
-                ProviderConfig.of(Map.of("agent.persistence.history.block-size", "8")), loader());
+        var loaded = PersistenceStorageProviders.load(
+                "segmented", ProviderConfig.of(Map.of("agent.persistence.history.block-size", "8")), loader());
         assertThat(loaded).isInstanceOf(SegmentedHeapStorage.class);
         assertThat(MeteredStorageProvider.defaultProviderName(loaded)).isEqualTo("segmentedheapstorage");
     }
 
     @Test
     void theSettingDoesNotWrapEither() throws IOException {
-        var loaded = PersistenceStorageProviders.load(ProviderConfig.of(Map.of(
-                "AGENT_PERSISTENCE_HISTORY_INCREMENTAL", "true", "agent.persistence.provider", "segmented")), loader());
+        var loaded = PersistenceStorageProviders.load(
+                ProviderConfig.of(Map.of(
+                        "AGENT_PERSISTENCE_HISTORY_INCREMENTAL", "true", "agent.persistence.provider", "segmented")),
+                loader());
         assertThat(loaded).isInstanceOf(SegmentedHeapStorage.class);
     }
 }

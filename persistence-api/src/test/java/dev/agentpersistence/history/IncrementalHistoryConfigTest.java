@@ -24,17 +24,29 @@ class IncrementalHistoryConfigTest {
 
     @Test
     void tiersMustNestInsideEachOtherAndTheBlockSize() {
-        assertThat(IncrementalHistoryConfig.custom().blockSize(8).tierSizes(List.of(512, 64)).build().tierSizes())
+        assertThat(IncrementalHistoryConfig.custom()
+                        .blockSize(8)
+                        .tierSizes(List.of(512, 64))
+                        .build()
+                        .tierSizes())
                 .containsExactly(512, 64);
-        assertThat(IncrementalHistoryConfig.custom().tierSizes(List.of()).build().tierSizes()).isEmpty();
+        assertThat(IncrementalHistoryConfig.custom()
+                        .tierSizes(List.of())
+                        .build()
+                        .tierSizes())
+                .isEmpty();
         for (var bad : List.of(List.of(256, 4096), List.of(4096, 250), List.of(16), List.of(4000, 256))) {
-            assertThatThrownBy(() -> IncrementalHistoryConfig.custom().tierSizes(bad).build())
-                    .as("%s", bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() ->
+                            IncrementalHistoryConfig.custom().tierSizes(bad).build())
+                    .as("%s", bad)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThatThrownBy(() -> IncrementalHistoryConfig.custom().blockSize(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> IncrementalHistoryConfig.custom().blockSize(0))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> IncrementalHistoryConfig.custom().gracePeriod(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> IncrementalHistoryConfig.custom().cachedAgents(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> IncrementalHistoryConfig.custom().cachedAgents(0))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> IncrementalHistoryConfig.custom().cachedMessages(-1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -53,10 +65,12 @@ class IncrementalHistoryConfigTest {
         assertThat(config.cachedAgents()).isEqualTo(7);
         assertThat(config.cachedMessages()).isEqualTo(1000);
         assertThat(IncrementalHistoryConfig.from(config).build()).hasToString(config.toString());
-        assertThatThrownBy(() -> IncrementalHistoryConfig.of(ProviderConfig.of(Map.of(
-                "agent.persistence.history.tier-sizes", "a,b")))).isInstanceOf(PersistenceException.class)
+        assertThatThrownBy(() -> IncrementalHistoryConfig.of(
+                        ProviderConfig.of(Map.of("agent.persistence.history.tier-sizes", "a,b"))))
+                .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("tier-sizes");
-        assertThatThrownBy(() -> IncrementalHistoryConfig.of(ProviderConfig.of(Map.of(
-                "agent.persistence.history.tier-sizes", "100")))).isInstanceOf(PersistenceException.class);
+        assertThatThrownBy(() -> IncrementalHistoryConfig.of(
+                        ProviderConfig.of(Map.of("agent.persistence.history.tier-sizes", "100"))))
+                .isInstanceOf(PersistenceException.class);
     }
 }

@@ -33,7 +33,8 @@ class IncrementalHistoryStorageProviderTest {
         String pad = "x".repeat(padding);
         next.add(Message.user("question " + step + " " + pad));
         if (step % 10 == 3) {
-            next.add(Message.toolCall(new ToolCall("call-" + step, "lookup", JSON.createObjectNode().put("n", step))));
+            next.add(Message.toolCall(new ToolCall(
+                    "call-" + step, "lookup", JSON.createObjectNode().put("n", step))));
         } else {
             next.add(Message.assistant("answer " + step + " " + pad).withMetadata("step", Integer.toString(step)));
         }
@@ -41,9 +42,15 @@ class IncrementalHistoryStorageProviderTest {
     }
 
     static AgentCheckpoint checkpoint(String agent, long version, List<Message> history) {
-        return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(agent).version(version)
-                .createdAt(T0.plusSeconds(version)).nodeId("node").messageHistory(history)
-                .metadata("phase", version % 2 == 0 ? "even" : "odd").build();
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId(agent)
+                .version(version)
+                .createdAt(T0.plusSeconds(version))
+                .nodeId("node")
+                .messageHistory(history)
+                .metadata("phase", version % 2 == 0 ? "even" : "odd")
+                .build();
     }
 
     private List<AgentCheckpoint> run(String agent, int steps, int padding) {
@@ -71,14 +78,17 @@ class IncrementalHistoryStorageProviderTest {
         long[] prefixBytes = new long[history.size() + 1];
         for (int i = 0; i < history.size(); i++) {
             prefixBytes[i + 1] = prefixBytes[i]
-                    + CheckpointCodec.json().encode(checkpoint("agent", 0, List.of(history.get(i)))).length - empty;
+                    + CheckpointCodec.json().encode(checkpoint("agent", 0, List.of(history.get(i)))).length
+                    - empty;
         }
         long full = 0;
         for (var checkpoint : saved) {
             full += prefixBytes[checkpoint.messageHistory().size()];
         }
         long incremental = heap.checkpointBytes.get() + heap.segmentBytes.get();
-        assertThat(incremental * 20).as("incremental %d bytes vs at least %d bytes for full histories", incremental, full).isLessThan(full);
+        assertThat(incremental * 20)
+                .as("incremental %d bytes vs at least %d bytes for full histories", incremental, full)
+                .isLessThan(full);
         assertThat(heap.segmentPuts.get()).as("segment writes").isLessThan(300);
     }
 
@@ -88,11 +98,14 @@ class IncrementalHistoryStorageProviderTest {
         heap.checkpointReads.set(0);
         heap.segmentReads.set(0);
         // instances that saved nothing, like other processes
-        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).contains(saved.get(399));
+        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent"))
+                .contains(saved.get(399));
         assertThat(heap.checkpointReads.get()).isEqualTo(1);
         assertThat(heap.segmentReads.get()).isEqualTo(1);
         var all = IncrementalHistoryStorageProvider.of(heap)
-                .getCheckpoints("agent", CheckpointFilter.builder().metadata("phase", "odd").build());
+                .getCheckpoints(
+                        "agent",
+                        CheckpointFilter.builder().metadata("phase", "odd").build());
         assertThat(all).hasSize(200);
         assertThat(heap.checkpointReads.get()).isEqualTo(2);
         assertThat(heap.segmentReads.get()).isEqualTo(2);
@@ -131,25 +144,38 @@ class IncrementalHistoryStorageProviderTest {
         arguments.put("query", "changed by the caller after saving");
 
         AgentCheckpoint first = storage.getLatestCheckpoint("agent").orElseThrow();
-        var firstArguments = (ObjectNode) first.messageHistory().get(0).toolCall().arguments();
+        var firstArguments =
+                (ObjectNode) first.messageHistory().get(0).toolCall().arguments();
         assertThat(firstArguments.get("query").asText()).isEqualTo("original");
         firstArguments.put("query", "changed by a reader");
 
         AgentCheckpoint second = storage.getLatestCheckpoint("agent").orElseThrow();
-        assertThat(second.messageHistory().get(0).toolCall().arguments().get("query").asText()).isEqualTo("original");
-        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).contains(second);
+        assertThat(second.messageHistory()
+                        .get(0)
+                        .toolCall()
+                        .arguments()
+                        .get("query")
+                        .asText())
+                .isEqualTo("original");
+        assertThat(IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent"))
+                .contains(second);
     }
 
     @Test
     void storedCheckpointsKeepOnlyTheLastIncompleteBlockInline() {
         var saved = run("agent", 100, 10);
         AgentCheckpoint stored = heap.stored("agent", 99);
-        assertThat(stored.messageHistory()).hasSize(200 % 16).isEqualTo(saved.get(99).messageHistory().subList(192, 200));
-        var descriptor = HistoryDescriptor.parse(stored.metadata().get(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY));
+        assertThat(stored.messageHistory())
+                .hasSize(200 % 16)
+                .isEqualTo(saved.get(99).messageHistory().subList(192, 200));
+        var descriptor =
+                HistoryDescriptor.parse(stored.metadata().get(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY));
         assertThat(descriptor.segmentIds()).hasSize(1).allMatch(id -> id.startsWith("0-192-"));
-        assertThat(heap.stored("agent", 3).metadata()).as("short histories are stored as they are")
+        assertThat(heap.stored("agent", 3).metadata())
+                .as("short histories are stored as they are")
                 .doesNotContainKey(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY);
-        assertThat(storage.getCheckpoint("agent", "cp-99").orElseThrow().metadata()).containsOnlyKeys("phase");
+        assertThat(storage.getCheckpoint("agent", "cp-99").orElseThrow().metadata())
+                .containsOnlyKeys("phase");
     }
 
     @Test
@@ -161,7 +187,8 @@ class IncrementalHistoryStorageProviderTest {
         removed.remove(17);
         var rolledBack = new ArrayList<>(base.subList(0, 260));
         rolledBack.add(Message.assistant("diverged"));
-        var variants = List.of(base.subList(0, 17), edited, removed, rolledBack, List.<Message>of(), base, base.subList(0, 256));
+        var variants = List.of(
+                base.subList(0, 17), edited, removed, rolledBack, List.<Message>of(), base, base.subList(0, 256));
         var saved = new ArrayList<AgentCheckpoint>();
         long version = 300;
         for (var history : variants) {
@@ -169,7 +196,8 @@ class IncrementalHistoryStorageProviderTest {
             storage.saveCheckpoint("agent", checkpoint);
             saved.add(checkpoint);
         }
-        assertThat(storage.getCheckpoints("agent", CheckpointFilter.builder().limit(saved.size()).build()))
+        assertThat(storage.getCheckpoints(
+                        "agent", CheckpointFilter.builder().limit(saved.size()).build()))
                 .containsExactlyElementsOf(saved);
         var fresh = IncrementalHistoryStorageProvider.of(heap);
         for (var checkpoint : saved) {
@@ -180,12 +208,17 @@ class IncrementalHistoryStorageProviderTest {
     @Test
     void reservedMetadataKeysAreRefused() {
         var bad = checkpoint("agent", 0, List.of()).toBuilder()
-                .metadata(IncrementalHistoryStorageProvider.RESERVED_METADATA_PREFIX + "x", "y").build();
-        assertThatThrownBy(() -> storage.saveCheckpoint("agent", bad)).isInstanceOf(IllegalArgumentException.class)
+                .metadata(IncrementalHistoryStorageProvider.RESERVED_METADATA_PREFIX + "x", "y")
+                .build();
+        assertThatThrownBy(() -> storage.saveCheckpoint("agent", bad))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("reserved");
-        var filter = CheckpointFilter.builder().metadata(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY, "{}").build();
+        var filter = CheckpointFilter.builder()
+                .metadata(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY, "{}")
+                .build();
         assertThatThrownBy(() -> storage.getCheckpoints("agent", filter)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> storage.getLatestCheckpoint("agent", filter)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> storage.getLatestCheckpoint("agent", filter))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -208,7 +241,8 @@ class IncrementalHistoryStorageProviderTest {
         storage.saveCheckpoint("agent", longWhole);
         assertThat(storage.getCheckpoints("agent")).containsExactly(whole, longWhole);
         var other = checkpoint("agent", 1, longWhole.messageHistory().subList(0, 40));
-        assertThatThrownBy(() -> storage.saveCheckpoint("agent", other)).isInstanceOf(CheckpointConflictException.class);
+        assertThatThrownBy(() -> storage.saveCheckpoint("agent", other))
+                .isInstanceOf(CheckpointConflictException.class);
     }
 
     @Test
@@ -227,12 +261,19 @@ class IncrementalHistoryStorageProviderTest {
     void missingOrTamperedDataIsReportedAsCorrupt() {
         run("agent", 100, 5);
         AgentCheckpoint stored = heap.stored("agent", 99);
-        var descriptor = HistoryDescriptor.parse(stored.metadata().get(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY));
+        var descriptor =
+                HistoryDescriptor.parse(stored.metadata().get(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY));
         String segment = descriptor.segmentIds().get(0);
 
         var otherMessages = run("other", 100, 6).get(99).messageHistory().subList(0, 192);
-        byte[] foreign = CheckpointCodec.json().encode(AgentCheckpoint.builder().checkpointId(segment).agentId("agent")
-                .version(0).createdAt(Instant.EPOCH).messageHistory(otherMessages).build());
+        byte[] foreign = CheckpointCodec.json()
+                .encode(AgentCheckpoint.builder()
+                        .checkpointId(segment)
+                        .agentId("agent")
+                        .version(0)
+                        .createdAt(Instant.EPOCH)
+                        .messageHistory(otherMessages)
+                        .build());
         heap.tamperSegment("agent", segment, foreign);
         // the instance that wrote the segments answers from its cache; a fresh one reads the store
         assertThat(storage.getCheckpoint("agent", "cp-99")).isPresent();
@@ -242,26 +283,37 @@ class IncrementalHistoryStorageProviderTest {
                     assertThat(e.agentId()).isEqualTo("agent");
                     assertThat(e.checkpointId()).isEqualTo("cp-99");
                     assertThat(e.location()).contains(segment);
-                }).hasMessageContaining("does not hold the messages its id names");
+                })
+                .hasMessageContaining("does not hold the messages its id names");
 
         heap.tamperSegment("agent", segment, "not json".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent")).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getLatestCheckpoint("agent"))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("unreadable");
 
         heap.dropSegment("agent", segment);
-        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getCheckpoints("agent")).isInstanceOf(CorruptCheckpointException.class)
+        assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getCheckpoints("agent"))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("missing");
 
         var tail = new ArrayList<>(stored.messageHistory());
         tail.set(0, Message.user("tampered"));
-        heap.replaceDocument("agent", 99, stored.toBuilder().messageHistory(tail).build());
+        heap.replaceDocument(
+                "agent", 99, stored.toBuilder().messageHistory(tail).build());
         run("agent", 0, 0);
         assertThatThrownBy(() -> IncrementalHistoryStorageProvider.of(heap).getCheckpoint("agent", "cp-99"))
                 .isInstanceOf(CorruptCheckpointException.class);
 
-        heap.replaceDocument("agent", 98, stored.toBuilder().checkpointId("cp-98").version(98)
-                .metadata(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY, "{\"format\":9}").build());
-        assertThatThrownBy(() -> storage.getCheckpoint("agent", "cp-98")).isInstanceOf(CorruptCheckpointException.class)
+        heap.replaceDocument(
+                "agent",
+                98,
+                stored.toBuilder()
+                        .checkpointId("cp-98")
+                        .version(98)
+                        .metadata(IncrementalHistoryStorageProvider.DESCRIPTOR_KEY, "{\"format\":9}")
+                        .build());
+        assertThatThrownBy(() -> storage.getCheckpoint("agent", "cp-98"))
+                .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("format 9");
     }
 
@@ -274,8 +326,7 @@ class IncrementalHistoryStorageProviderTest {
             }
 
             @Override
-            public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-            }
+            public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {}
 
             @Override
             public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
@@ -300,15 +351,19 @@ class IncrementalHistoryStorageProviderTest {
             history = grow(history, step, 5);
             resumed.saveCheckpoint("agent", checkpoint("agent", step, history));
         }
-        assertThat(heap.segmentPuts.get() - puts).as("segment writes for 40 more steps").isLessThanOrEqualTo(10);
-        assertThat(storage.getLatestCheckpoint("agent").orElseThrow().messageHistory()).isEqualTo(history);
+        assertThat(heap.segmentPuts.get() - puts)
+                .as("segment writes for 40 more steps")
+                .isLessThanOrEqualTo(10);
+        assertThat(storage.getLatestCheckpoint("agent").orElseThrow().messageHistory())
+                .isEqualTo(history);
         assertThat(saved).hasSize(300);
     }
 
     @Test
     void withoutACacheEverySaveHashesItsHistoryAndStillRoundTrips() {
         var uncached = IncrementalHistoryStorageProvider.builder(heap)
-                .config(IncrementalHistoryConfig.custom().cachedMessages(0).build()).build();
+                .config(IncrementalHistoryConfig.custom().cachedMessages(0).build())
+                .build();
         List<Message> history = List.of();
         var saved = new ArrayList<AgentCheckpoint>();
         for (int step = 0; step < 150; step++) {
@@ -324,8 +379,12 @@ class IncrementalHistoryStorageProviderTest {
     void deletionsKeepWhatKeptCheckpointsNeedAndCollectTheRest() {
         var clock = new MutableClock(T0);
         var heapWithClock = new SegmentedHeapStorage(clock);
-        var layer = IncrementalHistoryStorageProvider.builder(heapWithClock).clock(clock)
-                .config(IncrementalHistoryConfig.custom().gracePeriod(java.time.Duration.ofMinutes(10)).build()).build();
+        var layer = IncrementalHistoryStorageProvider.builder(heapWithClock)
+                .clock(clock)
+                .config(IncrementalHistoryConfig.custom()
+                        .gracePeriod(java.time.Duration.ofMinutes(10))
+                        .build())
+                .build();
         var saved = new ArrayList<AgentCheckpoint>();
         List<Message> history = List.of();
         for (int step = 0; step < 300; step++) {
@@ -336,7 +395,9 @@ class IncrementalHistoryStorageProviderTest {
         }
         int before = heapWithClock.segmentCount("agent");
         assertThat(layer.deleteCheckpointsBefore("agent", 290)).isEqualTo(290);
-        assertThat(heapWithClock.segmentCount("agent")).as("nothing is older than the grace period yet").isEqualTo(before);
+        assertThat(heapWithClock.segmentCount("agent"))
+                .as("nothing is older than the grace period yet")
+                .isEqualTo(before);
 
         clock.advance(java.time.Duration.ofMinutes(11));
         // the kept versions 290..299 (582..600 messages) need [0, 512), [512, 576) and [512, 592)
@@ -361,8 +422,11 @@ class IncrementalHistoryStorageProviderTest {
         heapWithClock.putSegment("agent", "0-16-" + "a".repeat(64), new byte[] {1});
         clock.advance(java.time.Duration.ofHours(2));
         heapWithClock.putSegment("agent", "0-16-" + "a".repeat(64), new byte[] {1});
-        assertThat(heapWithClock.deleteSegments("agent", List.of("0-16-" + "a".repeat(64)),
-                clock.instant().minus(java.time.Duration.ofHours(1)))).isZero();
+        assertThat(heapWithClock.deleteSegments(
+                        "agent",
+                        List.of("0-16-" + "a".repeat(64)),
+                        clock.instant().minus(java.time.Duration.ofHours(1))))
+                .isZero();
         assertThat(heapWithClock.segmentCount("agent")).isEqualTo(1);
     }
 }

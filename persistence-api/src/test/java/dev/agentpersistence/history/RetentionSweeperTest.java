@@ -26,7 +26,11 @@ class RetentionSweeperTest {
     private final MutableClock clock = new MutableClock(T0.plusSeconds(1000));
     private final SegmentedHeapStorage heap = new SegmentedHeapStorage(clock);
     private final IncrementalHistoryStorageProvider storage = IncrementalHistoryStorageProvider.builder(heap)
-            .clock(clock).config(IncrementalHistoryConfig.custom().gracePeriod(Duration.ofMinutes(5)).build()).build();
+            .clock(clock)
+            .config(IncrementalHistoryConfig.custom()
+                    .gracePeriod(Duration.ofMinutes(5))
+                    .build())
+            .build();
 
     private List<AgentCheckpoint> run(String agent, int steps) {
         var saved = new ArrayList<AgentCheckpoint>();
@@ -44,11 +48,15 @@ class RetentionSweeperTest {
     void keepLatestKeepsTheNewestAndCollectsTheirUnusedSegmentsAfterTheGracePeriod() {
         var a = run("a", 300);
         var b = run("b", 20);
-        var sweeper = RetentionSweeper.builder(storage).clock(clock)
-                .policy(RetentionPolicy.custom().keepLatest(5).build()).build();
+        var sweeper = RetentionSweeper.builder(storage)
+                .clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(5).build())
+                .build();
         var first = sweeper.sweep();
         assertThat(first.checkpointsDeleted()).isEqualTo(295 + 15);
-        assertThat(first.segmentsDeleted()).as("all segments are younger than the grace period").isZero();
+        assertThat(first.segmentsDeleted())
+                .as("all segments are younger than the grace period")
+                .isZero();
         assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(295, 300));
         assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b.subList(15, 20));
 
@@ -65,20 +73,27 @@ class RetentionSweeperTest {
     @Test
     void cutoffNamesWhatASweepWouldDeleteWithoutDeleting() {
         var a = run("a", 30);
-        var sweeper = RetentionSweeper.builder(storage).clock(clock)
-                .policy(RetentionPolicy.custom().keepLatest(4).build()).build();
+        var sweeper = RetentionSweeper.builder(storage)
+                .clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(4).build())
+                .build();
         assertThat(sweeper.cutoff("a")).hasValue(26);
         assertThat(sweeper.cutoff("unknown")).isEmpty();
         assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a);
-        assertThat(RetentionSweeper.builder(storage).build().cutoff("a")).as("keep all").isEmpty();
+        assertThat(RetentionSweeper.builder(storage).build().cutoff("a"))
+                .as("keep all")
+                .isEmpty();
     }
 
     @Test
     void sweepingChosenAgentsLeavesTheOthersAlone() {
         var a = run("a", 30);
         var b = run("b", 30);
-        var report = RetentionSweeper.builder(storage).clock(clock)
-                .policy(RetentionPolicy.custom().keepLatest(2).build()).build().sweep(List.of("a"));
+        var report = RetentionSweeper.builder(storage)
+                .clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(2).build())
+                .build()
+                .sweep(List.of("a"));
         assertThat(report.agentsVisited()).isEqualTo(1);
         assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(28, 30));
         assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b);
@@ -88,8 +103,12 @@ class RetentionSweeperTest {
     void maxAgeDeletesCheckpointsCreatedBeforeTheCutoff() {
         var a = run("a", 100);
         clock.advance(Duration.ofMinutes(10));
-        var sweeper = RetentionSweeper.builder(storage).clock(clock)
-                .policy(RetentionPolicy.custom().maxAge(Duration.ofSeconds(1000 + 600 - 60)).build()).build();
+        var sweeper = RetentionSweeper.builder(storage)
+                .clock(clock)
+                .policy(RetentionPolicy.custom()
+                        .maxAge(Duration.ofSeconds(1000 + 600 - 60))
+                        .build())
+                .build();
         var report = sweeper.sweep();
         assertThat(report.checkpointsDeleted()).isEqualTo(60);
         assertThat(report.startedAt()).isEqualTo(clock.instant());
@@ -114,8 +133,11 @@ class RetentionSweeperTest {
         expiring.storage.saveCheckpoint("a", IncrementalHistoryStorageProviderTest.checkpoint("a", 0, List.of()));
         expiring.storage.saveCheckpoint("b", IncrementalHistoryStorageProviderTest.checkpoint("b", 0, List.of()));
         expiring.failAgent = "a";
-        var report = RetentionSweeper.builder(expiring).clock(clock)
-                .policy(RetentionPolicy.custom().keepLatest(1).build()).build().sweep();
+        var report = RetentionSweeper.builder(expiring)
+                .clock(clock)
+                .policy(RetentionPolicy.custom().keepLatest(1).build())
+                .build()
+                .sweep();
         assertThat(report.expiredDeleted()).isEqualTo(7);
         assertThat(report.failedAgents()).containsExactly("a");
         assertThat(report.agentsVisited()).isEqualTo(2);
@@ -138,7 +160,9 @@ class RetentionSweeperTest {
                     return 0;
                 }
             };
-            var future = RetentionSweeper.builder(flaky).clock(clock).build()
+            var future = RetentionSweeper.builder(flaky)
+                    .clock(clock)
+                    .build()
                     .schedule(executor, Duration.ZERO, Duration.ofMillis(10));
             assertThat(runs.await(10, TimeUnit.SECONDS)).isTrue();
             future.cancel(false);
@@ -147,15 +171,20 @@ class RetentionSweeperTest {
             executor.shutdownNow();
         }
         var sweeper = RetentionSweeper.builder(storage).build();
-        assertThatThrownBy(() -> sweeper.schedule(executor, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sweeper.schedule(executor, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void policiesValidateTheirArguments() {
         assertThatThrownBy(() -> RetentionPolicy.custom().keepLatest(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> RetentionPolicy.custom().maxAge(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RetentionPolicy.custom().maxAge(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(RetentionPolicy.keepAll().keepLatest()).isEmpty();
-        assertThat(RetentionPolicy.custom().keepLatest(3).maxAge(Duration.ofDays(7)).build())
+        assertThat(RetentionPolicy.custom()
+                        .keepLatest(3)
+                        .maxAge(Duration.ofDays(7))
+                        .build())
                 .hasToString("RetentionPolicy{keepLatest=3, maxAge=PT168H}");
         assertThatThrownBy(() -> RetentionSweeper.builder(storage).gracePeriod(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);

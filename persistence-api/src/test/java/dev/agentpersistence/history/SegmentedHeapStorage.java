@@ -22,13 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A heap provider with the segment capability for unit tests of the history layer. Stores the JSON
- * documents of checkpoints (so tests can count bytes and tamper with them), counts calls, and can
- * fail saves to act out a crash between writing segments and writing the checkpoint.
+ * A heap provider with the segment capability for unit tests of the history layer. Stores the JSON documents of
+ * checkpoints (so tests can count bytes and tamper with them), counts calls, and can fail saves to act out a crash
+ * between writing segments and writing the checkpoint.
  */
 final class SegmentedHeapStorage implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
-    private record Segment(byte[] bytes, Instant writtenAt) {
-    }
+    private record Segment(byte[] bytes, Instant writtenAt) {}
 
     private final CheckpointCodec codec = CheckpointCodec.json();
     private final Clock clock;
@@ -156,7 +155,8 @@ final class SegmentedHeapStorage implements PersistenceStorageProvider<Checkpoin
     @Override
     public synchronized List<SegmentInfo> listSegments(String agentId) {
         var infos = new ArrayList<SegmentInfo>();
-        segments.getOrDefault(agentId, new TreeMap<>()).forEach((id, s) -> infos.add(new SegmentInfo(id, s.writtenAt())));
+        segments.getOrDefault(agentId, new TreeMap<>())
+                .forEach((id, s) -> infos.add(new SegmentInfo(id, s.writtenAt())));
         return infos;
     }
 

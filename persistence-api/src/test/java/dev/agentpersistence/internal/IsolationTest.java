@@ -11,14 +11,20 @@ import org.junit.jupiter.api.Test;
 
 class IsolationTest {
     private static AgentCheckpoint.Builder checkpoint() {
-        return AgentCheckpoint.builder().checkpointId("c").agentId("a").version(1)
+        return AgentCheckpoint.builder()
+                .checkpointId("c")
+                .agentId("a")
+                .version(1)
                 .createdAt(Instant.parse("2026-01-01T00:00:00Z"));
     }
 
     @Test
     void aMutableInputIsCopiedAndAnImmutableStateIsShared() {
         ObjectNode input = JsonNodeFactory.instance.objectNode().put("task", "write");
-        var original = checkpoint().lastInput(input).state("counter", IntNode.valueOf(3)).build();
+        var original = checkpoint()
+                .lastInput(input)
+                .state("counter", IntNode.valueOf(3))
+                .build();
 
         AgentCheckpoint copy = Isolation.copy(original);
 
@@ -30,7 +36,10 @@ class IsolationTest {
     @Test
     void mutableStateValuesAreCopied() {
         ObjectNode plan = JsonNodeFactory.instance.objectNode().put("step", 1);
-        var original = checkpoint().state("plan", plan).state("counter", IntNode.valueOf(3)).build();
+        var original = checkpoint()
+                .state("plan", plan)
+                .state("counter", IntNode.valueOf(3))
+                .build();
 
         AgentCheckpoint copy = Isolation.copy(original);
         ((ObjectNode) copy.state().get("plan")).put("step", 2);

@@ -34,14 +34,17 @@ class ConversationStoreConcurrencyTest {
     void appendsThroughOneStore() throws Exception {
         var store = ConversationStore.of(storage);
         run(thread -> store, (store1, thread, i) -> store1.append("shared", Message.user(thread + ":" + i)));
-        assertNothingLostAndOrderKept(ConversationStore.of(storage).load("shared").messages());
+        assertNothingLostAndOrderKept(
+                ConversationStore.of(storage).load("shared").messages());
     }
 
     @Test
     void appendsThroughOneStorePerThreadLikeSeparateProcesses() throws Exception {
-        run(thread -> ConversationStore.of(storage),
+        run(
+                thread -> ConversationStore.of(storage),
                 (store, thread, i) -> store.append("shared", Message.user(thread + ":" + i)));
-        assertNothingLostAndOrderKept(ConversationStore.of(storage).load("shared").messages());
+        assertNothingLostAndOrderKept(
+                ConversationStore.of(storage).load("shared").messages());
     }
 
     @Test
@@ -65,10 +68,12 @@ class ConversationStoreConcurrencyTest {
             list.add(Message.user(thread + ":" + i));
             tracker.replace("shared", list);
         });
-        assertNothingLostAndOrderKept(ConversationStore.of(storage).load("shared").messages());
+        assertNothingLostAndOrderKept(
+                ConversationStore.of(storage).load("shared").messages());
     }
 
-    private final java.util.Map<ConversationStore, ReadThenReplace> trackers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<ConversationStore, ReadThenReplace> trackers =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private interface Step {
         void write(ConversationStore store, int thread, int index);
@@ -96,7 +101,8 @@ class ConversationStoreConcurrencyTest {
 
     private static void assertNothingLostAndOrderKept(List<Message> messages) {
         assertThat(messages).hasSize(THREADS * MESSAGES_PER_THREAD);
-        var byThread = messages.stream().map(Message::content)
+        var byThread = messages.stream()
+                .map(Message::content)
                 .collect(Collectors.groupingBy(c -> c.substring(0, c.indexOf(':')), Collectors.toList()));
         assertThat(byThread).hasSize(THREADS);
         byThread.forEach((thread, contents) -> {

@@ -46,25 +46,36 @@ class ConversationStoreTest {
     @Test
     void appendSavesOneCheckpointPerChangeChainedToThePreviousOne() {
         var hello = Message.user("hello");
-        var image = Message.user(List.of(ContentPart.text("what is this?"),
+        var image = Message.user(List.of(
+                ContentPart.text("what is this?"),
                 ContentPart.bytes(MediaKind.IMAGE, new byte[] {1, 2, 3}, "image/png")));
         store.append("c1", hello);
         var saved = store.append("c1", List.of(image, Message.assistant("a cat")));
 
-        assertThat(saved.messages()).containsExactly(hello, image, saved.messages().get(2));
+        assertThat(saved.messages())
+                .containsExactly(hello, image, saved.messages().get(2));
         assertThat(store.load("c1")).isEqualTo(saved);
         var checkpoints = storage.getCheckpoints("c1");
         assertThat(checkpoints).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
-        assertThat(checkpoints.get(1).parentCheckpointId()).isEqualTo(checkpoints.get(0).checkpointId());
+        assertThat(checkpoints.get(1).parentCheckpointId())
+                .isEqualTo(checkpoints.get(0).checkpointId());
         assertThat(checkpoints.get(0).nodeId()).isEqualTo(ConversationStore.NODE_ID);
         assertThat(checkpoints.get(1).metadata()).doesNotContainKey(ConversationStore.WINDOW_METADATA_KEY);
     }
 
     @Test
     void aNewCheckpointKeepsTheStateNodeAndMetadataOfThePreviousOne() {
-        storage.saveCheckpoint("agent-7", AgentCheckpoint.builder().checkpointId("cp-0").agentId("agent-7")
-                .createdAt(Instant.parse("2026-01-01T00:00:00Z")).nodeId("plan").state("step", IntNode.valueOf(3))
-                .metadata("team", "blue").message(Message.user("start")).build());
+        storage.saveCheckpoint(
+                "agent-7",
+                AgentCheckpoint.builder()
+                        .checkpointId("cp-0")
+                        .agentId("agent-7")
+                        .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+                        .nodeId("plan")
+                        .state("step", IntNode.valueOf(3))
+                        .metadata("team", "blue")
+                        .message(Message.user("start"))
+                        .build());
 
         var saved = store.append("agent-7", Message.assistant("planned"));
 
@@ -116,16 +127,22 @@ class ConversationStoreTest {
     @Test
     void anEvictionStoresTheNewWindowAndKeepsTheEarlierHistory() {
         var system = Message.system("be brief");
-        var saved = store.append("c4", List.of(system, Message.user("u1"), Message.assistant("a1"),
-                Message.user("u2"), Message.assistant("a2")));
+        var saved = store.append(
+                "c4",
+                List.of(
+                        system,
+                        Message.user("u1"),
+                        Message.assistant("a1"),
+                        Message.user("u2"),
+                        Message.assistant("a2")));
         var window = saved.messages();
         var u3 = Message.user("u3");
 
         var evicted = store.replace("c4", List.of(window.get(0), window.get(3), window.get(4), u3));
 
         assertThat(evicted.messages()).containsExactly(system, window.get(3), window.get(4), u3);
-        assertThat(evicted.history()).containsExactly(system, window.get(1), window.get(2), window.get(3),
-                window.get(4), u3);
+        assertThat(evicted.history())
+                .containsExactly(system, window.get(1), window.get(2), window.get(3), window.get(4), u3);
         assertThat(evicted.checkpoint().orElseThrow().metadata())
                 .containsEntry(ConversationStore.WINDOW_METADATA_KEY, "0-1,3-6");
         assertThat(store.load("c4")).isEqualTo(evicted);
@@ -138,8 +155,9 @@ class ConversationStoreTest {
     void anEvictionThatOrphansAToolResultAlignsTheHead() {
         var call = Message.toolCall(new ToolCall("call-1", "lookup", IntNode.valueOf(1)));
         var result = Message.toolResult("call-1", "lookup", "found");
-        var saved = store.append("c5", List.of(Message.system("s"), Message.user("find 1"), call, result,
-                Message.assistant("found it")));
+        var saved = store.append(
+                "c5",
+                List.of(Message.system("s"), Message.user("find 1"), call, result, Message.assistant("found it")));
         var window = saved.messages();
 
         var evicted = store.replace("c5", List.of(window.get(0), window.get(3), window.get(4), Message.user("thanks")));
@@ -176,7 +194,9 @@ class ConversationStoreTest {
         var cleared = store.clear("c8");
         assertThat(cleared.messages()).isEmpty();
         assertThat(cleared.history()).hasSize(2);
-        assertThat(store.append("c8", Message.user("c")).messages()).extracting(Message::content).containsExactly("c");
+        assertThat(store.append("c8", Message.user("c")).messages())
+                .extracting(Message::content)
+                .containsExactly("c");
 
         assertThat(store.delete("c8")).isEqualTo(3);
         assertThat(store.load("c8").history()).isEmpty();
@@ -203,15 +223,19 @@ class ConversationStoreTest {
     @Test
     void aChangeThatLosesEveryRaceFailsTypedAndWritesNothingOfItsOwn() {
         var rival = ConversationStore.of(storage);
-        PersistenceStorageProvider<CheckpointFilter> racing = new RacingStorage(storage, () -> rival.append("c11",
-                Message.assistant("rival")));
+        PersistenceStorageProvider<CheckpointFilter> racing =
+                new RacingStorage(storage, () -> rival.append("c11", Message.assistant("rival")));
         var unlucky = ConversationStore.builder(racing).maxConflictRetries(2).build();
 
         assertThatThrownBy(() -> unlucky.append("c11", Message.user("mine")))
                 .isInstanceOf(ConversationConflictException.class)
-                .hasMessageContaining("'c11'").hasMessageContaining("3 attempts")
-                .satisfies(e -> assertThat(((ConversationConflictException) e).attempts()).isEqualTo(3));
-        assertThat(store.load("c11").messages()).extracting(Message::content).containsExactly("rival", "rival", "rival");
+                .hasMessageContaining("'c11'")
+                .hasMessageContaining("3 attempts")
+                .satisfies(e -> assertThat(((ConversationConflictException) e).attempts())
+                        .isEqualTo(3));
+        assertThat(store.load("c11").messages())
+                .extracting(Message::content)
+                .containsExactly("rival", "rival", "rival");
     }
 
     @Test
@@ -229,26 +253,40 @@ class ConversationStoreTest {
 
     @Test
     void aCorruptWindowEntryIsReportedWithTheCheckpoint() {
-        storage.saveCheckpoint("c13", AgentCheckpoint.builder().checkpointId("bad").agentId("c13").createdAt(Instant.now())
-                .message(Message.user("x")).metadata(ConversationStore.WINDOW_METADATA_KEY, "0-9").build());
+        storage.saveCheckpoint(
+                "c13",
+                AgentCheckpoint.builder()
+                        .checkpointId("bad")
+                        .agentId("c13")
+                        .createdAt(Instant.now())
+                        .message(Message.user("x"))
+                        .metadata(ConversationStore.WINDOW_METADATA_KEY, "0-9")
+                        .build());
         assertThatThrownBy(() -> store.load("c13"))
                 .isInstanceOf(dev.agentpersistence.CorruptCheckpointException.class)
-                .hasMessageContaining("'bad'").hasMessageContaining("c13").hasMessageContaining("outside a history of 1");
+                .hasMessageContaining("'bad'")
+                .hasMessageContaining("c13")
+                .hasMessageContaining("outside a history of 1");
     }
 
     @Test
     void aRollbackUndoesTheToolCallsRecordedSinceTheCheckpointAndRestoresItsWindow() {
         var before = store.append("c15", List.of(Message.system("s"), Message.user("make two users")));
         var removed = new ArrayList<String>();
-        store.append("c15", List.of(Message.toolCall(new ToolCall("1", "createUser", IntNode.valueOf(1))),
-                Message.toolResult("1", "createUser", "ok"),
-                Message.toolCall(new ToolCall("2", "createUser", IntNode.valueOf(2))),
-                Message.toolResult("2", "createUser", "ok"), Message.assistant("done")));
+        store.append(
+                "c15",
+                List.of(
+                        Message.toolCall(new ToolCall("1", "createUser", IntNode.valueOf(1))),
+                        Message.toolResult("1", "createUser", "ok"),
+                        Message.toolCall(new ToolCall("2", "createUser", IntNode.valueOf(2))),
+                        Message.toolResult("2", "createUser", "ok"),
+                        Message.assistant("done")));
         var tools = dev.agentpersistence.RollbackToolRegistry.builder()
                 .registerRollback("createUser", "removeUser", args -> {
                     removed.add(args.asText());
                     return null;
-                }).build();
+                })
+                .build();
 
         var report = store.rollbackTo("c15", before.checkpoint().orElseThrow().checkpointId(), tools);
 
@@ -269,8 +307,11 @@ class ConversationStoreTest {
             last = store.append("c16", List.of(Message.user("q" + i), Message.assistant("a" + i)));
         }
         var sweeper = dev.agentpersistence.history.RetentionSweeper.builder(storage)
-                .policy(dev.agentpersistence.history.RetentionPolicy.custom().keepLatest(1).build())
-                .gracePeriod(java.time.Duration.ZERO).build();
+                .policy(dev.agentpersistence.history.RetentionPolicy.custom()
+                        .keepLatest(1)
+                        .build())
+                .gracePeriod(java.time.Duration.ZERO)
+                .build();
         sweeper.sweep(List.of("c16"));
 
         assertThat(storage.getCheckpoints("c16")).hasSize(1);
@@ -289,7 +330,8 @@ class ConversationStoreTest {
         var saved = store.replace(base, plus(copies(base.messages()), Message.user("mine")));
 
         assertThat(saved.version()).isEqualTo(4);
-        assertThat(store.load("c17").messages()).extracting(Message::content)
+        assertThat(store.load("c17").messages())
+                .extracting(Message::content)
                 .containsExactly("hi", "other 0", "other 1", "other 2", "mine");
     }
 

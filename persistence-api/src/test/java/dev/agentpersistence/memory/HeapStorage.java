@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
- * The real storage shell (stored form, conflicts, incremental history) over a map in the heap, as the
- * in-memory provider is built (that provider lives in a module depending on this one).
+ * The real storage shell (stored form, conflicts, incremental history) over a map in the heap, as the in-memory
+ * provider is built (that provider lives in a module depending on this one).
  */
 final class HeapStorage extends AgentRecordsBackend {
     private final Map<Area, ConcurrentMap<String, List<StoredCheckpoint>>> values =
@@ -32,8 +32,11 @@ final class HeapStorage extends AgentRecordsBackend {
     /** The bytes of every document the provider's backend holds now, checkpoints and history segments. */
     static long storedBytes(StorageShell provider) {
         var heap = (HeapStorage) provider.backend();
-        return heap.values.values().stream().flatMap(area -> area.values().stream()).flatMap(List::stream)
-                .mapToLong(record -> record.document().length).sum();
+        return heap.values.values().stream()
+                .flatMap(area -> area.values().stream())
+                .flatMap(List::stream)
+                .mapToLong(record -> record.document().length)
+                .sum();
     }
 
     @Override
@@ -59,8 +62,7 @@ final class HeapStorage extends AgentRecordsBackend {
     }
 
     @Override
-    public void checkHealth() {
-    }
+    public void checkHealth() {}
 
     @Override
     protected String location(Area area, String agentId, String id) {

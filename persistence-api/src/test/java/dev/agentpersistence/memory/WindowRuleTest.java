@@ -47,7 +47,8 @@ class WindowRuleTest {
     @Test
     void aPendingToolCallAtTheEndStays() {
         assertThat(WindowRule.alignHead(List.of(CALL_A))).containsExactly(CALL_A);
-        assertThat(WindowRule.alignHead(List.of(SYSTEM, CALL_A, CALL_B, RESULT_B))).containsExactly(SYSTEM, CALL_A, CALL_B, RESULT_B);
+        assertThat(WindowRule.alignHead(List.of(SYSTEM, CALL_A, CALL_B, RESULT_B)))
+                .containsExactly(SYSTEM, CALL_A, CALL_B, RESULT_B);
     }
 
     @Test

@@ -19,23 +19,35 @@ class AgentPersistenceMetricsTest {
     void aRegistryWrapsTheStorageSoProviderCallsAreTimed() {
         var registry = new SimpleMeterRegistry();
         var heap = new HeapStorage();
-        var persistence = AgentPersistence.builder().storage(heap).meterRegistry(registry).build();
+        var persistence =
+                AgentPersistence.builder().storage(heap).meterRegistry(registry).build();
 
         assertThat(persistence.storage()).isInstanceOf(MeteredStorageProvider.class);
-        assertThat(((MeteredStorageProvider<?>) persistence.storage()).delegate()).isSameAs(heap);
+        assertThat(((MeteredStorageProvider<?>) persistence.storage()).delegate())
+                .isSameAs(heap);
 
         var context = new SimpleAgentContext("writer").append(Message.user("hi"));
         persistence.createCheckpoint(context, "node-a", null, null);
         persistence.createCheckpoint(context, "node-b", null, null);
 
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE)
-                .tags("provider", "heapstorage", "operation", "save", "outcome", "success").timer().count()).isEqualTo(2);
+                        .tags("provider", "heapstorage", "operation", "save", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_LOAD)
-                .tags("operation", "latest", "outcome", "not_found").timer().count()).as("first checkpoint: no parent")
+                        .tags("operation", "latest", "outcome", "not_found")
+                        .timer()
+                        .count())
+                .as("first checkpoint: no parent")
                 .isEqualTo(1);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).summary().count()).isEqualTo(2);
-        assertThat(registry.get("agent.persistence.checkpoint.create").tags("kind", "checkpoint", "outcome", "success")
-                .timer().count()).isEqualTo(2);
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).summary().count())
+                .isEqualTo(2);
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tags("kind", "checkpoint", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
@@ -48,33 +60,55 @@ class AgentPersistenceMetricsTest {
                     return JSON.booleanNode(true);
                 })
                 .build();
-        var persistence = AgentPersistence.builder().storage(new HeapStorage()).rollbackTools(tools)
-                .meterRegistry(registry).build();
+        var persistence = AgentPersistence.builder()
+                .storage(new HeapStorage())
+                .rollbackTools(tools)
+                .meterRegistry(registry)
+                .build();
         var context = new SimpleAgentContext("shopper");
         var checkpoint = persistence.createCheckpoint(context, "start", null, null);
-        context.callTool(Tool.of("placeOrder", args -> JSON.textNode("ok")), JSON.objectNode().put("orderId", "o-1"));
+        context.callTool(
+                Tool.of("placeOrder", args -> JSON.textNode("ok")),
+                JSON.objectNode().put("orderId", "o-1"));
 
         var report = persistence.rollbackToCheckpoint(checkpoint.checkpointId(), context);
 
         assertThat(report.isRestored()).isTrue();
         assertThat(undone).containsExactly("o-1");
-        assertThat(registry.get("agent.persistence.rollback").tags("target", "checkpoint", "outcome", "restored")
-                .timer().count()).isEqualTo(1);
-        assertThat(registry.get("agent.persistence.rollback.inverse.calls").tag("outcome", "success").counter().count())
+        assertThat(registry.get("agent.persistence.rollback")
+                        .tags("target", "checkpoint", "outcome", "restored")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_LOAD).tags("operation", "get", "outcome", "success")
-                .timer().count()).isEqualTo(1);
+        assertThat(registry.get("agent.persistence.rollback.inverse.calls")
+                        .tag("outcome", "success")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_LOAD)
+                        .tags("operation", "get", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void anAlreadyMeteredStorageKeepsItsOwnProviderTag() {
         var registry = new SimpleMeterRegistry();
-        var metered = MeteredStorageProvider.builder(new HeapStorage(), registry).providerName("custom").build();
-        var persistence = AgentPersistence.builder().storage(metered).meterRegistry(registry).build();
+        var metered = MeteredStorageProvider.builder(new HeapStorage(), registry)
+                .providerName("custom")
+                .build();
+        var persistence = AgentPersistence.builder()
+                .storage(metered)
+                .meterRegistry(registry)
+                .build();
 
         assertThat(persistence.storage()).isSameAs(metered);
         persistence.createCheckpoint(new SimpleAgentContext("a"), "n", null, null);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE).tag("provider", "custom").timer().count())
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE)
+                        .tag("provider", "custom")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
     }
 

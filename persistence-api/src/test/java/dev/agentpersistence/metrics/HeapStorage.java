@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A heap provider for the metrics tests that follows the save rules (unique version and id,
- * identical re-save is a no-op) and can be switched "down", like a backend that stopped answering.
+ * A heap provider for the metrics tests that follows the save rules (unique version and id, identical re-save is a
+ * no-op) and can be switched "down", like a backend that stopped answering.
  */
 final class HeapStorage implements PersistenceStorageProvider<CheckpointFilter> {
     private final Map<String, TreeMap<Long, AgentCheckpoint>> agents = new TreeMap<>();
@@ -82,9 +82,13 @@ final class HeapStorage implements PersistenceStorageProvider<CheckpointFilter> 
     public synchronized List<String> listAgents() {
         StorageChecks.requireOpen(closed, "HeapStorage");
         if (down) {
-            throw new StorageUnavailableException("heap storage is down", new java.io.IOException("connection refused"));
+            throw new StorageUnavailableException(
+                    "heap storage is down", new java.io.IOException("connection refused"));
         }
-        return agents.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey).toList();
+        return agents.entrySet().stream()
+                .filter(e -> !e.getValue().isEmpty())
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     @Override
@@ -96,7 +100,8 @@ final class HeapStorage implements PersistenceStorageProvider<CheckpointFilter> 
         StorageChecks.requireAgentId(agentId);
         StorageChecks.requireOpen(closed, "HeapStorage");
         if (down) {
-            throw new StorageUnavailableException("heap storage is down", new java.io.IOException("connection refused"));
+            throw new StorageUnavailableException(
+                    "heap storage is down", new java.io.IOException("connection refused"));
         }
     }
 }

@@ -35,7 +35,9 @@ class MeteredStorageProviderTest {
     void setUp() {
         registry = new SimpleMeterRegistry();
         heap = new HeapStorage();
-        metered = MeteredStorageProvider.builder(heap, registry).providerName("heap").build();
+        metered = MeteredStorageProvider.builder(heap, registry)
+                .providerName("heap")
+                .build();
     }
 
     private static AgentCheckpoint checkpoint(long version, String text) {
@@ -50,7 +52,9 @@ class MeteredStorageProviderTest {
     }
 
     private Timer timer(String name, String operation, String outcome) {
-        return registry.find(name).tags("provider", "heap", "operation", operation, "outcome", outcome).timer();
+        return registry.find(name)
+                .tags("provider", "heap", "operation", operation, "outcome", outcome)
+                .timer();
     }
 
     private long count(String name, String operation, String outcome) {
@@ -63,7 +67,9 @@ class MeteredStorageProviderTest {
         metered.saveCheckpoint(AGENT, checkpoint(0, "hello"));
         metered.saveCheckpoint(AGENT, checkpoint(1, "again"));
 
-        assertThat(heap.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+        assertThat(heap.getCheckpoints(AGENT))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L);
         Timer save = timer(StorageMetricNames.CHECKPOINT_SAVE, "save", "success");
         assertThat(save).isNotNull();
         assertThat(save.count()).isEqualTo(2);
@@ -77,18 +83,23 @@ class MeteredStorageProviderTest {
         assertThat(metered.getCheckpoint(AGENT, "missing")).isEmpty();
         metered.saveCheckpoint(AGENT, checkpoint(0, "hello"));
         assertThat(metered.getLatestCheckpoint(AGENT)).contains(checkpoint(0, "hello"));
-        assertThat(metered.getLatestCheckpoint(AGENT, CheckpointFilter.builder().nodeId("node-0").build()))
+        assertThat(metered.getLatestCheckpoint(
+                        AGENT, CheckpointFilter.builder().nodeId("node-0").build()))
                 .contains(checkpoint(0, "hello"));
         assertThat(metered.getCheckpoint(AGENT, "cp-0")).contains(checkpoint(0, "hello"));
         assertThat(metered.getCheckpoints(AGENT)).containsExactly(checkpoint(0, "hello"));
-        assertThat(metered.getCheckpoints(AGENT, CheckpointFilter.builder().nodeId("other").build())).isEmpty();
+        assertThat(metered.getCheckpoints(
+                        AGENT, CheckpointFilter.builder().nodeId("other").build()))
+                .isEmpty();
 
         String load = StorageMetricNames.CHECKPOINT_LOAD;
         assertThat(count(load, "latest", "not_found")).isEqualTo(1);
         assertThat(count(load, "latest", "success")).isEqualTo(2);
         assertThat(count(load, "get", "not_found")).isEqualTo(1);
         assertThat(count(load, "get", "success")).isEqualTo(1);
-        assertThat(count(load, "list", "success")).as("an empty list is still a success").isEqualTo(2);
+        assertThat(count(load, "list", "success"))
+                .as("an empty list is still a success")
+                .isEqualTo(2);
     }
 
     @Test
@@ -100,11 +111,19 @@ class MeteredStorageProviderTest {
                 .isInstanceOf(CheckpointConflictException.class);
         metered.saveCheckpoint(AGENT, checkpoint(0, "hello"));
 
-        assertThat(count(StorageMetricNames.CHECKPOINT_SAVE, "save", "conflict")).isEqualTo(1);
-        assertThat(count(StorageMetricNames.CHECKPOINT_SAVE, "save", "success")).as("identical re-save").isEqualTo(2);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_CONFLICTS).tag("provider", "heap").counter().count())
+        assertThat(count(StorageMetricNames.CHECKPOINT_SAVE, "save", "conflict"))
                 .isEqualTo(1);
-        assertThat(registry.find(StorageMetricNames.ERRORS).counters()).as("a conflict is not an error").isEmpty();
+        assertThat(count(StorageMetricNames.CHECKPOINT_SAVE, "save", "success"))
+                .as("identical re-save")
+                .isEqualTo(2);
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_CONFLICTS)
+                        .tag("provider", "heap")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.find(StorageMetricNames.ERRORS).counters())
+                .as("a conflict is not an error")
+                .isEmpty();
     }
 
     @Test
@@ -123,18 +142,25 @@ class MeteredStorageProviderTest {
 
         assertThat(count(StorageMetricNames.CHECKPOINT_SAVE, "save", "error")).isEqualTo(2);
         assertThat(count(StorageMetricNames.CHECKPOINT_LOAD, "latest", "error")).isEqualTo(2);
-        assertThat(registry.get(StorageMetricNames.AGENTS_LIST).tags("provider", "heap", "operation", "list",
-                "outcome", "error").timer().count()).isEqualTo(1);
+        assertThat(registry.get(StorageMetricNames.AGENTS_LIST)
+                        .tags("provider", "heap", "operation", "list", "outcome", "error")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(errors("save", "StorageUnavailableException")).isEqualTo(1);
         assertThat(errors("latest", "StorageUnavailableException")).isEqualTo(2);
         assertThat(errors("list", "StorageUnavailableException")).isEqualTo(1);
         assertThat(errors("save", "IllegalArgumentException")).isEqualTo(1);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_CONFLICTS).counter().count()).isZero();
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_CONFLICTS)
+                        .counter()
+                        .count())
+                .isZero();
     }
 
     private double errors(String operation, String exception) {
         Counter counter = registry.find(StorageMetricNames.ERRORS)
-                .tags("provider", "heap", "operation", operation, "exception", exception).counter();
+                .tags("provider", "heap", "operation", operation, "exception", exception)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -146,7 +172,9 @@ class MeteredStorageProviderTest {
                 throw new AssertionError("broken invariant");
             }
         };
-        var wrapped = MeteredStorageProvider.builder(failing, registry).providerName("heap").build();
+        var wrapped = MeteredStorageProvider.builder(failing, registry)
+                .providerName("heap")
+                .build();
 
         assertThatThrownBy(() -> wrapped.getCheckpoints(AGENT)).isInstanceOf(AssertionError.class);
 
@@ -164,7 +192,9 @@ class MeteredStorageProviderTest {
         assertThatThrownBy(() -> metered.saveCheckpoint(AGENT, checkpoint(1, "conflict")))
                 .isInstanceOf(CheckpointConflictException.class);
 
-        DistributionSummary size = registry.get(StorageMetricNames.CHECKPOINT_SIZE).tag("provider", "heap").summary();
+        DistributionSummary size = registry.get(StorageMetricNames.CHECKPOINT_SIZE)
+                .tag("provider", "heap")
+                .summary();
         var codec = CheckpointCodec.json();
         assertThat(size.count()).isEqualTo(2);
         assertThat(size.totalAmount()).isEqualTo(codec.encode(first).length + codec.encode(second).length);
@@ -174,12 +204,22 @@ class MeteredStorageProviderTest {
 
     @Test
     void sizeRecordingCanBeTurnedOff() {
-        var quiet = MeteredStorageProvider.builder(new HeapStorage(), registry).providerName("quiet")
-                .config(StorageMetricsConfig.custom().recordSize(false).build()).build();
+        var quiet = MeteredStorageProvider.builder(new HeapStorage(), registry)
+                .providerName("quiet")
+                .config(StorageMetricsConfig.custom().recordSize(false).build())
+                .build();
         quiet.saveCheckpoint(AGENT, checkpoint(0, "hello"));
 
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).tag("provider", "quiet").summary().count()).isZero();
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE).tag("provider", "quiet").timer().count()).isEqualTo(1);
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE)
+                        .tag("provider", "quiet")
+                        .summary()
+                        .count())
+                .isZero();
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE)
+                        .tag("provider", "quiet")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -192,8 +232,10 @@ class MeteredStorageProviderTest {
         assertThat(metered.listAgents()).containsExactly(AGENT);
         assertThat(metered.deleteCheckpoints(AGENT)).isEqualTo(1);
 
-        assertThat(count(StorageMetricNames.CHECKPOINT_DELETE, "delete_before", "success")).isEqualTo(1);
-        assertThat(count(StorageMetricNames.CHECKPOINT_DELETE, "delete_all", "success")).isEqualTo(1);
+        assertThat(count(StorageMetricNames.CHECKPOINT_DELETE, "delete_before", "success"))
+                .isEqualTo(1);
+        assertThat(count(StorageMetricNames.CHECKPOINT_DELETE, "delete_all", "success"))
+                .isEqualTo(1);
         assertThat(count(StorageMetricNames.AGENTS_LIST, "list", "success")).isEqualTo(1);
     }
 
@@ -205,30 +247,43 @@ class MeteredStorageProviderTest {
         assertThatThrownBy(tiny::listAgents).isInstanceOf(UnsupportedOperationException.class);
 
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_DELETE)
-                .tags("provider", "tiny", "operation", "delete_all", "outcome", "unsupported").timer().count()).isEqualTo(1);
+                        .tags("provider", "tiny", "operation", "delete_all", "outcome", "unsupported")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.get(StorageMetricNames.AGENTS_LIST)
-                .tags("provider", "tiny", "operation", "list", "outcome", "unsupported").timer().count()).isEqualTo(1);
+                        .tags("provider", "tiny", "operation", "list", "outcome", "unsupported")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.find(StorageMetricNames.ERRORS).counters()).isEmpty();
     }
 
     @Test
     void theDefaultProviderTagComesFromTheClassName() {
-        assertThat(MeteredStorageProvider.defaultProviderName(new TinyStorageProvider())).isEqualTo("tiny");
-        assertThat(MeteredStorageProvider.defaultProviderName(new HeapStorage())).isEqualTo("heapstorage");
-        assertThat(MeteredStorageProvider.defaultProviderName(new NoPersistenceStorageProvider())).isEqualTo("none");
-        var anonymous = new TinyStorageProvider() {
-        };
-        assertThat(MeteredStorageProvider.defaultProviderName(anonymous)).isEqualTo(anonymous.getClass().getName());
-        assertThat(MeteredStorageProvider.builder(new TinyStorageProvider(), registry).build().providerName())
+        assertThat(MeteredStorageProvider.defaultProviderName(new TinyStorageProvider()))
+                .isEqualTo("tiny");
+        assertThat(MeteredStorageProvider.defaultProviderName(new HeapStorage()))
+                .isEqualTo("heapstorage");
+        assertThat(MeteredStorageProvider.defaultProviderName(new NoPersistenceStorageProvider()))
+                .isEqualTo("none");
+        var anonymous = new TinyStorageProvider() {};
+        assertThat(MeteredStorageProvider.defaultProviderName(anonymous))
+                .isEqualTo(anonymous.getClass().getName());
+        assertThat(MeteredStorageProvider.builder(new TinyStorageProvider(), registry)
+                        .build()
+                        .providerName())
                 .isEqualTo("tiny");
     }
 
     @Test
     void wrapLeavesAnAlreadyMeteredProviderAlone() {
-        assertThat(MeteredStorageProvider.wrap(metered, new SimpleMeterRegistry())).isSameAs(metered);
+        assertThat(MeteredStorageProvider.wrap(metered, new SimpleMeterRegistry()))
+                .isSameAs(metered);
         var wrapped = MeteredStorageProvider.wrap(heap, registry);
         assertThat(wrapped).isInstanceOf(MeteredStorageProvider.class);
-        assertThat(((MeteredStorageProvider<CheckpointFilter>) wrapped).delegate()).isSameAs(heap);
+        assertThat(((MeteredStorageProvider<CheckpointFilter>) wrapped).delegate())
+                .isSameAs(heap);
     }
 
     @Test
@@ -241,7 +296,8 @@ class MeteredStorageProviderTest {
 
     @Test
     void builderRejectsMissingOrBlankArguments() {
-        assertThatThrownBy(() -> MeteredStorageProvider.builder(null, registry)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> MeteredStorageProvider.builder(null, registry))
+                .isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> MeteredStorageProvider.builder(heap, null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> MeteredStorageProvider.builder(heap, registry).providerName(" "))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -272,17 +328,28 @@ class MeteredStorageProviderTest {
 
     @Test
     void configuredPercentilesArePublishedAndHistogramsCanBeTurnedOff() {
-        var config = StorageMetricsConfig.custom().percentiles(0.5, 0.95, 0.99).percentileHistogram(false).build();
-        var withPercentiles = MeteredStorageProvider.builder(new HeapStorage(), registry).providerName("p")
-                .config(config).build();
+        var config = StorageMetricsConfig.custom()
+                .percentiles(0.5, 0.95, 0.99)
+                .percentileHistogram(false)
+                .build();
+        var withPercentiles = MeteredStorageProvider.builder(new HeapStorage(), registry)
+                .providerName("p")
+                .config(config)
+                .build();
         for (int v = 0; v < 20; v++) {
             withPercentiles.saveCheckpoint(AGENT, checkpoint(v, "m" + v));
         }
 
-        var snapshot = registry.get(StorageMetricNames.CHECKPOINT_SAVE).tag("provider", "p").timer().takeSnapshot();
+        var snapshot = registry.get(StorageMetricNames.CHECKPOINT_SAVE)
+                .tag("provider", "p")
+                .timer()
+                .takeSnapshot();
         assertThat(snapshot.percentileValues()).extracting(v -> v.percentile()).containsExactly(0.5, 0.95, 0.99);
         assertThat(snapshot.histogramCounts()).isEmpty();
-        var size = registry.get(StorageMetricNames.CHECKPOINT_SIZE).tag("provider", "p").summary().takeSnapshot();
+        var size = registry.get(StorageMetricNames.CHECKPOINT_SIZE)
+                .tag("provider", "p")
+                .summary()
+                .takeSnapshot();
         assertThat(size.percentileValues()).hasSize(3);
     }
 
@@ -295,10 +362,12 @@ class MeteredStorageProviderTest {
         heap.down(true);
         assertThatThrownBy(() -> metered.getCheckpoints(AGENT)).isInstanceOf(StorageUnavailableException.class);
 
-        assertThat(registry.getMeters()).extracting(m -> m.getId().getName()).allSatisfy(name ->
-                assertThat(name).matches("agent\\.persistence(\\.[a-z]+)+"));
-        assertThat(registry.getMeters()).extracting(Meter::getId).allSatisfy(id ->
-                assertThat(id.getTag("provider")).isEqualTo("heap"));
+        assertThat(registry.getMeters())
+                .extracting(m -> m.getId().getName())
+                .allSatisfy(name -> assertThat(name).matches("agent\\.persistence(\\.[a-z]+)+"));
+        assertThat(registry.getMeters())
+                .extracting(Meter::getId)
+                .allSatisfy(id -> assertThat(id.getTag("provider")).isEqualTo("heap"));
     }
 
     /** A provider with the three required methods only, as a minimal custom provider would be. */
@@ -309,8 +378,7 @@ class MeteredStorageProviderTest {
         }
 
         @Override
-        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-        }
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {}
 
         @Override
         public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {

@@ -20,13 +20,17 @@ class StorageMetricsConfigTest {
 
     @Test
     void keepsTheConfiguredValues() {
-        var config = StorageMetricsConfig.custom().percentiles(0, 0.5, 1).percentileHistogram(false).recordSize(false)
+        var config = StorageMetricsConfig.custom()
+                .percentiles(0, 0.5, 1)
+                .percentileHistogram(false)
+                .recordSize(false)
                 .build();
         assertThat(config.percentiles()).containsExactly(0, 0.5, 1);
         assertThat(config.percentileHistogram()).isFalse();
         assertThat(config.recordSize()).isFalse();
-        assertThat(config).hasToString("StorageMetricsConfig[percentiles=[0.0, 0.5, 1.0], percentileHistogram=false, "
-                + "recordSize=false]");
+        assertThat(config)
+                .hasToString("StorageMetricsConfig[percentiles=[0.0, 0.5, 1.0], percentileHistogram=false, "
+                        + "recordSize=false]");
     }
 
     @ParameterizedTest

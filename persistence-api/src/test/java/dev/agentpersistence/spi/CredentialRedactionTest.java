@@ -14,35 +14,37 @@ import java.net.URISyntaxException;
 import java.sql.SQLException;
 import java.util.Base64;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Credentials never shown: {@link ProviderConfig#redact}, {@link Redactor}, settings and malformed encryption keys. */
 class CredentialRedactionTest {
     private static final String SECRET = "S3CRETvalue";
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "jdbc:postgresql://127.0.0.1:1/x?sslpassword=S3CRETvalue&user=u",
-            "jdbc:postgresql://db/x?user=u&trustStorePassword=S3CRETvalue",
-            "jdbc:mysql://db/x?keyStorePassword=S3CRETvalue&useSSL=true",
-            "https://s3.example?accessKey=S3CRETvalue",
-            "https://api.example/v1?apiToken=S3CRETvalue#top",
-            "https://api.example/v1?X-Amz-Security-Token=S3CRETvalue",
-            "jdbc:sqlserver://db:1433;user=u;sslPassword=S3CRETvalue;encrypt=true",
-            "jdbc:sqlserver://db:1433;user=u;password={S3CRETvalue;x};encrypt=true",
-            "jdbc:h2:mem:x;USER=sa;PASSWORD=S3CRETvalue",
-            "jdbc:postgresql://db/x?password=S3CRETvalue;more&user=u",
-            "redis://:abc@defS3CRETvalue@host:6379",
-            "redis://user:abc@S3CRETvalue@host:6379/0",
-            "redis://:pre:S3CRETvalue@host",
-            "redis://:ab?S3CRETvalue@host",
-            "redis://abc@S3CRETvalue@host",
-            "redis://:abc S3CRETvalue@host:6379",
-            "jdbc:postgresql://u:a b@S3CRETvalue@host/db",
-            "http://u:S3CRETvalue@host and again http://v:S3CRETvalue@other/path?x=1",
-            "'redis://:S3CRETvalue@host'"})
+    @ValueSource(
+            strings = {
+                "jdbc:postgresql://127.0.0.1:1/x?sslpassword=S3CRETvalue&user=u",
+                "jdbc:postgresql://db/x?user=u&trustStorePassword=S3CRETvalue",
+                "jdbc:mysql://db/x?keyStorePassword=S3CRETvalue&useSSL=true",
+                "https://s3.example?accessKey=S3CRETvalue",
+                "https://api.example/v1?apiToken=S3CRETvalue#top",
+                "https://api.example/v1?X-Amz-Security-Token=S3CRETvalue",
+                "jdbc:sqlserver://db:1433;user=u;sslPassword=S3CRETvalue;encrypt=true",
+                "jdbc:sqlserver://db:1433;user=u;password={S3CRETvalue;x};encrypt=true",
+                "jdbc:h2:mem:x;USER=sa;PASSWORD=S3CRETvalue",
+                "jdbc:postgresql://db/x?password=S3CRETvalue;more&user=u",
+                "redis://:abc@defS3CRETvalue@host:6379",
+                "redis://user:abc@S3CRETvalue@host:6379/0",
+                "redis://:pre:S3CRETvalue@host",
+                "redis://:ab?S3CRETvalue@host",
+                "redis://abc@S3CRETvalue@host",
+                "redis://:abc S3CRETvalue@host:6379",
+                "jdbc:postgresql://u:a b@S3CRETvalue@host/db",
+                "http://u:S3CRETvalue@host and again http://v:S3CRETvalue@other/path?x=1",
+                "'redis://:S3CRETvalue@host'"
+            })
     void credentialBearingPartsAreHidden(String text) {
         String shown = ProviderConfig.redact(text);
         assertThat(shown).doesNotContain(SECRET).doesNotContain("S3CRET").contains("****");
@@ -53,8 +55,8 @@ class CredentialRedactionTest {
     void everythingBeforeTheLastAtOfTheAuthorityIsUserInfo() {
         assertThat(ProviderConfig.redact("redis://:abc@defSECRET@host:6379/0")).isEqualTo("redis://:****@host:6379/0");
         assertThat(ProviderConfig.redact("redis://app:abc@def@host")).isEqualTo("redis://app:****@host");
-        assertThat(ProviderConfig.redact("jdbc:postgresql://db/x?user=a@b.example")).isEqualTo(
-                "jdbc:postgresql://db/x?user=a@b.example");
+        assertThat(ProviderConfig.redact("jdbc:postgresql://db/x?user=a@b.example"))
+                .isEqualTo("jdbc:postgresql://db/x?user=a@b.example");
         assertThat(ProviderConfig.redact("redis://user@localhost:6379")).isEqualTo("redis://user@localhost:6379");
     }
 
@@ -69,13 +71,17 @@ class CredentialRedactionTest {
     @Test
     void redactedSettingsHideEveryCredentialParameter() {
         var url = Setting.text("agent.persistence.x.url", null, "A URL.").redacted();
-        assertThat(url.show("jdbc:postgresql://h/x?sslpassword=" + SECRET + "&user=u")).doesNotContain(SECRET);
+        assertThat(url.show("jdbc:postgresql://h/x?sslpassword=" + SECRET + "&user=u"))
+                .doesNotContain(SECRET);
         var strict = url.checkedBy(v -> v.startsWith("jdbc:") ? null : "a JDBC URL");
         assertThatThrownBy(() -> strict.read(ProviderConfig.of(Map.of(url.key(), "redis://:abc@def" + SECRET + "@h"))))
                 .isInstanceOf(PersistenceException.class)
                 .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
-        var config = ProviderConfig.of(Map.of("agent.persistence.x.url", "redis://:abc@def" + SECRET + "@h",
-                "agent.persistence.x.api-token", SECRET));
+        var config = ProviderConfig.of(Map.of(
+                "agent.persistence.x.url",
+                "redis://:abc@def" + SECRET + "@h",
+                "agent.persistence.x.api-token",
+                SECRET));
         assertThat(config.toString()).doesNotContain(SECRET).doesNotContain("abc");
     }
 
@@ -83,7 +89,8 @@ class CredentialRedactionTest {
     void aRedactorHidesTheSecretValuesOfItsUrlWhereverTheyAppear() {
         var redactor = Redactor.forCredentialsIn("jdbc:mariadb://app:p%40ss" + SECRET + "@h/db?apiToken=tok" + SECRET)
                 .andSecret("given" + SECRET);
-        assertThat(redactor.redact("Incorrect port value : p@ss" + SECRET + "@127.0.0.1")).doesNotContain(SECRET);
+        assertThat(redactor.redact("Incorrect port value : p@ss" + SECRET + "@127.0.0.1"))
+                .doesNotContain(SECRET);
         assertThat(redactor.redact("bad token tok" + SECRET + ", bad password given" + SECRET))
                 .isEqualTo("bad token ****, bad password ****");
         assertThat(redactor.redact((String) null)).isNull();
@@ -118,20 +125,32 @@ class CredentialRedactionTest {
     void swappedIdAndKeyNeverShowTheKey() {
         String key = Base64.getEncoder().encodeToString(bytes(32, 7));
         String urlSafeKey = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(32, 9));
-        assertThat(EncryptionKeys.isValidKeyId(urlSafeKey)).as("a URL-safe key looks like an id").isTrue();
-        for (String spec : new String[] {key + ":k1", urlSafeKey + ":k1", urlSafeKey + ":" + key,
-                "k1:" + key + "," + urlSafeKey + ":k2", "k1:" + key.substring(0, 20) + "!!" + key.substring(20),
-                "k1:" + Base64.getEncoder().encodeToString(bytes(16, 1)), key}) {
+        assertThat(EncryptionKeys.isValidKeyId(urlSafeKey))
+                .as("a URL-safe key looks like an id")
+                .isTrue();
+        for (String spec : new String[] {
+            key + ":k1",
+            urlSafeKey + ":k1",
+            urlSafeKey + ":" + key,
+            "k1:" + key + "," + urlSafeKey + ":k2",
+            "k1:" + key.substring(0, 20) + "!!" + key.substring(20),
+            "k1:" + Base64.getEncoder().encodeToString(bytes(16, 1)),
+            key
+        }) {
             assertThatThrownBy(() -> EncryptionKeys.parse(spec, null))
-                    .as(spec).isInstanceOf(PersistenceException.class)
+                    .as(spec)
+                    .isInstanceOf(PersistenceException.class)
                     .satisfies(e -> assertNowhere(e, key, urlSafeKey, key.substring(0, 20), key.substring(22)));
-            assertThatThrownBy(() -> CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), spec))))
-                    .as(spec).isInstanceOf(PersistenceException.class)
+            assertThatThrownBy(() ->
+                            CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.ENCRYPTION_KEYS.key(), spec))))
+                    .as(spec)
+                    .isInstanceOf(PersistenceException.class)
                     .hasMessageContaining(CodecSettings.ENCRYPTION_KEYS.key())
                     .satisfies(e -> assertNowhere(e, key, urlSafeKey, key.substring(0, 20), key.substring(22)));
         }
         assertThatThrownBy(() -> EncryptionKeys.parse(key + ":k1", null))
-                .hasMessageContaining("entry 1 of 1").hasMessageContaining("swapped");
+                .hasMessageContaining("entry 1 of 1")
+                .hasMessageContaining("swapped");
         assertThatThrownBy(() -> EncryptionKeys.parse("k1:" + key, urlSafeKey))
                 .isInstanceOf(PersistenceException.class)
                 .satisfies(e -> assertNowhere(e, urlSafeKey));
@@ -150,7 +169,10 @@ class CredentialRedactionTest {
         var trace = new StringWriter();
         failure.printStackTrace(new PrintWriter(trace));
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            trace.append('\n').append(String.valueOf(t.getMessage())).append('\n').append(t.toString());
+            trace.append('\n')
+                    .append(String.valueOf(t.getMessage()))
+                    .append('\n')
+                    .append(t.toString());
         }
         for (String secret : secrets) {
             assertThat(trace.toString()).as("trace of %s", failure).doesNotContain(secret);

@@ -46,8 +46,10 @@ class PersistenceStorageProvidersTest {
     private ClassLoader listing(String... classNames) throws IOException {
         Path file = dir.resolve(SERVICES);
         Files.createDirectories(file.getParent());
-        Files.writeString(file, "# factories under test\n" + String.join("\n", classNames) + "\n", StandardCharsets.UTF_8);
-        var loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader());
+        Files.writeString(
+                file, "# factories under test\n" + String.join("\n", classNames) + "\n", StandardCharsets.UTF_8);
+        var loader =
+                new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader());
         loaders.add(loader);
         return loader;
     }
@@ -72,9 +74,15 @@ class PersistenceStorageProvidersTest {
         }
 
         assertThat(provider).isInstanceOf(NoPersistenceStorageProvider.class);
-        var warnings = err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("WARN")).toList();
-        assertThat(warnings).singleElement().asString()
-                .contains("No agent-persistence storage provider found").contains(ProviderConfig.PROVIDER);
+        var warnings = err.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.contains("WARN"))
+                .toList();
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .contains("No agent-persistence storage provider found")
+                .contains(ProviderConfig.PROVIDER);
         assertThat(PersistenceStorageProviders.available(empty)).isEmpty();
     }
 
@@ -83,15 +91,19 @@ class PersistenceStorageProvidersTest {
         var empty = new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
         loaders.add(empty);
         var err = new ByteArrayOutputStream();
-        var notice = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8), NOPLoggerFactory::new);
+        var notice =
+                new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8), NOPLoggerFactory::new);
 
         var first = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, notice);
         var second = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, notice);
 
         assertThat(first).isInstanceOf(NoPersistenceStorageProvider.class);
         assertThat(second).isInstanceOf(NoPersistenceStorageProvider.class);
-        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
-                .contains("checkpoints are NOT stored").contains(ProviderConfig.PROVIDER + "=none");
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList())
+                .singleElement()
+                .asString()
+                .contains("checkpoints are NOT stored")
+                .contains(ProviderConfig.PROVIDER + "=none");
     }
 
     @Test
@@ -99,13 +111,13 @@ class PersistenceStorageProvidersTest {
         var empty = new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
         loaders.add(empty);
         var err = new ByteArrayOutputStream();
-        var withoutBinding = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8),
-                NOPLoggerFactory::new);
-        var withBinding = new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8),
-                LoggerFactory::getILoggerFactory);
+        var withoutBinding =
+                new NoProviderNotice(() -> new PrintStream(err, true, StandardCharsets.UTF_8), NOPLoggerFactory::new);
+        var withBinding = new NoProviderNotice(
+                () -> new PrintStream(err, true, StandardCharsets.UTF_8), LoggerFactory::getILoggerFactory);
 
-        var none = PersistenceStorageProviders.load(ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "none")), empty,
-                withoutBinding);
+        var none = PersistenceStorageProviders.load(
+                ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "none")), empty, withoutBinding);
         var logged = PersistenceStorageProviders.load(ProviderConfig.empty(), empty, withBinding);
 
         assertThat(none).isInstanceOf(NoPersistenceStorageProvider.class);
@@ -141,9 +153,11 @@ class PersistenceStorageProvidersTest {
     void anExplicitChoiceWins() throws IOException {
         var loader = listing(TestFactories.Alpha.class, TestFactories.Beta.class);
 
-        var byConfig = PersistenceStorageProviders.load(ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, " Beta ")), loader);
+        var byConfig =
+                PersistenceStorageProviders.load(ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, " Beta ")), loader);
         var byName = PersistenceStorageProviders.load("alpha", ProviderConfig.empty(), loader);
-        var none = PersistenceStorageProviders.load(ProviderConfig.of(Map.of("AGENT_PERSISTENCE_PROVIDER", "none")), loader);
+        var none = PersistenceStorageProviders.load(
+                ProviderConfig.of(Map.of("AGENT_PERSISTENCE_PROVIDER", "none")), loader);
 
         assertThat(made(byConfig).factory()).isEqualTo("beta");
         assertThat(made(byName).factory()).isEqualTo("alpha");
@@ -169,8 +183,11 @@ class PersistenceStorageProvidersTest {
                 TestFactories.Alpha.class.getName());
 
         assertThat(PersistenceStorageProviders.available(loader))
-                .extracting(PersistenceStorageProviderFactory::name).containsExactly("alpha");
-        assertThat(made(PersistenceStorageProviders.load(ProviderConfig.empty(), loader)).factory()).isEqualTo("alpha");
+                .extracting(PersistenceStorageProviderFactory::name)
+                .containsExactly("alpha");
+        assertThat(made(PersistenceStorageProviders.load(ProviderConfig.empty(), loader))
+                        .factory())
+                .isEqualTo("alpha");
     }
 
     @Test
@@ -181,7 +198,8 @@ class PersistenceStorageProvidersTest {
                 TestFactories.Alpha.class.getName());
 
         assertThat(PersistenceStorageProviders.available(loader))
-                .extracting(PersistenceStorageProviderFactory::name).containsExactly("alpha", "beta");
+                .extracting(PersistenceStorageProviderFactory::name)
+                .containsExactly("alpha", "beta");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.agentpersistence.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,11 +11,13 @@ class ProviderConfigTest {
 
     @Test
     void environmentNamesMatchDottedKeys() {
-        var config = ProviderConfig.fromEnvironment(Map.of(
-                "AGENT_PERSISTENCE_JDBC_URL", "jdbc:sqlite:x.db",
-                "AGENT_PERSISTENCE_JDBC_POOL_SIZE", "7",
-                "PATH", "/usr/bin",
-                "agent_persistence_lower", "ignored: env prefix is upper case"), new Properties());
+        var config = ProviderConfig.fromEnvironment(
+                Map.of(
+                        "AGENT_PERSISTENCE_JDBC_URL", "jdbc:sqlite:x.db",
+                        "AGENT_PERSISTENCE_JDBC_POOL_SIZE", "7",
+                        "PATH", "/usr/bin",
+                        "agent_persistence_lower", "ignored: env prefix is upper case"),
+                new Properties());
 
         assertThat(config.get("agent.persistence.jdbc.url")).contains("jdbc:sqlite:x.db");
         assertThat(config.get("agent.persistence.jdbc.pool-size")).contains("7");
@@ -45,7 +46,8 @@ class ProviderConfigTest {
         assertThat(config.get("agent.persistence.redis.key_prefix")).contains("second");
         assertThat(config).isEqualTo(ProviderConfig.of(Map.of("Agent.Persistence.Redis.Key.Prefix", "second")));
         assertThat(config.hashCode())
-                .isEqualTo(ProviderConfig.of(Map.of("agent.persistence.redis.key.prefix", "second")).hashCode());
+                .isEqualTo(ProviderConfig.of(Map.of("agent.persistence.redis.key.prefix", "second"))
+                        .hashCode());
     }
 
     @Test
@@ -66,14 +68,16 @@ class ProviderConfigTest {
     void redactHidesUriPasswords() {
         assertThat(ProviderConfig.redact("postgresql://app:s3cret@db.example:5432/test"))
                 .isEqualTo("postgresql://app:****@db.example:5432/test");
-        assertThat(ProviderConfig.redact("redis://:p%40ss@localhost:6379/0")).isEqualTo("redis://:****@localhost:6379/0");
+        assertThat(ProviderConfig.redact("redis://:p%40ss@localhost:6379/0"))
+                .isEqualTo("redis://:****@localhost:6379/0");
         assertThat(ProviderConfig.redact("redis://localhost:6379")).isEqualTo("redis://localhost:6379");
         assertThat(ProviderConfig.redact("redis://user@localhost:6379")).isEqualTo("redis://user@localhost:6379");
         assertThat(ProviderConfig.redact("a rediss://u:x@h1 and s3://k:y@h2"))
                 .isEqualTo("a rediss://u:****@h1 and s3://k:****@h2");
         assertThat(ProviderConfig.redact("jdbc:postgresql://db/test?user=app&password=s3cret&ssl=true"))
                 .isEqualTo("jdbc:postgresql://db/test?user=app&password=****&ssl=true");
-        assertThat(ProviderConfig.redact("jdbc:sqlserver://db;user=app;PWD=s3cret")).isEqualTo("jdbc:sqlserver://db;user=app;PWD=****");
+        assertThat(ProviderConfig.redact("jdbc:sqlserver://db;user=app;PWD=s3cret"))
+                .isEqualTo("jdbc:sqlserver://db;user=app;PWD=****");
         assertThat(ProviderConfig.redact(null)).isNull();
     }
 
@@ -89,7 +93,8 @@ class ProviderConfigTest {
         String text = config.toString();
 
         assertThat(text).doesNotContain("hunter2", "AWSSECRET", "AKIAID", "tok,", "pw@");
-        assertThat(text).contains("agent.persistence.jdbc.password=****")
+        assertThat(text)
+                .contains("agent.persistence.jdbc.password=****")
                 .contains("agent.persistence.redis.uri=redis://u:****@h:6379")
                 .contains("agent.persistence.jdbc.url=jdbc:sqlite:agent.db");
     }

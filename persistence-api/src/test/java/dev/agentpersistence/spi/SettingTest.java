@@ -16,43 +16,59 @@ class SettingTest {
     private static final Setting<Integer> LEVEL = Setting.integer("agent.persistence.test.level", 1, 1, 9, "Level.");
     private static final Setting<Long> SIZE = Setting.size("agent.persistence.test.size", 64L << 20, 1, "Size.");
     private static final Setting<Duration> TTL = Setting.duration("agent.persistence.test.ttl", null, "TTL.");
-    private static final Setting<String> PASSWORD = Setting.text("agent.persistence.test.password", null, "Password.").secret();
-    private static final Setting<String> MODE = Setting.choice("agent.persistence.test.mode", "deflate",
-            List.of("deflate", "none"), "Mode.");
+    private static final Setting<String> PASSWORD =
+            Setting.text("agent.persistence.test.password", null, "Password.").secret();
+    private static final Setting<String> MODE =
+            Setting.choice("agent.persistence.test.mode", "deflate", List.of("deflate", "none"), "Mode.");
 
     @Test
     void readsFromSystemPropertyAndEnvironmentForms() {
-        assertThat(LEVEL.read(ProviderConfig.of(Map.of("agent.persistence.test.level", " 7 ")))).isEqualTo(7);
-        assertThat(LEVEL.read(ProviderConfig.of(Map.of("AGENT_PERSISTENCE_TEST_LEVEL", "3")))).isEqualTo(3);
+        assertThat(LEVEL.read(ProviderConfig.of(Map.of("agent.persistence.test.level", " 7 "))))
+                .isEqualTo(7);
+        assertThat(LEVEL.read(ProviderConfig.of(Map.of("AGENT_PERSISTENCE_TEST_LEVEL", "3"))))
+                .isEqualTo(3);
         assertThat(LEVEL.read(ProviderConfig.empty())).isEqualTo(1);
-        assertThat(SIZE.read(ProviderConfig.of(Map.of("agent.persistence.test.size", "16MiB")))).isEqualTo(16L << 20);
-        assertThat(SIZE.read(ProviderConfig.of(Map.of("agent.persistence.test.size", "10MB")))).isEqualTo(10_000_000L);
-        assertThat(TTL.find(ProviderConfig.of(Map.of("agent.persistence.test.ttl", "7d")))).contains(Duration.ofDays(7));
+        assertThat(SIZE.read(ProviderConfig.of(Map.of("agent.persistence.test.size", "16MiB"))))
+                .isEqualTo(16L << 20);
+        assertThat(SIZE.read(ProviderConfig.of(Map.of("agent.persistence.test.size", "10MB"))))
+                .isEqualTo(10_000_000L);
+        assertThat(TTL.find(ProviderConfig.of(Map.of("agent.persistence.test.ttl", "7d"))))
+                .contains(Duration.ofDays(7));
         assertThat(TTL.find(ProviderConfig.empty())).isEmpty();
-        assertThat(MODE.read(ProviderConfig.of(Map.of("agent.persistence.test.mode", "NONE")))).isEqualTo("none");
+        assertThat(MODE.read(ProviderConfig.of(Map.of("agent.persistence.test.mode", "NONE"))))
+                .isEqualTo("none");
     }
 
     @Test
     void malformedValuesNameKeyEnvironmentAndExpectation() {
         assertThatThrownBy(() -> LEVEL.read(ProviderConfig.of(Map.of("agent.persistence.test.level", "10"))))
                 .isInstanceOf(PersistenceException.class)
-                .hasMessageContaining("agent.persistence.test.level").hasMessageContaining("AGENT_PERSISTENCE_TEST_LEVEL")
-                .hasMessageContaining("from 1 to 9").hasMessageContaining("'10'");
+                .hasMessageContaining("agent.persistence.test.level")
+                .hasMessageContaining("AGENT_PERSISTENCE_TEST_LEVEL")
+                .hasMessageContaining("from 1 to 9")
+                .hasMessageContaining("'10'");
         assertThatThrownBy(() -> SIZE.read(ProviderConfig.of(Map.of("agent.persistence.test.size", "lots"))))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("16MiB");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("16MiB");
         assertThatThrownBy(() -> TTL.read(ProviderConfig.empty()))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("Missing required setting");
-        assertThatThrownBy(() -> LEVEL.check(0)).isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("Missing required setting");
+        assertThatThrownBy(() -> LEVEL.check(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("agent.persistence.test.level must be an integer from 1 to 9 but was '0'");
     }
 
     @Test
     void secretsAreNeverShown() {
-        var secret = Setting.choice("agent.persistence.test.key", "a", List.of("a", "b"), "Key.").secret();
+        var secret = Setting.choice("agent.persistence.test.key", "a", List.of("a", "b"), "Key.")
+                .secret();
         assertThatThrownBy(() -> secret.read(ProviderConfig.of(Map.of("agent.persistence.test.key", "hunter2"))))
-                .hasMessageNotContaining("hunter2").hasMessageContaining("not shown");
+                .hasMessageNotContaining("hunter2")
+                .hasMessageContaining("not shown");
         assertThat(PASSWORD.show("hunter2")).isEqualTo("****");
-        assertThat(SettingsTable.markdown(List.of(PASSWORD))).doesNotContain("hunter2").contains("secret");
+        assertThat(SettingsTable.markdown(List.of(PASSWORD)))
+                .doesNotContain("hunter2")
+                .contains("secret");
     }
 
     @Test
@@ -61,10 +77,12 @@ class SettingTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Setting.bool("other.key", true, "Outside."))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(SettingsTable.markdown(List.of(SIZE, MODE))).isEqualTo(
-                "| key | environment | type | default | description |\n|---|---|---|---|---|\n"
-                        + "| `agent.persistence.test.size` | `AGENT_PERSISTENCE_TEST_SIZE` | size | `64MiB` | Size. |\n"
-                        + "| `agent.persistence.test.mode` | `AGENT_PERSISTENCE_TEST_MODE` | deflate\\|none | `deflate` | Mode. |\n");
+        assertThat(SettingsTable.markdown(List.of(SIZE, MODE)))
+                .isEqualTo("| key | environment | type | default | description |\n|---|---|---|---|---|\n"
+                        + "| `agent.persistence.test.size` | `AGENT_PERSISTENCE_TEST_SIZE` | size | `64MiB` "
+                        + "| Size. |\n"
+                        + "| `agent.persistence.test.mode` | `AGENT_PERSISTENCE_TEST_MODE` | deflate\\|none "
+                        + "| `deflate` | Mode. |\n");
     }
 
     @Test
@@ -81,12 +99,22 @@ class SettingTest {
         assertThatThrownBy(() -> number.read(config.with("agent.persistence.n", "9000000000")))
                 .isInstanceOf(PersistenceException.class);
         assertThatThrownBy(() -> flag.read(config.with("agent.persistence.b", "yes")))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("true or false");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("true or false");
     }
 
     @ParameterizedTest
-    @CsvSource({"500ms,PT0.5S", "30s,PT30S", "30,PT30S", "5m,PT5M", "2h,PT2H", "7d,PT168H", "PT1M30S,PT1M30S",
-            "' 10 s ',PT10S", "10S,PT10S"})
+    @CsvSource({
+        "500ms,PT0.5S",
+        "30s,PT30S",
+        "30,PT30S",
+        "5m,PT5M",
+        "2h,PT2H",
+        "7d,PT168H",
+        "PT1M30S,PT1M30S",
+        "' 10 s ',PT10S",
+        "10S,PT10S"
+    })
     void durationsInEveryForm(String text, String expected) {
         var timeout = Setting.duration("agent.persistence.timeout", null, "A timeout.");
         assertThat(timeout.find(ProviderConfig.of(Map.of("agent.persistence.timeout", text))))
@@ -116,20 +144,26 @@ class SettingTest {
 
     @Test
     void valuesAreCheckedAndShownWithoutSecrets() {
-        var uri = Setting.text("agent.persistence.x.uri", "redis://localhost", "A URI.").redacted()
+        var uri = Setting.text("agent.persistence.x.uri", "redis://localhost", "A URI.")
+                .redacted()
                 .checkedBy(v -> v.startsWith("redis") ? null : "a redis URI");
-        var password = Setting.text("agent.persistence.x.password", null, "A password.").secret();
+        var password = Setting.text("agent.persistence.x.password", null, "A password.")
+                .secret();
         var values = SettingValues.defaults(List.of(uri, password));
         assertThat(values.get(uri)).isEqualTo("redis://localhost");
         assertThat(values.find(password)).isEmpty();
         values = values.with(uri, "redis://user:hunter2@host").with(password, "hunter3");
-        assertThat(values.toString()).contains("redis://user:****@host").contains("agent.persistence.x.password=****")
+        assertThat(values.toString())
+                .contains("redis://user:****@host")
+                .contains("agent.persistence.x.password=****")
                 .doesNotContain("hunter");
         assertThatThrownBy(() -> SettingValues.defaults(List.of(uri)).with(uri, "http://user:hunter2@host"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a redis URI")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a redis URI")
                 .hasMessageNotContaining("hunter2");
         assertThatThrownBy(() -> SettingValues.defaults(List.of(uri)).with(password, "x"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not one of these settings");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not one of these settings");
         assertThat(values.without(uri).get(uri)).isEqualTo("redis://localhost");
     }
 }

@@ -30,7 +30,8 @@ class StorageUriTest {
         Path dir = Path.of(file.config().get("agent.persistence.file.dir").orElseThrow());
         assertThat(dir.isAbsolute()).isTrue();
         assertThat(dir.endsWith(Path.of("target", "cp"))).as("%s", dir).isTrue();
-        assertThat(StorageUri.parse("file:///tmp/cp", NONE).config().get("agent.persistence.file.dir")).contains("/tmp/cp");
+        assertThat(StorageUri.parse("file:///tmp/cp", NONE).config().get("agent.persistence.file.dir"))
+                .contains("/tmp/cp");
     }
 
     @Test
@@ -40,15 +41,18 @@ class StorageUriTest {
         assertThat(redis.config().get("agent.persistence.redis.uri")).contains("redis://:pw@cache:6380/2");
         assertThat(redis.description()).doesNotContain("pw");
 
-        var s3 = StorageUri.parse("s3://agent-bucket/runs/prod?endpoint=http%3A%2F%2F127.0.0.1%3A9000&path-style=true", NONE);
+        var s3 = StorageUri.parse(
+                "s3://agent-bucket/runs/prod?endpoint=http%3A%2F%2F127.0.0.1%3A9000&path-style=true", NONE);
         assertThat(s3.provider()).isEqualTo("s3");
         assertThat(s3.config().get("agent.persistence.s3.bucket")).contains("agent-bucket");
         assertThat(s3.config().get("agent.persistence.s3.prefix")).contains("runs/prod");
         assertThat(s3.config().get("agent.persistence.s3.endpoint")).contains("http://127.0.0.1:9000");
         assertThat(s3.config().get("agent.persistence.s3.path-style")).contains("true");
         assertThat(s3.description()).isEqualTo("s3://agent-bucket/runs/prod");
-        assertThat(StorageUri.parse("s3://b?endpoint=http://127.0.0.1:9000&region=us-east-1", NONE).config()
-                .get("agent.persistence.s3.endpoint")).contains("http://127.0.0.1:9000");
+        assertThat(StorageUri.parse("s3://b?endpoint=http://127.0.0.1:9000&region=us-east-1", NONE)
+                        .config()
+                        .get("agent.persistence.s3.endpoint"))
+                .contains("http://127.0.0.1:9000");
     }
 
     @Test
@@ -61,7 +65,8 @@ class StorageUriTest {
 
     @Test
     void rejectsWhatItCannotRead() {
-        assertThatThrownBy(() -> StorageUri.parse("mongodb://x", NONE)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> StorageUri.parse("mongodb://x", NONE))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("jdbc:<url>");
         assertThatThrownBy(() -> StorageUri.parse("jsonl:/tmp/x", NONE)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> StorageUri.parse("s3://", NONE)).isInstanceOf(IllegalArgumentException.class);

@@ -7,8 +7,7 @@ import java.util.Optional;
 
 /** Factories that tests list in a services file on a throw-away class loader. */
 final class TestFactories {
-    private TestFactories() {
-    }
+    private TestFactories() {}
 
     /** Remembers which factory made it and with which configuration. */
     record MadeProvider(String factory, ProviderConfig config) implements PersistenceStorageProvider<CheckpointFilter> {
@@ -70,8 +69,7 @@ final class TestFactories {
     }
 
     /** Listed as a factory but is not one. */
-    public static final class NotAFactory {
-    }
+    public static final class NotAFactory {}
 
     /** Loads, but cannot create its provider. */
     public static final class FailsToCreate implements PersistenceStorageProviderFactory {

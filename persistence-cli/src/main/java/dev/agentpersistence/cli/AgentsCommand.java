@@ -21,9 +21,13 @@ final class AgentsCommand extends StoreCommand {
         } else {
             var table = new TextTable("AGENT", "CHECKPOINTS", "SIZE", "LATEST", "NODE", "CREATED");
             for (JsonNode agent : agents) {
-                table.row(agent.get("agentId").asText(), agent.get("checkpoints").asLong(),
+                table.row(
+                        agent.get("agentId").asText(),
+                        agent.get("checkpoints").asLong(),
                         agent.has("bytes") ? TextTable.bytes(agent.get("bytes").asLong()) : null,
-                        text(agent, "latestVersion"), text(agent, "latestNodeId"), text(agent, "latestCreatedAt"));
+                        text(agent, "latestVersion"),
+                        text(agent, "latestNodeId"),
+                        text(agent, "latestCreatedAt"));
             }
             table.print(out());
         }

@@ -3,8 +3,8 @@ package dev.agentpersistence.cli;
 import dev.agentpersistence.PersistenceException;
 
 /**
- * A command that cannot do what was asked, with the {@link ExitCode} to end with and a message
- * naming what was wrong (printed as one line).
+ * A command that cannot do what was asked, with the {@link ExitCode} to end with and a message naming what was wrong
+ * (printed as one line).
  */
 public class CliException extends PersistenceException {
     private final int exitCode;

@@ -7,7 +7,9 @@ public final class CommonOptions {
     @Option(names = "--json", description = "Print one JSON document (or JSON Lines where noted) instead of tables.")
     boolean json;
 
-    @Option(names = {"-v", "--verbose"}, description = "On failure, print the stack trace too.")
+    @Option(
+            names = {"-v", "--verbose"},
+            description = "On failure, print the stack trace too.")
     boolean verbose;
 
     /** Whether output is JSON. */

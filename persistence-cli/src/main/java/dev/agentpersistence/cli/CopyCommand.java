@@ -14,11 +14,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code copy --from URI --to URI}: moves checkpoints between any two stores, streamed, resumable
- * (a re-run saves only what is missing) and verified at the end (count and SHA-256 per agent).
+ * {@code copy --from URI --to URI}: moves checkpoints between any two stores, streamed, resumable (a re-run saves only
+ * what is missing) and verified at the end (count and SHA-256 per agent).
  */
-@Command(name = "copy", description = "Copy checkpoints from one store to another: streamed, resumable (run it again after "
-        + "an interruption; nothing is written twice), verified at the end (counts and SHA-256 per agent).")
+@Command(
+        name = "copy",
+        description = "Copy checkpoints from one store to another: streamed, resumable (run it again after "
+                + "an interruption; nothing is written twice), verified at the end (counts and SHA-256 per agent).")
 final class CopyCommand implements Callable<Integer>, Verbosity {
     @Spec
     CommandSpec spec;
@@ -35,24 +37,38 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
     @Option(names = "--to", required = true, paramLabel = "URI", description = "The target store.")
     String to;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "4",
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            defaultValue = "4",
             description = "Agents copied at a time (default 4; 1 copies one agent after the other).")
     int threads;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for both stores (repeatable).")
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
+            description = "A setting for both stores (repeatable).")
     Map<String, String> settings = new LinkedHashMap<>();
 
-    @Option(names = "--from-set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for the source only (repeatable).")
+    @Option(
+            names = "--from-set",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
+            description = "A setting for the source only (repeatable).")
     Map<String, String> fromSettings = new LinkedHashMap<>();
 
-    @Option(names = "--to-set", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "A setting for the target only, e.g. its "
-            + "encryption keys (repeatable).")
+    @Option(
+            names = "--to-set",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
+            description = "A setting for the target only, e.g. its " + "encryption keys (repeatable).")
     Map<String, String> toSettings = new LinkedHashMap<>();
 
     @Override
     public Integer call() {
         try (Store source = Store.open(from, StoreOptions.settings(merged(fromSettings)));
-             Store target = Store.open(to, StoreOptions.settings(merged(toSettings)))) {
+                Store target = Store.open(to, StoreOptions.settings(merged(toSettings)))) {
             var progress = new Progress(spec.commandLine().getErr(), System.console() != null, System::nanoTime);
             Copier.Result result = new Copier(source, target, selection.selection(), progress, threads).copy();
             print(result, source, target);

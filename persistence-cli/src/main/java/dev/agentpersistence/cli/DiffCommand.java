@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code diff <agent> <v1> <v2>}: messages added and removed, node change, state keys added, removed, changed. */
-@Command(name = "diff", description = "Compare two checkpoints of an agent: messages added and removed, node, state and metadata keys.")
+@Command(
+        name = "diff",
+        description = "Compare two checkpoints of an agent: messages added and removed, node, state and metadata keys.")
 final class DiffCommand extends StoreCommand {
     @Parameters(index = "0", paramLabel = "AGENT", description = "The agent id.")
     String agentId;

@@ -1,8 +1,6 @@
 package dev.agentpersistence.cli;
 
-/**
- * The exit codes of every command, documented in the module README. Scripts can rely on them.
- */
+/** The exit codes of every command, documented in the module README. Scripts can rely on them. */
 public final class ExitCode {
     /** The command did what was asked. */
     public static final int OK = 0;
@@ -19,9 +17,10 @@ public final class ExitCode {
     /** Anything else (a bug, an I/O failure writing output); details with {@code --verbose}. */
     public static final int FAILURE = 6;
 
-    /** The target store holds a different checkpoint under a version or id being written ({@code import}, {@code copy}). */
+    /**
+     * The target store holds a different checkpoint under a version or id being written ({@code import}, {@code copy}).
+     */
     public static final int CONFLICT = 7;
 
-    private ExitCode() {
-    }
+    private ExitCode() {}
 }

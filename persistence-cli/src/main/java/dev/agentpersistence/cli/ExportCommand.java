@@ -17,13 +17,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code export}: the selected checkpoints as JSON Lines in the documented export format, streamed. */
-@Command(name = "export", description = "Write checkpoints (all, or by --agent and time) as JSON Lines in the export format "
-        + "(docs/export-format.schema.json), streamed page by page.")
+@Command(
+        name = "export",
+        description = "Write checkpoints (all, or by --agent and time) as JSON Lines in the export format "
+                + "(docs/export-format.schema.json), streamed page by page.")
 final class ExportCommand extends StoreCommand {
     @Mixin
     SelectionOptions selection;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE (default standard output).")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write to FILE (default standard output).")
     Path output;
 
     @Override
@@ -33,7 +38,8 @@ final class ExportCommand extends StoreCommand {
         if (output == null) {
             summary = Exporter.export(store, selection.selection(), out(), Instant.now(), progress);
         } else {
-            try (Writer writer = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8))) {
+            try (Writer writer =
+                    new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8))) {
                 summary = Exporter.export(store, selection.selection(), writer, Instant.now(), progress);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + output + ": " + e.getMessage(), e);
@@ -46,8 +52,8 @@ final class ExportCommand extends StoreCommand {
                 json.put("sha256", summary.sha256());
                 printJson(json);
             } else {
-                out().println("exported " + summary.checkpoints() + " checkpoints of " + summary.agents() + " agents to "
-                        + output + " (sha256 " + summary.sha256() + ")");
+                out().println("exported " + summary.checkpoints() + " checkpoints of " + summary.agents()
+                        + " agents to " + output + " (sha256 " + summary.sha256() + ")");
                 out().flush();
             }
         }

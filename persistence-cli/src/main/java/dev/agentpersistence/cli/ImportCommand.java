@@ -14,11 +14,19 @@ import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code import}: saves the checkpoints of an export file into the store; running it again completes an interrupted import. */
-@Command(name = "import", description = "Save the checkpoints of an export file into the store, checking its end line "
-        + "(count and SHA-256). Idempotent: run it again to complete an interrupted import.")
+/**
+ * {@code import}: saves the checkpoints of an export file into the store; running it again completes an interrupted
+ * import.
+ */
+@Command(
+        name = "import",
+        description = "Save the checkpoints of an export file into the store, checking its end line "
+                + "(count and SHA-256). Idempotent: run it again to complete an interrupted import.")
 final class ImportCommand extends StoreCommand {
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE", description = "Read FILE (default standard input).")
+    @Option(
+            names = {"-i", "--input"},
+            paramLabel = "FILE",
+            description = "Read FILE (default standard input).")
     Path input;
 
     @Override
@@ -27,7 +35,8 @@ final class ImportCommand extends StoreCommand {
         try (BufferedReader reader = input == null
                 ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
                 : Files.newBufferedReader(input, StandardCharsets.UTF_8)) {
-            summary = Importer.importFrom(reader, input == null ? "standard input" : input.toString(), store, progress());
+            summary =
+                    Importer.importFrom(reader, input == null ? "standard input" : input.toString(), store, progress());
         } catch (NoSuchFileException e) {
             throw CliException.notFound("no file " + input);
         } catch (IOException e) {

@@ -29,8 +29,12 @@ final class ListCommand extends StoreCommand {
         } else {
             var table = new TextTable("VERSION", "NODE", "CREATED", "MESSAGES", "SIZE", "ID");
             for (JsonNode row : rows) {
-                table.row(row.get("version").asLong(), AgentsCommand.text(row, "nodeId"), row.get("createdAt").asText(),
-                        row.get("messages").asInt(), row.has("bytes") ? TextTable.bytes(row.get("bytes").asLong()) : null,
+                table.row(
+                        row.get("version").asLong(),
+                        AgentsCommand.text(row, "nodeId"),
+                        row.get("createdAt").asText(),
+                        row.get("messages").asInt(),
+                        row.has("bytes") ? TextTable.bytes(row.get("bytes").asLong()) : null,
                         row.get("checkpointId").asText());
             }
             table.print(out());

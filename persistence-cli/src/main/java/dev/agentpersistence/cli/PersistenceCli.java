@@ -10,15 +10,28 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code agent-persistence} command line: inspects, checks and moves the checkpoints of any
- * store. {@link #main} runs it as a process; {@link #execute} runs it in-process with given output
- * writers and returns the {@link ExitCode}.
+ * The {@code agent-persistence} command line: inspects, checks and moves the checkpoints of any store. {@link #main}
+ * runs it as a process; {@link #execute} runs it in-process with given output writers and returns the {@link ExitCode}.
  */
-@Command(name = "agent-persistence", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+@Command(
+        name = "agent-persistence",
+        mixinStandardHelpOptions = true,
+        versionProvider = CliVersion.class,
         description = "Inspect, check and move the checkpoints of an agent-persistence store.",
-        subcommands = {AgentsCommand.class, ListCommand.class, ShowCommand.class, DiffCommand.class,
-                VerifyCommand.class, SweepCommand.class, StatsCommand.class, ExportCommand.class, ImportCommand.class,
-                CopyCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            AgentsCommand.class,
+            ListCommand.class,
+            ShowCommand.class,
+            DiffCommand.class,
+            VerifyCommand.class,
+            SweepCommand.class,
+            StatsCommand.class,
+            ExportCommand.class,
+            ImportCommand.class,
+            CopyCommand.class,
+            ServeCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class PersistenceCli implements Runnable {
     private static final String NAME = "agent-persistence";
 
@@ -65,12 +78,14 @@ public final class PersistenceCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy, serve)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "no command given (agents, list, show, diff, verify, sweep, stats, export, import, copy, serve)");
     }
 
     /**
-     * Hides the credentials of store URIs and the values of secret-looking settings among {@code args},
-     * also when an option carries them after {@code =} ({@code --set=agent.persistence.jdbc.password=…}).
+     * Hides the credentials of store URIs and the values of secret-looking settings among {@code args}, also when an
+     * option carries them after {@code =} ({@code --set=agent.persistence.jdbc.password=…}).
      */
     static Redactor redactorFor(String[] args) {
         String[] values = new String[args.length];
@@ -82,7 +97,8 @@ public final class PersistenceCli implements Runnable {
         Redactor redactor = Redactor.forCredentialsIn(values);
         for (String value : values) {
             int eq = value == null ? -1 : value.indexOf('=');
-            if (eq > 0 && Redactor.isCredentialName(value.substring(0, eq))
+            if (eq > 0
+                    && Redactor.isCredentialName(value.substring(0, eq))
                     && value.length() - eq - 1 >= Redactor.MIN_SECRET_LENGTH) {
                 redactor = redactor.andSecret(value.substring(eq + 1));
             }

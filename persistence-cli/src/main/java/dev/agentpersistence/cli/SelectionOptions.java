@@ -11,7 +11,10 @@ public final class SelectionOptions {
     @Option(names = "--agent", paramLabel = "AGENT", description = "Only this agent (repeatable; default every agent).")
     List<String> agents;
 
-    @Option(names = "--since", paramLabel = "INSTANT", description = "Only checkpoints created at or after this time (2026-03-01T00:00:00Z).")
+    @Option(
+            names = "--since",
+            paramLabel = "INSTANT",
+            description = "Only checkpoints created at or after this time (2026-03-01T00:00:00Z).")
     String since;
 
     @Option(names = "--until", paramLabel = "INSTANT", description = "Only checkpoints created before this time.")

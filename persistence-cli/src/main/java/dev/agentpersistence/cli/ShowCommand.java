@@ -8,12 +8,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code show <agent> [<version>|<id>]}: one checkpoint, its messages as a conversation, or its stored JSON form. */
-@Command(name = "show", description = "Show one checkpoint (the newest by default) with its conversation; --json prints its stored JSON form.")
+@Command(
+        name = "show",
+        description =
+                "Show one checkpoint (the newest by default) with its conversation; --json prints its stored JSON "
+                        + "form.")
 final class ShowCommand extends StoreCommand {
     @Parameters(index = "0", paramLabel = "AGENT", description = "The agent id.")
     String agentId;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "VERSION|ID", description = "A version number or a checkpoint id.")
+    @Parameters(
+            index = "1",
+            arity = "0..1",
+            paramLabel = "VERSION|ID",
+            description = "A version number or a checkpoint id.")
     String reference;
 
     @Override

@@ -42,7 +42,8 @@ final class StatsCommand extends StoreCommand {
                 for (AgentCheckpoint checkpoint : page) {
                     Integer size = sizes.get(checkpoint.version());
                     agent.add(checkpoint, size);
-                    days.computeIfAbsent(LocalDate.ofInstant(checkpoint.createdAt(), ZoneOffset.UTC), day -> new Totals())
+                    days.computeIfAbsent(
+                                    LocalDate.ofInstant(checkpoint.createdAt(), ZoneOffset.UTC), day -> new Totals())
                             .add(checkpoint, size);
                 }
                 return true;
@@ -62,7 +63,11 @@ final class StatsCommand extends StoreCommand {
         for (var day : days.entrySet()) {
             checkpoints += day.getValue().checkpoints;
             bytes += day.getValue().bytes;
-            perDay.row(day.getKey(), day.getValue().checkpoints, TextTable.bytes(day.getValue().bytes), checkpoints,
+            perDay.row(
+                    day.getKey(),
+                    day.getValue().checkpoints,
+                    TextTable.bytes(day.getValue().bytes),
+                    checkpoints,
                     TextTable.bytes(bytes));
         }
         perDay.print(out());

@@ -11,8 +11,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A command over one store: opens it from {@link StoreOptions}, runs, closes it, and returns the
- * exit code. Output goes to the command line's writer, so tests run commands in-process.
+ * A command over one store: opens it from {@link StoreOptions}, runs, closes it, and returns the exit code. Output goes
+ * to the command line's writer, so tests run commands in-process.
  */
 abstract class StoreCommand implements Callable<Integer>, Verbosity {
     @Spec

@@ -8,16 +8,22 @@ import picocli.CommandLine.Option;
 
 /**
  * The store a command works on and the settings it is read with: {@code --store URI} (or
- * {@code AGENT_PERSISTENCE_STORE}) and {@code --set key=value}, over {@code agent.persistence.*}
- * system properties and {@code AGENT_PERSISTENCE_*} environment variables, the keys every provider reads.
+ * {@code AGENT_PERSISTENCE_STORE}) and {@code --set key=value}, over {@code agent.persistence.*} system properties and
+ * {@code AGENT_PERSISTENCE_*} environment variables, the keys every provider reads.
  */
 public final class StoreOptions {
-    @Option(names = {"-s", "--store"}, paramLabel = "URI", defaultValue = "${env:AGENT_PERSISTENCE_STORE}",
+    @Option(
+            names = {"-s", "--store"},
+            paramLabel = "URI",
+            defaultValue = "${env:AGENT_PERSISTENCE_STORE}",
             description = "The store: jdbc:<url>, file:<dir>, redis://host:port, s3://bucket[/prefix] "
                     + "(default: the AGENT_PERSISTENCE_STORE environment variable).")
     String uri;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            mapFallbackValue = "",
             description = "A setting read by the store, e.g. agent.persistence.encryption.keys=… (repeatable; "
                     + "agent.persistence.* system properties and AGENT_PERSISTENCE_* variables apply too).")
     Map<String, String> settings = new LinkedHashMap<>();

@@ -15,16 +15,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sweep}: applies a retention policy with the API's {@link RetentionSweeper}; a dry run
- * (what would be deleted) unless {@code --apply}.
+ * {@code sweep}: applies a retention policy with the API's {@link RetentionSweeper}; a dry run (what would be deleted)
+ * unless {@code --apply}.
  */
-@Command(name = "sweep", description = "Apply a retention policy (--keep-latest, --max-age, or the agent.persistence.retention.* "
-        + "settings). Only reports what it would delete unless --apply.")
+@Command(
+        name = "sweep",
+        description = "Apply a retention policy (--keep-latest, --max-age, or the agent.persistence.retention.* "
+                + "settings). Only reports what it would delete unless --apply.")
 final class SweepCommand extends StoreCommand {
     @Option(names = "--keep-latest", paramLabel = "N", description = "Keep each agent's N newest checkpoints.")
     String keepLatest;
 
-    @Option(names = "--max-age", paramLabel = "DURATION", description = "Delete checkpoints older than this (30d, 12h, PT90M).")
+    @Option(
+            names = "--max-age",
+            paramLabel = "DURATION",
+            description = "Delete checkpoints older than this (30d, 12h, PT90M).")
     String maxAge;
 
     @Option(names = "--agent", paramLabel = "AGENT", description = "Only this agent (repeatable).")

@@ -12,8 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code verify}: reads every checkpoint and reports the unreadable ones by location; exit code 1 when any. */
-@Command(name = "verify", description = "Read every checkpoint (of every agent, or of --agent) and report the unreadable ones "
-        + "by location; exit code 1 when there are any.")
+@Command(
+        name = "verify",
+        description = "Read every checkpoint (of every agent, or of --agent) and report the unreadable ones "
+                + "by location; exit code 1 when there are any.")
 final class VerifyCommand extends StoreCommand {
     @Option(names = "--agent", paramLabel = "AGENT", description = "Only this agent (repeatable).")
     List<String> agents;
@@ -39,12 +41,16 @@ final class VerifyCommand extends StoreCommand {
         } else {
             if (!problems.isEmpty()) {
                 var table = new TextTable("AGENT", "VERSION", "CHECKPOINT", "LOCATION", "PROBLEM");
-                problems.forEach(p -> table.row(p.agentId(), p.version() < 0 ? null : p.version(), p.checkpointId(),
-                        p.location(), p.problem()));
+                problems.forEach(p -> table.row(
+                        p.agentId(),
+                        p.version() < 0 ? null : p.version(),
+                        p.checkpointId(),
+                        p.location(),
+                        p.problem()));
                 table.print(out());
             }
-            out().println("verified " + store.description() + ": " + agentIds.size() + " agents, "
-                    + verifier.checked() + " checkpoints readable, " + problems.size() + " unreadable");
+            out().println("verified " + store.description() + ": " + agentIds.size() + " agents, " + verifier.checked()
+                    + " checkpoints readable, " + problems.size() + " unreadable");
             out().flush();
         }
         return problems.isEmpty() ? ExitCode.OK : ExitCode.PROBLEMS_FOUND;

@@ -22,7 +22,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code export}, {@code import} and {@code copy}: a round trip SQLite → PostgreSQL → Redis, filters, damaged files. */
+/**
+ * {@code export}, {@code import} and {@code copy}: a round trip SQLite → PostgreSQL → Redis, filters, damaged files.
+ */
 class ExportImportCopyTest {
     private static final String RUN = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
     private static final Path SCHEMA = Path.of("..", "docs", "export-format.schema.json");
@@ -55,15 +57,20 @@ class ExportImportCopyTest {
             assertThat(imported.exitCode()).as("%s", imported).isZero();
             assertThat(imported.out()).contains("imported 4 checkpoints of 2 agents");
             var again = CliRun.of("import", "--store", postgres, "--set", pgPrefix, "--input", export.toString());
-            assertThat(again.exitCode()).as("importing again changes nothing: %s", again).isZero();
+            assertThat(again.exitCode())
+                    .as("importing again changes nothing: %s", again)
+                    .isZero();
 
-            var copied = CliRun.of("copy", "--from", postgres, "--from-set", pgPrefix, "--to", redis, "--to-set", redisPrefix);
+            var copied = CliRun.of(
+                    "copy", "--from", postgres, "--from-set", pgPrefix, "--to", redis, "--to-set", redisPrefix);
             assertThat(copied.exitCode()).as("%s", copied).isZero();
             assertThat(copied.out()).contains("copied 4 checkpoints of 2 agents", "(0 already there)", "verified");
             assertThat(copied.err()).contains("4 checkpoints").doesNotContain("ETA");
 
             Path back = directory.resolve("back.jsonl");
-            assertThat(CliRun.of("export", "--store", redis, "--set", redisPrefix, "-o", back.toString()).exitCode()).isZero();
+            assertThat(CliRun.of("export", "--store", redis, "--set", redisPrefix, "-o", back.toString())
+                            .exitCode())
+                    .isZero();
             assertThat(checkpointLines(back)).isEqualTo(checkpointLines(export));
             try (var provider = open(redis, redisPrefix)) {
                 assertThat(provider.getCheckpoints("support")).containsExactlyElementsOf(Fixtures.support());
@@ -94,8 +101,10 @@ class ExportImportCopyTest {
             assertShape(line.get("checkpoint"), schema.at("/$defs/checkpoint"));
         }
         assertShape(lines.get(5), schema.at("/$defs/end"));
-        assertThat(lines.get(5).get("sha256").asText()).matches(schema.at("/$defs/end/properties/sha256/pattern").asText());
-        assertThat(lines.subList(1, 5)).extracting(line -> line.at("/checkpoint/checkpointId").asText())
+        assertThat(lines.get(5).get("sha256").asText())
+                .matches(schema.at("/$defs/end/properties/sha256/pattern").asText());
+        assertThat(lines.subList(1, 5))
+                .extracting(line -> line.at("/checkpoint/checkpointId").asText())
                 .containsExactly("billing-cp-0", "support-cp-2", "support-cp-1", "support-cp-0");
     }
 
@@ -103,13 +112,25 @@ class ExportImportCopyTest {
     void exportFiltersByAgentAndTime() {
         String sqlite = sqlite();
         var oneAgent = CliRun.of("export", "--store", sqlite, "--agent", "billing");
-        assertThat(oneAgent.out().lines().filter(line -> line.contains("\"type\":\"checkpoint\""))).hasSize(1);
-        var window = CliRun.of("export", "--store", sqlite, "--since", "2026-03-01T10:15:30.123456789Z",
-                "--until", "2026-03-01T10:17:00Z");
+        assertThat(oneAgent.out().lines().filter(line -> line.contains("\"type\":\"checkpoint\"")))
+                .hasSize(1);
+        var window = CliRun.of(
+                "export",
+                "--store",
+                sqlite,
+                "--since",
+                "2026-03-01T10:15:30.123456789Z",
+                "--until",
+                "2026-03-01T10:17:00Z");
         assertThat(window.exitCode()).as("%s", window).isZero();
-        assertThat(window.out().lines().filter(line -> line.contains("\"type\":\"checkpoint\"")).toList())
-                .hasSize(3).noneMatch(line -> line.contains("support-cp-2"));
-        assertThat(window.out().lines().findFirst().orElseThrow()).contains("\"since\":\"2026-03-01T10:15:30.123456789Z\"");
+        assertThat(window.out()
+                        .lines()
+                        .filter(line -> line.contains("\"type\":\"checkpoint\""))
+                        .toList())
+                .hasSize(3)
+                .noneMatch(line -> line.contains("support-cp-2"));
+        assertThat(window.out().lines().findFirst().orElseThrow())
+                .contains("\"since\":\"2026-03-01T10:15:30.123456789Z\"");
         var bad = CliRun.of("export", "--store", sqlite, "--since", "yesterday");
         assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(bad.err()).contains("--since 'yesterday'");
@@ -118,7 +139,9 @@ class ExportImportCopyTest {
     @Test
     void aDamagedFileIsReportedAndWhatCameBeforeIsImported() throws IOException {
         Path export = directory.resolve("all.jsonl");
-        assertThat(CliRun.of("export", "--store", sqlite(), "-o", export.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("export", "--store", sqlite(), "-o", export.toString())
+                        .exitCode())
+                .isZero();
         List<String> lines = Files.readAllLines(export);
         String target = "jdbc:sqlite:" + directory.resolve("target.db");
 
@@ -133,7 +156,8 @@ class ExportImportCopyTest {
         var changed = new ArrayList<>(lines);
         changed.set(2, changed.get(2).replace("Your order shipped", "Your order was lost"));
         Files.write(altered, changed);
-        var alteredRun = CliRun.of("import", "--store", "jdbc:sqlite:" + directory.resolve("other.db"), "-i", altered.toString());
+        var alteredRun = CliRun.of(
+                "import", "--store", "jdbc:sqlite:" + directory.resolve("other.db"), "-i", altered.toString());
         assertThat(alteredRun.exitCode()).isEqualTo(ExitCode.PROBLEMS_FOUND);
         assertThat(alteredRun.err()).contains("do not match the SHA-256");
 
@@ -154,18 +178,22 @@ class ExportImportCopyTest {
         node.fieldNames().forEachRemaining(present::add);
         assertThat(declared).as("fields of %s", node).containsAll(present);
         for (Iterator<JsonNode> required = schema.get("required").elements(); required.hasNext(); ) {
-            assertThat(node.has(required.next().asText())).as("required fields of %s", node).isTrue();
+            assertThat(node.has(required.next().asText()))
+                    .as("required fields of %s", node)
+                    .isTrue();
         }
     }
 
     private static List<String> checkpointLines(Path file) throws IOException {
-        return Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(line -> line.contains("\"type\":\"checkpoint\""))
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .filter(line -> line.contains("\"type\":\"checkpoint\""))
                 .toList();
     }
 
     private static PersistenceStorageProvider<CheckpointFilter> open(String uri, String setting) {
         int eq = setting.indexOf('=');
-        return StorageUri.parse(uri, ProviderConfig.of(Map.of(setting.substring(0, eq), setting.substring(eq + 1)))).open();
+        return StorageUri.parse(uri, ProviderConfig.of(Map.of(setting.substring(0, eq), setting.substring(eq + 1))))
+                .open();
     }
 
     private static void clean(String uri, String setting) {

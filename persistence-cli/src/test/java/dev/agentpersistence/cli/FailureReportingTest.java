@@ -10,10 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Bad input ends with one clear line and a documented exit code; stack traces only with --verbose; passwords never shown. */
+/**
+ * Bad input ends with one clear line and a documented exit code; stack traces only with --verbose; passwords never
+ * shown.
+ */
 class FailureReportingTest {
     private static final String KEY_A = Base64.getEncoder().encodeToString(new byte[32]);
-    private static final String KEY_B = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+    private static final String KEY_B =
+            Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
 
     @TempDir
     Path directory;
@@ -24,18 +28,27 @@ class FailureReportingTest {
         for (String text : contains) {
             assertThat(run.err()).contains(text);
         }
-        assertThat(run.err().lines().filter(line -> !line.startsWith("Try ")).count()).as("%s", run).isEqualTo(1);
+        assertThat(run.err().lines().filter(line -> !line.startsWith("Try ")).count())
+                .as("%s", run)
+                .isEqualTo(1);
     }
 
     @Test
     void badInputIsUsageExitCodeTwo() {
-        assertOneLine(CliRun.of("agents", "--store", "mongodb://db:27017/x"), ExitCode.USAGE, "unknown storage", "jdbc:<url>");
+        assertOneLine(
+                CliRun.of("agents", "--store", "mongodb://db:27017/x"),
+                ExitCode.USAGE,
+                "unknown storage",
+                "jdbc:<url>");
         assertOneLine(CliRun.of("agents"), ExitCode.USAGE, "no store given");
         assertOneLine(CliRun.of("agents", "--store", "file:" + directory, "--colour"), ExitCode.USAGE, "--colour");
         assertOneLine(CliRun.of("frobnicate"), ExitCode.USAGE, "frobnicate");
         assertOneLine(CliRun.of(), ExitCode.USAGE, "no command given");
         assertOneLine(CliRun.of("list", "--store", "file:" + directory, "bad\u0001id"), ExitCode.USAGE, "agent");
-        assertOneLine(CliRun.of("serve", "--port", "70000", "file:" + directory), ExitCode.USAGE, "--port must be 0 to 65535");
+        assertOneLine(
+                CliRun.of("serve", "--port", "70000", "file:" + directory),
+                ExitCode.USAGE,
+                "--port must be 0 to 65535");
         assertOneLine(CliRun.of("copy", "--from", "file:" + directory), ExitCode.USAGE, "--to");
     }
 
@@ -46,8 +59,12 @@ class FailureReportingTest {
             Fixtures.seed(provider);
         }
         assertOneLine(CliRun.of("show", "nobody", "--store", store), ExitCode.NOT_FOUND, "'nobody' has no checkpoints");
-        assertOneLine(CliRun.of("show", "support", "9", "--store", store), ExitCode.NOT_FOUND, "no checkpoint version 9");
-        assertOneLine(CliRun.of("diff", "support", "0", "nope", "--store", store), ExitCode.NOT_FOUND, "no checkpoint id nope");
+        assertOneLine(
+                CliRun.of("show", "support", "9", "--store", store), ExitCode.NOT_FOUND, "no checkpoint version 9");
+        assertOneLine(
+                CliRun.of("diff", "support", "0", "nope", "--store", store),
+                ExitCode.NOT_FOUND,
+                "no checkpoint id nope");
         assertOneLine(CliRun.of("list", "nobody", "--store", store), ExitCode.NOT_FOUND, "no agent 'nobody'");
     }
 
@@ -58,19 +75,31 @@ class FailureReportingTest {
         assertOneLine(run, ExitCode.UNAVAILABLE);
         assertThat(run.err()).doesNotContain("hunter2-secret");
 
-        var verbose = CliRun.of("agents", "--verbose", "--store", url, "--set", "agent.persistence.jdbc.password=other-secret");
+        var verbose = CliRun.of(
+                "agents", "--verbose", "--store", url, "--set", "agent.persistence.jdbc.password=other-secret");
         assertThat(verbose.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
-        assertThat(verbose.err()).contains("\tat ").doesNotContain("hunter2-secret").doesNotContain("other-secret");
+        assertThat(verbose.err())
+                .contains("\tat ")
+                .doesNotContain("hunter2-secret")
+                .doesNotContain("other-secret");
 
-        var attached = CliRun.of("agents", "--verbose", "--store", url, "--set=agent.persistence.jdbc.password=third-secret");
+        var attached =
+                CliRun.of("agents", "--verbose", "--store", url, "--set=agent.persistence.jdbc.password=third-secret");
         assertThat(attached.exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
-        assertThat(attached.err()).as("a secret given as --set=key=value").contains("\tat ").doesNotContain("third-secret");
+        assertThat(attached.err())
+                .as("a secret given as --set=key=value")
+                .contains("\tat ")
+                .doesNotContain("third-secret");
         var mistyped = CliRun.of("agents", "--store", url, "--sett=agent.persistence.jdbc.password=fourth-secret");
-        assertThat(mistyped.err()).as("a mistyped option echoed in the usage error").contains("--sett=")
+        assertThat(mistyped.err())
+                .as("a mistyped option echoed in the usage error")
+                .contains("--sett=")
                 .doesNotContain("fourth-secret");
 
         assertOneLine(CliRun.of("agents", "--store", "redis://:pw-secret@127.0.0.1:1"), ExitCode.UNAVAILABLE);
-        assertThat(CliRun.of("agents", "--store", "redis://:pw-secret@127.0.0.1:1").err()).doesNotContain("pw-secret");
+        assertThat(CliRun.of("agents", "--store", "redis://:pw-secret@127.0.0.1:1")
+                        .err())
+                .doesNotContain("pw-secret");
     }
 
     @Test
@@ -81,10 +110,12 @@ class FailureReportingTest {
             Fixtures.seed(provider);
         }
         String store = "jdbc:sqlite:" + file;
-        var right = CliRun.of("show", "support", "--store", store, "--set", "agent.persistence.encryption.keys=a:" + KEY_A);
+        var right =
+                CliRun.of("show", "support", "--store", store, "--set", "agent.persistence.encryption.keys=a:" + KEY_A);
         assertThat(right.exitCode()).as("%s", right).isZero();
 
-        var wrong = CliRun.of("show", "support", "--store", store, "--set", "agent.persistence.encryption.keys=a:" + KEY_B);
+        var wrong =
+                CliRun.of("show", "support", "--store", store, "--set", "agent.persistence.encryption.keys=a:" + KEY_B);
         assertOneLine(wrong, ExitCode.UNREADABLE);
         assertThat(wrong.err()).doesNotContain(KEY_B).doesNotContain(KEY_A);
         assertOneLine(CliRun.of("show", "support", "--store", store), ExitCode.UNREADABLE, "key");

@@ -19,16 +19,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A real headless Chromium driven through chromedriver's W3C WebDriver HTTP protocol with the JDK's
- * HTTP client: Debian's {@code chromium} and {@code chromium-driver} (installed by {@code .ci/run}).
- * Missing, it skips the test, or fails it when services are required.
+ * A real headless Chromium driven through chromedriver's W3C WebDriver HTTP protocol with the JDK's HTTP client:
+ * Debian's {@code chromium} and {@code chromium-driver} (installed by {@code .ci/run}). Missing, it skips the test, or
+ * fails it when services are required.
  */
 final class HeadlessChromium implements AutoCloseable {
     private static final String ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private final Process driver;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
     private final String session;
 
@@ -37,13 +38,24 @@ final class HeadlessChromium implements AutoCloseable {
         this.base = base;
         waitUntilReady();
         ObjectNode request = Json.object();
-        ObjectNode options = request.putObject("capabilities").putObject("alwaysMatch").put("browserName", "chrome")
+        ObjectNode options = request.putObject("capabilities")
+                .putObject("alwaysMatch")
+                .put("browserName", "chrome")
                 .putObject("goog:chromeOptions");
         options.put("binary", executable("chromium").orElseThrow().toString());
         var args = options.putArray("args");
-        for (String arg : List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1200,900", "--user-data-dir=" + profile)) {
+        for (String arg : List.of(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--window-size=1200,900",
+                "--user-data-dir=" + profile)) {
             args.add(arg);
         }
         this.session = call("POST", "/session", request).at("/value/sessionId").asText();
@@ -66,8 +78,11 @@ final class HeadlessChromium implements AutoCloseable {
             port = socket.getLocalPort();
         }
         Path profile = Files.createDirectories(work.resolve("profile"));
-        Process driver = new ProcessBuilder(executable("chromedriver").orElseThrow().toString(), "--port=" + port)
-                .redirectErrorStream(true).redirectOutput(work.resolve("chromedriver.log").toFile()).start();
+        Process driver = new ProcessBuilder(
+                        executable("chromedriver").orElseThrow().toString(), "--port=" + port)
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("chromedriver.log").toFile())
+                .start();
         try {
             return new HeadlessChromium(driver, URI.create("http://127.0.0.1:" + port), profile);
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -100,8 +115,11 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     List<String> findAll(String css) throws IOException, InterruptedException {
-        JsonNode found = call("POST", "/session/" + session + "/elements",
-                Json.object().put("using", "css selector").put("value", css)).get("value");
+        JsonNode found = call(
+                        "POST",
+                        "/session/" + session + "/elements",
+                        Json.object().put("using", "css selector").put("value", css))
+                .get("value");
         var ids = new ArrayList<String>();
         if (!found.isArray()) {
             throw new IOException("finding " + css + " answered " + found);
@@ -116,7 +134,9 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     String text(String element) throws IOException, InterruptedException {
-        return call("GET", "/session/" + session + "/element/" + element + "/text", null).get("value").asText();
+        return call("GET", "/session/" + session + "/element/" + element + "/text", null)
+                .get("value")
+                .asText();
     }
 
     void click(String element) throws IOException, InterruptedException {
@@ -132,7 +152,9 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     void screenshot(Path file) throws IOException, InterruptedException {
-        String png = call("GET", "/session/" + session + "/screenshot", null).get("value").asText();
+        String png = call("GET", "/session/" + session + "/screenshot", null)
+                .get("value")
+                .asText();
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.write(file, Base64.getDecoder().decode(png));
     }
@@ -169,10 +191,14 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     private JsonNode call(String method, String path, JsonNode body) throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+        var request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json; charset=utf-8")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(Json.line(body)))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(Json.line(body)))
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         JsonNode json = Json.MAPPER.readTree(response.body());

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The web inspector in a real headless Chromium: pages load, links and the compare form navigate,
- * a conversation pairs each tool call with its result, a diff shows the added messages. Screenshots
- * go to {@code target/inspector-screenshots}, or to the directory named by the system property
- * {@code inspector.screenshots} (the ones in {@code docs/} were made with {@code -Dinspector.screenshots=../docs}).
+ * The web inspector in a real headless Chromium: pages load, links and the compare form navigate, a conversation pairs
+ * each tool call with its result, a diff shows the added messages. Screenshots go to
+ * {@code target/inspector-screenshots}, or to the directory named by the system property {@code inspector.screenshots}
+ * (the ones in {@code docs/} were made with {@code -Dinspector.screenshots=../docs}).
  */
 class InspectorInBrowserTest {
     @TempDir
@@ -33,8 +33,8 @@ class InspectorInBrowserTest {
             Fixtures.seed(provider);
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
-             InspectorServer server = InspectorServer.start(store, 0);
-             HeadlessChromium browser = HeadlessChromium.start(directory)) {
+                InspectorServer server = InspectorServer.start(store, 0);
+                HeadlessChromium browser = HeadlessChromium.start(directory)) {
             browser.open(server.uri());
             browser.waitFor("main[data-ready=agents]");
             List<String> rows = browser.findAll("#agents tbody tr");
@@ -51,12 +51,21 @@ class InspectorInBrowserTest {
 
             browser.click(browser.findAll("a.version-link").get(2));
             browser.waitFor("main[data-ready=checkpoint]");
-            assertThat(browser.pageText()).contains("Conversation (5 messages)", "Where is my order 42?", "parent\nsupport-cp-1",
-                    "meta tenant\nacme", "state resolved\ntrue").doesNotContain("[object");
+            assertThat(browser.pageText())
+                    .contains(
+                            "Conversation (5 messages)",
+                            "Where is my order 42?",
+                            "parent\nsupport-cp-1",
+                            "meta tenant\nacme",
+                            "state resolved\ntrue")
+                    .doesNotContain("[object");
             String call = browser.waitFor(".message.tool-call");
-            assertThat(browser.text(call)).contains("lookup_order({\"order\":42})", "shipped on March 2")
+            assertThat(browser.text(call))
+                    .contains("lookup_order({\"order\":42})", "shipped on March 2")
                     .containsIgnoringCase("result of lookup_order");
-            assertThat(browser.findAll(".conversation > .message")).as("the result is shown inside its call only").hasSize(4);
+            assertThat(browser.findAll(".conversation > .message"))
+                    .as("the result is shown inside its call only")
+                    .hasSize(4);
             browser.screenshot(screenshots().resolve("inspector-conversation.png"));
 
             browser.open(server.uri().resolve("/#/agent/support"));
@@ -64,12 +73,17 @@ class InspectorInBrowserTest {
             browser.click(browser.waitFor("#compare"));
             browser.waitFor("main[data-ready=diff]");
             assertThat(browser.currentUrl()).endsWith("#/diff/support/1/2");
-            assertThat(texts(browser, "#diff .added .message")).singleElement().asString()
-                    .startsWith("#4").containsIgnoringCase("assistant").endsWith("Your order shipped on March 2.");
+            assertThat(texts(browser, "#diff .added .message"))
+                    .singleElement()
+                    .asString()
+                    .startsWith("#4")
+                    .containsIgnoringCase("assistant")
+                    .endsWith("Your order shipped on March 2.");
 
             browser.open(server.uri().resolve("/#/diff/support/0/2"));
             browser.waitFor("main[data-ready=diff]");
-            assertThat(texts(browser, "#diff .added .message")).hasSize(3)
+            assertThat(texts(browser, "#diff .added .message"))
+                    .hasSize(3)
                     .anySatisfy(text -> assertThat(text).contains("lookup_order"))
                     .anySatisfy(text -> assertThat(text).contains("Your order shipped on March 2."));
             assertThat(browser.text(browser.waitFor("#node-change"))).isEqualTo("triage → answer");
@@ -89,14 +103,17 @@ class InspectorInBrowserTest {
             assertThat(PipelineRuns.run(provider, "release-1").isCompleted()).isTrue();
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
-             InspectorServer server = InspectorServer.start(store, 0);
-             HeadlessChromium browser = HeadlessChromium.start(directory)) {
+                InspectorServer server = InspectorServer.start(store, 0);
+                HeadlessChromium browser = HeadlessChromium.start(directory)) {
             browser.open(server.uri().resolve("/#/agent/release-1"));
             browser.waitFor("main[data-ready=timeline]");
             String run = browser.text(browser.waitFor("#pipeline-run"));
-            assertThat(run).contains("Pipeline run of release-note: completed", "__start__: run started",
-                    "outline: passed on the first attempt",
-                    "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
+            assertThat(run)
+                    .contains(
+                            "Pipeline run of release-note: completed",
+                            "__start__: run started",
+                            "outline: passed on the first attempt",
+                            "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
             browser.screenshot(screenshots().resolve("inspector-pipeline-run.png"));
 
             browser.click(browser.waitForAll("#pipeline-run li.retried a").get(0));

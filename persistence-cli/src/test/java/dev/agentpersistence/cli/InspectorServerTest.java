@@ -32,35 +32,43 @@ class InspectorServerTest {
             Fixtures.seed(provider);
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
-             InspectorServer server = InspectorServer.start(store, 0)) {
+                InspectorServer server = InspectorServer.start(store, 0)) {
             URI base = server.uri();
             assertThat(base.getHost()).isEqualTo("127.0.0.1");
 
             var page = get(base.resolve("/"));
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
-            assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp -> assertThat(csp).contains("default-src 'self'"));
+            assertThat(page.headers().firstValue("Content-Security-Policy"))
+                    .hasValueSatisfying(csp -> assertThat(csp).contains("default-src 'self'"));
             assertThat(page.body()).contains("<script src=\"/app.js\">");
             assertThat(get(base.resolve("/app.js")).body()).contains("function conversation");
 
             var agents = Json.MAPPER.readTree(get(base.resolve("/api/agents")).body());
             assertThat(agents.get(1).get("agentId").asText()).isEqualTo("support");
-            var timeline = Json.MAPPER.readTree(get(base.resolve("/api/timeline?agent=support")).body());
+            var timeline = Json.MAPPER.readTree(
+                    get(base.resolve("/api/timeline?agent=support")).body());
             assertThat(timeline).hasSize(3);
-            var checkpoint = Json.MAPPER.readTree(get(base.resolve("/api/checkpoint?agent=support&ref=support-cp-1")).body());
+            var checkpoint = Json.MAPPER.readTree(get(base.resolve("/api/checkpoint?agent=support&ref=support-cp-1"))
+                    .body());
             assertThat(checkpoint.get("version").asInt()).isEqualTo(1);
-            var diff = Json.MAPPER.readTree(get(base.resolve("/api/diff?agent=support&from=0&to=1")).body());
+            var diff = Json.MAPPER.readTree(
+                    get(base.resolve("/api/diff?agent=support&from=0&to=1")).body());
             assertThat(diff.get("messagesAdded")).hasSize(2);
 
             var missing = get(base.resolve("/api/checkpoint?agent=support&ref=7"));
             assertThat(missing.statusCode()).isEqualTo(404);
-            assertThat(Json.MAPPER.readTree(missing.body()).get("error").asText()).contains("no checkpoint version 7");
+            assertThat(Json.MAPPER.readTree(missing.body()).get("error").asText())
+                    .contains("no checkpoint version 7");
             assertThat(get(base.resolve("/api/timeline")).statusCode()).isEqualTo(400);
             assertThat(get(base.resolve("/api/nothing")).statusCode()).isEqualTo(404);
             assertThat(get(base.resolve("/etc/passwd")).statusCode()).isEqualTo(404);
 
-            var post = http.send(HttpRequest.newBuilder(base.resolve("/api/agents")).POST(HttpRequest.BodyPublishers.ofString("{}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            var post = http.send(
+                    HttpRequest.newBuilder(base.resolve("/api/agents"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).isEqualTo(405);
 
             assertThat(rawStatusLine(base, "evil.example:" + base.getPort())).contains(" 403 ");
@@ -74,9 +82,13 @@ class InspectorServerTest {
 
     private static String rawStatusLine(URI base, String host) throws IOException {
         try (var socket = new Socket(base.getHost(), base.getPort())) {
-            socket.getOutputStream().write(("GET /api/store HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("");
+            socket.getOutputStream()
+                    .write(("GET /api/store HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .findFirst()
+                    .orElse("");
         }
     }
 }

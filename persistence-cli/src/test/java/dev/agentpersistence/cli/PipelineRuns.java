@@ -10,14 +10,14 @@ import dev.agentpersistence.pipeline.RetryPolicy;
 import dev.agentpersistence.pipeline.StateCodec;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 
-/** A real pipeline-core run whose second node fails its postcondition once, is rolled back and retried with feedback. */
+/**
+ * A real pipeline-core run whose second node fails its postcondition once, is rolled back and retried with feedback.
+ */
 final class PipelineRuns {
     /** The pipeline's state. */
-    public record Draft(String outline, String text) {
-    }
+    public record Draft(String outline, String text) {}
 
-    private PipelineRuns() {
-    }
+    private PipelineRuns() {}
 
     static PipelineResult<Draft> run(PersistenceStorageProvider<CheckpointFilter> storage, String runId) {
         Node<Draft> outline = Node.<Draft>builder("outline")
@@ -25,20 +25,26 @@ final class PipelineRuns {
                     context.addMessage(Message.user("Outline a release note"));
                     return new Draft("1. changes", "");
                 })
-                .postcondition(Conditions.of("has outline", draft -> !draft.outline().isEmpty(), draft -> "no outline"))
+                .postcondition(
+                        Conditions.of("has outline", draft -> !draft.outline().isEmpty(), draft -> "no outline"))
                 .build();
         Node<Draft> write = Node.<Draft>builder("write")
                 .action(context -> {
-                    context.retryFeedback().ifPresent(feedback ->
-                            context.addMessage(Message.user(feedback.toPrompt())));
+                    context.retryFeedback()
+                            .ifPresent(feedback -> context.addMessage(Message.user(feedback.toPrompt())));
                     String text = context.attempt() == 1 ? "draft" : "draft, done";
                     context.addMessage(Message.assistant(text));
                     return new Draft(context.state().outline(), text);
                 })
-                .postcondition(Conditions.of("finished", draft -> draft.text().endsWith("done"), draft -> "the text does not end with done"))
+                .postcondition(Conditions.of(
+                        "finished", draft -> draft.text().endsWith("done"), draft -> "the text does not end with done"))
                 .build();
-        return Pipeline.builder("release-note", StateCodec.jackson(Draft.class)).node(outline).node(write)
-                .retryPolicy(RetryPolicy.custom().maxRetries(2).build()).storage(storage).build()
+        return Pipeline.builder("release-note", StateCodec.jackson(Draft.class))
+                .node(outline)
+                .node(write)
+                .retryPolicy(RetryPolicy.custom().maxRetries(2).build())
+                .storage(storage)
+                .build()
                 .run(runId, new Draft("", ""));
     }
 }

@@ -20,12 +20,14 @@ class ProgressTest {
         progress.start("checkpoints", 100);
         clock.addAndGet(5 * SECOND);
         progress.advance(50);
-        assertThat(err.toString()).isEqualTo("\r[###############               ] 50/100 checkpoints, 10/s, 5s left\u001b[K");
+        assertThat(err.toString())
+                .isEqualTo("\r[###############               ] 50/100 checkpoints, 10/s, 5s left\u001b[K");
         clock.addAndGet(5 * SECOND);
         progress.advance(50);
         progress.finish();
-        assertThat(err.toString()).endsWith("\r[##############################] 100/100 checkpoints, 10/s, 10s in all\u001b[K"
-                + System.lineSeparator());
+        assertThat(err.toString())
+                .endsWith("\r[##############################] 100/100 checkpoints, 10/s, 10s in all\u001b[K"
+                        + System.lineSeparator());
     }
 
     @Test

@@ -44,14 +44,19 @@ class ResumedCopyTest {
         }
         var err = new StringWriter();
         try (var from = Store.open("jdbc:sqlite:" + source, dev.agentpersistence.spi.ProviderConfig.empty());
-             var to = Store.of(new FailingAfterSaves(StorageUri.sqlite(target).open(), 600), "target")) {
+                var to =
+                        Store.of(new FailingAfterSaves(StorageUri.sqlite(target).open(), 600), "target")) {
             // one thread, so exactly the first 600 saves land (with several, a save in flight on another
             // thread when the target fails may or may not finish; the resumed run below uses several)
-            var copier = new Copier(from, to, Selection.all(), new Progress(new PrintWriter(err), false, System::nanoTime), 1);
+            var copier = new Copier(
+                    from, to, Selection.all(), new Progress(new PrintWriter(err), false, System::nanoTime), 1);
             assertThatThrownBy(copier::copy).isInstanceOf(StorageUnavailableException.class);
         }
-        var partial = CliRun.of("agents", "--json", "--store", "jdbc:sqlite:" + target).json();
-        assertThat(partial.get(0).get("checkpoints").asInt() + partial.get(1).get("checkpoints").asInt()).isEqualTo(600);
+        var partial = CliRun.of("agents", "--json", "--store", "jdbc:sqlite:" + target)
+                .json();
+        assertThat(partial.get(0).get("checkpoints").asInt()
+                        + partial.get(1).get("checkpoints").asInt())
+                .isEqualTo(600);
 
         var resumed = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target, "--json");
         assertThat(resumed.exitCode()).as("%s", resumed).isZero();
@@ -76,7 +81,12 @@ class ResumedCopyTest {
             Fixtures.seed(provider);
         }
         try (var provider = StorageUri.sqlite(target).open()) {
-            provider.saveCheckpoint("billing", Fixtures.billing().toBuilder().checkpointId("extra").version(7).build());
+            provider.saveCheckpoint(
+                    "billing",
+                    Fixtures.billing().toBuilder()
+                            .checkpointId("extra")
+                            .version(7)
+                            .build());
         }
         var run = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target);
         assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCode.PROBLEMS_FOUND);
@@ -86,12 +96,22 @@ class ResumedCopyTest {
     private static AgentCheckpoint checkpoint(String agent, int version) {
         var history = new ArrayList<Message>();
         for (int i = 0; i <= version % 7; i++) {
-            history.add(new Message(agent + "-m" + version + "-" + i, Message.Role.USER, "message " + i, null, null,
+            history.add(new Message(
+                    agent + "-m" + version + "-" + i,
+                    Message.Role.USER,
+                    "message " + i,
+                    null,
+                    null,
                     java.util.Map.of()));
         }
-        return AgentCheckpoint.builder().checkpointId(agent + "-" + version).agentId(agent).version(version)
-                .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version)).nodeId("n" + version % 3)
-                .messageHistory(history).build();
+        return AgentCheckpoint.builder()
+                .checkpointId(agent + "-" + version)
+                .agentId(agent)
+                .version(version)
+                .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version))
+                .nodeId("n" + version % 3)
+                .messageHistory(history)
+                .build();
     }
 
     /** A target whose store goes away after a number of saves. */
@@ -106,7 +126,8 @@ class ResumedCopyTest {
         @Override
         public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
             if (savesLeft.getAndDecrement() <= 0) {
-                throw new StorageUnavailableException("the target went away", new java.io.IOException("connection reset"));
+                throw new StorageUnavailableException(
+                        "the target went away", new java.io.IOException("connection reset"));
             }
             super.saveCheckpoint(agentId, checkpoint);
         }

@@ -11,8 +11,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The inspecting commands over real PostgreSQL and Redis servers (located like every module's
- * tests), seeded with the same data as the SQLite tests; each run in its own tables and keys.
+ * The inspecting commands over real PostgreSQL and Redis servers (located like every module's tests), seeded with the
+ * same data as the SQLite tests; each run in its own tables and keys.
  */
 class ServerStoresTest {
     private static final String RUN = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
@@ -57,7 +57,8 @@ class ServerStoresTest {
         assertThat(list.out().lines().toList()).hasSize(4);
 
         var show = run(store, "show", "support", "1");
-        assertThat(show.out()).contains("version  1", "  -> [3] tool result lookup_order (call call-1): shipped on March 2");
+        assertThat(show.out())
+                .contains("version  1", "  -> [3] tool result lookup_order (call call-1): shipped on March 2");
 
         var diff = run(store, "diff", "support", "1", "2", "--json");
         assertThat(diff.json().get("messagesAdded")).hasSize(1);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code verify} over a provider that is not the storage shell (a custom provider written against
- * the three-method SPI): it reads page by page, and an unreadable page ends that agent only.
+ * {@code verify} over a provider that is not the storage shell (a custom provider written against the three-method
+ * SPI): it reads page by page, and an unreadable page ends that agent only.
  */
 class StoreVerifierTest {
     @TempDir
@@ -61,7 +61,6 @@ class StoreVerifierTest {
 
         /** The test closes the SQLite provider itself. */
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -11,35 +11,47 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Immutable settings of a {@link FileStorageProvider}, each declared once below. Build with
- * {@link #custom()}, take {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
+ * Immutable settings of a {@link FileStorageProvider}, each declared once below. Build with {@link #custom()}, take
+ * {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
  */
 public final class FileStorageConfig {
     /** The root directory, holding one directory per agent. */
-    public static final Setting<Path> DIRECTORY = Setting.custom("agent.persistence.file.dir", "path",
-            Path.of("agent-checkpoints"), "a file system path", Path::of, Path::toString,
+    public static final Setting<Path> DIRECTORY = Setting.custom(
+            "agent.persistence.file.dir",
+            "path",
+            Path.of("agent-checkpoints"),
+            "a file system path",
+            Path::of,
+            Path::toString,
             "Root directory: one directory per agent.");
     /** Whether saves force files and directories to disk. */
-    public static final Setting<Boolean> FSYNC = Setting.bool("agent.persistence.file.fsync", true,
-            "Force files and directories to disk before a save returns.");
+    public static final Setting<Boolean> FSYNC = Setting.bool(
+            "agent.persistence.file.fsync", true, "Force files and directories to disk before a save returns.");
     /** Whether reads skip corrupt files. */
-    public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool("agent.persistence.file.skip-corrupt", false,
+    public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool(
+            "agent.persistence.file.skip-corrupt",
+            false,
             "Reads leave out corrupt checkpoints (files or journal records) with a WARN line instead of throwing.");
     /** Whether opening removes abandoned temporary files. */
-    public static final Setting<Boolean> CLEAN_UP_ON_OPEN = Setting.bool("agent.persistence.file.clean-up-on-open", true,
+    public static final Setting<Boolean> CLEAN_UP_ON_OPEN = Setting.bool(
+            "agent.persistence.file.clean-up-on-open",
+            true,
             "Opening the storage removes temporary files older than the grace period.");
     /** When an abandoned temporary file or reservation may be removed. */
     public static final Setting<Duration> TEMP_FILE_GRACE_PERIOD = Setting.duration(
-            "agent.persistence.file.temp-file-grace-period", Duration.ofMinutes(10),
+            "agent.persistence.file.temp-file-grace-period",
+            Duration.ofMinutes(10),
             "Age after which a crashed writer's temporary file or id reservation is removed.");
     /** The form new agents are stored in. */
-    public static final Setting<String> LAYOUT = Setting.choice("agent.persistence.file.layout", "journal",
+    public static final Setting<String> LAYOUT = Setting.choice(
+            "agent.persistence.file.layout",
+            "journal",
             List.of("journal", "files"),
             "How new agents are stored: `journal` (one file per agent, one append per save) or `files` (one file"
                     + " per checkpoint). An agent keeps the form it was created in; every provider reads both.");
     /** Every file setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(DIRECTORY, FSYNC, LAYOUT, SKIP_CORRUPT, CLEAN_UP_ON_OPEN,
-            TEMP_FILE_GRACE_PERIOD);
+    public static final List<Setting<?>> SETTINGS =
+            List.of(DIRECTORY, FSYNC, LAYOUT, SKIP_CORRUPT, CLEAN_UP_ON_OPEN, TEMP_FILE_GRACE_PERIOD);
 
     private final SettingValues values;
     private final CheckpointCodec codec;
@@ -98,9 +110,9 @@ public final class FileStorageConfig {
     }
 
     /**
-     * Whether new agents are kept as a journal — all of an agent's checkpoints in one file, a save
-     * appending one record — rather than one file per checkpoint (default {@code true}). Agents keep
-     * the form they were created in, whatever later writers are set to, and every provider reads both.
+     * Whether new agents are kept as a journal — all of an agent's checkpoints in one file, a save appending one record
+     * — rather than one file per checkpoint (default {@code true}). Agents keep the form they were created in, whatever
+     * later writers are set to, and every provider reads both.
      */
     public boolean journal() {
         return values.get(LAYOUT).equals("journal");
@@ -120,8 +132,8 @@ public final class FileStorageConfig {
     }
 
     /**
-     * How old a temporary file, or an id reservation without its checkpoint file, must be before it
-     * counts as abandoned by a crashed writer and may be removed (default 10 minutes).
+     * How old a temporary file, or an id reservation without its checkpoint file, must be before it counts as abandoned
+     * by a crashed writer and may be removed (default 10 minutes).
      */
     public Duration tempFileGracePeriod() {
         return values.get(TEMP_FILE_GRACE_PERIOD);
@@ -135,7 +147,8 @@ public final class FileStorageConfig {
     /** The settings. */
     @Override
     public String toString() {
-        return "FileStorageConfig" + values + (codec == null ? "" : " with codec " + codec.getClass().getSimpleName());
+        return "FileStorageConfig" + values
+                + (codec == null ? "" : " with codec " + codec.getClass().getSimpleName());
     }
 
     /** Builds {@link FileStorageConfig}s; every method checks its argument against the declaration. */
@@ -168,7 +181,7 @@ public final class FileStorageConfig {
          * The layers and maximum size of a JSON codec, for what is written.
          *
          * @deprecated use {@code FileStorageProvider.of(config, settings)}; see
-         *             {@link dev.agentpersistence.storage.StorageSettings.Builder#codec(CheckpointCodec)}
+         *     {@link dev.agentpersistence.storage.StorageSettings.Builder#codec(CheckpointCodec)}
          */
         @Deprecated
         public Builder codec(CheckpointCodec codec) {
@@ -183,8 +196,8 @@ public final class FileStorageConfig {
         }
 
         /**
-         * Whether new agents are kept as a journal (default {@code true}) or as one file per checkpoint;
-         * see {@link FileStorageConfig#journal()}.
+         * Whether new agents are kept as a journal (default {@code true}) or as one file per checkpoint; see
+         * {@link FileStorageConfig#journal()}.
          */
         public Builder journal(boolean journal) {
             values = values.with(LAYOUT, journal ? "journal" : "files");

@@ -9,8 +9,8 @@ import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
 
 /**
- * Creates {@link FileStorageProvider}s for discovery under the name {@value #NAME}, from the settings
- * of {@link FileStorageConfig} and the ones every provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Creates {@link FileStorageProvider}s for discovery under the name {@value #NAME}, from the settings of
+ * {@link FileStorageConfig} and the ones every provider shares ({@link StorageSettings#from(ProviderConfig)}).
  */
 public final class FileStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */

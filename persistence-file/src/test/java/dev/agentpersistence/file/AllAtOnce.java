@@ -15,8 +15,7 @@ final class AllAtOnce {
         void run(int thread) throws Exception;
     }
 
-    private AllAtOnce() {
-    }
+    private AllAtOnce() {}
 
     /** Runs {@code body} on {@code threads} threads that start at one barrier; waits up to 120 s for all. */
     static void run(int threads, Body body) throws Exception {

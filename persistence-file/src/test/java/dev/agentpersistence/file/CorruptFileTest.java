@@ -24,6 +24,7 @@ class CorruptFileTest {
 
     @TempDir
     Path root;
+
     Path directory;
 
     @BeforeEach
@@ -47,22 +48,41 @@ class CorruptFileTest {
                     })
                     .hasMessageContaining(damaged.toString());
             assertThatThrownBy(() -> provider.getCheckpoint(AGENT, "cp-2"))
-                    .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
                             e -> assertThat(e.checkpointId()).isEqualTo("cp-2"));
 
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().limit(2).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(3L, 4L);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
+            assertThat(provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().limit(2).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(3L, 4L);
+            assertThat(provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
             assertThat(provider.getCheckpoint(AGENT, "cp-3")).isPresent();
             assertThat(provider.listAgents()).containsExactly(AGENT);
             // filters on document fields walk newest first and stop at the limit: the old file is never read
-            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().metadata("writer", "test").build()))
-                    .map(AgentCheckpoint::version).contains(4L);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().createdAfter(TestCheckpoints.T0).limit(2).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(3L, 4L);
-            assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().nodeId("node-1").build()))
+            assertThat(provider.getLatestCheckpoint(
+                            AGENT,
+                            CheckpointFilter.builder()
+                                    .metadata("writer", "test")
+                                    .build()))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
+            assertThat(provider.getCheckpoints(
+                            AGENT,
+                            CheckpointFilter.builder()
+                                    .createdAfter(TestCheckpoints.T0)
+                                    .limit(2)
+                                    .build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(3L, 4L);
+            assertThatThrownBy(() -> provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().nodeId("node-1").build()))
                     .as("a filter that must look further down does reach the damaged file")
                     .isInstanceOf(CorruptCheckpointException.class);
         }
@@ -75,7 +95,12 @@ class CorruptFileTest {
         Files.copy(file(4), file(7)); // the document of version 4 filed as version 7
         try (var provider = FilePerCheckpoint.provider(root)) {
             for (long version : new long[] {1, 3, 7}) {
-                assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(version).limit(1).build()))
+                assertThatThrownBy(() -> provider.getCheckpoints(
+                                AGENT,
+                                CheckpointFilter.builder()
+                                        .maxVersion(version)
+                                        .limit(1)
+                                        .build()))
                         .isInstanceOf(CorruptCheckpointException.class)
                         .hasMessageContaining(file(version).toString());
             }
@@ -91,20 +116,26 @@ class CorruptFileTest {
         var captured = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 3L, 4L);
+        try (var provider = FileStorageProvider.of(
+                FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L, 3L, 4L);
             assertThat(provider.getCheckpoint(AGENT, "cp-2")).isEmpty();
         } finally {
             System.setErr(original);
         }
         assertThat(captured.toString(StandardCharsets.UTF_8))
-                .contains("WARN").contains("Skipping a corrupt checkpoint").contains(damaged.toString());
+                .contains("WARN")
+                .contains("Skipping a corrupt checkpoint")
+                .contains(damaged.toString());
     }
 
     @Test
     void aSaveNeverSkipsAndLeavesNoReservationWhenTheVersionIsCorrupt() throws Exception {
         truncate(2);
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
+        try (var provider = FileStorageProvider.of(
+                FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
             assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "new-id", "test")))
                     .isInstanceOf(CorruptCheckpointException.class);
             assertThat(LayoutInspection.idEntries(root, AGENT)).doesNotContain("new-id");
@@ -120,17 +151,27 @@ class CorruptFileTest {
         try (var sparse = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
             sparse.setLength(900L << 20); // 900 MiB claimed, nothing written
         }
-        var oneMebibyte = dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build();
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build(), oneMebibyte)) {
-            assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
+        var oneMebibyte = dev.agentpersistence.storage.StorageSettings.custom()
+                .maxCheckpointSize(1 << 20)
+                .build();
+        try (var provider =
+                FileStorageProvider.of(FilePerCheckpoint.config(root).build(), oneMebibyte)) {
+            assertThatThrownBy(() -> provider.getCheckpoints(
+                            AGENT,
+                            CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.location()).isEqualTo(huge.toString());
                         assertThat(e.agentId()).isEqualTo(AGENT);
                     })
-                    .hasMessageContaining("943718400 bytes").hasMessageContaining("1048576");
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+                    .hasMessageContaining("943718400 bytes")
+                    .hasMessageContaining("1048576");
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
+            assertThat(provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
         }
     }
 

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a writer that crashed at each step of a save leaves behind: readers never see it, the next
- * writers are not blocked by it for longer than necessary, and opening the store sweeps it.
+ * What a writer that crashed at each step of a save leaves behind: readers never see it, the next writers are not
+ * blocked by it for longer than necessary, and opening the store sweeps it.
  */
 class CrashLeftoversTest {
     static final String AGENT = "agent";
@@ -30,6 +30,7 @@ class CrashLeftoversTest {
 
     @TempDir
     Path root;
+
     Path directory;
     Path ids;
 
@@ -54,13 +55,18 @@ class CrashLeftoversTest {
         try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(oldTemp).doesNotExist();
             assertThat(liveTemp).exists();
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L);
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(0L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(0L);
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(provider.getCheckpoints(AGENT)).hasSize(2);
         }
-        var sweepLater = FilePerCheckpoint.config(root).clock(
-                java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(1))).build();
+        var sweepLater = FilePerCheckpoint.config(root)
+                .clock(java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(1)))
+                .build();
         try (var provider = FileStorageProvider.of(sweepLater)) {
             assertThat(liveTemp).doesNotExist();
             assertThat(LayoutInspection.names(directory)).noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
@@ -88,7 +94,9 @@ class CrashLeftoversTest {
 
         try (var provider = FilePerCheckpoint.provider(root)) {
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).isEmpty();
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L);
             // nobody else holds the reservation (it has one name only): the next writer takes over at once
             var replacement = checkpoint(AGENT, 1, "cp-1", "next writer");
             provider.saveCheckpoint(AGENT, replacement);
@@ -127,11 +135,14 @@ class CrashLeftoversTest {
         Files.createLink(ids.resolve(FileNames.encode("cp-1")), temp);
         Files.setLastModifiedTime(temp, LONG_AGO);
 
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).cleanUpOnOpen(false).build())) {
+        try (var provider = FileStorageProvider.of(
+                FilePerCheckpoint.config(root).cleanUpOnOpen(false).build())) {
             var replacement = checkpoint(AGENT, 3, "cp-1", "next writer");
             provider.saveCheckpoint(AGENT, replacement);
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(replacement);
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 3L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 3L);
         }
     }
 

@@ -21,15 +21,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Writers that share nothing but the directory — two provider instances, and two processes —
- * never both win a version or an id, whether the agent is kept as a journal or as one file per
- * checkpoint.
+ * Writers that share nothing but the directory — two provider instances, and two processes — never both win a version
+ * or an id, whether the agent is kept as a journal or as one file per checkpoint.
  */
 class CrossProcessRaceTest {
     static final int VERSIONS = 120;
 
     @TempDir
     Path root;
+
     @TempDir
     Path signals;
 
@@ -38,7 +38,8 @@ class CrossProcessRaceTest {
     void twoInstancesOverOneDirectory(String form) throws Exception {
         boolean journal = form.equals("journal");
         var outcomes = new ConcurrentHashMap<String, Set<Integer>>();
-        try (var first = RacingWriter.open(root, journal); var second = RacingWriter.open(root, journal)) {
+        try (var first = RacingWriter.open(root, journal);
+                var second = RacingWriter.open(root, journal)) {
             RacingWriter.warmUp(first, "first");
             RacingWriter.warmUp(second, "second");
             long start = System.currentTimeMillis() + 100;
@@ -55,8 +56,14 @@ class CrossProcessRaceTest {
         boolean journal = form.equals("journal");
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
-        try (var child = ChildJvm.start(RacingWriter.class, root.toString(), "child",
-                String.valueOf(VERSIONS), ready.toString(), go.toString(), form)) {
+        try (var child = ChildJvm.start(
+                RacingWriter.class,
+                root.toString(),
+                "child",
+                String.valueOf(VERSIONS),
+                ready.toString(),
+                go.toString(),
+                form)) {
             var parentWins = new TreeSet<Integer>();
             try (var provider = RacingWriter.open(root, journal)) {
                 RacingWriter.warmUp(provider, "parent");
@@ -71,7 +78,9 @@ class CrossProcessRaceTest {
                     }
                 });
             }
-            assertThat(child.waitFor(Duration.ofSeconds(120))).as("child exit: %s", child.output()).isZero();
+            assertThat(child.waitFor(Duration.ofSeconds(120)))
+                    .as("child exit: %s", child.output())
+                    .isZero();
             var childWins = new TreeSet<Integer>();
             for (String line : child.lines()) {
                 if (line.startsWith("won ")) {
@@ -82,8 +91,8 @@ class CrossProcessRaceTest {
         }
     }
 
-    private static void race(FileStorageProvider provider, String writer, long start,
-                             ConcurrentHashMap<String, Set<Integer>> outcomes) {
+    private static void race(
+            FileStorageProvider provider, String writer, long start, ConcurrentHashMap<String, Set<Integer>> outcomes) {
         Set<Integer> wins = new TreeSet<>();
         RacingWriter.race(provider, writer, VERSIONS, start, line -> {
             if (line.startsWith("won ")) {
@@ -102,8 +111,10 @@ class CrossProcessRaceTest {
         System.out.printf("%s won %d versions, %s won %d%n", writerA, winsA.size(), writerB, winsB.size());
 
         Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
-        try (var provider = FilePerCheckpoint.provider(root); var journals = FileStorageProvider.of(root)) {
-            assertThat(journals.getCheckpoints(RacingWriter.AGENT)).isEqualTo(provider.getCheckpoints(RacingWriter.AGENT));
+        try (var provider = FilePerCheckpoint.provider(root);
+                var journals = FileStorageProvider.of(root)) {
+            assertThat(journals.getCheckpoints(RacingWriter.AGENT))
+                    .isEqualTo(provider.getCheckpoints(RacingWriter.AGENT));
             List<AgentCheckpoint> stored = provider.getCheckpoints(RacingWriter.AGENT);
             assertThat(stored).hasSize(VERSIONS);
             var ids = new ArrayList<String>();
@@ -112,17 +123,20 @@ class CrossProcessRaceTest {
                 String winner = winsA.contains(version) ? writerA : writerB;
                 assertThat(checkpoint.metadata()).as("version %s", version).containsEntry("writer", winner);
                 assertThat(checkpoint.checkpointId()).isEqualTo(RacingWriter.id(version, winner));
-                assertThat(provider.getCheckpoint(RacingWriter.AGENT, checkpoint.checkpointId())).contains(checkpoint);
+                assertThat(provider.getCheckpoint(RacingWriter.AGENT, checkpoint.checkpointId()))
+                        .contains(checkpoint);
                 ids.add(checkpoint.checkpointId());
             }
             if (journal) {
                 var records = JournalFiles.checkpoints(directory.resolve(FileNames.JOURNAL_FILE));
                 assertThat(records).extracting(JournalFiles.Rec::checkpointId).containsExactlyInAnyOrderElementsOf(ids);
                 assertThat(records).allMatch(JournalFiles.Rec::intact);
-                assertThat(LayoutInspection.names(directory)).noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
+                assertThat(LayoutInspection.names(directory))
+                        .noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
             } else {
                 assertThat(directory.resolve(FileNames.JOURNAL_FILE)).doesNotExist();
-                assertThat(LayoutInspection.idEntries(root, RacingWriter.AGENT)).containsExactlyInAnyOrderElementsOf(ids);
+                assertThat(LayoutInspection.idEntries(root, RacingWriter.AGENT))
+                        .containsExactlyInAnyOrderElementsOf(ids);
             }
         }
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conformance kit through the async view ({@link dev.agentpersistence.async.AsyncStorageProvider})
- * of the file provider: every call runs on a bounded {@link AsyncExecutor} and the kit waits for the
- * futures, so the view must keep every contract, typed exceptions and closed state included.
+ * The conformance kit through the async view ({@link dev.agentpersistence.async.AsyncStorageProvider}) of the file
+ * provider: every call runs on a bounded {@link AsyncExecutor} and the kit waits for the futures, so the view must keep
+ * every contract, typed exceptions and closed state included.
  */
 class FileAsyncViewCompatibilityTest extends StorageProviderCompatibilityKit {
     @TempDir
@@ -29,12 +29,17 @@ class FileAsyncViewCompatibilityTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return AsyncViewProvider.over(FileStorageProvider.of(FileStorageConfig.custom().directory(root).build()), executor);
+        return AsyncViewProvider.over(
+                FileStorageProvider.of(
+                        FileStorageConfig.custom().directory(root).build()),
+                executor);
     }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return AsyncViewProvider.over(FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), settings),
+        return AsyncViewProvider.over(
+                FileStorageProvider.of(
+                        FileStorageConfig.custom().directory(root).build(), settings),
                 executor);
     }
 

@@ -4,7 +4,10 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 
-/** The conformance kit against the file provider writing with every layer (checksum, compression, encryption, incremental history). */
+/**
+ * The conformance kit against the file provider writing with every layer (checksum, compression, encryption,
+ * incremental history).
+ */
 class FileEveryLayerTest extends FileStorageProviderCompatibilityTest {
 
     @Override

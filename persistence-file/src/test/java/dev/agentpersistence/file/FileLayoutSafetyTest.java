@@ -20,11 +20,38 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hostile ids are stored and found exactly, and nothing they name ends up outside the root. */
 class FileLayoutSafetyTest {
-    static final List<String> HOSTILE = List.of("../../etc/passwd", "..", ".", "a/b", "/absolute", "a\\b",
-            "C:\\Windows\\win.ini", "'; DROP TABLE x;--", "%2F", "%", "*", "?", "{tag}", "~", "with spaces",
-            "trailing.", ".hidden", ".ids", ".agent-id", ".tmp-1", "CON", "nul", "🙂 emoji 👩‍👩‍👧",
-            "日本語のエージェント", "Agent", "agent", "\u00E9", "e\u0301", "0000000000000000000.checkpoint",
-            "m".repeat(256), "🙂".repeat(128));
+    static final List<String> HOSTILE = List.of(
+            "../../etc/passwd",
+            "..",
+            ".",
+            "a/b",
+            "/absolute",
+            "a\\b",
+            "C:\\Windows\\win.ini",
+            "'; DROP TABLE x;--",
+            "%2F",
+            "%",
+            "*",
+            "?",
+            "{tag}",
+            "~",
+            "with spaces",
+            "trailing.",
+            ".hidden",
+            ".ids",
+            ".agent-id",
+            ".tmp-1",
+            "CON",
+            "nul",
+            "🙂 emoji 👩‍👩‍👧",
+            "日本語のエージェント",
+            "Agent",
+            "agent",
+            "\u00E9",
+            "e\u0301",
+            "0000000000000000000.checkpoint",
+            "m".repeat(256),
+            "🙂".repeat(128));
 
     @TempDir
     Path sandbox;
@@ -33,7 +60,8 @@ class FileLayoutSafetyTest {
     @ValueSource(booleans = {true, false})
     void hostileIdsStayInsideTheRootAndRoundTrip(boolean journal) throws Exception {
         Path root = sandbox.resolve("store");
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).journal(journal).build())) {
+        try (var provider = FileStorageProvider.of(
+                FilePerCheckpoint.config(root).journal(journal).build())) {
             var saved = new ArrayList<AgentCheckpoint>();
             for (String agentId : HOSTILE) {
                 for (int i = 0; i < HOSTILE.size(); i += 7) {
@@ -45,10 +73,12 @@ class FileLayoutSafetyTest {
 
             assertThat(provider.listAgents()).containsExactlyElementsOf(new TreeSet<>(HOSTILE));
             for (var checkpoint : saved) {
-                assertThat(provider.getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId())).contains(checkpoint);
+                assertThat(provider.getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId()))
+                        .contains(checkpoint);
             }
             for (String agentId : HOSTILE) {
-                assertThat(provider.getCheckpoints(agentId)).allSatisfy(c -> assertThat(c.agentId()).isEqualTo(agentId))
+                assertThat(provider.getCheckpoints(agentId))
+                        .allSatisfy(c -> assertThat(c.agentId()).isEqualTo(agentId))
                         .hasSize((HOSTILE.size() + 6) / 7);
             }
         }
@@ -71,7 +101,9 @@ class FileLayoutSafetyTest {
         }
         var folded = new TreeSet<String>();
         for (String name : LayoutInspection.names(root)) {
-            assertThat(folded.add(name.toLowerCase(Locale.ROOT))).as("case-insensitive collision on %s", name).isTrue();
+            assertThat(folded.add(name.toLowerCase(Locale.ROOT)))
+                    .as("case-insensitive collision on %s", name)
+                    .isTrue();
         }
     }
 
@@ -82,7 +114,8 @@ class FileLayoutSafetyTest {
             provider.saveCheckpoint(agentId, checkpoint(agentId, 0));
             Path directory = LayoutInspection.agentDirectory(sandbox, agentId);
             assertThat(FileNames.isHashed(directory.getFileName().toString())).isTrue();
-            assertThat(Files.readString(directory.resolve(FileNames.AGENT_ID_FILE))).isEqualTo(agentId);
+            assertThat(Files.readString(directory.resolve(FileNames.AGENT_ID_FILE)))
+                    .isEqualTo(agentId);
             assertThat(provider.listAgents()).containsExactly(agentId);
         }
     }
@@ -106,10 +139,15 @@ class FileLayoutSafetyTest {
         Path directory = sandbox.resolve("%41gent%2F1");
         assertThat(LayoutInspection.names(sandbox)).containsExactly("%41gent%2F1");
         assertThat(LayoutInspection.names(directory))
-                .containsExactly(".head", ".head.lock", ".ids", "0000000000000000000.checkpoint",
+                .containsExactly(
+                        ".head",
+                        ".head.lock",
+                        ".ids",
+                        "0000000000000000000.checkpoint",
                         "0000000000000000012.checkpoint");
         assertThat(LayoutInspection.names(directory.resolve(".ids"))).containsExactly("%46irst", "%53econd");
-        assertThat(Files.isSameFile(directory.resolve(".ids/%53econd"), directory.resolve("0000000000000000012.checkpoint")))
+        assertThat(Files.isSameFile(
+                        directory.resolve(".ids/%53econd"), directory.resolve("0000000000000000012.checkpoint")))
                 .isTrue();
     }
 

@@ -4,8 +4,7 @@ import java.nio.file.Path;
 
 /** Providers that keep new agents as one file per checkpoint, for the tests of that form. */
 public final class FilePerCheckpoint {
-    private FilePerCheckpoint() {
-    }
+    private FilePerCheckpoint() {}
 
     /** Settings for {@code root} writing one file per checkpoint. */
     public static FileStorageConfig.Builder config(Path root) {

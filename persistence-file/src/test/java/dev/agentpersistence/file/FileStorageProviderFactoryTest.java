@@ -20,12 +20,16 @@ class FileStorageProviderFactoryTest {
 
     @Test
     void isDiscoveredByName() {
-        assertThat(PersistenceStorageProviders.available()).extracting(PersistenceStorageProviderFactory::name)
+        assertThat(PersistenceStorageProviders.available())
+                .extracting(PersistenceStorageProviderFactory::name)
                 .contains("file");
         var config = ProviderConfig.of(Map.of("agent.persistence.file.dir", root.toString()));
         try (var provider = PersistenceStorageProviders.load("file", config)) {
-            assertThat(provider).isInstanceOfSatisfying(FileStorageProvider.class,
-                    file -> assertThat(file.settings().incrementalHistory()).isTrue());
+            assertThat(provider)
+                    .isInstanceOfSatisfying(
+                            FileStorageProvider.class,
+                            file -> assertThat(file.settings().incrementalHistory())
+                                    .isTrue());
             provider.saveCheckpoint("a", checkpoint("a", 0));
         }
         try (var provider = PersistenceStorageProviders.load(config.with(ProviderConfig.PROVIDER, "file"))) {
@@ -61,19 +65,22 @@ class FileStorageProviderFactoryTest {
 
     @Test
     void rejectsInvalidSettings() {
-        var config = ProviderConfig.of(Map.of("agent.persistence.file.dir", root.toString(),
-                "agent.persistence.file.fsync", "sometimes"));
+        var config = ProviderConfig.of(
+                Map.of("agent.persistence.file.dir", root.toString(), "agent.persistence.file.fsync", "sometimes"));
         assertThatThrownBy(() -> new FileStorageProviderFactory().create(config))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.file.fsync");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.file.fsync");
         assertThatThrownBy(() -> FileStorageConfig.custom().tempFileGracePeriod(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> FileStorageConfig.custom().directory(" ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FileStorageConfig.custom().directory(" "))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FileStorageConfig.custom().codec(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
     void aConfigCanBeCopiedAndChanged() {
-        var original = FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
+        var original =
+                FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
         var copy = FileStorageConfig.from(original).fsync(false).build();
         assertThat(copy.directory()).isEqualTo(root);
         assertThat(copy.skipCorrupt()).isTrue();

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * File system errors surface as StorageUnavailableException naming the path; the provider recovers.
- * A root that cannot be used at all is {@link UnusableDirectoryTest}'s subject.
+ * File system errors surface as StorageUnavailableException naming the path; the provider recovers. A root that cannot
+ * be used at all is {@link UnusableDirectoryTest}'s subject.
  */
 class FileSystemFailureTest {
     @TempDir

@@ -38,10 +38,17 @@ class FsyncTest {
     @Test
     void aSaveForcesTheFileThenTheIdIndexThenTheAgentDirectory() {
         var fsync = new RecordingFsync();
-        try (var provider = new FileStorageProvider(FilePerCheckpoint.config(root).build(), fsync)) {
+        try (var provider =
+                new FileStorageProvider(FilePerCheckpoint.config(root).build(), fsync)) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
-            assertThat(fsync.events).as("first save also makes the new directories durable").containsExactly(
-                    "dir " + root.getFileName(), "dir a", "file " + tempName(fsync.events), "dir .ids", "dir a");
+            assertThat(fsync.events)
+                    .as("first save also makes the new directories durable")
+                    .containsExactly(
+                            "dir " + root.getFileName(),
+                            "dir a",
+                            "file " + tempName(fsync.events),
+                            "dir .ids",
+                            "dir a");
 
             fsync.events.clear();
             provider.saveCheckpoint("a", checkpoint("a", 1));
@@ -67,6 +74,10 @@ class FsyncTest {
     }
 
     private static String tempName(List<String> events) {
-        return events.stream().filter(e -> e.startsWith("file ")).findFirst().orElseThrow().substring(5);
+        return events.stream()
+                .filter(e -> e.startsWith("file "))
+                .findFirst()
+                .orElseThrow()
+                .substring(5);
     }
 }

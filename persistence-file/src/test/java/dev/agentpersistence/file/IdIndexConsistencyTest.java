@@ -20,15 +20,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the conformance kit cannot see: after conflicts, deletions and races the id index holds
- * exactly one entry per stored checkpoint, each the same file as its checkpoint file, and no
- * scratch files remain.
+ * What the conformance kit cannot see: after conflicts, deletions and races the id index holds exactly one entry per
+ * stored checkpoint, each the same file as its checkpoint file, and no scratch files remain.
  */
 class IdIndexConsistencyTest {
     static final String AGENT = "agent-1";
 
     @TempDir
     Path root;
+
     FileStorageProvider provider;
 
     @BeforeEach
@@ -49,9 +49,11 @@ class IdIndexConsistencyTest {
         provider.saveCheckpoint(AGENT, original);
 
         assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1, "other-id", "test")))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("version 1");
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("version 1");
         assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "cp-1", "test")))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("cp-1");
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("cp-1");
         assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1, "cp-1", "someone else")))
                 .isInstanceOf(CheckpointConflictException.class);
 
@@ -59,7 +61,9 @@ class IdIndexConsistencyTest {
         assertThat(LayoutInspection.names(LayoutInspection.agentDirectory(root, AGENT)))
                 .containsExactly(FileNames.HEAD_FILE, FileNames.HEAD_LOCK_FILE, ".ids", FileNames.versionFileName(1));
         provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "other-id", "test"));
-        assertThat(provider.getCheckpoint(AGENT, "other-id")).map(AgentCheckpoint::version).contains(2L);
+        assertThat(provider.getCheckpoint(AGENT, "other-id"))
+                .map(AgentCheckpoint::version)
+                .contains(2L);
     }
 
     @Test
@@ -117,9 +121,11 @@ class IdIndexConsistencyTest {
         var stored = provider.getCheckpoints(AGENT);
         assertThat(LayoutInspection.idEntries(root, AGENT)).hasSize(stored.size());
         for (AgentCheckpoint checkpoint : stored) {
-            Path entry = directory.resolve(FileNames.IDS_DIRECTORY).resolve(FileNames.encode(checkpoint.checkpointId()));
+            Path entry =
+                    directory.resolve(FileNames.IDS_DIRECTORY).resolve(FileNames.encode(checkpoint.checkpointId()));
             assertThat(Files.isSameFile(entry, directory.resolve(FileNames.versionFileName(checkpoint.version()))))
-                    .as("id entry of %s", checkpoint.checkpointId()).isTrue();
+                    .as("id entry of %s", checkpoint.checkpointId())
+                    .isTrue();
         }
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
     }

@@ -27,12 +27,14 @@ class JournalAgentsTest {
                 provider.saveCheckpoint(agent, checkpoint(agent, 1));
             }
         }
-        try (var journals = FileStorageProvider.of(root); var files = FilePerCheckpoint.provider(root)) {
+        try (var journals = FileStorageProvider.of(root);
+                var files = FilePerCheckpoint.provider(root)) {
             for (var provider : List.of(journals, files)) {
                 assertThat(provider.listAgents()).containsExactlyInAnyOrderElementsOf(agents);
                 for (String agent : agents) {
                     assertThat(JournalFiles.journal(root, agent)).exists();
-                    assertThat(provider.getCheckpoints(agent)).containsExactly(checkpoint(agent, 0), checkpoint(agent, 1));
+                    assertThat(provider.getCheckpoints(agent))
+                            .containsExactly(checkpoint(agent, 0), checkpoint(agent, 1));
                     assertThat(provider.getCheckpoint(agent, "cp-1")).contains(checkpoint(agent, 1));
                 }
             }
@@ -54,9 +56,14 @@ class JournalAgentsTest {
                     history.add(Message.user("turn " + version + " message " + i + " " + "words ".repeat(20))
                             .withId("m-" + version + "-" + i));
                 }
-                var checkpoint = AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(agent).version(version)
-                        .createdAt(TestCheckpoints.T0.plusSeconds(version)).nodeId("node-" + version)
-                        .messageHistory(List.copyOf(history)).build();
+                var checkpoint = AgentCheckpoint.builder()
+                        .checkpointId("cp-" + version)
+                        .agentId(agent)
+                        .version(version)
+                        .createdAt(TestCheckpoints.T0.plusSeconds(version))
+                        .nodeId("node-" + version)
+                        .messageHistory(List.copyOf(history))
+                        .build();
                 provider.saveCheckpoint(agent, checkpoint);
                 saved.add(checkpoint);
             }
@@ -89,8 +96,10 @@ class JournalAgentsTest {
                 }
             });
             int count = threads * perThread;
-            assertThat(provider.getCheckpoints(agent)).extracting(AgentCheckpoint::version)
-                    .containsExactlyElementsOf(LongStream.range(0, count).boxed().toList());
+            assertThat(provider.getCheckpoints(agent))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactlyElementsOf(
+                            LongStream.range(0, count).boxed().toList());
             var records = JournalFiles.checkpoints(JournalFiles.journal(root, agent));
             assertThat(records).hasSize(count).allMatch(JournalFiles.Rec::intact);
         }
@@ -110,7 +119,9 @@ class JournalAgentsTest {
             assertThat(provider.getLatestCheckpoint(agent)).contains(stored);
             assertThat(provider.listAgents()).containsExactly(agent);
             provider.saveCheckpoint(agent, checkpoint(agent, 4));
-            assertThat(provider.getCheckpoints(agent)).extracting(AgentCheckpoint::version).containsExactly(1L, 3L, 4L);
+            assertThat(provider.getCheckpoints(agent))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(1L, 3L, 4L);
         }
         var records = JournalFiles.checkpoints(JournalFiles.journal(root, agent));
         assertThat(records.get(1).checkpointId()).isEqualTo(id);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Deletions in a journal: cuts, compaction once cut records outweigh live ones, and removal of the
- * whole journal, seen by the writing provider and by other provider instances reading meanwhile.
+ * Deletions in a journal: cuts, compaction once cut records outweigh live ones, and removal of the whole journal, seen
+ * by the writing provider and by other provider instances reading meanwhile.
  */
 class JournalCompactionTest {
     static final String AGENT = "agent";
@@ -49,12 +49,16 @@ class JournalCompactionTest {
                 largest = Math.max(largest, Files.size(journal));
             }
             assertThat(appended).as("the checkpoint records written").isGreaterThan(250 * 1024);
-            assertThat(largest).as("the journal never grows far beyond the compaction threshold")
-                    .isLessThan(96 * 1024).isLessThan(appended / 2);
+            assertThat(largest)
+                    .as("the journal never grows far beyond the compaction threshold")
+                    .isLessThan(96 * 1024)
+                    .isLessThan(appended / 2);
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(padded(299));
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(padded(299));
             for (int version = 0; version < 299; version++) {
-                assertThat(provider.getCheckpoint(AGENT, "cp-" + version)).as("deleted cp-%s", version).isEmpty();
+                assertThat(provider.getCheckpoint(AGENT, "cp-" + version))
+                        .as("deleted cp-%s", version)
+                        .isEmpty();
             }
             var reused = checkpoint(AGENT, 300, "cp-5", PADDING);
             provider.saveCheckpoint(AGENT, reused);
@@ -62,7 +66,9 @@ class JournalCompactionTest {
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(padded(299), reused);
         }
         try (var fresh = FileStorageProvider.of(root)) {
-            assertThat(fresh.getCheckpoints(AGENT)).extracting(AgentCheckpoint::checkpointId).containsExactly("cp-299", "cp-5");
+            assertThat(fresh.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .containsExactly("cp-299", "cp-5");
         }
         assertThat(JournalFiles.checkpoints(journal)).allMatch(JournalFiles.Rec::intact);
         assertThat(LayoutInspection.names(journal.getParent())).noneMatch(name -> name.startsWith(".tmp-"));
@@ -84,8 +90,10 @@ class JournalCompactionTest {
         var done = new AtomicBoolean();
         var failures = new ConcurrentLinkedQueue<String>();
         var reads = new AtomicInteger();
-        var writerConfig = FileStorageConfig.custom().directory(root).fsync(false).build();
-        try (var writer = FileStorageProvider.of(writerConfig); var other = FileStorageProvider.of(root)) {
+        var writerConfig =
+                FileStorageConfig.custom().directory(root).fsync(false).build();
+        try (var writer = FileStorageProvider.of(writerConfig);
+                var other = FileStorageProvider.of(root)) {
             var reader = sameInstance ? writer : other;
             writer.saveCheckpoint(AGENT, padded(0));
             completed.set(0);
@@ -108,19 +116,27 @@ class JournalCompactionTest {
                                     if (found.isEmpty() && completed.get() == newest) {
                                         failures.add("cp-" + newest + " missing while it was the newest");
                                     } else if (found.isPresent() && found.get().version() != newest) {
-                                        failures.add("cp-" + newest + " read as version " + found.get().version());
+                                        failures.add("cp-" + newest + " read as version "
+                                                + found.get().version());
                                     }
                                 }
                                 default -> {
                                     List<AgentCheckpoint> listed = reader.getCheckpoints(AGENT);
-                                    if (listed.isEmpty() || listed.get(listed.size() - 1).version() < newest) {
-                                        failures.add("list " + listed.stream().map(AgentCheckpoint::version).toList()
-                                                + " misses " + newest);
+                                    if (listed.isEmpty()
+                                            || listed.get(listed.size() - 1).version() < newest) {
+                                        failures.add("list "
+                                                + listed.stream()
+                                                        .map(AgentCheckpoint::version)
+                                                        .toList() + " misses " + newest);
                                     }
-                                    var limited = reader.getCheckpoints(AGENT, CheckpointFilter.builder().limit(1).build());
+                                    var limited = reader.getCheckpoints(
+                                            AGENT,
+                                            CheckpointFilter.builder().limit(1).build());
                                     if (limited.size() != 1 || limited.get(0).version() < newest) {
-                                        failures.add("limit 1 gave " + limited.stream().map(AgentCheckpoint::version).toList()
-                                                + " with " + newest + " saved");
+                                        failures.add("limit 1 gave "
+                                                + limited.stream()
+                                                        .map(AgentCheckpoint::version)
+                                                        .toList() + " with " + newest + " saved");
                                     }
                                 }
                             }
@@ -139,7 +155,8 @@ class JournalCompactionTest {
                 }
             } finally {
                 done.set(true);
-                CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new))
+                        .get(60, TimeUnit.SECONDS);
             }
             assertThat(failures).as("after %s reads", reads.get()).isEmpty();
             assertThat(reads.get()).isGreaterThan(100);
@@ -148,9 +165,9 @@ class JournalCompactionTest {
     }
 
     /**
-     * Checkpoints of about 20 KB, so every few deletions compact the journal, while threads of
-     * the same provider instance read the newest checkpoint by id, the latest, and the list: none of
-     * them may find the journal empty in the moment after a compaction.
+     * Checkpoints of about 20 KB, so every few deletions compact the journal, while threads of the same provider
+     * instance read the newest checkpoint by id, the latest, and the list: none of them may find the journal empty in
+     * the moment after a compaction.
      */
     @Test
     void readersOfTheWritingInstanceNeverFindTheJournalEmptyRightAfterACompaction() throws Exception {
@@ -170,7 +187,9 @@ class JournalCompactionTest {
                         long newest = completed.get();
                         switch (kind) {
                             case 0 -> {
-                                if (provider.getCheckpoint(AGENT, "cp-" + newest).isEmpty() && completed.get() == newest) {
+                                if (provider.getCheckpoint(AGENT, "cp-" + newest)
+                                                .isEmpty()
+                                        && completed.get() == newest) {
                                     failures.add("cp-" + newest + " not found while it was the newest");
                                 }
                             }
@@ -197,7 +216,8 @@ class JournalCompactionTest {
                 }
             } finally {
                 done.set(true);
-                CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new))
+                        .get(60, TimeUnit.SECONDS);
             }
             assertThat(failures).isEmpty();
         }
@@ -236,12 +256,15 @@ class JournalCompactionTest {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 0));
         }
-        assertThat(JournalFiles.checkpoints(journal)).extracting(JournalFiles.Rec::version).containsExactly(0L);
+        assertThat(JournalFiles.checkpoints(journal))
+                .extracting(JournalFiles.Rec::version)
+                .containsExactly(0L);
     }
 
     @Test
     void anotherInstanceReadsTheNewJournalAfterTheOldOneWasDeleted() {
-        try (var writer = FileStorageProvider.of(root); var reader = FileStorageProvider.of(root)) {
+        try (var writer = FileStorageProvider.of(root);
+                var reader = FileStorageProvider.of(root)) {
             writer.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             writer.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(reader.getCheckpoints(AGENT)).hasSize(2);
@@ -261,11 +284,10 @@ class JournalCompactionTest {
     }
 
     /**
-     * The new journal has exactly the size of the old one, the old one's identity (the file system
-     * usually reuses the inode; when it does not, the reader notices the change from that alone) and
-     * the same modification time, as on a file system whose timestamps are coarser than the time
-     * between the two writes: the reader must still read the new content (its file header names
-     * another generation).
+     * The new journal has exactly the size of the old one, the old one's identity (the file system usually reuses the
+     * inode; when it does not, the reader notices the change from that alone) and the same modification time, as on a
+     * file system whose timestamps are coarser than the time between the two writes: the reader must still read the new
+     * content (its file header names another generation).
      */
     @Test
     void anotherInstanceReadsTheNewJournalOfTheSameSizeIdentityAndTime() throws Exception {
@@ -278,7 +300,8 @@ class JournalCompactionTest {
         var old1 = checkpoint(AGENT, 1, "cp-b", "old");
         var new0 = checkpoint(AGENT, 0, "cp-c", "new");
         var new1 = checkpoint(AGENT, 1, "cp-d", "new");
-        try (var writer = FileStorageProvider.of(root); var reader = FileStorageProvider.of(root)) {
+        try (var writer = FileStorageProvider.of(root);
+                var reader = FileStorageProvider.of(root)) {
             writer.saveCheckpoint(AGENT, old0);
             writer.saveCheckpoint(AGENT, old1);
             assertThat(reader.getCheckpoints(AGENT)).containsExactly(old0, old1);
@@ -295,8 +318,11 @@ class JournalCompactionTest {
                 Files.setLastModifiedTime(journal, oldTime);
             }
 
-            assertThat(reader.getCheckpoint(AGENT, "cp-c")).as("cp-c, the new journal %s the old one's identity",
-                    oldKey.equals(fileKey(journal)) ? "keeping" : "not keeping").contains(new0);
+            assertThat(reader.getCheckpoint(AGENT, "cp-c"))
+                    .as(
+                            "cp-c, the new journal %s the old one's identity",
+                            oldKey.equals(fileKey(journal)) ? "keeping" : "not keeping")
+                    .contains(new0);
             assertThat(reader.getCheckpoint(AGENT, "cp-d")).contains(new1);
             assertThat(reader.getCheckpoint(AGENT, "cp-a")).isEmpty();
             assertThat(reader.getLatestCheckpoint(AGENT)).contains(new1);
@@ -305,6 +331,7 @@ class JournalCompactionTest {
     }
 
     private static Object fileKey(Path file) throws java.io.IOException {
-        return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class)
+                .fileKey();
     }
 }

@@ -18,14 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damage inside a journal (not at its end) is reported with the journal's path and where in it,
- * never truncated away, and does not hide the checkpoints around it.
+ * Damage inside a journal (not at its end) is reported with the journal's path and where in it, never truncated away,
+ * and does not hide the checkpoints around it.
  */
 class JournalCorruptionTest {
     static final String AGENT = "agent";
 
     @TempDir
     Path root;
+
     Path journal;
     List<JournalFiles.Rec> records;
 
@@ -54,22 +55,35 @@ class JournalCorruptionTest {
                     })
                     .hasMessageContaining(journal.toString());
             for (String id : List.of("cp-0", "cp-1", "cp-3", "cp-4")) {
-                assertThat(provider.getCheckpoint(AGENT, id)).map(AgentCheckpoint::checkpointId).contains(id);
+                assertThat(provider.getCheckpoint(AGENT, id))
+                        .map(AgentCheckpoint::checkpointId)
+                        .contains(id);
             }
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 4));
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().limit(2).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(3L, 4L);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+            assertThat(provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().limit(2).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(3L, 4L);
+            assertThat(provider.getCheckpoints(
+                            AGENT, CheckpointFilter.builder().maxVersion(1L).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
             assertThatThrownBy(() -> provider.getCheckpoints(AGENT))
                     .as("a list that reaches the damaged record reports it")
-                    .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
                             e -> assertThat(e.checkpointId()).isEqualTo("cp-2"));
         }
-        try (var skipping = FileStorageProvider.of(FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
-            assertThat(skipping.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 3L, 4L);
-            assertThat(skipping.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
-                    .extracting(AgentCheckpoint::version).containsExactly(1L);
+        try (var skipping = FileStorageProvider.of(
+                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+            assertThat(skipping.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L, 3L, 4L);
+            assertThat(skipping.getCheckpoints(
+                            AGENT,
+                            CheckpointFilter.builder().maxVersion(2L).limit(1).build()))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(1L);
             assertThat(skipping.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 4));
         }
     }
@@ -83,29 +97,38 @@ class JournalCorruptionTest {
         String span = "bytes " + damaged.offset() + " to " + next.offset();
         try (var provider = FileStorageProvider.of(root)) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint(AGENT))
-                    .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
                             e -> assertThat(e.location()).isEqualTo(journal.toString()))
                     .hasMessageContaining(span);
             assertThatThrownBy(() -> provider.getCheckpoints(AGENT))
-                    .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining(span);
+                    .isInstanceOf(CorruptCheckpointException.class)
+                    .hasMessageContaining(span);
             assertThatThrownBy(() -> provider.getCheckpoint(AGENT, "cp-2"))
-                    .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
                             e -> assertThat(e.checkpointId()).isEqualTo("cp-2"))
                     .hasMessageContaining(span);
         }
-        try (var skipping = FileStorageProvider.of(FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
-            assertThat(skipping.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 3L, 4L);
+        try (var skipping = FileStorageProvider.of(
+                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+            assertThat(skipping.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L, 3L, 4L);
             assertThat(skipping.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 4));
             assertThat(skipping.getCheckpoint(AGENT, "cp-3")).contains(checkpoint(AGENT, 3));
             assertThat(skipping.getCheckpoint(AGENT, "cp-2")).isEmpty();
 
             skipping.saveCheckpoint(AGENT, checkpoint(AGENT, 5));
-            assertThat(skipping.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version)
+            assertThat(skipping.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
                     .containsExactly(0L, 1L, 3L, 4L, 5L);
             assertThat(skipping.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 5));
         }
         byte[] after = Files.readAllBytes(journal);
-        assertThat(after.length).as("appended after the damage, nothing truncated").isGreaterThan(before.length);
+        assertThat(after.length)
+                .as("appended after the damage, nothing truncated")
+                .isGreaterThan(before.length);
         assertThat(java.util.Arrays.copyOf(after, before.length)).isEqualTo(before);
     }
 
@@ -124,7 +147,8 @@ class JournalCorruptionTest {
     void aDamagedFileHeaderMakesReadsAndSavesThrowAndLeavesTheFileAlone() throws Exception {
         JournalFiles.flipByte(journal, 12); // inside the generation
         byte[] before = Files.readAllBytes(journal);
-        try (var provider = FileStorageProvider.of(root); var files = FilePerCheckpoint.provider(root)) {
+        try (var provider = FileStorageProvider.of(root);
+                var files = FilePerCheckpoint.provider(root)) {
             for (var p : List.of(provider, files)) {
                 assertThatThrownBy(() -> p.getLatestCheckpoint(AGENT))
                         .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
@@ -141,7 +165,8 @@ class JournalCorruptionTest {
             }
         }
         // skipping corrupt data applies to reads; a save never skips
-        try (var skipping = FileStorageProvider.of(FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var skipping = FileStorageProvider.of(
+                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
             assertThat(skipping.getCheckpoint(AGENT, "cp-1")).isEmpty();
             assertThatThrownBy(() -> skipping.saveCheckpoint(AGENT, checkpoint(AGENT, 5)))
                     .isInstanceOf(CorruptCheckpointException.class);
@@ -162,14 +187,18 @@ class JournalCorruptionTest {
         assertThat(bigRecord.documentLength()).isGreaterThan(8 * 1024);
 
         var small = StorageSettings.custom().maxCheckpointSize(8 * 1024).build();
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), small)) {
+        try (var provider = FileStorageProvider.of(
+                FileStorageConfig.custom().directory(root).build(), small)) {
             assertThatThrownBy(() -> provider.getCheckpoint(AGENT, "big"))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.checkpointId()).isEqualTo("big");
                         assertThat(e.location()).contains(journal.toString()).contains("at byte " + bigRecord.offset());
                     })
-                    .hasMessageContaining(String.valueOf(bigRecord.documentLength())).hasMessageContaining("8192");
-            assertThatThrownBy(() -> provider.getCheckpoints(AGENT, CheckpointFilter.builder().maxVersion(5L).limit(1).build()))
+                    .hasMessageContaining(String.valueOf(bigRecord.documentLength()))
+                    .hasMessageContaining("8192");
+            assertThatThrownBy(() -> provider.getCheckpoints(
+                            AGENT,
+                            CheckpointFilter.builder().maxVersion(5L).limit(1).build()))
                     .isInstanceOf(CorruptCheckpointException.class);
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 6));
             assertThat(provider.getCheckpoint(AGENT, "cp-4")).contains(checkpoint(AGENT, 4));
@@ -177,9 +206,9 @@ class JournalCorruptionTest {
     }
 
     /**
-     * A damaged record header followed only by a complete record larger than the saving provider's
-     * maximum checkpoint size: that record is still complete, so the span is damage to report and
-     * keep, not a torn end to cut away; a provider with a larger maximum still reads the record.
+     * A damaged record header followed only by a complete record larger than the saving provider's maximum checkpoint
+     * size: that record is still complete, so the span is damage to report and keep, not a torn end to cut away; a
+     * provider with a larger maximum still reads the record.
      */
     @Test
     void aSaveKeepsACompleteRecordAfterADamagedSpanEvenWhenItIsLargerThanTheMaximumSize() throws Exception {
@@ -193,13 +222,15 @@ class JournalCorruptionTest {
         byte[] before = Files.readAllBytes(journal);
 
         var small = StorageSettings.custom().maxCheckpointSize(8 * 1024).build();
-        var skipping = FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
+        var skipping =
+                FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
         try (var provider = FileStorageProvider.of(skipping, small)) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 6));
         }
         byte[] after = Files.readAllBytes(journal);
         assertThat(java.util.Arrays.mismatch(before, after))
-                .as("the first byte the save changed (of %s before it; the big record is at %s to %s)",
+                .as(
+                        "the first byte the save changed (of %s before it; the big record is at %s to %s)",
                         before.length, bigRecord.offset(), bigRecord.end())
                 .isEqualTo(before.length);
         try (var provider = FileStorageProvider.of(skipping)) {
@@ -209,10 +240,10 @@ class JournalCorruptionTest {
     }
 
     /**
-     * A damaged record header among records of about 20 KB, then a deletion below a version under the
-     * damaged record's, which would compact a sound journal: a damaged one is left as it is (copying
-     * the live records would drop the damaged span, which may hold a checkpoint the deletion did not
-     * cover), so the damage is still reported afterwards.
+     * A damaged record header among records of about 20 KB, then a deletion below a version under the damaged record's,
+     * which would compact a sound journal: a damaged one is left as it is (copying the live records would drop the
+     * damaged span, which may hold a checkpoint the deletion did not cover), so the damage is still reported
+     * afterwards.
      */
     @Test
     void aDamagedJournalIsNotCompactedSoItsDamageIsNeverDroppedSilently() throws Exception {
@@ -224,13 +255,16 @@ class JournalCorruptionTest {
             }
         }
         Path bigJournal = JournalFiles.journal(root, agent);
-        JournalFiles.flipByte(bigJournal, JournalFiles.checkpoints(bigJournal).get(8).offset() + 7);
+        JournalFiles.flipByte(
+                bigJournal, JournalFiles.checkpoints(bigJournal).get(8).offset() + 7);
         try (var provider = FileStorageProvider.of(root)) {
             assertThatThrownBy(() -> provider.getCheckpoints(agent)).isInstanceOf(CorruptCheckpointException.class);
             long before = JournalFiles.size(bigJournal);
             assertThat(before).isGreaterThan(150_000);
             assertThat(provider.deleteCheckpointsBefore(agent, 7)).isEqualTo(7);
-            assertThat(JournalFiles.size(bigJournal)).as("not compacted while damaged").isGreaterThan(before);
+            assertThat(JournalFiles.size(bigJournal))
+                    .as("not compacted while damaged")
+                    .isGreaterThan(before);
             assertThatThrownBy(() -> provider.getCheckpoints(agent))
                     .as("the damaged record of version 8 is still reported after the deletion")
                     .isInstanceOf(CorruptCheckpointException.class);
@@ -238,9 +272,14 @@ class JournalCorruptionTest {
     }
 
     private static AgentCheckpoint bigCheckpoint(long version) {
-        return AgentCheckpoint.builder().checkpointId("big").agentId(AGENT).version(version)
-                .createdAt(TestCheckpoints.T0).nodeId("node-" + version)
-                .state("noise", JsonNodeFactory.instance.textNode(noise(20_000))).build();
+        return AgentCheckpoint.builder()
+                .checkpointId("big")
+                .agentId(AGENT)
+                .version(version)
+                .createdAt(TestCheckpoints.T0)
+                .nodeId("node-" + version)
+                .state("noise", JsonNodeFactory.instance.textNode(noise(20_000)))
+                .build();
     }
 
     /** Text that compression barely shrinks. */

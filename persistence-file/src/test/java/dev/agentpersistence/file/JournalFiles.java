@@ -12,21 +12,22 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Reads an agent's journal independently of the provider, following the documented format: a
- * 32-byte file header, then records of a 23-byte header, the id, the document and a 4-byte CRC-32C.
+ * Reads an agent's journal independently of the provider, following the documented format: a 32-byte file header, then
+ * records of a 23-byte header, the id, the document and a 4-byte CRC-32C.
  */
 final class JournalFiles {
     static final int FILE_HEADER_SIZE = 32;
     static final int RECORD_HEADER_SIZE = 23;
     static final int TRAILER_SIZE = 4;
 
-    private JournalFiles() {
-    }
+    private JournalFiles() {}
 
     /** A record as found in the file. */
     record Rec(long offset, int kind, long version, String checkpointId, int documentLength, boolean intact) {
         long size() {
-            return RECORD_HEADER_SIZE + checkpointId.getBytes(StandardCharsets.UTF_8).length + documentLength
+            return RECORD_HEADER_SIZE
+                    + checkpointId.getBytes(StandardCharsets.UTF_8).length
+                    + documentLength
                     + TRAILER_SIZE;
         }
 
@@ -53,8 +54,8 @@ final class JournalFiles {
     }
 
     /**
-     * The records of the whole file, read strictly: every header must parse and every record must
-     * fit, so the last record ends exactly at the end of the file.
+     * The records of the whole file, read strictly: every header must parse and every record must fit, so the last
+     * record ends exactly at the end of the file.
      */
     static List<Rec> records(Path file) {
         byte[] bytes;
@@ -87,7 +88,8 @@ final class JournalFiles {
                 throw new AssertionError(file + ": the record at " + position + " does not fit");
             }
             String id = new String(bytes, position + RECORD_HEADER_SIZE, idLength, StandardCharsets.UTF_8);
-            int stored = ByteBuffer.wrap(bytes, position + RECORD_HEADER_SIZE + body, TRAILER_SIZE).getInt();
+            int stored = ByteBuffer.wrap(bytes, position + RECORD_HEADER_SIZE + body, TRAILER_SIZE)
+                    .getInt();
             boolean intact = stored == crc(bytes, position + RECORD_HEADER_SIZE, body);
             records.add(new Rec(position, kind, version, id, documentLength, intact));
             position += RECORD_HEADER_SIZE + body + TRAILER_SIZE;
@@ -102,8 +104,8 @@ final class JournalFiles {
 
     /** Inverts every bit of the byte at {@code offset}. */
     static void flipByte(Path file, long offset) {
-        try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (var channel = java.nio.channels.FileChannel.open(
+                file, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
             ByteBuffer one = ByteBuffer.allocate(1);
             channel.read(one, offset);
             one.flip();

@@ -18,16 +18,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The end of a journal left by a crash in the middle of an append — a record cut anywhere, or a file
- * that grew without its data being written — hides nothing that was complete before it, makes no
- * reader throw, and is cut away by the next save, which leaves the file ending exactly after its own
- * record.
+ * The end of a journal left by a crash in the middle of an append — a record cut anywhere, or a file that grew without
+ * its data being written — hides nothing that was complete before it, makes no reader throw, and is cut away by the
+ * next save, which leaves the file ending exactly after its own record.
  */
 class JournalTornTailTest {
     static final String AGENT = "agent";
 
     @TempDir
     Path root;
+
     Path journal;
     /** The size of the journal holding versions 0 and 1. */
     long twoRecords;
@@ -44,7 +44,9 @@ class JournalTornTailTest {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2));
         }
         threeRecords = Files.readAllBytes(journal);
-        assertThat(JournalFiles.checkpoints(journal)).extracting(JournalFiles.Rec::version).containsExactly(0L, 1L, 2L);
+        assertThat(JournalFiles.checkpoints(journal))
+                .extracting(JournalFiles.Rec::version)
+                .containsExactly(0L, 1L, 2L);
     }
 
     /** The last record cut inside its header (1, 10, 22), inside the body, and with its trailer (partly) missing. */
@@ -58,17 +60,26 @@ class JournalTornTailTest {
         try (var reader = FileStorageProvider.of(root)) {
             assertThat(reader.getCheckpoints(AGENT)).hasSize(2);
             // the append of version 2 got this far when the writer crashed
-            Files.write(journal, Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) cutAt), StandardOpenOption.APPEND);
+            Files.write(
+                    journal,
+                    Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) cutAt),
+                    StandardOpenOption.APPEND);
             assertSeesVersionsZeroAndOne(reader);
-            try (var fresh = FileStorageProvider.of(root); var files = FilePerCheckpoint.provider(root)) {
+            try (var fresh = FileStorageProvider.of(root);
+                    var files = FilePerCheckpoint.provider(root)) {
                 assertSeesVersionsZeroAndOne(fresh);
                 assertSeesVersionsZeroAndOne(files);
-                assertThat(Files.size(journal)).as("readers leave the torn bytes alone").isEqualTo(cutAt);
+                assertThat(Files.size(journal))
+                        .as("readers leave the torn bytes alone")
+                        .isEqualTo(cutAt);
                 fresh.saveCheckpoint(AGENT, checkpoint(AGENT, 2));
             }
-            assertThat(Files.readAllBytes(journal)).as("the torn bytes are gone; the file ends after the new record")
+            assertThat(Files.readAllBytes(journal))
+                    .as("the torn bytes are gone; the file ends after the new record")
                     .isEqualTo(threeRecords);
-            assertThat(reader.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L);
+            assertThat(reader.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L, 2L);
             assertThat(reader.getCheckpoint(AGENT, "cp-2")).contains(checkpoint(AGENT, 2));
         }
     }
@@ -106,9 +117,13 @@ class JournalTornTailTest {
             assertThat(records).extracting(JournalFiles.Rec::version).containsExactly(0L, 1L, 2L, 3L);
             assertThat(records).allMatch(JournalFiles.Rec::intact);
             assertThat(records.get(3).offset()).isEqualTo(threeRecords.length);
-            assertThat(records.get(3).end()).as("the file ends exactly after the new record").isEqualTo(Files.size(journal));
+            assertThat(records.get(3).end())
+                    .as("the file ends exactly after the new record")
+                    .isEqualTo(Files.size(journal));
             assertThat(reader.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 3));
-            assertThat(reader.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L);
+            assertThat(reader.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L, 2L, 3L);
         }
     }
 
@@ -125,7 +140,9 @@ class JournalTornTailTest {
             assertThat(provider.getLatestCheckpoint(agent)).isEmpty();
             assertThat(provider.getCheckpoints(agent)).isEmpty();
             assertThat(provider.getCheckpoint(agent, "cp-0")).isEmpty();
-            assertThat(provider.getCheckpoints(agent, CheckpointFilter.builder().nodeId("node-0").build())).isEmpty();
+            assertThat(provider.getCheckpoints(
+                            agent, CheckpointFilter.builder().nodeId("node-0").build()))
+                    .isEmpty();
             assertThat(provider.listAgents()).containsExactly(AGENT);
 
             provider.saveCheckpoint(agent, checkpoint(agent, 0));
@@ -142,9 +159,9 @@ class JournalTornTailTest {
     }
 
     /**
-     * A crash during the first save of an agent, after the journal's file header was written and
-     * while its first record was: the agent has no checkpoint, so it is not listed (as an agent whose
-     * first save as a file was interrupted is not), and its next save works.
+     * A crash during the first save of an agent, after the journal's file header was written and while its first record
+     * was: the agent has no checkpoint, so it is not listed (as an agent whose first save as a file was interrupted is
+     * not), and its next save works.
      */
     @ParameterizedTest(name = "first record cut after {0} bytes")
     @ValueSource(ints = {10, 40})
@@ -158,7 +175,9 @@ class JournalTornTailTest {
         try (var provider = FileStorageProvider.of(root)) {
             assertThat(provider.getLatestCheckpoint(agent)).isEmpty();
             assertThat(provider.getCheckpoints(agent)).isEmpty();
-            assertThat(provider.listAgents()).as("agents with at least one checkpoint").containsExactly(AGENT);
+            assertThat(provider.listAgents())
+                    .as("agents with at least one checkpoint")
+                    .containsExactly(AGENT);
 
             provider.saveCheckpoint(agent, checkpoint(agent, 0));
             assertThat(provider.getCheckpoints(agent)).containsExactly(checkpoint(agent, 0));
@@ -169,15 +188,20 @@ class JournalTornTailTest {
     @Test
     void aDeletionCutsATornRecordAtTheEndBeforeAppendingItsCut() throws IOException {
         truncate(twoRecords);
-        Files.write(journal, Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) twoRecords + 50),
+        Files.write(
+                journal,
+                Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) twoRecords + 50),
                 StandardOpenOption.APPEND);
         try (var provider = FileStorageProvider.of(root)) {
             assertThat(provider.deleteCheckpointsBefore(AGENT, 1)).isEqualTo(1);
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 1));
             var records = JournalFiles.records(journal); // strict: the torn bytes are gone
-            assertThat(records).extracting(JournalFiles.Rec::kind, JournalFiles.Rec::version).containsExactly(
-                    org.assertj.core.groups.Tuple.tuple(1, 0L), org.assertj.core.groups.Tuple.tuple(1, 1L),
-                    org.assertj.core.groups.Tuple.tuple(2, 1L));
+            assertThat(records)
+                    .extracting(JournalFiles.Rec::kind, JournalFiles.Rec::version)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(1, 0L),
+                            org.assertj.core.groups.Tuple.tuple(1, 1L),
+                            org.assertj.core.groups.Tuple.tuple(2, 1L));
             assertThat(records.get(2).offset()).isEqualTo(twoRecords);
 
             Files.write(journal, new byte[40], StandardOpenOption.APPEND);
@@ -198,14 +222,17 @@ class JournalTornTailTest {
         assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 0), checkpoint(AGENT, 1));
         assertThat(provider.getCheckpoint(AGENT, "cp-2")).isEmpty();
         assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(checkpoint(AGENT, 1));
-        assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder().nodeId("node-0").build()))
+        assertThat(provider.getCheckpoints(
+                        AGENT, CheckpointFilter.builder().nodeId("node-0").build()))
                 .containsExactly(checkpoint(AGENT, 0));
         assertThat(provider.listAgents()).containsExactly(AGENT);
     }
 
     private static void assertSeesVersionsZeroToTwo(FileStorageProvider provider) {
         assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 2));
-        assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L);
+        assertThat(provider.getCheckpoints(AGENT))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L, 2L);
         assertThat(provider.getCheckpoint(AGENT, "cp-2")).contains(checkpoint(AGENT, 2));
         assertThat(provider.getCheckpoint(AGENT, "cp-3")).isEmpty();
     }

@@ -6,7 +6,6 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.internal.FileNames;
 import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -16,15 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A process appending to a journal is killed at a random moment, three times over on the same root:
- * every save it reported as returned survives, the journal reads as a gapless run of versions, and
- * the next save works and leaves a journal of complete records only.
+ * A process appending to a journal is killed at a random moment, three times over on the same root: every save it
+ * reported as returned survives, the journal reads as a gapless run of versions, and the next save works and leaves a
+ * journal of complete records only.
  */
 class KilledJournalWriterTest {
     static final String AGENT = "killed-journal";
 
     @TempDir
     Path root;
+
     @TempDir
     Path signals;
 
@@ -37,15 +37,18 @@ class KilledJournalWriterTest {
         for (int round = 0; round < 3; round++) {
             List<Long> saved;
             Path progress = signals.resolve("progress-" + round);
-            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next),
-                    progress.toString())) {
+            try (var child = ChildJvm.start(
+                    JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), progress.toString())) {
                 awaitFirstSave(child, progress);
                 TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
                 child.kill();
                 saved = reported(progress);
             }
-            assertThat(saved).as("round %s", round).isNotEmpty()
-                    .containsExactlyElementsOf(LongStream.range(next, next + saved.size()).boxed().toList());
+            assertThat(saved)
+                    .as("round %s", round)
+                    .isNotEmpty()
+                    .containsExactlyElementsOf(
+                            LongStream.range(next, next + saved.size()).boxed().toList());
             printed.addAll(saved);
             long lastPrinted = saved.get(saved.size() - 1);
             String tail;
@@ -58,15 +61,19 @@ class KilledJournalWriterTest {
 
             try (var provider = FileStorageProvider.of(root)) {
                 for (long version : printed) {
-                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version)).as("round %s, version %s", round, version)
+                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version))
+                            .as("round %s, version %s", round, version)
                             .contains(expected(version));
                 }
                 long latest = provider.getLatestCheckpoint(AGENT).orElseThrow().version();
-                assertThat(latest).as("at most the save in progress when killed completed unreported")
+                assertThat(latest)
+                        .as("at most the save in progress when killed completed unreported")
                         .isBetween(lastPrinted, lastPrinted + 1);
                 List<AgentCheckpoint> listed = provider.getCheckpoints(AGENT);
-                assertThat(listed).extracting(AgentCheckpoint::version)
-                        .containsExactlyElementsOf(LongStream.rangeClosed(0, latest).boxed().toList());
+                assertThat(listed)
+                        .extracting(AgentCheckpoint::version)
+                        .containsExactlyElementsOf(
+                                LongStream.rangeClosed(0, latest).boxed().toList());
                 for (AgentCheckpoint checkpoint : listed) {
                     if (checkpoint.metadata().get("writer").equals(JournalLoopWriter.WRITER)) {
                         assertThat(checkpoint).isEqualTo(expected(checkpoint.version()));
@@ -74,7 +81,8 @@ class KilledJournalWriterTest {
                 }
                 assertThat(provider.listAgents()).containsExactly(AGENT);
 
-                var own = TestCheckpoints.checkpoint(AGENT, latest + 1, "cp-" + (latest + 1), "test after round " + round);
+                var own = TestCheckpoints.checkpoint(
+                        AGENT, latest + 1, "cp-" + (latest + 1), "test after round " + round);
                 provider.saveCheckpoint(AGENT, own);
                 assertThat(provider.getLatestCheckpoint(AGENT)).contains(own);
                 assertThat(provider.getCheckpoints(AGENT)).hasSize((int) latest + 2);
@@ -82,16 +90,17 @@ class KilledJournalWriterTest {
             }
             var records = JournalFiles.checkpoints(journal); // strict: no torn bytes left after the save
             assertThat(records).hasSize((int) next).allMatch(JournalFiles.Rec::intact);
-            assertThat(LayoutInspection.names(journal.getParent())).noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
-            System.out.printf("round %s: the child saved %s versions before it was killed, and %s%n", round,
-                    saved.size(), tail);
+            assertThat(LayoutInspection.names(journal.getParent()))
+                    .noneMatch(name -> name.endsWith(FileNames.CHECKPOINT_SUFFIX));
+            System.out.printf(
+                    "round %s: the child saved %s versions before it was killed, and %s%n", round, saved.size(), tail);
         }
     }
 
     /**
-     * The killed process deletes the older checkpoints after each save, so it is often killed while
-     * appending a cut or compacting: the last saves it reported survive, the journal holds a gapless
-     * run of versions ending with them, and opening the store removes a compaction's leftover file.
+     * The killed process deletes the older checkpoints after each save, so it is often killed while appending a cut or
+     * compacting: the last saves it reported survive, the journal holds a gapless run of versions ending with them, and
+     * opening the store removes a compaction's leftover file.
      */
     @Test
     void savesSurviveTheWriterBeingKilledWhileDeletingAndCompacting() throws Exception {
@@ -101,8 +110,8 @@ class KilledJournalWriterTest {
         for (int round = 0; round < 3; round++) {
             List<Long> saved;
             Path progress = signals.resolve("progress-" + round);
-            try (var child = ChildJvm.start(JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next),
-                    progress.toString(), "3")) {
+            try (var child = ChildJvm.start(
+                    JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), progress.toString(), "3")) {
                 awaitFirstSave(child, progress);
                 TimeUnit.MILLISECONDS.sleep(100 + random.nextInt(400));
                 child.kill();
@@ -111,26 +120,34 @@ class KilledJournalWriterTest {
             assertThat(saved).as("round %s", round).isNotEmpty();
             long lastPrinted = saved.get(saved.size() - 1);
             try (var provider = FileStorageProvider.of(root)) {
-                assertThat(LayoutInspection.names(journal.getParent())).as("round %s", round)
+                assertThat(LayoutInspection.names(journal.getParent()))
+                        .as("round %s", round)
                         .noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
                 long latest = provider.getLatestCheckpoint(AGENT).orElseThrow().version();
                 assertThat(latest).isBetween(lastPrinted, lastPrinted + 1);
                 List<AgentCheckpoint> listed = provider.getCheckpoints(AGENT);
                 long lowest = listed.get(0).version();
-                assertThat(listed).extracting(AgentCheckpoint::version)
-                        .containsExactlyElementsOf(LongStream.rangeClosed(lowest, latest).boxed().toList());
-                assertThat(lowest).as("the three newest reported saves are kept").isLessThanOrEqualTo(Math.max(0, lastPrinted - 2));
+                assertThat(listed)
+                        .extracting(AgentCheckpoint::version)
+                        .containsExactlyElementsOf(
+                                LongStream.rangeClosed(lowest, latest).boxed().toList());
+                assertThat(lowest)
+                        .as("the three newest reported saves are kept")
+                        .isLessThanOrEqualTo(Math.max(0, lastPrinted - 2));
                 for (long version = Math.max(next, lastPrinted - 2); version <= lastPrinted; version++) {
-                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version)).as("round %s, version %s", round, version)
-                            .contains(TestCheckpoints.checkpoint(AGENT, version, "cp-" + version, JournalLoopWriter.PADDED_WRITER));
+                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version))
+                            .as("round %s, version %s", round, version)
+                            .contains(TestCheckpoints.checkpoint(
+                                    AGENT, version, "cp-" + version, JournalLoopWriter.PADDED_WRITER));
                 }
                 provider.saveCheckpoint(AGENT, TestCheckpoints.checkpoint(AGENT, latest + 1));
                 assertThat(provider.getLatestCheckpoint(AGENT)).contains(TestCheckpoints.checkpoint(AGENT, latest + 1));
                 next = latest + 2;
             }
             assertThat(JournalFiles.records(journal)).allMatch(JournalFiles.Rec::intact);
-            System.out.printf("round %s: the child saved %s versions, the journal has %s bytes%n", round, saved.size(),
-                    JournalFiles.size(journal));
+            System.out.printf(
+                    "round %s: the child saved %s versions, the journal has %s bytes%n",
+                    round, saved.size(), JournalFiles.size(journal));
         }
     }
 
@@ -146,8 +163,10 @@ class KilledJournalWriterTest {
 
     /** The versions the child reported saved, from its progress file. */
     private static List<Long> reported(Path progress) throws java.io.IOException {
-        return java.nio.file.Files.readAllLines(progress).stream().filter(line -> line.startsWith("saved "))
-                .map(line -> Long.parseLong(line.substring(6))).toList();
+        return java.nio.file.Files.readAllLines(progress).stream()
+                .filter(line -> line.startsWith("saved "))
+                .map(line -> Long.parseLong(line.substring(6)))
+                .toList();
     }
 
     private static AgentCheckpoint expected(long version) {

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A writer process killed between reserving a checkpoint id and publishing it: while it runs, its
- * reservation is respected; once it is dead, saving the same checkpoint again (an idempotent retry)
- * takes the reservation over at once instead of waiting for the grace period.
+ * A writer process killed between reserving a checkpoint id and publishing it: while it runs, its reservation is
+ * respected; once it is dead, saving the same checkpoint again (an idempotent retry) takes the reservation over at once
+ * instead of waiting for the grace period.
  */
 class KilledWriterTest {
     static final String AGENT = "killed";
@@ -27,8 +27,10 @@ class KilledWriterTest {
 
     @TempDir
     Path root;
+
     @TempDir
     Path signals;
+
     Path directory;
     ChildJvm child;
     AgentCheckpoint retried;
@@ -41,12 +43,14 @@ class KilledWriterTest {
         directory = LayoutInspection.agentDirectory(root, AGENT);
         retried = checkpoint(AGENT, 1, "cp-retried", "first attempt");
         Path ready = signals.resolve("ready");
-        child = ChildJvm.start(ReservingWriter.class, root.toString(), AGENT, "1", "cp-retried",
-                "first attempt", ready.toString());
+        child = ChildJvm.start(
+                ReservingWriter.class, root.toString(), AGENT, "1", "cp-retried", "first attempt", ready.toString());
         child.awaitFile(ready, Duration.ofSeconds(60));
         Path temp = directory.resolve(Files.readString(ready).trim());
-        assertThat(Files.isSameFile(temp, directory.resolve(FileNames.IDS_DIRECTORY).resolve("cp-retried")))
-                .as("the child holds the reservation through its temporary file").isTrue();
+        assertThat(Files.isSameFile(
+                        temp, directory.resolve(FileNames.IDS_DIRECTORY).resolve("cp-retried")))
+                .as("the child holds the reservation through its temporary file")
+                .isTrue();
     }
 
     @AfterEach
@@ -64,11 +68,14 @@ class KilledWriterTest {
             provider.saveCheckpoint(AGENT, retried);
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(PROMPTLY);
             assertThat(provider.getCheckpoint(AGENT, "cp-retried")).contains(retried);
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
             provider.saveCheckpoint(AGENT, retried); // identical again: a no-op
         }
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
-        assertThat(LayoutInspection.names(directory.resolve(FileNames.IDS_DIRECTORY))).noneMatch(FileNames::isScratch);
+        assertThat(LayoutInspection.names(directory.resolve(FileNames.IDS_DIRECTORY)))
+                .noneMatch(FileNames::isScratch);
     }
 
     @Test
@@ -97,7 +104,9 @@ class KilledWriterTest {
             retry.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(PROMPTLY);
             assertThat(provider.getCheckpoint(AGENT, "cp-retried")).contains(retried);
-            assertThat(provider.getCheckpoints(AGENT)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
         }
         assertThat(LayoutInspection.names(directory)).noneMatch(FileNames::isScratch);
     }

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 
 /** Looks at what the provider left on disk. */
 final class LayoutInspection {
-    private LayoutInspection() {
-    }
+    private LayoutInspection() {}
 
     static Path agentDirectory(Path root, String agentId) {
         return root.resolve(FileNames.encode(agentId));
@@ -20,7 +19,9 @@ final class LayoutInspection {
     /** The checkpoint ids that have an id entry (plain names only). */
     static List<String> idEntries(Path root, String agentId) {
         return names(agentDirectory(root, agentId).resolve(FileNames.IDS_DIRECTORY)).stream()
-                .map(name -> FileNames.decode(name).orElse(name)).sorted().toList();
+                .map(name -> FileNames.decode(name).orElse(name))
+                .sorted()
+                .toList();
     }
 
     /** The names of the files directly in {@code directory}, sorted. */

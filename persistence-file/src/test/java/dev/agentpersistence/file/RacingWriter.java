@@ -9,20 +9,18 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * A writer for the cross-process race: opens the store, signals it is ready, reads the start time
- * from the start signal, then saves {@code count} versions and prints {@code won <v>} or
- * {@code lost <v>} for each. Even versions use an id shared by every writer; odd ones an id of
- * their own. Every writer starts version {@code v} at the same wall-clock instant
- * ({@code start + v * SLOT_MILLIS}, plus a random sub-millisecond jitter), so each version is
- * really contended and either writer may win it. Arguments: root, writer name, count, ready file,
- * start signal, and the form new agents get ({@code journal} or {@code files}; files when absent).
+ * A writer for the cross-process race: opens the store, signals it is ready, reads the start time from the start
+ * signal, then saves {@code count} versions and prints {@code won <v>} or {@code lost <v>} for each. Even versions use
+ * an id shared by every writer; odd ones an id of their own. Every writer starts version {@code v} at the same
+ * wall-clock instant ({@code start + v * SLOT_MILLIS}, plus a random sub-millisecond jitter), so each version is really
+ * contended and either writer may win it. Arguments: root, writer name, count, ready file, start signal, and the form
+ * new agents get ({@code journal} or {@code files}; files when absent).
  */
 public final class RacingWriter {
     static final String AGENT = "raced";
     static final long SLOT_MILLIS = 20;
 
-    private RacingWriter() {
-    }
+    private RacingWriter() {}
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);
@@ -47,17 +45,17 @@ public final class RacingWriter {
     }
 
     /**
-     * A provider for racing, keeping new agents as a journal or as one file per checkpoint.
-     * Exclusivity rests on atomic links and the agent's lock, not on fsync; without fsync saves are
-     * short enough for the slots.
+     * A provider for racing, keeping new agents as a journal or as one file per checkpoint. Exclusivity rests on atomic
+     * links and the agent's lock, not on fsync; without fsync saves are short enough for the slots.
      */
     static FileStorageProvider open(Path root, boolean journal) {
-        return FileStorageProvider.of(FilePerCheckpoint.config(root).journal(journal).fsync(false).build());
+        return FileStorageProvider.of(
+                FilePerCheckpoint.config(root).journal(journal).fsync(false).build());
     }
 
     /**
-     * Runs the save and conflict paths a few times on a separate agent, so that class loading and
-     * compilation do not make one writer start the race far behind.
+     * Runs the save and conflict paths a few times on a separate agent, so that class loading and compilation do not
+     * make one writer start the race far behind.
      */
     static void warmUp(FileStorageProvider provider, String writer) {
         String agent = "warm-up-" + writer;

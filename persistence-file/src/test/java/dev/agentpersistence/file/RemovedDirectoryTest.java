@@ -20,9 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A provider remembers which agent directories it prepared and does not look at them again on every
- * save; directories removed behind its back (by hand, or by another process deleting everything)
- * are created again by the next save.
+ * A provider remembers which agent directories it prepared and does not look at them again on every save; directories
+ * removed behind its back (by hand, or by another process deleting everything) are created again by the next save.
  */
 class RemovedDirectoryTest {
     private static final String AGENT = "agent";
@@ -32,12 +31,15 @@ class RemovedDirectoryTest {
 
     @Test
     void aSaveAfterTheAgentDirectoryWasRemovedCreatesItAgain() throws IOException {
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
+        try (var provider =
+                FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT));
 
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
-            assertThat(provider.getCheckpoints(AGENT)).map(AgentCheckpoint::version).containsExactly(1L);
+            assertThat(provider.getCheckpoints(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .containsExactly(1L);
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(checkpoint(AGENT, 1));
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 1));
         }
@@ -45,7 +47,8 @@ class RemovedDirectoryTest {
 
     @Test
     void aSaveAfterTheIdIndexWasRemovedCreatesItAgain() throws IOException {
-        try (var provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
+        try (var provider =
+                FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.IDS_DIRECTORY));
 
@@ -57,8 +60,8 @@ class RemovedDirectoryTest {
 
     @Test
     void aSegmentAfterTheSegmentDirectoryWasRemovedCreatesItAgain() throws IOException {
-        try (var backend = new FileStorageBackend(root, Fsync.system(), Clock.systemUTC(), Duration.ofMinutes(10),
-                true, 1 << 20, false, true)) {
+        try (var backend = new FileStorageBackend(
+                root, Fsync.system(), Clock.systemUTC(), Duration.ofMinutes(10), true, 1 << 20, false, true)) {
             var segments = backend.segments().orElseThrow();
             segments.putSegment(AGENT, "s-1", bytes("one"));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.SEGMENTS_DIRECTORY));

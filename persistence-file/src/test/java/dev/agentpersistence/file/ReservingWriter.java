@@ -10,14 +10,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A writer that stops between the steps of a save: writes the temporary file and reserves the id
- * exactly as the provider does (steps 1 and 2), writes the temporary file's name to the ready file,
- * then waits — without publishing — until it is killed. Arguments: root, agent id, checkpoint
- * version, checkpoint id, writer name (see {@link TestCheckpoints#checkpoint}), ready file.
+ * A writer that stops between the steps of a save: writes the temporary file and reserves the id exactly as the
+ * provider does (steps 1 and 2), writes the temporary file's name to the ready file, then waits — without publishing —
+ * until it is killed. Arguments: root, agent id, checkpoint version, checkpoint id, writer name (see
+ * {@link TestCheckpoints#checkpoint}), ready file.
  */
 public final class ReservingWriter {
-    private ReservingWriter() {
-    }
+    private ReservingWriter() {}
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);

@@ -9,8 +9,7 @@ import java.time.Instant;
 final class TestCheckpoints {
     static final Instant T0 = Instant.parse("2025-01-02T03:04:05.123456789Z");
 
-    private TestCheckpoints() {
-    }
+    private TestCheckpoints() {}
 
     /** A small checkpoint with a state entry naming {@code writer}, so writers produce different content. */
     static AgentCheckpoint checkpoint(String agentId, long version, String checkpointId, String writer) {

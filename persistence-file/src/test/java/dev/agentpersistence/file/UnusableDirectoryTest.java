@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A root directory this process cannot use is a configuration error (not transient, so callers do
- * not retry it) naming the path and what is missing.
+ * A root directory this process cannot use is a configuration error (not transient, so callers do not retry it) naming
+ * the path and what is missing.
  */
 class UnusableDirectoryTest {
     @TempDir
@@ -46,13 +46,14 @@ class UnusableDirectoryTest {
 
     @Test
     void aReadOnlyDirectoryIsAConfigurationErrorNamingWhatIsMissing() throws Exception {
-        assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"),
-                "needs POSIX permissions");
+        assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"), "needs POSIX permissions");
         Path locked = Files.createDirectory(sandbox.resolve("locked"));
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-x------"));
         try {
-            assumeTrue(permissionsAreEnforced(locked),
-                    "permissions are not enforced for this user (running as root?); the regular-file variant covers the check");
+            assumeTrue(
+                    permissionsAreEnforced(locked),
+                    "permissions are not enforced for this user (running as root?); the regular-file variant covers "
+                            + "the check");
 
             assertThatThrownBy(() -> FileStorageProvider.of(locked))
                     .isInstanceOf(StorageConfigurationException.class)

@@ -6,16 +6,16 @@ import dev.agentpersistence.storage.StorageShell;
 import java.time.Clock;
 
 /**
- * Keeps checkpoints in the heap of this instance; they are gone when it is closed or the JVM exits.
- * The storage shell ({@link StorageShell}) over {@code InMemoryStorageBackend}: per agent a skip list
- * by version (latest and {@code maxVersion} ranges in O(log n), a {@code limit} walks down from the
- * newest match) and an id index. Like every provider it stores the encoded form, so callers never
- * share mutable state with the store, and it reads every form any provider writes.
+ * Keeps checkpoints in the heap of this instance; they are gone when it is closed or the JVM exits. The storage shell
+ * ({@link StorageShell}) over {@code InMemoryStorageBackend}: per agent a skip list by version (latest and
+ * {@code maxVersion} ranges in O(log n), a {@code limit} walks down from the newest match) and an id index. Like every
+ * provider it stores the encoded form, so callers never share mutable state with the store, and it reads every form any
+ * provider writes.
  *
- * <p>Default settings are {@link StorageSettings#ofDefaults()}, incremental history included: a growing
- * conversation is encoded once per new block instead of whole on every save (a save of a 400-message
- * history took 40 us instead of 330 us of CPU), and checkpoints of short histories cost the same either
- * way. Latest answers from the checkpoint it last read while no newer one is saved. Thread-safe.
+ * <p>Default settings are {@link StorageSettings#ofDefaults()}, incremental history included: a growing conversation is
+ * encoded once per new block instead of whole on every save (a save of a 400-message history took 40 us instead of 330
+ * us of CPU), and checkpoints of short histories cost the same either way. Latest answers from the checkpoint it last
+ * read while no newer one is saved. Thread-safe.
  */
 public final class InMemoryStorageProvider extends StorageShell {
 
@@ -45,8 +45,8 @@ public final class InMemoryStorageProvider extends StorageShell {
     }
 
     /**
-     * This store. Incremental history is a write setting now ({@link StorageSettings#incrementalHistory()});
-     * every provider reads both forms. Pass settings with it on to the constructor instead.
+     * This store. Incremental history is a write setting now ({@link StorageSettings#incrementalHistory()}); every
+     * provider reads both forms. Pass settings with it on to the constructor instead.
      *
      * @deprecated use {@link #InMemoryStorageProvider(StorageSettings, Clock)}
      */

@@ -9,8 +9,8 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads the settings every
- * provider shares ({@link StorageSettings#from(ProviderConfig)}, incremental history on unless set).
+ * Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads the settings every provider shares
+ * ({@link StorageSettings#from(ProviderConfig)}, incremental history on unless set).
  */
 public final class InMemoryStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */

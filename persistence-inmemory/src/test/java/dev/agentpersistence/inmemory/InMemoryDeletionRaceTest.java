@@ -31,8 +31,10 @@ class InMemoryDeletionRaceTest {
                 start.await();
                 boolean all = true;
                 while (!stop.get()) {
-                    deleted.addAndGet(all ? provider.deleteCheckpoints("agent")
-                            : provider.deleteCheckpointsBefore("agent", Long.MAX_VALUE));
+                    deleted.addAndGet(
+                            all
+                                    ? provider.deleteCheckpoints("agent")
+                                    : provider.deleteCheckpointsBefore("agent", Long.MAX_VALUE));
                     all = !all;
                 }
                 return null;
@@ -57,7 +59,8 @@ class InMemoryDeletionRaceTest {
 
             long remaining = provider.getCheckpoints("agent").size();
             assertThat(deleted.get() + remaining).isEqualTo((long) savers * savesEach);
-            assertThat(provider.listAgents()).isEqualTo(remaining == 0 ? java.util.List.of() : java.util.List.of("agent"));
+            assertThat(provider.listAgents())
+                    .isEqualTo(remaining == 0 ? java.util.List.of() : java.util.List.of("agent"));
         } finally {
             pool.shutdownNow();
             provider.close();

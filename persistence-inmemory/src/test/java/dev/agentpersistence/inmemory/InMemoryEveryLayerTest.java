@@ -5,7 +5,10 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 import java.time.Clock;
 
-/** The in-memory provider passes the kit again writing with every layer: checksum, compression, encryption, incremental history. */
+/**
+ * The in-memory provider passes the kit again writing with every layer: checksum, compression, encryption, incremental
+ * history.
+ */
 class InMemoryEveryLayerTest extends InMemoryStorageProviderTest {
 
     @Override

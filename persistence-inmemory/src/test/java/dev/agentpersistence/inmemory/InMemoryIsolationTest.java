@@ -27,7 +27,8 @@ class InMemoryIsolationTest {
         return Checkpoints.builder("agent", 0)
                 .lastInput(input)
                 .state("doc", state)
-                .message(Message.toolCall(new ToolCall("c1", "write", arguments)).withId("call-message"))
+                .message(
+                        Message.toolCall(new ToolCall("c1", "write", arguments)).withId("call-message"))
                 .build();
     }
 
@@ -51,26 +52,30 @@ class InMemoryIsolationTest {
 
     @Test
     void changingNodesReadBackDoesNotChangeTheStore() {
-        var saved = mutableCheckpoint((ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{\"b\":[1]}"),
-                (ObjectNode) json("{\"c\":true}"));
+        var saved = mutableCheckpoint(
+                (ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{\"b\":[1]}"), (ObjectNode) json("{\"c\":true}"));
         provider.saveCheckpoint("agent", saved);
 
         var read = provider.getCheckpoints("agent").get(0);
         ((ObjectNode) read.lastInput()).put("a", 99);
         ((ObjectNode) read.state().get("doc")).removeAll();
         ((ObjectNode) read.messageHistory().get(1).toolCall().arguments()).put("c", false);
-        var latest = provider.getLatestCheckpoint("agent", CheckpointFilter.builder().limit(1).build()).orElseThrow();
+        var latest = provider.getLatestCheckpoint(
+                        "agent", CheckpointFilter.builder().limit(1).build())
+                .orElseThrow();
         ((ObjectNode) latest.lastInput()).put("z", 0);
         ((ObjectNode) provider.getCheckpoint("agent", "cp-0").orElseThrow().lastInput()).put("y", 0);
 
         assertThat(provider.getCheckpoints("agent")).containsExactly(saved);
-        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().limit(1).build())).containsExactly(saved);
+        assertThat(provider.getCheckpoints(
+                        "agent", CheckpointFilter.builder().limit(1).build()))
+                .containsExactly(saved);
     }
 
     @Test
     void latestReadsRememberedAfterTheFirstStayIsolatedAndFollowNewSaves() {
-        var saved = mutableCheckpoint((ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{\"b\":[1]}"),
-                (ObjectNode) json("{\"c\":true}"));
+        var saved = mutableCheckpoint(
+                (ObjectNode) json("{\"a\":1}"), (ObjectNode) json("{\"b\":[1]}"), (ObjectNode) json("{\"c\":true}"));
         provider.saveCheckpoint("agent", saved);
         for (int read = 0; read < 3; read++) {
             var latest = provider.getLatestCheckpoint("agent").orElseThrow();
@@ -79,10 +84,14 @@ class InMemoryIsolationTest {
             ((ObjectNode) latest.state().get("doc")).removeAll();
             ((ObjectNode) latest.messageHistory().get(1).toolCall().arguments()).put("c", false);
         }
-        var next = Checkpoints.builder("agent", 1).message(Message.user("plain").withId("m")).build();
+        var next = Checkpoints.builder("agent", 1)
+                .message(Message.user("plain").withId("m"))
+                .build();
         provider.saveCheckpoint("agent", next);
         assertThat(provider.getLatestCheckpoint("agent")).contains(next);
-        assertThat(provider.getLatestCheckpoint("agent")).as("no mutable node: shared, immutable").contains(next);
+        assertThat(provider.getLatestCheckpoint("agent"))
+                .as("no mutable node: shared, immutable")
+                .contains(next);
         provider.deleteCheckpoints("agent");
         assertThat(provider.getLatestCheckpoint("agent")).isEmpty();
     }
@@ -99,7 +108,10 @@ class InMemoryIsolationTest {
 
     @Test
     void checkpointsWithoutContainerNodesReadBackEqual() {
-        var saved = Checkpoints.builder("agent", 0).lastInput(json("\"text\"")).state("n", json("1")).build();
+        var saved = Checkpoints.builder("agent", 0)
+                .lastInput(json("\"text\""))
+                .state("n", json("1"))
+                .build();
         provider.saveCheckpoint("agent", saved);
         assertThat(provider.getCheckpoints("agent").get(0)).isEqualTo(saved);
     }

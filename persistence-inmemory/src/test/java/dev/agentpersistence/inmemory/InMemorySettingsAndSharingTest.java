@@ -19,14 +19,16 @@ class InMemorySettingsAndSharingTest {
     @Test
     void incrementalHistoryIsOnByDefaultInCodeAndThroughDiscovery() {
         try (var inCode = new InMemoryStorageProvider();
-             var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
-             var switchedOff = (StorageShell) new InMemoryStorageProviderFactory().create(
-                     ProviderConfig.of(Map.of("agent.persistence.history.incremental", "false")))) {
+                var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
+                var switchedOff = (StorageShell) new InMemoryStorageProviderFactory()
+                        .create(ProviderConfig.of(Map.of("agent.persistence.history.incremental", "false")))) {
             assertThat(inCode.settings().incrementalHistory()).isTrue();
             assertThat(discovered.settings().incrementalHistory()).isTrue();
             assertThat(switchedOff.settings().incrementalHistory()).isFalse();
-            assertThat(inCode.settings().layers()).isEqualTo(StorageSettings.ofDefaults().layers());
-            assertThat(inCode.settings().maxCheckpointSize()).isEqualTo(StorageSettings.ofDefaults().maxCheckpointSize());
+            assertThat(inCode.settings().layers())
+                    .isEqualTo(StorageSettings.ofDefaults().layers());
+            assertThat(inCode.settings().maxCheckpointSize())
+                    .isEqualTo(StorageSettings.ofDefaults().maxCheckpointSize());
         }
     }
 
@@ -34,15 +36,20 @@ class InMemorySettingsAndSharingTest {
     void aClosingShellLeavesTheOthersOverTheSameBackendWorking() {
         var backend = new InMemoryStorageBackend(Clock.systemUTC());
         var first = new InMemoryStorageProvider(backend, InMemoryStorageProvider.defaultSettings(), Clock.systemUTC());
-        var second = StorageShell.builder(backend.share()).settings(StorageSettings.ofDefaults()).build();
+        var second = StorageShell.builder(backend.share())
+                .settings(StorageSettings.ofDefaults())
+                .build();
         first.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         second.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
 
         first.close();
         assertThatThrownBy(() -> first.listAgents()).isInstanceOf(IllegalStateException.class);
-        assertThat(second.getCheckpoints("agent")).containsExactly(Checkpoints.simple("agent", 0), Checkpoints.simple("agent", 1));
+        assertThat(second.getCheckpoints("agent"))
+                .containsExactly(Checkpoints.simple("agent", 0), Checkpoints.simple("agent", 1));
 
         second.close();
-        assertThat(backend.listAgents()).as("dropped when the last shell closed").isEqualTo(List.of());
+        assertThat(backend.listAgents())
+                .as("dropped when the last shell closed")
+                .isEqualTo(List.of());
     }
 }

@@ -9,10 +9,10 @@ import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.time.Clock;
 
 /**
- * The in-memory provider passes the conformance kit. Its instances do not share storage, so the
- * providers of one test are shells over one backend, created with the test's first provider: the
- * read matrix writes with one configuration and reads with every other. Each shell closing leaves
- * the others working; the records go when the last one closes, after the test.
+ * The in-memory provider passes the conformance kit. Its instances do not share storage, so the providers of one test
+ * are shells over one backend, created with the test's first provider: the read matrix writes with one configuration
+ * and reads with every other. Each shell closing leaves the others working; the records go when the last one closes,
+ * after the test.
  */
 class InMemoryStorageProviderTest extends StorageProviderCompatibilityKit {
     private InMemoryStorageBackend backend;
@@ -43,7 +43,8 @@ class InMemoryStorageProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected byte[] dumpStorage() {
-        org.junit.jupiter.api.Assumptions.abort("the in-memory provider keeps checkpoints in the heap: nothing is at rest");
+        org.junit.jupiter.api.Assumptions.abort(
+                "the in-memory provider keeps checkpoints in the heap: nothing is at rest");
         throw new AssertionError("unreachable");
     }
 }

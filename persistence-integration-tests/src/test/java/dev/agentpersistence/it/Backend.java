@@ -9,11 +9,11 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * One storage backend the tests run against: a provider found by discovery, and the settings that
- * give it a store for one test. Settings that need a server locate it when the test opens the
- * backend, so a missing server skips (or, when services are required, fails) that test only.
+ * One storage backend the tests run against: a provider found by discovery, and the settings that give it a store for
+ * one test. Settings that need a server locate it when the test opens the backend, so a missing server skips (or, when
+ * services are required, fails) that test only.
  *
- * @param label    how the backend shows in test names
+ * @param label how the backend shows in test names
  * @param provider the factory name ({@code PersistenceStorageProviderFactory#name()})
  * @param settings the settings for a store under the test's temporary directory
  */

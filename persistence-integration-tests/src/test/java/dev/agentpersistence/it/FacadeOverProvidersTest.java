@@ -60,12 +60,16 @@ class FacadeOverProvidersTest {
     @MethodSource("backends")
     void checkpointsRoundTripThroughTheProviderWithVersionsAndParents(Backend backend) {
         var createdAt = Instant.parse("2026-05-06T07:08:09.987654321Z");
-        var persistence = AgentPersistence.builder().storage(open(backend))
-                .clock(Clock.fixed(createdAt, ZoneOffset.UTC)).build();
-        var agent = new SimpleAgentContext(agentId).append(Message.user("plan the report"))
+        var persistence = AgentPersistence.builder()
+                .storage(open(backend))
+                .clock(Clock.fixed(createdAt, ZoneOffset.UTC))
+                .build();
+        var agent = new SimpleAgentContext(agentId)
+                .append(Message.user("plan the report"))
                 .putState("draft", JSON.objectNode().put("title", "Résumé 😀"));
 
-        var first = persistence.createCheckpoint(agent, "plan", JSON.objectNode().put("topic", "x"), "Topic");
+        var first =
+                persistence.createCheckpoint(agent, "plan", JSON.objectNode().put("topic", "x"), "Topic");
         agent.append(Message.assistant("planned"));
         var second = persistence.createCheckpoint(agent, "write", JSON.nullNode(), null, Map.of("run", "r1"));
 
@@ -84,8 +88,11 @@ class FacadeOverProvidersTest {
     void rollbackAfterTheHistoryWasTruncatedUndoesOnlyTheNewCalls(Backend backend) throws Exception {
         var users = new UserFile(dir.resolve("users.txt"));
         var createUser = users.createUser();
-        var persistence = AgentPersistence.builder().storage(open(backend))
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, users.removeUser()).build())
+        var persistence = AgentPersistence.builder()
+                .storage(open(backend))
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, users.removeUser())
+                        .build())
                 .build();
         var agent = new SimpleAgentContext(agentId).append(Message.system("You manage users"));
         agent.callTool(createUser, JSON.objectNode().put("name", "Alex"));
@@ -98,15 +105,20 @@ class FacadeOverProvidersTest {
         var report = persistence.rollbackToCheckpoint(checkpoint.checkpointId(), agent);
 
         assertThat(users.users()).containsExactly("Alex", "Bo");
-        assertThat(report.performed()).extracting(InverseCall::original)
-                .extracting(call -> call.arguments().path("name").asText()).containsExactly("Maria");
+        assertThat(report.performed())
+                .extracting(InverseCall::original)
+                .extracting(call -> call.arguments().path("name").asText())
+                .containsExactly("Maria");
         assertThat(agent.messageHistory()).isEqualTo(checkpoint.messageHistory());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
     void aCompletedRunStartsFreshAndTheNextRunBuildsOnTheTombstone(Backend backend) {
-        var persistence = AgentPersistence.builder().storage(open(backend)).automaticPersistence(true).build();
+        var persistence = AgentPersistence.builder()
+                .storage(open(backend))
+                .automaticPersistence(true)
+                .build();
         var agent = new SimpleAgentContext(agentId);
         persistence.onNodeCompleted(agent, "n1", null, null);
         var tombstone = persistence.markRunCompleted(agent);
@@ -118,20 +130,28 @@ class FacadeOverProvidersTest {
 
         var next = persistence.onNodeCompleted(fresh, "n1", null, null).orElseThrow();
         assertThat(next.parentCheckpointId()).isEqualTo(tombstone.checkpointId());
-        assertThat(persistence.rollbackToLatestCheckpoint(fresh).restoredCheckpoint()).contains(next);
+        assertThat(persistence.rollbackToLatestCheckpoint(fresh).restoredCheckpoint())
+                .contains(next);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    void writersRacingThroughTwoFacadesGetDistinctVersionsAndAnUnbrokenParentChain(Backend backend)
-            throws Exception {
+    void writersRacingThroughTwoFacadesGetDistinctVersionsAndAnUnbrokenParentChain(Backend backend) throws Exception {
         var first = open(backend);
         // Two provider instances over one store where the backend shares storage across instances.
         var second = backend.provider().equals("inmemory") ? first : open(backend);
         var registry = new SimpleMeterRegistry();
         var facades = List.of(
-                AgentPersistence.builder().storage(first).maxConflictRetries(200).meterRegistry(registry).build(),
-                AgentPersistence.builder().storage(second).maxConflictRetries(200).meterRegistry(registry).build());
+                AgentPersistence.builder()
+                        .storage(first)
+                        .maxConflictRetries(200)
+                        .meterRegistry(registry)
+                        .build(),
+                AgentPersistence.builder()
+                        .storage(second)
+                        .maxConflictRetries(200)
+                        .meterRegistry(registry)
+                        .build());
         int threads = 4;
         int perThread = 5;
         var pool = Executors.newFixedThreadPool(threads);
@@ -158,12 +178,19 @@ class FacadeOverProvidersTest {
         }
 
         List<AgentCheckpoint> stored = facades.get(0).checkpoints(agentId);
-        assertThat(stored).extracting(AgentCheckpoint::version)
-                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, threads * perThread).boxed().toList());
+        assertThat(stored)
+                .extracting(AgentCheckpoint::version)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, threads * perThread)
+                        .boxed()
+                        .toList());
         for (int i = 1; i < stored.size(); i++) {
-            assertThat(stored.get(i).parentCheckpointId()).isEqualTo(stored.get(i - 1).checkpointId());
+            assertThat(stored.get(i).parentCheckpointId())
+                    .isEqualTo(stored.get(i - 1).checkpointId());
         }
-        assertThat(registry.get("agent.persistence.checkpoint.create").tag("outcome", "success").timer().count())
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tag("outcome", "success")
+                        .timer()
+                        .count())
                 .isEqualTo(threads * perThread);
     }
 }

@@ -23,26 +23,41 @@ class FileRestartTest {
         var backend = Backends.of("file").get(0);
         var users = new UserFile(dir.resolve("users.txt"));
         var createUser = users.createUser();
-        var tools = RollbackToolRegistry.builder().registerRollback(createUser, users.removeUser()).build();
+        var tools = RollbackToolRegistry.builder()
+                .registerRollback(createUser, users.removeUser())
+                .build();
 
         String checkpointId;
         try (var storage = backend.open(dir)) {
-            var persistence = AgentPersistence.builder().storage(storage).rollbackTools(tools).build();
-            var agent = new SimpleAgentContext("report-writer").append(Message.user("write the report"))
+            var persistence = AgentPersistence.builder()
+                    .storage(storage)
+                    .rollbackTools(tools)
+                    .build();
+            var agent = new SimpleAgentContext("report-writer")
+                    .append(Message.user("write the report"))
                     .putState("outline", JSON.arrayNode().add("intro").add("body"));
             agent.callTool(createUser, JSON.objectNode().put("name", "Alex"));
-            checkpointId = persistence.createCheckpoint(agent, "outline", JSON.textNode("topic"), "String").checkpointId();
+            checkpointId = persistence
+                    .createCheckpoint(agent, "outline", JSON.textNode("topic"), "String")
+                    .checkpointId();
         }
 
         try (var storage = backend.open(dir)) {
-            var persistence = AgentPersistence.builder().storage(storage).rollbackTools(tools).build();
+            var persistence = AgentPersistence.builder()
+                    .storage(storage)
+                    .rollbackTools(tools)
+                    .build();
             var resumed = new SimpleAgentContext("report-writer");
             var report = persistence.rollbackToLatestCheckpoint(resumed);
 
-            assertThat(report.restoredCheckpoint()).get().extracting(cp -> cp.checkpointId()).isEqualTo(checkpointId);
+            assertThat(report.restoredCheckpoint())
+                    .get()
+                    .extracting(cp -> cp.checkpointId())
+                    .isEqualTo(checkpointId);
             assertThat(resumed.currentNodeId()).isEqualTo("outline");
             assertThat(resumed.input()).isEqualTo(JSON.textNode("topic"));
-            assertThat(resumed.state().get("outline")).isEqualTo(JSON.arrayNode().add("intro").add("body"));
+            assertThat(resumed.state().get("outline"))
+                    .isEqualTo(JSON.arrayNode().add("intro").add("body"));
             assertThat(resumed.messageHistory()).hasSize(3);
             assertThat(report.performed()).isEmpty();
 

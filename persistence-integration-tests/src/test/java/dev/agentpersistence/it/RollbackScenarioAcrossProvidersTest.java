@@ -22,9 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The rollback scenario of the persistence documentation over every storage provider in the build:
- * createUser("Alex"), checkpoint, createUser("Daniel"), createUser("Maria"), roll back. Afterwards
- * the user file holds only Alex and the report lists removeUser(Maria), then removeUser(Daniel).
+ * The rollback scenario of the persistence documentation over every storage provider in the build: createUser("Alex"),
+ * checkpoint, createUser("Daniel"), createUser("Maria"), roll back. Afterwards the user file holds only Alex and the
+ * report lists removeUser(Maria), then removeUser(Daniel).
  */
 class RollbackScenarioAcrossProvidersTest {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -49,7 +49,8 @@ class RollbackScenarioAcrossProvidersTest {
 
     @Test
     void everyProviderModuleOfTheBuildIsDiscovered() {
-        assertThat(PersistenceStorageProviders.available()).extracting(PersistenceStorageProviderFactory::name)
+        assertThat(PersistenceStorageProviders.available())
+                .extracting(PersistenceStorageProviderFactory::name)
                 .contains("inmemory", "file", "jdbc", "redis");
     }
 
@@ -61,7 +62,9 @@ class RollbackScenarioAcrossProvidersTest {
         var createUser = users.createUser();
         var persistence = AgentPersistence.builder()
                 .storage(storage)
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, users.removeUser()).build())
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, users.removeUser())
+                        .build())
                 .build();
         var agent = new SimpleAgentContext(agentId);
 
@@ -75,7 +78,8 @@ class RollbackScenarioAcrossProvidersTest {
 
         assertThat(users.users()).containsExactly("Alex");
         assertThat(report.restoredCheckpoint()).contains(checkpoint);
-        assertThat(report.performed()).extracting(RollbackScenarioAcrossProvidersTest::describe)
+        assertThat(report.performed())
+                .extracting(RollbackScenarioAcrossProvidersTest::describe)
                 .containsExactly("removeUser(Maria)", "removeUser(Daniel)");
         assertThat(report.failures()).isEmpty();
         assertThat(report.withoutInverse()).isEmpty();
@@ -91,7 +95,9 @@ class RollbackScenarioAcrossProvidersTest {
         var persistence = AgentPersistence.builder()
                 .storage(storage)
                 .automaticPersistence(true)
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback(createUser, users.removeUser()).build())
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback(createUser, users.removeUser())
+                        .build())
                 .build();
         var agent = new SimpleAgentContext(agentId);
 
@@ -104,16 +110,20 @@ class RollbackScenarioAcrossProvidersTest {
 
         assertThat(users.users()).containsExactly("Alex");
         assertThat(report.outcome()).isEqualTo(RollbackReport.Outcome.RESTORED);
-        assertThat(report.performed()).extracting(RollbackScenarioAcrossProvidersTest::describe)
+        assertThat(report.performed())
+                .extracting(RollbackScenarioAcrossProvidersTest::describe)
                 .containsExactly("removeUser(Maria)", "removeUser(Daniel)");
 
         persistence.markRunCompleted(agent);
         assertThat(persistence.rollbackToLatestCheckpoint(agent).outcome())
                 .isEqualTo(RollbackReport.Outcome.RUN_COMPLETED);
-        assertThat(persistence.checkpoints(agentId)).extracting(cp -> cp.version()).containsExactly(0L, 1L);
+        assertThat(persistence.checkpoints(agentId))
+                .extracting(cp -> cp.version())
+                .containsExactly(0L, 1L);
     }
 
     private static String describe(InverseCall call) {
-        return call.inverseToolName() + "(" + call.original().arguments().path("name").asText() + ")";
+        return call.inverseToolName() + "("
+                + call.original().arguments().path("name").asText() + ")";
     }
 }

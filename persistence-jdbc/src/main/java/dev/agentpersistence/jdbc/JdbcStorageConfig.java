@@ -10,47 +10,60 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Immutable settings of a {@link JdbcStorageProvider}, each declared once below. Build with
- * {@link #custom()}, start from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
+ * Immutable settings of a {@link JdbcStorageProvider}, each declared once below. Build with {@link #custom()}, start
+ * from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
- * <p>When the provider is built over a {@code DataSource} or {@code Jdbi} the application already
- * has, only {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
+ * <p>When the provider is built over a {@code DataSource} or {@code Jdbi} the application already has, only
+ * {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
  */
 public final class JdbcStorageConfig {
     /** JDBC URL; the dialect is chosen from it. */
-    public static final Setting<String> URL = Setting.text("agent.persistence.jdbc.url", "jdbc:sqlite:agent-checkpoints.db",
-            "JDBC URL; the dialect (SQLite, PostgreSQL, MariaDB/MySQL, H2) is chosen from it.").redacted()
+    public static final Setting<String> URL = Setting.text(
+                    "agent.persistence.jdbc.url",
+                    "jdbc:sqlite:agent-checkpoints.db",
+                    "JDBC URL; the dialect (SQLite, PostgreSQL, MariaDB/MySQL, H2) is chosen from it.")
+            .redacted()
             .checkedBy(url -> url.startsWith("jdbc:") ? null : "a JDBC URL starting with 'jdbc:'");
     /** Database user. */
     public static final Setting<String> USER = Setting.text("agent.persistence.jdbc.user", null, "Database user.");
     /** Database password. */
-    public static final Setting<String> PASSWORD = Setting.text("agent.persistence.jdbc.password", null,
-            "Database password (never printed).").secret();
+    public static final Setting<String> PASSWORD = Setting.text(
+                    "agent.persistence.jdbc.password", null, "Database password (never printed).")
+            .secret();
     /** Maximum connections of the pool. */
-    public static final Setting<Integer> POOL_SIZE = Setting.integer("agent.persistence.jdbc.pool-size", 10, 1,
-            Integer.MAX_VALUE, "Maximum pooled connections.");
+    public static final Setting<Integer> POOL_SIZE = Setting.integer(
+            "agent.persistence.jdbc.pool-size", 10, 1, Integer.MAX_VALUE, "Maximum pooled connections.");
     /** Prefix of every table name. */
-    public static final Setting<String> TABLE_PREFIX = Setting.text("agent.persistence.jdbc.table-prefix", "agent_",
-            "Prefix of every table: 1 to 32 of a-z 0-9 _, starting with a letter.")
-            .checkedBy(prefix -> prefix.matches("[a-z][a-z0-9_]{0,31}") ? null
+    public static final Setting<String> TABLE_PREFIX = Setting.text(
+                    "agent.persistence.jdbc.table-prefix",
+                    "agent_",
+                    "Prefix of every table: 1 to 32 of a-z 0-9 _, starting with a letter.")
+            .checkedBy(prefix -> prefix.matches("[a-z][a-z0-9_]{0,31}")
+                    ? null
                     : "1 to 32 lower-case letters, digits or '_', starting with a letter");
     /** Whether the schema is created and upgraded on first use. */
-    public static final Setting<Boolean> MIGRATE = Setting.bool("agent.persistence.jdbc.migrate", true,
-            "Create and upgrade the schema on first use.");
+    public static final Setting<Boolean> MIGRATE =
+            Setting.bool("agent.persistence.jdbc.migrate", true, "Create and upgrade the schema on first use.");
     /** How long a call waits for a pooled connection before the database counts as unavailable. */
-    public static final Setting<Duration> CONNECTION_TIMEOUT = Setting.duration("agent.persistence.jdbc.connection-timeout",
-            Duration.ofSeconds(5), "How long a call waits for a connection before StorageUnavailableException (at least 250ms).")
+    public static final Setting<Duration> CONNECTION_TIMEOUT = Setting.duration(
+                    "agent.persistence.jdbc.connection-timeout",
+                    Duration.ofSeconds(5),
+                    "How long a call waits for a connection before StorageUnavailableException (at least 250ms).")
             .checkedBy(timeout -> timeout.toMillis() < 250 ? "at least 250ms" : null);
     /** SQLite only: how long a statement waits for another process's write lock. */
-    public static final Setting<Duration> BUSY_TIMEOUT = Setting.durationOrZero("agent.persistence.jdbc.busy-timeout",
-            Duration.ofSeconds(10), "SQLite: how long a statement waits for another process's write lock.")
+    public static final Setting<Duration> BUSY_TIMEOUT = Setting.durationOrZero(
+                    "agent.persistence.jdbc.busy-timeout",
+                    Duration.ofSeconds(10),
+                    "SQLite: how long a statement waits for another process's write lock.")
             .checkedBy(timeout -> timeout.toMillis() > Integer.MAX_VALUE ? "at most 24 days" : null);
     /** Time to live of each checkpoint, counted from its save. */
-    public static final Setting<Duration> TTL = Setting.duration("agent.persistence.jdbc.ttl", null,
+    public static final Setting<Duration> TTL = Setting.duration(
+            "agent.persistence.jdbc.ttl",
+            null,
             "Time to live of each checkpoint from its save (30d, 12h); expired ones go at the next deleteExpired().");
     /** Every JDBC setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(URL, USER, PASSWORD, POOL_SIZE, TABLE_PREFIX, MIGRATE,
-            CONNECTION_TIMEOUT, BUSY_TIMEOUT, TTL);
+    public static final List<Setting<?>> SETTINGS =
+            List.of(URL, USER, PASSWORD, POOL_SIZE, TABLE_PREFIX, MIGRATE, CONNECTION_TIMEOUT, BUSY_TIMEOUT, TTL);
 
     private static final JdbcStorageConfig DEFAULTS = custom().build();
 
@@ -152,7 +165,10 @@ public final class JdbcStorageConfig {
             this.clock = clock;
         }
 
-        /** The JDBC URL: {@code jdbc:sqlite:}, {@code jdbc:postgresql:}, {@code jdbc:mariadb:}, {@code jdbc:mysql:} or {@code jdbc:h2:}. */
+        /**
+         * The JDBC URL: {@code jdbc:sqlite:}, {@code jdbc:postgresql:}, {@code jdbc:mariadb:}, {@code jdbc:mysql:} or
+         * {@code jdbc:h2:}.
+         */
         public Builder url(String url) {
             values = values.with(URL, url);
             return this;
@@ -200,7 +216,9 @@ public final class JdbcStorageConfig {
             return this;
         }
 
-        /** Each checkpoint expires this long (positive) after its save; see {@code JdbcStorageProvider.deleteExpired()}. */
+        /**
+         * Each checkpoint expires this long (positive) after its save; see {@code JdbcStorageProvider.deleteExpired()}.
+         */
         public Builder ttl(Duration ttl) {
             values = values.with(TTL, ttl);
             return this;

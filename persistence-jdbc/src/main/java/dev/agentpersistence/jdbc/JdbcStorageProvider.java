@@ -12,27 +12,23 @@ import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Stores checkpoints in a relational database through JDBI: SQLite (the embedded default),
- * PostgreSQL, MariaDB/MySQL or H2, chosen from the JDBC URL. The storage shell ({@link StorageShell})
- * over {@code JdbcStorageBackend}: it reads every stored form and writes the one its
- * {@link StorageSettings} choose (by default those of discovery: checksums, compression from 4 KiB,
- * incremental history).
+ * Stores checkpoints in a relational database through JDBI: SQLite (the embedded default), PostgreSQL, MariaDB/MySQL or
+ * H2, chosen from the JDBC URL. The storage shell ({@link StorageShell}) over {@code JdbcStorageBackend}: it reads
+ * every stored form and writes the one its {@link StorageSettings} choose (by default those of discovery: checksums,
+ * compression from 4 KiB, incremental history).
  *
- * <p>Each checkpoint is one row holding the stored document plus the columns every filter field is
- * evaluated on, and one row per metadata entry in a child table. Filters, limits and "latest" run as
- * indexed SQL; no call reads all of an agent's rows. A save is one transaction. A database that is
- * down or unreachable gives {@link dev.agentpersistence.StorageUnavailableException}; the same
- * instance works again once the database is back. The schema is created and upgraded on first use
- * (see {@link JdbcStorageConfig#migrate()}). On MariaDB/MySQL a checkpoint whose statement would
- * exceed the server's {@code max_allowed_packet} (read once, on the first save) is refused before it
- * is sent with {@link dev.agentpersistence.CheckpointTooLargeException}, which is never retried.
- * History segments live in {@code <prefix>history_segments}; a time to live
- * ({@link JdbcStorageConfig#ttl()}) fills {@code <prefix>checkpoint_expiry}, emptied by
- * {@link #deleteExpired()}.
+ * <p>Each checkpoint is one row holding the stored document plus the columns every filter field is evaluated on, and
+ * one row per metadata entry in a child table. Filters, limits and "latest" run as indexed SQL; no call reads all of an
+ * agent's rows. A save is one transaction. A database that is down or unreachable gives
+ * {@link dev.agentpersistence.StorageUnavailableException}; the same instance works again once the database is back.
+ * The schema is created and upgraded on first use (see {@link JdbcStorageConfig#migrate()}). On MariaDB/MySQL a
+ * checkpoint whose statement would exceed the server's {@code max_allowed_packet} (read once, on the first save) is
+ * refused before it is sent with {@link dev.agentpersistence.CheckpointTooLargeException}, which is never retried.
+ * History segments live in {@code <prefix>history_segments}; a time to live ({@link JdbcStorageConfig#ttl()}) fills
+ * {@code <prefix>checkpoint_expiry}, emptied by {@link #deleteExpired()}.
  *
- * <p>Thread-safe. Create with {@link #create(JdbcStorageConfig)} (the provider owns a HikariCP pool
- * and closes it) or {@link #builder()} over an existing {@link DataSource} or {@link Jdbi}
- * (the application keeps ownership of it).
+ * <p>Thread-safe. Create with {@link #create(JdbcStorageConfig)} (the provider owns a HikariCP pool and closes it) or
+ * {@link #builder()} over an existing {@link DataSource} or {@link Jdbi} (the application keeps ownership of it).
  */
 public final class JdbcStorageProvider extends StorageShell {
 
@@ -55,8 +51,8 @@ public final class JdbcStorageProvider extends StorageShell {
     }
 
     /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()},
-     * on by default) and every provider reads both forms.
+     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
+     * default) and every provider reads both forms.
      *
      * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
      */
@@ -73,10 +69,12 @@ public final class JdbcStorageProvider extends StorageShell {
         private StorageSettings settings = StorageSettings.ofDefaults();
         private Clock clock;
 
-        private Builder() {
-        }
+        private Builder() {}
 
-        /** The settings; with a data source or {@code Jdbi}, only the table prefix, migration, busy timeout and ttl apply. */
+        /**
+         * The settings; with a data source or {@code Jdbi}, only the table prefix, migration, busy timeout and ttl
+         * apply.
+         */
         public Builder config(JdbcStorageConfig config) {
             this.config = Objects.requireNonNull(config, "config");
             return this;
@@ -94,7 +92,9 @@ public final class JdbcStorageProvider extends StorageShell {
             return this;
         }
 
-        /** What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}). */
+        /**
+         * What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}).
+         */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
             return this;
@@ -103,7 +103,8 @@ public final class JdbcStorageProvider extends StorageShell {
         /**
          * The layers and maximum size of a JSON codec.
          *
-         * @deprecated use {@link #settings(StorageSettings)}; see {@link StorageSettings.Builder#codec(CheckpointCodec)}
+         * @deprecated use {@link #settings(StorageSettings)}; see
+         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
          */
         @Deprecated
         public Builder codec(CheckpointCodec codec) {
@@ -121,7 +122,7 @@ public final class JdbcStorageProvider extends StorageShell {
          * Creates the provider. Connects lazily: the first call migrates the schema.
          *
          * @throws IllegalStateException when both a data source and a {@code Jdbi} were given
-         * @throws PersistenceException  when the URL names an unsupported database
+         * @throws PersistenceException when the URL names an unsupported database
          */
         public JdbcStorageProvider build() {
             if (dataSource != null && jdbi != null) {
@@ -135,7 +136,9 @@ public final class JdbcStorageProvider extends StorageShell {
             } else {
                 database = JdbcDatabase.pooled(config);
             }
-            var effective = config.ttl().isPresent() ? StorageSettings.from(settings).ttl(config.ttl().get()).build() : settings;
+            var effective = config.ttl().isPresent()
+                    ? StorageSettings.from(settings).ttl(config.ttl().get()).build()
+                    : settings;
             return new JdbcStorageProvider(database, effective, clock != null ? clock : config.clock());
         }
     }

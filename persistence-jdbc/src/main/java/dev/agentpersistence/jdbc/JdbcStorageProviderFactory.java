@@ -10,17 +10,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Discovers the JDBC provider under the name {@value #NAME}; reads the
- * {@code agent.persistence.jdbc.*} keys described in {@link JdbcStorageConfig}, and the keys every
- * provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Discovers the JDBC provider under the name {@value #NAME}; reads the {@code agent.persistence.jdbc.*} keys described
+ * in {@link JdbcStorageConfig}, and the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).
  */
 public final class JdbcStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "jdbc";
 
     /** Used by {@link java.util.ServiceLoader}. */
-    public JdbcStorageProviderFactory() {
-    }
+    public JdbcStorageProviderFactory() {}
 
     @Override
     public String name() {
@@ -30,8 +28,10 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return JdbcStorageProvider.builder().config(JdbcStorageConfig.from(config))
-                .settings(StorageSettings.from(config)).build();
+        return JdbcStorageProvider.builder()
+                .config(JdbcStorageConfig.from(config))
+                .settings(StorageSettings.from(config))
+                .build();
     }
 
     @Override

@@ -21,9 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Several processes starting at once on a fresh prefix: every one of them migrates successfully and
- * the schema version table ends with exactly one row per version. Each contender has its own
- * connections, as separate processes would.
+ * Several processes starting at once on a fresh prefix: every one of them migrates successfully and the schema version
+ * table ends with exactly one row per version. Each contender has its own connections, as separate processes would.
  */
 class ConcurrentMigrationTest {
     private static final int CONTENDERS = 4;
@@ -51,16 +50,19 @@ class ConcurrentMigrationTest {
                     providers.add(database.newProvider());
                 }
                 var barrier = new CyclicBarrier(CONTENDERS);
-                List<Integer> counts = race(providers.stream().<Callable<Integer>>map(p -> () -> {
-                    barrier.await(10, TimeUnit.SECONDS);
-                    return p.listAgents().size();
-                }).toList());
+                List<Integer> counts = race(providers.stream()
+                        .<Callable<Integer>>map(p -> () -> {
+                            barrier.await(10, TimeUnit.SECONDS);
+                            return p.listAgents().size();
+                        })
+                        .toList());
                 assertThat(counts).containsOnly(0);
             } finally {
                 providers.forEach(JdbcStorageProvider::close);
             }
-            assertThat(versionRows(database)).containsExactlyElementsOf(
-                    versions(Dialects.forUrl(database.url()).ddl().migrations(database.tables())));
+            assertThat(versionRows(database))
+                    .containsExactlyElementsOf(
+                            versions(Dialects.forUrl(database.url()).ddl().migrations(database.tables())));
         }
     }
 
@@ -76,8 +78,11 @@ class ConcurrentMigrationTest {
             var tables = database.tables();
             var config = database.config();
             List<Migration> first = dialect.ddl().migrations(tables);
-            var extra = new Migration(first.size() + 1, "test: an extra table",
-                    List.of("CREATE TABLE IF NOT EXISTS " + tables.prefix() + "extra (id INTEGER NOT NULL PRIMARY KEY)"));
+            var extra = new Migration(
+                    first.size() + 1,
+                    "test: an extra table",
+                    List.of("CREATE TABLE IF NOT EXISTS " + tables.prefix()
+                            + "extra (id INTEGER NOT NULL PRIMARY KEY)"));
             var both = new ArrayList<>(first);
             both.add(extra);
             try {
@@ -94,10 +99,12 @@ class ConcurrentMigrationTest {
                 }
                 List<List<Integer>> applied = race(contenders);
                 assertThat(applied.stream().flatMap(List::stream).toList())
-                        .as("exactly one contender recorded the extra version").containsExactly(extra.version());
+                        .as("exactly one contender recorded the extra version")
+                        .containsExactly(extra.version());
                 assertThat(versionRows(database)).containsExactlyElementsOf(versions(both));
             } finally {
-                try (var connection = database.connect(); var statement = connection.createStatement()) {
+                try (var connection = database.connect();
+                        var statement = connection.createStatement()) {
                     statement.execute("DROP TABLE IF EXISTS " + tables.prefix() + "extra");
                 }
             }
@@ -118,9 +125,10 @@ class ConcurrentMigrationTest {
     }
 
     private static List<Integer> versionRows(TestDatabase database) throws Exception {
-        try (var connection = database.connect(); var statement = connection.createStatement();
-             var rows = statement.executeQuery("SELECT version FROM " + database.tables().schemaVersion()
-                     + " ORDER BY version")) {
+        try (var connection = database.connect();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT version FROM " + database.tables().schemaVersion() + " ORDER BY version")) {
             var versions = new ArrayList<Integer>();
             while (rows.next()) {
                 versions.add(rows.getInt(1));

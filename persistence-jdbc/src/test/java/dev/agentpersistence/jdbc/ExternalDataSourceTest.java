@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
 
-/** A provider over a data source or {@code Jdbi} the application owns: the dialect is detected, the source stays open. */
+/**
+ * A provider over a data source or {@code Jdbi} the application owns: the dialect is detected, the source stays open.
+ */
 class ExternalDataSourceTest {
     @TempDir
     Path dir;
@@ -24,16 +26,21 @@ class ExternalDataSourceTest {
             hikari.setJdbcUrl(database.url());
             hikari.setMaximumPoolSize(2);
             try (var pool = new HikariDataSource(hikari)) {
-                var provider = JdbcStorageProvider.builder().config(database.config()).dataSource(pool).build();
+                var provider = JdbcStorageProvider.builder()
+                        .config(database.config())
+                        .dataSource(pool)
+                        .build();
                 provider.saveCheckpoint("app", JdbcProviderTestBase.checkpoint("app", 0));
                 assertThat(provider.getLatestCheckpoint("app")).isPresent();
                 assertThat(provider.toString()).contains("SQLite").contains(database.url());
                 provider.close();
                 assertThat(pool.isClosed()).isFalse();
-                try (var connection = pool.getConnection(); var statement = connection.createStatement();
-                     var rows = statement.executeQuery("PRAGMA busy_timeout")) {
+                try (var connection = pool.getConnection();
+                        var statement = connection.createStatement();
+                        var rows = statement.executeQuery("PRAGMA busy_timeout")) {
                     rows.next();
-                    assertThat(rows.getLong(1)).as("busy timeout set on the application's connections")
+                    assertThat(rows.getLong(1))
+                            .as("busy timeout set on the application's connections")
                             .isEqualTo(database.config().busyTimeout().toMillis());
                 }
             }
@@ -46,13 +53,18 @@ class ExternalDataSourceTest {
             var source = new JdbcDataSource();
             source.setURL(database.url());
             Jdbi jdbi = Jdbi.create(source);
-            try (var provider = JdbcStorageProvider.builder().config(database.config()).jdbi(jdbi).build()) {
+            try (var provider = JdbcStorageProvider.builder()
+                    .config(database.config())
+                    .jdbi(jdbi)
+                    .build()) {
                 provider.saveCheckpoint("app", JdbcProviderTestBase.checkpoint("app", 0));
                 assertThat(provider.getCheckpoints("app")).hasSize(1);
                 assertThat(provider.toString()).contains("H2");
             }
-            int rows = jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + database.tables().checkpoints())
-                    .mapTo(Integer.class).one());
+            int rows = jdbi.withHandle(h -> h.createQuery(
+                            "SELECT COUNT(*) FROM " + database.tables().checkpoints())
+                    .mapTo(Integer.class)
+                    .one());
             assertThat(rows).as("the application's Jdbi still works").isEqualTo(1);
         }
     }
@@ -60,7 +72,10 @@ class ExternalDataSourceTest {
     @Test
     void eitherADataSourceOrAJdbi() {
         var source = new SQLiteDataSource();
-        assertThatThrownBy(() -> JdbcStorageProvider.builder().dataSource(source).jdbi(Jdbi.create(source)).build())
+        assertThatThrownBy(() -> JdbcStorageProvider.builder()
+                        .dataSource(source)
+                        .jdbi(Jdbi.create(source))
+                        .build())
                 .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -14,22 +14,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Credentials in a JDBC URL (any credential parameter, user info with an unencoded {@code @}) appear in
- * no {@code toString}, exception message or cause when the database cannot be reached (port 1 on
- * the loopback: nothing listens there).
+ * Credentials in a JDBC URL (any credential parameter, user info with an unencoded {@code @}) appear in no
+ * {@code toString}, exception message or cause when the database cannot be reached (port 1 on the loopback: nothing
+ * listens there).
  */
 class JdbcCredentialRedactionTest {
     private static final String SECRET = "S3CRET";
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "jdbc:postgresql://127.0.0.1:1/x?sslpassword=S3CRET&user=u",
-            "jdbc:postgresql://127.0.0.1:1/x?user=u&password=S3CRET&sslkey=/tmp/k.pk8",
-            "jdbc:postgresql://u:abc@defS3CRET@127.0.0.1:1/x",
-            "jdbc:mariadb://app:abc@defS3CRET@127.0.0.1:1/x",
-            "jdbc:mariadb://127.0.0.1:1/x?user=app&trustStorePassword=S3CRET&keyStorePassword=S3CRET"})
+    @ValueSource(
+            strings = {
+                "jdbc:postgresql://127.0.0.1:1/x?sslpassword=S3CRET&user=u",
+                "jdbc:postgresql://127.0.0.1:1/x?user=u&password=S3CRET&sslkey=/tmp/k.pk8",
+                "jdbc:postgresql://u:abc@defS3CRET@127.0.0.1:1/x",
+                "jdbc:mariadb://app:abc@defS3CRET@127.0.0.1:1/x",
+                "jdbc:mariadb://127.0.0.1:1/x?user=app&trustStorePassword=S3CRET&keyStorePassword=S3CRET"
+            })
     void anUnreachableDatabaseNeverShowsTheCredentials(String url) {
-        var config = JdbcStorageConfig.custom().url(url).connectionTimeout(Duration.ofMillis(500)).build();
+        var config = JdbcStorageConfig.custom()
+                .url(url)
+                .connectionTimeout(Duration.ofMillis(500))
+                .build();
         assertThat(config.toString()).doesNotContain(SECRET).doesNotContain("abc");
         try (var provider = JdbcStorageProvider.create(config)) {
             assertThat(provider.toString()).doesNotContain(SECRET).doesNotContain("abc");
@@ -38,8 +43,13 @@ class JdbcCredentialRedactionTest {
                     .hasMessageContaining("127.0.0.1")
                     .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
         }
-        var settings = ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "jdbc", JdbcStorageConfig.URL.key(), url,
-                JdbcStorageConfig.CONNECTION_TIMEOUT.key(), "500ms"));
+        var settings = ProviderConfig.of(Map.of(
+                ProviderConfig.PROVIDER,
+                "jdbc",
+                JdbcStorageConfig.URL.key(),
+                url,
+                JdbcStorageConfig.CONNECTION_TIMEOUT.key(),
+                "500ms"));
         assertThat(settings.toString()).doesNotContain(SECRET);
         try (var loaded = PersistenceStorageProviders.load(settings)) {
             assertThat(loaded.toString()).doesNotContain(SECRET);
@@ -54,10 +64,11 @@ class JdbcCredentialRedactionTest {
     @ParameterizedTest
     @ValueSource(strings = {"jdbc:oracle://db/x?sslpassword=S3CRET", "postgresql://u:abc@defS3CRET@db/x"})
     void aRefusedUrlNeverShowsTheCredentials(String url) {
-        assertThatThrownBy(() -> JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build()))
+        assertThatThrownBy(() -> JdbcStorageProvider.create(
+                        JdbcStorageConfig.custom().url(url).build()))
                 .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
-        assertThatThrownBy(() -> JdbcStorageProvider.create(JdbcStorageConfig.from(
-                        ProviderConfig.of(Map.of(JdbcStorageConfig.URL.key(), url)))))
+        assertThatThrownBy(() -> JdbcStorageProvider.create(
+                        JdbcStorageConfig.from(ProviderConfig.of(Map.of(JdbcStorageConfig.URL.key(), url)))))
                 .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
     }
 }

@@ -25,9 +25,12 @@ class JdbcDiscoveryTest extends DiscoveryKit {
     @Override
     protected ProviderConfig config() {
         return ProviderConfig.of(Map.of(
-                JdbcStorageConfig.URL.key(), "jdbc:sqlite:" + dir.resolve("nested/dir/checkpoints.db"),
-                JdbcStorageConfig.TABLE_PREFIX.key(), TestDatabase.randomPrefix(),
-                JdbcStorageConfig.POOL_SIZE.key(), "2"));
+                JdbcStorageConfig.URL.key(),
+                "jdbc:sqlite:" + dir.resolve("nested/dir/checkpoints.db"),
+                JdbcStorageConfig.TABLE_PREFIX.key(),
+                TestDatabase.randomPrefix(),
+                JdbcStorageConfig.POOL_SIZE.key(),
+                "2"));
     }
 
     @Override
@@ -66,17 +69,23 @@ class JdbcDiscoveryTest extends DiscoveryKit {
         var config = config();
         String agent = "built-" + TestDatabase.randomPrefix();
         var saved = dev.agentpersistence.tck.Checkpoints.builder(agent, 0)
-                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(600)).build();
+                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(600))
+                .build();
         var next = dev.agentpersistence.tck.Checkpoints.builder(agent, 1)
-                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(601)).build();
+                .messageHistory(dev.agentpersistence.tck.Checkpoints.history(601))
+                .build();
         try (var discovered = PersistenceStorageProviders.load(providerName(), config);
-             var built = JdbcStorageProvider.create(JdbcStorageConfig.from(config))) {
+                var built = JdbcStorageProvider.create(JdbcStorageConfig.from(config))) {
             discovered.saveCheckpoint(agent, saved);
-            assertThat(built.getLatestCheckpoint(agent).orElseThrow().messageHistory()).hasSize(600);
-            assertThat(built.getLatestCheckpoint(agent).orElseThrow().equals(saved)).isTrue();
+            assertThat(built.getLatestCheckpoint(agent).orElseThrow().messageHistory())
+                    .hasSize(600);
+            assertThat(built.getLatestCheckpoint(agent).orElseThrow().equals(saved))
+                    .isTrue();
             built.saveCheckpoint(agent, next);
-            assertThat(discovered.getLatestCheckpoint(agent).orElseThrow().messageHistory()).hasSize(601);
-            assertThat(discovered.getCheckpoints(agent).equals(java.util.List.of(saved, next))).isTrue();
+            assertThat(discovered.getLatestCheckpoint(agent).orElseThrow().messageHistory())
+                    .hasSize(601);
+            assertThat(discovered.getCheckpoints(agent).equals(java.util.List.of(saved, next)))
+                    .isTrue();
         }
     }
 }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conformance kit again, writing with every layer on (checksum, compression, encryption,
- * incremental history), on fresh tables of one database.
+ * The conformance kit again, writing with every layer on (checksum, compression, encryption, incremental history), on
+ * fresh tables of one database.
  */
 abstract class JdbcEveryLayerTestBase extends StorageProviderCompatibilityKit {
     @TempDir

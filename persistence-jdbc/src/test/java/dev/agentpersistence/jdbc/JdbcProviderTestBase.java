@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
@@ -22,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conformance kit plus JDBC-specific behaviour, run on every supported database. Each test gets
- * its own random table prefix (fresh storage) and drops its tables afterwards.
+ * The conformance kit plus JDBC-specific behaviour, run on every supported database. Each test gets its own random
+ * table prefix (fresh storage) and drops its tables afterwards.
  */
 abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
     @TempDir
@@ -84,8 +83,8 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         String agentId = agent("corrupt");
         provider.saveCheckpoint(agentId, checkpoint(agentId, 0));
         try (var connection = database.connect();
-             var update = connection.prepareStatement("UPDATE " + database.tables().checkpoints()
-                     + " SET payload = ? WHERE agent_id = ?")) {
+                var update = connection.prepareStatement(
+                        "UPDATE " + database.tables().checkpoints() + " SET payload = ? WHERE agent_id = ?")) {
             update.setBytes(1, new byte[] {'{', 'x'});
             update.setString(2, agentId);
             assertThat(update.executeUpdate()).isEqualTo(1);
@@ -103,13 +102,15 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         var provider = provider();
         String agentId = agent("atomic");
         provider.saveCheckpoint(agentId, checkpoint(agentId, 0));
-        try (var connection = database.connect(); var statement = connection.createStatement()) {
+        try (var connection = database.connect();
+                var statement = connection.createStatement()) {
             statement.execute("DROP TABLE " + database.tables().metadata());
         }
         assertThatThrownBy(() -> provider.saveCheckpoint(agentId, checkpoint(agentId, 1)))
                 .isInstanceOf(dev.agentpersistence.PersistenceException.class);
         assertThat(rowsOf(database.tables().checkpoints(), agentId))
-                .as("the checkpoint row of the failed save was rolled back").isEqualTo(1);
+                .as("the checkpoint row of the failed save was rolled back")
+                .isEqualTo(1);
     }
 
     @Test
@@ -120,21 +121,25 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         try (var second = database.newProvider()) {
             second.saveCheckpoint(agentId, checkpoint(agentId, 1));
         }
-        try (var connection = database.connect(); var statement = connection.createStatement();
-             var rows = statement.executeQuery("SELECT version FROM " + database.tables().schemaVersion())) {
+        try (var connection = database.connect();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT version FROM " + database.tables().schemaVersion())) {
             var versions = new ArrayList<Integer>();
             while (rows.next()) {
                 versions.add(rows.getInt(1));
             }
             assertThat(versions).containsExactlyInAnyOrder(1, 2, 3, 4);
-            assertThat(versions).hasSameSizeAs(Dialects.forUrl(database.url()).ddl().migrations(database.tables()));
+            assertThat(versions)
+                    .hasSameSizeAs(Dialects.forUrl(database.url()).ddl().migrations(database.tables()));
         }
     }
 
     @Test
     void aVersionOneSchemaIsUpgradedInPlace() throws Exception {
         var dialect = Dialects.forUrl(database.url());
-        try (var connection = database.connect(); var statement = connection.createStatement()) {
+        try (var connection = database.connect();
+                var statement = connection.createStatement()) {
             statement.execute(dialect.ddl().schemaVersionTable(database.tables()));
             for (String ddl : dialect.ddl().version1(database.tables())) {
                 statement.execute(ddl);
@@ -143,7 +148,8 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
                     + " (version, description) VALUES (1, 'checkpoints, metadata and their indexes')");
         }
         String before = agent("before-upgrade");
-        try (var versionOne = JdbcStorageProvider.create(database.config().toBuilder().migrate(false).build())) {
+        try (var versionOne = JdbcStorageProvider.create(
+                database.config().toBuilder().migrate(false).build())) {
             versionOne.saveCheckpoint(before, checkpoint(before, 0));
         }
         String agentId = agent("upgraded");
@@ -151,14 +157,19 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             upgraded.saveCheckpoint(agentId, checkpoint(agentId, 0));
             upgraded.segmentStore().putSegment(agentId, "s", new byte[] {1, 2});
             assertThat(upgraded.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 0));
-            assertThat(upgraded.segmentStore().getSegments(agentId, java.util.List.of("s"))).containsOnlyKeys("s");
+            assertThat(upgraded.segmentStore().getSegments(agentId, java.util.List.of("s")))
+                    .containsOnlyKeys("s");
             assertThat(upgraded.getCheckpoints(before)).containsExactly(checkpoint(before, 0));
             upgraded.deleteCheckpointsBefore(before, 1);
             assertThat(upgraded.getCheckpoints(before)).isEmpty();
         }
-        assertThat(metadataRows(before)).as("metadata rows deleted with their checkpoint").isZero();
-        assertThat(metadataForeignKeys()).as("the metadata table keeps its foreign key unless checks are planned"
-                + " from statistics (migration 4)").isEqualTo(dialect.ddl().plannedForeignKeys() ? 0 : 1);
+        assertThat(metadataRows(before))
+                .as("metadata rows deleted with their checkpoint")
+                .isZero();
+        assertThat(metadataForeignKeys())
+                .as("the metadata table keeps its foreign key unless checks are planned"
+                        + " from statistics (migration 4)")
+                .isEqualTo(dialect.ddl().plannedForeignKeys() ? 0 : 1);
     }
 
     @Test
@@ -183,11 +194,15 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             }
             saves.join();
             if (Dialects.forUrl(database.url()).ddl().plannedForeignKeys()) {
-                assertThat(failures).as("deletions in one statement never collide with saves").isEmpty();
+                assertThat(failures)
+                        .as("deletions in one statement never collide with saves")
+                        .isEmpty();
             }
             provider.deleteCheckpointsBefore(agentId, base + 20);
             assertThat(provider.getCheckpoints(agentId)).isEmpty();
-            assertThat(metadataRows(agentId)).as("round " + round + ": metadata rows without their checkpoint").isZero();
+            assertThat(metadataRows(agentId))
+                    .as("round " + round + ": metadata rows without their checkpoint")
+                    .isZero();
         }
     }
 
@@ -198,7 +213,7 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
     /** How many rows of {@code table} belong to {@code agentId}. */
     private int rowsOf(String table, String agentId) throws Exception {
         try (var connection = database.connect();
-             var query = connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE agent_id = ?")) {
+                var query = connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE agent_id = ?")) {
             query.setString(1, agentId);
             try (var rows = query.executeQuery()) {
                 rows.next();
@@ -211,7 +226,8 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         try (var connection = database.connect()) {
             var meta = connection.getMetaData();
             String table = database.tables().metadata();
-            table = meta.storesUpperCaseIdentifiers() ? table.toUpperCase(java.util.Locale.ROOT)
+            table = meta.storesUpperCaseIdentifiers()
+                    ? table.toUpperCase(java.util.Locale.ROOT)
                     : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(java.util.Locale.ROOT) : table;
             int keys = 0;
             try (var rows = meta.getImportedKeys(connection.getCatalog(), null, table)) {
@@ -250,15 +266,24 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
             provider().saveCheckpoint(other, checkpoint(other, 0));
             clock.set(clock.get().plus(java.time.Duration.ofMinutes(90)));
             expiring.saveCheckpoint(agentId, checkpoint(agentId, 2));
-            assertThat(expiring.getCheckpoints(agentId)).as("expired rows stay until the sweep").hasSize(3);
+            assertThat(expiring.getCheckpoints(agentId))
+                    .as("expired rows stay until the sweep")
+                    .hasSize(3);
             assertThat(expiring.deleteExpired()).isGreaterThanOrEqualTo(2);
             assertThat(expiring.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 2));
-            assertThat(expiring.getCheckpoints(agentId, CheckpointFilter.builder().metadata("parity", "even").build()))
+            assertThat(expiring.getCheckpoints(
+                            agentId,
+                            CheckpointFilter.builder()
+                                    .metadata("parity", "even")
+                                    .build()))
                     .containsExactly(checkpoint(agentId, 2));
-            assertThat(provider().getCheckpoints(other)).as("rows without a time to live never expire")
+            assertThat(provider().getCheckpoints(other))
+                    .as("rows without a time to live never expire")
                     .containsExactly(checkpoint(other, 0));
             var report = dev.agentpersistence.history.RetentionSweeper.builder(expiring)
-                    .clock(ticking).build().sweep(java.util.List.of(agentId));
+                    .clock(ticking)
+                    .build()
+                    .sweep(java.util.List.of(agentId));
             assertThat(report.failedAgents()).isEmpty();
         }
     }

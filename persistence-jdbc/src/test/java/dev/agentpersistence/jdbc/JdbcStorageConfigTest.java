@@ -22,7 +22,9 @@ class JdbcStorageConfigTest {
         assertThat(config.migrate()).isTrue();
         assertThat(config.connectionTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.busyTimeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(JdbcStorageConfig.from(ProviderConfig.empty())).usingRecursiveComparison().isEqualTo(config);
+        assertThat(JdbcStorageConfig.from(ProviderConfig.empty()))
+                .usingRecursiveComparison()
+                .isEqualTo(config);
     }
 
     @Test
@@ -50,7 +52,9 @@ class JdbcStorageConfigTest {
 
     @Test
     void passwordsInTheUrlAreHiddenInToString() {
-        var config = JdbcStorageConfig.custom().url("jdbc:postgresql://app:s3cret@db/app").build();
+        var config = JdbcStorageConfig.custom()
+                .url("jdbc:postgresql://app:s3cret@db/app")
+                .build();
         assertThat(config.toString()).doesNotContain("s3cret");
     }
 
@@ -62,10 +66,13 @@ class JdbcStorageConfigTest {
         assertThatThrownBy(() -> builder.tablePrefix("Agent_")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.tablePrefix("x; DROP TABLE y")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.tablePrefix("a".repeat(33))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> builder.connectionTimeout(Duration.ofMillis(100))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> builder.busyTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.connectionTimeout(Duration.ofMillis(100)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.busyTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.url(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> JdbcStorageConfig.from(ProviderConfig.of(Map.of("agent.persistence.jdbc.pool-size", "many"))))
+        assertThatThrownBy(() ->
+                        JdbcStorageConfig.from(ProviderConfig.of(Map.of("agent.persistence.jdbc.pool-size", "many"))))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("pool-size");
     }

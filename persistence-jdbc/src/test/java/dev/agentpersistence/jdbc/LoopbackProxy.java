@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP forwarder on 127.0.0.1 in front of a database server, which a test can {@link #cut()} and
- * {@link #restore()}: a real outage of the path to the server, without stopping the shared server.
+ * A TCP forwarder on 127.0.0.1 in front of a database server, which a test can {@link #cut()} and {@link #restore()}: a
+ * real outage of the path to the server, without stopping the shared server.
  */
 final class LoopbackProxy implements AutoCloseable {
     private final InetSocketAddress target;
@@ -109,7 +109,8 @@ final class LoopbackProxy implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);

@@ -13,16 +13,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A checkpoint larger than the real MariaDB server's {@code max_allowed_packet} is refused with
- * {@link CheckpointTooLargeException} naming the server's limit, stores nothing, and leaves the
- * provider working.
+ * {@link CheckpointTooLargeException} naming the server's limit, stores nothing, and leaves the provider working.
  */
 class MariaDbCheckpointTooLargeTest {
 
     @Test
     void aCheckpointOverMaxAllowedPacketIsRefusedAndNothingIsStored() throws Exception {
         // compression would shrink the repeated text below the limit: this test is about the statement size
-        var uncompressed = StorageSettings.custom().layers(DocumentLayers.custom().checksum(true).build()).build();
-        try (TestDatabase database = TestDatabase.mariaDb(); var provider = database.newProvider(uncompressed)) {
+        var uncompressed = StorageSettings.custom()
+                .layers(DocumentLayers.custom().checksum(true).build())
+                .build();
+        try (TestDatabase database = TestDatabase.mariaDb();
+                var provider = database.newProvider(uncompressed)) {
             long limit = serverLimit(database);
             String agent = "too-large-" + database.prefix();
             AgentCheckpoint first = JdbcProviderTestBase.checkpoint(agent, 0);
@@ -40,7 +42,9 @@ class MariaDbCheckpointTooLargeTest {
                         assertThat(e.size()).isGreaterThan(limit);
                         assertThat(e).hasMessageContaining(Long.toString(limit));
                     });
-            assertThat((System.nanoTime() - started) / 1_000_000).as("refused without retries, in ms").isLessThan(5_000);
+            assertThat((System.nanoTime() - started) / 1_000_000)
+                    .as("refused without retries, in ms")
+                    .isLessThan(5_000);
 
             assertThat(provider.getCheckpoints(agent)).containsExactly(first);
             assertThat(provider.getCheckpoint(agent, huge.checkpointId())).isEmpty();
@@ -54,7 +58,8 @@ class MariaDbCheckpointTooLargeTest {
 
     @Test
     void aDocumentJustUnderTheLimitIsStillSaved() throws Exception {
-        try (TestDatabase database = TestDatabase.mariaDb(); var provider = database.newProvider()) {
+        try (TestDatabase database = TestDatabase.mariaDb();
+                var provider = database.newProvider()) {
             long limit = serverLimit(database);
             String agent = "under-limit-" + database.prefix();
             AgentCheckpoint big = JdbcProviderTestBase.checkpoint(agent, 0).toBuilder()
@@ -66,7 +71,8 @@ class MariaDbCheckpointTooLargeTest {
     }
 
     private static long serverLimit(TestDatabase database) throws SQLException {
-        try (var connection = database.connect(); var statement = connection.createStatement();
+        try (var connection = database.connect();
+                var statement = connection.createStatement();
                 var rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
             rows.next();
             return rows.getLong(1);
@@ -74,8 +80,10 @@ class MariaDbCheckpointTooLargeTest {
     }
 
     private static long rowCount(TestDatabase database) throws SQLException {
-        try (var connection = database.connect(); var statement = connection.createStatement();
-                var rows = statement.executeQuery("SELECT COUNT(*) FROM " + database.tables().checkpoints())) {
+        try (var connection = database.connect();
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT COUNT(*) FROM " + database.tables().checkpoints())) {
             rows.next();
             return rows.getLong(1);
         }

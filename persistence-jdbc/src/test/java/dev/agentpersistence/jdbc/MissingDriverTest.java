@@ -25,7 +25,8 @@ class MissingDriverTest {
 
     @Test
     void anUnknownSubprotocolNamesTheSupportedOnesAndTheirArtifacts() {
-        var config = JdbcStorageConfig.custom().url("jdbc:oracle:thin:@//db:1521/x").build();
+        var config =
+                JdbcStorageConfig.custom().url("jdbc:oracle:thin:@//db:1521/x").build();
 
         assertThatThrownBy(() -> JdbcStorageProvider.create(config))
                 .isInstanceOf(StorageConfigurationException.class)

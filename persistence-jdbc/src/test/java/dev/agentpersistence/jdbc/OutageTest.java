@@ -16,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Real outages without stopping the shared servers: a provider pointed at a closed port, and a
- * provider whose path to the server is cut and restored by a {@link LoopbackProxy}.
+ * Real outages without stopping the shared servers: a provider pointed at a closed port, and a provider whose path to
+ * the server is cut and restored by a {@link LoopbackProxy}.
  */
 class OutageTest {
 
@@ -39,7 +39,8 @@ class OutageTest {
         try (TestDatabase database = server(name).get()) {
             int closedPort = closedPort();
             String url = withPort(database.url(), closedPort);
-            try (var provider = JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
+            try (var provider =
+                    JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> provider.getCheckpoints("agent"))
                         .isInstanceOf(StorageUnavailableException.class)
@@ -55,9 +56,11 @@ class OutageTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"postgres", "mariadb"})
     void theSameInstanceWorksAgainWhenTheServerIsBack(String name) throws Exception {
-        try (TestDatabase database = server(name).get(); var proxy = LoopbackProxy.inFrontOf(database.url())) {
+        try (TestDatabase database = server(name).get();
+                var proxy = LoopbackProxy.inFrontOf(database.url())) {
             String url = proxy.route(database.url());
-            try (var provider = JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
+            try (var provider =
+                    JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
                 String agent = "outage-" + database.prefix();
                 AgentCheckpoint before = JdbcProviderTestBase.checkpoint(agent, 0);
                 provider.saveCheckpoint(agent, before);

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The provider's PostgreSQL connections are killed with {@code pg_terminate_backend} from a separate
- * admin connection while it is in use: every call either succeeds or throws
- * {@link StorageUnavailableException}, and the same instance then works with nothing lost. Only the
- * provider's own backends are terminated (found by their {@code application_name}).
+ * The provider's PostgreSQL connections are killed with {@code pg_terminate_backend} from a separate admin connection
+ * while it is in use: every call either succeeds or throws {@link StorageUnavailableException}, and the same instance
+ * then works with nothing lost. Only the provider's own backends are terminated (found by their
+ * {@code application_name}).
  */
 class PostgresRecoveryTest {
     private TestDatabase database;
@@ -30,7 +30,8 @@ class PostgresRecoveryTest {
         database = TestDatabase.postgres();
         applicationName = "agent-persistence-recovery-" + database.prefix();
         String url = database.url() + (database.url().contains("?") ? "&" : "?") + "ApplicationName=" + applicationName;
-        provider = JdbcStorageProvider.create(database.config().toBuilder().url(url).build());
+        provider = JdbcStorageProvider.create(
+                database.config().toBuilder().url(url).build());
     }
 
     @AfterEach
@@ -76,16 +77,18 @@ class PostgresRecoveryTest {
         var stop = new AtomicBoolean();
         var terminated = new AtomicInteger();
         var killerFailure = new ArrayList<Throwable>();
-        Thread killer = new Thread(() -> {
-            try (Connection admin = database.connect()) {
-                while (!stop.get()) {
-                    terminated.addAndGet(terminateProviderBackends(admin));
-                    Thread.sleep(150);
-                }
-            } catch (Exception e) {
-                killerFailure.add(e);
-            }
-        }, "pg-terminator");
+        Thread killer = new Thread(
+                () -> {
+                    try (Connection admin = database.connect()) {
+                        while (!stop.get()) {
+                            terminated.addAndGet(terminateProviderBackends(admin));
+                            Thread.sleep(150);
+                        }
+                    } catch (Exception e) {
+                        killerFailure.add(e);
+                    }
+                },
+                "pg-terminator");
         killer.start();
 
         var pending = new ArrayList<AgentCheckpoint>();
@@ -112,14 +115,17 @@ class PostgresRecoveryTest {
             killer.join();
         }
         assertThat(killerFailure).isEmpty();
-        assertThat(terminated.get()).as("backends terminated while the provider was in use").isPositive();
+        assertThat(terminated.get())
+                .as("backends terminated while the provider was in use")
+                .isPositive();
 
         for (AgentCheckpoint checkpoint : pending) {
             provider.saveCheckpoint(agent, checkpoint);
             saved.add(checkpoint);
         }
         assertThat(provider.getCheckpoints(agent)).containsExactlyElementsOf(sorted(saved));
-        System.out.printf("terminated %d backends; %d calls saw StorageUnavailableException; %d saves%n",
+        System.out.printf(
+                "terminated %d backends; %d calls saw StorageUnavailableException; %d saves%n",
                 terminated.get(), unavailable, saved.size());
     }
 
@@ -141,6 +147,8 @@ class PostgresRecoveryTest {
     }
 
     private static List<AgentCheckpoint> sorted(List<AgentCheckpoint> checkpoints) {
-        return checkpoints.stream().sorted(java.util.Comparator.comparingLong(AgentCheckpoint::version)).toList();
+        return checkpoints.stream()
+                .sorted(java.util.Comparator.comparingLong(AgentCheckpoint::version))
+                .toList();
     }
 }

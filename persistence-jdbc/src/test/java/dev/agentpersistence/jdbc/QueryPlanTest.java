@@ -13,16 +13,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import javax.sql.DataSource;
 import org.sqlite.SQLiteDataSource;
 
 /**
- * Every read the provider issues is answered through an index of the agent, never by scanning the
- * table or sorting an agent's rows: the SQL it really sends (captured where the connection prepares
- * it) is checked with SQLite's {@code EXPLAIN QUERY PLAN}.
+ * Every read the provider issues is answered through an index of the agent, never by scanning the table or sorting an
+ * agent's rows: the SQL it really sends (captured where the connection prepares it) is checked with SQLite's
+ * {@code EXPLAIN QUERY PLAN}.
  */
 class QueryPlanTest {
     @TempDir
@@ -35,15 +35,23 @@ class QueryPlanTest {
             source.setUrl(database.url());
             var executed = new CopyOnWriteArrayList<String>();
             Jdbi jdbi = Jdbi.create(recording(source, executed));
-            try (var provider = JdbcStorageProvider.builder().config(database.config()).jdbi(jdbi).build()) {
+            try (var provider = JdbcStorageProvider.builder()
+                    .config(database.config())
+                    .jdbi(jdbi)
+                    .build()) {
                 String agent = "planned";
                 for (long v = 0; v < 5; v++) {
                     provider.saveCheckpoint(agent, JdbcProviderTestBase.checkpoint(agent, v));
                 }
                 executed.clear();
-                var everything = CheckpointFilter.builder().nodeId("even").metadata("parity", "even")
-                        .createdAfter(Instant.EPOCH).createdBefore(Instant.parse("2100-01-01T00:00:00Z"))
-                        .maxVersion(4L).includeTombstones(false).build();
+                var everything = CheckpointFilter.builder()
+                        .nodeId("even")
+                        .metadata("parity", "even")
+                        .createdAfter(Instant.EPOCH)
+                        .createdBefore(Instant.parse("2100-01-01T00:00:00Z"))
+                        .maxVersion(4L)
+                        .includeTombstones(false)
+                        .build();
                 provider.getCheckpoints(agent);
                 provider.getCheckpoints(agent, everything);
                 provider.getCheckpoints(agent, everything.toBuilder().limit(2).build());
@@ -54,14 +62,20 @@ class QueryPlanTest {
             assertThat(executed).hasSize(6);
             for (String sql : executed) {
                 List<String> plan = plan(database, sql);
-                assertThat(plan).as("plan of %s", sql)
+                assertThat(plan)
+                        .as("plan of %s", sql)
                         .noneMatch(step -> step.startsWith("SCAN"))
                         .noneMatch(step -> step.contains("TEMP B-TREE"))
-                        .anyMatch(step -> step.startsWith("SEARCH c USING INDEX " + database.tables().versionIndex())
-                                || step.startsWith("SEARCH c USING INDEX sqlite_autoindex_" + database.tables().checkpoints()));
+                        .anyMatch(step -> step.startsWith("SEARCH c USING INDEX "
+                                        + database.tables().versionIndex())
+                                || step.startsWith("SEARCH c USING INDEX sqlite_autoindex_"
+                                        + database.tables().checkpoints()));
                 if (sql.contains("EXISTS")) {
-                    assertThat(plan).as("plan of %s", sql)
-                            .anyMatch(step -> step.startsWith("SEARCH m") && step.contains("USING INDEX " + database.tables().metadataIndex()));
+                    assertThat(plan)
+                            .as("plan of %s", sql)
+                            .anyMatch(step -> step.startsWith("SEARCH m")
+                                    && step.contains(
+                                            "USING INDEX " + database.tables().metadataIndex()));
                 }
             }
         }
@@ -69,15 +83,16 @@ class QueryPlanTest {
 
     /** {@code source}, recording the SQL of every {@code SELECT} its connections prepare. */
     private static DataSource recording(DataSource source, List<String> selects) {
-        return (DataSource) Proxy.newProxyInstance(QueryPlanTest.class.getClassLoader(), new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
+        return (DataSource) Proxy.newProxyInstance(
+                QueryPlanTest.class.getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     Object result = invoke(source, method, args);
                     if (!(result instanceof Connection connection)) {
                         return result;
                     }
-                    return Proxy.newProxyInstance(QueryPlanTest.class.getClassLoader(), new Class<?>[] {Connection.class},
-                            (p, m, a) -> {
-                                if (m.getName().equals("prepareStatement") && a[0] instanceof String sql
+                    return Proxy.newProxyInstance(
+                            QueryPlanTest.class.getClassLoader(), new Class<?>[] {Connection.class}, (p, m, a) -> {
+                                if (m.getName().equals("prepareStatement")
+                                        && a[0] instanceof String sql
                                         && sql.startsWith("SELECT")) {
                                     selects.add(sql);
                                 }
@@ -96,8 +111,8 @@ class QueryPlanTest {
 
     private static List<String> plan(TestDatabase database, String sql) throws SQLException {
         try (var connection = database.connect();
-             var statement = connection.prepareStatement("EXPLAIN QUERY PLAN " + sql);
-             var rows = statement.executeQuery()) {
+                var statement = connection.prepareStatement("EXPLAIN QUERY PLAN " + sql);
+                var rows = statement.executeQuery()) {
             var steps = new ArrayList<String>();
             while (rows.next()) {
                 steps.add(rows.getString("detail"));

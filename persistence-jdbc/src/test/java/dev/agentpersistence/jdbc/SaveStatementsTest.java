@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How many statements and commits a save sends: one autocommitted statement for every save on
- * MariaDB, for a checkpoint with metadata on PostgreSQL and for one without metadata anywhere, a
- * transaction otherwise; the rows are those every reader expects either way.
+ * How many statements and commits a save sends: one autocommitted statement for every save on MariaDB, for a checkpoint
+ * with metadata on PostgreSQL and for one without metadata anywhere, a transaction otherwise; the rows are those every
+ * reader expects either way.
  */
 class SaveStatementsTest {
     @TempDir
@@ -47,14 +47,20 @@ class SaveStatementsTest {
     @Test
     void onMariaDbEverySaveIsOneCompoundStatement() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
-            assertSavedInOneStatement(database, database.config().toBuilder().ttl(java.time.Duration.ofHours(1)).build());
-            assertThat(expiryRows(database, "cp-1")).as("the expiry row, written in the same statement").isEqualTo(1);
+            assertSavedInOneStatement(
+                    database,
+                    database.config().toBuilder()
+                            .ttl(java.time.Duration.ofHours(1))
+                            .build());
+            assertThat(expiryRows(database, "cp-1"))
+                    .as("the expiry row, written in the same statement")
+                    .isEqualTo(1);
         }
     }
 
     /**
-     * A save with metadata (and an expiry, when {@code config} has a time to live) is one statement and
-     * no commit; a refused save leaves the stored rows as they were and the connection fit for the next.
+     * A save with metadata (and an expiry, when {@code config} has a time to live) is one statement and no commit; a
+     * refused save leaves the stored rows as they were and the connection fit for the next.
      */
     private static void assertSavedInOneStatement(TestDatabase database, JdbcStorageConfig config) throws Exception {
         withCountedProvider(database.url(), config, (provider, counted) -> {
@@ -64,34 +70,43 @@ class SaveStatementsTest {
             assertThat(counted.executed).as("statements of a save").hasValue(1);
             assertThat(counted.commits).as("explicit commits").hasValue(0);
 
-            assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
-                    Map.of("phase", "work", "team", "blue"));
-            assertThat(provider.getLatestCheckpoint("a", dev.agentpersistence.CheckpointFilter.builder()
-                    .metadata("team", "blue").build())).map(AgentCheckpoint::checkpointId).hasValue("cp-1");
+            assertThat(metadataRows(database, "cp-1"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+            assertThat(provider.getLatestCheckpoint(
+                            "a",
+                            dev.agentpersistence.CheckpointFilter.builder()
+                                    .metadata("team", "blue")
+                                    .build()))
+                    .map(AgentCheckpoint::checkpointId)
+                    .hasValue("cp-1");
 
             assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
                     .isInstanceOf(CheckpointConflictException.class);
-            assertThat(metadataRows(database, "cp-1")).as("the refused save left no rows")
+            assertThat(metadataRows(database, "cp-1"))
+                    .as("the refused save left no rows")
                     .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
 
             provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "after")));
-            assertThat(metadataRows(database, "cp-2")).as("committed on the same connection after the refusal,"
-                    + " seen from another").containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
+            assertThat(metadataRows(database, "cp-2"))
+                    .as("committed on the same connection after the refusal," + " seen from another")
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "after"));
         });
     }
 
     @Test
     void onMariaDbServerPreparedStatementsKeepTheOneStatementSave() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
-            withCountedProvider(urlWith(database, "useServerPrepStmts=true"), database.config(), (provider, counted) -> {
-                provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
-                counted.reset();
-                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work")));
-                assertThat(counted.executed).as("statements of a save").hasValue(1);
-                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work"));
-                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
-                        .isInstanceOf(CheckpointConflictException.class);
-            });
+            withCountedProvider(
+                    urlWith(database, "useServerPrepStmts=true"), database.config(), (provider, counted) -> {
+                        provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
+                        counted.reset();
+                        provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work")));
+                        assertThat(counted.executed).as("statements of a save").hasValue(1);
+                        assertThat(metadataRows(database, "cp-1"))
+                                .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work"));
+                        assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
+                                .isInstanceOf(CheckpointConflictException.class);
+                    });
         }
     }
 
@@ -99,16 +114,20 @@ class SaveStatementsTest {
     void onMariaDbInOracleModeSavesFallBackToATransaction() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
             // sql_mode=ORACLE parses blocks as PL/SQL, where BEGIN NOT ATOMIC is a syntax error
-            withCountedProvider(urlWith(database, "sessionVariables=sql_mode=ORACLE"), database.config(), (provider, counted) -> {
-                provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
-                counted.reset();
-                provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
-                assertThat(counted.executed).as("the checkpoint row, then every metadata row at once").hasValue(2);
-                assertThat(counted.commits).hasValue(1);
-                assertThat(metadataRows(database, "cp-0")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "first"));
-                assertThat(metadataRows(database, "cp-1")).containsExactlyInAnyOrderEntriesOf(
-                        Map.of("phase", "work", "team", "blue"));
-            });
+            withCountedProvider(
+                    urlWith(database, "sessionVariables=sql_mode=ORACLE"), database.config(), (provider, counted) -> {
+                        provider.saveCheckpoint("a", checkpoint(0, Map.of("phase", "first")));
+                        counted.reset();
+                        provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
+                        assertThat(counted.executed)
+                                .as("the checkpoint row, then every metadata row at once")
+                                .hasValue(2);
+                        assertThat(counted.commits).hasValue(1);
+                        assertThat(metadataRows(database, "cp-0"))
+                                .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "first"));
+                        assertThat(metadataRows(database, "cp-1"))
+                                .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+                    });
         }
     }
 
@@ -124,10 +143,12 @@ class SaveStatementsTest {
 
                 counted.reset();
                 provider.saveCheckpoint("a", checkpoint(2, Map.of("phase", "work", "team", "blue")));
-                assertThat(counted.executed).as("the checkpoint row, then every metadata row at once").hasValue(2);
+                assertThat(counted.executed)
+                        .as("the checkpoint row, then every metadata row at once")
+                        .hasValue(2);
                 assertThat(counted.commits).hasValue(1);
-                assertThat(metadataRows(database, "cp-2")).containsExactlyInAnyOrderEntriesOf(
-                        Map.of("phase", "work", "team", "blue"));
+                assertThat(metadataRows(database, "cp-2"))
+                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
             });
         }
     }
@@ -142,7 +163,10 @@ class SaveStatementsTest {
     private static void withCountedProvider(String url, JdbcStorageConfig config, CountedWork work) throws Exception {
         var counted = new CountingDataSource(url);
         try (var pool = pool(counted);
-             var provider = JdbcStorageProvider.builder().config(config).dataSource(pool).build()) {
+                var provider = JdbcStorageProvider.builder()
+                        .config(config)
+                        .dataSource(pool)
+                        .build()) {
             work.run(provider, counted);
         }
     }
@@ -173,12 +197,14 @@ class SaveStatementsTest {
 
     private static Map<String, String> metadataRows(TestDatabase database, String checkpointId) throws SQLException {
         var rows = new TreeMap<String, String>();
-        try (var connection = database.connect(); var select = connection.prepareStatement(
-                "SELECT meta_key, meta_value FROM " + database.tables().metadata() + " WHERE checkpoint_id = ?")) {
+        try (var connection = database.connect();
+                var select = connection.prepareStatement("SELECT meta_key, meta_value FROM "
+                        + database.tables().metadata() + " WHERE checkpoint_id = ?")) {
             select.setString(1, checkpointId);
             try (var found = select.executeQuery()) {
                 while (found.next()) {
-                    rows.put(new String(found.getBytes(1), StandardCharsets.UTF_8),
+                    rows.put(
+                            new String(found.getBytes(1), StandardCharsets.UTF_8),
                             new String(found.getBytes(2), StandardCharsets.UTF_8));
                 }
             }
@@ -187,8 +213,9 @@ class SaveStatementsTest {
     }
 
     private static int expiryRows(TestDatabase database, String checkpointId) throws SQLException {
-        try (var connection = database.connect(); var select = connection.prepareStatement(
-                "SELECT COUNT(*) FROM " + database.tables().checkpointExpiry() + " WHERE checkpoint_id = ?")) {
+        try (var connection = database.connect();
+                var select = connection.prepareStatement(
+                        "SELECT COUNT(*) FROM " + database.tables().checkpointExpiry() + " WHERE checkpoint_id = ?")) {
             select.setString(1, checkpointId);
             try (var found = select.executeQuery()) {
                 found.next();
@@ -249,12 +276,10 @@ class SaveStatementsTest {
         }
 
         @Override
-        public void setLogWriter(PrintWriter out) {
-        }
+        public void setLogWriter(PrintWriter out) {}
 
         @Override
-        public void setLoginTimeout(int seconds) {
-        }
+        public void setLoginTimeout(int seconds) {}
 
         @Override
         public int getLoginTimeout() {
@@ -288,7 +313,8 @@ class SaveStatementsTest {
                     throw e.getCause();
                 }
             };
-            return type.cast(Proxy.newProxyInstance(SaveStatementsTest.class.getClassLoader(), new Class<?>[]{type}, handler));
+            return type.cast(
+                    Proxy.newProxyInstance(SaveStatementsTest.class.getClassLoader(), new Class<?>[] {type}, handler));
         }
     }
 }

@@ -40,7 +40,8 @@ class SqliteWriteSerializationTest {
     }
 
     private JdbcStorageProvider provider(Duration busyTimeout) {
-        var provider = JdbcStorageProvider.create(database.config().toBuilder().busyTimeout(busyTimeout).build());
+        var provider = JdbcStorageProvider.create(
+                database.config().toBuilder().busyTimeout(busyTimeout).build());
         providers.add(provider);
         return provider;
     }
@@ -88,10 +89,13 @@ class SqliteWriteSerializationTest {
             }
             var releaser = Executors.newSingleThreadScheduledExecutor();
             try {
-                releaser.schedule(() -> {
-                    other.commit();
-                    return null;
-                }, 300, TimeUnit.MILLISECONDS);
+                releaser.schedule(
+                        () -> {
+                            other.commit();
+                            return null;
+                        },
+                        300,
+                        TimeUnit.MILLISECONDS);
                 provider.saveCheckpoint("waiting", checkpoint);
             } finally {
                 releaser.shutdown();

@@ -10,8 +10,8 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One test's tables on one database: a random table prefix, so runs and tests never see each
- * other's data, dropped again by {@link #close()}.
+ * One test's tables on one database: a random table prefix, so runs and tests never see each other's data, dropped
+ * again by {@link #close()}.
  */
 final class TestDatabase implements AutoCloseable {
     private final String url;
@@ -59,8 +59,12 @@ final class TestDatabase implements AutoCloseable {
 
     /** Settings for a small pool over this test's tables. */
     JdbcStorageConfig config() {
-        return JdbcStorageConfig.custom().url(url).tablePrefix(prefix).poolSize(4)
-                .connectionTimeout(Duration.ofSeconds(10)).build();
+        return JdbcStorageConfig.custom()
+                .url(url)
+                .tablePrefix(prefix)
+                .poolSize(4)
+                .connectionTimeout(Duration.ofSeconds(10))
+                .build();
     }
 
     JdbcStorageProvider newProvider() {
@@ -74,7 +78,8 @@ final class TestDatabase implements AutoCloseable {
     }
 
     JdbcStorageProvider newProvider(Duration ttl, java.time.Clock clock) {
-        return JdbcStorageProvider.create(config().toBuilder().ttl(ttl).clock(clock).build());
+        return JdbcStorageProvider.create(
+                config().toBuilder().ttl(ttl).clock(clock).build());
     }
 
     /** A plain connection, outside any provider. */
@@ -86,20 +91,25 @@ final class TestDatabase implements AutoCloseable {
     byte[] dump() throws SQLException {
         Tables t = tables();
         var out = new java.io.ByteArrayOutputStream();
-        try (var connection = connect(); var statement = connection.createStatement()) {
-            for (String table : java.util.List.of(t.checkpoints(), t.metadata(), t.historySegments(), t.checkpointExpiry())) {
+        try (var connection = connect();
+                var statement = connection.createStatement()) {
+            for (String table :
+                    java.util.List.of(t.checkpoints(), t.metadata(), t.historySegments(), t.checkpointExpiry())) {
                 try (var rows = statement.executeQuery("SELECT * FROM " + table)) {
                     var columns = rows.getMetaData();
                     while (rows.next()) {
                         for (int c = 1; c <= columns.getColumnCount(); c++) {
                             boolean binary = switch (columns.getColumnType(c)) {
-                                case java.sql.Types.BINARY, java.sql.Types.VARBINARY, java.sql.Types.LONGVARBINARY,
+                                case java.sql.Types.BINARY,
+                                        java.sql.Types.VARBINARY,
+                                        java.sql.Types.LONGVARBINARY,
                                         java.sql.Types.BLOB -> true;
                                 default -> false;
                             };
                             String text = binary ? null : rows.getString(c);
-                            byte[] bytes = binary ? rows.getBytes(c) : text == null ? null
-                                    : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                            byte[] bytes = binary
+                                    ? rows.getBytes(c)
+                                    : text == null ? null : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                             out.writeBytes(bytes == null ? new byte[0] : bytes);
                             out.write('|');
                         }
@@ -114,7 +124,8 @@ final class TestDatabase implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         Tables t = tables();
-        try (var connection = connect(); var statement = connection.createStatement()) {
+        try (var connection = connect();
+                var statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + t.historySegments());
             statement.execute("DROP TABLE IF EXISTS " + t.checkpointExpiry());
             statement.execute("DROP TABLE IF EXISTS " + t.metadata());

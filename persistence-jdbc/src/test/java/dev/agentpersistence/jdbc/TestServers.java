@@ -7,15 +7,13 @@ import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
- * The real PostgreSQL and MariaDB servers the tests use: the JDBC URL in
- * {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL} / {@code AGENT_PERSISTENCE_TEST_MARIADB_URL}, else the
- * local server on the loopback, else a Testcontainers container when Docker works, else the test is
- * skipped (or fails when services are required).
+ * The real PostgreSQL and MariaDB servers the tests use: the JDBC URL in {@code AGENT_PERSISTENCE_TEST_POSTGRES_URL} /
+ * {@code AGENT_PERSISTENCE_TEST_MARIADB_URL}, else the local server on the loopback, else a Testcontainers container
+ * when Docker works, else the test is skipped (or fails when services are required).
  */
 final class TestServers {
 
-    private TestServers() {
-    }
+    private TestServers() {}
 
     /** A JDBC URL (with credentials) of a reachable PostgreSQL. */
     static String postgresUrl() {
@@ -49,7 +47,8 @@ final class TestServers {
             }
             var container = new PostgreSQLContainer("postgres:16-alpine").withDatabaseName("test");
             container.start();
-            return Optional.of(withCredentials(container.getJdbcUrl(), container.getUsername(), container.getPassword()));
+            return Optional.of(
+                    withCredentials(container.getJdbcUrl(), container.getUsername(), container.getPassword()));
         }
     }
 
@@ -63,7 +62,8 @@ final class TestServers {
             }
             var container = new MariaDBContainer("mariadb:11").withDatabaseName("test");
             container.start();
-            return Optional.of(withCredentials(container.getJdbcUrl(), container.getUsername(), container.getPassword()));
+            return Optional.of(
+                    withCredentials(container.getJdbcUrl(), container.getUsername(), container.getPassword()));
         }
     }
 }

@@ -13,57 +13,92 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Immutable settings of a {@link RedisStorageProvider}: where Redis is, how keys are named, how long
- * they live and how connections are pooled. Each setting is declared once below; build with
- * {@link #custom()}, start from {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
+ * Immutable settings of a {@link RedisStorageProvider}: where Redis is, how keys are named, how long they live and how
+ * connections are pooled. Each setting is declared once below; build with {@link #custom()}, start from
+ * {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
  *
- * <p>With {@link #clusterNodes()} set the provider talks to a Redis Cluster seeded by those nodes;
- * {@link #uri()} then only supplies the user, password and TLS ({@code rediss://}).
+ * <p>With {@link #clusterNodes()} set the provider talks to a Redis Cluster seeded by those nodes; {@link #uri()} then
+ * only supplies the user, password and TLS ({@code rediss://}).
  */
 public final class RedisStorageConfig {
     /** {@code redis://[user:password@]host:port[/db]}, or {@code rediss://…} for TLS. */
-    public static final Setting<String> URI_SETTING = Setting.text("agent.persistence.redis.uri", "redis://localhost:6379",
-            "redis://[user:password@]host:port[/db], rediss:// for TLS; in cluster mode only user, password and TLS apply.")
-            .redacted().checkedBy(RedisStorageConfig::uriProblem);
+    public static final Setting<String> URI_SETTING = Setting.text(
+                    "agent.persistence.redis.uri",
+                    "redis://localhost:6379",
+                    "redis://[user:password@]host:port[/db], rediss:// for TLS; in cluster mode only user, password "
+                            + "and TLS apply.")
+            .redacted()
+            .checkedBy(RedisStorageConfig::uriProblem);
     /** {@code host:port} seed nodes; when set the provider runs in cluster mode. */
-    public static final Setting<List<String>> CLUSTER_NODES = Setting.texts("agent.persistence.redis.cluster-nodes",
-            "Comma-separated host:port seeds; when set, cluster mode.").checkedBy(RedisStorageConfig::nodesProblem);
+    public static final Setting<List<String>> CLUSTER_NODES = Setting.texts(
+                    "agent.persistence.redis.cluster-nodes", "Comma-separated host:port seeds; when set, cluster mode.")
+            .checkedBy(RedisStorageConfig::nodesProblem);
     /** Prefix of every key the provider writes. */
-    public static final Setting<String> KEY_PREFIX = Setting.text("agent.persistence.redis.key-prefix",
-            "agent-persistence:", "Prefix of every key; no { or }.").checkedBy(v -> v.chars().anyMatch(
-                    c -> c == '{' || c == '}' || Character.isISOControl(c)) ? "free of '{', '}' (the cluster hash tag)"
-                    + " and control characters" : null);
+    public static final Setting<String> KEY_PREFIX = Setting.text(
+                    "agent.persistence.redis.key-prefix", "agent-persistence:", "Prefix of every key; no { or }.")
+            .checkedBy(v -> v.chars().anyMatch(c -> c == '{' || c == '}' || Character.isISOControl(c))
+                    ? "free of '{', '}' (the cluster hash tag)" + " and control characters"
+                    : null);
     /** Optional lifetime of an agent's keys, refreshed on each save. */
-    public static final Setting<Duration> TTL = Setting.duration("agent.persistence.redis.ttl", null,
-            "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).")
+    public static final Setting<Duration> TTL = Setting.duration(
+                    "agent.persistence.redis.ttl",
+                    null,
+                    "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).")
             .checkedBy(ttl -> ttl.toMillis() < 1 ? "at least 1ms" : null);
     /** Most connections open at once (per node in cluster mode). */
-    public static final Setting<Integer> POOL_MAX_TOTAL = Setting.integer("agent.persistence.redis.pool.max-total", 16, 1,
-            Integer.MAX_VALUE, "Most connections open at once (per node in a cluster).");
+    public static final Setting<Integer> POOL_MAX_TOTAL = Setting.integer(
+            "agent.persistence.redis.pool.max-total",
+            16,
+            1,
+            Integer.MAX_VALUE,
+            "Most connections open at once (per node in a cluster).");
     /** Most idle connections kept. */
-    public static final Setting<Integer> POOL_MAX_IDLE = Setting.integer("agent.persistence.redis.pool.max-idle", 8, 0,
-            Integer.MAX_VALUE, "Most idle connections kept.");
+    public static final Setting<Integer> POOL_MAX_IDLE = Setting.integer(
+            "agent.persistence.redis.pool.max-idle", 8, 0, Integer.MAX_VALUE, "Most idle connections kept.");
     /** Fewest idle connections kept. */
-    public static final Setting<Integer> POOL_MIN_IDLE = Setting.integer("agent.persistence.redis.pool.min-idle", 0, 0,
-            Integer.MAX_VALUE, "Fewest idle connections kept.");
+    public static final Setting<Integer> POOL_MIN_IDLE = Setting.integer(
+            "agent.persistence.redis.pool.min-idle", 0, 0, Integer.MAX_VALUE, "Fewest idle connections kept.");
     /** How long a call waits for a free connection. */
-    public static final Setting<Duration> POOL_MAX_WAIT = Setting.duration("agent.persistence.redis.pool.max-wait",
-            Duration.ofSeconds(2), "How long a call waits for a free connection.");
+    public static final Setting<Duration> POOL_MAX_WAIT = Setting.duration(
+            "agent.persistence.redis.pool.max-wait",
+            Duration.ofSeconds(2),
+            "How long a call waits for a free connection.");
     /** Whether a pooled connection is checked with PING before use. */
-    public static final Setting<Boolean> POOL_TEST_ON_BORROW = Setting.bool("agent.persistence.redis.pool.test-on-borrow",
-            true, "PING a pooled connection idle for 1 s or more before use (in a cluster: every one), so a restarted server costs no failed call.");
+    public static final Setting<Boolean> POOL_TEST_ON_BORROW = Setting.bool(
+            "agent.persistence.redis.pool.test-on-borrow",
+            true,
+            "PING a pooled connection idle for 1 s or more before use (in a cluster: every one), so a restarted "
+                    + "server costs no failed call.");
     /** Time allowed to open a connection; with TLS, also for each read of the handshake. */
-    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.redis.connect-timeout",
-            Duration.ofSeconds(2), "Time allowed to open a connection; with rediss://, also for each read of the TLS handshake.").checkedBy(RedisStorageConfig::intMillis);
+    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration(
+                    "agent.persistence.redis.connect-timeout",
+                    Duration.ofSeconds(2),
+                    "Time allowed to open a connection; with rediss://, also for each read of the TLS handshake.")
+            .checkedBy(RedisStorageConfig::intMillis);
     /** Time allowed for one reply. */
-    public static final Setting<Duration> SOCKET_TIMEOUT = Setting.duration("agent.persistence.redis.socket-timeout",
-            Duration.ofSeconds(5), "Time allowed for one reply.").checkedBy(RedisStorageConfig::intMillis);
+    public static final Setting<Duration> SOCKET_TIMEOUT = Setting.duration(
+                    "agent.persistence.redis.socket-timeout", Duration.ofSeconds(5), "Time allowed for one reply.")
+            .checkedBy(RedisStorageConfig::intMillis);
     /** Attempts of one command in cluster mode (redirections and failovers). */
-    public static final Setting<Integer> CLUSTER_MAX_ATTEMPTS = Setting.integer("agent.persistence.redis.cluster.max-attempts",
-            5, 1, Integer.MAX_VALUE, "Attempts per command in a cluster (redirections, failover).");
+    public static final Setting<Integer> CLUSTER_MAX_ATTEMPTS = Setting.integer(
+            "agent.persistence.redis.cluster.max-attempts",
+            5,
+            1,
+            Integer.MAX_VALUE,
+            "Attempts per command in a cluster (redirections, failover).");
     /** Every Redis setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(URI_SETTING, CLUSTER_NODES, KEY_PREFIX, TTL, POOL_MAX_TOTAL,
-            POOL_MAX_IDLE, POOL_MIN_IDLE, POOL_MAX_WAIT, POOL_TEST_ON_BORROW, CONNECT_TIMEOUT, SOCKET_TIMEOUT,
+    public static final List<Setting<?>> SETTINGS = List.of(
+            URI_SETTING,
+            CLUSTER_NODES,
+            KEY_PREFIX,
+            TTL,
+            POOL_MAX_TOTAL,
+            POOL_MAX_IDLE,
+            POOL_MIN_IDLE,
+            POOL_MAX_WAIT,
+            POOL_TEST_ON_BORROW,
+            CONNECT_TIMEOUT,
+            SOCKET_TIMEOUT,
             CLUSTER_MAX_ATTEMPTS);
 
     private static final RedisStorageConfig DEFAULTS = custom().build();
@@ -286,7 +321,8 @@ public final class RedisStorageConfig {
             URI parsed = new URI(uri.strip());
             String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
             String path = parsed.getPath() == null ? "" : parsed.getPath();
-            boolean fine = (scheme.equals("redis") || scheme.equals("rediss")) && parsed.getHost() != null
+            boolean fine = (scheme.equals("redis") || scheme.equals("rediss"))
+                    && parsed.getHost() != null
                     && (path.length() <= 1 || path.substring(1).matches("\\d{1,5}"));
             return fine ? null : expected;
         } catch (URISyntaxException e) {
@@ -307,6 +343,7 @@ public final class RedisStorageConfig {
 
     private static String intMillis(Duration timeout) {
         return timeout.toMillis() < 1 || timeout.toMillis() > Integer.MAX_VALUE
-                ? "from 1 ms to " + Integer.MAX_VALUE + " ms" : null;
+                ? "from 1 ms to " + Integer.MAX_VALUE + " ms"
+                : null;
     }
 }

@@ -16,20 +16,20 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Stores checkpoints in Redis, standalone or Redis Cluster, through Jedis. The storage shell
- * ({@link StorageShell}) over {@code RedisStorageBackend}: it reads every stored form and writes the
- * one its {@link StorageSettings} choose (by default those of discovery: checksums, compression from
- * 4 KiB, incremental history in two hashes in the agent's slot).
+ * Stores checkpoints in Redis, standalone or Redis Cluster, through Jedis. The storage shell ({@link StorageShell})
+ * over {@code RedisStorageBackend}: it reads every stored form and writes the one its {@link StorageSettings} choose
+ * (by default those of discovery: checksums, compression from 4 KiB, incremental history in two hashes in the agent's
+ * slot).
  *
- * <p>Each agent's keys share one hash tag, so an agent lives in one slot and every save is a single
- * Lua script: conflict detection and all index updates happen in one atomic step. Filters run on the
- * server against sorted-set indexes and small per-checkpoint attribute records; only matching bodies
- * travel. The layout is described in the module's {@code README.md}. With a time to live
- * ({@link RedisStorageConfig#ttl()}) an agent's keys expire that long after its last save.
+ * <p>Each agent's keys share one hash tag, so an agent lives in one slot and every save is a single Lua script:
+ * conflict detection and all index updates happen in one atomic step. Filters run on the server against sorted-set
+ * indexes and small per-checkpoint attribute records; only matching bodies travel. The layout is described in the
+ * module's {@code README.md}. With a time to live ({@link RedisStorageConfig#ttl()}) an agent's keys expire that long
+ * after its last save.
  *
- * <p>When Redis cannot be reached, calls throw {@link dev.agentpersistence.StorageUnavailableException}
- * naming the endpoint (password hidden) with the Jedis exception as cause; the same instance works
- * again once Redis is back. Thread-safe.
+ * <p>When Redis cannot be reached, calls throw {@link dev.agentpersistence.StorageUnavailableException} naming the
+ * endpoint (password hidden) with the Jedis exception as cause; the same instance works again once Redis is back.
+ * Thread-safe.
  */
 public final class RedisStorageProvider extends StorageShell {
 
@@ -48,8 +48,8 @@ public final class RedisStorageProvider extends StorageShell {
     }
 
     /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()},
-     * on by default) and every provider reads both forms.
+     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
+     * default) and every provider reads both forms.
      *
      * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
      */
@@ -67,8 +67,7 @@ public final class RedisStorageProvider extends StorageShell {
         private String endpoint;
         private Clock clock = Clock.systemUTC();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Connection, key and TTL settings; with {@link #client} only the key prefix and TTL are used. */
         public Builder config(RedisStorageConfig config) {
@@ -76,7 +75,9 @@ public final class RedisStorageProvider extends StorageShell {
             return this;
         }
 
-        /** What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}). */
+        /**
+         * What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}).
+         */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
             return this;
@@ -85,7 +86,8 @@ public final class RedisStorageProvider extends StorageShell {
         /**
          * The layers and maximum size of a JSON codec.
          *
-         * @deprecated use {@link #settings(StorageSettings)}; see {@link StorageSettings.Builder#codec(CheckpointCodec)}
+         * @deprecated use {@link #settings(StorageSettings)}; see
+         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
          */
         @Deprecated
         public Builder codec(CheckpointCodec codec) {
@@ -123,18 +125,21 @@ public final class RedisStorageProvider extends StorageShell {
             return this;
         }
 
-        /**
-         * @throws dev.agentpersistence.StorageUnavailableException when a cluster's topology cannot be read
-         */
+        /** @throws dev.agentpersistence.StorageUnavailableException when a cluster's topology cannot be read */
         @SuppressWarnings("deprecation")
         public RedisStorageProvider build() {
             if (client != null) {
-                boolean cluster = clusterMode != null ? clusterMode
+                boolean cluster = clusterMode != null
+                        ? clusterMode
                         : client instanceof RedisClusterClient || client instanceof JedisCluster;
-                String where = endpoint != null ? ProviderConfig.redact(endpoint)
+                String where = endpoint != null
+                        ? ProviderConfig.redact(endpoint)
                         : cluster ? "an application-supplied cluster client" : "an application-supplied client";
-                return provider(client, false, cluster, new RedisErrors("Redis at " + where,
-                        Redactor.forCredentialsIn(endpoint)));
+                return provider(
+                        client,
+                        false,
+                        cluster,
+                        new RedisErrors("Redis at " + where, Redactor.forCredentialsIn(endpoint)));
             }
             var errors = new RedisErrors("Redis at " + config.endpoint(), Redactor.forCredentialsIn(config.uri()));
             UnifiedJedis own;
@@ -147,9 +152,18 @@ public final class RedisStorageProvider extends StorageShell {
         }
 
         private RedisStorageProvider provider(UnifiedJedis jedis, boolean owned, boolean cluster, RedisErrors errors) {
-            var effective = config.ttl().isPresent() ? StorageSettings.from(settings).ttl(config.ttl().get()).build() : settings;
-            var backend = new RedisStorageBackend(jedis, owned, cluster, config.keyPrefix(), config.ttl().orElse(null),
-                    clock, effective.maxCheckpointSize(), errors);
+            var effective = config.ttl().isPresent()
+                    ? StorageSettings.from(settings).ttl(config.ttl().get()).build()
+                    : settings;
+            var backend = new RedisStorageBackend(
+                    jedis,
+                    owned,
+                    cluster,
+                    config.keyPrefix(),
+                    config.ttl().orElse(null),
+                    clock,
+                    effective.maxCheckpointSize(),
+                    errors);
             return new RedisStorageProvider(backend, effective, clock);
         }
     }

@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Discovers the Redis provider under the name {@value #NAME}, configured by the
- * {@code agent.persistence.redis.*} keys described in {@link RedisStorageConfig}, and the
- * checksum, encryption and size keys of {@link StorageSettings}.
+ * Discovers the Redis provider under the name {@value #NAME}, configured by the {@code agent.persistence.redis.*} keys
+ * described in {@link RedisStorageConfig}, and the checksum, encryption and size keys of {@link StorageSettings}.
  */
 public final class RedisStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -26,8 +25,10 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         Objects.requireNonNull(config, "config");
-        return RedisStorageProvider.builder().config(RedisStorageConfig.of(config))
-                .settings(StorageSettings.from(config)).build();
+        return RedisStorageProvider.builder()
+                .config(RedisStorageConfig.of(config))
+                .settings(StorageSettings.from(config))
+                .build();
     }
 
     @Override

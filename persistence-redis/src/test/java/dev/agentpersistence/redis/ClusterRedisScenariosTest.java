@@ -6,7 +6,6 @@ import dev.agentpersistence.redis.internal.AgentKeys;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
@@ -20,8 +19,8 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * {@link RedisProviderScenarios} against a three-master Redis Cluster this test starts, plus proof
- * that different agents land on different slots and nodes while one agent stays in one slot.
+ * {@link RedisProviderScenarios} against a three-master Redis Cluster this test starts, plus proof that different
+ * agents land on different slots and nodes while one agent stays in one slot.
  */
 @ExtendWith(RedisClusterExtension.class)
 class ClusterRedisScenariosTest extends RedisProviderScenarios {
@@ -37,7 +36,8 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
 
     @BeforeEach
     void connect() {
-        prefix = "agent-persistence-test:" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
+        prefix = "agent-persistence-test:"
+                + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
         raw = clusterClient(cluster);
     }
 
@@ -56,7 +56,10 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
 
     @Override
     RedisStorageProvider createProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().clusterNodes(cluster.nodes()).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(RedisStorageConfig.custom()
+                .clusterNodes(cluster.nodes())
+                .keyPrefix(prefix)
+                .build());
     }
 
     @Override
@@ -105,13 +108,15 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
             Set<String> serverSlots = new HashSet<>();
             for (byte[] key : keys.all()) {
                 var node = cluster.processes().get(0);
-                serverSlots.add(RedisServerProcess.run(node.cli("cluster", "keyslot", AgentKeys.describe(key))).trim());
+                serverSlots.add(RedisServerProcess.run(node.cli("cluster", "keyslot", AgentKeys.describe(key)))
+                        .trim());
             }
             assertThat(serverSlots).as(agent).hasSize(1);
         }
 
         agents.sort(null);
-        assertThat(provider.listAgents().stream().filter(agents::contains).toList()).isEqualTo(agents);
+        assertThat(provider.listAgents().stream().filter(agents::contains).toList())
+                .isEqualTo(agents);
         assertThat(provider.deleteCheckpoints(agents.get(0))).isEqualTo(2);
         assertThat(provider.listAgents()).doesNotContain(agents.get(0)).contains(agents.get(1));
         assertThat(provider.getCheckpoints(agents.get(1))).hasSize(2);
@@ -121,8 +126,10 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
     void anApplicationSuppliedClusterClientIsUsedAndLeftOpen() {
         String agent = agent("supplied");
         try (var client = clusterClient(cluster)) {
-            var provider = RedisStorageProvider.builder().client(client)
-                    .config(RedisStorageConfig.custom().keyPrefix(prefix).build()).build();
+            var provider = RedisStorageProvider.builder()
+                    .client(client)
+                    .config(RedisStorageConfig.custom().keyPrefix(prefix).build())
+                    .build();
             assertThat(provider.toString()).contains("cluster");
             provider.saveCheckpoint(agent, Fixtures.simple(agent, 0));
             assertThat(provider.listAgents()).contains(agent);
@@ -131,5 +138,4 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
         }
         assertThat(provider().getCheckpoints(agent)).hasSize(1);
     }
-
 }

@@ -12,8 +12,7 @@ final class Fixtures {
     static final Instant BASE = Instant.parse("2026-03-14T15:09:26.535897932Z");
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static JsonNode json(String text) {
         try {

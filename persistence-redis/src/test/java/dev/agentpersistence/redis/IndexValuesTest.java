@@ -14,7 +14,8 @@ class IndexValuesTest {
 
     @Test
     void paddedVersionsSortLikeTheirNumbers() {
-        var versions = new ArrayList<>(List.of(0L, 1L, 9L, 10L, 99L, 1L << 53, (1L << 53) + 1, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+        var versions = new ArrayList<>(
+                List.of(0L, 1L, 9L, 10L, 99L, 1L << 53, (1L << 53) + 1, Long.MAX_VALUE - 1, Long.MAX_VALUE));
         for (int i = 0; i + 1 < versions.size(); i++) {
             String a = IndexValues.version(versions.get(i));
             String b = IndexValues.version(versions.get(i + 1));
@@ -26,8 +27,14 @@ class IndexValuesTest {
     @Test
     void instantKeysAndScoresFollowTime() {
         var random = new Random(7);
-        var instants = new ArrayList<>(List.of(Instant.MIN, Instant.MIN.plusNanos(1), Instant.EPOCH.minusNanos(1),
-                Instant.EPOCH, Instant.EPOCH.plusNanos(1), Instant.parse("2026-01-01T00:00:00.000000001Z"), Instant.MAX));
+        var instants = new ArrayList<>(List.of(
+                Instant.MIN,
+                Instant.MIN.plusNanos(1),
+                Instant.EPOCH.minusNanos(1),
+                Instant.EPOCH,
+                Instant.EPOCH.plusNanos(1),
+                Instant.parse("2026-01-01T00:00:00.000000001Z"),
+                Instant.MAX));
         for (int i = 0; i < 1000; i++) {
             instants.add(Instant.ofEpochSecond(random.nextLong() % 4_000_000_000L, random.nextInt(1_000_000_000)));
         }
@@ -42,6 +49,7 @@ class IndexValuesTest {
             assertThat(Double.parseDouble(IndexValues.instantScore(a)))
                     .isLessThanOrEqualTo(Double.parseDouble(IndexValues.instantScore(b)));
         }
-        assertThat(IndexValues.instantScore(Instant.ofEpochMilli(1_700_000_000_123L))).isEqualTo("1.700000000123E12");
+        assertThat(IndexValues.instantScore(Instant.ofEpochMilli(1_700_000_000_123L)))
+                .isEqualTo("1.700000000123E12");
     }
 }

@@ -24,36 +24,53 @@ class RedisBoundedReadTest {
     }
 
     private static AgentCheckpoint checkpoint(long version, String text) {
-        return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId("agent").version(version)
-                .createdAt(Instant.parse("2026-11-24T00:00:00Z").plusSeconds(version)).nodeId("n")
-                .message(Message.user(text).withId("m-" + version)).build();
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId("agent")
+                .version(version)
+                .createdAt(Instant.parse("2026-11-24T00:00:00Z").plusSeconds(version))
+                .nodeId("n")
+                .message(Message.user(text).withId("m-" + version))
+                .build();
     }
 
     @Test
     void aBodyOverTheMaximumIsRefusedWithItsKeyAndTheOthersStayReadable() {
-        var config = RedisStorageConfig.custom().uri(SharedRedis.uri()).keyPrefix(SharedRedis.uniquePrefix()).build();
+        var config = RedisStorageConfig.custom()
+                .uri(SharedRedis.uri())
+                .keyPrefix(SharedRedis.uniquePrefix())
+                .build();
         var random = new Random(7);
         var text = new StringBuilder();
         for (int i = 0; i < 3 << 20; i++) {
             text.append((char) ('!' + random.nextInt(90))); // hardly compressible: about 3 MiB stored
         }
         try (var writer = RedisStorageProvider.create(config);
-             var reader = RedisStorageProvider.builder().config(config)
-                     .settings(StorageSettings.custom().maxCheckpointSize(1 << 20).build()).build()) {
+                var reader = RedisStorageProvider.builder()
+                        .config(config)
+                        .settings(StorageSettings.custom()
+                                .maxCheckpointSize(1 << 20)
+                                .build())
+                        .build()) {
             writer.saveCheckpoint("agent", checkpoint(0, "small"));
             writer.saveCheckpoint("agent", checkpoint(1, text.toString()));
             writer.saveCheckpoint("agent", checkpoint(2, "small again"));
             for (var read : new Runnable[] {
-                    () -> reader.getCheckpoint("agent", "cp-1"),
-                    () -> reader.getCheckpoints("agent"),
-                    () -> reader.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(1L).build())}) {
+                () -> reader.getCheckpoint("agent", "cp-1"),
+                () -> reader.getCheckpoints("agent"),
+                () -> reader.getLatestCheckpoint(
+                        "agent", CheckpointFilter.builder().maxVersion(1L).build())
+            }) {
                 assertThatThrownBy(read::run)
-                        .isInstanceOfSatisfying(CorruptCheckpointException.class,
+                        .isInstanceOfSatisfying(
+                                CorruptCheckpointException.class,
                                 e -> assertThat(e.agentId()).isEqualTo("agent"))
-                        .hasMessageContaining("1048576").hasMessageContaining(":b field 0000000000000000001");
+                        .hasMessageContaining("1048576")
+                        .hasMessageContaining(":b field 0000000000000000001");
             }
             assertThat(reader.getLatestCheckpoint("agent")).contains(checkpoint(2, "small again"));
-            assertThat(reader.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(0L).build()))
+            assertThat(reader.getCheckpoints(
+                            "agent", CheckpointFilter.builder().maxVersion(0L).build()))
                     .containsExactly(checkpoint(0, "small"));
         }
     }

@@ -5,11 +5,12 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Hands a {@link RedisTestCluster} to test methods (typically a static {@code @BeforeAll}). One cluster
- * is started per test run on first use and shut down by JUnit when the run ends.
+ * Hands a {@link RedisTestCluster} to test methods (typically a static {@code @BeforeAll}). One cluster is started per
+ * test run on first use and shut down by JUnit when the run ends.
  */
 final class RedisClusterExtension implements ParameterResolver {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisClusterExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(RedisClusterExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -18,7 +19,8 @@ final class RedisClusterExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
+        return context.getRoot()
+                .getStore(NAMESPACE)
                 .getOrComputeIfAbsent("cluster", key -> RedisTestCluster.start(), RedisTestCluster.class);
     }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisClusterStorageProviderTest extends StorageProviderCompatibilityKit {
     private static RedisTestCluster cluster;
 
-    private final String prefix = "agent-persistence-test:" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
+    private final String prefix = "agent-persistence-test:"
+            + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
 
     @BeforeAll
     static void useCluster(RedisTestCluster started) {
@@ -21,6 +22,9 @@ class RedisClusterStorageProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().clusterNodes(cluster.nodes()).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(RedisStorageConfig.custom()
+                .clusterNodes(cluster.nodes())
+                .keyPrefix(prefix)
+                .build());
     }
 }

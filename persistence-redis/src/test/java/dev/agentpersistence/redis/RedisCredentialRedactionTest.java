@@ -16,21 +16,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Passwords of Redis URIs — with an unencoded {@code @}, percent-encoded, refused by the server —
- * appear in no {@code toString}, exception message or cause.
+ * Passwords of Redis URIs — with an unencoded {@code @}, percent-encoded, refused by the server — appear in no
+ * {@code toString}, exception message or cause.
  */
 class RedisCredentialRedactionTest {
     private static final String SECRET = "S3CRET";
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis://:abc@defS3CRET@127.0.0.1:6379", "redis://app:abc@defS3CRET@127.0.0.1:6379/0",
-            "redis://:abc S3CRET@127.0.0.1:6379", "rediss://app:abc@S3CRET@127.0.0.1"})
+    @ValueSource(
+            strings = {
+                "redis://:abc@defS3CRET@127.0.0.1:6379",
+                "redis://app:abc@defS3CRET@127.0.0.1:6379/0",
+                "redis://:abc S3CRET@127.0.0.1:6379",
+                "rediss://app:abc@S3CRET@127.0.0.1"
+            })
     void aUriWithAnUnencodedPasswordIsRefusedWithoutShowingIt(String uri) {
         assertThatThrownBy(() -> RedisStorageConfig.custom().uri(uri))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("percent-encoded")
                 .satisfies(e -> assertNowhere(e, SECRET, "abc"));
-        var settings = ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "redis", RedisStorageConfig.URI_SETTING.key(), uri));
+        var settings =
+                ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "redis", RedisStorageConfig.URI_SETTING.key(), uri));
         assertThat(settings.toString()).doesNotContain(SECRET).doesNotContain("abc");
         assertThatThrownBy(() -> PersistenceStorageProviders.load(settings))
                 .isInstanceOf(PersistenceException.class)
@@ -39,8 +45,10 @@ class RedisCredentialRedactionTest {
 
     @Test
     void anUnreachableServerNeverShowsThePassword() {
-        var config = RedisStorageConfig.custom().uri("redis://app:p%40ss" + SECRET + "@127.0.0.1:1")
-                .connectTimeout(Duration.ofMillis(500)).build();
+        var config = RedisStorageConfig.custom()
+                .uri("redis://app:p%40ss" + SECRET + "@127.0.0.1:1")
+                .connectTimeout(Duration.ofMillis(500))
+                .build();
         assertThat(config.toString()).doesNotContain(SECRET);
         try (var provider = RedisStorageProvider.builder().config(config).build()) {
             assertThat(provider.toString()).doesNotContain(SECRET);
@@ -55,7 +63,9 @@ class RedisCredentialRedactionTest {
     void aPasswordTheServerRefusesIsNotShown() {
         URI shared = URI.create(SharedRedis.uri());
         String uri = "redis://nobody:p%40ss" + SECRET + "@" + shared.getHost() + ":" + shared.getPort();
-        try (var provider = RedisStorageProvider.builder().config(RedisStorageConfig.custom().uri(uri).build()).build()) {
+        try (var provider = RedisStorageProvider.builder()
+                .config(RedisStorageConfig.custom().uri(uri).build())
+                .build()) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(PersistenceException.class)
                     .satisfies(e -> assertNowhere(e, SECRET, "p@ss", "p%40ss"));
@@ -65,8 +75,10 @@ class RedisCredentialRedactionTest {
     @Test
     void anApplicationClientsEndpointIsShownRedacted() {
         var client = redis.clients.jedis.RedisClient.create(URI.create("redis://127.0.0.1:1"));
-        try (var provider = RedisStorageProvider.builder().client(client)
-                .endpoint("redis://:abc@def" + SECRET + "@127.0.0.1:1?apiToken=" + SECRET).build()) {
+        try (var provider = RedisStorageProvider.builder()
+                .client(client)
+                .endpoint("redis://:abc@def" + SECRET + "@127.0.0.1:1?apiToken=" + SECRET)
+                .build()) {
             assertThat(provider.toString()).doesNotContain(SECRET).doesNotContain("abc");
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .satisfies(e -> assertNowhere(e, SECRET, "abc@"));

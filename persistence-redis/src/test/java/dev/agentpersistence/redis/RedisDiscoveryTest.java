@@ -39,8 +39,11 @@ class RedisDiscoveryTest extends DiscoveryKit {
     @Test
     void isChosenWhenItIsTheOnlyProviderOnTheClassPath() {
         try (var only = PersistenceStorageProviders.load(config())) {
-            assertThat(only).isInstanceOfSatisfying(RedisStorageProvider.class,
-                    redis -> assertThat(redis.settings().incrementalHistory()).isTrue());
+            assertThat(only)
+                    .isInstanceOfSatisfying(
+                            RedisStorageProvider.class,
+                            redis -> assertThat(redis.settings().incrementalHistory())
+                                    .isTrue());
         }
     }
 }

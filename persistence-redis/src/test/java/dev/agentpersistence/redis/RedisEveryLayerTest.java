@@ -5,9 +5,8 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 
 /**
- * The conformance kit writing with every layer (checksum, compression, encryption, incremental
- * history) against the shared standalone Redis, under a key prefix per test; the run's keys are
- * removed afterwards.
+ * The conformance kit writing with every layer (checksum, compression, encryption, incremental history) against the
+ * shared standalone Redis, under a key prefix per test; the run's keys are removed afterwards.
  */
 class RedisEveryLayerTest extends RedisStorageProviderTest {
 

@@ -12,21 +12,25 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Outages on a redis-server this test starts on its own free port (never the shared server): calls
- * fail with {@link StorageUnavailableException} naming the endpoint, password hidden, and the same
- * provider instance works again once the server is back on the same port.
+ * Outages on a redis-server this test starts on its own free port (never the shared server): calls fail with
+ * {@link StorageUnavailableException} naming the endpoint, password hidden, and the same provider instance works again
+ * once the server is back on the same port.
  */
 class RedisOutageTest {
     private static final String PASSWORD = "s3cret-Pw";
 
     @Test
     void sameInstanceRecoversAfterTheServerComesBack(@TempDir Path dir) {
-        try (var server = RedisServerProcess.start("Redis (private server of the outage test)", dir,
-                List.of("--requirepass", PASSWORD))) {
+        try (var server = RedisServerProcess.start(
+                "Redis (private server of the outage test)", dir, List.of("--requirepass", PASSWORD))) {
             String uri = "redis://:" + PASSWORD + "@127.0.0.1:" + server.port() + "/0";
-            var config = RedisStorageConfig.custom().uri(uri).keyPrefix("outage:")
-                    .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofSeconds(2))
-                    .poolMaxWait(Duration.ofMillis(500)).build();
+            var config = RedisStorageConfig.custom()
+                    .uri(uri)
+                    .keyPrefix("outage:")
+                    .connectTimeout(Duration.ofMillis(500))
+                    .socketTimeout(Duration.ofSeconds(2))
+                    .poolMaxWait(Duration.ofMillis(500))
+                    .build();
             try (var provider = RedisStorageProvider.create(config)) {
                 provider.saveCheckpoint("agent", Fixtures.simple("agent", 0));
                 assertThat(provider.getCheckpoints("agent")).hasSize(1);
@@ -50,15 +54,18 @@ class RedisOutageTest {
     }
 
     /**
-     * A pooled connection is pinged on borrow only after a second idle (busy callers skip the round
-     * trip); the connection a restart left behind has been idle longer, so the first call after the
-     * restart does not fail.
+     * A pooled connection is pinged on borrow only after a second idle (busy callers skip the round trip); the
+     * connection a restart left behind has been idle longer, so the first call after the restart does not fail.
      */
     @Test
     void aConnectionIdleAcrossARestartIsReplacedBeforeUse(@TempDir Path dir) throws InterruptedException {
         try (var server = RedisServerProcess.start("Redis (private server of the outage test)", dir, List.of())) {
-            var config = RedisStorageConfig.custom().uri("redis://127.0.0.1:" + server.port()).keyPrefix("outage:")
-                    .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofSeconds(2)).build();
+            var config = RedisStorageConfig.custom()
+                    .uri("redis://127.0.0.1:" + server.port())
+                    .keyPrefix("outage:")
+                    .connectTimeout(Duration.ofMillis(500))
+                    .socketTimeout(Duration.ofSeconds(2))
+                    .build();
             try (var provider = RedisStorageProvider.create(config)) {
                 provider.saveCheckpoint("agent", Fixtures.simple("agent", 0));
                 server.stop();
@@ -72,8 +79,11 @@ class RedisOutageTest {
     @Test
     void unreachableClusterIsReportedWhenTheProviderIsCreated() {
         int port = RedisServerProcess.freePort(false);
-        var config = RedisStorageConfig.custom().clusterNodes(List.of("127.0.0.1:" + port))
-                .connectTimeout(Duration.ofMillis(300)).socketTimeout(Duration.ofMillis(300)).build();
+        var config = RedisStorageConfig.custom()
+                .clusterNodes(List.of("127.0.0.1:" + port))
+                .connectTimeout(Duration.ofMillis(300))
+                .socketTimeout(Duration.ofMillis(300))
+                .build();
         assertThatThrownBy(() -> RedisStorageProvider.create(config))
                 .isInstanceOf(StorageUnavailableException.class)
                 .hasMessageContaining("cluster 127.0.0.1:" + port)
@@ -83,8 +93,10 @@ class RedisOutageTest {
     @Test
     void unreachableServerIsReportedOnFirstUseWithThePasswordHidden() {
         int port = RedisServerProcess.freePort(false);
-        var config = RedisStorageConfig.custom().uri("redis://user:" + PASSWORD + "@127.0.0.1:" + port)
-                .connectTimeout(Duration.ofMillis(300)).build();
+        var config = RedisStorageConfig.custom()
+                .uri("redis://user:" + PASSWORD + "@127.0.0.1:" + port)
+                .connectTimeout(Duration.ofMillis(300))
+                .build();
         try (var provider = RedisStorageProvider.create(config)) {
             assertThat(provider.toString()).doesNotContain(PASSWORD);
             assertUnavailable(() -> provider.getCheckpoints("agent"), port);
@@ -97,6 +109,7 @@ class RedisOutageTest {
                 .hasMessageContaining("127.0.0.1:" + port)
                 .hasMessageContaining("****")
                 .hasMessageNotContaining(PASSWORD)
-                .cause().isInstanceOf(JedisException.class);
+                .cause()
+                .isInstanceOf(JedisException.class);
     }
 }

@@ -30,9 +30,9 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * Redis-specific scenarios run against a standalone server and a cluster: the filters checked
- * against {@link CheckpointFilter#apply} as the reference on a varied data set, index consistency
- * after conflicts and races, corrupt stored data, a flushed script cache, the key layout.
+ * Redis-specific scenarios run against a standalone server and a cluster: the filters checked against
+ * {@link CheckpointFilter#apply} as the reference on a varied data set, index consistency after conflicts and races,
+ * corrupt stored data, a flushed script cache, the key layout.
  */
 abstract class RedisProviderScenarios {
     private final List<RedisStorageProvider> opened = new ArrayList<>();
@@ -82,12 +82,18 @@ abstract class RedisProviderScenarios {
         assertThat(provider.getLatestCheckpoint(agent)).contains(all.get(all.size() - 1));
         for (Integer limit : java.util.Arrays.asList(null, 1, 3, 255, 256, 257, 300)) {
             for (Long maxVersion : java.util.Arrays.asList(null, 0L, 301L, 598L, 1000L)) {
-                var filter = CheckpointFilter.builder().limit(limit).maxVersion(maxVersion).build();
+                var filter = CheckpointFilter.builder()
+                        .limit(limit)
+                        .maxVersion(maxVersion)
+                        .build();
                 List<AgentCheckpoint> expected = filter.apply(all);
-                assertThat(provider.getCheckpoints(agent, filter)).as("limit %s, maxVersion %s", limit, maxVersion)
+                assertThat(provider.getCheckpoints(agent, filter))
+                        .as("limit %s, maxVersion %s", limit, maxVersion)
                         .isEqualTo(expected);
-                assertThat(provider.getLatestCheckpoint(agent, filter)).as("latest, maxVersion %s", maxVersion)
-                        .isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected.get(expected.size() - 1)));
+                assertThat(provider.getLatestCheckpoint(agent, filter))
+                        .as("latest, maxVersion %s", maxVersion)
+                        .isEqualTo(
+                                expected.isEmpty() ? Optional.empty() : Optional.of(expected.get(expected.size() - 1)));
             }
         }
     }
@@ -111,12 +117,20 @@ abstract class RedisProviderScenarios {
             if (random.nextInt(3) == 0) {
                 metadata.put("ü k", random.nextBoolean() ? "1" : "2");
             }
-            var checkpoint = Fixtures.builder(agent, version).checkpointId("id-" + version).createdAt(created)
-                    .nodeId(nodes.get(random.nextInt(nodes.size()))).metadata(metadata).build();
+            var checkpoint = Fixtures.builder(agent, version)
+                    .checkpointId("id-" + version)
+                    .createdAt(created)
+                    .nodeId(nodes.get(random.nextInt(nodes.size())))
+                    .metadata(metadata)
+                    .build();
             all.add(checkpoint);
         }
         long huge = Long.MAX_VALUE - 1;
-        all.add(Fixtures.builder(agent, 0).version(huge).checkpointId("huge").createdAt(Fixtures.BASE.plusMillis(20)).build());
+        all.add(Fixtures.builder(agent, 0)
+                .version(huge)
+                .checkpointId("huge")
+                .createdAt(Fixtures.BASE.plusMillis(20))
+                .build());
         var shuffled = new ArrayList<>(all);
         Collections.shuffle(shuffled, random);
         shuffled.forEach(cp -> provider.saveCheckpoint(agent, cp));
@@ -149,7 +163,8 @@ abstract class RedisProviderScenarios {
             var filter = f.build();
             var expected = filter.apply(all);
             assertThat(provider.getCheckpoints(agent, filter)).as("%s", filter).containsExactlyElementsOf(expected);
-            assertThat(provider.getLatestCheckpoint(agent, filter)).as("latest %s", filter)
+            assertThat(provider.getLatestCheckpoint(agent, filter))
+                    .as("latest %s", filter)
                     .isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected.get(expected.size() - 1)));
         }
     }
@@ -160,25 +175,41 @@ abstract class RedisProviderScenarios {
         String agent = agent("boundaries");
         Instant t = Instant.parse("2026-01-01T00:00:00.123456789Z");
         for (int v = 0; v < 3; v++) {
-            provider.saveCheckpoint(agent, Fixtures.builder(agent, v).createdAt(t.plusNanos(v)).build());
+            provider.saveCheckpoint(
+                    agent, Fixtures.builder(agent, v).createdAt(t.plusNanos(v)).build());
         }
-        var afterMiddle = CheckpointFilter.builder().createdAfter(t.plusNanos(1)).build();
-        var beforeMiddle = CheckpointFilter.builder().createdBefore(t.plusNanos(1)).build();
-        assertThat(provider.getCheckpoints(agent, afterMiddle)).extracting(AgentCheckpoint::version).containsExactly(1L, 2L);
-        assertThat(provider.getCheckpoints(agent, beforeMiddle)).extracting(AgentCheckpoint::version).containsExactly(0L);
+        var afterMiddle =
+                CheckpointFilter.builder().createdAfter(t.plusNanos(1)).build();
+        var beforeMiddle =
+                CheckpointFilter.builder().createdBefore(t.plusNanos(1)).build();
+        assertThat(provider.getCheckpoints(agent, afterMiddle))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(1L, 2L);
+        assertThat(provider.getCheckpoints(agent, beforeMiddle))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L);
     }
 
     @Test
     void extremeInstantsAreIndexedInOrder() {
         var provider = provider();
         String agent = agent("extremes");
-        provider.saveCheckpoint(agent, Fixtures.builder(agent, 0).createdAt(Instant.MIN).build());
-        provider.saveCheckpoint(agent, Fixtures.builder(agent, 1).createdAt(Instant.EPOCH).build());
-        provider.saveCheckpoint(agent, Fixtures.builder(agent, 2).createdAt(Instant.MAX).build());
-        var notMin = CheckpointFilter.builder().createdAfter(Instant.MIN.plusNanos(1)).build();
+        provider.saveCheckpoint(
+                agent, Fixtures.builder(agent, 0).createdAt(Instant.MIN).build());
+        provider.saveCheckpoint(
+                agent, Fixtures.builder(agent, 1).createdAt(Instant.EPOCH).build());
+        provider.saveCheckpoint(
+                agent, Fixtures.builder(agent, 2).createdAt(Instant.MAX).build());
+        var notMin = CheckpointFilter.builder()
+                .createdAfter(Instant.MIN.plusNanos(1))
+                .build();
         var beforeMax = CheckpointFilter.builder().createdBefore(Instant.MAX).build();
-        assertThat(provider.getCheckpoints(agent, notMin)).extracting(AgentCheckpoint::version).containsExactly(1L, 2L);
-        assertThat(provider.getCheckpoints(agent, beforeMax)).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+        assertThat(provider.getCheckpoints(agent, notMin))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(1L, 2L);
+        assertThat(provider.getCheckpoints(agent, beforeMax))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L);
         assertThat(provider.getCheckpoints(agent).get(2).createdAt()).isEqualTo(Instant.MAX);
     }
 
@@ -191,10 +222,14 @@ abstract class RedisProviderScenarios {
         provider.saveCheckpoint(agent, first);
         provider.saveCheckpoint(agent, Fixtures.simple(agent, 0).toBuilder().build());
 
-        assertThatThrownBy(() -> provider.saveCheckpoint(agent, first.toBuilder().nodeId("other").build()))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("version 0");
-        assertThatThrownBy(() -> provider.saveCheckpoint(agent, first.toBuilder().version(5).build()))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("cp-0");
+        assertThatThrownBy(() -> provider.saveCheckpoint(
+                        agent, first.toBuilder().nodeId("other").build()))
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("version 0");
+        assertThatThrownBy(() -> provider.saveCheckpoint(
+                        agent, first.toBuilder().version(5).build()))
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("cp-0");
 
         var keys = keysOf(agent);
         var raw = raw();
@@ -220,7 +255,8 @@ abstract class RedisProviderScenarios {
                 for (int t = 0; t < threads; t++) {
                     var mine = Fixtures.builder(agent, round % 2 == 0 ? version : 100 + t)
                             .checkpointId(round % 2 == 0 ? "v" + version + "-" + t : "same-id-" + round)
-                            .nodeId("writer-" + t).build();
+                            .nodeId("writer-" + t)
+                            .build();
                     var provider = providers.get(t % 2);
                     results.add(pool.submit(() -> {
                         start.await();
@@ -263,11 +299,16 @@ abstract class RedisProviderScenarios {
         assertThat(provider.deleteCheckpointsBefore(agent, 0)).isZero();
         assertThat(provider.deleteCheckpointsBefore(agent, 4)).isEqualTo(4);
         assertThat(provider.deleteCheckpointsBefore(agent, 4)).isZero();
-        assertThat(provider.getCheckpoints(agent)).extracting(AgentCheckpoint::version).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(provider.getCheckpoints(agent))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
         assertThat(provider.getCheckpoint(agent, "cp-2")).isEmpty();
         // a freed id can be used again
-        provider.saveCheckpoint(agent, Fixtures.builder(agent, 10).checkpointId("cp-2").build());
-        assertThat(provider.getCheckpoint(agent, "cp-2")).map(AgentCheckpoint::version).contains(10L);
+        provider.saveCheckpoint(
+                agent, Fixtures.builder(agent, 10).checkpointId("cp-2").build());
+        assertThat(provider.getCheckpoint(agent, "cp-2"))
+                .map(AgentCheckpoint::version)
+                .contains(10L);
         var keys = keysOf(agent);
         assertThat(raw().hlen(keys.ids())).isEqualTo(7);
         assertThat(raw().zcard(keys.createdAt())).isEqualTo(7);
@@ -289,12 +330,25 @@ abstract class RedisProviderScenarios {
     void hostileAgentIdsAreIsolatedListedAndKeptInOneSlot() {
         var provider = provider();
         var ids = new ArrayList<String>();
-        for (String hostile : List.of("{tag}", "}{", "{", "}", "a:b", "*", "with spaces", "🙂 emoji", "日本語",
-                "../../etc/passwd", "%2F", "'; DROP TABLE x;--", "x".repeat(200))) {
+        for (String hostile : List.of(
+                "{tag}",
+                "}{",
+                "{",
+                "}",
+                "a:b",
+                "*",
+                "with spaces",
+                "🙂 emoji",
+                "日本語",
+                "../../etc/passwd",
+                "%2F",
+                "'; DROP TABLE x;--",
+                "x".repeat(200))) {
             ids.add(hostile + " " + run);
         }
         for (int i = 0; i < ids.size(); i++) {
-            provider.saveCheckpoint(ids.get(i), Fixtures.builder(ids.get(i), 0).nodeId("n" + i).build());
+            provider.saveCheckpoint(
+                    ids.get(i), Fixtures.builder(ids.get(i), 0).nodeId("n" + i).build());
         }
         for (int i = 0; i < ids.size(); i++) {
             String id = ids.get(i);
@@ -302,10 +356,13 @@ abstract class RedisProviderScenarios {
             var keys = keysOf(id);
             int slot = JedisClusterCRC16.getSlot(keys.versions());
             for (byte[] key : keys.all()) {
-                assertThat(JedisClusterCRC16.getSlot(key)).as(AgentKeys.describe(key)).isEqualTo(slot);
+                assertThat(JedisClusterCRC16.getSlot(key))
+                        .as(AgentKeys.describe(key))
+                        .isEqualTo(slot);
                 assertThat(AgentKeys.describe(key)).startsWith(keyPrefix() + "{");
             }
-            assertThat(provider.getCheckpoints(id)).singleElement()
+            assertThat(provider.getCheckpoints(id))
+                    .singleElement()
                     .satisfies(cp -> assertThat(cp.agentId()).isEqualTo(id))
                     .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo(node));
         }
@@ -331,11 +388,13 @@ abstract class RedisProviderScenarios {
                 .hasMessageContaining(AgentKeys.describe(keys.bodies()));
         assertThatThrownBy(() -> provider.getCheckpoint(agent, "cp-1"))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .satisfies(e -> assertThat(((CorruptCheckpointException) e).checkpointId()).isEqualTo("cp-1"));
+                .satisfies(e -> assertThat(((CorruptCheckpointException) e).checkpointId())
+                        .isEqualTo("cp-1"));
         assertThat(provider.getCheckpoint(agent, "cp-0")).isPresent();
 
         raw().hset(keys.attributes(), bytes(IndexValues.version(0)), bytes("not json"));
-        assertThatThrownBy(() -> provider.getCheckpoints(agent, CheckpointFilter.builder().nodeId("node").build()))
+        assertThatThrownBy(() -> provider.getCheckpoints(
+                        agent, CheckpointFilter.builder().nodeId("node").build()))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining(AgentKeys.describe(keys.attributes()));
     }

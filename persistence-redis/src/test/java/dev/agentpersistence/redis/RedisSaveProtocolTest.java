@@ -20,10 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * The save and read protocol around large bodies (written with a plain HSETNX beside the save script,
- * read with a plain HGET after the query script), and data written by the earlier protocol, where
- * every body went through the script: its keys, created here command by command as that script did,
- * read and extend unchanged.
+ * The save and read protocol around large bodies (written with a plain HSETNX beside the save script, read with a plain
+ * HGET after the query script), and data written by the earlier protocol, where every body went through the script: its
+ * keys, created here command by command as that script did, read and extend unchanged.
  */
 class RedisSaveProtocolTest {
     private static final String AGENT = "agent";
@@ -41,7 +40,8 @@ class RedisSaveProtocolTest {
         String scratch = SharedRedis.uniquePrefix();
         String prefix = SharedRedis.uniquePrefix();
         var earlier = List.of(checkpoint(0, "small"), checkpoint(1, LARGE), checkpoint(2, "small again"));
-        try (var source = provider(scratch); var jedis = SharedRedis.connect(SharedRedis.uri())) {
+        try (var source = provider(scratch);
+                var jedis = SharedRedis.connect(SharedRedis.uri())) {
             // the stored documents, then the keys exactly as the earlier save.lua wrote them
             earlier.forEach(checkpoint -> source.saveCheckpoint(AGENT, checkpoint));
             String from = scratch + tag() + ":";
@@ -50,10 +50,14 @@ class RedisSaveProtocolTest {
                 byte[] version = bytes(IndexValues.version(checkpoint.version()));
                 byte[] body = jedis.hget(bytes(from + "b"), version);
                 jedis.zadd(bytes(to + "v"), 0, version);
-                jedis.zadd(bytes(to + "c"), Double.parseDouble(IndexValues.instantScore(checkpoint.createdAt())), version);
+                jedis.zadd(
+                        bytes(to + "c"), Double.parseDouble(IndexValues.instantScore(checkpoint.createdAt())), version);
                 jedis.hset(bytes(to + "b"), version, body);
-                jedis.hset(bytes(to + "m"), version, bytes("{\"i\":\"" + checkpoint.checkpointId() + "\",\"c\":\""
-                        + IndexValues.instantKey(checkpoint.createdAt()) + "\",\"n\":\"n\",\"m\":{}}"));
+                jedis.hset(
+                        bytes(to + "m"),
+                        version,
+                        bytes("{\"i\":\"" + checkpoint.checkpointId() + "\",\"c\":\""
+                                + IndexValues.instantKey(checkpoint.createdAt()) + "\",\"n\":\"n\",\"m\":{}}"));
                 jedis.hset(bytes(to + "i"), bytes(checkpoint.checkpointId()), version);
             }
             jedis.sadd(prefix + "agents", AGENT);
@@ -62,8 +66,13 @@ class RedisSaveProtocolTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(earlier.get(2));
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(earlier.get(1));
             assertThat(provider.getCheckpoints(AGENT)).containsExactlyElementsOf(earlier);
-            assertThat(provider.getCheckpoints(AGENT, CheckpointFilter.builder()
-                    .createdAfter(earlier.get(1).createdAt()).nodeId("n").build())).containsExactly(earlier.get(1), earlier.get(2));
+            assertThat(provider.getCheckpoints(
+                            AGENT,
+                            CheckpointFilter.builder()
+                                    .createdAfter(earlier.get(1).createdAt())
+                                    .nodeId("n")
+                                    .build()))
+                    .containsExactly(earlier.get(1), earlier.get(2));
             assertThat(provider.listAgents()).containsExactly(AGENT);
 
             provider.saveCheckpoint(AGENT, earlier.get(1)); // identical: no-op
@@ -80,12 +89,20 @@ class RedisSaveProtocolTest {
     @Test
     void aConflictingLargeSaveLeavesNothingBehind() {
         String prefix = SharedRedis.uniquePrefix();
-        try (var provider = provider(prefix); var jedis = SharedRedis.connect(SharedRedis.uri())) {
+        try (var provider = provider(prefix);
+                var jedis = SharedRedis.connect(SharedRedis.uri())) {
             var stored = checkpoint(0, LARGE);
             provider.saveCheckpoint(AGENT, stored);
-            var sameId = AgentCheckpoint.builder().checkpointId("cp-0").agentId(AGENT).version(1)
-                    .createdAt(stored.createdAt()).nodeId("n").message(Message.user(LARGE + "!").withId("m-1")).build();
-            assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, sameId)).isInstanceOf(CheckpointConflictException.class);
+            var sameId = AgentCheckpoint.builder()
+                    .checkpointId("cp-0")
+                    .agentId(AGENT)
+                    .version(1)
+                    .createdAt(stored.createdAt())
+                    .nodeId("n")
+                    .message(Message.user(LARGE + "!").withId("m-1"))
+                    .build();
+            assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, sameId))
+                    .isInstanceOf(CheckpointConflictException.class);
             assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(0, LARGE + "!")))
                     .isInstanceOf(CheckpointConflictException.class);
 
@@ -100,7 +117,8 @@ class RedisSaveProtocolTest {
     @Test
     void aBodyLeftWithoutItsVersionGivesWayToTheNextSave() {
         String prefix = SharedRedis.uniquePrefix();
-        try (var provider = provider(prefix); var jedis = SharedRedis.connect(SharedRedis.uri())) {
+        try (var provider = provider(prefix);
+                var jedis = SharedRedis.connect(SharedRedis.uri())) {
             String keys = prefix + tag() + ":";
             jedis.hset(keys + "b", IndexValues.version(0), "left over");
             for (String text : List.of("small", LARGE)) {
@@ -117,8 +135,11 @@ class RedisSaveProtocolTest {
     @Test
     void aServerThatLostItsScriptsTakesLargeSavesAndStillRefusesConflicts(@TempDir Path dir) {
         try (var server = RedisServerProcess.start("Redis (private server of the save protocol test)", dir, List.of());
-             var jedis = new Jedis("127.0.0.1", server.port())) {
-            var config = RedisStorageConfig.custom().uri("redis://127.0.0.1:" + server.port()).keyPrefix("p:").build();
+                var jedis = new Jedis("127.0.0.1", server.port())) {
+            var config = RedisStorageConfig.custom()
+                    .uri("redis://127.0.0.1:" + server.port())
+                    .keyPrefix("p:")
+                    .build();
             try (var provider = RedisStorageProvider.create(config)) {
                 var first = checkpoint(0, LARGE);
                 provider.saveCheckpoint(AGENT, first);
@@ -129,11 +150,18 @@ class RedisSaveProtocolTest {
                 assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(1, LARGE + "!")))
                         .isInstanceOf(CheckpointConflictException.class);
                 jedis.scriptFlush();
-                var sameId = AgentCheckpoint.builder().checkpointId("cp-0").agentId(AGENT).version(2)
-                        .createdAt(first.createdAt()).message(Message.user(LARGE).withId("m-2")).build();
-                assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, sameId)).isInstanceOf(CheckpointConflictException.class);
+                var sameId = AgentCheckpoint.builder()
+                        .checkpointId("cp-0")
+                        .agentId(AGENT)
+                        .version(2)
+                        .createdAt(first.createdAt())
+                        .message(Message.user(LARGE).withId("m-2"))
+                        .build();
+                assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, sameId))
+                        .isInstanceOf(CheckpointConflictException.class);
 
-                assertThat(jedis.hkeys("p:" + tag() + ":b")).containsExactlyInAnyOrder(IndexValues.version(0), IndexValues.version(1));
+                assertThat(jedis.hkeys("p:" + tag() + ":b"))
+                        .containsExactlyInAnyOrder(IndexValues.version(0), IndexValues.version(1));
                 jedis.scriptFlush();
                 assertThat(provider.getCheckpoints(AGENT)).containsExactly(first, second);
             }
@@ -141,13 +169,21 @@ class RedisSaveProtocolTest {
     }
 
     private static RedisStorageProvider provider(String prefix) {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(SharedRedis.uri()).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(RedisStorageConfig.custom()
+                .uri(SharedRedis.uri())
+                .keyPrefix(prefix)
+                .build());
     }
 
     private static AgentCheckpoint checkpoint(long version, String text) {
-        return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(AGENT).version(version)
-                .createdAt(Instant.parse("2026-11-24T00:00:00Z").plusSeconds(version)).nodeId("n")
-                .message(Message.user(text).withId("m-" + version)).build();
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId(AGENT)
+                .version(version)
+                .createdAt(Instant.parse("2026-11-24T00:00:00Z").plusSeconds(version))
+                .nodeId("n")
+                .message(Message.user(text).withId("m-" + version))
+                .build();
     }
 
     /** Hardly compressible text of {@code length} characters, stored larger than every inline limit. */

@@ -33,11 +33,12 @@ class RedisSegmentTtlTest {
     void segmentKeysExpireWithTheAgentAndEverySaveRefreshesThem() {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
-        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
+        var config =
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
         SegmentKeys segments = new RedisKeys(prefix).segments("agent");
         byte[] versions = new RedisKeys(prefix).agent("agent").versions();
         try (var provider = RedisStorageProvider.create(config);
-             var raw = RedisClient.create(URI.create(uri))) {
+                var raw = RedisClient.create(URI.create(uri))) {
             var history = new ArrayList<Message>();
             for (int i = 0; i < 40; i++) {
                 history.add(Message.user("message " + i));
@@ -51,8 +52,12 @@ class RedisSegmentTtlTest {
             long left = raw.pttl(segments.contents());
             history.add(Message.assistant("one more, no new segment"));
             provider.saveCheckpoint("agent", checkpoint(1, history));
-            assertThat(raw.hlen(segments.contents())).as("the save reused the segment").isEqualTo(1);
-            assertThat(raw.pttl(segments.contents())).as("refreshed by the checkpoint save").isGreaterThan(left);
+            assertThat(raw.hlen(segments.contents()))
+                    .as("the save reused the segment")
+                    .isEqualTo(1);
+            assertThat(raw.pttl(segments.contents()))
+                    .as("refreshed by the checkpoint save")
+                    .isGreaterThan(left);
             assertThat(raw.pttl(segments.times())).isGreaterThan(left);
             assertThat(provider.getLatestCheckpoint("agent")).contains(checkpoint(1, history));
             assertThat(provider.listSegmentAgents()).containsExactly("agent");

@@ -18,10 +18,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A private {@code redis-server} on a free loopback port, started and stopped by a test (never the
- * shared server): {@code --daemonize yes}, nothing written to disk but its log and pid file in
- * {@code dir}. {@link #stop()} runs {@code redis-cli -p P shutdown nosave}; {@link #start()} starts
- * it again on the same port.
+ * A private {@code redis-server} on a free loopback port, started and stopped by a test (never the shared server):
+ * {@code --daemonize yes}, nothing written to disk but its log and pid file in {@code dir}. {@link #stop()} runs
+ * {@code redis-cli -p P shutdown nosave}; {@link #start()} starts it again on the same port.
  */
 final class RedisServerProcess implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -37,7 +36,10 @@ final class RedisServerProcess implements AutoCloseable {
         this.extraArgs = List.copyOf(extraArgs);
     }
 
-    /** Starts a server on a free port, or skips/fails the test through {@link TestServices} when redis-server is missing. */
+    /**
+     * Starts a server on a free port, or skips/fails the test through {@link TestServices} when redis-server is
+     * missing.
+     */
     static RedisServerProcess start(String service, Path dir, List<String> extraArgs) {
         requireBinaries(service);
         var server = new RedisServerProcess(dir, freePort(false), extraArgs);
@@ -78,11 +80,24 @@ final class RedisServerProcess implements AutoCloseable {
 
     /** (Re)starts the server on its port and waits until it answers. */
     void start() {
-        var command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "yes",
-                "--dir", dir.toString(),
-                "--pidfile", dir.resolve("redis-" + port + ".pid").toString(),
-                "--logfile", dir.resolve("redis-" + port + ".log").toString()));
+        var command = new ArrayList<>(List.of(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "yes",
+                "--dir",
+                dir.toString(),
+                "--pidfile",
+                dir.resolve("redis-" + port + ".pid").toString(),
+                "--logfile",
+                dir.resolve("redis-" + port + ".log").toString()));
         command.addAll(extraArgs);
         String out = run(command);
         long deadline = System.nanoTime() + WAIT.toNanos();
@@ -145,7 +160,8 @@ final class RedisServerProcess implements AutoCloseable {
                 throw new IllegalStateException("Timed out: " + String.join(" ", command));
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue() + ": " + out);
+                throw new IllegalStateException(
+                        String.join(" ", command) + " exited with " + process.exitValue() + ": " + out);
             }
             return out;
         } catch (IOException e) {

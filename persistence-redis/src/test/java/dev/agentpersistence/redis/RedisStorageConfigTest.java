@@ -58,8 +58,8 @@ class RedisStorageConfigTest {
 
     @Test
     void clusterNodesSelectClusterMode() {
-        var config = RedisStorageConfig.of(ProviderConfig.of(Map.of(
-                "agent.persistence.redis.cluster-nodes", " 10.0.0.1:7000, 10.0.0.2:7001 ,")));
+        var config = RedisStorageConfig.of(
+                ProviderConfig.of(Map.of("agent.persistence.redis.cluster-nodes", " 10.0.0.1:7000, 10.0.0.2:7001 ,")));
         assertThat(config.isCluster()).isTrue();
         assertThat(config.clusterNodes()).containsExactly("10.0.0.1:7000", "10.0.0.2:7001");
         assertThat(config.endpoint()).isEqualTo("cluster 10.0.0.1:7000,10.0.0.2:7001");
@@ -69,10 +69,12 @@ class RedisStorageConfigTest {
     void rejectsInvalidValues() {
         var b = RedisStorageConfig.custom();
         assertThatThrownBy(() -> b.uri("http://localhost")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> b.uri("redis://:secret@/0")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.uri("redis://:secret@/0"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageNotContaining("secret");
         assertThatThrownBy(() -> b.uri("redis://localhost/x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> b.keyPrefix("a{b}:")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.keyPrefix("a{b}:"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hash tag");
         assertThatThrownBy(() -> b.keyPrefix("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.ttl(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
@@ -85,9 +87,11 @@ class RedisStorageConfigTest {
         assertThatThrownBy(() -> b.clusterMaxAttempts(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.uri(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> RedisStorageConfig.custom().poolMaxIdle(20).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool.max-total");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pool.max-total");
         assertThatThrownBy(() -> RedisStorageConfig.custom().poolMinIdle(9).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pool.max-idle");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pool.max-idle");
     }
 
     @Test
@@ -95,17 +99,24 @@ class RedisStorageConfigTest {
         var factory = new RedisStorageProviderFactory();
         assertThat(factory.name()).isEqualTo("redis");
         assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.key-prefix", "{x}"))))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.redis.key-prefix")
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.redis.key-prefix")
                 .hasMessageContaining("hash tag");
-        assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.pool.max-idle", "99"))))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("Invalid Redis settings");
+        assertThatThrownBy(
+                        () -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.pool.max-idle", "99"))))
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("Invalid Redis settings");
         assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.ttl", "soon"))))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.redis.ttl");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.redis.ttl");
     }
 
     @Test
     void copiesAreIndependent() {
-        var base = RedisStorageConfig.custom().keyPrefix("a:").ttl(Duration.ofHours(1)).build();
+        var base = RedisStorageConfig.custom()
+                .keyPrefix("a:")
+                .ttl(Duration.ofHours(1))
+                .build();
         var copy = RedisStorageConfig.from(base).keyPrefix("b:").noTtl().build();
         assertThat(base.keyPrefix()).isEqualTo("a:");
         assertThat(base.ttl()).contains(Duration.ofHours(1));

@@ -7,8 +7,8 @@ import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * The conformance kit against the shared standalone Redis. Each test writes under its own key prefix
- * (so each test gets fresh storage while its providers share it); the run's keys are removed afterwards.
+ * The conformance kit against the shared standalone Redis. Each test writes under its own key prefix (so each test gets
+ * fresh storage while its providers share it); the run's keys are removed afterwards.
  */
 class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
     private final String prefix = SharedRedis.uniquePrefix();
@@ -46,7 +46,9 @@ class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
         if (uri == null) {
             uri = SharedRedis.uri();
         }
-        return RedisStorageProvider.builder().config(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
-                .settings(settings).build();
+        return RedisStorageProvider.builder()
+                .config(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .settings(settings)
+                .build();
     }
 }

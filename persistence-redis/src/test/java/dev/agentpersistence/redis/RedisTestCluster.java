@@ -11,11 +11,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A real three-master Redis Cluster on free loopback ports, started by the test itself:
- * three {@code redis-server --cluster-enabled yes} processes joined with
- * {@code redis-cli --cluster create … --cluster-replicas 0 --cluster-yes}, ready once every node's
- * {@code cluster info} says {@code cluster_state:ok}. {@link #close()} shuts them down and removes
- * their directory.
+ * A real three-master Redis Cluster on free loopback ports, started by the test itself: three {@code redis-server
+ * --cluster-enabled yes} processes joined with {@code redis-cli --cluster create … --cluster-replicas 0 --cluster-yes},
+ * ready once every node's {@code cluster info} says {@code cluster_state:ok}. {@link #close()} shuts them down and
+ * removes their directory.
  */
 final class RedisTestCluster implements AutoCloseable {
     static final String SERVICE = "Redis Cluster";
@@ -50,9 +49,16 @@ final class RedisTestCluster implements AutoCloseable {
     private void create() {
         for (int i = 0; i < 3; i++) {
             int port = RedisServerProcess.freePort(true);
-            var node = new RedisServerProcess(dir, port, List.of("--cluster-enabled", "yes",
-                    "--cluster-config-file", dir.resolve("nodes-" + port + ".conf").toString(),
-                    "--cluster-node-timeout", "5000"));
+            var node = new RedisServerProcess(
+                    dir,
+                    port,
+                    List.of(
+                            "--cluster-enabled",
+                            "yes",
+                            "--cluster-config-file",
+                            dir.resolve("nodes-" + port + ".conf").toString(),
+                            "--cluster-node-timeout",
+                            "5000"));
             nodes.add(node);
             node.start();
         }

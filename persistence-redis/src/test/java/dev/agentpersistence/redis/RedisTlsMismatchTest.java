@@ -9,9 +9,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code rediss://} pointed at a plain-text Redis: the TLS handshake gets no answer (the server waits
- * for the end of an inline command), so it must end within the configured timeouts and say what is
- * probably wrong.
+ * {@code rediss://} pointed at a plain-text Redis: the TLS handshake gets no answer (the server waits for the end of an
+ * inline command), so it must end within the configured timeouts and say what is probably wrong.
  */
 class RedisTlsMismatchTest {
     private static final Duration CONNECT_TIMEOUT = Duration.ofMillis(500);
@@ -22,15 +21,19 @@ class RedisTlsMismatchTest {
     void aTlsUriAgainstAPlainServerFailsWithinTheTimeoutsNamingTls() {
         URI plain = URI.create(SharedRedis.uri());
         String hostAndPort = plain.getHost() + ":" + plain.getPort();
-        var config = RedisStorageConfig.custom().uri("rediss://" + hostAndPort)
-                .connectTimeout(CONNECT_TIMEOUT).socketTimeout(SOCKET_TIMEOUT).build();
+        var config = RedisStorageConfig.custom()
+                .uri("rediss://" + hostAndPort)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .socketTimeout(SOCKET_TIMEOUT)
+                .build();
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> {
-            try (var provider = RedisStorageProvider.create(config)) {
-                provider.getLatestCheckpoint("agent");
-            }
-        }).isInstanceOf(PersistenceException.class)
+                    try (var provider = RedisStorageProvider.create(config)) {
+                        provider.getLatestCheckpoint("agent");
+                    }
+                })
+                .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("TLS handshake with " + hostAndPort + " failed")
                 .hasMessageContaining("is TLS enabled on the server?");
         Duration took = Duration.ofNanos(System.nanoTime() - start);

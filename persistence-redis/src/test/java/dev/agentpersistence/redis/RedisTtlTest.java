@@ -26,9 +26,11 @@ class RedisTtlTest {
     void keysExpireTogetherAndEachSaveRefreshesThem() {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
-        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
+        var config =
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
         AgentKeys keys = new RedisKeys(prefix).agent("ttl agent");
-        try (var provider = RedisStorageProvider.create(config); var raw = RedisClient.create(URI.create(uri))) {
+        try (var provider = RedisStorageProvider.create(config);
+                var raw = RedisClient.create(URI.create(uri))) {
             provider.saveCheckpoint("ttl agent", Fixtures.simple("ttl agent", 0));
             for (byte[] key : keys.all()) {
                 assertThat(raw.pttl(key)).as(AgentKeys.describe(key)).isBetween(1L, TTL.toMillis());
@@ -39,7 +41,9 @@ class RedisTtlTest {
             assertThat(left).isLessThanOrEqualTo(TTL.toMillis() - 1000);
             provider.saveCheckpoint("ttl agent", Fixtures.simple("ttl agent", 1));
             for (byte[] key : keys.all()) {
-                assertThat(raw.pttl(key)).as("refreshed " + AgentKeys.describe(key)).isGreaterThan(left);
+                assertThat(raw.pttl(key))
+                        .as("refreshed " + AgentKeys.describe(key))
+                        .isGreaterThan(left);
             }
             assertThat(provider.listAgents()).containsExactly("ttl agent");
 
@@ -48,15 +52,19 @@ class RedisTtlTest {
                 RedisServerProcess.sleep(100);
             }
             for (byte[] key : keys.all()) {
-                assertThat(raw.exists(key)).as("expired " + AgentKeys.describe(key)).isFalse();
+                assertThat(raw.exists(key))
+                        .as("expired " + AgentKeys.describe(key))
+                        .isFalse();
             }
             assertThat(provider.getCheckpoints("ttl agent")).isEmpty();
             assertThat(provider.getCheckpoint("ttl agent", "cp-0")).isEmpty();
             byte[] index = (prefix + "agents").getBytes(StandardCharsets.UTF_8);
-            assertThat(raw.sismember(index, "ttl agent".getBytes(StandardCharsets.UTF_8))).isTrue();
+            assertThat(raw.sismember(index, "ttl agent".getBytes(StandardCharsets.UTF_8)))
+                    .isTrue();
             assertThat(provider.listAgents()).isEmpty();
             assertThat(raw.sismember(index, "ttl agent".getBytes(StandardCharsets.UTF_8)))
-                    .as("stale index entry removed by listAgents").isFalse();
+                    .as("stale index entry removed by listAgents")
+                    .isFalse();
         }
     }
 
@@ -65,10 +73,15 @@ class RedisTtlTest {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
         AgentKeys keys = new RedisKeys(prefix).agent("agent");
-        var withTtl = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(Duration.ofMinutes(5)).build();
+        var withTtl = RedisStorageConfig.custom()
+                .uri(uri)
+                .keyPrefix(prefix)
+                .ttl(Duration.ofMinutes(5))
+                .build();
         try (var expiring = RedisStorageProvider.create(withTtl);
-             var lasting = RedisStorageProvider.create(RedisStorageConfig.from(withTtl).noTtl().build());
-             var raw = RedisClient.create(URI.create(uri))) {
+                var lasting = RedisStorageProvider.create(
+                        RedisStorageConfig.from(withTtl).noTtl().build());
+                var raw = RedisClient.create(URI.create(uri))) {
             expiring.saveCheckpoint("agent", Fixtures.simple("agent", 0));
             assertThat(raw.pttl(keys.bodies())).isPositive();
             lasting.saveCheckpoint("agent", Fixtures.simple("agent", 1));

@@ -14,19 +14,19 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * The shared Redis server the standalone tests use: {@value #ENV}, else {@value #LOCAL_DEFAULT},
- * else a Redis container when Docker works; skipped (or failed when services are required) otherwise.
- * Tests write under a key prefix unique to the run and remove it afterwards.
+ * The shared Redis server the standalone tests use: {@value #ENV}, else {@value #LOCAL_DEFAULT}, else a Redis container
+ * when Docker works; skipped (or failed when services are required) otherwise. Tests write under a key prefix unique to
+ * the run and remove it afterwards.
  */
 final class SharedRedis {
     static final String ENV = "AGENT_PERSISTENCE_TEST_REDIS_URI";
     static final String LOCAL_DEFAULT = "redis://127.0.0.1:6379";
 
     /** The key prefix of this test run: {@code agent-persistence-test:<random>:}. */
-    static final String RUN_PREFIX = "agent-persistence-test:" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
+    static final String RUN_PREFIX = "agent-persistence-test:"
+            + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + ":";
 
-    private SharedRedis() {
-    }
+    private SharedRedis() {}
 
     /** The URI of a reachable Redis server. */
     static String uri() {
@@ -50,10 +50,15 @@ final class SharedRedis {
     /** A single connection to {@code uri}, for inspecting what the provider wrote. */
     static Jedis connect(String uri) {
         URI parsed = URI.create(uri);
-        var config = DefaultJedisClientConfig.builder().autoNegotiateProtocol(false).connectionTimeoutMillis(1000).socketTimeoutMillis(5000)
-                .user(JedisURIHelper.getUser(parsed)).password(JedisURIHelper.getPassword(parsed))
+        var config = DefaultJedisClientConfig.builder()
+                .autoNegotiateProtocol(false)
+                .connectionTimeoutMillis(1000)
+                .socketTimeoutMillis(5000)
+                .user(JedisURIHelper.getUser(parsed))
+                .password(JedisURIHelper.getPassword(parsed))
                 .database(JedisURIHelper.hasDbIndex(parsed) ? JedisURIHelper.getDBIndex(parsed) : 0)
-                .sslOptions(JedisURIHelper.isRedisSSLScheme(parsed) ? redis.clients.jedis.SslOptions.defaults() : null).build();
+                .sslOptions(JedisURIHelper.isRedisSSLScheme(parsed) ? redis.clients.jedis.SslOptions.defaults() : null)
+                .build();
         return new Jedis(JedisURIHelper.getHostAndPort(parsed), config);
     }
 
@@ -69,14 +74,17 @@ final class SharedRedis {
                     out.writeBytes(key);
                     switch (jedis.type(key)) {
                         case "string" -> out.writeBytes(jedis.get(key));
-                        case "hash" -> jedis.hgetAll(key).forEach((field, value) -> {
-                            out.writeBytes(field);
-                            out.writeBytes(value);
-                        });
+                        case "hash" ->
+                            jedis.hgetAll(key).forEach((field, value) -> {
+                                out.writeBytes(field);
+                                out.writeBytes(value);
+                            });
                         case "set" -> jedis.smembers(key).forEach(out::writeBytes);
                         case "zset" -> jedis.zrange(key, 0, -1).forEach(out::writeBytes);
                         case "list" -> jedis.lrange(key, 0, -1).forEach(out::writeBytes);
-                        default -> throw new IllegalStateException("unexpected type of key " + new String(key, StandardCharsets.UTF_8));
+                        default ->
+                            throw new IllegalStateException(
+                                    "unexpected type of key " + new String(key, StandardCharsets.UTF_8));
                     }
                 }
                 cursor = page.getCursor();
@@ -89,7 +97,9 @@ final class SharedRedis {
     static void deleteKeys(String uri, String prefix) {
         try (var client = RedisClient.create(URI.create(uri))) {
             byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
-            var params = new ScanParams().match((prefix + "*").getBytes(StandardCharsets.UTF_8)).count(1000);
+            var params = new ScanParams()
+                    .match((prefix + "*").getBytes(StandardCharsets.UTF_8))
+                    .count(1000);
             do {
                 var page = client.scan(cursor, params);
                 if (!page.getResult().isEmpty()) {
@@ -111,6 +121,7 @@ final class SharedRedis {
     private static final class ContainerHolder {
         @SuppressWarnings("resource")
         private static final GenericContainer<?> REDIS = new GenericContainer<>("redis:7.0").withExposedPorts(6379);
+
         static final String URI;
 
         static {
@@ -118,7 +129,6 @@ final class SharedRedis {
             URI = "redis://" + REDIS.getHost() + ":" + REDIS.getMappedPort(6379);
         }
 
-        private ContainerHolder() {
-        }
+        private ContainerHolder() {}
     }
 }

@@ -40,10 +40,14 @@ class StandaloneRedisScenariosTest extends RedisProviderScenarios {
     @Test
     void anApplicationSuppliedClientIsUsedAndLeftOpen() {
         String agent = agent("supplied");
-        var provider = RedisStorageProvider.builder().client(raw)
+        var provider = RedisStorageProvider.builder()
+                .client(raw)
                 .endpoint("redis://app:hunter2@cache.internal:6379")
-                .config(RedisStorageConfig.custom().keyPrefix(prefix).build()).build();
-        assertThat(provider.toString()).contains("redis://app:****@cache.internal:6379").doesNotContain("hunter2")
+                .config(RedisStorageConfig.custom().keyPrefix(prefix).build())
+                .build();
+        assertThat(provider.toString())
+                .contains("redis://app:****@cache.internal:6379")
+                .doesNotContain("hunter2")
                 .doesNotContain("cluster");
         provider.saveCheckpoint(agent, Fixtures.simple(agent, 0));
         provider.close();
@@ -53,7 +57,8 @@ class StandaloneRedisScenariosTest extends RedisProviderScenarios {
 
     @Override
     RedisStorageProvider createProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorageProvider.create(
+                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
     }
 
     @Override

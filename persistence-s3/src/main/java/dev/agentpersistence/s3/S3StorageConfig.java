@@ -12,56 +12,86 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Immutable settings of an {@link S3StorageProvider}, each declared once below. Build one with
- * {@link #custom()}, take {@link #ofDefaults(String)}, or read the keys with {@link #of(ProviderConfig)}.
+ * Immutable settings of an {@link S3StorageProvider}, each declared once below. Build one with {@link #custom()}, take
+ * {@link #ofDefaults(String)}, or read the keys with {@link #of(ProviderConfig)}.
  *
- * <p>Only {@link #bucket()} is required. Without {@link #endpoint()} the client talks to AWS S3 in
- * {@link #region()} (or the region of the SDK's default chain); with one it talks to an
- * S3-compatible store. Without explicit keys the SDK's default credentials chain is used.
- * Settings about the connection (endpoint, region, path style, credentials, timeouts) are ignored
- * when the provider is given an {@code S3Client} of the caller's.
+ * <p>Only {@link #bucket()} is required. Without {@link #endpoint()} the client talks to AWS S3 in {@link #region()}
+ * (or the region of the SDK's default chain); with one it talks to an S3-compatible store. Without explicit keys the
+ * SDK's default credentials chain is used. Settings about the connection (endpoint, region, path style, credentials,
+ * timeouts) are ignored when the provider is given an {@code S3Client} of the caller's.
  */
 public final class S3StorageConfig {
     /** The bucket; required. */
-    public static final Setting<String> BUCKET = Setting.text("agent.persistence.s3.bucket", null, "The bucket (required).")
-            .checkedBy(bucket -> bucket.matches("[a-z0-9][a-z0-9.\\-_]{1,254}") ? null
+    public static final Setting<String> BUCKET = Setting.text(
+                    "agent.persistence.s3.bucket", null, "The bucket (required).")
+            .checkedBy(bucket -> bucket.matches("[a-z0-9][a-z0-9.\\-_]{1,254}")
+                    ? null
                     : "3 to 255 lower-case letters, digits, dots, dashes or underscores");
     /** Key prefix inside the bucket; slashes around it are dropped. */
-    public static final Setting<String> PREFIX = Setting.text("agent.persistence.s3.prefix", null,
-            "Key prefix inside the bucket.").checkedBy(S3StorageConfig::prefixProblem);
+    public static final Setting<String> PREFIX = Setting.text(
+                    "agent.persistence.s3.prefix", null, "Key prefix inside the bucket.")
+            .checkedBy(S3StorageConfig::prefixProblem);
     /** Region; else the SDK's default chain. */
-    public static final Setting<String> REGION = Setting.text("agent.persistence.s3.region", null,
-            "Region; else the SDK's default region chain.");
+    public static final Setting<String> REGION =
+            Setting.text("agent.persistence.s3.region", null, "Region; else the SDK's default region chain.");
     /** Endpoint of an S3-compatible store. */
-    public static final Setting<URI> ENDPOINT = Setting.custom("agent.persistence.s3.endpoint", "uri", null,
-            "an http or https URI with a host and no credentials", URI::create, URI::toString,
-            "Endpoint of an S3-compatible store (MinIO, Ceph, ...), without credentials.").redacted()
-            .checkedBy(uri -> ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
-                    && uri.getRawUserInfo() == null ? null : "an http or https URI with a host and no credentials");
+    public static final Setting<URI> ENDPOINT = Setting.custom(
+                    "agent.persistence.s3.endpoint",
+                    "uri",
+                    null,
+                    "an http or https URI with a host and no credentials",
+                    URI::create,
+                    URI::toString,
+                    "Endpoint of an S3-compatible store (MinIO, Ceph, ...), without credentials.")
+            .redacted()
+            .checkedBy(uri -> ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                            && uri.getHost() != null
+                            && uri.getRawUserInfo() == null
+                    ? null
+                    : "an http or https URI with a host and no credentials");
     /** Path-style addressing; unset, it is on exactly when an endpoint is set. */
-    public static final Setting<Boolean> PATH_STYLE = Setting.bool("agent.persistence.s3.path-style", null,
+    public static final Setting<Boolean> PATH_STYLE = Setting.bool(
+            "agent.persistence.s3.path-style",
+            null,
             "Path-style addressing (unset: on exactly when an endpoint is set).");
     /** Access key id; with the secret, else the SDK's default chain. */
-    public static final Setting<String> ACCESS_KEY_ID = Setting.text("agent.persistence.s3.access-key-id", null,
+    public static final Setting<String> ACCESS_KEY_ID = Setting.text(
+            "agent.persistence.s3.access-key-id",
+            null,
             "Access key id (with the secret access key), else the SDK's default credentials chain.");
     /** Secret access key. */
-    public static final Setting<String> SECRET_ACCESS_KEY = Setting.text("agent.persistence.s3.secret-access-key",
-            null, "Secret access key.").secret();
+    public static final Setting<String> SECRET_ACCESS_KEY = Setting.text(
+                    "agent.persistence.s3.secret-access-key", null, "Secret access key.")
+            .secret();
     /** Gzip bodies. */
-    public static final Setting<Boolean> GZIP = Setting.bool("agent.persistence.s3.gzip", false,
+    public static final Setting<Boolean> GZIP = Setting.bool(
+            "agent.persistence.s3.gzip",
+            false,
             "Gzip what the stored form produced (little gain over its own compression).");
     /** Conditional writes. */
-    public static final Setting<Boolean> CONDITIONAL_WRITES = Setting.bool("agent.persistence.s3.conditional-writes",
-            true, "If-None-Match / If-Match writes; off only for stores without them (then a check before writing).");
+    public static final Setting<Boolean> CONDITIONAL_WRITES = Setting.bool(
+            "agent.persistence.s3.conditional-writes",
+            true,
+            "If-None-Match / If-Match writes; off only for stores without them (then a check before writing).");
     /** Connection timeout. */
-    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("agent.persistence.s3.connect-timeout",
-            Duration.ofSeconds(5), "Time allowed to open a connection.");
+    public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration(
+            "agent.persistence.s3.connect-timeout", Duration.ofSeconds(5), "Time allowed to open a connection.");
     /** Read timeout. */
-    public static final Setting<Duration> READ_TIMEOUT = Setting.duration("agent.persistence.s3.read-timeout",
-            Duration.ofSeconds(60), "Time allowed for a response.");
+    public static final Setting<Duration> READ_TIMEOUT = Setting.duration(
+            "agent.persistence.s3.read-timeout", Duration.ofSeconds(60), "Time allowed for a response.");
     /** Every S3 setting, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(BUCKET, PREFIX, REGION, ENDPOINT, PATH_STYLE, ACCESS_KEY_ID,
-            SECRET_ACCESS_KEY, GZIP, CONDITIONAL_WRITES, CONNECT_TIMEOUT, READ_TIMEOUT);
+    public static final List<Setting<?>> SETTINGS = List.of(
+            BUCKET,
+            PREFIX,
+            REGION,
+            ENDPOINT,
+            PATH_STYLE,
+            ACCESS_KEY_ID,
+            SECRET_ACCESS_KEY,
+            GZIP,
+            CONDITIONAL_WRITES,
+            CONNECT_TIMEOUT,
+            READ_TIMEOUT);
 
     private final SettingValues values;
 
@@ -87,7 +117,8 @@ public final class S3StorageConfig {
     public static S3StorageConfig of(ProviderConfig config) {
         BUCKET.read(config); // a missing bucket is named with its key and environment variable
         var values = SettingValues.read(SETTINGS, config);
-        if (values.find(ACCESS_KEY_ID).isPresent() != values.find(SECRET_ACCESS_KEY).isPresent()) {
+        if (values.find(ACCESS_KEY_ID).isPresent()
+                != values.find(SECRET_ACCESS_KEY).isPresent()) {
             throw new PersistenceException("Set both " + ACCESS_KEY_ID.key() + " and " + SECRET_ACCESS_KEY.key()
                     + " (environment " + ACCESS_KEY_ID.environmentName() + " and " + SECRET_ACCESS_KEY.environmentName()
                     + "), or neither to use the default credentials chain");
@@ -120,7 +151,10 @@ public final class S3StorageConfig {
         return values.find(ENDPOINT);
     }
 
-    /** Whether to address the bucket in the path ({@code http://host/bucket/key}); by default exactly when an endpoint is set. */
+    /**
+     * Whether to address the bucket in the path ({@code http://host/bucket/key}); by default exactly when an endpoint
+     * is set.
+     */
     public boolean pathStyle() {
         return values.find(PATH_STYLE).orElse(endpoint().isPresent());
     }
@@ -141,9 +175,9 @@ public final class S3StorageConfig {
     }
 
     /**
-     * Whether the store honours {@code If-None-Match: *} on PUT (AWS S3, MinIO and S3Proxy do). When
-     * false, conflicts are detected by reading before and after each write, which narrows but does not
-     * close the window in which two writers can both succeed.
+     * Whether the store honours {@code If-None-Match: *} on PUT (AWS S3, MinIO and S3Proxy do). When false, conflicts
+     * are detected by reading before and after each write, which narrows but does not close the window in which two
+     * writers can both succeed.
      */
     public boolean conditionalWrites() {
         return values.get(CONDITIONAL_WRITES);
@@ -221,7 +255,10 @@ public final class S3StorageConfig {
             return this;
         }
 
-        /** Whether the store honours {@code If-None-Match: *} on PUT (default true); see {@link S3StorageConfig#conditionalWrites()}. */
+        /**
+         * Whether the store honours {@code If-None-Match: *} on PUT (default true); see
+         * {@link S3StorageConfig#conditionalWrites()}.
+         */
         public Builder conditionalWrites(boolean conditionalWrites) {
             values = values.with(CONDITIONAL_WRITES, conditionalWrites);
             return this;
@@ -265,7 +302,8 @@ public final class S3StorageConfig {
 
     private static String prefixProblem(String prefix) {
         String trimmed = trimSlashes(prefix);
-        boolean fine = !trimmed.contains("//") && trimmed.chars().noneMatch(Character::isISOControl)
+        boolean fine = !trimmed.contains("//")
+                && trimmed.chars().noneMatch(Character::isISOControl)
                 && trimmed.getBytes(StandardCharsets.UTF_8).length <= 256;
         return fine ? null : "at most 256 bytes without empty path segments or control characters";
     }

@@ -11,12 +11,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Stores checkpoints as objects in an S3 bucket. The storage shell ({@link StorageShell}) over
- * {@code S3StorageBackend}: it reads every stored form and writes the one its {@link StorageSettings}
- * choose (by default those of discovery: checksums, compression from 4 KiB, incremental history in
- * objects under {@code P/h/}). The key layout (see the module's README) answers "latest" with two
- * GETs (the agent's latest pointer, then the body it names), a lookup by id with two GETs, and filters from key
- * names without reading bodies that cannot match. Saves use {@code If-None-Match: *}, so two writers
- * of one version never both win. Thread-safe.
+ * {@code S3StorageBackend}: it reads every stored form and writes the one its {@link StorageSettings} choose (by
+ * default those of discovery: checksums, compression from 4 KiB, incremental history in objects under {@code P/h/}).
+ * The key layout (see the module's README) answers "latest" with two GETs (the agent's latest pointer, then the body it
+ * names), a lookup by id with two GETs, and filters from key names without reading bodies that cannot match. Saves use
+ * {@code If-None-Match: *}, so two writers of one version never both win. Thread-safe.
  *
  * <pre>{@code
  * var storage = S3StorageProvider.create(S3StorageConfig.custom()
@@ -36,8 +35,17 @@ public final class S3StorageProvider extends StorageShell {
         boolean owns = builder.client == null;
         S3Client client = owns ? S3Clients.create(config, S3StorageConfig.REGION.key()) : builder.client;
         String endpoint = owns ? S3Clients.describeEndpoint(config) : "the application's S3Client";
-        return new S3StorageBackend(client, owns, config.bucket(), config.prefix(), endpoint, config.conditionalWrites(),
-                config.gzip(), builder.clock, builder.settings.maxCheckpointSize(), config.location());
+        return new S3StorageBackend(
+                client,
+                owns,
+                config.bucket(),
+                config.prefix(),
+                endpoint,
+                config.conditionalWrites(),
+                config.gzip(),
+                builder.clock,
+                builder.settings.maxCheckpointSize(),
+                config.location());
     }
 
     /** A provider with its own client built from {@code config} and the default settings. */
@@ -56,8 +64,8 @@ public final class S3StorageProvider extends StorageShell {
     }
 
     /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()},
-     * on by default) and every provider reads both forms.
+     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
+     * default) and every provider reads both forms.
      *
      * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
      */
@@ -78,15 +86,17 @@ public final class S3StorageProvider extends StorageShell {
         }
 
         /**
-         * Uses the application's client instead of building one; the application keeps closing it.
-         * The connection settings of the config (endpoint, region, credentials, timeouts) are then unused.
+         * Uses the application's client instead of building one; the application keeps closing it. The connection
+         * settings of the config (endpoint, region, credentials, timeouts) are then unused.
          */
         public Builder client(S3Client client) {
             this.client = Objects.requireNonNull(client, "client");
             return this;
         }
 
-        /** What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}). */
+        /**
+         * What is written: layers, maximum size, incremental history (default {@link StorageSettings#ofDefaults()}).
+         */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
             return this;
@@ -95,7 +105,8 @@ public final class S3StorageProvider extends StorageShell {
         /**
          * The layers and maximum size of a JSON codec.
          *
-         * @deprecated use {@link #settings(StorageSettings)}; see {@link StorageSettings.Builder#codec(CheckpointCodec)}
+         * @deprecated use {@link #settings(StorageSettings)}; see
+         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
          */
         @Deprecated
         public Builder codec(CheckpointCodec codec) {

@@ -9,8 +9,8 @@ import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
 
 /**
- * Discovers the S3 provider under the name {@value #NAME}, from the settings of {@link S3StorageConfig}
- * and the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Discovers the S3 provider under the name {@value #NAME}, from the settings of {@link S3StorageConfig} and the keys
+ * every provider shares ({@link StorageSettings#from(ProviderConfig)}).
  */
 public final class S3StorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -23,7 +23,9 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return S3StorageProvider.builder(S3StorageConfig.of(config)).settings(StorageSettings.from(config)).build();
+        return S3StorageProvider.builder(S3StorageConfig.of(config))
+                .settings(StorageSettings.from(config))
+                .build();
     }
 
     /**

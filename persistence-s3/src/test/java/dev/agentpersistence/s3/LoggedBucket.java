@@ -8,10 +8,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * For each test: a new bucket on the class's S3Proxy server and a client that logs every request
- * into {@link #log()}; providers {@linkplain #open opened} over that client are closed with it after
- * the test. Registered as an instance field with {@code @RegisterExtension}, after the
- * {@link S3ProxyExtension} it uses.
+ * For each test: a new bucket on the class's S3Proxy server and a client that logs every request into {@link #log()};
+ * providers {@linkplain #open opened} over that client are closed with it after the test. Registered as an instance
+ * field with {@code @RegisterExtension}, after the {@link S3ProxyExtension} it uses.
  */
 final class LoggedBucket implements BeforeEachCallback, AfterEachCallback {
     private final S3ProxyExtension s3;
@@ -59,7 +58,8 @@ final class LoggedBucket implements BeforeEachCallback, AfterEachCallback {
 
     /** A provider over the logging client with {@code config}. */
     S3StorageProvider open(S3StorageConfig config) {
-        S3StorageProvider provider = S3StorageProvider.builder(config).client(client).build();
+        S3StorageProvider provider =
+                S3StorageProvider.builder(config).client(client).build();
         opened.add(provider);
         return provider;
     }

@@ -21,18 +21,18 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MinIOContainer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The conformance kit against MinIO, a second real S3 implementation. The server is the one named by
- * {@value #MINIO_URL} ({@code http://user:password@host:port}; it must answer, and a missing one fails
- * when services are required), else a Testcontainers MinIO when Docker works. Without either the
- * class is skipped with that reason even when services are required: MinIO is an extra check, and
- * the S3 protocol is covered on every machine by the in-process S3Proxy tests.
+ * {@value #MINIO_URL} ({@code http://user:password@host:port}; it must answer, and a missing one fails when services
+ * are required), else a Testcontainers MinIO when Docker works. Without either the class is skipped with that reason
+ * even when services are required: MinIO is an extra check, and the S3 protocol is covered on every machine by the
+ * in-process S3Proxy tests.
  */
 class MinioStorageProviderCompatibilityTest extends StorageProviderCompatibilityKit {
     static final String MINIO_URL = "AGENT_PERSISTENCE_TEST_MINIO_URL";
@@ -55,10 +55,11 @@ class MinioStorageProviderCompatibilityTest extends StorageProviderCompatibility
         if (explicit != null && !explicit.isBlank()) {
             URI uri = URI.create(explicit.strip());
             if (!answers(uri)) {
-                TestServices.unavailable("MinIO", List.of(MINIO_URL + "=" + uri.getHost() + ":" + uri.getPort()
-                        + " did not answer"));
+                TestServices.unavailable(
+                        "MinIO", List.of(MINIO_URL + "=" + uri.getHost() + ":" + uri.getPort() + " did not answer"));
             }
-            String[] credentials = uri.getUserInfo() == null ? new String[] {"minioadmin", "minioadmin"}
+            String[] credentials = uri.getUserInfo() == null
+                    ? new String[] {"minioadmin", "minioadmin"}
                     : uri.getUserInfo().split(":", 2);
             user = credentials[0];
             password = credentials[1];
@@ -75,8 +76,11 @@ class MinioStorageProviderCompatibilityTest extends StorageProviderCompatibility
                     + " services are required, as the in-process S3Proxy tests cover the S3 protocol on every machine";
             return;
         }
-        admin = S3Client.builder().httpClientBuilder(Apache5HttpClient.builder()).endpointOverride(endpoint)
-                .forcePathStyle(true).region(Region.US_EAST_1)
+        admin = S3Client.builder()
+                .httpClientBuilder(Apache5HttpClient.builder())
+                .endpointOverride(endpoint)
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(user, password)))
                 .build();
     }
@@ -109,21 +113,26 @@ class MinioStorageProviderCompatibilityTest extends StorageProviderCompatibility
     }
 
     /**
-     * MinIO rejects a second create of one key, which the save protocol relies on. A plain test of this
-     * class, so that a missing MinIO also shows as a skip under this class's own name in reports.
+     * MinIO rejects a second create of one key, which the save protocol relies on. A plain test of this class, so that
+     * a missing MinIO also shows as a skip under this class's own name in reports.
      */
     @Test
     void minioHonoursIfNoneMatch() {
         admin.putObject(b -> b.bucket(bucket).key("probe").ifNoneMatch("*"), RequestBody.fromString("first"));
-        assertThatThrownBy(() -> admin.putObject(b -> b.bucket(bucket).key("probe").ifNoneMatch("*"),
-                RequestBody.fromString("second")))
-                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+        assertThatThrownBy(() -> admin.putObject(
+                        b -> b.bucket(bucket).key("probe").ifNoneMatch("*"), RequestBody.fromString("second")))
+                .isInstanceOfSatisfying(
+                        S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
     }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return S3StorageProvider.create(S3StorageConfig.custom().bucket(bucket).endpoint(endpoint)
-                .credentials(user, password).prefix("checkpoints").build());
+        return S3StorageProvider.create(S3StorageConfig.custom()
+                .bucket(bucket)
+                .endpoint(endpoint)
+                .credentials(user, password)
+                .prefix("checkpoints")
+                .build());
     }
 
     private static boolean answers(URI uri) {

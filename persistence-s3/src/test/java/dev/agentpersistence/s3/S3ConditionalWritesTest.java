@@ -15,9 +15,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * What the save protocol relies on: S3Proxy 4.1.0 honours {@code If-None-Match: *} and {@code If-Match}
- * on PUT, atomically under concurrency; and the fallback for stores that do not still detects
- * sequential conflicts.
+ * What the save protocol relies on: S3Proxy 4.1.0 honours {@code If-None-Match: *} and {@code If-Match} on PUT,
+ * atomically under concurrency; and the fallback for stores that do not still detects sequential conflicts.
  */
 class S3ConditionalWritesTest {
     @RegisterExtension
@@ -27,13 +26,19 @@ class S3ConditionalWritesTest {
     void s3ProxyRejectsASecondCreateAndAStaleReplace() {
         String bucket = S3.server().newBucket();
         var s3 = S3.server().admin();
-        String etag = s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("first")).eTag();
-        assertThatThrownBy(() -> s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("second")))
-                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+        String etag = s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("first"))
+                .eTag();
+        assertThatThrownBy(() ->
+                        s3.putObject(b -> b.bucket(bucket).key("k").ifNoneMatch("*"), RequestBody.fromString("second")))
+                .isInstanceOfSatisfying(
+                        S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
         s3.putObject(b -> b.bucket(bucket).key("k").ifMatch(etag), RequestBody.fromString("replaced"));
-        assertThatThrownBy(() -> s3.putObject(b -> b.bucket(bucket).key("k").ifMatch(etag), RequestBody.fromString("stale")))
-                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String()).isEqualTo("replaced");
+        assertThatThrownBy(() ->
+                        s3.putObject(b -> b.bucket(bucket).key("k").ifMatch(etag), RequestBody.fromString("stale")))
+                .isInstanceOfSatisfying(
+                        S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
+                .isEqualTo("replaced");
     }
 
     @Test
@@ -50,7 +55,11 @@ class S3ConditionalWritesTest {
                     results.add(pool.submit(() -> {
                         start.await();
                         try {
-                            S3.server().admin().putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromString(body));
+                            S3.server()
+                                    .admin()
+                                    .putObject(
+                                            b -> b.bucket(bucket).key(key).ifNoneMatch("*"),
+                                            RequestBody.fromString(body));
                             return true;
                         } catch (S3Exception e) {
                             if (e.statusCode() == 412 || e.statusCode() == 409) {
@@ -74,19 +83,29 @@ class S3ConditionalWritesTest {
 
     @Test
     void withoutConditionalWritesSequentialConflictsAreStillDetected() {
-        try (var provider = S3StorageProvider.create(S3.server().config(S3.server().newBucket()).conditionalWrites(false).build())) {
+        try (var provider = S3StorageProvider.create(S3.server()
+                .config(S3.server().newBucket())
+                .conditionalWrites(false)
+                .build())) {
             var checkpoint = Checkpoints.full("agent", 0);
             provider.saveCheckpoint("agent", checkpoint);
             provider.saveCheckpoint("agent", checkpoint);
-            var sameVersion = Checkpoints.builder("agent", 0).checkpointId("other").build();
+            var sameVersion =
+                    Checkpoints.builder("agent", 0).checkpointId("other").build();
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", sameVersion))
                     .isInstanceOf(CheckpointConflictException.class);
-            var sameId = Checkpoints.builder("agent", 1).checkpointId(checkpoint.checkpointId()).build();
+            var sameId = Checkpoints.builder("agent", 1)
+                    .checkpointId(checkpoint.checkpointId())
+                    .build();
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", sameId))
                     .isInstanceOf(CheckpointConflictException.class);
             // A stale claim (its version went to another id) is taken over through the HEAD-and-compare path.
-            provider.saveCheckpoint("agent", Checkpoints.builder("agent", 2).checkpointId("other").build());
-            assertThat(provider.getCheckpoint("agent", "other")).map(c -> c.version()).contains(2L);
+            provider.saveCheckpoint(
+                    "agent",
+                    Checkpoints.builder("agent", 2).checkpointId("other").build());
+            assertThat(provider.getCheckpoint("agent", "other"))
+                    .map(c -> c.version())
+                    .contains(2L);
             assertThat(provider.getCheckpoints("agent")).hasSize(2);
         }
     }

@@ -20,11 +20,20 @@ class S3CredentialRedactionTest {
     private static final String SECRET = "S3CRET";
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://:abc@defS3CRET@127.0.0.1:1", "http://app:abc@S3CRET@127.0.0.1:1/",
-            "http://app:abc S3CRET@127.0.0.1:1"})
+    @ValueSource(
+            strings = {
+                "http://:abc@defS3CRET@127.0.0.1:1",
+                "http://app:abc@S3CRET@127.0.0.1:1/",
+                "http://app:abc S3CRET@127.0.0.1:1"
+            })
     void anEndpointWithUserInfoIsRefusedWithoutShowingIt(String endpoint) {
-        var settings = ProviderConfig.of(Map.of(ProviderConfig.PROVIDER, "s3", S3StorageConfig.BUCKET.key(), "checkpoints",
-                S3StorageConfig.ENDPOINT.key(), endpoint));
+        var settings = ProviderConfig.of(Map.of(
+                ProviderConfig.PROVIDER,
+                "s3",
+                S3StorageConfig.BUCKET.key(),
+                "checkpoints",
+                S3StorageConfig.ENDPOINT.key(),
+                endpoint));
         assertThat(settings.toString()).doesNotContain(SECRET).doesNotContain("abc");
         assertThatThrownBy(() -> PersistenceStorageProviders.load(settings))
                 .isInstanceOf(PersistenceException.class)
@@ -34,10 +43,14 @@ class S3CredentialRedactionTest {
 
     @Test
     void anUnreachableEndpointNeverShowsItsTokenOrTheSecretKey() {
-        var config = S3StorageConfig.custom().bucket("checkpoints")
+        var config = S3StorageConfig.custom()
+                .bucket("checkpoints")
                 .endpoint(URI.create("http://127.0.0.1:1/?X-Amz-Security-Token=tok" + SECRET))
-                .credentials("access", "key" + SECRET).region("us-east-1")
-                .connectTimeout(Duration.ofMillis(300)).readTimeout(Duration.ofMillis(300)).build();
+                .credentials("access", "key" + SECRET)
+                .region("us-east-1")
+                .connectTimeout(Duration.ofMillis(300))
+                .readTimeout(Duration.ofMillis(300))
+                .build();
         assertThat(config.toString()).doesNotContain(SECRET);
         try (var provider = S3StorageProvider.create(config)) {
             assertThat(provider.toString()).doesNotContain(SECRET);

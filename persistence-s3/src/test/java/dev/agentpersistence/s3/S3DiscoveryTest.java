@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class S3DiscoveryTest extends DiscoveryKit {
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+
     private static String bucket;
 
     @BeforeAll
@@ -25,11 +26,16 @@ class S3DiscoveryTest extends DiscoveryKit {
     @Override
     protected ProviderConfig config() {
         return ProviderConfig.of(Map.of(
-                S3StorageConfig.BUCKET.key(), bucket,
-                S3StorageConfig.ENDPOINT.key(), S3.server().endpoint().toString(),
-                S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
-                S3StorageConfig.SECRET_ACCESS_KEY.key(), S3ProxyServer.SECRET_KEY,
-                S3StorageConfig.PREFIX.key(), "discovered"));
+                S3StorageConfig.BUCKET.key(),
+                bucket,
+                S3StorageConfig.ENDPOINT.key(),
+                S3.server().endpoint().toString(),
+                S3StorageConfig.ACCESS_KEY_ID.key(),
+                S3ProxyServer.ACCESS_KEY,
+                S3StorageConfig.SECRET_ACCESS_KEY.key(),
+                S3ProxyServer.SECRET_KEY,
+                S3StorageConfig.PREFIX.key(),
+                "discovered"));
     }
 
     @Override

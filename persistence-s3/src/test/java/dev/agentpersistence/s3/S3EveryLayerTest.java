@@ -4,7 +4,10 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 
-/** The conformance kit writing with every layer (checksum, compression, encryption, incremental history) against S3Proxy. */
+/**
+ * The conformance kit writing with every layer (checksum, compression, encryption, incremental history) against
+ * S3Proxy.
+ */
 class S3EveryLayerTest extends S3StorageProviderCompatibilityTest {
 
     @Override

@@ -35,15 +35,17 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
- * The latest pointer {@code l/A}: latest reads it and the body it names, and falls back to the listing
- * whenever it is missing (data written before it existed), ahead of its body (a save cut between the
- * two, a deletion) or damaged, without ever answering an older, deleted or wrong checkpoint.
+ * The latest pointer {@code l/A}: latest reads it and the body it names, and falls back to the listing whenever it is
+ * missing (data written before it existed), ahead of its body (a save cut between the two, a deletion) or damaged,
+ * without ever answering an older, deleted or wrong checkpoint.
  */
 class S3LatestPointerTest {
     private static final String PREFIX = "app";
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
+
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
@@ -61,14 +63,19 @@ class S3LatestPointerTest {
     /** The pointer's content, or null when there is none. */
     private String pointer(String agentId) {
         try {
-            return S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(pointerKey(agentId))).asUtf8String();
+            return S3.server()
+                    .admin()
+                    .getObjectAsBytes(b -> b.bucket(s3.bucket()).key(pointerKey(agentId)))
+                    .asUtf8String();
         } catch (NoSuchKeyException e) {
             return null;
         }
     }
 
     private void setPointer(String agentId, String content) {
-        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(pointerKey(agentId)), RequestBody.fromString(content));
+        S3.server()
+                .admin()
+                .putObject(b -> b.bucket(s3.bucket()).key(pointerKey(agentId)), RequestBody.fromString(content));
     }
 
     private void removePointer(String agentId) {
@@ -93,7 +100,8 @@ class S3LatestPointerTest {
         s3.log().take();
 
         assertThat(latest("old")).contains(20L);
-        assertThat(s3.log().take()).startsWith("GetObject", "ListObjectsV2", "GetObject"); // then the pointer is written
+        assertThat(s3.log().take())
+                .startsWith("GetObject", "ListObjectsV2", "GetObject"); // then the pointer is written
         assertThat(pointer("old")).isEqualTo("1\n20");
         assertThat(latest("old")).contains(20L);
         assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
@@ -103,7 +111,9 @@ class S3LatestPointerTest {
         save("old", 15);
         assertThat(pointer("old")).isEqualTo("1\n20");
         assertThat(latest("old")).contains(20L);
-        assertThat(provider.getCheckpoints("old")).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 15L, 20L);
+        assertThat(provider.getCheckpoints("old"))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L, 2L, 3L, 15L, 20L);
     }
 
     @Test
@@ -187,7 +197,8 @@ class S3LatestPointerTest {
         var failures = new ConcurrentLinkedQueue<String>();
         var providers = new ArrayList<S3StorageProvider>();
         for (int i = 0; i < instances + 1; i++) {
-            providers.add(S3StorageProvider.create(S3.server().config(s3.bucket()).prefix(PREFIX).build()));
+            providers.add(S3StorageProvider.create(
+                    S3.server().config(s3.bucket()).prefix(PREFIX).build()));
         }
         ExecutorService pool = Executors.newFixedThreadPool(instances * threadsEach + 1);
         try {
@@ -195,7 +206,9 @@ class S3LatestPointerTest {
             Future<?> reads = pool.submit(() -> {
                 while (!stop.get()) {
                     long floor = completed.get();
-                    long seen = reader.getLatestCheckpoint(agentId).map(AgentCheckpoint::version).orElse(-1L);
+                    long seen = reader.getLatestCheckpoint(agentId)
+                            .map(AgentCheckpoint::version)
+                            .orElse(-1L);
                     if (seen < floor) {
                         failures.add("latest was " + seen + " after version " + floor + " was saved");
                     }
@@ -235,16 +248,21 @@ class S3LatestPointerTest {
     /** A provider whose client runs {@code steps} in order, each just before its request. */
     private S3StorageProvider interrupted(Steps steps) {
         S3Client cut = S3.server().interceptedClient(steps);
-        return S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build()).client(cut).build();
+        return S3StorageProvider.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
+                .client(cut)
+                .build();
     }
 
     @Test
     void aSaveCutAfterItsBodyIsTheLatestForEveryReader() {
         save("agent", 0, 1);
-        var steps = new Steps().then("PutObject", bodyKey("agent", 2), () -> { })
+        var steps = new Steps()
+                .then("PutObject", bodyKey("agent", 2), () -> {})
                 .then("GetObject", pointerKey("agent"), Steps::crash); // the check of the pointer after the body
         try (var cut = interrupted(steps)) {
-            assertThatThrownBy(() -> cut.saveCheckpoint("agent", Checkpoints.simple("agent", 2))).hasMessageContaining("cut");
+            assertThatThrownBy(() -> cut.saveCheckpoint("agent", Checkpoints.simple("agent", 2)))
+                    .hasMessageContaining("cut");
         }
         assertThat(steps.pending()).isZero();
         assertThat(latest("agent")).contains(2L);
@@ -256,11 +274,14 @@ class S3LatestPointerTest {
         save("agent", 0, 1);
         var steps = new Steps().then("PutObject", bodyKey("agent", 2), Steps::crash);
         try (var cut = interrupted(steps)) {
-            assertThatThrownBy(() -> cut.saveCheckpoint("agent", Checkpoints.simple("agent", 2))).hasMessageContaining("cut");
+            assertThatThrownBy(() -> cut.saveCheckpoint("agent", Checkpoints.simple("agent", 2)))
+                    .hasMessageContaining("cut");
         }
         assertThat(pointer("agent")).isEqualTo("1\n2");
         assertThat(latest("agent")).contains(1L);
-        assertThat(provider.getCheckpoints("agent")).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
+        assertThat(provider.getCheckpoints("agent"))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L);
 
         save("agent", 2);
         s3.log().take();
@@ -284,13 +305,14 @@ class S3LatestPointerTest {
         assertThat(steps.pending()).isZero();
         assertThat(pointer("agent")).isEqualTo("1\n5");
         assertThat(latest("agent")).contains(5L);
-        assertThat(provider.getCheckpoints("agent")).extracting(AgentCheckpoint::version).containsExactly(1L, 5L);
+        assertThat(provider.getCheckpoints("agent"))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(1L, 5L);
     }
 
     /** Actions run once each, in order, just before the first request of an operation on a key. */
     private static final class Steps implements ExecutionInterceptor {
-        private record Step(String operation, String key, Runnable action) {
-        }
+        private record Step(String operation, String key, Runnable action) {}
 
         private final List<Step> steps = new CopyOnWriteArrayList<>();
 

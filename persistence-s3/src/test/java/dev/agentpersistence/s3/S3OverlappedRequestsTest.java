@@ -16,15 +16,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * The requests a save or latest sends concurrently: latest reads the body it found last time together
- * with the pointer and uses it only while the pointer still names it; a save whose id claim fails
- * while its index entry and pointer raise were in flight hides nothing.
+ * The requests a save or latest sends concurrently: latest reads the body it found last time together with the pointer
+ * and uses it only while the pointer still names it; a save whose id claim fails while its index entry and pointer
+ * raise were in flight hides nothing.
  */
 class S3OverlappedRequestsTest {
     private static final String PREFIX = "app";
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
+
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
@@ -34,7 +36,8 @@ class S3OverlappedRequestsTest {
     @BeforeEach
     void setUp() {
         reader = s3.open(PREFIX);
-        writer = S3StorageProvider.create(S3.server().config(s3.bucket()).prefix(PREFIX).build());
+        writer = S3StorageProvider.create(
+                S3.server().config(s3.bucket()).prefix(PREFIX).build());
     }
 
     @AfterEach
@@ -61,7 +64,8 @@ class S3OverlappedRequestsTest {
 
         save(3);
         assertThat(latest()).contains(3L);
-        assertThat(s3.log().take()).containsExactly("GetObject", "GetObject", "GetObject"); // pointer, stale guess, new body
+        assertThat(s3.log().take())
+                .containsExactly("GetObject", "GetObject", "GetObject"); // pointer, stale guess, new body
         assertThat(latest()).contains(3L);
         assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
     }
@@ -76,8 +80,11 @@ class S3OverlappedRequestsTest {
         save(0, 1);
         assertThat(latest()).contains(1L);
 
-        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(LAYOUT.pointerKey(KeyParts.encode("agent"))),
-                RequestBody.fromString("garbage"));
+        S3.server()
+                .admin()
+                .putObject(
+                        b -> b.bucket(s3.bucket()).key(LAYOUT.pointerKey(KeyParts.encode("agent"))),
+                        RequestBody.fromString("garbage"));
         save(5);
         assertThat(latest()).contains(5L);
 
@@ -90,16 +97,24 @@ class S3OverlappedRequestsTest {
     @Test
     void aSaveWhoseIdIsStoredAtAnotherVersionLeavesNothingThatHidesTheNewest() {
         save(0, 1);
-        var clash = Checkpoints.builder("agent", 7).checkpointId(Checkpoints.checkpointId(1)).build();
+        var clash = Checkpoints.builder("agent", 7)
+                .checkpointId(Checkpoints.checkpointId(1))
+                .build();
         assertThatThrownBy(() -> writer.saveCheckpoint("agent", clash)).isInstanceOf(PersistenceException.class);
         assertThat(latest()).contains(1L);
-        assertThat(reader.getCheckpoints("agent")).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
-        assertThat(reader.getCheckpoint("agent", Checkpoints.checkpointId(1))).map(AgentCheckpoint::version).contains(1L);
+        assertThat(reader.getCheckpoints("agent"))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L);
+        assertThat(reader.getCheckpoint("agent", Checkpoints.checkpointId(1)))
+                .map(AgentCheckpoint::version)
+                .contains(1L);
 
         save(2);
         assertThat(latest()).contains(2L);
         save(7);
         assertThat(latest()).contains(7L);
-        assertThat(reader.getCheckpoints("agent")).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 7L);
+        assertThat(reader.getCheckpoints("agent"))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L, 1L, 2L, 7L);
     }
 }

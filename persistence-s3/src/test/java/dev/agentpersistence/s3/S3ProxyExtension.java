@@ -5,8 +5,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One S3Proxy server for the tests of a class: registered as a static field with
- * {@code @RegisterExtension}, started before the class's {@code @BeforeAll} methods and closed after them.
+ * One S3Proxy server for the tests of a class: registered as a static field with {@code @RegisterExtension}, started
+ * before the class's {@code @BeforeAll} methods and closed after them.
  */
 final class S3ProxyExtension implements BeforeAllCallback, AfterAllCallback {
     private S3ProxyServer server;

@@ -12,8 +12,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * S3Proxy serving the real S3 protocol (AWS signature V4 checked) on a random loopback port, over
- * an in-memory store. One per test class; {@link #newBucket()} gives each test its own bucket.
+ * S3Proxy serving the real S3 protocol (AWS signature V4 checked) on a random loopback port, over an in-memory store.
+ * One per test class; {@link #newBucket()} gives each test its own bucket.
  */
 final class S3ProxyServer implements AutoCloseable {
     static final String ACCESS_KEY = "test-access-key";
@@ -104,7 +104,9 @@ final class S3ProxyServer implements AutoCloseable {
 
     /** A client that passes every call through {@code interceptor} (to log, delay or fail it). */
     S3Client interceptedClient(software.amazon.awssdk.core.interceptor.ExecutionInterceptor interceptor) {
-        return builder(ACCESS_KEY, SECRET_KEY).overrideConfiguration(o -> o.addExecutionInterceptor(interceptor)).build();
+        return builder(ACCESS_KEY, SECRET_KEY)
+                .overrideConfiguration(o -> o.addExecutionInterceptor(interceptor))
+                .build();
     }
 
     S3Client client(String accessKey, String secretKey) {
@@ -117,7 +119,8 @@ final class S3ProxyServer implements AutoCloseable {
                 .endpointOverride(endpoint)
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
     }
 
     @Override

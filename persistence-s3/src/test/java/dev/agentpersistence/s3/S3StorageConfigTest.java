@@ -24,9 +24,11 @@ class S3StorageConfigTest {
         assertThat(config.accessKeyId()).isEmpty();
         assertThat(config.gzip()).isFalse();
         assertThat(config.conditionalWrites()).isTrue();
-        assertThat(config.connectTimeout()).isEqualTo(S3StorageConfig.CONNECT_TIMEOUT.defaultValue().orElseThrow());
+        assertThat(config.connectTimeout())
+                .isEqualTo(S3StorageConfig.CONNECT_TIMEOUT.defaultValue().orElseThrow());
         assertThat(config.location()).isEqualTo("s3://checkpoints/");
-        assertThatThrownBy(() -> S3StorageConfig.custom().build()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> S3StorageConfig.custom().build())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("bucket");
     }
 
@@ -37,16 +39,21 @@ class S3StorageConfigTest {
         assertThatThrownBy(() -> builder.bucket(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> builder.prefix("a//b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.prefix("a\nb")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> builder.endpoint(URI.create("ftp://host"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.endpoint(URI.create("ftp://host")))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.region(" ")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.credentials("id", "")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.connectTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> builder.readTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.readTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void prefixSlashesAreTrimmedAndAnEndpointTurnsOnPathStyle() {
-        var config = S3StorageConfig.custom().bucket("bkt").prefix("/agents/prod/").endpoint(URI.create("http://127.0.0.1:9000"))
+        var config = S3StorageConfig.custom()
+                .bucket("bkt")
+                .prefix("/agents/prod/")
+                .endpoint(URI.create("http://127.0.0.1:9000"))
                 .build();
         assertThat(config.prefix()).isEqualTo("agents/prod");
         assertThat(config.location()).isEqualTo("s3://bkt/agents/prod/");
@@ -56,7 +63,10 @@ class S3StorageConfigTest {
 
     @Test
     void toStringHidesTheSecret() {
-        var config = S3StorageConfig.custom().bucket("bkt").credentials("AKIDEXAMPLE", "very-secret").build();
+        var config = S3StorageConfig.custom()
+                .bucket("bkt")
+                .credentials("AKIDEXAMPLE", "very-secret")
+                .build();
         assertThat(config.toString()).contains("AKIDEXAMPLE").doesNotContain("very-secret");
     }
 
@@ -99,14 +109,18 @@ class S3StorageConfigTest {
     void invalidSettingsNameTheirKey() {
         var base = ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "checkpoints"));
         assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.endpoint", "not a uri")))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.endpoint")
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.s3.endpoint")
                 .hasMessageContaining("AGENT_PERSISTENCE_S3_ENDPOINT");
         assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.access-key-id", "id")))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.secret-access-key");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.s3.secret-access-key");
         assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.gzip", "maybe")))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.gzip");
-        assertThatThrownBy(() -> S3StorageConfig.of(
-                ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "Not_Valid!"))))
-                .isInstanceOf(PersistenceException.class).hasMessageContaining("agent.persistence.s3.bucket");
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.s3.gzip");
+        assertThatThrownBy(() ->
+                        S3StorageConfig.of(ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "Not_Valid!"))))
+                .isInstanceOf(PersistenceException.class)
+                .hasMessageContaining("agent.persistence.s3.bucket");
     }
 }

@@ -20,8 +20,8 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * A missing region, a missing bucket, wrong credentials and an unreachable endpoint give typed
- * exceptions naming what failed.
+ * A missing region, a missing bucket, wrong credentials and an unreachable endpoint give typed exceptions naming what
+ * failed.
  */
 class S3StorageErrorsTest {
 
@@ -30,8 +30,8 @@ class S3StorageErrorsTest {
         assumeTrue(System.getenv("AWS_REGION") == null, "AWS_REGION is set in the environment");
         Path emptyConfig = Files.createFile(home.resolve("config"));
         var saved = new Properties();
-        for (String key : new String[] {"aws.region", "aws.configFile", "aws.sharedCredentialsFile",
-                "aws.disableEc2Metadata"}) {
+        for (String key :
+                new String[] {"aws.region", "aws.configFile", "aws.sharedCredentialsFile", "aws.disableEc2Metadata"}) {
             saved.put(key, Objects.toString(System.getProperty(key), ""));
         }
         System.clearProperty("aws.region");
@@ -39,7 +39,10 @@ class S3StorageErrorsTest {
         System.setProperty("aws.sharedCredentialsFile", emptyConfig.toString());
         System.setProperty("aws.disableEc2Metadata", "true");
         try {
-            var config = S3StorageConfig.custom().bucket("checkpoints").credentials("key", "secret").build();
+            var config = S3StorageConfig.custom()
+                    .bucket("checkpoints")
+                    .credentials("key", "secret")
+                    .build();
 
             assertThatThrownBy(() -> S3StorageProvider.create(config))
                     .isInstanceOf(StorageConfigurationException.class)
@@ -63,16 +66,20 @@ class S3StorageErrorsTest {
     @Test
     void aMissingBucketIsReportedWithTheBucketAndTheSdkError() throws Exception {
         try (var server = S3ProxyServer.start();
-             var provider = S3StorageProvider.create(server.config("no-such-bucket").build())) {
+                var provider =
+                        S3StorageProvider.create(server.config("no-such-bucket").build())) {
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0)))
                     .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("s3://no-such-bucket/")
                     .hasMessageContaining("does not exist")
                     .hasMessageContaining(server.endpoint().toString())
-                    .cause().isInstanceOf(S3Exception.class);
-            assertThatThrownBy(provider::listAgents).isInstanceOf(StorageUnavailableException.class)
+                    .cause()
+                    .isInstanceOf(S3Exception.class);
+            assertThatThrownBy(provider::listAgents)
+                    .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("no-such-bucket");
-            assertThatThrownBy(() -> provider.getLatestCheckpoint("agent")).isInstanceOf(StorageUnavailableException.class)
+            assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
+                    .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("no-such-bucket");
         }
     }
@@ -82,14 +89,18 @@ class S3StorageErrorsTest {
         try (var server = S3ProxyServer.start()) {
             String bucket = server.newBucket();
             try (var provider = S3StorageProvider.create(server.config(bucket)
-                    .credentials(S3ProxyServer.ACCESS_KEY, "not-the-secret").build())) {
+                    .credentials(S3ProxyServer.ACCESS_KEY, "not-the-secret")
+                    .build())) {
                 assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0)))
                         .isInstanceOf(StorageUnavailableException.class)
                         .hasMessageContaining("refused access")
                         .hasMessageContaining("s3://" + bucket + "/")
-                        .cause().isInstanceOf(S3Exception.class)
-                        .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-                assertThatThrownBy(() -> provider.getCheckpoints("agent")).isInstanceOf(StorageUnavailableException.class);
+                        .cause()
+                        .isInstanceOf(S3Exception.class)
+                        .satisfies(
+                                e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> provider.getCheckpoints("agent"))
+                        .isInstanceOf(StorageUnavailableException.class);
             }
         }
     }
@@ -101,14 +112,19 @@ class S3StorageErrorsTest {
             port = socket.getLocalPort();
         }
         URI endpoint = URI.create("http://127.0.0.1:" + port);
-        try (var provider = S3StorageProvider.create(S3StorageConfig.custom().bucket("checkpoints").endpoint(endpoint)
-                .credentials("key", "secret").connectTimeout(Duration.ofSeconds(1)).build())) {
+        try (var provider = S3StorageProvider.create(S3StorageConfig.custom()
+                .bucket("checkpoints")
+                .endpoint(endpoint)
+                .credentials("key", "secret")
+                .connectTimeout(Duration.ofSeconds(1))
+                .build())) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("Cannot reach S3")
                     .hasMessageContaining(endpoint.toString())
                     .hasMessageContaining("s3://checkpoints/")
-                    .cause().isInstanceOf(SdkClientException.class);
+                    .cause()
+                    .isInstanceOf(SdkClientException.class);
         }
     }
 

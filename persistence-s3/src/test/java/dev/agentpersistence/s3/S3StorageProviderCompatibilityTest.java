@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit {
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+
     private String bucket;
 
     @BeforeEach
@@ -40,6 +41,9 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
 
     /** A provider over this test's fresh bucket writing with {@code settings}. */
     final S3StorageProvider s3Provider(StorageSettings settings) {
-        return S3StorageProvider.builder(S3.server().config(bucket).prefix("checkpoints").build()).settings(settings).build();
+        return S3StorageProvider.builder(
+                        S3.server().config(bucket).prefix("checkpoints").build())
+                .settings(settings)
+                .build();
     }
 }

@@ -32,8 +32,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class S3StorageProviderTest {
     private static final String PREFIX = "app/checkpoints";
     private static final KeyLayout LAYOUT = new KeyLayout(PREFIX);
+
     @RegisterExtension
     static final S3ProxyExtension S3 = new S3ProxyExtension();
+
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
@@ -49,12 +51,18 @@ class S3StorageProviderTest {
     }
 
     private List<String> keys() {
-        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(s3.bucket())).contents().stream().map(S3Object::key).toList();
+        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(s3.bucket())).contents().stream()
+                .map(S3Object::key)
+                .toList();
     }
 
     private void saveAll(String agent, int count) {
         for (int v = 0; v < count; v++) {
-            provider.saveCheckpoint(agent, Checkpoints.builder(agent, v).nodeId(v % 10 == 9 ? "rare" : "common").build());
+            provider.saveCheckpoint(
+                    agent,
+                    Checkpoints.builder(agent, v)
+                            .nodeId(v % 10 == 9 ? "rare" : "common")
+                            .build());
         }
         s3.log().take();
     }
@@ -65,24 +73,32 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent-1", checkpoint);
         String agent = KeyParts.encode("agent-1");
         assertThat(agent).isEqualTo("e6167656e742d31");
-        assertThat(keys()).containsExactlyInAnyOrder(
-                PREFIX + "/v/" + agent + "/9223372036854775800",
-                PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
-                PREFIX + "/x/" + agent + "/" + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"),
-                PREFIX + "/l/" + agent);
-        assertThat(S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent)).asUtf8String())
+        assertThat(keys())
+                .containsExactlyInAnyOrder(
+                        PREFIX + "/v/" + agent + "/9223372036854775800",
+                        PREFIX + "/id/" + agent + "/" + KeyParts.encode("cp-7"),
+                        PREFIX + "/x/" + agent + "/"
+                                + IndexEntry.of(TestRecords.stored(checkpoint)).leaf() + "/" + KeyParts.encode("cp-7"),
+                        PREFIX + "/l/" + agent);
+        assertThat(S3.server()
+                        .admin()
+                        .getObjectAsBytes(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent))
+                        .asUtf8String())
                 .isEqualTo("1\n7");
         // marker, index entry, pointer (absent: created from the newest listed body), body, pointer checked again
-        assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject",
-                "PutObject", "GetObject");
+        assertThat(s3.log().take())
+                .containsExactly(
+                        "PutObject", "PutObject", "GetObject", "ListObjectsV2", "PutObject", "PutObject", "GetObject");
         // the next save raises the pointer on the ETag read at the end of the previous one
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 8));
         assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "PutObject", "PutObject", "GetObject");
         // moved by another writer meanwhile (to a version being saved): the refused PUT, then a read
-        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
+        S3.server()
+                .admin()
+                .putObject(b -> b.bucket(s3.bucket()).key(PREFIX + "/l/" + agent), RequestBody.fromString("1\n20"));
         provider.saveCheckpoint("agent-1", Checkpoints.simple("agent-1", 9));
-        assertThat(s3.log().take()).containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject",
-                "GetObject");
+        assertThat(s3.log().take())
+                .containsExactly("PutObject", "PutObject", "PutObject", "GetObject", "PutObject", "GetObject");
     }
 
     @Test
@@ -106,20 +122,28 @@ class S3StorageProviderTest {
     @Test
     void latestIsTwoGetsAndBelowTheNewestOneListingOfOneKeyPlusOneGet() {
         saveAll("agent", 40);
-        assertThat(provider.getLatestCheckpoint("agent")).map(AgentCheckpoint::version).contains(39L);
+        assertThat(provider.getLatestCheckpoint("agent"))
+                .map(AgentCheckpoint::version)
+                .contains(39L);
         assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
-        assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(39L).build()))
-                .map(AgentCheckpoint::version).contains(39L);
+        assertThat(provider.getLatestCheckpoint(
+                        "agent", CheckpointFilter.builder().maxVersion(39L).build()))
+                .map(AgentCheckpoint::version)
+                .contains(39L);
         assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
-        assertThat(provider.getLatestCheckpoint("agent", CheckpointFilter.builder().maxVersion(12L).build()))
-                .map(AgentCheckpoint::version).contains(12L);
+        assertThat(provider.getLatestCheckpoint(
+                        "agent", CheckpointFilter.builder().maxVersion(12L).build()))
+                .map(AgentCheckpoint::version)
+                .contains(12L);
         assertThat(s3.log().take()).containsExactly("GetObject", "ListObjectsV2", "GetObject");
     }
 
     @Test
     void lookupByIdIsTwoGetsWithoutListing() {
         saveAll("agent", 30);
-        assertThat(provider.getCheckpoint("agent", "cp-3")).map(AgentCheckpoint::version).contains(3L);
+        assertThat(provider.getCheckpoint("agent", "cp-3"))
+                .map(AgentCheckpoint::version)
+                .contains(3L);
         assertThat(s3.log().take()).containsExactly("GetObject", "GetObject");
         assertThat(provider.getCheckpoint("agent", "missing")).isEmpty();
         assertThat(s3.log().take()).containsExactly("GetObject");
@@ -128,20 +152,27 @@ class S3StorageProviderTest {
     @Test
     void filtersReadOnlyTheBodiesOfCandidates() {
         saveAll("agent", 60);
-        var rare = provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("rare").limit(2).build());
+        var rare = provider.getCheckpoints(
+                "agent", CheckpointFilter.builder().nodeId("rare").limit(2).build());
         assertThat(rare).extracting(AgentCheckpoint::version).containsExactly(49L, 59L);
         assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject");
 
-        var window = provider.getCheckpoints("agent", CheckpointFilter.builder()
-                .createdAfter(Checkpoints.createdAt(10)).createdBefore(Checkpoints.createdAt(13)).build());
+        var window = provider.getCheckpoints(
+                "agent",
+                CheckpointFilter.builder()
+                        .createdAfter(Checkpoints.createdAt(10))
+                        .createdBefore(Checkpoints.createdAt(13))
+                        .build());
         assertThat(window).extracting(AgentCheckpoint::version).containsExactly(10L, 11L, 12L);
         assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
 
-        var none = provider.getCheckpoints("agent", CheckpointFilter.builder().metadata("absent", "x").build());
+        var none = provider.getCheckpoints(
+                "agent", CheckpointFilter.builder().metadata("absent", "x").build());
         assertThat(none).isEmpty();
         assertThat(s3.log().take()).containsExactly("ListObjectsV2");
 
-        var limited = provider.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(30L).limit(3).build());
+        var limited = provider.getCheckpoints(
+                "agent", CheckpointFilter.builder().maxVersion(30L).limit(3).build());
         assertThat(limited).extracting(AgentCheckpoint::version).containsExactly(28L, 29L, 30L);
         assertThat(s3.log().take()).containsExactly("ListObjectsV2", "GetObject", "GetObject", "GetObject");
     }
@@ -156,7 +187,9 @@ class S3StorageProviderTest {
         try {
             var writes = new ArrayList<Future<?>>();
             for (int v = 0; v < count; v++) {
-                var checkpoint = Checkpoints.builder(agentId, v).nodeId(v == 3 ? "first" : "other").build();
+                var checkpoint = Checkpoints.builder(agentId, v)
+                        .nodeId(v == 3 ? "first" : "other")
+                        .build();
                 writes.add(pool.submit(() -> {
                     put(LAYOUT.bodyKey(agent, checkpoint.version()), codec.encode(checkpoint));
                     put(LAYOUT.indexKey(agent, IndexEntry.of(TestRecords.stored(checkpoint))), IndexEntry.CONTENT);
@@ -170,15 +203,20 @@ class S3StorageProviderTest {
         }
         s3.log().take();
 
-        var first = provider.getCheckpoints(agentId, CheckpointFilter.builder().nodeId("first").build());
+        var first = provider.getCheckpoints(
+                agentId, CheckpointFilter.builder().nodeId("first").build());
         assertThat(first).extracting(AgentCheckpoint::version).containsExactly(3L);
         assertThat(s3.log().take()).containsExactly("ListObjectsV2", "ListObjectsV2", "GetObject");
 
-        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().maxVersion(0L).build()))
-                .extracting(AgentCheckpoint::version).containsExactly(0L);
+        assertThat(provider.getCheckpoints(
+                        agentId, CheckpointFilter.builder().maxVersion(0L).build()))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(0L);
 
         assertThat(provider.deleteCheckpointsBefore(agentId, count - 1)).isEqualTo(count - 1);
-        assertThat(provider.getCheckpoints(agentId)).extracting(AgentCheckpoint::version).containsExactly(count - 1L);
+        assertThat(provider.getCheckpoints(agentId))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(count - 1L);
         assertThat(keys()).hasSize(2);
         assertThat(provider.deleteCheckpoints(agentId)).isEqualTo(1);
         assertThat(keys()).isEmpty();
@@ -190,14 +228,17 @@ class S3StorageProviderTest {
 
     @Test
     void gzipBodiesAreMarkedAndReadByAnyProvider() {
-        var zipped = open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
+        var zipped =
+                open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
         var checkpoint = Checkpoints.full("agent", 0);
         zipped.saveCheckpoint("agent", checkpoint);
         String key = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
-        var stored = S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(key));
+        var stored =
+                S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket()).key(key));
         assertThat(stored.response().metadata()).containsEntry("checkpoint-encoding", "gzip");
         assertThat(stored.asByteArray()).startsWith((byte) 0x1f, (byte) 0x8b);
-        assertThat(stored.asByteArray().length).isLessThan(CheckpointCodec.json().encode(checkpoint).length);
+        assertThat(stored.asByteArray().length)
+                .isLessThan(CheckpointCodec.json().encode(checkpoint).length);
 
         assertThat(provider.getLatestCheckpoint("agent")).contains(checkpoint);
         provider.saveCheckpoint("agent", checkpoint); // identical re-save through a provider without gzip
@@ -207,22 +248,31 @@ class S3StorageProviderTest {
     @Test
     void twentyMebibyteCheckpointsRoundTripPlainAndCompressed() {
         var state = new java.util.TreeMap<String, com.fasterxml.jackson.databind.JsonNode>();
-        var mebibyte = com.fasterxml.jackson.databind.node.TextNode.valueOf("0123456789abcdef".repeat(1024 * 1024 / 16));
+        var mebibyte =
+                com.fasterxml.jackson.databind.node.TextNode.valueOf("0123456789abcdef".repeat(1024 * 1024 / 16));
         for (int i = 0; i < 20; i++) {
             state.put("blob-" + i, mebibyte);
         }
         var big = Checkpoints.builder("big", 0).state(state).build();
-        var uncompressed = S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build())
+        var uncompressed = S3StorageProvider.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom()
-                        .layers(dev.agentpersistence.codec.DocumentLayers.custom().checksum(true).build()).build())
+                        .layers(dev.agentpersistence.codec.DocumentLayers.custom()
+                                .checksum(true)
+                                .build())
+                        .build())
                 .build();
         uncompressed.saveCheckpoint("big", big);
         uncompressed.close();
-        assertThat(S3.server().admin().headObject(b -> b.bucket(s3.bucket()).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
-                .contentLength()).isGreaterThan(20L * 1024 * 1024);
+        assertThat(S3.server()
+                        .admin()
+                        .headObject(b -> b.bucket(s3.bucket()).key(LAYOUT.bodyKey(KeyParts.encode("big"), 0)))
+                        .contentLength())
+                .isGreaterThan(20L * 1024 * 1024);
         assertThat(provider.getLatestCheckpoint("big")).contains(big);
 
-        var zipped = open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
+        var zipped =
+                open(S3.server().config(s3.bucket()).prefix(PREFIX).gzip(true).build());
         var bigger = big.toBuilder().checkpointId("cp-1").version(1).build();
         zipped.saveCheckpoint("big", bigger);
         assertThat(provider.getCheckpoint("big", "cp-1")).contains(bigger);
@@ -233,24 +283,37 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 2));
-        var oneMebibyte = S3StorageProvider.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build()).client(s3.client())
-                .settings(dev.agentpersistence.storage.StorageSettings.custom().maxCheckpointSize(1 << 20).build()).build();
+        var oneMebibyte = S3StorageProvider.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
+                .client(s3.client())
+                .settings(dev.agentpersistence.storage.StorageSettings.custom()
+                        .maxCheckpointSize(1 << 20)
+                        .build())
+                .build();
         String gzipKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 1);
         var bomb = new java.io.ByteArrayOutputStream();
         try (var zip = new java.util.zip.GZIPOutputStream(bomb)) {
             zip.write(new byte[64 << 20]); // 64 MiB of zeros in about 64 KiB
         }
-        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
-                RequestBody.fromBytes(bomb.toByteArray()));
-        assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
-                .isInstanceOfSatisfying(CorruptCheckpointException.class,
+        S3.server()
+                .admin()
+                .putObject(
+                        b -> b.bucket(s3.bucket()).key(gzipKey).metadata(Map.of("checkpoint-encoding", "gzip")),
+                        RequestBody.fromBytes(bomb.toByteArray()));
+        assertThatThrownBy(() -> oneMebibyte.getCheckpoints(
+                        "agent",
+                        CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
+                .isInstanceOfSatisfying(
+                        CorruptCheckpointException.class,
                         e -> assertThat(e.location()).isEqualTo("s3://" + s3.bucket() + "/" + gzipKey))
                 .hasMessageContaining("unpacks to more than the maximum checkpoint size of 1048576");
 
         String plainKey = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
         put(plainKey, new byte[(1 << 20) + 1]);
-        assertThatThrownBy(() -> oneMebibyte.getCheckpoints("agent", CheckpointFilter.builder().maxVersion(0L).build()))
-                .isInstanceOfSatisfying(CorruptCheckpointException.class,
+        assertThatThrownBy(() -> oneMebibyte.getCheckpoints(
+                        "agent", CheckpointFilter.builder().maxVersion(0L).build()))
+                .isInstanceOfSatisfying(
+                        CorruptCheckpointException.class,
                         e -> assertThat(e.location()).isEqualTo("s3://" + s3.bucket() + "/" + plainKey))
                 .hasMessageContaining("1048577 bytes");
         assertThat(oneMebibyte.getLatestCheckpoint("agent")).contains(Checkpoints.simple("agent", 2));
@@ -264,16 +327,22 @@ class S3StorageProviderTest {
         assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("s3://" + s3.bucket() + "/" + key)
-                .extracting(e -> ((CorruptCheckpointException) e).location()).isEqualTo("s3://" + s3.bucket() + "/" + key);
+                .extracting(e -> ((CorruptCheckpointException) e).location())
+                .isEqualTo("s3://" + s3.bucket() + "/" + key);
 
-        S3.server().admin().putObject(b -> b.bucket(s3.bucket()).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
-                RequestBody.fromString("plain text"));
+        S3.server()
+                .admin()
+                .putObject(
+                        b -> b.bucket(s3.bucket()).key(key).metadata(Map.of("checkpoint-encoding", "gzip")),
+                        RequestBody.fromString("plain text"));
         assertThatThrownBy(() -> provider.getCheckpoint("agent", "cp-0"))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("s3://" + s3.bucket() + "/" + key);
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("s3://" + s3.bucket() + "/" + key);
 
         put(key, CheckpointCodec.json().encode(Checkpoints.simple("agent", 5)));
         assertThatThrownBy(() -> provider.getCheckpoints("agent"))
-                .isInstanceOf(CorruptCheckpointException.class).hasMessageContaining("filed as version 0");
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("filed as version 0");
     }
 
     @Test
@@ -285,15 +354,23 @@ class S3StorageProviderTest {
         put(LAYOUT.indexKey(agent, IndexEntry.of(TestRecords.stored(checkpoint))), IndexEntry.CONTENT);
 
         assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
-        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();
+        assertThat(provider.getCheckpoints(
+                        "agent", CheckpointFilter.builder().nodeId("ghost").build()))
+                .isEmpty();
         assertThat(provider.getLatestCheckpoint("agent")).isEmpty();
         assertThat(provider.listAgents()).isEmpty();
 
         // Another version took version 4 meanwhile: the stale entry must not make it match "ghost".
-        var other = Checkpoints.builder("agent", 4).checkpointId("other").nodeId("real").build();
+        var other = Checkpoints.builder("agent", 4)
+                .checkpointId("other")
+                .nodeId("real")
+                .build();
         provider.saveCheckpoint("agent", other);
-        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("ghost").build())).isEmpty();
-        assertThat(provider.getCheckpoints("agent", CheckpointFilter.builder().nodeId("real").build()))
+        assertThat(provider.getCheckpoints(
+                        "agent", CheckpointFilter.builder().nodeId("ghost").build()))
+                .isEmpty();
+        assertThat(provider.getCheckpoints(
+                        "agent", CheckpointFilter.builder().nodeId("real").build()))
                 .containsExactly(other);
         assertThat(provider.getCheckpoint("agent", "cp-4")).isEmpty();
 
@@ -310,7 +387,8 @@ class S3StorageProviderTest {
         put(LAYOUT.markerKey(agent, KeyParts.encode("cp-1")), new IdMarker(1, "cp-1").toBytes());
         var elsewhere = Checkpoints.builder("agent", 2).checkpointId("cp-1").build();
         assertThatThrownBy(() -> provider.saveCheckpoint("agent", elsewhere))
-                .isInstanceOf(CheckpointConflictException.class).hasMessageContaining("being saved as version 1");
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining("being saved as version 1");
         var own = Checkpoints.simple("agent", 1);
         provider.saveCheckpoint("agent", own);
         assertThat(provider.getCheckpoint("agent", "cp-1")).contains(own);
@@ -334,7 +412,8 @@ class S3StorageProviderTest {
     void anEmptyPrefixUsesTheBucketRoot() {
         var atRoot = open(S3.server().config(s3.bucket()).build());
         atRoot.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
-        assertThat(keys()).allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/") || k.startsWith("l/"));
+        assertThat(keys())
+                .allMatch(k -> k.startsWith("v/") || k.startsWith("x/") || k.startsWith("id/") || k.startsWith("l/"));
         assertThat(provider.getCheckpoints("agent")).isEmpty();
         assertThat(atRoot.getCheckpoints("agent")).hasSize(1);
     }
@@ -343,19 +422,30 @@ class S3StorageProviderTest {
     void theFactoryStoresDocumentsWithTheCodecOfTheSettings() {
         String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
         var settings = dev.agentpersistence.spi.ProviderConfig.of(Map.of(
-                S3StorageConfig.BUCKET.key(), s3.bucket(),
-                S3StorageConfig.PREFIX.key(), PREFIX,
-                S3StorageConfig.ENDPOINT.key(), S3.server().endpoint().toString(),
-                S3StorageConfig.ACCESS_KEY_ID.key(), S3ProxyServer.ACCESS_KEY,
-                S3StorageConfig.SECRET_ACCESS_KEY.key(), S3ProxyServer.SECRET_KEY,
-                dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS.key(), "k1:" + key));
-        var checkpoint = Checkpoints.builder("secret-agent", 0).nodeId("classified-node").build();
+                S3StorageConfig.BUCKET.key(),
+                s3.bucket(),
+                S3StorageConfig.PREFIX.key(),
+                PREFIX,
+                S3StorageConfig.ENDPOINT.key(),
+                S3.server().endpoint().toString(),
+                S3StorageConfig.ACCESS_KEY_ID.key(),
+                S3ProxyServer.ACCESS_KEY,
+                S3StorageConfig.SECRET_ACCESS_KEY.key(),
+                S3ProxyServer.SECRET_KEY,
+                dev.agentpersistence.codec.CodecSettings.ENCRYPTION_KEYS.key(),
+                "k1:" + key));
+        var checkpoint =
+                Checkpoints.builder("secret-agent", 0).nodeId("classified-node").build();
         try (var encrypted = new S3StorageProviderFactory().create(settings)) {
             encrypted.saveCheckpoint("secret-agent", checkpoint);
             assertThat(encrypted.getLatestCheckpoint("secret-agent")).contains(checkpoint);
         }
-        String stored = new String(S3.server().admin().getObjectAsBytes(b -> b.bucket(s3.bucket())
-                .key(LAYOUT.bodyKey(KeyParts.encode("secret-agent"), 0))).asByteArray(),
+        String stored = new String(
+                S3.server()
+                        .admin()
+                        .getObjectAsBytes(
+                                b -> b.bucket(s3.bucket()).key(LAYOUT.bodyKey(KeyParts.encode("secret-agent"), 0)))
+                        .asByteArray(),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(stored).doesNotContain("classified-node");
     }
@@ -365,6 +455,7 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.close();
         assertThatThrownBy(() -> provider.getCheckpoints("agent")).isInstanceOf(IllegalStateException.class);
-        assertThat(s3.client().listObjectsV2(b -> b.bucket(s3.bucket())).contents()).hasSize(4);
+        assertThat(s3.client().listObjectsV2(b -> b.bucket(s3.bucket())).contents())
+                .hasSize(4);
     }
 }

@@ -3,8 +3,8 @@ package dev.agentpersistence.tck;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.async.AsyncStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.HistorySegmentStore;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Instant;
@@ -16,10 +16,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Runs the kit through the {@link AsyncStorageProvider} view of a provider: every SPI call goes
- * through the async view and waits for its future, and the exception a future fails with is rethrown
- * as it is. Return one from {@code createProvider()} to check that the async view keeps every
- * contract (same results, same typed exceptions, closed state) of the provider under it.
+ * Runs the kit through the {@link AsyncStorageProvider} view of a provider: every SPI call goes through the async view
+ * and waits for its future, and the exception a future fails with is rethrown as it is. Return one from
+ * {@code createProvider()} to check that the async view keeps every contract (same results, same typed exceptions,
+ * closed state) of the provider under it.
  *
  * @param <F> the provider's filter type
  */
@@ -31,9 +31,9 @@ public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
     }
 
     /**
-     * {@code provider} seen through its async view on {@code executor}; closing this closes the
-     * provider. When the provider is a {@link StorageShell} with a segment store, the result is also a
-     * {@link HistorySegmentStore} whose calls run on the same executor, so the kit's segment group runs too.
+     * {@code provider} seen through its async view on {@code executor}; closing this closes the provider. When the
+     * provider is a {@link StorageShell} with a segment store, the result is also a {@link HistorySegmentStore} whose
+     * calls run on the same executor, so the kit's segment group runs too.
      */
     public static <F> AsyncViewProvider<F> over(PersistenceStorageProvider<F> provider, AsyncExecutor executor) {
         var view = AsyncStorageProvider.of(provider, executor);
@@ -114,7 +114,8 @@ public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
 
         @Override
         public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-            return await(executor.submit("getSegments(" + agentId + ")", () -> segments.getSegments(agentId, segmentIds)));
+            return await(
+                    executor.submit("getSegments(" + agentId + ")", () -> segments.getSegments(agentId, segmentIds)));
         }
 
         @Override
@@ -124,7 +125,8 @@ public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
 
         @Override
         public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return await(executor.submit("deleteSegments(" + agentId + ")",
+            return await(executor.submit(
+                    "deleteSegments(" + agentId + ")",
                     () -> segments.deleteSegments(agentId, segmentIds, writtenBefore)));
         }
 

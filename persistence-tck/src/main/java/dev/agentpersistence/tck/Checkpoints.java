@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Builds checkpoints for provider tests. JSON values are built by parsing JSON text, so they compare
- * equal to what a provider decodes from its stored document.
+ * Builds checkpoints for provider tests. JSON values are built by parsing JSON text, so they compare equal to what a
+ * provider decodes from its stored document.
  */
 public final class Checkpoints {
     /** The {@code createdAt} of version 0; later versions are one second apart (and one nanosecond more). */
@@ -24,8 +24,7 @@ public final class Checkpoints {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Checkpoints() {
-    }
+    private Checkpoints() {}
 
     /** Parses JSON text into a node. */
     public static JsonNode json(String text) {
@@ -37,7 +36,10 @@ public final class Checkpoints {
         }
     }
 
-    /** The {@code createdAt} the fixtures give {@code version}: {@link #BASE_TIME} plus {@code version} seconds and nanoseconds. */
+    /**
+     * The {@code createdAt} the fixtures give {@code version}: {@link #BASE_TIME} plus {@code version} seconds and
+     * nanoseconds.
+     */
     public static Instant createdAt(long version) {
         return BASE_TIME.plusSeconds(version).plusNanos(version);
     }
@@ -48,8 +50,8 @@ public final class Checkpoints {
     }
 
     /**
-     * A builder pre-filled with a small checkpoint: id {@code cp-<version>}, {@link #createdAt(long)},
-     * node {@code node}, one user message and one state entry.
+     * A builder pre-filled with a small checkpoint: id {@code cp-<version>}, {@link #createdAt(long)}, node
+     * {@code node}, one user message and one state entry.
      */
     public static AgentCheckpoint.Builder builder(String agentId, long version) {
         return AgentCheckpoint.builder()
@@ -78,13 +80,15 @@ public final class Checkpoints {
     }
 
     /**
-     * A checkpoint with every field set: JSON input and state of every JSON type, unicode text,
-     * a tool call with JSON arguments and its result, metadata and a parent (from version 1 on).
+     * A checkpoint with every field set: JSON input and state of every JSON type, unicode text, a tool call with JSON
+     * arguments and its result, metadata and a parent (from version 1 on).
      */
     public static AgentCheckpoint full(String agentId, long version) {
         var state = new LinkedHashMap<String, JsonNode>();
-        state.put("outline", json("{\"title\":\"Quarterly report\",\"sections\":[\"intro\",\"numbers\",\"outlook\"],"
-                + "\"done\":{\"intro\":true,\"numbers\":false}}"));
+        state.put(
+                "outline",
+                json("{\"title\":\"Quarterly report\",\"sections\":[\"intro\",\"numbers\",\"outlook\"],"
+                        + "\"done\":{\"intro\":true,\"numbers\":false}}"));
         state.put("count", json("42"));
         state.put("long", json("9007199254740993"));
         state.put("bigInteger", json("123456789012345678901234567890"));
@@ -116,20 +120,26 @@ public final class Checkpoints {
     }
 
     /**
-     * A short conversation with every role, a user message with content parts (text, an image as
-     * bytes, a file by URL), a tool call with JSON arguments and its result. Message ids are
-     * {@code c<version>-<index>}.
+     * A short conversation with every role, a user message with content parts (text, an image as bytes, a file by URL),
+     * a tool call with JSON arguments and its result. Message ids are {@code c<version>-<index>}.
      */
     public static List<Message> conversation(long version) {
-        var call = new ToolCall("call-" + version, "create_file",
+        var call = new ToolCall(
+                "call-" + version,
+                "create_file",
                 json("{\"path\":\"docs/intro.md\",\"content\":\"# Intro\\n\",\"overwrite\":false,\"mode\":420}"));
         String request = "Write the introduction (version " + version + ") — ünïcödé, 中文, עברית, 🙂";
         var messages = List.of(
                 Message.system("You write reports."),
-                Message.user(request).withParts(List.of(ContentPart.text(request),
-                        ContentPart.bytes(ContentPart.MediaKind.IMAGE, image(version), "image/png"),
-                        ContentPart.url(ContentPart.MediaKind.FILE, "https://example.com/brief-" + version + ".pdf",
-                                "application/pdf").withName("brief ✓.pdf"))),
+                Message.user(request)
+                        .withParts(List.of(
+                                ContentPart.text(request),
+                                ContentPart.bytes(ContentPart.MediaKind.IMAGE, image(version), "image/png"),
+                                ContentPart.url(
+                                                ContentPart.MediaKind.FILE,
+                                                "https://example.com/brief-" + version + ".pdf",
+                                                "application/pdf")
+                                        .withName("brief ✓.pdf"))),
                 Message.assistant("I will create the file."),
                 Message.toolCall(call),
                 Message.toolResult("call-" + version, "create_file", "{\"ok\":true}"),
@@ -150,16 +160,22 @@ public final class Checkpoints {
         return bytes;
     }
 
-    /** {@code size} messages cycling through every role, ids {@code h-<index>}; every tenth is a tool call with JSON arguments. */
+    /**
+     * {@code size} messages cycling through every role, ids {@code h-<index>}; every tenth is a tool call with JSON
+     * arguments.
+     */
     public static List<Message> history(int size) {
         var messages = new ArrayList<Message>(size);
         for (int i = 0; i < size; i++) {
             switch (i % 5) {
                 case 0 -> messages.add(Message.user("question " + i + " — ✓"));
                 case 1 -> messages.add(Message.assistant("answer " + i));
-                case 2 -> messages.add(i % 10 == 2
-                        ? Message.toolCall(new ToolCall("call-" + i, "lookup", json("{\"q\":\"item " + i + "\",\"n\":" + i + "}")))
-                        : Message.system("note " + i));
+                case 2 ->
+                    messages.add(
+                            i % 10 == 2
+                                    ? Message.toolCall(new ToolCall(
+                                            "call-" + i, "lookup", json("{\"q\":\"item " + i + "\",\"n\":" + i + "}")))
+                                    : Message.system("note " + i));
                 case 3 -> messages.add(Message.toolResult("call-" + (i - 1), "lookup", "result " + i));
                 default -> messages.add(Message.assistant("step " + i).withMetadata("index", Integer.toString(i)));
             }

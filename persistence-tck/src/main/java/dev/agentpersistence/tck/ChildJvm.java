@@ -15,15 +15,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A second JVM running the {@code main} method of a class on this JVM's class path, for tests of
- * what survives a process that dies: start it, wait until it reaches the interesting point (a line
- * it prints or a file it writes), then {@link #kill()} it, which is {@code Process.destroyForcibly()}
- * and so SIGKILL on Linux: no shutdown hooks, no {@code finally} blocks.
+ * A second JVM running the {@code main} method of a class on this JVM's class path, for tests of what survives a
+ * process that dies: start it, wait until it reaches the interesting point (a line it prints or a file it writes), then
+ * {@link #kill()} it, which is {@code Process.destroyForcibly()} and so SIGKILL on Linux: no shutdown hooks, no
+ * {@code finally} blocks.
  *
- * <p>The child's standard output is collected line by line ({@link #lines()}), its standard error
- * separately ({@link #errors()}); both appear in the messages of the assertions that fail here.
- * Closing a child that is still alive kills it, so a {@code try}-with-resources block never leaves
- * one running.
+ * <p>The child's standard output is collected line by line ({@link #lines()}), its standard error separately
+ * ({@link #errors()}); both appear in the messages of the assertions that fail here. Closing a child that is still
+ * alive kills it, so a {@code try}-with-resources block never leaves one running.
  */
 public final class ChildJvm implements AutoCloseable {
     private static final Duration DEATH = Duration.ofSeconds(60);
@@ -54,8 +53,8 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts {@code main.main(args)} in a new JVM as {@link #start(Class, String...)} does, with JVM
-     * options such as {@code -Xmx128m} before the class name.
+     * Starts {@code main.main(args)} in a new JVM as {@link #start(Class, String...)} does, with JVM options such as
+     * {@code -Xmx128m} before the class name.
      *
      * @param main a class with a {@code public static void main(String[])}
      * @param jvmOptions options of the {@code java} command
@@ -66,8 +65,10 @@ public final class ChildJvm implements AutoCloseable {
     public static ChildJvm start(Class<?> main, List<String> jvmOptions, String... args) throws IOException {
         Objects.requireNonNull(main, "main");
         Objects.requireNonNull(jvmOptions, "jvmOptions");
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path")));
+        var command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path")));
         command.addAll(jvmOptions);
         command.add(main.getName());
         command.addAll(List.of(args));
@@ -91,8 +92,8 @@ public final class ChildJvm implements AutoCloseable {
                 }
             }
             if (ended) {
-                throw new AssertionError("child exited with " + process.exitValue() + " before printing '" + prefix
-                        + "'\n" + output());
+                throw new AssertionError(
+                        "child exited with " + process.exitValue() + " before printing '" + prefix + "'\n" + output());
             }
             Thread.sleep(5);
         }
@@ -121,8 +122,7 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Waits until the file {@code marker} exists, for a child that announces a point it reached by
-     * writing a file.
+     * Waits until the file {@code marker} exists, for a child that announces a point it reached by writing a file.
      *
      * @throws AssertionError when the child exits first or the time runs out
      */
@@ -131,8 +131,8 @@ public final class ChildJvm implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(marker)) {
             if (!process.isAlive()) {
-                throw new AssertionError("child exited with " + process.exitValue() + " before writing " + marker
-                        + "\n" + output());
+                throw new AssertionError(
+                        "child exited with " + process.exitValue() + " before writing " + marker + "\n" + output());
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the child did not write " + marker + " within " + timeout + "\n" + output());
@@ -205,16 +205,18 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     private static Thread drainer(InputStream stream, List<String> into, String name) {
-        var thread = new Thread(() -> {
-            try (var in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    into.add(line);
-                }
-            } catch (IOException e) {
-                // The stream closes when the process is destroyed; what was read before stays.
-            }
-        }, name);
+        var thread = new Thread(
+                () -> {
+                    try (var in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = in.readLine()) != null) {
+                            into.add(line);
+                        }
+                    } catch (IOException e) {
+                        // The stream closes when the process is destroyed; what was read before stays.
+                    }
+                },
+                name);
         thread.setDaemon(true);
         thread.start();
         return thread;

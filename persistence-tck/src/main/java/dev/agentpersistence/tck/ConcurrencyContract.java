@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,27 +33,34 @@ abstract class ConcurrencyContract extends Contract {
     }
 
     /**
-     * Races {@link #THREADS} different checkpoints at each of {@link #ROUNDS} versions; racer {@code i}
-     * saves through {@code providers.apply(i)}. Checks exactly one winner per version, conflicts for the
-     * rest, and that the stored checkpoint is the winner's.
+     * Races {@link #THREADS} different checkpoints at each of {@link #ROUNDS} versions; racer {@code i} saves through
+     * {@code providers.apply(i)}. Checks exactly one winner per version, conflicts for the rest, and that the stored
+     * checkpoint is the winner's.
      */
-    static void raceForVersions(Contract contract, String agent,
-                                IntFunction<PersistenceStorageProvider<CheckpointFilter>> providers) {
+    static void raceForVersions(
+            Contract contract, String agent, IntFunction<PersistenceStorageProvider<CheckpointFilter>> providers) {
         var winners = new ArrayList<AgentCheckpoint>();
         for (long version = 0; version < ROUNDS; version++) {
             long v = version;
-            var outcomes = Race.run(THREADS, racer -> providers.apply(racer).saveCheckpoint(agent, contender(agent, v, racer)));
+            var outcomes = Race.run(
+                    THREADS, racer -> providers.apply(racer).saveCheckpoint(agent, contender(agent, v, racer)));
             var won = outcomes.stream().filter(Race.Outcome::succeeded).toList();
-            assertThat(won).as("racers that won version %d (exactly one may)", v).hasSize(1);
+            assertThat(won)
+                    .as("racers that won version %d (exactly one may)", v)
+                    .hasSize(1);
             for (var outcome : outcomes) {
                 if (!outcome.succeeded()) {
-                    assertThat(outcome.failure()).as("what a losing racer at version %d got", v)
+                    assertThat(outcome.failure())
+                            .as("what a losing racer at version %d got", v)
                             .isInstanceOf(CheckpointConflictException.class);
                 }
             }
             var winner = contender(agent, v, won.get(0).racer());
             winners.add(winner);
-            var stored = contract.provider().getCheckpoints(agent, CheckpointFilter.builder().maxVersion(v).limit(1).build());
+            var stored = contract.provider()
+                    .getCheckpoints(
+                            agent,
+                            CheckpointFilter.builder().maxVersion(v).limit(1).build());
             assertThat(stored).as("stored at version %d", v).containsExactly(winner);
         }
         assertThat(contract.provider().getCheckpoints(agent)).containsExactlyElementsOf(winners);
@@ -61,7 +68,8 @@ abstract class ConcurrencyContract extends Contract {
 
     @Test
     @Timeout(120)
-    @DisplayName("16 threads saving different checkpoints at the same version: exactly one wins, the rest get CheckpointConflictException")
+    @DisplayName("16 threads saving different checkpoints at the same version: exactly one wins, the rest get "
+            + "CheckpointConflictException")
     void oneWinnerPerVersion() {
         var provider = provider();
         raceForVersions(this, agent("race"), racer -> provider);
@@ -110,7 +118,12 @@ abstract class ConcurrencyContract extends Contract {
         var outcomes = Race.run(THREADS, racer -> {
             String agent = base + "/" + racer;
             for (int v = 0; v < 10; v++) {
-                provider().saveCheckpoint(agent, Checkpoints.builder(agent, v).metadata("racer", "" + racer).build());
+                provider()
+                        .saveCheckpoint(
+                                agent,
+                                Checkpoints.builder(agent, v)
+                                        .metadata("racer", "" + racer)
+                                        .build());
             }
         });
         for (var outcome : outcomes) {
@@ -120,7 +133,9 @@ abstract class ConcurrencyContract extends Contract {
             String agent = base + "/" + racer;
             var expected = new ArrayList<AgentCheckpoint>();
             for (int v = 0; v < 10; v++) {
-                expected.add(Checkpoints.builder(agent, v).metadata("racer", "" + racer).build());
+                expected.add(Checkpoints.builder(agent, v)
+                        .metadata("racer", "" + racer)
+                        .build());
             }
             assertThat(provider().getCheckpoints(agent)).as("agent %s", agent).containsExactlyElementsOf(expected);
         }

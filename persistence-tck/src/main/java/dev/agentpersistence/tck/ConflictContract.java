@@ -23,24 +23,30 @@ abstract class ConflictContract extends Contract {
                 .satisfies(e -> {
                     var conflict = (CheckpointConflictException) e;
                     assertThat(conflict.agentId()).as("agentId of the conflict").isEqualTo(agent);
-                    assertThat(conflict.checkpointId()).as("checkpointId of the conflict").isEqualTo(incoming.checkpointId());
+                    assertThat(conflict.checkpointId())
+                            .as("checkpointId of the conflict")
+                            .isEqualTo(incoming.checkpointId());
                 });
     }
 
     @Test
-    @DisplayName("saving other content at an existing version throws CheckpointConflictException and keeps the original")
+    @DisplayName(
+            "saving other content at an existing version throws CheckpointConflictException and keeps the original")
     void sameVersionOtherContent() {
         String agent = agent("conflict-version");
         var original = Checkpoints.full(agent, 1);
         provider().saveCheckpoint(agent, original);
-        var intruder = Checkpoints.simple(agent, 1).toBuilder().checkpointId("intruder").build();
+        var intruder = Checkpoints.simple(agent, 1).toBuilder()
+                .checkpointId("intruder")
+                .build();
         assertConflict(agent, intruder);
         assertThat(provider().getCheckpoints(agent)).containsExactly(original);
         assertThat(provider().getLatestCheckpoint(agent)).contains(original);
     }
 
     @Test
-    @DisplayName("saving an existing checkpoint id at another version throws CheckpointConflictException and stores nothing")
+    @DisplayName(
+            "saving an existing checkpoint id at another version throws CheckpointConflictException and stores nothing")
     void sameIdOtherVersion() {
         String agent = agent("conflict-id");
         var original = Checkpoints.simple(agent, 0);
@@ -51,16 +57,29 @@ abstract class ConflictContract extends Contract {
     }
 
     @Test
-    @DisplayName("a checkpoint that differs only slightly (1 ns, one state value, one metadata entry, one message) conflicts")
+    @DisplayName("a checkpoint that differs only slightly (1 ns, one state value, one metadata entry, one message) "
+            + "conflicts")
     void smallDifferences() {
         String agent = agent("conflict-small");
         var original = Checkpoints.full(agent, 0);
         provider().saveCheckpoint(agent, original);
-        assertConflict(agent, original.toBuilder().createdAt(original.createdAt().plusNanos(1)).build());
+        assertConflict(
+                agent,
+                original.toBuilder()
+                        .createdAt(original.createdAt().plusNanos(1))
+                        .build());
         assertConflict(agent, original.toBuilder().state("count", json("43")).build());
-        assertConflict(agent, original.toBuilder().state("outline", json("{\"title\":\"Quarterly report\"}")).build());
+        assertConflict(
+                agent,
+                original.toBuilder()
+                        .state("outline", json("{\"title\":\"Quarterly report\"}"))
+                        .build());
         assertConflict(agent, original.toBuilder().metadata("phase", "final").build());
-        assertConflict(agent, original.toBuilder().messageHistory(original.messageHistory().subList(0, 5)).build());
+        assertConflict(
+                agent,
+                original.toBuilder()
+                        .messageHistory(original.messageHistory().subList(0, 5))
+                        .build());
         assertConflict(agent, original.toBuilder().lastInput(null).build());
         assertConflict(agent, original.toBuilder().nodeId(null).build());
         assertThat(provider().getCheckpoints(agent)).containsExactly(original);

@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Base of every contract group of {@link StorageProviderCompatibilityKit}: access to the test's
- * providers and unique agent ids, and helpers shared by the groups.
+ * Base of every contract group of {@link StorageProviderCompatibilityKit}: access to the test's providers and unique
+ * agent ids, and helpers shared by the groups.
  */
 abstract class Contract {
     private final KitSession session;
@@ -62,8 +62,8 @@ abstract class Contract {
     }
 
     /**
-     * Calls an operation the SPI lets a provider leave out ({@code getCheckpoint}, deletions,
-     * {@code listAgents}); aborts the test, naming the operation and the reason, when it is unsupported.
+     * Calls an operation the SPI lets a provider leave out ({@code getCheckpoint}, deletions, {@code listAgents});
+     * aborts the test, naming the operation and the reason, when it is unsupported.
      */
     final <T> T optional(String operation, Supplier<T> call) {
         try {
@@ -103,7 +103,8 @@ abstract class Contract {
     }
 
     static void assertAscending(List<AgentCheckpoint> checkpoints) {
-        assertThat(versions(checkpoints)).as("versions must be strictly ascending")
+        assertThat(versions(checkpoints))
+                .as("versions must be strictly ascending")
                 .isSortedAccordingTo(Comparator.naturalOrder())
                 .doesNotHaveDuplicates();
     }

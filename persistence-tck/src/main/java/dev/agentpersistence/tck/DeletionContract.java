@@ -54,7 +54,9 @@ abstract class DeletionContract extends Contract {
         assertThat(provider().getLatestCheckpoint(agent)).isEmpty();
         assertThat(provider().getCheckpoints(neighbour)).containsExactly(kept);
         assertThat(deleteAll(agent)).as("deleting again").isZero();
-        assertThat(deleteAll(agent("delete-nobody"))).as("deleting an unknown agent").isZero();
+        assertThat(deleteAll(agent("delete-nobody")))
+                .as("deleting an unknown agent")
+                .isZero();
     }
 
     @Test
@@ -112,10 +114,17 @@ abstract class DeletionContract extends Contract {
     }
 
     @Test
-    @DisplayName("listAgents returns the agents with checkpoints, sorted, without agents whose checkpoints were all deleted")
+    @DisplayName(
+            "listAgents returns the agents with checkpoints, sorted, without agents whose checkpoints were all deleted")
     void listAgentsSortedAndPruned() {
-        var agents = List.of(agent("list-b"), agent("list-a"), agent("list-C"), agent("list-a") + "/x", agent("list-ä"),
-                agent("list-🙂"), agent("list-retained"));
+        var agents = List.of(
+                agent("list-b"),
+                agent("list-a"),
+                agent("list-C"),
+                agent("list-a") + "/x",
+                agent("list-ä"),
+                agent("list-🙂"),
+                agent("list-retained"));
         for (String agent : agents) {
             provider().saveCheckpoint(agent, Checkpoints.simple(agent, 0));
         }
@@ -131,7 +140,9 @@ abstract class DeletionContract extends Contract {
         deleteBefore(agents.get(6), 1);
         expected.remove(agents.get(0));
         expected.remove(agents.get(1));
-        assertThat(myAgents()).as("agents after deleting all checkpoints of two").containsExactlyElementsOf(expected);
+        assertThat(myAgents())
+                .as("agents after deleting all checkpoints of two")
+                .containsExactlyElementsOf(expected);
     }
 
     @Test

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks that a provider module is discoverable: its factory is registered for
- * {@link java.util.ServiceLoader}, found under its name, and creates a working provider.
+ * Checks that a provider module is discoverable: its factory is registered for {@link java.util.ServiceLoader}, found
+ * under its name, and creates a working provider.
  *
  * <pre>{@code
  * class MyDiscoveryTest extends DiscoveryKit {
@@ -47,8 +47,8 @@ public abstract class DiscoveryKit {
     protected abstract Class<?> expectedProviderType();
 
     /**
-     * Whether two providers loaded with the same settings share their storage; {@code false} for
-     * providers that keep checkpoints inside the instance, which aborts the cross-instance check with that reason.
+     * Whether two providers loaded with the same settings share their storage; {@code false} for providers that keep
+     * checkpoints inside the instance, which aborts the cross-instance check with that reason.
      */
     protected boolean sharesStorageAcrossInstances() {
         return true;
@@ -75,8 +75,10 @@ public abstract class DiscoveryKit {
             names.add(factory.name());
         }
         assertThat(names).contains(providerName());
-        assertThat(providerName()).as("factory names are lower case without spaces")
-                .isEqualTo(providerName().toLowerCase(Locale.ROOT)).doesNotContainAnyWhitespaces();
+        assertThat(providerName())
+                .as("factory names are lower case without spaces")
+                .isEqualTo(providerName().toLowerCase(Locale.ROOT))
+                .doesNotContainAnyWhitespaces();
     }
 
     @Test
@@ -94,12 +96,13 @@ public abstract class DiscoveryKit {
     }
 
     @Test
-    @DisplayName("agent.persistence.history.incremental chooses what a storage-shell provider writes, never what it reads")
+    @DisplayName(
+            "agent.persistence.history.incremental chooses what a storage-shell provider writes, never what it reads")
     void incrementalHistoryIsAWriteSetting() throws Exception {
-        var plain = track(PersistenceStorageProviders.load(providerName(),
-                config().with(IncrementalHistoryConfig.ENABLED.key(), "false")));
-        var enabled = track(PersistenceStorageProviders.load(providerName(),
-                config().with(IncrementalHistoryConfig.ENABLED.key(), "true")));
+        var plain = track(PersistenceStorageProviders.load(
+                providerName(), config().with(IncrementalHistoryConfig.ENABLED.key(), "false")));
+        var enabled = track(PersistenceStorageProviders.load(
+                providerName(), config().with(IncrementalHistoryConfig.ENABLED.key(), "true")));
         assertThat(plain).isInstanceOf(expectedProviderType());
         assertThat(enabled).isInstanceOf(expectedProviderType());
         if (plain instanceof StorageShell plainShell && enabled instanceof StorageShell enabledShell) {
@@ -111,34 +114,46 @@ public abstract class DiscoveryKit {
     @Test
     @DisplayName("providers loaded with different write settings read each other's checkpoints completely")
     void everyLoadedProviderReadsEveryForm() throws Exception {
-        Assumptions.assumeTrue(sharesStorageAcrossInstances(),
+        Assumptions.assumeTrue(
+                sharesStorageAcrossInstances(),
                 "instances of " + expectedProviderType().getName() + " do not share storage");
         ProviderConfig base = config();
-        var plain = track(PersistenceStorageProviders.load(providerName(), base
-                .with(IncrementalHistoryConfig.ENABLED.key(), "false")
-                .with(CodecSettings.COMPRESSION.key(), "none")
-                .with(CodecSettings.CHECKSUM.key(), "false")));
-        var layered = track(PersistenceStorageProviders.load(providerName(), base
-                .with(IncrementalHistoryConfig.ENABLED.key(), "true")
-                .with(IncrementalHistoryConfig.BLOCK_SIZE.key(), "8")
-                .with(CodecSettings.COMPRESSION_MIN_SIZE.key(), "0")));
+        var plain = track(PersistenceStorageProviders.load(
+                providerName(),
+                base.with(IncrementalHistoryConfig.ENABLED.key(), "false")
+                        .with(CodecSettings.COMPRESSION.key(), "none")
+                        .with(CodecSettings.CHECKSUM.key(), "false")));
+        var layered = track(PersistenceStorageProviders.load(
+                providerName(),
+                base.with(IncrementalHistoryConfig.ENABLED.key(), "true")
+                        .with(IncrementalHistoryConfig.BLOCK_SIZE.key(), "8")
+                        .with(CodecSettings.COMPRESSION_MIN_SIZE.key(), "0")));
         String fromPlain = "discovery-plain-" + KitSession.randomId(10);
         String fromLayered = "discovery-layered-" + KitSession.randomId(10);
-        var first = Checkpoints.builder(fromPlain, 0).messageHistory(Checkpoints.history(600)).build();
-        var second = Checkpoints.builder(fromLayered, 0).messageHistory(Checkpoints.history(600)).build();
+        var first = Checkpoints.builder(fromPlain, 0)
+                .messageHistory(Checkpoints.history(600))
+                .build();
+        var second = Checkpoints.builder(fromLayered, 0)
+                .messageHistory(Checkpoints.history(600))
+                .build();
         plain.saveCheckpoint(fromPlain, first);
         layered.saveCheckpoint(fromLayered, second);
         var readByLayered = layered.getLatestCheckpoint(fromPlain);
         var readByPlain = plain.getLatestCheckpoint(fromLayered);
-        assertThat(readByLayered).as("a plain checkpoint read by a provider writing layers").isPresent();
-        assertThat(readByPlain).as("a layered, incremental checkpoint read by a provider writing plain JSON").isPresent();
+        assertThat(readByLayered)
+                .as("a plain checkpoint read by a provider writing layers")
+                .isPresent();
+        assertThat(readByPlain)
+                .as("a layered, incremental checkpoint read by a provider writing plain JSON")
+                .isPresent();
         assertThat(readByPlain.get().messageHistory()).as("messages read back").hasSize(600);
         assertThat(readByLayered.get().equals(first)).as("read back equal").isTrue();
         assertThat(readByPlain.get().equals(second)).as("read back equal").isTrue();
     }
 
     /** The provider itself, looking through an incremental history layer a custom factory may add. */
-    private static PersistenceStorageProvider<CheckpointFilter> underneath(PersistenceStorageProvider<CheckpointFilter> provider) {
+    private static PersistenceStorageProvider<CheckpointFilter> underneath(
+            PersistenceStorageProvider<CheckpointFilter> provider) {
         return provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
     }
 

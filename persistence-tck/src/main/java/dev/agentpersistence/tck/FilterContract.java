@@ -40,9 +40,16 @@ abstract class FilterContract extends Contract {
         FilterDataset.save(this, agent);
         assertThat(versions(agent, filter().nodeId("plan").build())).containsExactly(0L, 3L, 6L, 9L);
         assertThat(versions(agent, filter().nodeId("write").build())).containsExactly(1L, 7L, 10L);
-        assertThat(versions(agent, filter().nodeId(AgentCheckpoint.TOMBSTONE_NODE_ID).build())).containsExactly(4L, 11L);
-        assertThat(versions(agent, filter().nodeId("Plan").build())).as("node ids are case-sensitive").isEmpty();
-        assertThat(versions(agent, filter().nodeId("pla").build())).as("no prefix match").isEmpty();
+        assertThat(versions(
+                        agent,
+                        filter().nodeId(AgentCheckpoint.TOMBSTONE_NODE_ID).build()))
+                .containsExactly(4L, 11L);
+        assertThat(versions(agent, filter().nodeId("Plan").build()))
+                .as("node ids are case-sensitive")
+                .isEmpty();
+        assertThat(versions(agent, filter().nodeId("pla").build()))
+                .as("no prefix match")
+                .isEmpty();
         assertThat(versions(agent, filter().nodeId("nope").build())).isEmpty();
     }
 
@@ -51,12 +58,18 @@ abstract class FilterContract extends Contract {
     void createdAfterInclusive() {
         String agent = agent("filter-after");
         FilterDataset.save(this, agent);
-        assertThat(versions(agent, filter().createdAfter(createdAt(5)).build())).containsExactlyElementsOf(range(5, 12));
-        assertThat(versions(agent, filter().createdAfter(createdAt(5).plusNanos(1)).build()))
+        assertThat(versions(agent, filter().createdAfter(createdAt(5)).build()))
+                .containsExactlyElementsOf(range(5, 12));
+        assertThat(versions(
+                        agent, filter().createdAfter(createdAt(5).plusNanos(1)).build()))
                 .containsExactlyElementsOf(range(6, 12));
-        assertThat(versions(agent, filter().createdAfter(createdAt(0).minusSeconds(1)).build()))
+        assertThat(versions(
+                        agent,
+                        filter().createdAfter(createdAt(0).minusSeconds(1)).build()))
                 .containsExactlyElementsOf(range(0, 12));
-        assertThat(versions(agent, filter().createdAfter(createdAt(11).plusNanos(1)).build())).isEmpty();
+        assertThat(versions(
+                        agent, filter().createdAfter(createdAt(11).plusNanos(1)).build()))
+                .isEmpty();
     }
 
     @Test
@@ -64,11 +77,16 @@ abstract class FilterContract extends Contract {
     void createdBeforeExclusive() {
         String agent = agent("filter-before");
         FilterDataset.save(this, agent);
-        assertThat(versions(agent, filter().createdBefore(createdAt(5)).build())).containsExactlyElementsOf(range(0, 5));
-        assertThat(versions(agent, filter().createdBefore(createdAt(5).plusNanos(1)).build()))
+        assertThat(versions(agent, filter().createdBefore(createdAt(5)).build()))
+                .containsExactlyElementsOf(range(0, 5));
+        assertThat(versions(
+                        agent, filter().createdBefore(createdAt(5).plusNanos(1)).build()))
                 .containsExactlyElementsOf(range(0, 6));
-        assertThat(versions(agent, filter().createdBefore(createdAt(0)).build())).isEmpty();
-        assertThat(versions(agent, filter().createdBefore(createdAt(11).plusSeconds(1)).build()))
+        assertThat(versions(agent, filter().createdBefore(createdAt(0)).build()))
+                .isEmpty();
+        assertThat(versions(
+                        agent,
+                        filter().createdBefore(createdAt(11).plusSeconds(1)).build()))
                 .containsExactlyElementsOf(range(0, 12));
     }
 
@@ -83,14 +101,25 @@ abstract class FilterContract extends Contract {
                 Checkpoints.builder(agent, 2).createdAt(t.plusNanos(2)).build(),
                 Checkpoints.builder(agent, 3).createdAt(t.plusNanos(1_000)).build());
         saveAll(agent, checkpoints);
-        assertThat(versions(agent, filter().createdAfter(t.plusNanos(1)).build())).containsExactly(1L, 2L, 3L);
-        assertThat(versions(agent, filter().createdBefore(t.plusNanos(1)).build())).containsExactly(0L);
-        assertThat(versions(agent, filter().createdAfter(t.plusNanos(1)).createdBefore(t.plusNanos(2)).build()))
+        assertThat(versions(agent, filter().createdAfter(t.plusNanos(1)).build()))
+                .containsExactly(1L, 2L, 3L);
+        assertThat(versions(agent, filter().createdBefore(t.plusNanos(1)).build()))
+                .containsExactly(0L);
+        assertThat(versions(
+                        agent,
+                        filter().createdAfter(t.plusNanos(1))
+                                .createdBefore(t.plusNanos(2))
+                                .build()))
                 .containsExactly(1L);
-        assertThat(versions(agent, filter().createdAfter(t.plusNanos(3)).build())).containsExactly(3L);
-        assertThat(versions(agent, filter().createdBefore(t.plusNanos(999)).build())).containsExactly(0L, 1L, 2L);
-        assertThat(provider().getLatestCheckpoint(agent, filter().createdBefore(t.plusNanos(2)).build()))
-                .map(AgentCheckpoint::version).contains(1L);
+        assertThat(versions(agent, filter().createdAfter(t.plusNanos(3)).build()))
+                .containsExactly(3L);
+        assertThat(versions(agent, filter().createdBefore(t.plusNanos(999)).build()))
+                .containsExactly(0L, 1L, 2L);
+        assertThat(provider()
+                        .getLatestCheckpoint(
+                                agent, filter().createdBefore(t.plusNanos(2)).build()))
+                .map(AgentCheckpoint::version)
+                .contains(1L);
     }
 
     @Test
@@ -98,10 +127,24 @@ abstract class FilterContract extends Contract {
     void createdRange() {
         String agent = agent("filter-range");
         FilterDataset.save(this, agent);
-        assertThat(versions(agent, filter().createdAfter(createdAt(3)).createdBefore(createdAt(8)).build()))
+        assertThat(versions(
+                        agent,
+                        filter().createdAfter(createdAt(3))
+                                .createdBefore(createdAt(8))
+                                .build()))
                 .containsExactlyElementsOf(range(3, 8));
-        assertThat(versions(agent, filter().createdAfter(createdAt(3)).createdBefore(createdAt(3)).build())).isEmpty();
-        assertThat(versions(agent, filter().createdAfter(createdAt(8)).createdBefore(createdAt(3)).build())).isEmpty();
+        assertThat(versions(
+                        agent,
+                        filter().createdAfter(createdAt(3))
+                                .createdBefore(createdAt(3))
+                                .build()))
+                .isEmpty();
+        assertThat(versions(
+                        agent,
+                        filter().createdAfter(createdAt(8))
+                                .createdBefore(createdAt(3))
+                                .build()))
+                .isEmpty();
     }
 
     @Test
@@ -122,13 +165,24 @@ abstract class FilterContract extends Contract {
         FilterDataset.save(this, agent);
         assertThat(versions(agent, filter().metadata("phase", "draft").build())).containsExactly(0L, 1L, 2L, 3L, 5L);
         assertThat(versions(agent, filter().metadata("owner", "alice").build())).containsExactly(0L, 2L, 6L, 8L, 10L);
-        assertThat(versions(agent, filter().metadata(Map.of("phase", "final", "owner", "alice")).build()))
+        assertThat(versions(
+                        agent,
+                        filter().metadata(Map.of("phase", "final", "owner", "alice"))
+                                .build()))
                 .containsExactly(6L, 8L, 10L);
-        assertThat(versions(agent, filter().metadata(Map.of("phase", "draft", "owner", "carol")).build()))
-                .as("one entry not matching excludes the checkpoint").isEmpty();
+        assertThat(versions(
+                        agent,
+                        filter().metadata(Map.of("phase", "draft", "owner", "carol"))
+                                .build()))
+                .as("one entry not matching excludes the checkpoint")
+                .isEmpty();
         assertThat(versions(agent, filter().metadata("missing", "x").build())).isEmpty();
-        assertThat(versions(agent, filter().metadata("phase", "Draft").build())).as("values are case-sensitive").isEmpty();
-        assertThat(versions(agent, filter().metadata("phase", "dra").build())).as("no prefix match").isEmpty();
+        assertThat(versions(agent, filter().metadata("phase", "Draft").build()))
+                .as("values are case-sensitive")
+                .isEmpty();
+        assertThat(versions(agent, filter().metadata("phase", "dra").build()))
+                .as("no prefix match")
+                .isEmpty();
         assertThat(versions(agent, filter().metadata(Map.of()).build())).containsExactlyElementsOf(range(0, 12));
     }
 
@@ -144,7 +198,8 @@ abstract class FilterContract extends Contract {
         saveAll(agent, saved);
         for (int v = 0; v < values.size(); v++) {
             assertThat(versions(agent, filter().metadata("k", values.get(v)).build()))
-                    .as("metadata k=%s", values.get(v)).containsExactly((long) v);
+                    .as("metadata k=%s", values.get(v))
+                    .containsExactly((long) v);
         }
     }
 
@@ -164,16 +219,44 @@ abstract class FilterContract extends Contract {
     void combined() {
         String agent = agent("filter-combined");
         FilterDataset.save(this, agent);
-        assertThat(versions(agent, filter().nodeId("plan").metadata("phase", "final").maxVersion(9L)
-                .createdAfter(createdAt(7)).build())).containsExactly(9L);
-        assertThat(versions(agent, filter().nodeId("plan").metadata("phase", "final").maxVersion(8L).build()))
+        assertThat(versions(
+                        agent,
+                        filter().nodeId("plan")
+                                .metadata("phase", "final")
+                                .maxVersion(9L)
+                                .createdAfter(createdAt(7))
+                                .build()))
+                .containsExactly(9L);
+        assertThat(versions(
+                        agent,
+                        filter().nodeId("plan")
+                                .metadata("phase", "final")
+                                .maxVersion(8L)
+                                .build()))
                 .containsExactly(6L);
-        assertThat(versions(agent, filter().metadata("owner", "bob").createdAfter(createdAt(2))
-                .createdBefore(createdAt(9)).includeTombstones(false).build())).containsExactly(3L, 5L, 7L);
-        assertThat(versions(agent, filter().nodeId("review").metadata("owner", "alice").maxVersion(11L)
-                .createdAfter(createdAt(0)).createdBefore(createdAt(11)).includeTombstones(false).build()))
+        assertThat(versions(
+                        agent,
+                        filter().metadata("owner", "bob")
+                                .createdAfter(createdAt(2))
+                                .createdBefore(createdAt(9))
+                                .includeTombstones(false)
+                                .build()))
+                .containsExactly(3L, 5L, 7L);
+        assertThat(versions(
+                        agent,
+                        filter().nodeId("review")
+                                .metadata("owner", "alice")
+                                .maxVersion(11L)
+                                .createdAfter(createdAt(0))
+                                .createdBefore(createdAt(11))
+                                .includeTombstones(false)
+                                .build()))
                 .containsExactly(2L, 8L);
-        assertThat(versions(agent, filter().nodeId(AgentCheckpoint.TOMBSTONE_NODE_ID).includeTombstones(false).build()))
+        assertThat(versions(
+                        agent,
+                        filter().nodeId(AgentCheckpoint.TOMBSTONE_NODE_ID)
+                                .includeTombstones(false)
+                                .build()))
                 .isEmpty();
     }
 
@@ -208,7 +291,8 @@ abstract class FilterContract extends Contract {
                             for (var metadata : metadatas) {
                                 for (boolean tombstones : new boolean[] {true, false}) {
                                     var f = new CheckpointFilter(node, after, before, max, limit, metadata, tombstones);
-                                    assertThat(provider().getCheckpoints(agent, f)).as("%s", f)
+                                    assertThat(provider().getCheckpoints(agent, f))
+                                            .as("%s", f)
                                             .containsExactlyElementsOf(f.apply(all));
                                     checked++;
                                 }

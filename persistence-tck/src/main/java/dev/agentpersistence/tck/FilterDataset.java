@@ -9,6 +9,7 @@ import java.util.Random;
 
 /**
  * Twelve checkpoints of one agent that every filter test reads:
+ *
  * <pre>
  * version  nodeId   phase  owner   (createdAt = BASE + version minutes + version ns)
  *  0       plan     draft  alice
@@ -24,14 +25,14 @@ import java.util.Random;
  * 10       write    final  alice
  * 11       tombstone
  * </pre>
+ *
  * Saved in a shuffled order so that no provider can rely on insertion order.
  */
 final class FilterDataset {
     static final int SIZE = 12;
     private static final String[] NODES = {"plan", "write", "review"};
 
-    private FilterDataset() {
-    }
+    private FilterDataset() {}
 
     static Instant createdAt(long version) {
         return Checkpoints.BASE_TIME.plusSeconds(60 * version).plusNanos(version);

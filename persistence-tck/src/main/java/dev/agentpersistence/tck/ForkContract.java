@@ -18,10 +18,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AgentPersistence#fork} and {@link AgentPersistence#lineage} over the provider: a fork is a
- * new agent whose first checkpoint copies the chosen one and records its origin; the parent is left
- * as it was; lineage is read back, also by another provider instance. Fork and lineage look
- * checkpoints up by id, so a provider without {@code getCheckpoint} aborts this group.
+ * {@link AgentPersistence#fork} and {@link AgentPersistence#lineage} over the provider: a fork is a new agent whose
+ * first checkpoint copies the chosen one and records its origin; the parent is left as it was; lineage is read back,
+ * also by another provider instance. Fork and lineage look checkpoints up by id, so a provider without
+ * {@code getCheckpoint} aborts this group.
  */
 abstract class ForkContract extends Contract {
     private static final Instant FORKED_AT = Instant.parse("2026-04-01T08:00:00.123456789Z");
@@ -31,7 +31,10 @@ abstract class ForkContract extends Contract {
     }
 
     private AgentPersistence persistence() {
-        return AgentPersistence.builder().storage(provider()).clock(Clock.fixed(FORKED_AT, ZoneOffset.UTC)).build();
+        return AgentPersistence.builder()
+                .storage(provider())
+                .clock(Clock.fixed(FORKED_AT, ZoneOffset.UTC))
+                .build();
     }
 
     private <T> T lookingUp(Supplier<T> call) {
@@ -39,7 +42,9 @@ abstract class ForkContract extends Contract {
     }
 
     @Test
-    @DisplayName("a fork's first checkpoint is version 0 of the new agent, equal in content to the chosen one, with its origin in metadata")
+    @DisplayName(
+            "a fork's first checkpoint is version 0 of the new agent, equal in content to the chosen one, with its "
+                    + "origin in metadata")
     void forkCopiesTheChosenCheckpoint() {
         String parent = agent("fork-parent");
         String child = agent("fork-child");
@@ -56,7 +61,8 @@ abstract class ForkContract extends Contract {
         assertThat(first.state()).isEqualTo(chosen.state());
         assertThat(first.lastInput()).isEqualTo(chosen.lastInput());
         assertThat(first.nodeId()).isEqualTo(chosen.nodeId());
-        assertThat(first.metadata()).containsAllEntriesOf(chosen.metadata())
+        assertThat(first.metadata())
+                .containsAllEntriesOf(chosen.metadata())
                 .containsEntry(ForkOrigin.PARENT_AGENT_KEY, parent)
                 .containsEntry(ForkOrigin.PARENT_CHECKPOINT_KEY, chosen.checkpointId())
                 .containsEntry(ForkOrigin.PARENT_VERSION_KEY, "1");
@@ -79,7 +85,8 @@ abstract class ForkContract extends Contract {
         assertThat(next.version()).isEqualTo(1);
         assertThat(next.parentCheckpointId()).isEqualTo(first.checkpointId());
         assertThat(versions(provider().getCheckpoints(child))).containsExactly(0L, 1L);
-        assertThat(provider().getLatestCheckpoint(parent).orElseThrow().version()).isEqualTo(1);
+        assertThat(provider().getLatestCheckpoint(parent).orElseThrow().version())
+                .isEqualTo(1);
     }
 
     @Test
@@ -95,8 +102,10 @@ abstract class ForkContract extends Contract {
 
         var lineage = persistence.lineage(grandchild);
 
-        assertThat(lineage).extracting(ForkOrigin::agentId, ForkOrigin::parentAgentId, ForkOrigin::parentVersion)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(grandchild, child, 0L),
+        assertThat(lineage)
+                .extracting(ForkOrigin::agentId, ForkOrigin::parentAgentId, ForkOrigin::parentVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(grandchild, child, 0L),
                         org.assertj.core.groups.Tuple.tuple(child, root, 1L));
         assertThat(lineage.get(1).parentCheckpointId()).isEqualTo(Checkpoints.checkpointId(1));
         assertThat(lineage).allSatisfy(origin -> assertThat(origin.forkedAt()).isEqualTo(FORKED_AT));
@@ -108,22 +117,28 @@ abstract class ForkContract extends Contract {
     }
 
     @Test
-    @DisplayName("forking into an agent that has checkpoints, from an unknown checkpoint or from a tombstone is refused")
+    @DisplayName(
+            "forking into an agent that has checkpoints, from an unknown checkpoint or from a tombstone is refused")
     void refusals() {
         String parent = agent("fork-refusals");
         String taken = agent("fork-taken");
-        saveAll(parent, List.of(Checkpoints.simple(parent, 0), AgentCheckpoint.tombstone(parent, 1, Checkpoints.createdAt(1))));
+        saveAll(
+                parent,
+                List.of(Checkpoints.simple(parent, 0), AgentCheckpoint.tombstone(parent, 1, Checkpoints.createdAt(1))));
         saveAll(taken, List.of(Checkpoints.simple(taken, 0)));
         var persistence = persistence();
-        String tombstoneId = provider().getLatestCheckpoint(parent).orElseThrow().checkpointId();
+        String tombstoneId =
+                provider().getLatestCheckpoint(parent).orElseThrow().checkpointId();
 
         lookingUp(() -> persistence.checkpoint(parent, Checkpoints.checkpointId(0)));
         assertThatThrownBy(() -> persistence.fork(parent, Checkpoints.checkpointId(0), taken))
-                .isInstanceOf(AgentAlreadyExistsException.class).hasMessageContaining(taken);
+                .isInstanceOf(AgentAlreadyExistsException.class)
+                .hasMessageContaining(taken);
         assertThatThrownBy(() -> persistence.fork(parent, "no-such-checkpoint", agent("fork-nowhere")))
                 .isInstanceOf(CheckpointNotFoundException.class);
         assertThatThrownBy(() -> persistence.fork(parent, tombstoneId, agent("fork-of-tombstone")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tombstone");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tombstone");
         assertThat(provider().getCheckpoints(taken)).hasSize(1);
     }
 }

@@ -6,28 +6,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A provider that forwards every SPI method to another provider, the optional ones included
- * ({@code getCheckpoint}, both deletions, {@code listAgents} and {@code close}).
+ * A provider that forwards every SPI method to another provider, the optional ones included ({@code getCheckpoint},
+ * both deletions, {@code listAgents} and {@code close}).
  *
- * <p>Subclass it and override only the method a test wants to change, for example to fail one
- * agent's reads or to let another writer win a race; everything else behaves like the delegate.
- * The one-argument {@code getCheckpoints} and {@code getLatestCheckpoint} keep their defaults, so
- * they go through the two-argument methods and see what a subclass changed there.
+ * <p>Subclass it and override only the method a test wants to change, for example to fail one agent's reads or to let
+ * another writer win a race; everything else behaves like the delegate. The one-argument {@code getCheckpoints} and
+ * {@code getLatestCheckpoint} keep their defaults, so they go through the two-argument methods and see what a subclass
+ * changed there.
  *
  * @param <F> the provider's filter type
  */
 public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
 
-    /**
-     * @param delegate the provider every call goes to
-     */
+    /** @param delegate the provider every call goes to */
     public ForwardingStorageProvider(PersistenceStorageProvider<F> delegate) {
         super(delegate);
     }
 
     /**
-     * A view of a shared provider whose {@code close} does nothing, so that code under test may
-     * close "its" provider while the shared one (a heap store, say) stays usable.
+     * A view of a shared provider whose {@code close} does nothing, so that code under test may close "its" provider
+     * while the shared one (a heap store, say) stays usable.
      *
      * @param shared the provider to forward to
      * @param <F> the provider's filter type
@@ -36,8 +34,7 @@ public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
     public static <F> ForwardingStorageProvider<F> ignoringClose(PersistenceStorageProvider<F> shared) {
         return new ForwardingStorageProvider<>(shared) {
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An agent run whose history grows by two small messages per step, as the history contracts save
- * it: version {@code step}, id {@code step-<step>}, node and metadata alternating between steps.
+ * An agent run whose history grows by two small messages per step, as the history contracts save it: version
+ * {@code step}, id {@code step-<step>}, node and metadata alternating between steps.
  */
 final class GrowingRun {
     private final String agentId;
@@ -26,7 +26,8 @@ final class GrowingRun {
         Message answer = step % 7 == 3
                 ? Message.toolCall(new ToolCall("call-" + step, "lookup", Checkpoints.json("{\"step\":" + step + "}")))
                 : Message.assistant("a" + step).withMetadata("s", Integer.toString(step));
-        return List.of(Message.user("q" + step + (step % 50 == 0 ? " ünïcödé 🙂" : "")).withId("q-" + step),
+        return List.of(
+                Message.user("q" + step + (step % 50 == 0 ? " ünïcödé 🙂" : "")).withId("q-" + step),
                 answer.withId("a-" + step));
     }
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Histories that do not extend the previous one — truncated, edited, rolled back and diverged,
- * emptied, repeated — and histories of every length around block boundaries read back exactly.
+ * Histories that do not extend the previous one — truncated, edited, rolled back and diverged, emptied, repeated — and
+ * histories of every length around block boundaries read back exactly.
  */
 abstract class HistoryVariantsContract extends Contract {
 
@@ -36,13 +36,20 @@ abstract class HistoryVariantsContract extends Contract {
     private void assertReadBack(String agent, List<AgentCheckpoint> saved) {
         assertThat(provider().getCheckpoints(agent)).as("getCheckpoints").containsExactlyElementsOf(saved);
         for (var checkpoint : saved) {
-            assertThat(provider().getLatestCheckpoint(agent, CheckpointFilter.builder()
-                    .maxVersion(checkpoint.version()).build())).as("version %d", checkpoint.version()).contains(checkpoint);
+            assertThat(provider()
+                            .getLatestCheckpoint(
+                                    agent,
+                                    CheckpointFilter.builder()
+                                            .maxVersion(checkpoint.version())
+                                            .build()))
+                    .as("version %d", checkpoint.version())
+                    .contains(checkpoint);
         }
     }
 
     @Test
-    @DisplayName("truncated, edited, shifted, rolled back and diverged, emptied and repeated histories read back exactly")
+    @DisplayName(
+            "truncated, edited, shifted, rolled back and diverged, emptied and repeated histories read back exactly")
     void nonExtensions() {
         String agent = agent("variants");
         var base = Checkpoints.history(600);
@@ -54,8 +61,18 @@ abstract class HistoryVariantsContract extends Contract {
         shifted.remove(40);
         var diverged = new ArrayList<>(base.subList(0, 270));
         diverged.addAll(Checkpoints.history(90));
-        var histories = List.of(base, base.subList(0, 300), edited, editedFirst, shifted, base.subList(0, 270), diverged,
-                List.<Message>of(), base, base.subList(0, 1), base.subList(100, 600));
+        var histories = List.of(
+                base,
+                base.subList(0, 300),
+                edited,
+                editedFirst,
+                shifted,
+                base.subList(0, 270),
+                diverged,
+                List.<Message>of(),
+                base,
+                base.subList(0, 1),
+                base.subList(100, 600));
         assertReadBack(agent, saveHistories(agent, histories));
     }
 
@@ -65,7 +82,8 @@ abstract class HistoryVariantsContract extends Contract {
         String agent = agent("boundaries");
         var base = Checkpoints.history(4097);
         var histories = new ArrayList<List<Message>>();
-        for (int size : new int[] {0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 4000, 16}) {
+        for (int size :
+                new int[] {0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 4000, 16}) {
             histories.add(base.subList(0, size));
         }
         assertReadBack(agent, saveHistories(agent, histories));
@@ -81,7 +99,8 @@ abstract class HistoryVariantsContract extends Contract {
         var b = GrowingRun.checkpoint(second, 0, history);
         provider().saveCheckpoint(first, a);
         provider().saveCheckpoint(second, b);
-        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(first))).isEqualTo(1);
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(first)))
+                .isEqualTo(1);
         assertThat(provider().getCheckpoints(second)).containsExactly(b);
         assertThat(provider().getCheckpoints(first)).isEmpty();
         provider().saveCheckpoint(first, a);

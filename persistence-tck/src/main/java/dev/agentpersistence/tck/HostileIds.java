@@ -6,25 +6,64 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * Valid ids that break providers which use ids as paths, keys, patterns or SQL, and invalid ids
- * that every provider must reject. Provider authors can use them in their own tests.
+ * Valid ids that break providers which use ids as paths, keys, patterns or SQL, and invalid ids that every provider
+ * must reject. Provider authors can use them in their own tests.
  */
 public final class HostileIds {
 
     private static final List<String> VALID = List.of(
-            "../../etc/passwd", "..", ".", "a/b", "/absolute", "a\\b", "C:\\Windows\\win.ini", "'; DROP TABLE x;--",
-            "\" OR \"\"=\"", "%2F", "%", "%00", "_", "*", "?", "[abc]", "{tag}", "#fragment", "?a=b&c=d", "~", "$(rm -rf /)",
-            "`id`", "<b>&amp;</b>", "with spaces", " leading and trailing ", "trailing.", "CON", "nul", "a:b", "-", "+=",
-            "🙂 emoji 👩‍👩‍👧", "日本語のエージェント", "\u200Bzero-width", "\uFEFFbom", "null", "\\u0000", "'",
-            "Agent", "agent", "x", "x ", "\u00E9", "e\u0301", maxLength('m'));
+            "../../etc/passwd",
+            "..",
+            ".",
+            "a/b",
+            "/absolute",
+            "a\\b",
+            "C:\\Windows\\win.ini",
+            "'; DROP TABLE x;--",
+            "\" OR \"\"=\"",
+            "%2F",
+            "%",
+            "%00",
+            "_",
+            "*",
+            "?",
+            "[abc]",
+            "{tag}",
+            "#fragment",
+            "?a=b&c=d",
+            "~",
+            "$(rm -rf /)",
+            "`id`",
+            "<b>&amp;</b>",
+            "with spaces",
+            " leading and trailing ",
+            "trailing.",
+            "CON",
+            "nul",
+            "a:b",
+            "-",
+            "+=",
+            "🙂 emoji 👩‍👩‍👧",
+            "日本語のエージェント",
+            "\u200Bzero-width",
+            "\uFEFFbom",
+            "null",
+            "\\u0000",
+            "'",
+            "Agent",
+            "agent",
+            "x",
+            "x ",
+            "\u00E9",
+            "e\u0301",
+            maxLength('m'));
 
-    private HostileIds() {
-    }
+    private HostileIds() {}
 
     /**
-     * Valid ids that must be stored and found exactly: path traversal, separators, SQL, URL escapes,
-     * glob and regex characters, spaces, emoji, pairs that differ only in case, a trailing space or
-     * Unicode normalization, and one of exactly {@value Identifiers#MAX_LENGTH} characters.
+     * Valid ids that must be stored and found exactly: path traversal, separators, SQL, URL escapes, glob and regex
+     * characters, spaces, emoji, pairs that differ only in case, a trailing space or Unicode normalization, and one of
+     * exactly {@value Identifiers#MAX_LENGTH} characters.
      */
     public static List<String> valid() {
         return VALID;
@@ -32,14 +71,20 @@ public final class HostileIds {
 
     /** Ids the API rejects with {@link dev.agentpersistence.InvalidIdentifierException}. */
     public static List<String> invalid() {
-        return List.of("", "nul\u0000inside", "tab\there", "line\nbreak", "\u007F", "unpaired \uD83D surrogate",
+        return List.of(
+                "",
+                "nul\u0000inside",
+                "tab\there",
+                "line\nbreak",
+                "\u007F",
+                "unpaired \uD83D surrogate",
                 maxLength('x') + "x");
     }
 
     /**
-     * Agent ids made of each {@linkplain #valid() hostile id} and {@code unique}, once with the hostile
-     * part first and once last (so both a leading {@code ../} and a trailing {@code /..} are tried);
-     * ids that would grow too long are cut to exactly {@link Identifiers#MAX_LENGTH} characters.
+     * Agent ids made of each {@linkplain #valid() hostile id} and {@code unique}, once with the hostile part first and
+     * once last (so both a leading {@code ../} and a trailing {@code /..} are tried); ids that would grow too long are
+     * cut to exactly {@link Identifiers#MAX_LENGTH} characters.
      */
     public static List<String> agentIds(String unique) {
         var agents = new LinkedHashSet<String>();

@@ -24,19 +24,29 @@ abstract class IdentifierContract extends Contract {
     }
 
     @Test
-    @DisplayName("hostile checkpoint ids (../../etc/passwd, a/b, SQL, %2F, *, {tag}, emoji, 256 chars, …) round-trip exactly and stay distinct")
+    @DisplayName("hostile checkpoint ids (../../etc/passwd, a/b, SQL, %2F, *, {tag}, emoji, 256 chars, …) round-trip "
+            + "exactly and stay distinct")
     void hostileCheckpointIds() {
         String agent = agent("hostile-checkpoints");
         var ids = HostileIds.valid();
         var saved = new ArrayList<AgentCheckpoint>();
         for (int v = 0; v < ids.size(); v++) {
-            saved.add(Checkpoints.builder(agent, v).checkpointId(ids.get(v)).metadata("id", ids.get(v)).build());
+            saved.add(Checkpoints.builder(agent, v)
+                    .checkpointId(ids.get(v))
+                    .metadata("id", ids.get(v))
+                    .build());
         }
         saveAll(agent, saved);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
         for (var checkpoint : saved) {
-            assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().metadata("id", checkpoint.checkpointId())
-                    .build())).as("checkpoint id '%s'", checkpoint.checkpointId()).containsExactly(checkpoint);
+            assertThat(provider()
+                            .getCheckpoints(
+                                    agent,
+                                    CheckpointFilter.builder()
+                                            .metadata("id", checkpoint.checkpointId())
+                                            .build()))
+                    .as("checkpoint id '%s'", checkpoint.checkpointId())
+                    .containsExactly(checkpoint);
         }
     }
 
@@ -48,18 +58,30 @@ abstract class IdentifierContract extends Contract {
         var saved = new ArrayList<AgentCheckpoint>();
         for (int i = 0; i < agents.size(); i++) {
             String agent = agents.get(i);
-            var checkpoint = Checkpoints.builder(agent, i).checkpointId(hostile.get(i % hostile.size()))
-                    .metadata("agent", agent).build();
+            var checkpoint = Checkpoints.builder(agent, i)
+                    .checkpointId(hostile.get(i % hostile.size()))
+                    .metadata("agent", agent)
+                    .build();
             provider().saveCheckpoint(agent, checkpoint);
             saved.add(checkpoint);
         }
         for (int i = 0; i < agents.size(); i++) {
             String agent = agents.get(i);
             var mine = saved.get(i);
-            assertThat(provider().getCheckpoints(agent)).as("checkpoints of agent '%s'", agent).containsExactly(mine);
-            assertThat(provider().getLatestCheckpoint(agent)).as("latest of agent '%s'", agent).contains(mine);
-            assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().metadata("agent", agent).build()))
-                    .as("filtered checkpoints of agent '%s'", agent).containsExactly(mine);
+            assertThat(provider().getCheckpoints(agent))
+                    .as("checkpoints of agent '%s'", agent)
+                    .containsExactly(mine);
+            assertThat(provider().getLatestCheckpoint(agent))
+                    .as("latest of agent '%s'", agent)
+                    .contains(mine);
+            assertThat(provider()
+                            .getCheckpoints(
+                                    agent,
+                                    CheckpointFilter.builder()
+                                            .metadata("agent", agent)
+                                            .build()))
+                    .as("filtered checkpoints of agent '%s'", agent)
+                    .containsExactly(mine);
         }
     }
 
@@ -76,7 +98,13 @@ abstract class IdentifierContract extends Contract {
         saveAll(agent, saved);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
         assertThat(provider().getLatestCheckpoint(agent)).contains(saved.get(4));
-        assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().maxVersion(1L).limit(1).build()))
+        assertThat(provider()
+                        .getCheckpoints(
+                                agent,
+                                CheckpointFilter.builder()
+                                        .maxVersion(1L)
+                                        .limit(1)
+                                        .build()))
                 .containsExactly(saved.get(1));
     }
 
@@ -87,19 +115,38 @@ abstract class IdentifierContract extends Contract {
         for (var pair : pairs) {
             String first = agent(pair.get(0)) + pair.get(0);
             String second = agent(pair.get(0)) + pair.get(1);
-            var a = Checkpoints.builder(first, 0).checkpointId(pair.get(0)).metadata("which", "first").build();
-            var b = Checkpoints.builder(second, 0).checkpointId(pair.get(1)).metadata("which", "second").build();
+            var a = Checkpoints.builder(first, 0)
+                    .checkpointId(pair.get(0))
+                    .metadata("which", "first")
+                    .build();
+            var b = Checkpoints.builder(second, 0)
+                    .checkpointId(pair.get(1))
+                    .metadata("which", "second")
+                    .build();
             provider().saveCheckpoint(first, a);
             provider().saveCheckpoint(second, b);
             assertThat(provider().getCheckpoints(first)).as("agent '%s'", first).containsExactly(a);
-            assertThat(provider().getCheckpoints(second)).as("agent '%s'", second).containsExactly(b);
+            assertThat(provider().getCheckpoints(second))
+                    .as("agent '%s'", second)
+                    .containsExactly(b);
             String shared = agent("near-duplicates");
-            var c = Checkpoints.builder(shared, pairs.indexOf(pair) * 2L).checkpointId(pair.get(0)).build();
-            var d = Checkpoints.builder(shared, pairs.indexOf(pair) * 2L + 1).checkpointId(pair.get(1)).build();
+            var c = Checkpoints.builder(shared, pairs.indexOf(pair) * 2L)
+                    .checkpointId(pair.get(0))
+                    .build();
+            var d = Checkpoints.builder(shared, pairs.indexOf(pair) * 2L + 1)
+                    .checkpointId(pair.get(1))
+                    .build();
             provider().saveCheckpoint(shared, c);
             provider().saveCheckpoint(shared, d);
-            assertThat(provider().getCheckpoints(shared, CheckpointFilter.builder().maxVersion(d.version()).limit(2).build()))
-                    .as("checkpoint ids '%s' and '%s'", pair.get(0), pair.get(1)).containsExactly(c, d);
+            assertThat(provider()
+                            .getCheckpoints(
+                                    shared,
+                                    CheckpointFilter.builder()
+                                            .maxVersion(d.version())
+                                            .limit(2)
+                                            .build()))
+                    .as("checkpoint ids '%s' and '%s'", pair.get(0), pair.get(1))
+                    .containsExactly(c, d);
         }
     }
 
@@ -124,25 +171,34 @@ abstract class IdentifierContract extends Contract {
     }
 
     @Test
-    @DisplayName("invalid agent ids (empty, NUL, control characters, 257 chars, unpaired surrogate) throw InvalidIdentifierException")
+    @DisplayName("invalid agent ids (empty, NUL, control characters, 257 chars, unpaired surrogate) throw "
+            + "InvalidIdentifierException")
     void invalidAgentIds() {
         var provider = provider();
         String valid = agent("valid");
         for (String bad : HostileIds.invalid()) {
-            assertThatThrownBy(() -> provider.getCheckpoints(bad)).as("getCheckpoints(%s)", printable(bad))
+            assertThatThrownBy(() -> provider.getCheckpoints(bad))
+                    .as("getCheckpoints(%s)", printable(bad))
                     .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> provider.getCheckpoints(bad, CheckpointFilter.ALL))
-                    .as("getCheckpoints(%s, ALL)", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> provider.getLatestCheckpoint(bad)).as("getLatestCheckpoint(%s)", printable(bad))
+                    .as("getCheckpoints(%s, ALL)", printable(bad))
+                    .isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> provider.getLatestCheckpoint(bad))
+                    .as("getLatestCheckpoint(%s)", printable(bad))
                     .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> provider.getLatestCheckpoint(bad, CheckpointFilter.ALL))
-                    .as("getLatestCheckpoint(%s, ALL)", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
+                    .as("getLatestCheckpoint(%s, ALL)", printable(bad))
+                    .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> provider.saveCheckpoint(bad, Checkpoints.simple(valid, 0)))
-                    .as("saveCheckpoint(%s, …)", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> Checkpoints.builder(valid, 0).checkpointId(bad).build())
-                    .as("checkpoint id %s", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
+                    .as("saveCheckpoint(%s, …)", printable(bad))
+                    .isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() ->
+                            Checkpoints.builder(valid, 0).checkpointId(bad).build())
+                    .as("checkpoint id %s", printable(bad))
+                    .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> Checkpoints.builder(bad, 0).build())
-                    .as("agent id %s", printable(bad)).isInstanceOf(InvalidIdentifierException.class);
+                    .as("agent id %s", printable(bad))
+                    .isInstanceOf(InvalidIdentifierException.class);
         }
         assertThat(provider.getCheckpoints(valid)).isEmpty();
     }
@@ -168,6 +224,7 @@ abstract class IdentifierContract extends Contract {
                 out.appendCodePoint(cp);
             }
         });
-        return out.append(id.length() > 40 ? "…(" + id.length() + " chars)\"" : "\"").toString();
+        return out.append(id.length() > 40 ? "…(" + id.length() + " chars)\"" : "\"")
+                .toString();
     }
 }

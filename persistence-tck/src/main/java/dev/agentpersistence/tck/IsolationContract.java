@@ -18,7 +18,17 @@ abstract class IsolationContract extends Contract {
     /** An agent id, agents whose ids extend it, and an agent whose id is a prefix of it. */
     private List<String> prefixFamily() {
         String a = agent("family");
-        return List.of(a, a + "/b", a + "b", a + "_b", a + "-b", a + ".b", a + ":b", a + "/", a + "*", a + "%",
+        return List.of(
+                a,
+                a + "/b",
+                a + "b",
+                a + "_b",
+                a + "-b",
+                a + ".b",
+                a + ":b",
+                a + "/",
+                a + "*",
+                a + "%",
                 a.substring(0, a.length() - 1));
     }
 
@@ -28,7 +38,10 @@ abstract class IsolationContract extends Contract {
         for (String agent : agents) {
             var mine = List.of(
                     Checkpoints.builder(agent, 0).metadata("owner", agent).build(),
-                    Checkpoints.builder(agent, 1).metadata("owner", agent).nodeId("n-" + agent).build());
+                    Checkpoints.builder(agent, 1)
+                            .metadata("owner", agent)
+                            .nodeId("n-" + agent)
+                            .build());
             saveAll(agent, mine);
             saved.add(mine);
         }
@@ -40,8 +53,14 @@ abstract class IsolationContract extends Contract {
     void twoAgents() {
         String first = agent("first");
         String second = agent("second");
-        var a = Checkpoints.builder(first, 0).checkpointId("same-id").metadata("who", "first").build();
-        var b = Checkpoints.builder(second, 0).checkpointId("same-id").metadata("who", "second").build();
+        var a = Checkpoints.builder(first, 0)
+                .checkpointId("same-id")
+                .metadata("who", "first")
+                .build();
+        var b = Checkpoints.builder(second, 0)
+                .checkpointId("same-id")
+                .metadata("who", "second")
+                .build();
         provider().saveCheckpoint(first, a);
         provider().saveCheckpoint(second, b);
         provider().saveCheckpoint(first, Checkpoints.simple(first, 1));
@@ -57,10 +76,20 @@ abstract class IsolationContract extends Contract {
         var saved = saveFamily(agents);
         for (int i = 0; i < agents.size(); i++) {
             String agent = agents.get(i);
-            assertThat(provider().getCheckpoints(agent)).as("checkpoints of '%s'", agent).containsExactlyElementsOf(saved.get(i));
-            assertThat(provider().getLatestCheckpoint(agent)).as("latest of '%s'", agent).contains(saved.get(i).get(1));
-            assertThat(provider().getCheckpoints(agent, dev.agentpersistence.CheckpointFilter.builder().limit(1).build()))
-                    .as("limit 1 of '%s'", agent).containsExactly(saved.get(i).get(1));
+            assertThat(provider().getCheckpoints(agent))
+                    .as("checkpoints of '%s'", agent)
+                    .containsExactlyElementsOf(saved.get(i));
+            assertThat(provider().getLatestCheckpoint(agent))
+                    .as("latest of '%s'", agent)
+                    .contains(saved.get(i).get(1));
+            assertThat(provider()
+                            .getCheckpoints(
+                                    agent,
+                                    dev.agentpersistence.CheckpointFilter.builder()
+                                            .limit(1)
+                                            .build()))
+                    .as("limit 1 of '%s'", agent)
+                    .containsExactly(saved.get(i).get(1));
         }
     }
 
@@ -69,13 +98,16 @@ abstract class IsolationContract extends Contract {
     void deletionStaysInside() {
         var agents = prefixFamily();
         var saved = saveFamily(agents);
-        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agents.get(0)))).isEqualTo(2);
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agents.get(0))))
+                .isEqualTo(2);
         assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agents.get(1), 1)))
                 .isEqualTo(1);
         assertThat(provider().getCheckpoints(agents.get(0))).isEmpty();
-        assertThat(provider().getCheckpoints(agents.get(1))).containsExactly(saved.get(1).get(1));
+        assertThat(provider().getCheckpoints(agents.get(1)))
+                .containsExactly(saved.get(1).get(1));
         for (int i = 2; i < agents.size(); i++) {
-            assertThat(provider().getCheckpoints(agents.get(i))).as("checkpoints of '%s'", agents.get(i))
+            assertThat(provider().getCheckpoints(agents.get(i)))
+                    .as("checkpoints of '%s'", agents.get(i))
                     .containsExactlyElementsOf(saved.get(i));
         }
     }

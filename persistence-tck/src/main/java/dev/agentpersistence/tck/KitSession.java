@@ -11,9 +11,9 @@ import java.util.function.BooleanSupplier;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The providers and agent ids of one kit test: creates providers through the test's hook, remembers
- * them, closes them afterwards, and makes agent ids unique to the test so that storage shared
- * between tests (or between runs) cannot leak into results.
+ * The providers and agent ids of one kit test: creates providers through the test's hook, remembers them, closes them
+ * afterwards, and makes agent ids unique to the test so that storage shared between tests (or between runs) cannot leak
+ * into results.
  */
 final class KitSession {
 
@@ -45,8 +45,11 @@ final class KitSession {
     private final List<PersistenceStorageProvider<CheckpointFilter>> created = new ArrayList<>();
     private PersistenceStorageProvider<CheckpointFilter> primary;
 
-    KitSession(ProviderSource source, SettingsSource settingsSource, BooleanSupplier sharesStorage,
-               DumpSource dumpSource) {
+    KitSession(
+            ProviderSource source,
+            SettingsSource settingsSource,
+            BooleanSupplier sharesStorage,
+            DumpSource dumpSource) {
         this.source = Objects.requireNonNull(source, "source");
         this.settingsSource = Objects.requireNonNull(settingsSource, "settingsSource");
         this.sharesStorage = Objects.requireNonNull(sharesStorage, "sharesStorage");
@@ -128,8 +131,10 @@ final class KitSession {
                 throw e;
             } catch (Exception e) {
                 if (failure == null) {
-                    failure = new AssertionError("close() of " + provider.getClass().getName()
-                            + " failed; close() must be idempotent and must not throw after a test", e);
+                    failure = new AssertionError(
+                            "close() of " + provider.getClass().getName()
+                                    + " failed; close() must be idempotent and must not throw after a test",
+                            e);
                 } else {
                     failure.addSuppressed(e);
                 }

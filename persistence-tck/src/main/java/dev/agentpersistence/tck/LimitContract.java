@@ -42,7 +42,9 @@ abstract class LimitContract extends Contract {
     @DisplayName("a limit at or above the number of matches returns them all")
     void limitAboveCount() {
         String agent = agent("limit-above");
-        saveAll(agent, List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
+        saveAll(
+                agent,
+                List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
         assertThat(versions(agent, limit(3))).containsExactly(0L, 1L, 2L);
         assertThat(versions(agent, limit(50))).containsExactly(0L, 1L, 2L);
         assertThat(versions(agent(("limit-empty")), limit(5))).isEmpty();
@@ -56,21 +58,36 @@ abstract class LimitContract extends Contract {
         var f = CheckpointFilter.builder();
         assertThat(versions(agent, f.nodeId("plan").limit(2).build())).containsExactly(6L, 9L);
         f = CheckpointFilter.builder();
-        assertThat(versions(agent, f.metadata("phase", "draft").limit(2).build())).containsExactly(3L, 5L);
+        assertThat(versions(agent, f.metadata("phase", "draft").limit(2).build()))
+                .containsExactly(3L, 5L);
         f = CheckpointFilter.builder();
         assertThat(versions(agent, f.maxVersion(5L).limit(2).build())).containsExactly(4L, 5L);
         f = CheckpointFilter.builder();
-        assertThat(versions(agent, f.createdBefore(createdAt(6)).limit(3).build())).containsExactly(3L, 4L, 5L);
+        assertThat(versions(agent, f.createdBefore(createdAt(6)).limit(3).build()))
+                .containsExactly(3L, 4L, 5L);
         f = CheckpointFilter.builder();
-        assertThat(versions(agent, f.createdAfter(createdAt(2)).limit(20).build())).containsExactlyElementsOf(range(2, 12));
+        assertThat(versions(agent, f.createdAfter(createdAt(2)).limit(20).build()))
+                .containsExactlyElementsOf(range(2, 12));
         f = CheckpointFilter.builder();
         assertThat(versions(agent, f.includeTombstones(false).limit(2).build())).containsExactly(9L, 10L);
         f = CheckpointFilter.builder();
-        assertThat(versions(agent, f.metadata("owner", "bob").maxVersion(8L).includeTombstones(false).limit(2).build()))
+        assertThat(versions(
+                        agent,
+                        f.metadata("owner", "bob")
+                                .maxVersion(8L)
+                                .includeTombstones(false)
+                                .limit(2)
+                                .build()))
                 .containsExactly(5L, 7L);
         f = CheckpointFilter.builder();
-        assertThat(versions(agent, f.nodeId("write").createdAfter(createdAt(1)).createdBefore(createdAt(10))
-                .limit(1).build())).containsExactly(7L);
+        assertThat(versions(
+                        agent,
+                        f.nodeId("write")
+                                .createdAfter(createdAt(1))
+                                .createdBefore(createdAt(10))
+                                .limit(1)
+                                .build()))
+                .containsExactly(7L);
     }
 
     @Test
@@ -78,8 +95,17 @@ abstract class LimitContract extends Contract {
     void latestWithLimit() {
         String agent = agent("limit-latest");
         FilterDataset.save(this, agent);
-        assertThat(provider().getLatestCheckpoint(agent, limit(1))).map(AgentCheckpoint::version).contains(11L);
-        assertThat(provider().getLatestCheckpoint(agent, CheckpointFilter.builder().nodeId("review").limit(3).build()))
-                .map(AgentCheckpoint::version).contains(8L);
+        assertThat(provider().getLatestCheckpoint(agent, limit(1)))
+                .map(AgentCheckpoint::version)
+                .contains(11L);
+        assertThat(provider()
+                        .getLatestCheckpoint(
+                                agent,
+                                CheckpointFilter.builder()
+                                        .nodeId("review")
+                                        .limit(3)
+                                        .build()))
+                .map(AgentCheckpoint::version)
+                .contains(8L);
     }
 }

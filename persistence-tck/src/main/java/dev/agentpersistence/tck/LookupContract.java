@@ -15,8 +15,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code getCheckpoint} finds a checkpoint by id, and only in its own agent. Every lookup of the kit
- * is in this group, so a provider that leaves {@code getCheckpoint} out loses only these tests.
+ * {@code getCheckpoint} finds a checkpoint by id, and only in its own agent. Every lookup of the kit is in this group,
+ * so a provider that leaves {@code getCheckpoint} out loses only these tests.
  */
 abstract class LookupContract extends Contract {
 
@@ -28,8 +28,8 @@ abstract class LookupContract extends Contract {
         return lookup(provider(), agent, checkpointId);
     }
 
-    private Optional<AgentCheckpoint> lookup(PersistenceStorageProvider<CheckpointFilter> provider, String agent,
-                                             String checkpointId) {
+    private Optional<AgentCheckpoint> lookup(
+            PersistenceStorageProvider<CheckpointFilter> provider, String agent, String checkpointId) {
         return optional("getCheckpoint", () -> provider.getCheckpoint(agent, checkpointId));
     }
 
@@ -65,12 +65,23 @@ abstract class LookupContract extends Contract {
     void otherAgent() {
         String owner = agent("lookup-owner");
         String other = agent("lookup-other");
-        provider().saveCheckpoint(owner, Checkpoints.simple(owner, 0).toBuilder().checkpointId("only-owner").build());
+        provider()
+                .saveCheckpoint(
+                        owner,
+                        Checkpoints.simple(owner, 0).toBuilder()
+                                .checkpointId("only-owner")
+                                .build());
         provider().saveCheckpoint(other, Checkpoints.simple(other, 0));
         assertThat(lookup(other, "only-owner")).isEmpty();
         assertThat(lookup(owner, "only-owner")).isPresent();
-        var a = Checkpoints.builder(owner, 1).checkpointId("same-id").metadata("who", "owner").build();
-        var b = Checkpoints.builder(other, 7).checkpointId("same-id").metadata("who", "other").build();
+        var a = Checkpoints.builder(owner, 1)
+                .checkpointId("same-id")
+                .metadata("who", "owner")
+                .build();
+        var b = Checkpoints.builder(other, 7)
+                .checkpointId("same-id")
+                .metadata("who", "other")
+                .build();
         provider().saveCheckpoint(owner, a);
         provider().saveCheckpoint(other, b);
         assertThat(lookup(owner, "same-id")).contains(a);
@@ -89,7 +100,8 @@ abstract class LookupContract extends Contract {
         }
         saveAll(agent, saved);
         for (var checkpoint : saved) {
-            assertThat(lookup(agent, checkpoint.checkpointId())).as("checkpoint id '%s'", checkpoint.checkpointId())
+            assertThat(lookup(agent, checkpoint.checkpointId()))
+                    .as("checkpoint id '%s'", checkpoint.checkpointId())
                     .contains(checkpoint);
         }
         assertThat(lookup(agent, "etc/passwd")).isEmpty();
@@ -97,9 +109,13 @@ abstract class LookupContract extends Contract {
         var agents = HostileIds.agentIds(runId());
         for (int i = 0; i < agents.size(); i++) {
             String hostileAgent = agents.get(i);
-            var checkpoint = Checkpoints.builder(hostileAgent, 0).checkpointId(ids.get(i % ids.size())).build();
+            var checkpoint = Checkpoints.builder(hostileAgent, 0)
+                    .checkpointId(ids.get(i % ids.size()))
+                    .build();
             provider().saveCheckpoint(hostileAgent, checkpoint);
-            assertThat(lookup(hostileAgent, checkpoint.checkpointId())).as("agent '%s'", hostileAgent).contains(checkpoint);
+            assertThat(lookup(hostileAgent, checkpoint.checkpointId()))
+                    .as("agent '%s'", hostileAgent)
+                    .contains(checkpoint);
         }
     }
 
@@ -120,7 +136,12 @@ abstract class LookupContract extends Contract {
         String agent = agent("lookup-conflict");
         provider().saveCheckpoint(agent, Checkpoints.simple(agent, 0));
         try {
-            provider().saveCheckpoint(agent, Checkpoints.simple(agent, 0).toBuilder().checkpointId("loser").build());
+            provider()
+                    .saveCheckpoint(
+                            agent,
+                            Checkpoints.simple(agent, 0).toBuilder()
+                                    .checkpointId("loser")
+                                    .build());
         } catch (dev.agentpersistence.CheckpointConflictException expected) {
             // the conflict itself is checked by the Conflicts group
         }
@@ -129,18 +150,23 @@ abstract class LookupContract extends Contract {
     }
 
     @Test
-    @DisplayName("getCheckpoint finds nothing after deleteCheckpoints or deleteCheckpointsBefore, and finds ids saved again")
+    @DisplayName(
+            "getCheckpoint finds nothing after deleteCheckpoints or deleteCheckpointsBefore, and finds ids saved again")
     void afterDeletion() {
         String agent = agent("lookup-deleted");
-        saveAll(agent, List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
-        assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agent, 2))).isEqualTo(2);
+        saveAll(
+                agent,
+                List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
+        assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agent, 2)))
+                .isEqualTo(2);
         assertThat(lookup(agent, "cp-0")).isEmpty();
         assertThat(lookup(agent, "cp-1")).isEmpty();
         assertThat(lookup(agent, "cp-2")).contains(Checkpoints.simple(agent, 2));
         var reused = Checkpoints.simple(agent, 0).toBuilder().version(3).build();
         provider().saveCheckpoint(agent, reused);
         assertThat(lookup(agent, "cp-0")).contains(reused);
-        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agent))).isEqualTo(2);
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agent)))
+                .isEqualTo(2);
         assertThat(lookup(agent, "cp-0")).isEmpty();
         assertThat(lookup(agent, "cp-2")).isEmpty();
     }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Messages keep what identifies and makes them up: the id each message got (its author's or a
- * random one) comes back on every read path, and content parts — text, and media of every kind by
- * URL or as bytes of any value — round-trip exactly, in order, also in long histories.
+ * Messages keep what identifies and makes them up: the id each message got (its author's or a random one) comes back on
+ * every read path, and content parts — text, and media of every kind by URL or as bytes of any value — round-trip
+ * exactly, in order, also in long histories.
  */
 abstract class MessageContract extends Contract {
 
@@ -29,16 +29,25 @@ abstract class MessageContract extends Contract {
     @DisplayName("message ids, given or assigned, come back on every read path")
     void idsRoundTrip() {
         String agent = agent("message-ids");
-        List<Message> history = List.of(Message.system("rules"), Message.user("hi"), Message.assistant("hello"),
-                Message.user("again").withId("caller-chosen id ✓"), Message.user("hi"));
-        assertThat(history.get(1).id()).as("equal messages get different ids").isNotEqualTo(history.get(4).id());
+        List<Message> history = List.of(
+                Message.system("rules"),
+                Message.user("hi"),
+                Message.assistant("hello"),
+                Message.user("again").withId("caller-chosen id ✓"),
+                Message.user("hi"));
+        assertThat(history.get(1).id())
+                .as("equal messages get different ids")
+                .isNotEqualTo(history.get(4).id());
         var checkpoint = Checkpoints.builder(agent, 0).messageHistory(history).build();
         provider().saveCheckpoint(agent, checkpoint);
 
         assertThat(provider().getLatestCheckpoint(agent)).contains(checkpoint);
-        assertThat(provider().getCheckpoints(agent, CheckpointFilter.builder().limit(1).build()))
+        assertThat(provider()
+                        .getCheckpoints(
+                                agent, CheckpointFilter.builder().limit(1).build()))
                 .containsExactly(checkpoint);
-        assertThat(provider().getCheckpoints(agent).get(0).messageHistory()).extracting(Message::id)
+        assertThat(provider().getCheckpoints(agent).get(0).messageHistory())
+                .extracting(Message::id)
                 .containsExactlyElementsOf(history.stream().map(Message::id).toList());
     }
 
@@ -52,12 +61,15 @@ abstract class MessageContract extends Contract {
         for (MediaKind kind : MediaKind.values()) {
             byte[] bytes = new byte[1 + random.nextInt(3000)];
             random.nextBytes(bytes);
-            parts.add(ContentPart.bytes(kind, bytes, "application/x-" + kind.name().toLowerCase()));
+            parts.add(ContentPart.bytes(
+                    kind, bytes, "application/x-" + kind.name().toLowerCase()));
             parts.add(ContentPart.url(kind, "https://example.com/" + kind + "?q=ä&x=\"1\"", null));
         }
         parts.add(ContentPart.bytes(MediaKind.FILE, new byte[0], "text/plain").withName("empty.txt"));
         parts.add(ContentPart.text(""));
-        var history = List.of(Message.user(parts), Message.assistant("Four media kinds."),
+        var history = List.of(
+                Message.user(parts),
+                Message.assistant("Four media kinds."),
                 Message.toolCall(new ToolCall("c1", "describe", Checkpoints.json("{\"n\":1}")))
                         .withParts(List.of(ContentPart.url(MediaKind.IMAGE, "s3://bucket/key.png", "image/png"))));
         var checkpoint = Checkpoints.builder(agent, 0).messageHistory(history).build();
@@ -79,17 +91,20 @@ abstract class MessageContract extends Contract {
         for (int version = 0; version < 12; version++) {
             byte[] image = new byte[4096];
             random.nextBytes(image);
-            history.add(Message.user(List.of(ContentPart.text("picture " + version),
-                    ContentPart.bytes(MediaKind.IMAGE, image, "image/png"))));
+            history.add(Message.user(List.of(
+                    ContentPart.text("picture " + version), ContentPart.bytes(MediaKind.IMAGE, image, "image/png"))));
             for (int i = 0; i < 5; i++) {
                 history.add(Message.assistant("note " + version + "." + i));
             }
-            var checkpoint = Checkpoints.builder(agent, version).messageHistory(history).build();
+            var checkpoint =
+                    Checkpoints.builder(agent, version).messageHistory(history).build();
             provider().saveCheckpoint(agent, checkpoint);
             saved.add(checkpoint);
         }
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(saved);
-        assertThat(provider().getLatestCheckpoint(agent, CheckpointFilter.builder().maxVersion(5L).build()))
+        assertThat(provider()
+                        .getLatestCheckpoint(
+                                agent, CheckpointFilter.builder().maxVersion(5L).build()))
                 .contains(saved.get(5));
     }
 }

@@ -38,24 +38,32 @@ abstract class OrderingContract extends Contract {
         String agent = agent("order-times");
         var checkpoints = new ArrayList<AgentCheckpoint>();
         for (int v = 0; v < 10; v++) {
-            checkpoints.add(Checkpoints.builder(agent, v).createdAt(Checkpoints.createdAt(100 - v)).build());
+            checkpoints.add(Checkpoints.builder(agent, v)
+                    .createdAt(Checkpoints.createdAt(100 - v))
+                    .build());
         }
         saveAll(agent, checkpoints);
         assertThat(versions(agent, null)).containsExactlyElementsOf(range(0, 10));
-        assertThat(provider().getLatestCheckpoint(agent)).map(AgentCheckpoint::version).contains(9L);
+        assertThat(provider().getLatestCheckpoint(agent))
+                .map(AgentCheckpoint::version)
+                .contains(9L);
     }
 
     @Test
     @DisplayName("versions order as numbers, not as text (9 < 10 < 100), including versions beyond int range")
     void numericOrder() {
         String agent = agent("order-numeric");
-        var versions = List.of(100L, 9L, 10L, 2L, 1_000L, 11L, 1L, 4_294_967_297L, 2_147_483_648L, 1L << 40, 1L << 53, 0L);
+        var versions =
+                List.of(100L, 9L, 10L, 2L, 1_000L, 11L, 1L, 4_294_967_297L, 2_147_483_648L, 1L << 40, 1L << 53, 0L);
         for (long v : versions) {
             provider().saveCheckpoint(agent, Checkpoints.simple(agent, v));
         }
-        assertThat(versions(agent, null)).containsExactly(
-                0L, 1L, 2L, 9L, 10L, 11L, 100L, 1_000L, 2_147_483_648L, 4_294_967_297L, 1L << 40, 1L << 53);
-        assertThat(provider().getLatestCheckpoint(agent)).map(AgentCheckpoint::version).contains(1L << 53);
+        assertThat(versions(agent, null))
+                .containsExactly(
+                        0L, 1L, 2L, 9L, 10L, 11L, 100L, 1_000L, 2_147_483_648L, 4_294_967_297L, 1L << 40, 1L << 53);
+        assertThat(provider().getLatestCheckpoint(agent))
+                .map(AgentCheckpoint::version)
+                .contains(1L << 53);
     }
 
     @Test
@@ -65,7 +73,8 @@ abstract class OrderingContract extends Contract {
         var first = Checkpoints.simple(agent, 0);
         provider().saveCheckpoint(agent, first);
         var listed = provider().getCheckpoints(agent);
-        var limited = provider().getCheckpoints(agent, CheckpointFilter.builder().limit(5).build());
+        var limited = provider()
+                .getCheckpoints(agent, CheckpointFilter.builder().limit(5).build());
         provider().saveCheckpoint(agent, Checkpoints.simple(agent, 1));
         assertThat(listed).containsExactly(first);
         assertThat(limited).containsExactly(first);
@@ -81,7 +90,9 @@ abstract class OrderingContract extends Contract {
     @DisplayName("versions need not be contiguous")
     void gaps() {
         String agent = agent("order-gaps");
-        saveAll(agent, List.of(Checkpoints.simple(agent, 5), Checkpoints.simple(agent, 50), Checkpoints.simple(agent, 7)));
+        saveAll(
+                agent,
+                List.of(Checkpoints.simple(agent, 5), Checkpoints.simple(agent, 50), Checkpoints.simple(agent, 7)));
         assertThat(versions(agent, null)).containsExactly(5L, 7L, 50L);
     }
 }

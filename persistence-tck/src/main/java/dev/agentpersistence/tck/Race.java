@@ -11,8 +11,7 @@ import java.util.function.IntConsumer;
 
 /** Runs one task on many threads released at the same instant and reports how each ended. */
 final class Race {
-    private Race() {
-    }
+    private Race() {}
 
     /** How one racer ended: {@code failure} is {@code null} on success. */
     record Outcome(int racer, Throwable failure) {

@@ -25,17 +25,18 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The stored form describes itself: checkpoints written with each configuration (plain JSON,
- * checksummed, compressed, encrypted, incremental history, all of them at once, and format 1 as
- * releases before message ids wrote it) are read with every configuration, and come back complete and
- * equal (format 1: equal apart from message ids, which every reader derives alike and which content
- * parts format 1 cannot hold); a reader without the key of an encrypted document gets an
- * {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the reason
- * without it.
+ * The stored form describes itself: checkpoints written with each configuration (plain JSON, checksummed, compressed,
+ * encrypted, incremental history, all of them at once, and format 1 as releases before message ids wrote it) are read
+ * with every configuration, and come back complete and equal (format 1: equal apart from message ids, which every
+ * reader derives alike and which content parts format 1 cannot hold); a reader without the key of an encrypted document
+ * gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. Needs the kit's
+ * {@code createProvider(StorageSettings)} hook; aborted with the reason without it.
  */
 abstract class ReadMatrixContract extends Contract {
     /** A fixed test key: never use it for real data. */
-    private static final byte[] KEY = "agent-persistence read matrix ke".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEY =
+            "agent-persistence read matrix ke".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private static final int HISTORY = 70;
 
     ReadMatrixContract(KitSession session) {
@@ -50,39 +51,91 @@ abstract class ReadMatrixContract extends Contract {
     }
 
     private static List<Configuration> configurations() {
-        var smallBlocks = IncrementalHistoryConfig.custom().blockSize(4).tierSizes(List.of(32, 8)).build();
+        var smallBlocks = IncrementalHistoryConfig.custom()
+                .blockSize(4)
+                .tierSizes(List.of(32, 8))
+                .build();
         var keys = EncryptionKeys.custom().key("matrix-k1", KEY).build();
-        var plain = StorageSettings.custom().layers(DocumentLayers.none()).incrementalHistory(false).build();
+        var plain = StorageSettings.custom()
+                .layers(DocumentLayers.none())
+                .incrementalHistory(false)
+                .build();
         return List.of(
                 new Configuration("plain JSON", plain, false),
-                new Configuration("checksummed", StorageSettings.from(plain)
-                        .layers(DocumentLayers.custom().checksum(true).build()).build(), false),
-                new Configuration("compressed (LZ4)", StorageSettings.from(plain)
-                        .layers(DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.LZ4)
-                                .compressionMinSize(0).build()).build(), false),
-                new Configuration("compressed (deflate)", StorageSettings.from(plain)
-                        .layers(DocumentLayers.custom().compression(true).compressionAlgorithm(CompressionAlgorithm.DEFLATE)
-                                .compressionMinSize(0).build()).build(), false),
-                new Configuration("encrypted", StorageSettings.from(plain)
-                        .layers(DocumentLayers.custom().encryption(keys).build()).build(), true),
+                new Configuration(
+                        "checksummed",
+                        StorageSettings.from(plain)
+                                .layers(DocumentLayers.custom().checksum(true).build())
+                                .build(),
+                        false),
+                new Configuration(
+                        "compressed (LZ4)",
+                        StorageSettings.from(plain)
+                                .layers(DocumentLayers.custom()
+                                        .compression(true)
+                                        .compressionAlgorithm(CompressionAlgorithm.LZ4)
+                                        .compressionMinSize(0)
+                                        .build())
+                                .build(),
+                        false),
+                new Configuration(
+                        "compressed (deflate)",
+                        StorageSettings.from(plain)
+                                .layers(DocumentLayers.custom()
+                                        .compression(true)
+                                        .compressionAlgorithm(CompressionAlgorithm.DEFLATE)
+                                        .compressionMinSize(0)
+                                        .build())
+                                .build(),
+                        false),
+                new Configuration(
+                        "encrypted",
+                        StorageSettings.from(plain)
+                                .layers(DocumentLayers.custom().encryption(keys).build())
+                                .build(),
+                        true),
                 new Configuration("defaults", StorageSettings.ofDefaults(), false),
-                new Configuration("incremental history", StorageSettings.from(plain)
-                        .incrementalHistory(true).history(smallBlocks).build(), false),
-                new Configuration("format 1", StorageSettings.from(plain).formatVersion(1).build(), false),
-                new Configuration("format 1, every layer and incremental history", StorageSettings.custom()
-                        .formatVersion(1)
-                        .layers(DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
-                                .encryption(keys).build())
-                        .incrementalHistory(true).history(smallBlocks).build(), true),
-                new Configuration("every layer and incremental history", StorageSettings.custom()
-                        .layers(DocumentLayers.custom().checksum(true).compression(true).compressionMinSize(0)
-                                .encryption(keys).build())
-                        .incrementalHistory(true).history(smallBlocks).build(), true));
+                new Configuration(
+                        "incremental history",
+                        StorageSettings.from(plain)
+                                .incrementalHistory(true)
+                                .history(smallBlocks)
+                                .build(),
+                        false),
+                new Configuration(
+                        "format 1", StorageSettings.from(plain).formatVersion(1).build(), false),
+                new Configuration(
+                        "format 1, every layer and incremental history",
+                        StorageSettings.custom()
+                                .formatVersion(1)
+                                .layers(DocumentLayers.custom()
+                                        .checksum(true)
+                                        .compression(true)
+                                        .compressionMinSize(0)
+                                        .encryption(keys)
+                                        .build())
+                                .incrementalHistory(true)
+                                .history(smallBlocks)
+                                .build(),
+                        true),
+                new Configuration(
+                        "every layer and incremental history",
+                        StorageSettings.custom()
+                                .layers(DocumentLayers.custom()
+                                        .checksum(true)
+                                        .compression(true)
+                                        .compressionMinSize(0)
+                                        .encryption(keys)
+                                        .build())
+                                .incrementalHistory(true)
+                                .history(smallBlocks)
+                                .build(),
+                        true));
     }
 
     /**
-     * Three checkpoints per writer: a long history (segments when incremental), a grown one, and a full
-     * one; without content parts for a format 1 writer, which cannot store them.
+     * Three checkpoints per writer: a long history (segments when incremental), a grown one, and a full one; without
+     * content parts for a format 1 writer, which cannot store them.
      */
     private static List<AgentCheckpoint> written(String agentId, boolean legacy) {
         List<Message> history = Checkpoints.history(HISTORY);
@@ -92,16 +145,32 @@ abstract class ReadMatrixContract extends Contract {
         }
         var full = Checkpoints.full(agentId, 2);
         if (legacy) {
-            full = full.toBuilder().messageHistory(withoutParts(full.messageHistory())).build();
+            full = full.toBuilder()
+                    .messageHistory(withoutParts(full.messageHistory()))
+                    .build();
         }
         var longFull = AgentCheckpoint.builder()
-                .checkpointId(full.checkpointId()).agentId(agentId).version(2).createdAt(full.createdAt())
-                .nodeId(full.nodeId()).lastInput(full.lastInput()).lastInputType(full.lastInputType())
-                .messageHistory(concat(history, full.messageHistory())).state(full.state()).metadata(full.metadata())
-                .parentCheckpointId(full.parentCheckpointId()).build();
+                .checkpointId(full.checkpointId())
+                .agentId(agentId)
+                .version(2)
+                .createdAt(full.createdAt())
+                .nodeId(full.nodeId())
+                .lastInput(full.lastInput())
+                .lastInputType(full.lastInputType())
+                .messageHistory(concat(history, full.messageHistory()))
+                .state(full.state())
+                .metadata(full.metadata())
+                .parentCheckpointId(full.parentCheckpointId())
+                .build();
         return List.of(
-                Checkpoints.builder(agentId, 0).messageHistory(history).metadata(Map.of("phase", "one")).build(),
-                Checkpoints.builder(agentId, 1).messageHistory(grown).metadata(Map.of("phase", "two")).build(),
+                Checkpoints.builder(agentId, 0)
+                        .messageHistory(history)
+                        .metadata(Map.of("phase", "one"))
+                        .build(),
+                Checkpoints.builder(agentId, 1)
+                        .messageHistory(grown)
+                        .metadata(Map.of("phase", "two"))
+                        .build(),
                 longFull);
     }
 
@@ -176,7 +245,9 @@ abstract class ReadMatrixContract extends Contract {
                 for (AgentCheckpoint checkpoint : written(agentId, false)) {
                     provider.saveCheckpoint(agentId, checkpoint);
                 }
-                var changed = Checkpoints.builder(agentId, 1).messageHistory(Checkpoints.history(3)).build();
+                var changed = Checkpoints.builder(agentId, 1)
+                        .messageHistory(Checkpoints.history(3))
+                        .build();
                 assertThatThrownBy(() -> provider.saveCheckpoint(agentId, changed))
                         .isInstanceOf(dev.agentpersistence.CheckpointConflictException.class);
                 assertReadsBack(provider, agentId);
@@ -185,49 +256,71 @@ abstract class ReadMatrixContract extends Contract {
         return tests.stream();
     }
 
-    private static void saveAll(PersistenceStorageProvider<CheckpointFilter> provider, String agentId,
-                                List<AgentCheckpoint> checkpoints) {
+    private static void saveAll(
+            PersistenceStorageProvider<CheckpointFilter> provider, String agentId, List<AgentCheckpoint> checkpoints) {
         for (AgentCheckpoint checkpoint : checkpoints) {
             provider.saveCheckpoint(agentId, checkpoint);
         }
     }
 
     /**
-     * A format 1 document reads complete; its messages carry derived ids, the same on every read (so a
-     * loaded checkpoint saved again is an idempotent retry), and otherwise equal what was saved.
+     * A format 1 document reads complete; its messages carry derived ids, the same on every read (so a loaded
+     * checkpoint saved again is an idempotent retry), and otherwise equal what was saved.
      */
-    private static void assertReadsBackWithDerivedIds(PersistenceStorageProvider<CheckpointFilter> provider,
-                                                      String agentId) {
+    private static void assertReadsBackWithDerivedIds(
+            PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
         var expected = written(agentId, true);
         List<AgentCheckpoint> read = provider.getCheckpoints(agentId);
-        assertThat(idsByPosition(read)).as("getCheckpoints, ids aside").containsExactlyElementsOf(idsByPosition(expected));
-        assertThat(provider.getCheckpoints(agentId)).as("derived ids are stable").isEqualTo(read);
-        assertThat(read).flatExtracting(AgentCheckpoint::messageHistory).extracting(Message::id)
+        assertThat(idsByPosition(read))
+                .as("getCheckpoints, ids aside")
+                .containsExactlyElementsOf(idsByPosition(expected));
+        assertThat(provider.getCheckpoints(agentId))
+                .as("derived ids are stable")
+                .isEqualTo(read);
+        assertThat(read)
+                .flatExtracting(AgentCheckpoint::messageHistory)
+                .extracting(Message::id)
                 .allMatch(JsonCheckpointCodec::isDerivedMessageId, "derived");
-        assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(read.get(2));
+        assertThat(provider.getLatestCheckpoint(agentId))
+                .as("getLatestCheckpoint")
+                .contains(read.get(2));
         for (AgentCheckpoint checkpoint : read) {
-            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId())).as("getCheckpoint")
+            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId()))
+                    .as("getCheckpoint")
                     .contains(checkpoint);
         }
-        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().metadata("phase", "two").build()))
-                .as("metadata filter").containsExactly(read.get(1));
+        assertThat(provider.getCheckpoints(
+                        agentId,
+                        CheckpointFilter.builder().metadata("phase", "two").build()))
+                .as("metadata filter")
+                .containsExactly(read.get(1));
         provider.saveCheckpoint(agentId, read.get(1)); // the same checkpoint as read: an idempotent retry
     }
 
     private static void assertReadsBack(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
         var expected = written(agentId, false);
         assertThat(provider.getCheckpoints(agentId)).as("getCheckpoints").containsExactlyElementsOf(expected);
-        assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(expected.get(2));
+        assertThat(provider.getLatestCheckpoint(agentId))
+                .as("getLatestCheckpoint")
+                .contains(expected.get(2));
         for (AgentCheckpoint checkpoint : expected) {
-            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId())).as("getCheckpoint")
+            assertThat(provider.getCheckpoint(agentId, checkpoint.checkpointId()))
+                    .as("getCheckpoint")
                     .contains(checkpoint);
         }
-        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().metadata("phase", "two").build()))
-                .as("metadata filter").containsExactly(expected.get(1));
-        assertThat(provider.getLatestCheckpoint(agentId, CheckpointFilter.builder().maxVersion(1L).build()))
-                .as("latest with maxVersion").contains(expected.get(1));
-        assertThat(provider.getCheckpoints(agentId, CheckpointFilter.builder().limit(1).build()))
-                .as("limit").containsExactly(expected.get(2));
+        assertThat(provider.getCheckpoints(
+                        agentId,
+                        CheckpointFilter.builder().metadata("phase", "two").build()))
+                .as("metadata filter")
+                .containsExactly(expected.get(1));
+        assertThat(provider.getLatestCheckpoint(
+                        agentId, CheckpointFilter.builder().maxVersion(1L).build()))
+                .as("latest with maxVersion")
+                .contains(expected.get(1));
+        assertThat(provider.getCheckpoints(
+                        agentId, CheckpointFilter.builder().limit(1).build()))
+                .as("limit")
+                .containsExactly(expected.get(2));
     }
 
     private static void assertMissingKey(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
@@ -239,7 +332,8 @@ abstract class ReadMatrixContract extends Contract {
             assertThatThrownBy(read::run)
                     .isInstanceOf(EncryptionKeyException.class)
                     .isInstanceOf(CorruptCheckpointException.class)
-                    .satisfies(e -> assertThat(((CorruptCheckpointException) e).agentId()).isEqualTo(agentId))
+                    .satisfies(e -> assertThat(((CorruptCheckpointException) e).agentId())
+                            .isEqualTo(agentId))
                     .hasMessageContaining("matrix-k1");
         }
     }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retention never breaks a kept checkpoint: {@code deleteCheckpointsBefore}, a keep-latest policy
- * and a maximum age, applied by {@link RetentionSweeper} to runs with growing histories, leave the
- * kept checkpoints exact, and the run continues from them.
+ * Retention never breaks a kept checkpoint: {@code deleteCheckpointsBefore}, a keep-latest policy and a maximum age,
+ * applied by {@link RetentionSweeper} to runs with growing histories, leave the kept checkpoints exact, and the run
+ * continues from them.
  */
 abstract class RetentionContract extends Contract {
 
@@ -39,18 +39,25 @@ abstract class RetentionContract extends Contract {
 
     /** A sweeper for which every segment not referenced is garbage: nothing else writes to this agent meanwhile. */
     private RetentionSweeper eagerSweeper(RetentionPolicy policy) {
-        return RetentionSweeper.builder(provider()).policy(policy).gracePeriod(Duration.ZERO)
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1))).build();
+        return RetentionSweeper.builder(provider())
+                .policy(policy)
+                .gracePeriod(Duration.ZERO)
+                .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))
+                .build();
     }
 
     @Test
-    @DisplayName("deleteCheckpointsBefore on a growing run keeps the newer checkpoints exact, and the run continues from them")
+    @DisplayName(
+            "deleteCheckpointsBefore on a growing run keeps the newer checkpoints exact, and the run continues from "
+                    + "them")
     void deleteBefore() {
         String agent = agent("retention-growing");
         var run = new GrowingRun(agent).save(provider(), 300);
-        assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agent, 250))).isEqualTo(250);
+        assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agent, 250)))
+                .isEqualTo(250);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(run.between(250, 300));
-        var resumed = GrowingRun.resume(provider().getLatestCheckpoint(agent).orElseThrow()).save(provider(), 30);
+        var resumed = GrowingRun.resume(provider().getLatestCheckpoint(agent).orElseThrow())
+                .save(provider(), 30);
         var expected = new ArrayList<>(run.between(250, 300));
         expected.addAll(resumed.between(300, 330));
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(expected);
@@ -82,18 +89,22 @@ abstract class RetentionContract extends Contract {
         String agent = agent("retention-age");
         var run = new GrowingRun(agent).save(provider(), 300);
         var clock = Clock.fixed(Checkpoints.createdAt(299).plusSeconds(1), ZoneOffset.UTC);
-        var sweeper = RetentionSweeper.builder(provider()).clock(clock)
-                .policy(RetentionPolicy.custom().maxAge(Duration.ofSeconds(50)).build()).build();
+        var sweeper = RetentionSweeper.builder(provider())
+                .clock(clock)
+                .policy(RetentionPolicy.custom().maxAge(Duration.ofSeconds(50)).build())
+                .build();
         assertThat(sweep(sweeper, agent).checkpointsDeleted()).isEqualTo(251);
         assertThat(provider().getCheckpoints(agent)).containsExactlyElementsOf(run.between(251, 300));
     }
 
     @Test
-    @DisplayName("after deleteCheckpoints and a sweep, a new run of the same agent with the same messages reads back exactly")
+    @DisplayName("after deleteCheckpoints and a sweep, a new run of the same agent with the same messages reads back "
+            + "exactly")
     void deleteAllAndRunAgain() {
         String agent = agent("retention-rerun");
         new GrowingRun(agent).save(provider(), 100);
-        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agent))).isEqualTo(100);
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agent)))
+                .isEqualTo(100);
         sweep(eagerSweeper(RetentionPolicy.keepAll()), agent);
         assertThat(provider().getCheckpoints(agent)).isEmpty();
         var again = new GrowingRun(agent).save(provider(), 100);
@@ -105,7 +116,9 @@ abstract class RetentionContract extends Contract {
     void sweepsDuringARun() throws Exception {
         String agent = agent("retention-concurrent");
         var saved = new ConcurrentHashMap<Long, AgentCheckpoint>();
-        var sweeper = RetentionSweeper.builder(provider()).policy(RetentionPolicy.custom().keepLatest(3).build()).build();
+        var sweeper = RetentionSweeper.builder(provider())
+                .policy(RetentionPolicy.custom().keepLatest(3).build())
+                .build();
         var done = new AtomicBoolean();
         var started = new CountDownLatch(1);
         var executor = Executors.newSingleThreadExecutor();

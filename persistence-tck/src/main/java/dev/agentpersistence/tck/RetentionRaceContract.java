@@ -18,10 +18,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * One writer loops {@code save(vN); deleteCheckpointsBefore(agent, N)} while readers loop
- * {@code getLatestCheckpoint}, {@code getCheckpoints} with a limit and {@code getCheckpoint} of the
- * newest completed save. A checkpoint whose save completed and which no completed delete removed
- * must always be found: a resumed run would otherwise start over. Bounded in time.
+ * One writer loops {@code save(vN); deleteCheckpointsBefore(agent, N)} while readers loop {@code getLatestCheckpoint},
+ * {@code getCheckpoints} with a limit and {@code getCheckpoint} of the newest completed save. A checkpoint whose save
+ * completed and which no completed delete removed must always be found: a resumed run would otherwise start over.
+ * Bounded in time.
  */
 abstract class RetentionRaceContract extends Contract {
     private static final Duration RUN_TIME = Duration.ofMillis(1500);
@@ -51,22 +51,24 @@ abstract class RetentionRaceContract extends Contract {
         for (int i = 0; i < READERS; i++) {
             var reader = readers.get(i);
             int kind = i;
-            var thread = new Thread(() -> {
-                try {
-                    while (!stop.get() && failures.isEmpty()) {
-                        long floor = completed.get();
-                        String problem = read(reader, agentId, floor, kind);
-                        if (problem != null) {
-                            failures.add(problem);
+            var thread = new Thread(
+                    () -> {
+                        try {
+                            while (!stop.get() && failures.isEmpty()) {
+                                long floor = completed.get();
+                                String problem = read(reader, agentId, floor, kind);
+                                if (problem != null) {
+                                    failures.add(problem);
+                                }
+                                reads.incrementAndGet();
+                            }
+                        } catch (RuntimeException | Error e) {
+                            failures.add("reader failed: " + e);
+                        } finally {
+                            done.countDown();
                         }
-                        reads.incrementAndGet();
-                    }
-                } catch (RuntimeException | Error e) {
-                    failures.add("reader failed: " + e);
-                } finally {
-                    done.countDown();
-                }
-            }, "retention-race-reader-" + i);
+                    },
+                    "retention-race-reader-" + i);
             thread.setDaemon(true);
             thread.start();
         }
@@ -83,30 +85,37 @@ abstract class RetentionRaceContract extends Contract {
             stop.set(true);
             assertThat(done.await(30, TimeUnit.SECONDS)).as("readers stopped").isTrue();
         }
-        assertThat(failures).as("reads that missed a stored checkpoint (%d reads, %d versions)", reads.get(), version)
+        assertThat(failures)
+                .as("reads that missed a stored checkpoint (%d reads, %d versions)", reads.get(), version)
                 .isEmpty();
-        assertThat(writer.getCheckpoints(agentId)).extracting(AgentCheckpoint::version).containsExactly(version - 1);
+        assertThat(writer.getCheckpoints(agentId))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(version - 1);
     }
 
     /** One read; a description of what was wrong, or {@code null}. */
-    private static String read(PersistenceStorageProvider<CheckpointFilter> reader, String agentId, long floor, int kind) {
+    private static String read(
+            PersistenceStorageProvider<CheckpointFilter> reader, String agentId, long floor, int kind) {
         switch (kind % 3) {
             case 0 -> {
                 Optional<AgentCheckpoint> latest = reader.getLatestCheckpoint(agentId);
                 if (latest.isEmpty() || latest.get().version() < floor) {
-                    return "getLatestCheckpoint returned " + latest.map(c -> "version " + c.version()).orElse("nothing")
-                            + " after version " + floor + " was saved";
+                    return "getLatestCheckpoint returned "
+                            + latest.map(c -> "version " + c.version()).orElse("nothing") + " after version " + floor
+                            + " was saved";
                 }
             }
             case 1 -> {
-                List<AgentCheckpoint> newest = reader.getCheckpoints(agentId, CheckpointFilter.builder().limit(1).build());
+                List<AgentCheckpoint> newest = reader.getCheckpoints(
+                        agentId, CheckpointFilter.builder().limit(1).build());
                 if (newest.isEmpty() || newest.get(0).version() < floor) {
-                    return "getCheckpoints(limit 1) returned " + versions(newest) + " after version " + floor + " was saved";
+                    return "getCheckpoints(limit 1) returned " + versions(newest) + " after version " + floor
+                            + " was saved";
                 }
             }
             default -> {
-                Optional<AgentCheckpoint> latest = reader.getLatestCheckpoint(agentId,
-                        CheckpointFilter.builder().nodeId("node").build());
+                Optional<AgentCheckpoint> latest = reader.getLatestCheckpoint(
+                        agentId, CheckpointFilter.builder().nodeId("node").build());
                 if (latest.isEmpty() || latest.get().version() < floor) {
                     return "getLatestCheckpoint(nodeId) returned "
                             + latest.map(c -> "version " + c.version()).orElse("nothing")

@@ -26,7 +26,9 @@ abstract class RoundTripContract extends Contract {
     private void assertReadsBack(String agentId, AgentCheckpoint expected) {
         var provider = provider();
         assertThat(provider.getCheckpoints(agentId)).as("getCheckpoints").containsExactly(expected);
-        assertThat(provider.getLatestCheckpoint(agentId)).as("getLatestCheckpoint").contains(expected);
+        assertThat(provider.getLatestCheckpoint(agentId))
+                .as("getLatestCheckpoint")
+                .contains(expected);
     }
 
     @Test
@@ -46,14 +48,16 @@ abstract class RoundTripContract extends Contract {
         assertThat(read.lastInputType()).isEqualTo("com.example.SectionRequest<List<String>>");
         assertThat(read.messageHistory()).isEqualTo(checkpoint.messageHistory());
         assertThat(read.messageHistory().get(3).toolCall().arguments())
-                .isEqualTo(json("{\"path\":\"docs/intro.md\",\"content\":\"# Intro\\n\",\"overwrite\":false,\"mode\":420}"));
+                .isEqualTo(json(
+                        "{\"path\":\"docs/intro.md\",\"content\":\"# Intro\\n\",\"overwrite\":false,\"mode\":420}"));
         assertThat(read.state()).isEqualTo(checkpoint.state());
         assertThat(read.metadata()).isEqualTo(checkpoint.metadata());
         assertThat(read.parentCheckpointId()).isEqualTo("full-2");
     }
 
     @Test
-    @DisplayName("JSON values keep their type and value: ints, longs, big integers, decimals, booleans, nulls, nested containers")
+    @DisplayName("JSON values keep their type and value: ints, longs, big integers, decimals, booleans, nulls, nested "
+            + "containers")
     void jsonTypes() {
         String agent = agent("json-types");
         var checkpoint = Checkpoints.full(agent, 0);
@@ -128,8 +132,9 @@ abstract class RoundTripContract extends Contract {
     @DisplayName("unicode, quotes, backslashes and control characters in text survive unchanged")
     void unicodeText() {
         String agent = agent("unicode");
-        String tricky = "ünïcödé 中文 日本語 한국어 עברית العربية 🙂👩‍👩‍👧 e\u0301 \uFEFF \u2028\u2029 \t\n\r \u0001\u001f \u0000 "
-                + "\"double\" 'single' \\back\\slash\\ </script> ${x} %s %2F ' OR 1=1 --";
+        String tricky =
+                "ünïcödé 中文 日本語 한국어 עברית العربية 🙂👩‍👩‍👧 e\u0301 \uFEFF \u2028\u2029 \t\n\r \u0001\u001f \u0000 "
+                        + "\"double\" 'single' \\back\\slash\\ </script> ${x} %s %2F ' OR 1=1 --";
         var checkpoint = Checkpoints.builder(agent, 0)
                 .nodeId("nœud 🙂")
                 .lastInput(json("{\"text\":" + jsonString(tricky) + ",\"🔑\":\"värde\"}"))
@@ -137,13 +142,20 @@ abstract class RoundTripContract extends Contract {
                 .messageHistory(List.of(
                         Message.user(tricky),
                         Message.assistant(tricky).withMetadata("ключ 🙂", tricky),
-                        Message.toolCall(new ToolCall("call-ü", "tööl 🙂", json("{\"arg\":" + jsonString(tricky) + "}")))))
+                        Message.toolCall(
+                                new ToolCall("call-ü", "tööl 🙂", json("{\"arg\":" + jsonString(tricky) + "}")))))
                 .state(Map.of("clé 🙂", json(jsonString(tricky)), "\"quoted key\"", json("1")))
                 .metadata(Map.of("schlüssel 🙂", tricky, "ascii", "plain"))
                 .build();
         provider().saveCheckpoint(agent, checkpoint);
         assertReadsBack(agent, checkpoint);
-        assertThat(provider().getCheckpoints(agent).get(0).messageHistory().get(0).content()).isEqualTo(tricky);
+        assertThat(provider()
+                        .getCheckpoints(agent)
+                        .get(0)
+                        .messageHistory()
+                        .get(0)
+                        .content())
+                .isEqualTo(tricky);
     }
 
     @Test
@@ -169,7 +181,12 @@ abstract class RoundTripContract extends Contract {
         state.put("blob", Checkpoints.largeText(1 << 20));
         var array = new StringBuilder("[");
         for (int i = 0; i < 5_000; i++) {
-            array.append(i == 0 ? "" : ",").append("{\"i\":").append(i).append(",\"s\":\"v").append(i).append("\"}");
+            array.append(i == 0 ? "" : ",")
+                    .append("{\"i\":")
+                    .append(i)
+                    .append(",\"s\":\"v")
+                    .append(i)
+                    .append("\"}");
         }
         state.put("array", json(array.append(']').toString()));
         for (int i = 0; i < 1_000; i++) {

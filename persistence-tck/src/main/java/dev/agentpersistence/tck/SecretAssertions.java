@@ -6,8 +6,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /**
- * Checks that a failure never shows a secret: not in its message, the messages of its causes, nor
- * anywhere in its printed stack trace. For a provider's tests of credentials in URLs and settings.
+ * Checks that a failure never shows a secret: not in its message, the messages of its causes, nor anywhere in its
+ * printed stack trace. For a provider's tests of credentials in URLs and settings.
  *
  * <pre>{@code
  * assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
@@ -15,8 +15,7 @@ import java.io.StringWriter;
  * }</pre>
  */
 public final class SecretAssertions {
-    private SecretAssertions() {
-    }
+    private SecretAssertions() {}
 
     /** Fails naming {@code failure} when any of {@code secrets} appears in what it would print. */
     public static void assertNowhere(Throwable failure, String... secrets) {
@@ -26,7 +25,9 @@ public final class SecretAssertions {
             trace.append('\n').append(String.valueOf(t.getMessage()));
         }
         for (String secret : secrets) {
-            assertThat(trace.toString()).as("messages and causes of %s", failure).doesNotContain(secret);
+            assertThat(trace.toString())
+                    .as("messages and causes of %s", failure)
+                    .doesNotContain(secret);
         }
     }
 }

@@ -39,7 +39,8 @@ abstract class SegmentStoreContract extends Contract {
         if (provider instanceof StorageShell shell && shell.hasSegmentStore()) {
             return shell.segmentStore();
         }
-        var underneath = provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
+        var underneath =
+                provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
         if (!(underneath instanceof HistorySegmentStore store)) {
             Assumptions.abort("HistorySegmentStore not supported by " + providerName()
                     + ": the provider keeps whole histories in every checkpoint");
@@ -89,7 +90,8 @@ abstract class SegmentStoreContract extends Contract {
         }
         assertThat(store.getSegments(agent, ids)).hasSize(100).containsEntry("many-42", bytes("segment 42"));
         assertThat(store.getSegments(agent, List.of())).isEmpty();
-        assertThat(store.getSegments(agent("segments-nobody"), List.of("0-16-a"))).isEmpty();
+        assertThat(store.getSegments(agent("segments-nobody"), List.of("0-16-a")))
+                .isEmpty();
     }
 
     @Test
@@ -114,8 +116,11 @@ abstract class SegmentStoreContract extends Contract {
         for (String id : List.of("b", "a", "c-1", "C", "ä")) {
             store.putSegment(agent, id, bytes(id));
         }
-        assertThat(store.listSegments(agent)).extracting(SegmentInfo::segmentId).containsExactly("C", "a", "b", "c-1", "ä");
-        assertThat(store.listSegments(agent)).allSatisfy(info -> assertThat(info.writtenAt()).isNotNull());
+        assertThat(store.listSegments(agent))
+                .extracting(SegmentInfo::segmentId)
+                .containsExactly("C", "a", "b", "c-1", "ä");
+        assertThat(store.listSegments(agent))
+                .allSatisfy(info -> assertThat(info.writtenAt()).isNotNull());
         assertThat(store.listSegments(agent("segments-list-nobody"))).isEmpty();
     }
 
@@ -128,12 +133,18 @@ abstract class SegmentStoreContract extends Contract {
         store.putSegment(agent, "y", bytes("y"));
         store.putSegment(agent, "z", bytes("z"));
         Instant x = writtenAt(store, agent, "x");
-        assertThat(store.deleteSegments(agent, List.of("x", "y"), x)).as("cutoff equal to the write time").isZero();
-        assertThat(store.deleteSegments(agent, List.of("x", "y", "unknown"), Instant.now().plusSeconds(3600))).isEqualTo(2);
+        assertThat(store.deleteSegments(agent, List.of("x", "y"), x))
+                .as("cutoff equal to the write time")
+                .isZero();
+        assertThat(store.deleteSegments(
+                        agent, List.of("x", "y", "unknown"), Instant.now().plusSeconds(3600)))
+                .isEqualTo(2);
         assertThat(store.listSegments(agent)).extracting(SegmentInfo::segmentId).containsExactly("z");
         assertThat(store.getSegments(agent, List.of("x", "y", "z"))).containsOnlyKeys("z");
-        assertThat(store.deleteSegments(agent, List.of("x"), Instant.now().plusSeconds(3600))).isZero();
-        assertThat(store.deleteSegments(agent, List.of(), Instant.now().plusSeconds(3600))).isZero();
+        assertThat(store.deleteSegments(agent, List.of("x"), Instant.now().plusSeconds(3600)))
+                .isZero();
+        assertThat(store.deleteSegments(agent, List.of(), Instant.now().plusSeconds(3600)))
+                .isZero();
         store.putSegment(agent, "x", bytes("again"));
         assertThat(texts(store.getSegments(agent, List.of("x")))).containsExactly(Map.entry("x", "again"));
     }
@@ -148,10 +159,12 @@ abstract class SegmentStoreContract extends Contract {
             store.putSegment(agent, "same-id", bytes(agent));
         }
         for (String agent : agents) {
-            assertThat(texts(store.getSegments(agent, List.of("same-id")))).containsExactly(Map.entry("same-id", agent));
+            assertThat(texts(store.getSegments(agent, List.of("same-id"))))
+                    .containsExactly(Map.entry("same-id", agent));
             assertThat(store.listSegments(agent)).hasSize(1);
         }
-        assertThat(store.deleteSegments(a, List.of("same-id"), Instant.now().plusSeconds(3600))).isEqualTo(1);
+        assertThat(store.deleteSegments(a, List.of("same-id"), Instant.now().plusSeconds(3600)))
+                .isEqualTo(1);
         for (String agent : agents.subList(1, agents.size())) {
             assertThat(store.getSegments(agent, List.of("same-id"))).containsOnlyKeys("same-id");
         }
@@ -171,11 +184,14 @@ abstract class SegmentStoreContract extends Contract {
         for (String id : ids) {
             assertThat(found).containsEntry(id, "content of " + id);
         }
-        assertThat(store.listSegments(agent)).extracting(SegmentInfo::segmentId).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(store.listSegments(agent))
+                .extracting(SegmentInfo::segmentId)
+                .containsExactlyInAnyOrderElementsOf(ids);
         for (String hostileAgent : HostileIds.agentIds(runId())) {
             store.putSegment(hostileAgent, "../../x", bytes(hostileAgent));
             assertThat(texts(store.getSegments(hostileAgent, List.of("../../x"))))
-                    .as("agent %s", hostileAgent).containsExactly(Map.entry("../../x", hostileAgent));
+                    .as("agent %s", hostileAgent)
+                    .containsExactly(Map.entry("../../x", hostileAgent));
         }
         assertThat(store.listSegmentAgents()).containsAll(HostileIds.agentIds(runId()));
     }
@@ -202,10 +218,14 @@ abstract class SegmentStoreContract extends Contract {
         var store = store();
         String agent = agent("segments-invalid");
         for (String bad : HostileIds.invalid()) {
-            assertThatThrownBy(() -> store.putSegment(bad, "s", bytes("x"))).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> store.putSegment(agent, bad, bytes("x"))).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> store.getSegments(bad, List.of("s"))).isInstanceOf(InvalidIdentifierException.class);
-            assertThatThrownBy(() -> store.getSegments(agent, List.of(bad))).isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> store.putSegment(bad, "s", bytes("x")))
+                    .isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> store.putSegment(agent, bad, bytes("x")))
+                    .isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> store.getSegments(bad, List.of("s")))
+                    .isInstanceOf(InvalidIdentifierException.class);
+            assertThatThrownBy(() -> store.getSegments(agent, List.of(bad)))
+                    .isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> store.listSegments(bad)).isInstanceOf(InvalidIdentifierException.class);
             assertThatThrownBy(() -> store.deleteSegments(agent, List.of(bad), Instant.now()))
                     .isInstanceOf(InvalidIdentifierException.class);
@@ -218,7 +238,8 @@ abstract class SegmentStoreContract extends Contract {
         Assumptions.assumeTrue(sharesStorage(), "the provider's instances do not share storage");
         String agent = agent("segments-shared");
         store().putSegment(agent, "s", bytes("shared"));
-        assertThat(texts(store(newProvider()).getSegments(agent, List.of("s")))).containsExactly(Map.entry("s", "shared"));
+        assertThat(texts(store(newProvider()).getSegments(agent, List.of("s"))))
+                .containsExactly(Map.entry("s", "shared"));
     }
 
     @Test
@@ -232,7 +253,8 @@ abstract class SegmentStoreContract extends Contract {
         assertThatThrownBy(() -> store.putSegment(agent, "t", bytes("t"))).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> store.getSegments(agent, List.of("s"))).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> store.listSegments(agent)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> store.deleteSegments(agent, List.of("s"), Instant.now())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.deleteSegments(agent, List.of("s"), Instant.now()))
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(store::listSegmentAgents).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -17,10 +17,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Keeps the settings tables of a README equal to the declarations: every block between
- * {@code <!-- settings: NAME -->} and {@code <!-- /settings -->} must be the table
- * {@link SettingsTable#markdown} makes from {@link StorageSettings#SETTINGS} ({@code shared}) or from
- * the {@link PersistenceStorageProviderFactory#settings()} of the factory named NAME on the class path.
+ * Keeps the settings tables of a README equal to the declarations: every block between {@code <!-- settings: NAME -->}
+ * and {@code <!-- /settings -->} must be the table {@link SettingsTable#markdown} makes from
+ * {@link StorageSettings#SETTINGS} ({@code shared}) or from the {@link PersistenceStorageProviderFactory#settings()} of
+ * the factory named NAME on the class path.
  *
  * <pre>{@code
  * @Test
@@ -28,14 +28,14 @@ import java.util.regex.Pattern;
  *     SettingsTables.assertReadme(Path.of("README.md"));
  * }
  * }</pre>
+ *
  * Run the test with {@code -Dsettings-tables.update=true} to rewrite the tables from the declarations instead.
  */
 public final class SettingsTables {
-    private static final Pattern BLOCK = Pattern.compile("<!-- settings: ([a-z0-9-]+) -->\\n(.*?)<!-- /settings -->",
-            Pattern.DOTALL);
+    private static final Pattern BLOCK =
+            Pattern.compile("<!-- settings: ([a-z0-9-]+) -->\\n(.*?)<!-- /settings -->", Pattern.DOTALL);
 
-    private SettingsTables() {
-    }
+    private SettingsTables() {}
 
     /**
      * Checks every settings table of {@code readme}; returns how many it checked.
@@ -52,11 +52,17 @@ public final class SettingsTables {
             while (matcher.find()) {
                 String table = table(matcher.group(1));
                 if (!update) {
-                    assertThat(matcher.group(2)).as("settings table '%s' in %s: regenerate it from the declarations"
-                            + " with -Dsettings-tables.update=true", matcher.group(1), readme).isEqualTo(table);
+                    assertThat(matcher.group(2))
+                            .as(
+                                    "settings table '%s' in %s: regenerate it from the declarations"
+                                            + " with -Dsettings-tables.update=true",
+                                    matcher.group(1), readme)
+                            .isEqualTo(table);
                 }
-                matcher.appendReplacement(updated, Matcher.quoteReplacement(
-                        "<!-- settings: " + matcher.group(1) + " -->\n" + table + "<!-- /settings -->"));
+                matcher.appendReplacement(
+                        updated,
+                        Matcher.quoteReplacement(
+                                "<!-- settings: " + matcher.group(1) + " -->\n" + table + "<!-- /settings -->"));
                 checked++;
             }
             if (update) {
@@ -69,9 +75,9 @@ public final class SettingsTables {
     }
 
     /**
-     * Checks that {@code file} (a module's {@code META-INF/spring-configuration-metadata.json}) is the
-     * metadata {@link SettingsMetadata} makes of {@code shared} or of the factory named {@code name};
-     * with {@code -Dsettings-tables.update=true} writes it instead.
+     * Checks that {@code file} (a module's {@code META-INF/spring-configuration-metadata.json}) is the metadata
+     * {@link SettingsMetadata} makes of {@code shared} or of the factory named {@code name}; with
+     * {@code -Dsettings-tables.update=true} writes it instead.
      */
     public static void assertMetadata(Path file, String name) {
         String metadata = SettingsMetadata.springConfigurationMetadata(settings(name));
@@ -97,7 +103,9 @@ public final class SettingsTables {
         if (name.equals("shared")) {
             return StorageSettings.SETTINGS;
         }
-        return PersistenceStorageProviders.available().stream().filter(f -> f.name().equals(name)).findFirst()
+        return PersistenceStorageProviders.available().stream()
+                .filter(f -> f.name().equals(name))
+                .findFirst()
                 .map(PersistenceStorageProviderFactory::settings)
                 .orElseThrow(() -> new AssertionError("no provider factory named '" + name + "' on the class path"));
     }

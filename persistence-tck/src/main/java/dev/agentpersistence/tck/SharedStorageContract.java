@@ -46,7 +46,8 @@ abstract class SharedStorageContract extends Contract {
     }
 
     @Test
-    @DisplayName("conflicts are detected across instances, and an identical re-save through another instance is a no-op")
+    @DisplayName(
+            "conflicts are detected across instances, and an identical re-save through another instance is a no-op")
     void conflictsAcrossInstances() {
         String agent = agent("shared-conflict");
         var original = Checkpoints.full(agent, 0);
@@ -54,8 +55,10 @@ abstract class SharedStorageContract extends Contract {
         var second = newProvider();
         assertThatThrownBy(() -> second.saveCheckpoint(agent, Checkpoints.simple(agent, 0)))
                 .isInstanceOf(CheckpointConflictException.class);
-        assertThatThrownBy(() -> second.saveCheckpoint(agent, original.toBuilder().version(5).build()))
-                .as("same id at another version").isInstanceOf(CheckpointConflictException.class);
+        assertThatThrownBy(() -> second.saveCheckpoint(
+                        agent, original.toBuilder().version(5).build()))
+                .as("same id at another version")
+                .isInstanceOf(CheckpointConflictException.class);
         second.saveCheckpoint(agent, Checkpoints.full(agent, 0));
         assertThat(provider().getCheckpoints(agent)).containsExactly(original);
         assertThat(second.getCheckpoints(agent)).containsExactly(original);
@@ -70,24 +73,30 @@ abstract class SharedStorageContract extends Contract {
         for (int i = 1; i < 4; i++) {
             instances.add(newProvider());
         }
-        ConcurrencyContract.raceForVersions(this, agent("shared-race"), racer -> instances.get(racer % instances.size()));
+        ConcurrencyContract.raceForVersions(
+                this, agent("shared-race"), racer -> instances.get(racer % instances.size()));
     }
 
     @Test
     @DisplayName("deletions through one instance are seen by another")
     void deletionsAcrossInstances() {
         String agent = agent("shared-delete");
-        saveAll(agent, List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
+        saveAll(
+                agent,
+                List.of(Checkpoints.simple(agent, 0), Checkpoints.simple(agent, 1), Checkpoints.simple(agent, 2)));
         var second = newProvider();
-        assertThat(optional("deleteCheckpointsBefore", () -> second.deleteCheckpointsBefore(agent, 2))).isEqualTo(2);
+        assertThat(optional("deleteCheckpointsBefore", () -> second.deleteCheckpointsBefore(agent, 2)))
+                .isEqualTo(2);
         assertThat(versions(agent, null)).containsExactly(2L);
-        assertThat(optional("deleteCheckpoints", () -> second.deleteCheckpoints(agent))).isEqualTo(1);
+        assertThat(optional("deleteCheckpoints", () -> second.deleteCheckpoints(agent)))
+                .isEqualTo(1);
         assertThat(provider().getCheckpoints(agent)).isEmpty();
         assertThat(provider().getLatestCheckpoint(agent)).isEmpty();
     }
 
     @Test
-    @DisplayName("saves survive closing the instance that made them, and closing one instance leaves the others working")
+    @DisplayName(
+            "saves survive closing the instance that made them, and closing one instance leaves the others working")
     void closeOneInstance() throws Exception {
         String agent = agent("shared-close");
         var first = newProvider();

@@ -19,8 +19,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class StorageDumps {
-    private StorageDumps() {
-    }
+    private StorageDumps() {}
 
     /** Every file under {@code root}, each as its path relative to the root followed by its bytes. */
     public static byte[] directory(Path root) {

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The conformance kit every storage provider runs: extend it in a test, implement
- * {@link #createProvider()}, and JUnit runs every contract of
- * {@link PersistenceStorageProvider} against the provider, one {@link Nested} group per contract.
+ * The conformance kit every storage provider runs: extend it in a test, implement {@link #createProvider()}, and JUnit
+ * runs every contract of {@link PersistenceStorageProvider} against the provider, one {@link Nested} group per
+ * contract.
  *
  * <pre>{@code
  * class MyStorageProviderTest extends StorageProviderCompatibilityKit {
@@ -23,63 +23,59 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * <p>Agent ids carry a random suffix unique to each test, so storage shared between tests or runs
- * (one database, one Redis) does not disturb results. Every provider the kit creates is closed after
- * the test; {@code close()} must therefore be idempotent. Operations the SPI lets a provider leave
- * out ({@code deleteCheckpoints}, {@code deleteCheckpointsBefore}, {@code listAgents}, an
- * overridden {@code getCheckpoint} or {@code close}) are detected: their tests are aborted with the
- * reason, so they show as skipped, never as passed. Failures are prefixed with the name of the
- * provider test class, since reports file the inherited groups under the kit's own class names.
+ * <p>Agent ids carry a random suffix unique to each test, so storage shared between tests or runs (one database, one
+ * Redis) does not disturb results. Every provider the kit creates is closed after the test; {@code close()} must
+ * therefore be idempotent. Operations the SPI lets a provider leave out ({@code deleteCheckpoints},
+ * {@code deleteCheckpointsBefore}, {@code listAgents}, an overridden {@code getCheckpoint} or {@code close}) are
+ * detected: their tests are aborted with the reason, so they show as skipped, never as passed. Failures are prefixed
+ * with the name of the provider test class, since reports file the inherited groups under the kit's own class names.
  *
- * <p>Providers built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) should
- * override {@link #createProvider(StorageSettings)}, which runs the read matrix, and run the kit a
- * second time writing with every layer ({@link KitSettings#everyLayer()}).
+ * <p>Providers built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) should override
+ * {@link #createProvider(StorageSettings)}, which runs the read matrix, and run the kit a second time writing with
+ * every layer ({@link KitSettings#everyLayer()}).
  */
 @ExtendWith(ProviderTestNaming.class)
 public abstract class StorageProviderCompatibilityKit {
 
-    private final KitSession session =
-            new KitSession(this::createProvider, this::createProvider, this::sharesStorageAcrossInstances,
-                    this::dumpStorage);
+    private final KitSession session = new KitSession(
+            this::createProvider, this::createProvider, this::sharesStorageAcrossInstances, this::dumpStorage);
 
     /**
-     * A provider over this test's storage. Every call within one test returns a provider over the SAME
-     * underlying storage (so a second instance sees the first one's saves); each test gets fresh storage.
+     * A provider over this test's storage. Every call within one test returns a provider over the SAME underlying
+     * storage (so a second instance sees the first one's saves); each test gets fresh storage.
      */
     protected abstract PersistenceStorageProvider<CheckpointFilter> createProvider() throws Exception;
 
     /**
-     * A provider over this test's storage (the same storage as {@link #createProvider()}) that writes
-     * with {@code settings}: the hook of the read-matrix group, which writes with each configuration
-     * and reads with each other one. Providers built on the storage shell
-     * ({@link dev.agentpersistence.storage.StorageShell}) implement it by passing the settings to their
-     * builder; the default aborts the read-matrix tests with the reason (a provider written straight
-     * against the three-method SPI has no stored form to configure).
+     * A provider over this test's storage (the same storage as {@link #createProvider()}) that writes with
+     * {@code settings}: the hook of the read-matrix group, which writes with each configuration and reads with each
+     * other one. Providers built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) implement it
+     * by passing the settings to their builder; the default aborts the read-matrix tests with the reason (a provider
+     * written straight against the three-method SPI has no stored form to configure).
      */
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) throws Exception {
-        Assumptions.abort("the read matrix and the encryption-at-rest group need createProvider(StorageSettings), which "
-                + getClass().getName() + " does not override: its provider has no configurable stored form");
+        Assumptions.abort(
+                "the read matrix and the encryption-at-rest group need createProvider(StorageSettings), which "
+                        + getClass().getName() + " does not override: its provider has no configurable stored form");
         throw new AssertionError("unreachable");
     }
 
     /**
-     * Whether two providers from {@link #createProvider()} in one test share their storage; {@code false}
-     * for providers that keep checkpoints inside the instance (in memory), which skips the shared-storage
-     * contracts with that reason.
+     * Whether two providers from {@link #createProvider()} in one test share their storage; {@code false} for providers
+     * that keep checkpoints inside the instance (in memory), which skips the shared-storage contracts with that reason.
      */
     protected boolean sharesStorageAcrossInstances() {
         return true;
     }
 
     /**
-     * Everything this test's storage holds at rest, as raw bytes: table rows, keys and values, files or
-     * objects, with their names. The encryption-at-rest group searches it for the plaintext of values it
-     * saved encrypted. The default aborts that group with the reason (a store kept in the heap has
-     * nothing at rest).
+     * Everything this test's storage holds at rest, as raw bytes: table rows, keys and values, files or objects, with
+     * their names. The encryption-at-rest group searches it for the plaintext of values it saved encrypted. The default
+     * aborts that group with the reason (a store kept in the heap has nothing at rest).
      */
     protected byte[] dumpStorage() throws Exception {
-        Assumptions.abort("the encryption-at-rest group needs dumpStorage(), which " + getClass().getName()
-                + " does not override");
+        Assumptions.abort("the encryption-at-rest group needs dumpStorage(), which "
+                + getClass().getName() + " does not override");
         throw new AssertionError("unreachable");
     }
 

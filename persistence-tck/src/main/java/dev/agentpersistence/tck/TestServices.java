@@ -20,11 +20,10 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Locates the real server a provider's tests run against (PostgreSQL, MariaDB, Redis, …).
  *
- * <p>Order: the endpoint in the environment variable, else the well-known local default when it
- * answers, else a container when the caller can start one (Testcontainers with a working Docker).
- * When none is found the test is skipped with the reason, or fails when
- * {@value #REQUIRE_SERVICES} is {@code true} (as in CI), so a missing server is never silently
- * skipped there.
+ * <p>Order: the endpoint in the environment variable, else the well-known local default when it answers, else a
+ * container when the caller can start one (Testcontainers with a working Docker). When none is found the test is
+ * skipped with the reason, or fails when {@value #REQUIRE_SERVICES} is {@code true} (as in CI), so a missing server is
+ * never silently skipped there.
  */
 public final class TestServices {
     /** Environment variable (or system property) that turns a missing server into a failure. */
@@ -42,8 +41,7 @@ public final class TestServices {
     /** The local Redis tried when {@link #REDIS_URI_ENV} is unset. */
     public static final String REDIS_LOCAL = "redis://127.0.0.1:6379";
 
-    private TestServices() {
-    }
+    private TestServices() {}
 
     /** Whether missing servers fail the build. */
     public static boolean servicesRequired() {
@@ -54,15 +52,19 @@ public final class TestServices {
     /**
      * Finds an endpoint for {@code service}.
      *
-     * @param service         a name for messages ("PostgreSQL")
-     * @param environmentVar  the variable that names the endpoint explicitly
-     * @param localDefault    the endpoint to try when the variable is unset
-     * @param reachable       probes an endpoint; must return quickly and not throw
-     * @param container       starts a container and returns its endpoint, or empty when Docker is unavailable
+     * @param service a name for messages ("PostgreSQL")
+     * @param environmentVar the variable that names the endpoint explicitly
+     * @param localDefault the endpoint to try when the variable is unset
+     * @param reachable probes an endpoint; must return quickly and not throw
+     * @param container starts a container and returns its endpoint, or empty when Docker is unavailable
      * @return a reachable endpoint; never returns without one (skips or fails instead)
      */
-    public static String locate(String service, String environmentVar, String localDefault,
-                                Predicate<String> reachable, Supplier<Optional<String>> container) {
+    public static String locate(
+            String service,
+            String environmentVar,
+            String localDefault,
+            Predicate<String> reachable,
+            Supplier<Optional<String>> container) {
         Objects.requireNonNull(service, "service");
         var tried = new ArrayList<String>();
         String explicit = System.getenv(environmentVar);
@@ -118,15 +120,15 @@ public final class TestServices {
     }
 
     /**
-     * Whether a Redis server answers an inline {@code PING} at {@code uri} within a second. A
-     * {@code -NOAUTH} error counts: a server is there and the URI must carry the credentials.
+     * Whether a Redis server answers an inline {@code PING} at {@code uri} within a second. A {@code -NOAUTH} error
+     * counts: a server is there and the URI must carry the credentials.
      */
     public static boolean redisAnswers(String uri) {
         try {
             URI parsed = URI.create(uri);
             try (var socket = new Socket()) {
-                socket.connect(new InetSocketAddress(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort()),
-                        1000);
+                socket.connect(
+                        new InetSocketAddress(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort()), 1000);
                 socket.setSoTimeout(1000);
                 OutputStream out = socket.getOutputStream();
                 out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -143,7 +145,8 @@ public final class TestServices {
     public static <T> T unavailable(String service, List<String> reasons) {
         String message = service + " is not available for tests: " + String.join("; ", reasons);
         if (servicesRequired()) {
-            throw new IllegalStateException(message + ". " + REQUIRE_SERVICES + "=true, so this fails instead of skipping.");
+            throw new IllegalStateException(
+                    message + ". " + REQUIRE_SERVICES + "=true, so this fails instead of skipping.");
         }
         Assumptions.abort(message);
         throw new AssertionError("unreachable");

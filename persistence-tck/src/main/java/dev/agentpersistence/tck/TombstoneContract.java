@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /** Tombstones are ordinary checkpoints that {@code includeTombstones=false} leaves out. */
 abstract class TombstoneContract extends Contract {
-    private static final CheckpointFilter NO_TOMBSTONES = CheckpointFilter.builder().includeTombstones(false).build();
+    private static final CheckpointFilter NO_TOMBSTONES =
+            CheckpointFilter.builder().includeTombstones(false).build();
 
     TombstoneContract(KitSession session) {
         super(session);
@@ -25,7 +26,8 @@ abstract class TombstoneContract extends Contract {
         saveAll(agent, List.of(work, tombstone));
         assertThat(provider().getCheckpoints(agent)).containsExactly(work, tombstone);
         assertThat(provider().getLatestCheckpoint(agent)).contains(tombstone);
-        assertThat(provider().getLatestCheckpoint(agent).orElseThrow().isTombstone()).isTrue();
+        assertThat(provider().getLatestCheckpoint(agent).orElseThrow().isTombstone())
+                .isTrue();
     }
 
     @Test
@@ -49,8 +51,12 @@ abstract class TombstoneContract extends Contract {
     void newRunAfterTombstone() {
         String agent = agent("tombstone-new-run");
         var next = Checkpoints.simple(agent, 2);
-        saveAll(agent, List.of(Checkpoints.simple(agent, 0), AgentCheckpoint.tombstone(agent, 1, Checkpoints.createdAt(1)),
-                next));
+        saveAll(
+                agent,
+                List.of(
+                        Checkpoints.simple(agent, 0),
+                        AgentCheckpoint.tombstone(agent, 1, Checkpoints.createdAt(1)),
+                        next));
         assertThat(provider().getLatestCheckpoint(agent)).contains(next);
         assertThat(provider().getLatestCheckpoint(agent, NO_TOMBSTONES)).contains(next);
         assertThat(versions(agent, NO_TOMBSTONES)).containsExactly(0L, 2L);

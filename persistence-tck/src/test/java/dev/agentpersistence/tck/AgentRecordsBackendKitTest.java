@@ -17,7 +17,9 @@ class AgentRecordsBackendKitTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return StorageShell.builder(new HeapRecordsBackend(store, Clock.systemUTC())).settings(settings).build();
+        return StorageShell.builder(new HeapRecordsBackend(store, Clock.systemUTC()))
+                .settings(settings)
+                .build();
     }
 
     @Override

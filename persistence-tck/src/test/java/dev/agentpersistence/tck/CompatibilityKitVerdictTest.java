@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs the kit through the JUnit Platform launcher against a correct provider, a minimal one and
- * providers with one defect each, and checks the verdicts: the kit passes the correct ones and fails
- * every broken one on the contract it breaks.
+ * Runs the kit through the JUnit Platform launcher against a correct provider, a minimal one and providers with one
+ * defect each, and checks the verdicts: the kit passes the correct ones and fails every broken one on the contract it
+ * breaks.
  */
 class CompatibilityKitVerdictTest {
 
@@ -61,18 +61,22 @@ class CompatibilityKitVerdictTest {
         @Override
         protected PersistenceStorageProvider<CheckpointFilter> createProvider(
                 dev.agentpersistence.storage.StorageSettings settings) {
-            return dev.agentpersistence.storage.StorageShell.builder(backend).settings(settings).build();
+            return dev.agentpersistence.storage.StorageShell.builder(backend)
+                    .settings(settings)
+                    .build();
         }
 
         /** The heap records as a dump would show them: attributes and stored bytes, segments too. */
         @Override
         protected byte[] dumpStorage() {
             var out = new java.io.ByteArrayOutputStream();
-            backend.records.values().forEach(versions -> versions.values().forEach(r -> {
-                out.writeBytes((r.agentId() + r.checkpointId() + r.nodeId() + r.metadata())
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                out.writeBytes(r.document());
-            }));
+            backend.records
+                    .values()
+                    .forEach(versions -> versions.values().forEach(r -> {
+                        out.writeBytes((r.agentId() + r.checkpointId() + r.nodeId() + r.metadata())
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        out.writeBytes(r.document());
+                    }));
             backend.segments.values().forEach(bySegment -> bySegment.values().forEach(out::writeBytes));
             return out.toByteArray();
         }
@@ -331,9 +335,12 @@ class CompatibilityKitVerdictTest {
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class));
 
     /** The tests that write with chosen settings, which a provider without a configurable stored form aborts. */
-    private static final List<String> READ_MATRIX = List.of("ReadMatrix.everyReaderReadsEveryWriter",
-            "ReadMatrix.resaveAcrossConfigurations", "EncryptionAtRest.aDumpShowsNoSavedValue",
-            "EncryptionAtRest.filtersFindRecordsSavedBeforeEncryption", "EncryptionAtRest.filtersMatchAcrossKeyRotation");
+    private static final List<String> READ_MATRIX = List.of(
+            "ReadMatrix.everyReaderReadsEveryWriter",
+            "ReadMatrix.resaveAcrossConfigurations",
+            "EncryptionAtRest.aDumpShowsNoSavedValue",
+            "EncryptionAtRest.filtersFindRecordsSavedBeforeEncryption",
+            "EncryptionAtRest.filtersMatchAcrossKeyRotation");
 
     /** Every test method the kit declares, as {@code Group.method}. */
     private static List<String> allKitTests() {
@@ -384,46 +391,65 @@ class CompatibilityKitVerdictTest {
     }
 
     @Test
-    @DisplayName("a provider with only the three abstract methods passes, and every left-out operation shows as aborted with its reason")
+    @DisplayName(
+            "a provider with only the three abstract methods passes, and every left-out operation shows as aborted "
+                    + "with its reason")
     void minimalProviderAbortsUnsupported() {
         var run = KitRun.of(MinimalKit.class);
         assertThat(run.failed()).as(run.summary()).isEmpty();
         assertThat(run.containerFailures()).as(run.summary()).isEmpty();
-        assertThat(run.aborted().keySet()).contains(
-                "Deletion.deleteAgent", "Deletion.deleteBeforeStrictlyBelow", "Deletion.listAgentsSortedAndPruned",
-                "Deletion.invalidIds", "Isolation.deletionStaysInside", "Identifiers.listAgentsHostile",
-                "SharedStorage.deletionsAcrossInstances", "Lifecycle.useAfterClose", "Lifecycle.closeTwice");
-        run.aborted().forEach((test, reason) -> assertThat(reason).as(test)
-                .contains(READ_MATRIX.contains(test) ? "createProvider(StorageSettings)"
-                        : "not supported by " + MinimalProvider.class.getName()));
+        assertThat(run.aborted().keySet())
+                .contains(
+                        "Deletion.deleteAgent",
+                        "Deletion.deleteBeforeStrictlyBelow",
+                        "Deletion.listAgentsSortedAndPruned",
+                        "Deletion.invalidIds",
+                        "Isolation.deletionStaysInside",
+                        "Identifiers.listAgentsHostile",
+                        "SharedStorage.deletionsAcrossInstances",
+                        "Lifecycle.useAfterClose",
+                        "Lifecycle.closeTwice");
+        run.aborted()
+                .forEach((test, reason) -> assertThat(reason)
+                        .as(test)
+                        .contains(
+                                READ_MATRIX.contains(test)
+                                        ? "createProvider(StorageSettings)"
+                                        : "not supported by " + MinimalProvider.class.getName()));
         assertThat(run.aborted().get("Deletion.deleteAgent")).startsWith("deleteCheckpoints not supported by");
         assertThat(run.aborted().get("Lifecycle.closeTwice")).startsWith("close() not supported by");
-        assertThat(run.passed()).contains("RoundTrip.everyField", "Conflicts.sameVersionOtherContent",
-                "Concurrency.oneWinnerPerVersion", "Identifiers.invalidAgentIds");
+        assertThat(run.passed())
+                .contains(
+                        "RoundTrip.everyField",
+                        "Conflicts.sameVersionOtherContent",
+                        "Concurrency.oneWinnerPerVersion",
+                        "Identifiers.invalidAgentIds");
     }
 
     @Test
-    @DisplayName("a provider whose getCheckpoint is unsupported loses exactly the tests of lookups by id, shown as aborted")
+    @DisplayName(
+            "a provider whose getCheckpoint is unsupported loses exactly the tests of lookups by id, shown as aborted")
     void unsupportedLookupAbortsOnlyLookups() {
         var run = KitRun.of(NoLookupKit.class);
         assertThat(run.failed()).as(run.summary()).isEmpty();
         var lookupTests = allKitTests().stream()
-                .filter(name -> name.startsWith("Lookup.") || name.startsWith("Forks.")
-                        || name.equals("GrowingHistory.byId")).toList();
+                .filter(name ->
+                        name.startsWith("Lookup.") || name.startsWith("Forks.") || name.equals("GrowingHistory.byId"))
+                .toList();
         var aborted = new java.util.TreeMap<>(run.aborted());
         READ_MATRIX.forEach(aborted::remove); // no configurable stored form, as for every seed-style provider
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);
-        aborted.values().forEach(reason -> assertThat(reason)
-                .contains("not supported by " + NoLookupProvider.class.getName())
-                .contains("lookups by id are not indexed by this backend"));
+        aborted.values()
+                .forEach(reason -> assertThat(reason)
+                        .contains("not supported by " + NoLookupProvider.class.getName())
+                        .contains("lookups by id are not indexed by this backend"));
     }
 
     @Test
     @DisplayName("failures name the provider test class, since reports file them under the kit's group classes")
     void failuresNameTheProviderTest() {
         var run = KitRun.of(IgnoresLimitKit.class, List.of(StorageProviderCompatibilityKit.Limit.class));
-        assertThat(run.failed().get("Limit.newestAscending")).isNotNull()
-                .hasMessageStartingWith("[IgnoresLimitKit] ");
+        assertThat(run.failed().get("Limit.newestAscending")).isNotNull().hasMessageStartingWith("[IgnoresLimitKit] ");
     }
 
     @Test
@@ -437,26 +463,42 @@ class CompatibilityKitVerdictTest {
 
     static Stream<Arguments> brokenProviders() {
         return Stream.of(
-                broken(IgnoresLimitKit.class, "Limit.newestAscending", "Limit.limitAfterOtherFields",
+                broken(
+                        IgnoresLimitKit.class,
+                        "Limit.newestAscending",
+                        "Limit.limitAfterOtherFields",
                         "Filters.everyCombination"),
                 broken(LimitBeforeFilterKit.class, "Limit.limitAfterOtherFields", "Filters.everyCombination"),
-                broken(DescendingOrderKit.class, "Ordering.ascendingWhateverSaveOrder", "Ordering.numericOrder",
-                        "Filters.nullFilterMeansAll", "RoundTrip.nanoseconds"),
+                broken(
+                        DescendingOrderKit.class,
+                        "Ordering.ascendingWhateverSaveOrder",
+                        "Ordering.numericOrder",
+                        "Filters.nullFilterMeansAll",
+                        "RoundTrip.nanoseconds"),
                 broken(TextualVersionOrderKit.class, "Ordering.numericOrder"),
                 broken(ReturnsLiveListKit.class, "Ordering.snapshots"),
                 broken(LatestIgnoresFilterKit.class, "Latest.filtered", "Latest.agreesWithList", "Tombstones.excluded"),
-                broken(OverwritesOnConflictKit.class, "Conflicts.sameVersionOtherContent", "Conflicts.smallDifferences",
-                        "Concurrency.oneWinnerPerVersion", "SharedStorage.conflictsAcrossInstances"),
+                broken(
+                        OverwritesOnConflictKit.class,
+                        "Conflicts.sameVersionOtherContent",
+                        "Conflicts.smallDifferences",
+                        "Concurrency.oneWinnerPerVersion",
+                        "SharedStorage.conflictsAcrossInstances"),
                 broken(NoIdConflictCheckKit.class, "Conflicts.sameIdOtherVersion"),
                 broken(ResaveConflictsKit.class, "Conflicts.identicalResave", "Concurrency.identicalRacersAllSucceed"),
-                broken(NotThreadSafeOnConflictKit.class, "Concurrency.oneWinnerPerVersion",
+                broken(
+                        NotThreadSafeOnConflictKit.class,
+                        "Concurrency.oneWinnerPerVersion",
                         "SharedStorage.raceAcrossInstances"),
                 broken(LeaksBetweenAgentsKit.class, "Isolation.prefixes", "Identifiers.hostileAgentIds"),
                 broken(CaseInsensitiveAgentsKit.class, "Identifiers.nearDuplicates"),
                 broken(LookupAcrossAgentsKit.class, "Lookup.otherAgent"),
                 broken(IgnoresAgentMismatchKit.class, "Arguments.mismatchedAgent"),
                 broken(AcceptsInvalidIdsKit.class, "Identifiers.invalidAgentIds"),
-                broken(CreatedBeforeInclusiveKit.class, "Filters.createdBeforeExclusive", "Filters.createdRange",
+                broken(
+                        CreatedBeforeInclusiveKit.class,
+                        "Filters.createdBeforeExclusive",
+                        "Filters.createdRange",
                         "Filters.nanosecondBounds"),
                 broken(CreatedAfterExclusiveKit.class, "Filters.createdAfterInclusive", "Filters.createdRange"),
                 broken(MillisecondTimeFilterKit.class, "Filters.nanosecondBounds"),
@@ -471,11 +513,16 @@ class CompatibilityKitVerdictTest {
                 broken(DeleteBeforeInclusiveKit.class, "Deletion.deleteBeforeStrictlyBelow"),
                 broken(DeleteCountsZeroKit.class, "Deletion.deleteAgent"),
                 broken(StaleIdsAfterDeleteKit.class, "Deletion.reuseAfterDelete", "Deletion.reuseIdAfterRetention"),
-                broken(ListAgentsUnsortedKit.class, "Deletion.listAgentsSortedAndPruned", "Identifiers.listAgentsHostile"),
+                broken(
+                        ListAgentsUnsortedKit.class,
+                        "Deletion.listAgentsSortedAndPruned",
+                        "Identifiers.listAgentsHostile"),
                 broken(ListAgentsKeepsEmptiedKit.class, "Deletion.listAgentsSortedAndPruned"),
                 broken(UsableAfterCloseKit.class, "Lifecycle.useAfterClose", "Lifecycle.closeTwice"),
                 broken(CloseNotIdempotentKit.class, "Lifecycle.closeTwice"),
-                broken(InstancesDoNotShareKit.class, "SharedStorage.secondInstanceSeesSaves",
+                broken(
+                        InstancesDoNotShareKit.class,
+                        "SharedStorage.secondInstanceSeesSaves",
                         "SharedStorage.conflictsAcrossInstances"));
     }
 
@@ -486,13 +533,15 @@ class CompatibilityKitVerdictTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("brokenProviders")
     @DisplayName("the kit fails a broken provider on the contract it breaks")
-    void failsBrokenProvider(String defect, Class<? extends StorageProviderCompatibilityKit> kit, List<String> expected) {
+    void failsBrokenProvider(
+            String defect, Class<? extends StorageProviderCompatibilityKit> kit, List<String> expected) {
         var groups = new LinkedHashSet<Class<?>>();
         for (String test : expected) {
             groups.add(GROUPS.get(test.substring(0, test.indexOf('.'))));
         }
         var run = KitRun.of(kit, new ArrayList<>(groups));
-        assertThat(run.failed().keySet()).as("tests failing for %s%n%s", defect, run.summary())
+        assertThat(run.failed().keySet())
+                .as("tests failing for %s%n%s", defect, run.summary())
                 .containsAll(expected);
     }
 }

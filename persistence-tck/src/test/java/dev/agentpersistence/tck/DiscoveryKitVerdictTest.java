@@ -9,8 +9,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs {@link DiscoveryKit} through the launcher: it passes a registered factory
- * ({@code reference}, listed in this module's test resources) and fails wrong names and types.
+ * Runs {@link DiscoveryKit} through the launcher: it passes a registered factory ({@code reference}, listed in this
+ * module's test resources) and fails wrong names and types.
  */
 class DiscoveryKitVerdictTest {
 
@@ -81,9 +81,13 @@ class DiscoveryKitVerdictTest {
         var run = KitRun.of(ReferenceDiscoveryKit.class);
         assertThat(run.failed()).as(run.summary()).isEmpty();
         assertThat(run.aborted()).containsOnlyKeys("ReferenceDiscoveryKit.everyLoadedProviderReadsEveryForm");
-        assertThat(run.passed()).containsExactlyInAnyOrder("ReferenceDiscoveryKit.listed",
-                "ReferenceDiscoveryKit.loadByName", "ReferenceDiscoveryKit.loadByConfig",
-                "ReferenceDiscoveryKit.discoveredProviderWorks", "ReferenceDiscoveryKit.incrementalHistoryIsAWriteSetting");
+        assertThat(run.passed())
+                .containsExactlyInAnyOrder(
+                        "ReferenceDiscoveryKit.listed",
+                        "ReferenceDiscoveryKit.loadByName",
+                        "ReferenceDiscoveryKit.loadByConfig",
+                        "ReferenceDiscoveryKit.discoveredProviderWorks",
+                        "ReferenceDiscoveryKit.incrementalHistoryIsAWriteSetting");
     }
 
     @Test
@@ -91,17 +95,25 @@ class DiscoveryKitVerdictTest {
     void failsUnregisteredName() {
         var run = KitRun.of(UnregisteredNameKit.class);
         assertThat(run.passed()).isEmpty();
-        assertThat(run.failed()).containsOnlyKeys("UnregisteredNameKit.listed", "UnregisteredNameKit.loadByName",
-                "UnregisteredNameKit.loadByConfig", "UnregisteredNameKit.discoveredProviderWorks",
-                "UnregisteredNameKit.incrementalHistoryIsAWriteSetting", "UnregisteredNameKit.everyLoadedProviderReadsEveryForm");
+        assertThat(run.failed())
+                .containsOnlyKeys(
+                        "UnregisteredNameKit.listed",
+                        "UnregisteredNameKit.loadByName",
+                        "UnregisteredNameKit.loadByConfig",
+                        "UnregisteredNameKit.discoveredProviderWorks",
+                        "UnregisteredNameKit.incrementalHistoryIsAWriteSetting",
+                        "UnregisteredNameKit.everyLoadedProviderReadsEveryForm");
     }
 
     @Test
     @DisplayName("the discovery kit fails a factory that creates another provider type")
     void failsWrongType() {
         var run = KitRun.of(WrongTypeKit.class);
-        assertThat(run.failed()).containsOnlyKeys("WrongTypeKit.loadByName", "WrongTypeKit.loadByConfig",
-                "WrongTypeKit.incrementalHistoryIsAWriteSetting");
+        assertThat(run.failed())
+                .containsOnlyKeys(
+                        "WrongTypeKit.loadByName",
+                        "WrongTypeKit.loadByConfig",
+                        "WrongTypeKit.incrementalHistoryIsAWriteSetting");
         assertThat(run.passed()).contains("WrongTypeKit.listed", "WrongTypeKit.discoveredProviderWorks");
     }
 }

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
- * The smallest {@link AgentRecordsBackend}: each agent's records are one value of a concurrent map, replaced
- * atomically by {@link ConcurrentMap#compute}. Backends over one {@link Store} share their storage.
+ * The smallest {@link AgentRecordsBackend}: each agent's records are one value of a concurrent map, replaced atomically
+ * by {@link ConcurrentMap#compute}. Backends over one {@link Store} share their storage.
  */
 final class HeapRecordsBackend extends AgentRecordsBackend {
     private final Store store;
@@ -39,11 +39,13 @@ final class HeapRecordsBackend extends AgentRecordsBackend {
         /** Every record's attributes and bytes, for the kit's encryption-at-rest group. */
         byte[] dump() {
             var out = new ByteArrayOutputStream();
-            values.values().forEach(area -> area.values().forEach(records -> records.forEach(r -> {
-                String attributes = r.agentId() + r.checkpointId() + r.nodeId() + r.metadata();
-                out.writeBytes(attributes.getBytes(StandardCharsets.UTF_8));
-                out.writeBytes(r.document());
-            })));
+            values.values()
+                    .forEach(area -> area.values()
+                            .forEach(records -> records.forEach(r -> {
+                                String attributes = r.agentId() + r.checkpointId() + r.nodeId() + r.metadata();
+                                out.writeBytes(attributes.getBytes(StandardCharsets.UTF_8));
+                                out.writeBytes(r.document());
+                            })));
             return out.toByteArray();
         }
     }

@@ -16,16 +16,19 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The outcome of running a kit subclass through the JUnit Platform launcher, per test as
- * {@code Group.method} (for example {@code Limit.newestAscending}).
+ * The outcome of running a kit subclass through the JUnit Platform launcher, per test as {@code Group.method} (for
+ * example {@code Limit.newestAscending}).
  *
- * @param passed  tests that passed
- * @param failed  failed tests with their failure
+ * @param passed tests that passed
+ * @param failed failed tests with their failure
  * @param aborted aborted (skipped by assumption) tests with the reason
  * @param containerFailures classes or groups that failed outside a test
  */
-record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, String> aborted,
-              Map<String, Throwable> containerFailures) {
+record KitRun(
+        List<String> passed,
+        Map<String, Throwable> failed,
+        Map<String, String> aborted,
+        Map<String, Throwable> containerFailures) {
 
     /** Runs every test of {@code kit}. */
     static KitRun of(Class<?> kit) {
@@ -42,7 +45,8 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
     }
 
     private static KitRun execute(List<? extends DiscoverySelector> selectors) {
-        var request = LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
+        var request =
+                LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
         var passed = new ArrayList<String>();
         var failed = new TreeMap<String, Throwable>();
         var aborted = new TreeMap<String, String>();
@@ -51,12 +55,17 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
             @Override
             public synchronized void executionFinished(TestIdentifier test, TestExecutionResult result) {
                 if (!test.isTest()) {
-                    if (result.getStatus() == TestExecutionResult.Status.ABORTED && test.getSource()
-                            .filter(MethodSource.class::isInstance).isPresent()) {
+                    if (result.getStatus() == TestExecutionResult.Status.ABORTED
+                            && test.getSource()
+                                    .filter(MethodSource.class::isInstance)
+                                    .isPresent()) {
                         // a test factory aborted before it made its tests: counted like an aborted test
-                        aborted.put(name(test), result.getThrowable().map(Throwable::getMessage).orElse(""));
+                        aborted.put(
+                                name(test),
+                                result.getThrowable().map(Throwable::getMessage).orElse(""));
                     } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-                        containerFailures.put(test.getUniqueId(), result.getThrowable().orElse(null));
+                        containerFailures.put(
+                                test.getUniqueId(), result.getThrowable().orElse(null));
                     }
                     return;
                 }
@@ -64,7 +73,10 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
                 switch (result.getStatus()) {
                     case SUCCESSFUL -> passed.add(name);
                     case FAILED -> failed.put(name, result.getThrowable().orElse(null));
-                    case ABORTED -> aborted.put(name, result.getThrowable().map(Throwable::getMessage).orElse(""));
+                    case ABORTED ->
+                        aborted.put(
+                                name,
+                                result.getThrowable().map(Throwable::getMessage).orElse(""));
                 }
             }
         });
@@ -87,9 +99,15 @@ record KitRun(List<String> passed, Map<String, Throwable> failed, Map<String, St
     /** A readable summary for assertion messages. */
     String summary() {
         var text = new StringBuilder("passed=" + passed.size() + " failed=" + failed.keySet() + " aborted=" + aborted);
-        failed.forEach((name, failure) -> text.append("\n  ").append(name).append(": ")
-                .append(failure == null ? "?" : failure.toString().lines().findFirst().orElse("")));
-        containerFailures.forEach((id, failure) -> text.append("\n  container ").append(id).append(": ").append(failure));
+        failed.forEach((name, failure) -> text.append("\n  ")
+                .append(name)
+                .append(": ")
+                .append(
+                        failure == null
+                                ? "?"
+                                : failure.toString().lines().findFirst().orElse("")));
+        containerFailures.forEach((id, failure) ->
+                text.append("\n  container ").append(id).append(": ").append(failure));
         return text.toString();
     }
 }

@@ -27,9 +27,12 @@ import org.junit.jupiter.api.Test;
 class StorageShellTest {
     private static final Instant T0 = Instant.parse("2026-11-24T10:15:30.123456789Z");
     private static final StorageSettings INCREMENTAL = StorageSettings.custom()
-            .history(IncrementalHistoryConfig.custom().blockSize(16).build()).build();
+            .history(IncrementalHistoryConfig.custom().blockSize(16).build())
+            .build();
     private static final StorageSettings PLAIN = StorageSettings.custom()
-            .layers(DocumentLayers.none()).incrementalHistory(false).build();
+            .layers(DocumentLayers.none())
+            .incrementalHistory(false)
+            .build();
 
     private static List<Message> history(int size) {
         var messages = new ArrayList<Message>();
@@ -41,40 +44,55 @@ class StorageShellTest {
     }
 
     private static AgentCheckpoint checkpoint(String agent, long version, int messages) {
-        return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(agent).version(version)
-                .createdAt(T0.plusSeconds(version)).nodeId("node").messageHistory(history(messages))
-                .metadata(Map.of("phase", "p" + version)).build();
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId(agent)
+                .version(version)
+                .createdAt(T0.plusSeconds(version))
+                .nodeId("node")
+                .messageHistory(history(messages))
+                .metadata(Map.of("phase", "p" + version))
+                .build();
     }
 
     @Test
-    @DisplayName("a reader whose settings write plain JSON reads a 600-message incremental, compressed checkpoint whole")
+    @DisplayName(
+            "a reader whose settings write plain JSON reads a 600-message incremental, compressed checkpoint whole")
     void plainReaderReadsIncrementalHistory() {
         var backend = new TestHeapBackend(true, false);
         var writer = StorageShell.builder(backend).settings(INCREMENTAL).build();
         var saved = checkpoint("agent", 0, 600);
         writer.saveCheckpoint("agent", saved);
         var stored = backend.records.get("agent").get(0L);
-        assertThat(stored.document()[0]).as("compressed or checksummed, not plain JSON").isNotEqualTo((byte) '{');
+        assertThat(stored.document()[0])
+                .as("compressed or checksummed, not plain JSON")
+                .isNotEqualTo((byte) '{');
         assertThat(backend.segments.get("agent")).isNotEmpty();
 
         var reader = StorageShell.builder(backend).settings(PLAIN).build();
         assertThat(reader.getLatestCheckpoint("agent")).contains(saved);
-        assertThat(reader.getLatestCheckpoint("agent").orElseThrow().messageHistory()).hasSize(600);
+        assertThat(reader.getLatestCheckpoint("agent").orElseThrow().messageHistory())
+                .hasSize(600);
         assertThat(reader.getCheckpoints("agent")).containsExactly(saved);
         assertThat(reader.getCheckpoint("agent", "cp-0")).contains(saved);
     }
 
     @Test
-    @DisplayName("a checkpoint whose history lives in segments the backend cannot give is a typed error, never a short history")
+    @DisplayName("a checkpoint whose history lives in segments the backend cannot give is a typed error, never a short "
+            + "history")
     void missingSegmentsAreCorruption() {
         var withSegments = new TestHeapBackend(true, false);
-        StorageShell.builder(withSegments).settings(INCREMENTAL).build().saveCheckpoint("agent", checkpoint("agent", 0, 600));
+        StorageShell.builder(withSegments)
+                .settings(INCREMENTAL)
+                .build()
+                .saveCheckpoint("agent", checkpoint("agent", 0, 600));
         var withoutSegments = new TestHeapBackend(false, false);
         withoutSegments.records.putAll(withSegments.records);
         var reader = StorageShell.of(withoutSegments);
         assertThatThrownBy(() -> reader.getLatestCheckpoint("agent"))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("agent").hasMessageContaining("cp-0");
+                .hasMessageContaining("agent")
+                .hasMessageContaining("cp-0");
 
         withSegments.segments.get("agent").clear();
         assertThatThrownBy(() -> StorageShell.of(withSegments).getCheckpoints("agent"))
@@ -82,7 +100,8 @@ class StorageShellTest {
     }
 
     @Test
-    @DisplayName("a history descriptor claiming 2,000,000,001 messages is corrupt, found before anything is sized by it")
+    @DisplayName(
+            "a history descriptor claiming 2,000,000,001 messages is corrupt, found before anything is sized by it")
     void hugeDescriptorClaims() {
         var backend = new TestHeapBackend(true, false);
         var shell = StorageShell.builder(backend).settings(INCREMENTAL).build();
@@ -91,18 +110,25 @@ class StorageShellTest {
         String segment = backend.segments.get("agent").keySet().iterator().next();
         String hostile = "0-2000000000-" + segment.substring(segment.lastIndexOf('-') + 1);
         backend.segments.get("agent").put(hostile, backend.segments.get("agent").get(segment));
-        var claim = checkpoint("agent", 0, 1).toBuilder().metadata(Map.of("__agent-persistence.history",
-                "{\"format\":1,\"size\":2000000001,\"blockSize\":16,\"segments\":[\"" + hostile + "\"],\"digest\":\"00\"}"))
+        var claim = checkpoint("agent", 0, 1).toBuilder()
+                .metadata(Map.of(
+                        "__agent-persistence.history",
+                        "{\"format\":1,\"size\":2000000001,\"blockSize\":16,\"segments\":[\"" + hostile
+                                + "\"],\"digest\":\"00\"}"))
                 .build();
-        backend.tamper("agent", 0, dev.agentpersistence.codec.CheckpointCodec.json().encode(claim));
+        backend.tamper(
+                "agent", 0, dev.agentpersistence.codec.CheckpointCodec.json().encode(claim));
         assertThatThrownBy(() -> StorageShell.of(backend).getCheckpoint("agent", "cp-0"))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("cp-0"); // the segment does not hold what the id claims: found before sizing anything
+                .hasMessageContaining(
+                        "cp-0"); // the segment does not hold what the id claims: found before sizing anything
         assertThat(StorageShell.of(backend).getLatestCheckpoint("agent")).contains(checkpoint("agent", 1, 2));
     }
 
     @Test
-    @DisplayName("a stored document over the maximum size is refused before decoding; the agent's other checkpoints still read")
+    @DisplayName(
+            "a stored document over the maximum size is refused before decoding; the agent's other checkpoints still "
+                    + "read")
     void oversizedStoredDocument() {
         var backend = new TestHeapBackend(true, false);
         var settings = StorageSettings.from(PLAIN).maxCheckpointSize(4096).build();
@@ -112,7 +138,8 @@ class StorageShellTest {
         backend.tamper("agent", 0, new byte[5000]);
         assertThatThrownBy(() -> shell.getCheckpoint("agent", "cp-0"))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("5000").hasMessageContaining("heap record agent/cp-0");
+                .hasMessageContaining("5000")
+                .hasMessageContaining("heap record agent/cp-0");
         assertThat(shell.getLatestCheckpoint("agent")).contains(checkpoint("agent", 1, 2));
     }
 
@@ -139,13 +166,20 @@ class StorageShellTest {
     @DisplayName("an identical re-save is a no-op whatever the writer's settings; different content is a conflict")
     void conflicts() {
         var backend = new TestHeapBackend(true, false);
-        StorageShell.builder(backend).settings(INCREMENTAL).build().saveCheckpoint("agent", checkpoint("agent", 0, 100));
+        StorageShell.builder(backend)
+                .settings(INCREMENTAL)
+                .build()
+                .saveCheckpoint("agent", checkpoint("agent", 0, 100));
         var plain = StorageShell.builder(backend).settings(PLAIN).build();
         plain.saveCheckpoint("agent", checkpoint("agent", 0, 100));
         assertThatThrownBy(() -> plain.saveCheckpoint("agent", checkpoint("agent", 0, 99)))
                 .isInstanceOf(CheckpointConflictException.class);
-        var sameIdOtherVersion = AgentCheckpoint.builder().checkpointId("cp-0").agentId("agent").version(7)
-                .createdAt(T0).build();
+        var sameIdOtherVersion = AgentCheckpoint.builder()
+                .checkpointId("cp-0")
+                .agentId("agent")
+                .version(7)
+                .createdAt(T0)
+                .build();
         assertThatThrownBy(() -> plain.saveCheckpoint("agent", sameIdOtherVersion))
                 .isInstanceOf(CheckpointConflictException.class);
         assertThat(plain.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0, 100));
@@ -157,13 +191,24 @@ class StorageShellTest {
         var shell = StorageShell.of(new TestHeapBackend(true, false));
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 1));
         shell.saveCheckpoint("agent", checkpoint("agent", 1, 1));
-        assertThat(shell.getCheckpoints("agent", CheckpointFilter.builder().metadata("phase", "p1").build()))
-                .extracting(AgentCheckpoint::version).containsExactly(1L);
-        var reserved = AgentCheckpoint.builder().checkpointId("x").agentId("agent").version(5).createdAt(T0)
-                .metadata(Map.of("__agent-persistence.history", "{}")).build();
+        assertThat(shell.getCheckpoints(
+                        "agent",
+                        CheckpointFilter.builder().metadata("phase", "p1").build()))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(1L);
+        var reserved = AgentCheckpoint.builder()
+                .checkpointId("x")
+                .agentId("agent")
+                .version(5)
+                .createdAt(T0)
+                .metadata(Map.of("__agent-persistence.history", "{}"))
+                .build();
         assertThatThrownBy(() -> shell.saveCheckpoint("agent", reserved)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> shell.getCheckpoints("agent",
-                CheckpointFilter.builder().metadata("__agent-persistence.history", "{}").build()))
+        assertThatThrownBy(() -> shell.getCheckpoints(
+                        "agent",
+                        CheckpointFilter.builder()
+                                .metadata("__agent-persistence.history", "{}")
+                                .build()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -171,13 +216,21 @@ class StorageShellTest {
     @DisplayName("a time to live needs a backend that keeps expiry times; expired records go with deleteExpired")
     void timeToLive() {
         var ttl = StorageSettings.custom().ttl(Duration.ofMinutes(5)).build();
-        assertThatThrownBy(() -> StorageShell.builder(new TestHeapBackend(true, false)).settings(ttl).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("time to live");
+        assertThatThrownBy(() -> StorageShell.builder(new TestHeapBackend(true, false))
+                        .settings(ttl)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("time to live");
         var backend = new TestHeapBackend(true, true);
-        StorageShell.builder(backend).settings(ttl).clock(Clock.fixed(T0, ZoneOffset.UTC)).build()
+        StorageShell.builder(backend)
+                .settings(ttl)
+                .clock(Clock.fixed(T0, ZoneOffset.UTC))
+                .build()
                 .saveCheckpoint("agent", checkpoint("agent", 0, 1));
         assertThat(backend.records.get("agent").get(0L).expiresAt()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
-        var later = StorageShell.builder(backend).clock(Clock.fixed(T0.plus(Duration.ofMinutes(6)), ZoneOffset.UTC)).build();
+        var later = StorageShell.builder(backend)
+                .clock(Clock.fixed(T0.plus(Duration.ofMinutes(6)), ZoneOffset.UTC))
+                .build();
         assertThat(later.deleteExpired()).isEqualTo(1);
         assertThat(later.getCheckpoints("agent")).isEmpty();
     }

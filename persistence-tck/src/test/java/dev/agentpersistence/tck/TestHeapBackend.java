@@ -17,7 +17,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** A small heap backend with a segment area for the kit's own tests; filters in the heap, which only test code may do. */
+/**
+ * A small heap backend with a segment area for the kit's own tests; filters in the heap, which only test code may do.
+ */
 final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     final Map<String, TreeMap<Long, StoredCheckpoint>> records = new HashMap<>();
     final Map<String, Map<String, byte[]>> segments = new HashMap<>();
@@ -58,7 +60,9 @@ final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     @Override
     public synchronized Optional<StoredDocument> find(String agentId, String checkpointId) {
         return records.getOrDefault(agentId, new TreeMap<>()).values().stream()
-                .filter(r -> r.checkpointId().equals(checkpointId)).findFirst().map(StoredCheckpoint::toDocument);
+                .filter(r -> r.checkpointId().equals(checkpointId))
+                .findFirst()
+                .map(StoredCheckpoint::toDocument);
     }
 
     @Override
@@ -136,8 +140,7 @@ final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     }
 
     @Override
-    public void checkHealth() {
-    }
+    public void checkHealth() {}
 
     @Override
     public String location(String agentId, String checkpointId) {
@@ -145,8 +148,7 @@ final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public synchronized void putSegment(String agentId, String segmentId, byte[] content) {

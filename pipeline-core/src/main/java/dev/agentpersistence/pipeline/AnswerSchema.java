@@ -10,11 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What an answer to an {@link InputRequest} must look like: a small subset of JSON Schema
- * ({@code type} string/number/integer/boolean/object/array, {@code enum}, {@code minimum},
- * {@code maximum}, {@code minLength}, {@code properties}, {@code required}). It is stored with the
- * waiting run as JSON, so another process can show it and check an answer before resuming.
- * Immutable; build with the factories or {@link #fromJson}.
+ * What an answer to an {@link InputRequest} must look like: a small subset of JSON Schema ({@code type}
+ * string/number/integer/boolean/object/array, {@code enum}, {@code minimum}, {@code maximum}, {@code minLength},
+ * {@code properties}, {@code required}). It is stored with the waiting run as JSON, so another process can show it and
+ * check an answer before resuming. Immutable; build with the factories or {@link #fromJson}.
  */
 public final class AnswerSchema {
     private final ObjectNode json;
@@ -30,7 +29,8 @@ public final class AnswerSchema {
 
     /** A non-empty string. */
     public static AnswerSchema text() {
-        return new AnswerSchema(JsonNodeFactory.instance.objectNode().put("type", "string").put("minLength", 1));
+        return new AnswerSchema(
+                JsonNodeFactory.instance.objectNode().put("type", "string").put("minLength", 1));
     }
 
     /** {@code true} or {@code false}. */
@@ -50,8 +50,11 @@ public final class AnswerSchema {
 
     /** A number between {@code minimum} and {@code maximum}, both inclusive. */
     public static AnswerSchema number(double minimum, double maximum) {
-        return new AnswerSchema(JsonNodeFactory.instance.objectNode().put("type", "number")
-                .put("minimum", minimum).put("maximum", maximum));
+        return new AnswerSchema(JsonNodeFactory.instance
+                .objectNode()
+                .put("type", "number")
+                .put("minimum", minimum)
+                .put("maximum", maximum));
     }
 
     /** An object with the given properties, all of them required. */
@@ -90,7 +93,8 @@ public final class AnswerSchema {
     private static void check(JsonNode schema, JsonNode value, String path, List<String> problems) {
         String type = schema.path("type").asText("");
         if (!type.isEmpty() && !hasType(value, type)) {
-            problems.add(path + " must be " + type + " but was " + value.getNodeType().name().toLowerCase());
+            problems.add(path + " must be " + type + " but was "
+                    + value.getNodeType().name().toLowerCase());
             return;
         }
         if (schema.has("enum")) {
@@ -102,13 +106,19 @@ public final class AnswerSchema {
                 problems.add(path + " must be one of " + schema.get("enum") + " but was " + value);
             }
         }
-        if (schema.has("minLength") && value.isTextual() && value.textValue().length() < schema.get("minLength").asInt()) {
+        if (schema.has("minLength")
+                && value.isTextual()
+                && value.textValue().length() < schema.get("minLength").asInt()) {
             problems.add(path + " must have at least " + schema.get("minLength").asInt() + " character(s)");
         }
-        if (schema.has("minimum") && value.isNumber() && value.asDouble() < schema.get("minimum").asDouble()) {
+        if (schema.has("minimum")
+                && value.isNumber()
+                && value.asDouble() < schema.get("minimum").asDouble()) {
             problems.add(path + " must be at least " + schema.get("minimum") + " but was " + value);
         }
-        if (schema.has("maximum") && value.isNumber() && value.asDouble() > schema.get("maximum").asDouble()) {
+        if (schema.has("maximum")
+                && value.isNumber()
+                && value.asDouble() > schema.get("maximum").asDouble()) {
             problems.add(path + " must be at most " + schema.get("maximum") + " but was " + value);
         }
         if (value.isObject()) {
@@ -117,7 +127,8 @@ public final class AnswerSchema {
                     problems.add(path + "." + name.asText() + " is required");
                 }
             }
-            Iterator<Map.Entry<String, JsonNode>> properties = schema.path("properties").fields();
+            Iterator<Map.Entry<String, JsonNode>> properties =
+                    schema.path("properties").fields();
             while (properties.hasNext()) {
                 var property = properties.next();
                 if (value.has(property.getKey())) {

@@ -26,8 +26,8 @@ public interface Backoff {
     }
 
     /**
-     * Waits {@code initial}, then {@code initial * multiplier}, {@code initial * multiplier^2}, …,
-     * never more than {@code max}.
+     * Waits {@code initial}, then {@code initial * multiplier}, {@code initial * multiplier^2}, …, never more than
+     * {@code max}.
      */
     static Backoff exponential(Duration initial, double multiplier, Duration max) {
         requireNotNegative(initial, "initial");

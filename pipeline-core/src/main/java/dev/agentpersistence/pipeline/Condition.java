@@ -5,9 +5,9 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * A deterministic, rule-based check of a pipeline state: the same state always gives the same
- * violations. Used as a node's precondition (what earlier nodes must have done) or postcondition
- * (what this node must have done). Ready-made checks are in {@link Conditions}.
+ * A deterministic, rule-based check of a pipeline state: the same state always gives the same violations. Used as a
+ * node's precondition (what earlier nodes must have done) or postcondition (what this node must have done). Ready-made
+ * checks are in {@link Conditions}.
  *
  * @param <S> the pipeline state type
  */
@@ -19,9 +19,7 @@ public interface Condition<S> {
     /** The violations {@code state} has; empty when the condition holds. Must not change {@code state}. */
     List<Violation> check(S state);
 
-    /**
-     * A condition from a name and a function returning the messages of its violations (empty: holds).
-     */
+    /** A condition from a name and a function returning the messages of its violations (empty: holds). */
     static <S> Condition<S> of(String name, Function<? super S, ? extends List<String>> messages) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(messages, "messages");
@@ -33,9 +31,11 @@ public interface Condition<S> {
 
             @Override
             public List<Violation> check(S state) {
-                List<String> found = Objects.requireNonNull(messages.apply(state),
-                        () -> "condition '" + name + "' returned null");
-                return found.stream().map(message -> new Violation(name, message)).toList();
+                List<String> found =
+                        Objects.requireNonNull(messages.apply(state), () -> "condition '" + name + "' returned null");
+                return found.stream()
+                        .map(message -> new Violation(name, message))
+                        .toList();
             }
 
             @Override

@@ -15,19 +15,17 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A pipeline state held in files: a directory the nodes edit (for example a markdown document
- * several writer agents fill in turn). Use it with {@link #codec(Path)}: a failed attempt's edits
- * are rolled back on disk by copying the directory back from a backup, and checkpoints hold the
- * files' contents, so a resume in a new JVM puts them back.
+ * A pipeline state held in files: a directory the nodes edit (for example a markdown document several writer agents
+ * fill in turn). Use it with {@link #codec(Path)}: a failed attempt's edits are rolled back on disk by copying the
+ * directory back from a backup, and checkpoints hold the files' contents, so a resume in a new JVM puts them back.
  *
- * <p>Paths are relative to {@link #root()}, {@code /}-separated, and may not leave the root: an
- * absolute path or one whose {@code ..} segments climb out is refused with
- * {@link IllegalArgumentException}. Symbolic links are never followed: reading, writing or testing a
- * path with a link on it (a link to a directory on the way, or the file itself a link) throws
- * {@link WorkspaceLinkException}, as does deleting below a link; deleting a link removes the link
- * itself. So nothing the workspace writes, reads or deletes is outside its root. Backups keep links as
- * links, and restoring one puts them back as links. Text is read and written as UTF-8. I/O errors are
- * thrown as {@link UncheckedIOException}.
+ * <p>Paths are relative to {@link #root()}, {@code /}-separated, and may not leave the root: an absolute path or one
+ * whose {@code ..} segments climb out is refused with {@link IllegalArgumentException}. Symbolic links are never
+ * followed: reading, writing or testing a path with a link on it (a link to a directory on the way, or the file itself
+ * a link) throws {@link WorkspaceLinkException}, as does deleting below a link; deleting a link removes the link
+ * itself. So nothing the workspace writes, reads or deletes is outside its root. Backups keep links as links, and
+ * restoring one puts them back as links. Text is read and written as UTF-8. I/O errors are thrown as
+ * {@link UncheckedIOException}.
  */
 public final class FileWorkspace {
     private final Path root;
@@ -49,9 +47,9 @@ public final class FileWorkspace {
     }
 
     /**
-     * The state codec for the workspace in {@code directory}: backups copy the directory, the
-     * checkpoint form holds every regular file's contents (empty directories are not kept), and
-     * decoding rewrites the directory to exactly those files.
+     * The state codec for the workspace in {@code directory}: backups copy the directory, the checkpoint form holds
+     * every regular file's contents (empty directories are not kept), and decoding rewrites the directory to exactly
+     * those files.
      */
     public static StateCodec<FileWorkspace> codec(Path directory) {
         return new FileWorkspaceCodec(at(directory));
@@ -78,7 +76,8 @@ public final class FileWorkspace {
         Path relative = root.getFileSystem().getPath(relativePath);
         Path resolved = root.resolve(relative).normalize();
         if (relative.isAbsolute() || !resolved.startsWith(root) || resolved.equals(root)) {
-            throw new IllegalArgumentException("path '" + relativePath + "' is not a file inside the workspace " + root);
+            throw new IllegalArgumentException(
+                    "path '" + relativePath + "' is not a file inside the workspace " + root);
         }
         return resolved;
     }
@@ -155,8 +154,8 @@ public final class FileWorkspace {
     }
 
     /**
-     * Deletes a file or directory tree without following links (a link is removed, not its target);
-     * a missing one is fine.
+     * Deletes a file or directory tree without following links (a link is removed, not its target); a missing one is
+     * fine.
      *
      * @throws WorkspaceLinkException when a symbolic link lies on the way to the path
      */
@@ -173,8 +172,8 @@ public final class FileWorkspace {
     }
 
     /**
-     * {@link #resolve(String)}, refusing a path with a symbolic link on it: each directory on the way
-     * and, when {@code includingLast}, the path itself.
+     * {@link #resolve(String)}, refusing a path with a symbolic link on it: each directory on the way and, when
+     * {@code includingLast}, the path itself.
      */
     private Path withoutLinks(String relativePath, boolean includingLast) {
         Path path = resolve(relativePath);

@@ -9,7 +9,8 @@ public final class InvalidAnswerException extends PersistenceException {
 
     public InvalidAnswerException(InputRequest request, List<String> problems) {
         super("The answer to question '" + request.requestId() + "' of run '" + request.runId() + "' (\""
-                + request.question() + "\") does not match its schema " + request.schema().toJson() + ": "
+                + request.question() + "\") does not match its schema "
+                + request.schema().toJson() + ": "
                 + String.join("; ", problems) + "; the run is still waiting");
         this.problems = List.copyOf(problems);
     }

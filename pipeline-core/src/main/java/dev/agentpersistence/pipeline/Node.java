@@ -6,12 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One named step of a {@link Pipeline}: preconditions (what earlier nodes must have done),
- * an action, and postconditions (what this node must have done). Immutable; build with
- * {@link #builder(String)}.
+ * One named step of a {@link Pipeline}: preconditions (what earlier nodes must have done), an action, and
+ * postconditions (what this node must have done). Immutable; build with {@link #builder(String)}.
  *
- * <p>Names identify nodes in checkpoints, so they must be unique within a pipeline and stable
- * across versions of it; names starting with {@code "__"} are reserved.
+ * <p>Names identify nodes in checkpoints, so they must be unique within a pipeline and stable across versions of it;
+ * names starting with {@code "__"} are reserved.
  *
  * @param <S> the pipeline state type
  */
@@ -84,7 +83,8 @@ public final class Node<S> {
                 throw new IllegalArgumentException("node names starting with \"__\" are reserved: " + name);
             }
             if (name.length() > 256 || name.chars().anyMatch(Character::isISOControl)) {
-                throw new IllegalArgumentException("node name must be at most 256 characters without control characters");
+                throw new IllegalArgumentException(
+                        "node name must be at most 256 characters without control characters");
             }
             this.name = name;
         }

@@ -30,47 +30,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A sequence of named {@link Node}s run over a state {@code S}, each guarded by pre- and
- * postconditions, backed up before every attempt, rolled back and retried with
- * {@link RetryFeedback} when it fails, and checkpointed when it passes.
+ * A sequence of named {@link Node}s run over a state {@code S}, each guarded by pre- and postconditions, backed up
+ * before every attempt, rolled back and retried with {@link RetryFeedback} when it fails, and checkpointed when it
+ * passes.
  *
- * <p><b>Runs and resume.</b> {@link #run(String, Object)} stores checkpoints under the run id
- * (as the agent id): first the input (node id {@value #START_NODE_ID}), then the state after each
- * node. Calling {@code run} again with the same run id resumes after the newest checkpoint:
- * finished nodes do not run again, and a node that was interrupted (JVM exit, failure) starts over
- * from the state of the last checkpoint, which is decoded and so put back (files included for a
- * {@link FileWorkspace}); the {@code input} argument is then ignored.
+ * <p><b>Runs and resume.</b> {@link #run(String, Object)} stores checkpoints under the run id (as the agent id): first
+ * the input (node id {@value #START_NODE_ID}), then the state after each node. Calling {@code run} again with the same
+ * run id resumes after the newest checkpoint: finished nodes do not run again, and a node that was interrupted (JVM
+ * exit, failure) starts over from the state of the last checkpoint, which is decoded and so put back (files included
+ * for a {@link FileWorkspace}); the {@code input} argument is then ignored.
  *
- * <p><b>Completion.</b> When the last node has passed and been checkpointed, the run is marked
- * completed with a tombstone ({@link AgentPersistence#markRunCompleted}) written after the final
- * checkpoint. Running a completed run id again runs nothing and returns the final state from the
- * checkpoint the tombstone points to ({@link PipelineResult#alreadyCompleted()}); decoding it puts
- * the final state back, so a {@link FileWorkspace} holds the final files again. To run again from
- * scratch, use a new run id or delete the run's checkpoints.
+ * <p><b>Completion.</b> When the last node has passed and been checkpointed, the run is marked completed with a
+ * tombstone ({@link AgentPersistence#markRunCompleted}) written after the final checkpoint. Running a completed run id
+ * again runs nothing and returns the final state from the checkpoint the tombstone points to
+ * ({@link PipelineResult#alreadyCompleted()}); decoding it puts the final state back, so a {@link FileWorkspace} holds
+ * the final files again. To run again from scratch, use a new run id or delete the run's checkpoints.
  *
- * <p><b>Write-ahead tool journal.</b> Every tool call an action makes through
- * {@link NodeContext#callTool} (or announces with {@link NodeContext#recordToolCall}) is journaled in
- * the run's storage before the tool runs (tool, arguments, idempotency key) and after (result or
- * failure), one save per entry, as the checkpoints of the agent id {@code "__journal__/" + runId}. A
- * run resumed after a crash first undoes, through the inverse tools, every journaled call of the
- * attempt the crash cut off (newest first; a call without a recorded result counts as possibly done;
- * a {@link dev.agentpersistence.KeyedTool} inverse receives the call's key), then retries that node
- * with an {@link AttemptAbandonedException} as feedback. Attempt numbers continue after the cut-off
- * attempt, which counts against the node's retries (a node that kills its process every time does not
- * loop forever). A {@link dev.agentpersistence.KeyedTool} declared idempotent gets the same key
- * ({@code runId/node/tool#n}, its n-th call in the attempt) on every attempt; other calls get a fresh
- * random key. Entries of settled attempts are deleted when the next node checkpoint is saved.
+ * <p><b>Write-ahead tool journal.</b> Every tool call an action makes through {@link NodeContext#callTool} (or
+ * announces with {@link NodeContext#recordToolCall}) is journaled in the run's storage before the tool runs (tool,
+ * arguments, idempotency key) and after (result or failure), one save per entry, as the checkpoints of the agent id
+ * {@code "__journal__/" + runId}. A run resumed after a crash first undoes, through the inverse tools, every journaled
+ * call of the attempt the crash cut off (newest first; a call without a recorded result counts as possibly done; a
+ * {@link dev.agentpersistence.KeyedTool} inverse receives the call's key), then retries that node with an
+ * {@link AttemptAbandonedException} as feedback. Attempt numbers continue after the cut-off attempt, which counts
+ * against the node's retries (a node that kills its process every time does not loop forever). A
+ * {@link dev.agentpersistence.KeyedTool} declared idempotent gets the same key ({@code runId/node/tool#n}, its n-th
+ * call in the attempt) on every attempt; other calls get a fresh random key. Entries of settled attempts are deleted
+ * when the next node checkpoint is saved.
  *
- * <p><b>Waiting for input.</b> A node that calls {@link NodeContext#awaitInput} without an answer
- * yet ends the run {@link PipelineResult.Status#WAITING}, with a checkpoint holding the question;
- * {@link #resume(String, JsonNode)} checks an answer against the question's {@link AnswerSchema}
- * and continues the run, in any process; {@link #waitingRuns()} lists the waiting runs.
+ * <p><b>Waiting for input.</b> A node that calls {@link NodeContext#awaitInput} without an answer yet ends the run
+ * {@link PipelineResult.Status#WAITING}, with a checkpoint holding the question; {@link #resume(String, JsonNode)}
+ * checks an answer against the question's {@link AnswerSchema} and continues the run, in any process;
+ * {@link #waitingRuns()} lists the waiting runs.
  *
- * <p><b>Time travel.</b> {@link #rerunFrom(String, String, String)} replays a run from a past node
- * into a new run (a fork of the old one), leaving the old run as it was.
+ * <p><b>Time travel.</b> {@link #rerunFrom(String, String, String)} replays a run from a past node into a new run (a
+ * fork of the old one), leaving the old run as it was.
  *
- * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a
- * later {@code run} with the same id retries the failed node. One runner per run id at a time.
+ * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a later {@code run} with
+ * the same id retries the failed node. One runner per run id at a time.
  *
  * <p>Immutable and thread-safe; different run ids may run concurrently.
  *
@@ -109,7 +106,7 @@ public final class Pipeline<S> {
     /**
      * Starts a pipeline called {@code name} over states {@code codec} can encode.
      *
-     * @param name  identifies the pipeline in checkpoints, events and metrics
+     * @param name identifies the pipeline in checkpoints, events and metrics
      * @param codec turns the state into JSON for checkpoints and backups
      */
     public static <S> Builder<S> builder(String name, StateCodec<S> codec) {
@@ -135,15 +132,15 @@ public final class Pipeline<S> {
     }
 
     /**
-     * Runs (or resumes, or reports the completed) run {@code runId}; see the class documentation.
-     * Node failures are returned in the result, not thrown.
+     * Runs (or resumes, or reports the completed) run {@code runId}; see the class documentation. Node failures are
+     * returned in the result, not thrown.
      *
      * @param runId the run's id, stored as the checkpoints' agent id ({@link Identifiers} rules)
      * @param input the state the first node receives in a fresh run
-     * @throws dev.agentpersistence.StorageUnavailableException when the run's checkpoints cannot be
-     *         read even after the {@link Builder#checkpointRetry checkpoint retries}
-     * @throws IllegalStateException when the run's checkpoints belong to another pipeline, name a
-     *         node this pipeline does not have, or hold a state the codec cannot decode
+     * @throws dev.agentpersistence.StorageUnavailableException when the run's checkpoints cannot be read even after the
+     *     {@link Builder#checkpointRetry checkpoint retries}
+     * @throws IllegalStateException when the run's checkpoints belong to another pipeline, name a node this pipeline
+     *     does not have, or hold a state the codec cannot decode
      * @throws IllegalArgumentException when the codec cannot encode {@code input} (fresh runs)
      */
     public PipelineResult<S> run(String runId, S input) {
@@ -153,12 +150,12 @@ public final class Pipeline<S> {
     }
 
     /**
-     * {@link #run} without blocking the caller: the run goes on a thread of {@code executor} and the
-     * future completes with its result (node failures are results, as with {@code run}; what
-     * {@code run} throws fails the future with that exception). Cancelling the future interrupts the
-     * run: the node running is rolled back and the run ends {@link PipelineFailure.Reason#INTERRUPTED},
-     * its checkpoints kept for a later resume. Back-pressure as documented on {@link AsyncExecutor}:
-     * a run refused for capacity fails at once with {@link dev.agentpersistence.async.AsyncRejectedException}.
+     * {@link #run} without blocking the caller: the run goes on a thread of {@code executor} and the future completes
+     * with its result (node failures are results, as with {@code run}; what {@code run} throws fails the future with
+     * that exception). Cancelling the future interrupts the run: the node running is rolled back and the run ends
+     * {@link PipelineFailure.Reason#INTERRUPTED}, its checkpoints kept for a later resume. Back-pressure as documented
+     * on {@link AsyncExecutor}: a run refused for capacity fails at once with
+     * {@link dev.agentpersistence.async.AsyncRejectedException}.
      */
     public CompletableFuture<PipelineResult<S>> runAsync(String runId, S input, AsyncExecutor executor) {
         Identifiers.requireValid(runId, "runId");
@@ -176,11 +173,10 @@ public final class Pipeline<S> {
     }
 
     /**
-     * Answers the question run {@code runId} waits on and continues it: checks the answer against
-     * the question's {@link AnswerSchema}, saves it in a checkpoint (so a crash from here on keeps
-     * it), then runs as {@link #run} does; the node that asked runs again from its start and
-     * {@link NodeContext#awaitInput} returns the answer. Any process with this pipeline and the
-     * run's storage can resume it.
+     * Answers the question run {@code runId} waits on and continues it: checks the answer against the question's
+     * {@link AnswerSchema}, saves it in a checkpoint (so a crash from here on keeps it), then runs as {@link #run}
+     * does; the node that asked runs again from its start and {@link NodeContext#awaitInput} returns the answer. Any
+     * process with this pipeline and the run's storage can resume it.
      *
      * @param answer the answer (JSON; {@code NullNode} for JSON null)
      * @throws RunNotWaitingException when the run does not exist, completed, or is not waiting
@@ -197,8 +193,9 @@ public final class Pipeline<S> {
             throw new RunNotWaitingException(name, runId, "it has completed");
         }
         requireOwn(latest);
-        InputRequest request = RunWaits.waiting(latest).orElseThrow(() -> new RunNotWaitingException(name, runId,
-                "its newest checkpoint (after node '" + latest.nodeId() + "') holds no question"));
+        InputRequest request = RunWaits.waiting(latest)
+                .orElseThrow(() -> new RunNotWaitingException(
+                        name, runId, "its newest checkpoint (after node '" + latest.nodeId() + "') holds no question"));
         List<String> problems = request.schema().validate(answer);
         if (!problems.isEmpty()) {
             throw new InvalidAnswerException(request, problems);
@@ -208,24 +205,22 @@ public final class Pipeline<S> {
         var journal = new ToolJournal(persistence, runId);
         var metadata = new HashMap<>(journal.markMetadata(journal.markIn(latest)));
         metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
-        load(() -> checkpoints.saveWith(latest.nodeId(), latest.state().get(RunCheckpoints.STATE_KEY),
-                latest.messageHistory(), metadata));
-        events.publish(new PipelineEvent.InputReceived(name, runId, events.now(), request,
-                Duration.between(request.since(), events.now())));
+        load(() -> checkpoints.saveWith(
+                latest.nodeId(), latest.state().get(RunCheckpoints.STATE_KEY), latest.messageHistory(), metadata));
+        events.publish(new PipelineEvent.InputReceived(
+                name, runId, events.now(), request, Duration.between(request.since(), events.now())));
         return execute(runId, null);
     }
 
     /**
-     * Replays run {@code runId} from node {@code nodeId} into a new run {@code newRunId}: the new run
-     * is a fork ({@link AgentPersistence#fork}) of the old one at the checkpoint saved before
-     * {@code nodeId} ran (the input for the first node), so {@code nodeId} and every node after it
-     * run again, while the old run's checkpoints stay as they are.
-     * {@code persistence().lineage(newRunId)} names the old run. A {@link FileWorkspace} state is
-     * decoded into its directory as on any resume, so its files become those of the fork point.
+     * Replays run {@code runId} from node {@code nodeId} into a new run {@code newRunId}: the new run is a fork
+     * ({@link AgentPersistence#fork}) of the old one at the checkpoint saved before {@code nodeId} ran (the input for
+     * the first node), so {@code nodeId} and every node after it run again, while the old run's checkpoints stay as
+     * they are. {@code persistence().lineage(newRunId)} names the old run. A {@link FileWorkspace} state is decoded
+     * into its directory as on any resume, so its files become those of the fork point.
      *
      * @throws IllegalArgumentException when the pipeline has no node {@code nodeId}
-     * @throws IllegalStateException    when the old run never got to {@code nodeId}, or belongs to
-     *                                  another pipeline
+     * @throws IllegalStateException when the old run never got to {@code nodeId}, or belongs to another pipeline
      * @throws dev.agentpersistence.AgentAlreadyExistsException when {@code newRunId} has checkpoints
      */
     public PipelineResult<S> rerunFrom(String runId, String nodeId, String newRunId) {
@@ -234,8 +229,8 @@ public final class Pipeline<S> {
         Identifiers.requireValid(newRunId, "newRunId");
         Integer position = positions.get(nodeId);
         if (position == null) {
-            throw new IllegalArgumentException("pipeline '" + name + "' has no node '" + nodeId + "'; nodes: "
-                    + positions.keySet());
+            throw new IllegalArgumentException(
+                    "pipeline '" + name + "' has no node '" + nodeId + "'; nodes: " + positions.keySet());
         }
         String before = position == 0 ? START_NODE_ID : nodes.get(position - 1).name();
         AgentCheckpoint forkPoint = persistence.checkpoints(runId).stream()
@@ -249,9 +244,8 @@ public final class Pipeline<S> {
     }
 
     /**
-     * The runs of this pipeline waiting for input, with their questions. Looks at the newest
-     * checkpoint of every agent in the storage ({@code listAgents()}), so it reads as many
-     * checkpoints as the store holds agents.
+     * The runs of this pipeline waiting for input, with their questions. Looks at the newest checkpoint of every agent
+     * in the storage ({@code listAgents()}), so it reads as many checkpoints as the store holds agents.
      */
     public List<InputRequest> waitingRuns() {
         var storage = persistence.storage();
@@ -276,20 +270,36 @@ public final class Pipeline<S> {
 
         Optional<AgentCheckpoint> latest = load(checkpoints::latest);
         if (latest.isPresent() && latest.get().isTombstone()) {
-            AgentCheckpoint last = load(() -> checkpoints.completedCheckpoint(latest.get())).orElseThrow(
-                    () -> new IllegalStateException("run '" + runId + "' is marked completed but the checkpoint before its "
-                            + "tombstone '" + latest.get().checkpointId() + "' is missing"));
+            AgentCheckpoint last = load(() -> checkpoints.completedCheckpoint(latest.get()))
+                    .orElseThrow(() -> new IllegalStateException(
+                            "run '" + runId + "' is marked completed but the checkpoint before its " + "tombstone '"
+                                    + latest.get().checkpointId() + "' is missing"));
             events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), last.nodeId()));
-            return finish(events, started, new PipelineResult<>(name, runId, decode(last), last.messageHistory(),
-                    List.of(), last.nodeId(), null, true));
+            return finish(
+                    events,
+                    started,
+                    new PipelineResult<>(
+                            name, runId, decode(last), last.messageHistory(), List.of(), last.nodeId(), null, true));
         }
 
         Optional<InputRequest> waiting = latest.flatMap(RunWaits::waiting);
         if (waiting.isPresent()) {
             requireOwn(latest.get());
-            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), latest.get().nodeId()));
-            return finish(events, started, new PipelineResult<>(name, runId, decode(latest.get()),
-                    latest.get().messageHistory(), List.of(), latest.get().nodeId(), null, false, waiting.get()));
+            events.publish(new PipelineEvent.RunStarted(
+                    name, runId, events.now(), latest.get().nodeId()));
+            return finish(
+                    events,
+                    started,
+                    new PipelineResult<>(
+                            name,
+                            runId,
+                            decode(latest.get()),
+                            latest.get().messageHistory(),
+                            List.of(),
+                            latest.get().nodeId(),
+                            null,
+                            false,
+                            waiting.get()));
         }
 
         S state;
@@ -315,9 +325,20 @@ public final class Pipeline<S> {
                     Thread.currentThread().interrupt();
                 }
                 var reason = e instanceof InterruptedException
-                        ? PipelineFailure.Reason.INTERRUPTED : PipelineFailure.Reason.CHECKPOINT_FAILED;
-                return finish(events, started, new PipelineResult<>(name, runId, state, history, List.of(), null,
-                        new PipelineFailure(reason, START_NODE_ID, 0, List.of(), e), false));
+                        ? PipelineFailure.Reason.INTERRUPTED
+                        : PipelineFailure.Reason.CHECKPOINT_FAILED;
+                return finish(
+                        events,
+                        started,
+                        new PipelineResult<>(
+                                name,
+                                runId,
+                                state,
+                                history,
+                                List.of(),
+                                null,
+                                new PipelineFailure(reason, START_NODE_ID, 0, List.of(), e),
+                                false));
             }
         }
 
@@ -327,8 +348,8 @@ public final class Pipeline<S> {
         String lastNode = latest.map(AgentCheckpoint::nodeId).orElse(START_NODE_ID);
         var recovered = load(() -> JournalRecovery.recover(journal, mark, persistence.rollbackTools(), events))
                 .orElse(null);
-        var runner = new NodeRunner<>(codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints,
-                journal);
+        var runner = new NodeRunner<>(
+                codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints, journal);
         var executed = new ArrayList<String>();
         for (Node<S> node : nodes.subList(next, nodes.size())) {
             NodeOutcome<S> outcome = runner.run(node, state, history, recovered, answers);
@@ -336,12 +357,16 @@ public final class Pipeline<S> {
             state = outcome.state();
             history = outcome.history();
             if (outcome.waiting() != null) {
-                return waitAt(events, checkpoints, journal, started, lastNode, outcome, answers, executed, resumedAfter);
+                return waitAt(
+                        events, checkpoints, journal, started, lastNode, outcome, answers, executed, resumedAfter);
             }
             answers = Map.of();
             if (!outcome.passed()) {
-                return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter,
-                        outcome.failure(), false));
+                return finish(
+                        events,
+                        started,
+                        new PipelineResult<>(
+                                name, runId, state, history, executed, resumedAfter, outcome.failure(), false));
             }
             executed.add(node.name());
             lastNode = node.name();
@@ -352,18 +377,31 @@ public final class Pipeline<S> {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            LOG.warn("Run '{}' of pipeline '{}' completed and its final state is checkpointed, but the completion "
-                    + "marker could not be saved; the next run() of this id will write it: {}", runId, name, e.toString());
+            LOG.warn(
+                    "Run '{}' of pipeline '{}' completed and its final state is checkpointed, but the completion "
+                            + "marker could not be saved; the next run() of this id will write it: {}",
+                    runId,
+                    name,
+                    e.toString());
         }
         boolean alreadyCompleted = latest.isPresent() && next == nodes.size();
-        return finish(events, started, new PipelineResult<>(name, runId, state, history, executed, resumedAfter, null,
-                alreadyCompleted));
+        return finish(
+                events,
+                started,
+                new PipelineResult<>(name, runId, state, history, executed, resumedAfter, null, alreadyCompleted));
     }
 
     /** Saves the checkpoint of a run that waits for input and reports it waiting. */
-    private PipelineResult<S> waitAt(RunEvents events, RunCheckpoints checkpoints, ToolJournal journal, Instant started,
-                                     String lastNode, NodeOutcome<S> outcome, Map<String, JsonNode> answers,
-                                     List<String> executed, String resumedAfter) {
+    private PipelineResult<S> waitAt(
+            RunEvents events,
+            RunCheckpoints checkpoints,
+            ToolJournal journal,
+            Instant started,
+            String lastNode,
+            NodeOutcome<S> outcome,
+            Map<String, JsonNode> answers,
+            List<String> executed,
+            String resumedAfter) {
         var metadata = new HashMap<>(journal.markMetadata(journal.lastVersion()));
         metadata.put(RunWaits.WAITING_KEY, RunWaits.encode(outcome.waiting()));
         if (!answers.isEmpty()) {
@@ -376,18 +414,45 @@ public final class Pipeline<S> {
                 Thread.currentThread().interrupt();
             }
             var reason = e instanceof InterruptedException
-                    ? PipelineFailure.Reason.INTERRUPTED : PipelineFailure.Reason.CHECKPOINT_FAILED;
-            return finish(events, started, new PipelineResult<>(name, events.runId(), outcome.state(), outcome.history(),
-                    executed, resumedAfter, new PipelineFailure(reason, outcome.waiting().node(), 0, List.of(), e),
-                    false));
+                    ? PipelineFailure.Reason.INTERRUPTED
+                    : PipelineFailure.Reason.CHECKPOINT_FAILED;
+            return finish(
+                    events,
+                    started,
+                    new PipelineResult<>(
+                            name,
+                            events.runId(),
+                            outcome.state(),
+                            outcome.history(),
+                            executed,
+                            resumedAfter,
+                            new PipelineFailure(reason, outcome.waiting().node(), 0, List.of(), e),
+                            false));
         }
-        return finish(events, started, new PipelineResult<>(name, events.runId(), outcome.state(), outcome.history(),
-                executed, resumedAfter, null, false, outcome.waiting()));
+        return finish(
+                events,
+                started,
+                new PipelineResult<>(
+                        name,
+                        events.runId(),
+                        outcome.state(),
+                        outcome.history(),
+                        executed,
+                        resumedAfter,
+                        null,
+                        false,
+                        outcome.waiting()));
     }
 
     private PipelineResult<S> finish(RunEvents events, Instant started, PipelineResult<S> result) {
-        events.publish(new PipelineEvent.RunFinished(name, result.runId(), events.now(), result.status(),
-                result.failure().orElse(null), events.since(started), result.alreadyCompleted()));
+        events.publish(new PipelineEvent.RunFinished(
+                name,
+                result.runId(),
+                events.now(),
+                result.status(),
+                result.failure().orElse(null),
+                events.since(started),
+                result.alreadyCompleted()));
         return result;
     }
 
@@ -398,8 +463,9 @@ public final class Pipeline<S> {
         }
         Integer position = positions.get(checkpoint.nodeId());
         if (position == null) {
-            throw new IllegalStateException("run '" + checkpoint.agentId() + "' was checkpointed after node '"
-                    + checkpoint.nodeId() + "', which pipeline '" + name + "' does not have; nodes: " + positions.keySet());
+            throw new IllegalStateException(
+                    "run '" + checkpoint.agentId() + "' was checkpointed after node '" + checkpoint.nodeId()
+                            + "', which pipeline '" + name + "' does not have; nodes: " + positions.keySet());
         }
         return position + 1;
     }
@@ -410,8 +476,10 @@ public final class Pipeline<S> {
         try {
             return Objects.requireNonNull(codec.decode(json), "codec decoded null");
         } catch (RuntimeException e) {
-            throw new IllegalStateException("checkpoint '" + checkpoint.checkpointId() + "' of run '"
-                    + checkpoint.agentId() + "' holds a state " + codec + " cannot decode: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "checkpoint '" + checkpoint.checkpointId() + "' of run '" + checkpoint.agentId()
+                            + "' holds a state " + codec + " cannot decode: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -448,8 +516,8 @@ public final class Pipeline<S> {
     }
 
     /**
-     * Configures a {@link Pipeline}. Required: at least one node, and storage through
-     * {@link #storage} or {@link #persistence}.
+     * Configures a {@link Pipeline}. Required: at least one node, and storage through {@link #storage} or
+     * {@link #persistence}.
      */
     public static final class Builder<S> {
         private final String name;
@@ -494,8 +562,8 @@ public final class Pipeline<S> {
         }
 
         /**
-         * Where checkpoints go; the pipeline builds an {@link AgentPersistence} over it with this
-         * builder's clock and {@link #rollbackTools}. Use {@link #persistence} instead to share one.
+         * Where checkpoints go; the pipeline builds an {@link AgentPersistence} over it with this builder's clock and
+         * {@link #rollbackTools}. Use {@link #persistence} instead to share one.
          */
         public Builder<S> storage(PersistenceStorageProvider<?> storage) {
             this.storage = Objects.requireNonNull(storage, "storage");
@@ -521,9 +589,8 @@ public final class Pipeline<S> {
         }
 
         /**
-         * Retries of a checkpoint save or load that hits
-         * {@link dev.agentpersistence.StorageUnavailableException}; default 3 retries waiting
-         * 100 ms, 200 ms, 400 ms.
+         * Retries of a checkpoint save or load that hits {@link dev.agentpersistence.StorageUnavailableException};
+         * default 3 retries waiting 100 ms, 200 ms, 400 ms.
          */
         public Builder<S> checkpointRetry(RetryPolicy checkpointRetry) {
             this.checkpointRetry = Objects.requireNonNull(checkpointRetry, "checkpointRetry");
@@ -537,11 +604,11 @@ public final class Pipeline<S> {
         }
 
         /**
-         * Records metrics into {@code registry}: adds a {@link PipelineMetrics} listener and, with
-         * {@link #storage}, builds the facade with the registry, so storage calls
-         * ({@link dev.agentpersistence.metrics.MeteredStorageProvider}) and checkpoint creation are
-         * metered too. A facade given through {@link #persistence} keeps its own metrics settings.
-         * Calling it again replaces the registry.
+         * Records metrics into {@code registry}: adds a {@link PipelineMetrics} listener and, with {@link #storage},
+         * builds the facade with the registry, so storage calls
+         * ({@link dev.agentpersistence.metrics.MeteredStorageProvider}) and checkpoint creation are metered too. A
+         * facade given through {@link #persistence} keeps its own metrics settings. Calling it again replaces the
+         * registry.
          */
         public Builder<S> meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
@@ -551,7 +618,9 @@ public final class Pipeline<S> {
             return this;
         }
 
-        /** The clock for event times, durations and (with {@link #storage}) checkpoint times; default UTC system clock. */
+        /**
+         * The clock for event times, durations and (with {@link #storage}) checkpoint times; default UTC system clock.
+         */
         public Builder<S> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -564,8 +633,8 @@ public final class Pipeline<S> {
         }
 
         /**
-         * @throws IllegalStateException when there are no nodes, two nodes share a name, or the
-         *                               storage is missing or given twice
+         * @throws IllegalStateException when there are no nodes, two nodes share a name, or the storage is missing or
+         *     given twice
          */
         public Pipeline<S> build() {
             if (nodes.isEmpty()) {
@@ -575,8 +644,9 @@ public final class Pipeline<S> {
             for (int i = 0; i < nodes.size(); i++) {
                 Integer earlier = positions.putIfAbsent(nodes.get(i).name(), i);
                 if (earlier != null) {
-                    throw new IllegalStateException("pipeline '" + name + "' has two nodes named '" + nodes.get(i).name()
-                            + "' (positions " + (earlier + 1) + " and " + (i + 1) + "); node names must be unique");
+                    throw new IllegalStateException("pipeline '" + name + "' has two nodes named '"
+                            + nodes.get(i).name() + "' (positions " + (earlier + 1) + " and " + (i + 1)
+                            + "); node names must be unique");
                 }
             }
             AgentPersistence facade;

@@ -7,14 +7,14 @@ import java.util.stream.Collectors;
 /**
  * Why a run failed.
  *
- * @param reason     the kind of failure
- * @param node       the node the run stopped at
- * @param attempts   how many attempts of that node ran (0 when its preconditions failed)
+ * @param reason the kind of failure
+ * @param node the node the run stopped at
+ * @param attempts how many attempts of that node ran (0 when its preconditions failed)
  * @param violations the last violations (preconditions, or the last attempt's postconditions)
- * @param exception  the last exception (the action's, the storage's, the backup's), or {@code null}
+ * @param exception the last exception (the action's, the storage's, the backup's), or {@code null}
  */
-public record PipelineFailure(Reason reason, String node, int attempts, List<Violation> violations,
-                              Throwable exception) {
+public record PipelineFailure(
+        Reason reason, String node, int attempts, List<Violation> violations, Throwable exception) {
 
     /** The kinds of run failure. */
     public enum Reason {
@@ -40,14 +40,16 @@ public record PipelineFailure(Reason reason, String node, int attempts, List<Vio
     public String describe() {
         String what = switch (reason) {
             case PRECONDITION_FAILED -> "node '" + node + "' did not start: preconditions failed";
-            case RETRIES_EXHAUSTED -> "node '" + node + "' failed after " + attempts + " attempt" + (attempts == 1 ? "" : "s");
+            case RETRIES_EXHAUSTED ->
+                "node '" + node + "' failed after " + attempts + " attempt" + (attempts == 1 ? "" : "s");
             case CHECKPOINT_FAILED -> "node '" + node + "' passed but its checkpoint could not be saved";
             case BACKUP_FAILED -> "node '" + node + "' could not back up or restore its state";
             case INTERRUPTED -> "node '" + node + "' was interrupted";
         };
         var details = new StringBuilder(what);
         if (!violations.isEmpty()) {
-            details.append(": ").append(violations.stream().map(Violation::toString).collect(Collectors.joining("; ")));
+            details.append(": ")
+                    .append(violations.stream().map(Violation::toString).collect(Collectors.joining("; ")));
         }
         if (exception != null) {
             details.append(violations.isEmpty() ? ": " : "; ").append(exception);

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Records pipeline events as Micrometer meters. Create it over a registry and add it as a
- * listener: {@code builder.listener(PipelineMetrics.bindTo(registry))}.
+ * Records pipeline events as Micrometer meters. Create it over a registry and add it as a listener:
+ * {@code builder.listener(PipelineMetrics.bindTo(registry))}.
  *
  * <table>
  *   <caption>Meters (every one tagged {@code pipeline})</caption>
@@ -19,23 +19,30 @@ import java.util.Objects;
  *       ({@code success}|{@code validation_failed}|{@code error})</td><td>per attempt</td></tr>
  *   <tr><td>{@value #NODE_ATTEMPTS}</td><td>counter</td><td>{@code node}</td><td>per attempt started</td></tr>
  *   <tr><td>{@value #NODE_RETRIES}</td><td>counter</td><td>{@code node}</td><td>per retry scheduled</td></tr>
- *   <tr><td>{@value #NODE_ROLLBACKS}</td><td>counter</td><td>{@code node}</td><td>per failed attempt rolled back</td></tr>
- *   <tr><td>{@value #INVERSE_CALLS}</td><td>counter</td><td>{@code node}, {@code outcome} ({@code success}|{@code failure})</td>
+ *   <tr><td>{@value #NODE_ROLLBACKS}</td><td>counter</td><td>{@code node}</td>
+ *       <td>per failed attempt rolled back</td></tr>
+ *   <tr><td>{@value #INVERSE_CALLS}</td><td>counter</td>
+ *       <td>{@code node}, {@code outcome} ({@code success}|{@code failure})</td>
  *       <td>per inverse tool call</td></tr>
  *   <tr><td>{@value #VALIDATION_FAILURES}</td><td>counter</td><td>{@code node}, {@code condition}, {@code phase}
  *       ({@code pre}|{@code post})</td><td>per violated condition per check</td></tr>
- *   <tr><td>{@value #CHECKPOINT_SAVE_DURATION}</td><td>timer</td><td></td><td>per checkpoint saved, retries included</td></tr>
+ *   <tr><td>{@value #CHECKPOINT_SAVE_DURATION}</td><td>timer</td><td></td>
+ *       <td>per checkpoint saved, retries included</td></tr>
  *   <tr><td>{@value #CHECKPOINT_SIZE}</td><td>summary (bytes)</td><td></td><td>per checkpoint saved</td></tr>
- *   <tr><td>{@value #CHECKPOINT_SAVE_FAILURES}</td><td>counter</td><td>{@code retried} ({@code true}|{@code false})</td>
+ *   <tr><td>{@value #CHECKPOINT_SAVE_FAILURES}</td><td>counter</td>
+ *       <td>{@code retried} ({@code true}|{@code false})</td>
  *       <td>per failed save attempt</td></tr>
  *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td><td>per run start</td></tr>
  *   <tr><td>{@value #NODE_RECOVERIES}</td><td>counter</td><td>{@code node}</td><td>per attempt a crash cut off,
  *       undone from the tool journal when the run resumed</td></tr>
- *   <tr><td>{@value #INPUT_REQUESTS}</td><td>counter</td><td>{@code node}</td><td>per question that made a run wait</td></tr>
- *   <tr><td>{@value #INPUT_WAIT_DURATION}</td><td>timer</td><td>{@code node}</td><td>per answer accepted: the time the run waited</td></tr>
+ *   <tr><td>{@value #INPUT_REQUESTS}</td><td>counter</td><td>{@code node}</td>
+ *       <td>per question that made a run wait</td></tr>
+ *   <tr><td>{@value #INPUT_WAIT_DURATION}</td><td>timer</td><td>{@code node}</td>
+ *       <td>per answer accepted: the time the run waited</td></tr>
  *   <tr><td>{@value #RUN_DURATION}</td><td>timer</td><td>{@code status} ({@code completed}|{@code failed}),
  *       {@code reason} ({@code none} or the {@link PipelineFailure.Reason} in lower case)</td><td>per run</td></tr>
  * </table>
+ *
  * Condition names become tag values: keep them a small fixed set.
  */
 public final class PipelineMetrics implements PipelineListener {
@@ -81,43 +88,75 @@ public final class PipelineMetrics implements PipelineListener {
             int performed = e.toolRollback().performed().size();
             int failed = e.toolRollback().failures().size();
             if (performed > 0) {
-                counter(INVERSE_CALLS, "pipeline", pipeline, "node", e.node(), "outcome", "success").increment(performed);
+                counter(INVERSE_CALLS, "pipeline", pipeline, "node", e.node(), "outcome", "success")
+                        .increment(performed);
             }
             if (failed > 0) {
-                counter(INVERSE_CALLS, "pipeline", pipeline, "node", e.node(), "outcome", "failure").increment(failed);
+                counter(INVERSE_CALLS, "pipeline", pipeline, "node", e.node(), "outcome", "failure")
+                        .increment(failed);
             }
         } else if (event instanceof PipelineEvent.ValidationFailed e) {
             var conditions = new LinkedHashSet<String>();
             e.violations().forEach(v -> conditions.add(v.condition()));
-            conditions.forEach(condition -> counter(VALIDATION_FAILURES, "pipeline", pipeline, "node", e.node(),
-                    "condition", condition, "phase", e.phase().tag()).increment());
+            conditions.forEach(condition -> counter(
+                            VALIDATION_FAILURES,
+                            "pipeline",
+                            pipeline,
+                            "node",
+                            e.node(),
+                            "condition",
+                            condition,
+                            "phase",
+                            e.phase().tag())
+                    .increment());
         } else if (event instanceof PipelineEvent.CheckpointSaved e) {
-            Timer.builder(CHECKPOINT_SAVE_DURATION).tags("pipeline", pipeline).register(registry).record(e.latency());
-            DistributionSummary.builder(CHECKPOINT_SIZE).baseUnit("bytes").tags("pipeline", pipeline)
-                    .register(registry).record(e.sizeBytes());
+            Timer.builder(CHECKPOINT_SAVE_DURATION)
+                    .tags("pipeline", pipeline)
+                    .register(registry)
+                    .record(e.latency());
+            DistributionSummary.builder(CHECKPOINT_SIZE)
+                    .baseUnit("bytes")
+                    .tags("pipeline", pipeline)
+                    .register(registry)
+                    .record(e.sizeBytes());
         } else if (event instanceof PipelineEvent.CheckpointSaveFailed e) {
-            counter(CHECKPOINT_SAVE_FAILURES, "pipeline", pipeline, "retried", Boolean.toString(e.willRetry())).increment();
+            counter(CHECKPOINT_SAVE_FAILURES, "pipeline", pipeline, "retried", Boolean.toString(e.willRetry()))
+                    .increment();
         } else if (event instanceof PipelineEvent.CheckpointLoaded e) {
-            Timer.builder(CHECKPOINT_LOAD_DURATION).tags("pipeline", pipeline, "found", Boolean.toString(e.found()))
-                    .register(registry).record(e.latency());
+            Timer.builder(CHECKPOINT_LOAD_DURATION)
+                    .tags("pipeline", pipeline, "found", Boolean.toString(e.found()))
+                    .register(registry)
+                    .record(e.latency());
         } else if (event instanceof PipelineEvent.AttemptRecovered e) {
             counter(NODE_RECOVERIES, "pipeline", pipeline, "node", e.node()).increment();
         } else if (event instanceof PipelineEvent.InputRequested e) {
-            counter(INPUT_REQUESTS, "pipeline", pipeline, "node", e.request().node()).increment();
+            counter(INPUT_REQUESTS, "pipeline", pipeline, "node", e.request().node())
+                    .increment();
         } else if (event instanceof PipelineEvent.InputReceived e) {
-            Timer.builder(INPUT_WAIT_DURATION).tags("pipeline", pipeline, "node", e.request().node()).register(registry)
+            Timer.builder(INPUT_WAIT_DURATION)
+                    .tags("pipeline", pipeline, "node", e.request().node())
+                    .register(registry)
                     .record(e.waited());
         } else if (event instanceof PipelineEvent.RunFinished e) {
             Timer.builder(RUN_DURATION)
-                    .tags("pipeline", pipeline, "status", e.status().name().toLowerCase(Locale.ROOT),
-                            "reason", e.failure() == null ? "none" : e.failure().reason().name().toLowerCase(Locale.ROOT))
-                    .register(registry).record(e.duration());
+                    .tags(
+                            "pipeline",
+                            pipeline,
+                            "status",
+                            e.status().name().toLowerCase(Locale.ROOT),
+                            "reason",
+                            e.failure() == null
+                                    ? "none"
+                                    : e.failure().reason().name().toLowerCase(Locale.ROOT))
+                    .register(registry)
+                    .record(e.duration());
         }
         // RunStarted: runs are counted through RUN_DURATION when they finish.
     }
 
     private Timer nodeTimer(String pipeline, String node, AttemptOutcome outcome) {
-        return Timer.builder(NODE_DURATION).tags("pipeline", pipeline, "node", node, "outcome", outcome.tag())
+        return Timer.builder(NODE_DURATION)
+                .tags("pipeline", pipeline, "node", node, "outcome", outcome.tag())
                 .register(registry);
     }
 

@@ -8,16 +8,20 @@ import java.util.Optional;
 /**
  * How a {@link Pipeline#run} ended.
  *
- * <p>{@link #state()} is the final state of a completed run; for a failed run it is the state
- * before the failing node's action (its failed attempts rolled back), which is also what its
- * newest checkpoint holds. For a waiting run it is the state the asking node started from.
+ * <p>{@link #state()} is the final state of a completed run; for a failed run it is the state before the failing node's
+ * action (its failed attempts rolled back), which is also what its newest checkpoint holds. For a waiting run it is the
+ * state the asking node started from.
  *
  * @param <S> the pipeline state type
  */
 public final class PipelineResult<S> {
 
     /** Whether the run got through every node, failed, or stopped at a question ({@link NodeContext#awaitInput}). */
-    public enum Status { COMPLETED, FAILED, WAITING }
+    public enum Status {
+        COMPLETED,
+        FAILED,
+        WAITING
+    }
 
     private final String pipeline;
     private final String runId;
@@ -30,13 +34,28 @@ public final class PipelineResult<S> {
     private final boolean alreadyCompleted;
     private final InputRequest waitingFor;
 
-    PipelineResult(String pipeline, String runId, S state, List<Message> messageHistory, List<String> executedNodes,
-                   String resumedAfter, PipelineFailure failure, boolean alreadyCompleted) {
+    PipelineResult(
+            String pipeline,
+            String runId,
+            S state,
+            List<Message> messageHistory,
+            List<String> executedNodes,
+            String resumedAfter,
+            PipelineFailure failure,
+            boolean alreadyCompleted) {
         this(pipeline, runId, state, messageHistory, executedNodes, resumedAfter, failure, alreadyCompleted, null);
     }
 
-    PipelineResult(String pipeline, String runId, S state, List<Message> messageHistory, List<String> executedNodes,
-                   String resumedAfter, PipelineFailure failure, boolean alreadyCompleted, InputRequest waitingFor) {
+    PipelineResult(
+            String pipeline,
+            String runId,
+            S state,
+            List<Message> messageHistory,
+            List<String> executedNodes,
+            String resumedAfter,
+            PipelineFailure failure,
+            boolean alreadyCompleted,
+            InputRequest waitingFor) {
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
         this.runId = Objects.requireNonNull(runId, "runId");
         this.waitingFor = waitingFor;
@@ -95,8 +114,8 @@ public final class PipelineResult<S> {
     }
 
     /**
-     * The node whose checkpoint this call resumed after ({@link Pipeline#START_NODE_ID} for a run
-     * that stopped inside its first node); empty for a fresh run.
+     * The node whose checkpoint this call resumed after ({@link Pipeline#START_NODE_ID} for a run that stopped inside
+     * its first node); empty for a fresh run.
      */
     public Optional<String> resumedAfter() {
         return Optional.ofNullable(resumedAfter);

@@ -3,12 +3,12 @@ package dev.agentpersistence.pipeline;
 import java.util.Objects;
 
 /**
- * How often and how patiently something is retried: a maximum number of retries (after the first
- * attempt) and a {@link Backoff}. Immutable; build with {@link #custom()}.
+ * How often and how patiently something is retried: a maximum number of retries (after the first attempt) and a
+ * {@link Backoff}. Immutable; build with {@link #custom()}.
  *
- * <p>Used for node attempts ({@link Pipeline.Builder#retryPolicy}, default
- * {@link #ofDefaults()}: 3 retries, no wait, as in the write-up this runtime follows) and for
- * checkpoint saves hitting an unavailable store ({@link Pipeline.Builder#checkpointRetry}).
+ * <p>Used for node attempts ({@link Pipeline.Builder#retryPolicy}, default {@link #ofDefaults()}: 3 retries, no wait,
+ * as in the write-up this runtime follows) and for checkpoint saves hitting an unavailable store
+ * ({@link Pipeline.Builder#checkpointRetry}).
  */
 public final class RetryPolicy {
     /** Retries a node gets by default. */
@@ -69,8 +69,7 @@ public final class RetryPolicy {
         private int maxRetries = DEFAULT_MAX_RETRIES;
         private Backoff backoff = Backoff.none();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Retries after the first attempt, {@code >= 0}. */
         public Builder maxRetries(int maxRetries) {

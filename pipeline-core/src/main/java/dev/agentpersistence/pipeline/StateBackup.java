@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A copy of a pipeline state taken before a node attempt. The pipeline calls {@link #restore()}
- * at most once (when the attempt fails) and then {@link #discard()} exactly once.
+ * A copy of a pipeline state taken before a node attempt. The pipeline calls {@link #restore()} at most once (when the
+ * attempt fails) and then {@link #discard()} exactly once.
  *
  * @param <S> the pipeline state type
  */
@@ -27,8 +27,7 @@ public interface StateBackup<S> {
             }
 
             @Override
-            public void discard() {
-            }
+            public void discard() {}
         };
     }
 }

@@ -8,11 +8,11 @@ import dev.agentpersistence.pipeline.internal.JacksonStateCodec;
 import java.util.Objects;
 
 /**
- * Converts a pipeline state to JSON and back, so it can be checkpointed (and resumed in another
- * JVM) and backed up before each node attempt.
+ * Converts a pipeline state to JSON and back, so it can be checkpointed (and resumed in another JVM) and backed up
+ * before each node attempt.
  *
- * <p>{@link #jackson(Class)} covers plain records and beans; {@link FileWorkspace#codec(java.nio.file.Path)}
- * covers state held in files.
+ * <p>{@link #jackson(Class)} covers plain records and beans; {@link FileWorkspace#codec(java.nio.file.Path)} covers
+ * state held in files.
  *
  * @param <S> the pipeline state type
  */
@@ -29,8 +29,8 @@ public interface StateCodec<S> {
     S decode(JsonNode json);
 
     /**
-     * A backup of {@code state}, taken before a node attempt. The default keeps the JSON form in
-     * memory and restores by decoding it, which also undoes in-place changes to mutable states.
+     * A backup of {@code state}, taken before a node attempt. The default keeps the JSON form in memory and restores by
+     * decoding it, which also undoes in-place changes to mutable states.
      */
     default StateBackup<S> backup(S state) {
         JsonNode snapshot = encode(state);

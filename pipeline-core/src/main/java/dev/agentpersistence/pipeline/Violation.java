@@ -6,7 +6,7 @@ import java.util.Objects;
  * One broken rule found by a {@link Condition}.
  *
  * @param condition the name of the condition that found it
- * @param message   what is wrong, e.g. {@code "3-5 concept blocks expected, found 7"}
+ * @param message what is wrong, e.g. {@code "3-5 concept blocks expected, found 7"}
  */
 public record Violation(String condition, String message) {
     public Violation {

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * A {@link FileWorkspace} refused a path because a symbolic link lies on it (or, once resolved, it
- * would lead outside the workspace root): the workspace never reads, writes or deletes through a link,
- * so nothing it touches can leave its root.
+ * A {@link FileWorkspace} refused a path because a symbolic link lies on it (or, once resolved, it would lead outside
+ * the workspace root): the workspace never reads, writes or deletes through a link, so nothing it touches can leave its
+ * root.
  */
 public final class WorkspaceLinkException extends PersistenceException {
     private final String relativePath;
@@ -15,8 +15,8 @@ public final class WorkspaceLinkException extends PersistenceException {
 
     /**
      * @param relativePath the path the caller asked for, relative to the root
-     * @param link         the symbolic link on it, or the path that leads outside the root
-     * @param root         the workspace root
+     * @param link the symbolic link on it, or the path that leads outside the root
+     * @param root the workspace root
      */
     public WorkspaceLinkException(String relativePath, Path link, Path root) {
         super("Workspace path '" + relativePath + "' goes through the symbolic link " + link

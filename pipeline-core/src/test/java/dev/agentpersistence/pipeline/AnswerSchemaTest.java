@@ -19,14 +19,18 @@ class AnswerSchemaTest {
     @Test
     void typesChoicesAndBounds() {
         assertThat(AnswerSchema.text().validate(TextNode.valueOf("ok"))).isEmpty();
-        assertThat(AnswerSchema.text().validate(TextNode.valueOf(""))).containsExactly("answer must have at least 1 character(s)");
-        assertThat(AnswerSchema.text().validate(IntNode.valueOf(3))).containsExactly("answer must be string but was number");
+        assertThat(AnswerSchema.text().validate(TextNode.valueOf("")))
+                .containsExactly("answer must have at least 1 character(s)");
+        assertThat(AnswerSchema.text().validate(IntNode.valueOf(3)))
+                .containsExactly("answer must be string but was number");
         assertThat(AnswerSchema.yesNo().validate(BooleanNode.TRUE)).isEmpty();
-        assertThat(AnswerSchema.yesNo().validate(NullNode.getInstance())).containsExactly("answer must be boolean but was null");
+        assertThat(AnswerSchema.yesNo().validate(NullNode.getInstance()))
+                .containsExactly("answer must be boolean but was null");
         assertThat(AnswerSchema.oneOf("a", "b").validate(TextNode.valueOf("c")))
                 .containsExactly("answer must be one of [\"a\",\"b\"] but was \"c\"");
         assertThat(AnswerSchema.number(1, 5).validate(DoubleNode.valueOf(5.0))).isEmpty();
-        assertThat(AnswerSchema.number(1, 5).validate(IntNode.valueOf(0))).containsExactly("answer must be at least 1.0 but was 0");
+        assertThat(AnswerSchema.number(1, 5).validate(IntNode.valueOf(0)))
+                .containsExactly("answer must be at least 1.0 but was 0");
         assertThat(AnswerSchema.any().validate(null)).isEmpty();
     }
 
@@ -34,7 +38,8 @@ class AnswerSchemaTest {
     void objectsCheckRequiredAndNestedProperties() throws Exception {
         var schema = AnswerSchema.object(Map.of("size", AnswerSchema.number(1, 9)));
 
-        assertThat(schema.validate(JSON.readTree("{\"size\": 3, \"extra\": true}"))).isEmpty();
+        assertThat(schema.validate(JSON.readTree("{\"size\": 3, \"extra\": true}")))
+                .isEmpty();
         assertThat(schema.validate(JSON.readTree("{}"))).containsExactly("answer.size is required");
         assertThat(schema.validate(JSON.readTree("{\"size\": \"big\"}")))
                 .containsExactly("answer.size must be number but was string");
@@ -47,9 +52,11 @@ class AnswerSchemaTest {
         assertThat(AnswerSchema.fromJson(schema.toJson())).isEqualTo(schema);
         assertThat(schema.validate(IntNode.valueOf(2))).isEmpty();
         assertThat(schema.validate(DoubleNode.valueOf(2.5))).containsExactly("answer must be integer but was number");
-        assertThatThrownBy(() -> AnswerSchema.fromJson(JSON.readTree("[]"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerSchema.fromJson(JSON.readTree("[]")))
+                .isInstanceOf(IllegalArgumentException.class);
         var unknown = AnswerSchema.fromJson(JSON.readTree("{\"type\":\"date\"}"));
         assertThatThrownBy(() -> unknown.validate(TextNode.valueOf("x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown answer schema type 'date'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown answer schema type 'date'");
     }
 }

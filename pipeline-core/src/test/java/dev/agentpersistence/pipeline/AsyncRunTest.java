@@ -58,7 +58,10 @@ class AsyncRunTest {
 
         for (int i = 0; i < futures.size(); i++) {
             assertThat(futures.get(i).join().state()).isEqualTo("in-" + i + " first slow");
-            assertThat(runThreads.get("in-" + i)).as("the thread that ran run-" + i).isNotNull().isNotEqualTo(caller);
+            assertThat(runThreads.get("in-" + i))
+                    .as("the thread that ran run-" + i)
+                    .isNotNull()
+                    .isNotEqualTo(caller);
         }
     }
 
@@ -92,11 +95,12 @@ class AsyncRunTest {
     }
 
     private PipelineResult<String> resume() {
-        var noSleep = Pipeline.builder("async", StateCodec.jackson(String.class)).storage(storage)
+        var noSleep = Pipeline.builder("async", StateCodec.jackson(String.class))
+                .storage(storage)
                 .node(Node.of("first", ctx -> {
-                runThreads.put(ctx.state(), Thread.currentThread().getName());
-                return ctx.state() + " first";
-            }))
+                    runThreads.put(ctx.state(), Thread.currentThread().getName());
+                    return ctx.state() + " first";
+                }))
                 .node(Node.of("slow", ctx -> ctx.state() + " slow"))
                 .build();
         return noSleep.runAsync("cancelled", "ignored", executor).join();

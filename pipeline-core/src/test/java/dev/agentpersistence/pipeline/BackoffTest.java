@@ -29,7 +29,8 @@ class BackoffTest {
     void exponentialBackoffIsCappedAndValidated() {
         Backoff backoff = Backoff.exponential(Duration.ofSeconds(1), 3.0, Duration.ofSeconds(5));
         assertThat(List.of(1, 2, 3, 4).stream().map(backoff::delayBeforeRetry))
-                .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(5));
+                .containsExactly(
+                        Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(5));
         assertThat(Backoff.fixed(Duration.ofMillis(7)).delayBeforeRetry(9)).isEqualTo(Duration.ofMillis(7));
         assertThat(Backoff.none().delayBeforeRetry(1)).isZero();
         assertThatThrownBy(() -> Backoff.exponential(Duration.ofSeconds(2), 2, Duration.ofSeconds(1)))
@@ -40,7 +41,11 @@ class BackoffTest {
         assertThatThrownBy(() -> RetryPolicy.custom().maxRetries(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThat(RetryPolicy.ofDefaults().maxRetries()).isEqualTo(3);
         assertThat(RetryPolicy.ofDefaults().maxAttempts()).isEqualTo(4);
-        assertThat(RetryPolicy.from(RetryPolicy.ofDefaults()).maxRetries(1).build().maxRetries()).isEqualTo(1);
+        assertThat(RetryPolicy.from(RetryPolicy.ofDefaults())
+                        .maxRetries(1)
+                        .build()
+                        .maxRetries())
+                .isEqualTo(1);
     }
 
     @Test
@@ -49,8 +54,10 @@ class BackoffTest {
                 .storage(storage)
                 .sleeper(sleeper)
                 .listener(events)
-                .retryPolicy(RetryPolicy.custom().maxRetries(3)
-                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1))).build())
+                .retryPolicy(RetryPolicy.custom()
+                        .maxRetries(3)
+                        .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1)))
+                        .build())
                 .node(Node.<Draft>builder("stubborn")
                         .postcondition(Conditions.of("never", d -> false, d -> "never satisfied"))
                         .action(ctx -> ctx.state().append("x", "stubborn"))
@@ -60,8 +67,10 @@ class BackoffTest {
         var result = pipeline.run("backoff-1", Draft.empty());
 
         assertThat(result.failure()).get().extracting(PipelineFailure::attempts).isEqualTo(4);
-        assertThat(sleeper.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
-        assertThat(events.of(PipelineEvent.RetryScheduled.class)).extracting(PipelineEvent.RetryScheduled::delay)
+        assertThat(sleeper.sleeps())
+                .containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
+        assertThat(events.of(PipelineEvent.RetryScheduled.class))
+                .extracting(PipelineEvent.RetryScheduled::delay)
                 .containsExactlyElementsOf(sleeper.sleeps());
     }
 
@@ -71,7 +80,10 @@ class BackoffTest {
                 .storage(storage)
                 .sleeper(sleeper)
                 .node(Node.<Draft>builder("quick")
-                        .retryPolicy(RetryPolicy.custom().maxRetries(1).backoff(Backoff.fixed(Duration.ofMillis(50))).build())
+                        .retryPolicy(RetryPolicy.custom()
+                                .maxRetries(1)
+                                .backoff(Backoff.fixed(Duration.ofMillis(50)))
+                                .build())
                         .action(ctx -> {
                             throw new IllegalStateException("always");
                         })
@@ -87,17 +99,28 @@ class BackoffTest {
     @Test
     void unavailableStoreIsRetriedWithTheCheckpointPolicyUntilTheSaveGoesThrough() {
         storage.failSaves(2, BackoffTest::nodeBCheckpoint);
-        var result = twoNodes(RetryPolicy.custom().maxRetries(3).backoff(Backoff.fixed(Duration.ofMillis(250))).build(),
-                new AtomicInteger()).run("outage-1", Draft.empty());
+        var result = twoNodes(
+                        RetryPolicy.custom()
+                                .maxRetries(3)
+                                .backoff(Backoff.fixed(Duration.ofMillis(250)))
+                                .build(),
+                        new AtomicInteger())
+                .run("outage-1", Draft.empty());
 
         assertThat(result.isCompleted()).as(result.toString()).isTrue();
         assertThat(sleeper.sleeps()).containsExactly(Duration.ofMillis(250), Duration.ofMillis(250));
-        assertThat(events.of(PipelineEvent.CheckpointSaveFailed.class)).extracting(
-                PipelineEvent.CheckpointSaveFailed::saveAttempt, PipelineEvent.CheckpointSaveFailed::willRetry)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, true), org.assertj.core.groups.Tuple.tuple(2, true));
-        assertThat(events.of(PipelineEvent.CheckpointSaved.class)).filteredOn(s -> s.node().equals("b"))
-                .singleElement().extracting(PipelineEvent.CheckpointSaved::saveAttempts).isEqualTo(3);
-        assertThat(storage.getCheckpoints("outage-1")).extracting(AgentCheckpoint::nodeId)
+        assertThat(events.of(PipelineEvent.CheckpointSaveFailed.class))
+                .extracting(
+                        PipelineEvent.CheckpointSaveFailed::saveAttempt, PipelineEvent.CheckpointSaveFailed::willRetry)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, true), org.assertj.core.groups.Tuple.tuple(2, true));
+        assertThat(events.of(PipelineEvent.CheckpointSaved.class))
+                .filteredOn(s -> s.node().equals("b"))
+                .singleElement()
+                .extracting(PipelineEvent.CheckpointSaved::saveAttempts)
+                .isEqualTo(3);
+        assertThat(storage.getCheckpoints("outage-1"))
+                .extracting(AgentCheckpoint::nodeId)
                 .containsExactly(Pipeline.START_NODE_ID, "a", "b", AgentCheckpoint.TOMBSTONE_NODE_ID);
     }
 
@@ -105,7 +128,11 @@ class BackoffTest {
     void storeStillDownAfterTheRetriesFailsTheRunAndRollsTheNodeBackUntilResumed() {
         var toolCalls = new AtomicInteger();
         storage.failSaves(100, BackoffTest::nodeBCheckpoint);
-        var pipeline = twoNodes(RetryPolicy.custom().maxRetries(2).backoff(Backoff.fixed(Duration.ofMillis(10))).build(),
+        var pipeline = twoNodes(
+                RetryPolicy.custom()
+                        .maxRetries(2)
+                        .backoff(Backoff.fixed(Duration.ofMillis(10)))
+                        .build(),
                 toolCalls);
 
         var failed = pipeline.run("outage-2", Draft.empty());
@@ -119,9 +146,11 @@ class BackoffTest {
         assertThat(storage.failedSaves()).isEqualTo(3);
         assertThat(failed.state().steps()).containsExactly("a");
         assertThat(toolCalls).hasValue(0);
-        assertThat(events.of(PipelineEvent.CheckpointSaveFailed.class)).extracting(
-                PipelineEvent.CheckpointSaveFailed::willRetry).containsExactly(true, true, false);
-        assertThat(events.of(PipelineEvent.RollbackPerformed.class)).singleElement()
+        assertThat(events.of(PipelineEvent.CheckpointSaveFailed.class))
+                .extracting(PipelineEvent.CheckpointSaveFailed::willRetry)
+                .containsExactly(true, true, false);
+        assertThat(events.of(PipelineEvent.RollbackPerformed.class))
+                .singleElement()
                 .satisfies(r -> assertThat(r.toolRollback().performed()).hasSize(1));
 
         storage.failSaves(0, cp -> true);
@@ -136,7 +165,11 @@ class BackoffTest {
 
     @Test
     void unavailableStoreWhenLoadingIsRetriedThenReported() {
-        var pipeline = twoNodes(RetryPolicy.custom().maxRetries(2).backoff(Backoff.fixed(Duration.ofMillis(5))).build(),
+        var pipeline = twoNodes(
+                RetryPolicy.custom()
+                        .maxRetries(2)
+                        .backoff(Backoff.fixed(Duration.ofMillis(5)))
+                        .build(),
                 new AtomicInteger());
         storage.failLoads(2);
         assertThat(pipeline.run("outage-4", Draft.empty()).isCompleted()).isTrue();
@@ -182,7 +215,9 @@ class BackoffTest {
                 .build();
     }
 
-    /** A checkpoint of node b of the run (not an entry of the run's tool journal, whose entries name their node too). */
+    /**
+     * A checkpoint of node b of the run (not an entry of the run's tool journal, whose entries name their node too).
+     */
     private static boolean nodeBCheckpoint(AgentCheckpoint checkpoint) {
         return "b".equals(checkpoint.nodeId()) && !checkpoint.agentId().startsWith("__journal__/");
     }

@@ -4,15 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shared markdown document of the write-up's writer agents: a {@code CURRENT_AGENT:} line,
- * the sections the agents write, and a {@code # HANDOFF LOG} where each agent records completion.
+ * The shared markdown document of the write-up's writer agents: a {@code CURRENT_AGENT:} line, the sections the agents
+ * write, and a {@code # HANDOFF LOG} where each agent records completion.
  */
 final class Docs {
     static final String FILE = "doc.md";
     static final String LOG_HEADING = "# HANDOFF LOG";
 
-    private Docs() {
-    }
+    private Docs() {}
 
     /** The document before any agent ran. */
     static String initial() {
@@ -57,11 +56,17 @@ final class Docs {
     static String concepts(int count) {
         var text = new StringBuilder("# Core Concepts\n\n");
         for (int i = 1; i <= count; i++) {
-            text.append("## Concept ").append(i).append(": checkpoint part ").append(i).append("\n\n")
+            text.append("## Concept ")
+                    .append(i)
+                    .append(": checkpoint part ")
+                    .append(i)
+                    .append("\n\n")
                     .append("### Easy\nA save point.\n\n")
                     .append("### Normal\nState saved after a node.\n\n")
                     .append("### Expert\nVersioned, conflict-checked snapshot.\n\n")
-                    .append("```java\npersistence.createCheckpoint(ctx, \"node-").append(i).append("\", null, null);\n```\n\n");
+                    .append("```java\npersistence.createCheckpoint(ctx, \"node-")
+                    .append(i)
+                    .append("\", null, null);\n```\n\n");
         }
         return text.toString();
     }

@@ -4,16 +4,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The write-up's document pipeline: overview-writer, concepts-writer and visualization-writer
- * editing one markdown document in a {@link FileWorkspace}, each with the pre- and postconditions
- * of the write-up's table.
+ * The write-up's document pipeline: overview-writer, concepts-writer and visualization-writer editing one markdown
+ * document in a {@link FileWorkspace}, each with the pre- and postconditions of the write-up's table.
  */
 final class DocumentPipeline {
     static final String NAME = "document-writer";
     static final List<String> AGENTS = List.of("overview-writer", "concepts-writer", "visualization-writer");
 
-    private DocumentPipeline() {
-    }
+    private DocumentPipeline() {}
 
     /** A builder with the three nodes; add storage, listeners and policies, then build. */
     static Pipeline.Builder<FileWorkspace> builder(Path workspace, ScriptedModel model, Path journal, Path hangMarker) {
@@ -28,8 +26,11 @@ final class DocumentPipeline {
                 .node(Node.<FileWorkspace>builder("concepts-writer")
                         .precondition(Conditions.markdownSectionPresent(Docs::read, "# Overview"))
                         .postcondition(Conditions.markdownSectionPresent(Docs::read, "# Core Concepts"))
-                        .postcondition(Conditions.countBetween("concept blocks",
-                                ws -> Conditions.countMarkdownHeadings(Docs.read(ws), "## Concept"), 3, 5))
+                        .postcondition(Conditions.countBetween(
+                                "concept blocks",
+                                ws -> Conditions.countMarkdownHeadings(Docs.read(ws), "## Concept"),
+                                3,
+                                5))
                         .postcondition(Condition.of("concept levels", ws -> Docs.conceptsMissingLevels(Docs.read(ws))))
                         .postcondition(Conditions.balancedCodeFences(Docs::read))
                         .postcondition(currentAgentIs("visualization-writer"))
@@ -38,7 +39,9 @@ final class DocumentPipeline {
                         .build())
                 .node(Node.<FileWorkspace>builder("visualization-writer")
                         .precondition(Conditions.markdownSectionPresent(Docs::read, "# Core Concepts"))
-                        .postcondition(Conditions.of("visualization component", ws -> ws.exists("visualization.mmd"),
+                        .postcondition(Conditions.of(
+                                "visualization component",
+                                ws -> ws.exists("visualization.mmd"),
                                 ws -> "visualization component `visualization.mmd` missing"))
                         .postcondition(Conditions.markdownSectionPresent(Docs::read, "# Visualization"))
                         .postcondition(currentAgentIs("done"))
@@ -63,7 +66,9 @@ final class DocumentPipeline {
     }
 
     private static Condition<FileWorkspace> handoffLogged(String agent) {
-        return Conditions.of("handoff log", ws -> Docs.logged(Docs.read(ws), agent),
+        return Conditions.of(
+                "handoff log",
+                ws -> Docs.logged(Docs.read(ws), agent),
                 ws -> "HANDOFF LOG has no completion record of " + agent);
     }
 }

@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real SQLite table the journal tests' tools write to: {@code insertRow} adds one row per call
- * tagged with the call's idempotency key, {@code upsertRow} (declared idempotent) writes the row
- * of its key, and {@code deleteRows} (the inverse of both) deletes the rows of a key.
+ * A real SQLite table the journal tests' tools write to: {@code insertRow} adds one row per call tagged with the call's
+ * idempotency key, {@code upsertRow} (declared idempotent) writes the row of its key, and {@code deleteRows} (the
+ * inverse of both) deletes the rows of a key.
  */
 final class EffectsTable implements AutoCloseable {
     private final Connection connection;
@@ -28,16 +28,21 @@ final class EffectsTable implements AutoCloseable {
     }
 
     /** One row of the table. */
-    record Row(String node, int attempt, int call) {
-    }
+    record Row(String node, int attempt, int call) {}
 
     KeyedTool insertRow() {
         return KeyedTool.of("insertRow", (args, key) -> write("INSERT INTO effects VALUES (?, ?, ?, ?)", args, key));
     }
 
     KeyedTool upsertRow() {
-        return KeyedTool.of("upsertRow", true, (args, key) -> write("INSERT INTO effects VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT(idem_key) DO UPDATE SET attempt = excluded.attempt", args, key));
+        return KeyedTool.of(
+                "upsertRow",
+                true,
+                (args, key) -> write(
+                        "INSERT INTO effects VALUES (?, ?, ?, ?) "
+                                + "ON CONFLICT(idem_key) DO UPDATE SET attempt = excluded.attempt",
+                        args,
+                        key));
     }
 
     KeyedTool deleteRows() {
@@ -52,7 +57,8 @@ final class EffectsTable implements AutoCloseable {
     List<Row> rows() throws SQLException {
         var rows = new ArrayList<Row>();
         try (var statement = connection.createStatement();
-             var result = statement.executeQuery("SELECT node, attempt, call_no FROM effects ORDER BY node, call_no")) {
+                var result =
+                        statement.executeQuery("SELECT node, attempt, call_no FROM effects ORDER BY node, call_no")) {
             while (result.next()) {
                 rows.add(new Row(result.getString(1), result.getInt(2), result.getInt(3)));
             }

@@ -13,10 +13,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Nothing a {@link FileWorkspace} writes, reads or deletes leaves its root: no link is followed, no path climbs out. */
+/**
+ * Nothing a {@link FileWorkspace} writes, reads or deletes leaves its root: no link is followed, no path climbs out.
+ */
 class FileWorkspaceLinksTest {
     @TempDir
     Path tmp;
+
     private Path outside;
     private FileWorkspace ws;
     private StateCodec<FileWorkspace> codec;
@@ -40,7 +43,8 @@ class FileWorkspaceLinksTest {
         assertThatThrownBy(() -> ws.write(path, "pwned"))
                 .isInstanceOf(WorkspaceLinkException.class)
                 .hasMessageContaining(path)
-                .satisfies(e -> assertThat(((WorkspaceLinkException) e).relativePath()).isEqualTo(path));
+                .satisfies(e ->
+                        assertThat(((WorkspaceLinkException) e).relativePath()).isEqualTo(path));
         assertOutsideUntouched();
     }
 
@@ -54,13 +58,16 @@ class FileWorkspaceLinksTest {
 
     @Test
     void deletesBelowALinkAreRefusedAndDeletingALinkRemovesOnlyTheLink() {
-        assertThatThrownBy(() -> ws.delete("dirlink/victim.txt")).isInstanceOf(WorkspaceLinkException.class)
-                .satisfies(e -> assertThat(((WorkspaceLinkException) e).link()).isEqualTo(ws.root().resolve("dirlink")));
+        assertThatThrownBy(() -> ws.delete("dirlink/victim.txt"))
+                .isInstanceOf(WorkspaceLinkException.class)
+                .satisfies(e -> assertThat(((WorkspaceLinkException) e).link())
+                        .isEqualTo(ws.root().resolve("dirlink")));
         assertThatThrownBy(() -> ws.delete("a/b/victim.txt")).isInstanceOf(WorkspaceLinkException.class);
         ws.delete("dirlink");
         ws.delete("filelink");
         ws.delete("a");
-        assertThat(Files.exists(ws.root().resolve("dirlink"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(Files.exists(ws.root().resolve("dirlink"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .isFalse();
         assertThat(ws.files()).containsExactly("doc.md");
         assertOutsideUntouched();
     }
@@ -70,7 +77,9 @@ class FileWorkspaceLinksTest {
         for (String path : new String[] {"dirlink/victim.txt", "dirlink/new.txt", "a/b/new.txt", "filelink"}) {
             ObjectNode state = JsonNodeFactory.instance.objectNode();
             state.putObject("files").putObject(path).put("text", "pwned");
-            assertThatThrownBy(() -> codec.decode(state)).as(path).isInstanceOf(WorkspaceLinkException.class)
+            assertThatThrownBy(() -> codec.decode(state))
+                    .as(path)
+                    .isInstanceOf(WorkspaceLinkException.class)
                     .hasMessageContaining(path);
             assertOutsideUntouched();
         }

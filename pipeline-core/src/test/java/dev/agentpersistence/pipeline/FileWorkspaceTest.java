@@ -94,10 +94,12 @@ class FileWorkspaceTest {
         StateCodec<FileWorkspace> codec = FileWorkspace.codec(tmp.resolve("ws"));
         FileWorkspace other = FileWorkspace.at(tmp.resolve("other"));
 
-        assertThatThrownBy(() -> codec.encode(other)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> codec.encode(other))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("this codec is for the workspace");
         assertThatThrownBy(() -> codec.backup(other)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> codec.decode(JsonNodeFactory.instance.objectNode().put("x", 1)))
+        assertThatThrownBy(
+                        () -> codec.decode(JsonNodeFactory.instance.objectNode().put("x", 1)))
                 .isInstanceOf(IllegalArgumentException.class);
         var escaping = JsonNodeFactory.instance.objectNode();
         escaping.putObject("files").putObject("../outside.md").put("text", "x");
@@ -107,7 +109,8 @@ class FileWorkspaceTest {
 
     private static long backups() throws Exception {
         try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("workspace-backup-")).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith("workspace-backup-"))
+                    .count();
         }
     }
 }

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Nodes that wait for a person's answer: the run ends WAITING and {@code resume} continues it, also from a new pipeline over the same SQLite store. */
+/**
+ * Nodes that wait for a person's answer: the run ends WAITING and {@code resume} continues it, also from a new pipeline
+ * over the same SQLite store.
+ */
 class HumanInputTest {
     private static final AnswerSchema YES_NO = AnswerSchema.oneOf("yes", "no");
 
@@ -36,7 +39,8 @@ class HumanInputTest {
     private final List<String> effects = new CopyOnWriteArrayList<>();
 
     private PersistenceStorageProvider<CheckpointFilter> sqlite() {
-        return PersistenceStorageProviders.load("jdbc",
+        return PersistenceStorageProviders.load(
+                "jdbc",
                 ProviderConfig.of(Map.of("agent.persistence.jdbc.url", "jdbc:sqlite:" + tmp.resolve("runs.db"))));
     }
 
@@ -48,10 +52,12 @@ class HumanInputTest {
         var builder = Pipeline.builder("approvals", StateCodec.jackson(String.class))
                 .storage(storage)
                 .clock(clock)
-                .rollbackTools(RollbackToolRegistry.builder().registerRollback("reserve", "release", args -> {
-                    effects.remove("reserved");
-                    return null;
-                }).build())
+                .rollbackTools(RollbackToolRegistry.builder()
+                        .registerRollback("reserve", "release", args -> {
+                            effects.remove("reserved");
+                            return null;
+                        })
+                        .build())
                 .node(Node.of("plan", ctx -> {
                     planRuns.incrementAndGet();
                     return ctx.state() + " planned";
@@ -87,15 +93,21 @@ class HumanInputTest {
             });
             assertThat(effects).as("the waiting attempt's tool call was undone").isEmpty();
             assertThat(first.waitingRuns()).extracting(InputRequest::runId).containsExactly("order-7");
-            assertThat(first.run("order-7", "ignored").isWaiting()).as("run() keeps waiting").isTrue();
+            assertThat(first.run("order-7", "ignored").isWaiting())
+                    .as("run() keeps waiting")
+                    .isTrue();
             assertThatThrownBy(() -> first.resume("order-7", TextNode.valueOf("maybe")))
-                    .isInstanceOf(InvalidAnswerException.class).hasMessageContaining("one of [\"yes\",\"no\"]");
+                    .isInstanceOf(InvalidAnswerException.class)
+                    .hasMessageContaining("one of [\"yes\",\"no\"]");
         }
         clock.advance(Duration.ofHours(30));
 
         try (var storage = sqlite()) {
             var second = pipeline(storage, events, PipelineMetrics.bindTo(registry));
-            assertThat(second.waitingRuns()).singleElement().extracting(InputRequest::question).isEqualTo("Ship the plan?");
+            assertThat(second.waitingRuns())
+                    .singleElement()
+                    .extracting(InputRequest::question)
+                    .isEqualTo("Ship the plan?");
 
             var done = second.resume("order-7", TextNode.valueOf("yes"));
 
@@ -106,16 +118,27 @@ class HumanInputTest {
             assertThat(effects).containsExactly("reserved");
             assertThat(second.waitingRuns()).isEmpty();
             assertThatThrownBy(() -> second.resume("order-7", TextNode.valueOf("yes")))
-                    .isInstanceOf(RunNotWaitingException.class).hasMessageContaining("completed");
+                    .isInstanceOf(RunNotWaitingException.class)
+                    .hasMessageContaining("completed");
         }
-        assertThat(events.of(PipelineEvent.InputReceived.class)).singleElement()
-                .extracting(PipelineEvent.InputReceived::waited).isEqualTo(Duration.ofHours(30));
-        assertThat(registry.get(PipelineMetrics.INPUT_WAIT_DURATION).tag("node", "approve").timer()
-                .totalTime(java.util.concurrent.TimeUnit.HOURS)).isEqualTo(30.0);
-        assertThat(registry.get(PipelineMetrics.INPUT_REQUESTS).tag("node", "approve").counter().count()).isEqualTo(1);
-        assertThat(events.of(PipelineEvent.RunFinished.class)).extracting(PipelineEvent.RunFinished::status)
-                .containsExactly(PipelineResult.Status.WAITING, PipelineResult.Status.WAITING,
-                        PipelineResult.Status.COMPLETED);
+        assertThat(events.of(PipelineEvent.InputReceived.class))
+                .singleElement()
+                .extracting(PipelineEvent.InputReceived::waited)
+                .isEqualTo(Duration.ofHours(30));
+        assertThat(registry.get(PipelineMetrics.INPUT_WAIT_DURATION)
+                        .tag("node", "approve")
+                        .timer()
+                        .totalTime(java.util.concurrent.TimeUnit.HOURS))
+                .isEqualTo(30.0);
+        assertThat(registry.get(PipelineMetrics.INPUT_REQUESTS)
+                        .tag("node", "approve")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(events.of(PipelineEvent.RunFinished.class))
+                .extracting(PipelineEvent.RunFinished::status)
+                .containsExactly(
+                        PipelineResult.Status.WAITING, PipelineResult.Status.WAITING, PipelineResult.Status.COMPLETED);
     }
 
     @Test
@@ -127,24 +150,35 @@ class HumanInputTest {
                     .node(Node.of("form", ctx -> {
                         var size = ctx.awaitInput("How many seats?", AnswerSchema.number(1, 9));
                         asked.add("seats " + size);
-                        var details = ctx.awaitInput("Contact?", AnswerSchema.object(Map.of(
-                                "name", AnswerSchema.text(), "vip", AnswerSchema.yesNo())));
-                        return "seats=" + size.asInt() + " name=" + details.get("name").asText()
-                                + " vip=" + details.get("vip").asBoolean();
+                        var details = ctx.awaitInput(
+                                "Contact?",
+                                AnswerSchema.object(Map.of("name", AnswerSchema.text(), "vip", AnswerSchema.yesNo())));
+                        return "seats=" + size.asInt() + " name="
+                                + details.get("name").asText() + " vip="
+                                + details.get("vip").asBoolean();
                     }))
                     .build();
 
-            assertThat(pipeline.run("form-1", "").waitingFor()).get().extracting(InputRequest::requestId).isEqualTo("form#1");
+            assertThat(pipeline.run("form-1", "").waitingFor())
+                    .get()
+                    .extracting(InputRequest::requestId)
+                    .isEqualTo("form#1");
             assertThatThrownBy(() -> pipeline.resume("form-1", IntNode.valueOf(12)))
-                    .isInstanceOf(InvalidAnswerException.class).hasMessageContaining("at most 9.0");
+                    .isInstanceOf(InvalidAnswerException.class)
+                    .hasMessageContaining("at most 9.0");
             var second = pipeline.resume("form-1", IntNode.valueOf(3));
-            assertThat(second.waitingFor()).get().extracting(InputRequest::requestId).isEqualTo("form#2");
+            assertThat(second.waitingFor())
+                    .get()
+                    .extracting(InputRequest::requestId)
+                    .isEqualTo("form#2");
             var bad = JsonNodeFactory.instance.objectNode().put("name", "Ana");
             assertThatThrownBy(() -> pipeline.resume("form-1", bad))
-                    .isInstanceOf(InvalidAnswerException.class).hasMessageContaining("answer.vip is required");
+                    .isInstanceOf(InvalidAnswerException.class)
+                    .hasMessageContaining("answer.vip is required");
 
-            var done = pipeline.resume("form-1", JsonNodeFactory.instance.objectNode().put("name", "Ana")
-                    .set("vip", BooleanNode.TRUE));
+            var done = pipeline.resume(
+                    "form-1",
+                    JsonNodeFactory.instance.objectNode().put("name", "Ana").set("vip", BooleanNode.TRUE));
 
             assertThat(done.state()).isEqualTo("seats=3 name=Ana vip=true");
             assertThat(asked).containsExactly("seats 3", "seats 3");
@@ -154,10 +188,13 @@ class HumanInputTest {
     @Test
     void resumingARunThatDoesNotWaitIsRefused() {
         try (var storage = Storages.inMemory()) {
-            var pipeline = Pipeline.builder("plain", StateCodec.jackson(String.class)).storage(storage)
-                    .node(Node.of("only", ctx -> ctx.state() + "!")).build();
+            var pipeline = Pipeline.builder("plain", StateCodec.jackson(String.class))
+                    .storage(storage)
+                    .node(Node.of("only", ctx -> ctx.state() + "!"))
+                    .build();
             assertThatThrownBy(() -> pipeline.resume("nobody", TextNode.valueOf("x")))
-                    .isInstanceOf(RunNotWaitingException.class).hasMessageContaining("no checkpoints");
+                    .isInstanceOf(RunNotWaitingException.class)
+                    .hasMessageContaining("no checkpoints");
         }
     }
 }

@@ -15,11 +15,10 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The run {@link ToolJournalKillTest} kills: {@value #NODES} nodes, each making {@value #CALLS}
- * tool calls that write rows to a SQLite table (the second through an idempotent tool), with short
- * pauses between the calls. Arguments: {@code <checkpoint db> <effects db> <runId>}. Prints
- * {@code RECOVERED <node> <attempt> <undone>} per cut-off attempt undone, {@code CALL <node>} after each
- * tool call, and one {@code RESULT ...} line when it is not killed first.
+ * The run {@link ToolJournalKillTest} kills: {@value #NODES} nodes, each making {@value #CALLS} tool calls that write
+ * rows to a SQLite table (the second through an idempotent tool), with short pauses between the calls. Arguments:
+ * {@code <checkpoint db> <effects db> <runId>}. Prints {@code RECOVERED <node> <attempt> <undone>} per cut-off attempt
+ * undone, {@code CALL <node>} after each tool call, and one {@code RESULT ...} line when it is not killed first.
  */
 public final class JournalChildMain {
     static final int NODES = 30;
@@ -35,15 +34,14 @@ public final class JournalChildMain {
         }
     }
 
-    private JournalChildMain() {
-    }
+    private JournalChildMain() {}
 
     static String nodeName(int i) {
         return String.format("node-%02d", i);
     }
 
-    static Pipeline<Done> pipeline(dev.agentpersistence.spi.PersistenceStorageProvider<?> storage, EffectsTable table,
-                                   PrintStream out) {
+    static Pipeline<Done> pipeline(
+            dev.agentpersistence.spi.PersistenceStorageProvider<?> storage, EffectsTable table, PrintStream out) {
         var builder = Pipeline.builder(PIPELINE, StateCodec.jackson(Done.class))
                 .storage(storage)
                 .rollbackTools(RollbackToolRegistry.builder()
@@ -61,8 +59,11 @@ public final class JournalChildMain {
             String name = nodeName(n);
             builder.node(Node.<Done>of(name, ctx -> {
                 for (int call = 1; call <= CALLS; call++) {
-                    var args = JsonNodeFactory.instance.objectNode()
-                            .put("node", name).put("attempt", ctx.attempt()).put("call", call);
+                    var args = JsonNodeFactory.instance
+                            .objectNode()
+                            .put("node", name)
+                            .put("attempt", ctx.attempt())
+                            .put("call", call);
                     ctx.callTool(call == 2 ? table.upsertRow() : table.insertRow(), args);
                     out.println("CALL " + name);
                     Thread.sleep(2 + ThreadLocalRandom.current().nextInt(6));
@@ -75,11 +76,12 @@ public final class JournalChildMain {
 
     public static void main(String[] args) throws Exception {
         var out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-        try (var storage = PersistenceStorageProviders.load("jdbc",
-                ProviderConfig.of(Map.of("agent.persistence.jdbc.url", "jdbc:sqlite:" + args[0])));
-             var table = new EffectsTable(Path.of(args[1]))) {
+        try (var storage = PersistenceStorageProviders.load(
+                        "jdbc", ProviderConfig.of(Map.of("agent.persistence.jdbc.url", "jdbc:sqlite:" + args[0])));
+                var table = new EffectsTable(Path.of(args[1]))) {
             var result = pipeline(storage, table, out).run(args[2], new Done(List.of()));
-            out.println("RESULT " + result.status() + " " + result.failure().map(PipelineFailure::describe).orElse(""));
+            out.println("RESULT " + result.status() + " "
+                    + result.failure().map(PipelineFailure::describe).orElse(""));
         }
     }
 }

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run killed mid-node (the JVM dies) resumes at that node with the state of the last
- * checkpoint, in a new JVM, without rerunning finished nodes; then the completed run is reported
- * as completed in-process without running anything.
+ * A run killed mid-node (the JVM dies) resumes at that node with the state of the last checkpoint, in a new JVM,
+ * without rerunning finished nodes; then the completed run is reported as completed in-process without running
+ * anything.
  */
 class KillResumeTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -38,17 +38,23 @@ class KillResumeTest {
             assertThat(Docs.read(FileWorkspace.at(workspace))).contains("PARTIAL WORK OF concepts-writer");
             hanging.kill();
         }
-        assertThat(Files.readAllLines(journal)).containsExactly("overview-writer attempt 1", "concepts-writer attempt 1");
+        assertThat(Files.readAllLines(journal))
+                .containsExactly("overview-writer attempt 1", "concepts-writer attempt 1");
 
         var resumed = start("resume", workspace, checkpoints, journal, marker);
         int exit = resumed.waitFor(WAIT);
         String output = resumed.output();
         assertThat(exit).as(output).isZero();
-        assertThat(output).contains("RESULT COMPLETED executed=[concepts-writer, visualization-writer] "
-                + "resumedAfter=overview-writer alreadyCompleted=false");
+        assertThat(output)
+                .contains("RESULT COMPLETED executed=[concepts-writer, visualization-writer] "
+                        + "resumedAfter=overview-writer alreadyCompleted=false");
 
-        assertThat(Files.readAllLines(journal)).containsExactly("overview-writer attempt 1",
-                "concepts-writer attempt 1", "concepts-writer attempt 1", "visualization-writer attempt 1");
+        assertThat(Files.readAllLines(journal))
+                .containsExactly(
+                        "overview-writer attempt 1",
+                        "concepts-writer attempt 1",
+                        "concepts-writer attempt 1",
+                        "visualization-writer attempt 1");
         String doc = Docs.read(FileWorkspace.at(workspace));
         assertThat(doc).doesNotContain("PARTIAL WORK").contains("CURRENT_AGENT: done");
         assertThat(doc.split("# Overview", -1)).hasSize(2);
@@ -56,22 +62,35 @@ class KillResumeTest {
 
         var model = ScriptedModel.allCorrect();
         try (var storage = Storages.file(checkpoints)) {
-            var result = DocumentPipeline.builder(workspace, model).storage(storage).build()
+            var result = DocumentPipeline.builder(workspace, model)
+                    .storage(storage)
+                    .build()
                     .run(ResumeChildMain.RUN_ID, FileWorkspace.at(workspace));
             assertThat(result.isCompleted()).isTrue();
             assertThat(result.alreadyCompleted()).isTrue();
             assertThat(result.executedNodes()).isEmpty();
             assertThat(Docs.read(result.state())).isEqualTo(doc);
-            assertThat(storage.getCheckpoints(ResumeChildMain.RUN_ID)).extracting(AgentCheckpoint::nodeId)
-                    .containsExactly(Pipeline.START_NODE_ID, "overview-writer", "concepts-writer",
-                            "visualization-writer", AgentCheckpoint.TOMBSTONE_NODE_ID);
+            assertThat(storage.getCheckpoints(ResumeChildMain.RUN_ID))
+                    .extracting(AgentCheckpoint::nodeId)
+                    .containsExactly(
+                            Pipeline.START_NODE_ID,
+                            "overview-writer",
+                            "concepts-writer",
+                            "visualization-writer",
+                            AgentCheckpoint.TOMBSTONE_NODE_ID);
         }
         DocumentPipeline.AGENTS.forEach(agent -> assertThat(model.calls(agent)).isZero());
     }
 
     private static ChildJvm start(String mode, Path workspace, Path checkpoints, Path journal, Path marker)
             throws IOException {
-        return ChildJvm.start(ResumeChildMain.class, List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"), mode,
-                workspace.toString(), checkpoints.toString(), journal.toString(), marker.toString());
+        return ChildJvm.start(
+                ResumeChildMain.class,
+                List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"),
+                mode,
+                workspace.toString(),
+                checkpoints.toString(),
+                journal.toString(),
+                marker.toString());
     }
 }

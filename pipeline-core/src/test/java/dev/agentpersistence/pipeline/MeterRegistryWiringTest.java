@@ -16,8 +16,8 @@ class MeterRegistryWiringTest {
         return Pipeline.builder("wired", Draft.CODEC)
                 .node(Node.of("first", ctx -> ctx.state().append("a", "first")))
                 .node(Node.<Draft>builder("second")
-                        .postcondition(Conditions.of("ends with b", d -> d.text().endsWith("b"),
-                                d -> "text must end with b"))
+                        .postcondition(
+                                Conditions.of("ends with b", d -> d.text().endsWith("b"), d -> "text must end with b"))
                         .action(ctx -> ctx.state().append(calls.incrementAndGet() == 1 ? "x" : "b", "second"))
                         .build());
     }
@@ -25,37 +25,71 @@ class MeterRegistryWiringTest {
     @Test
     void storagePipelineAndFacadeAreMeteredFromOneRegistry() {
         var registry = new SimpleMeterRegistry();
-        var pipeline = twoNodes(new AtomicInteger()).storage(Storages.inMemory()).meterRegistry(registry).build();
+        var pipeline = twoNodes(new AtomicInteger())
+                .storage(Storages.inMemory())
+                .meterRegistry(registry)
+                .build();
 
         var result = pipeline.run("run-1", Draft.empty());
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(pipeline.persistence().storage()).isInstanceOf(MeteredStorageProvider.class);
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE)
-                .tags("provider", "inmemory", "operation", "save", "outcome", "success").timer().count())
-                .as("start, first, second and the completion tombstone").isEqualTo(4);
-        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE).tag("provider", "inmemory").summary().count())
+                        .tags("provider", "inmemory", "operation", "save", "outcome", "success")
+                        .timer()
+                        .count())
+                .as("start, first, second and the completion tombstone")
                 .isEqualTo(4);
-        assertThat(registry.get("agent.persistence.checkpoint.create").tag("kind", "checkpoint").timer().count())
+        assertThat(registry.get(StorageMetricNames.CHECKPOINT_SIZE)
+                        .tag("provider", "inmemory")
+                        .summary()
+                        .count())
+                .isEqualTo(4);
+        assertThat(registry.get("agent.persistence.checkpoint.create")
+                        .tag("kind", "checkpoint")
+                        .timer()
+                        .count())
                 .isEqualTo(3);
-        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS).tag("node", "second").counter().count()).isEqualTo(2);
-        assertThat(registry.get(PipelineMetrics.NODE_RETRIES).tag("node", "second").counter().count()).isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.NODE_ROLLBACKS).tag("node", "second").counter().count()).isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS)
+                        .tag("node", "second")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
+        assertThat(registry.get(PipelineMetrics.NODE_RETRIES)
+                        .tag("node", "second")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.NODE_ROLLBACKS)
+                        .tag("node", "second")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.get(PipelineMetrics.VALIDATION_FAILURES)
-                .tags("node", "second", "condition", "ends with b", "phase", "post").counter().count()).isEqualTo(1);
+                        .tags("node", "second", "condition", "ends with b", "phase", "post")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void callingItTwiceKeepsOneMetricsListenerOnTheLastRegistry() {
         var first = new SimpleMeterRegistry();
         var second = new SimpleMeterRegistry();
-        var pipeline = twoNodes(new AtomicInteger()).storage(Storages.inMemory())
-                .meterRegistry(first).meterRegistry(second).build();
+        var pipeline = twoNodes(new AtomicInteger())
+                .storage(Storages.inMemory())
+                .meterRegistry(first)
+                .meterRegistry(second)
+                .build();
 
         pipeline.run("run-2", Draft.empty());
 
         assertThat(first.getMeters()).isEmpty();
-        assertThat(second.get(PipelineMetrics.NODE_ATTEMPTS).tag("node", "first").counter().count()).isEqualTo(1);
+        assertThat(second.get(PipelineMetrics.NODE_ATTEMPTS)
+                        .tag("node", "first")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -63,12 +97,19 @@ class MeterRegistryWiringTest {
         var registry = new SimpleMeterRegistry();
         var storage = Storages.inMemory();
         var facade = AgentPersistence.builder().storage(storage).build();
-        var pipeline = twoNodes(new AtomicInteger()).persistence(facade).meterRegistry(registry).build();
+        var pipeline = twoNodes(new AtomicInteger())
+                .persistence(facade)
+                .meterRegistry(registry)
+                .build();
 
         pipeline.run("run-3", Draft.empty());
 
         assertThat(pipeline.persistence().storage()).isSameAs(storage);
         assertThat(registry.find(StorageMetricNames.CHECKPOINT_SAVE).timers()).isEmpty();
-        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS).tag("node", "second").counter().count()).isEqualTo(2);
+        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS)
+                        .tag("node", "second")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
     }
 }

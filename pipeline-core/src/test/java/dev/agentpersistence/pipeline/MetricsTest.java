@@ -18,6 +18,7 @@ class MetricsTest {
 
     @TempDir
     Path tmp;
+
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PersistenceStorageProvider<CheckpointFilter> storage = Storages.inMemory();
 
@@ -38,34 +39,70 @@ class MetricsTest {
                 .listener(PipelineMetrics.bindTo(registry))
                 .build();
 
-        assertThat(pipeline.run("metrics-1", DocumentPipeline.newWorkspace(ws)).isCompleted()).isTrue();
+        assertThat(pipeline.run("metrics-1", DocumentPipeline.newWorkspace(ws)).isCompleted())
+                .isTrue();
 
         assertThat(registry.get(PipelineMetrics.NODE_DURATION)
-                .tags("pipeline", P, "node", "concepts-writer", "outcome", "validation_failed").timer().count()).isEqualTo(1);
+                        .tags("pipeline", P, "node", "concepts-writer", "outcome", "validation_failed")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.get(PipelineMetrics.NODE_DURATION)
-                .tags("pipeline", P, "node", "concepts-writer", "outcome", "success").timer().count()).isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.NODE_DURATION).tags("outcome", "success").timers()).hasSize(3);
-        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS).tags("node", "concepts-writer").counter().count())
+                        .tags("pipeline", P, "node", "concepts-writer", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.NODE_DURATION)
+                        .tags("outcome", "success")
+                        .timers())
+                .hasSize(3);
+        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS)
+                        .tags("node", "concepts-writer")
+                        .counter()
+                        .count())
                 .isEqualTo(2);
-        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS).tags("node", "overview-writer").counter().count())
+        assertThat(registry.get(PipelineMetrics.NODE_ATTEMPTS)
+                        .tags("node", "overview-writer")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.NODE_RETRIES).tags("node", "concepts-writer").counter().count())
+        assertThat(registry.get(PipelineMetrics.NODE_RETRIES)
+                        .tags("node", "concepts-writer")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.NODE_ROLLBACKS).tags("node", "concepts-writer").counter().count())
+        assertThat(registry.get(PipelineMetrics.NODE_ROLLBACKS)
+                        .tags("node", "concepts-writer")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
         assertThat(registry.get(PipelineMetrics.VALIDATION_FAILURES)
-                .tags("pipeline", P, "node", "concepts-writer", "condition", "concept blocks", "phase", "post")
-                .counter().count()).isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.CHECKPOINT_SAVE_DURATION).tags("pipeline", P).timer().count())
+                        .tags("pipeline", P, "node", "concepts-writer", "condition", "concept blocks", "phase", "post")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.CHECKPOINT_SAVE_DURATION)
+                        .tags("pipeline", P)
+                        .timer()
+                        .count())
                 .isEqualTo(5);
-        var size = registry.get(PipelineMetrics.CHECKPOINT_SIZE).tags("pipeline", P).summary();
+        var size = registry.get(PipelineMetrics.CHECKPOINT_SIZE)
+                .tags("pipeline", P)
+                .summary();
         assertThat(size.count()).isEqualTo(5);
         assertThat(size.max()).isGreaterThan(1000);
-        assertThat(registry.get(PipelineMetrics.CHECKPOINT_LOAD_DURATION).tags("found", "false").timer().count())
+        assertThat(registry.get(PipelineMetrics.CHECKPOINT_LOAD_DURATION)
+                        .tags("found", "false")
+                        .timer()
+                        .count())
                 .isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.RUN_DURATION).tags("status", "completed", "reason", "none").timer()
-                .count()).isEqualTo(1);
-        assertThat(registry.find(PipelineMetrics.CHECKPOINT_SAVE_FAILURES).counters()).isEmpty();
+        assertThat(registry.get(PipelineMetrics.RUN_DURATION)
+                        .tags("status", "completed", "reason", "none")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.find(PipelineMetrics.CHECKPOINT_SAVE_FAILURES).counters())
+                .isEmpty();
     }
 
     @Test
@@ -80,10 +117,15 @@ class MetricsTest {
         assertThat(pipeline.run("metrics-2", FileWorkspace.at(ws)).isFailed()).isTrue();
 
         assertThat(registry.get(PipelineMetrics.VALIDATION_FAILURES)
-                .tags("node", "overview-writer", "condition", "CURRENT_AGENT", "phase", "pre").counter().count())
+                        .tags("node", "overview-writer", "condition", "CURRENT_AGENT", "phase", "pre")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
         assertThat(registry.get(PipelineMetrics.RUN_DURATION)
-                .tags("status", "failed", "reason", "precondition_failed").timer().count()).isEqualTo(1);
+                        .tags("status", "failed", "reason", "precondition_failed")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
         assertThat(registry.find(PipelineMetrics.NODE_DURATION).timers()).isEmpty();
     }
 }

@@ -35,15 +35,18 @@ class NodeFailureModesTest {
                     assertThat(ctx.messageHistory()).hasSize(2);
                     return ctx.state().append("hello", "greet");
                 }))
-                .build().run("modes-1", Draft.empty());
+                .build()
+                .run("modes-1", Draft.empty());
 
-        AgentCheckpoint checkpoint = storage.getCheckpoints("modes-1", CheckpointFilter.builder().nodeId("greet").build())
+        AgentCheckpoint checkpoint = storage.getCheckpoints(
+                        "modes-1", CheckpointFilter.builder().nodeId("greet").build())
                 .get(0);
         assertThat(checkpoint.agentId()).isEqualTo("modes-1");
         assertThat(Draft.CODEC.decode(checkpoint.state().get("pipeline.state"))).isEqualTo(result.state());
         assertThat(checkpoint.state().get("pipeline").asText()).isEqualTo("modes");
         assertThat(checkpoint.messageHistory()).extracting(Message::content).containsExactly("hi", "hello");
-        assertThat(checkpoint.parentCheckpointId()).isEqualTo(storage.getCheckpoints("modes-1").get(0).checkpointId());
+        assertThat(checkpoint.parentCheckpointId())
+                .isEqualTo(storage.getCheckpoints("modes-1").get(0).checkpointId());
     }
 
     @Test
@@ -52,20 +55,23 @@ class NodeFailureModesTest {
         var result = builder()
                 .node(Node.of("draft", ctx -> ctx.state().append("draft without summary", "draft")))
                 .node(Node.<Draft>builder("review")
-                        .precondition(Conditions.of("summary", d -> d.text().contains("summary:"),
-                                d -> "draft has no `summary:` line"))
-                        .precondition(Conditions.countBetween("steps", d -> d.steps().size(), 2, 9))
+                        .precondition(Conditions.of(
+                                "summary", d -> d.text().contains("summary:"), d -> "draft has no `summary:` line"))
+                        .precondition(
+                                Conditions.countBetween("steps", d -> d.steps().size(), 2, 9))
                         .action(ctx -> {
                             reviewRuns.incrementAndGet();
                             return ctx.state();
                         })
                         .build())
-                .build().run("modes-2", Draft.empty());
+                .build()
+                .run("modes-2", Draft.empty());
 
         assertThat(result.failure()).get().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(PipelineFailure.Reason.PRECONDITION_FAILED);
             assertThat(f.node()).isEqualTo("review");
-            assertThat(f.violations()).extracting(Violation::message)
+            assertThat(f.violations())
+                    .extracting(Violation::message)
                     .containsExactly("draft has no `summary:` line", "2-9 steps expected, found 1");
         });
         assertThat(reviewRuns).hasValue(0);
@@ -83,10 +89,15 @@ class NodeFailureModesTest {
                         }))
                         .action(ctx -> ctx.state())
                         .build())
-                .build().run("modes-3", Draft.empty());
+                .build()
+                .run("modes-3", Draft.empty());
 
-        assertThat(result.failure()).get().extracting(PipelineFailure::violations).asList().containsExactly(
-                new Violation("fragile", "could not be evaluated: java.lang.IllegalStateException: cannot parse"));
+        assertThat(result.failure())
+                .get()
+                .extracting(PipelineFailure::violations)
+                .asList()
+                .containsExactly(new Violation(
+                        "fragile", "could not be evaluated: java.lang.IllegalStateException: cannot parse"));
     }
 
     @Test
@@ -94,17 +105,22 @@ class NodeFailureModesTest {
         var result = builder()
                 .retryPolicy(RetryPolicy.noRetries())
                 .node(Node.<Draft>of("n", ctx -> null))
-                .build().run("modes-4", Draft.empty());
+                .build()
+                .run("modes-4", Draft.empty());
 
-        assertThat(result.failure()).get().satisfies(f -> assertThat(f.exception())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("returned null"));
+        assertThat(result.failure())
+                .get()
+                .satisfies(f -> assertThat(f.exception())
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("returned null"));
     }
 
     @Test
     void mutableStateChangedInPlaceIsRestoredFromTheBackup() {
         var seen = new ArrayList<List<String>>();
-        var result = Pipeline.builder("mutable", StateCodec.jackson(new com.fasterxml.jackson.core.type.TypeReference<
-                        List<String>>() { }))
+        var result = Pipeline.builder(
+                        "mutable",
+                        StateCodec.jackson(new com.fasterxml.jackson.core.type.TypeReference<List<String>>() {}))
                 .storage(storage)
                 .node(Node.<List<String>>builder("grow")
                         .postcondition(Conditions.countBetween("items", List::size, 1, 1))
@@ -118,7 +134,8 @@ class NodeFailureModesTest {
                             return list;
                         })
                         .build())
-                .build().run("modes-5", new ArrayList<>());
+                .build()
+                .run("modes-5", new ArrayList<>());
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(seen).containsExactly(List.of(), List.of());
@@ -133,7 +150,8 @@ class NodeFailureModesTest {
                     attempts.incrementAndGet();
                     throw new InterruptedException("shutting down");
                 }))
-                .build().run("modes-6", Draft.empty());
+                .build()
+                .run("modes-6", Draft.empty());
 
         try {
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
@@ -141,10 +159,13 @@ class NodeFailureModesTest {
             Thread.interrupted();
         }
         assertThat(attempts).hasValue(1);
-        assertThat(result.failure()).get().extracting(PipelineFailure::reason)
+        assertThat(result.failure())
+                .get()
+                .extracting(PipelineFailure::reason)
                 .isEqualTo(PipelineFailure.Reason.INTERRUPTED);
         assertThat(events.of(PipelineEvent.RollbackPerformed.class)).hasSize(1);
-        assertThat(events.of(PipelineEvent.NodeFailed.class)).singleElement()
+        assertThat(events.of(PipelineEvent.NodeFailed.class))
+                .singleElement()
                 .satisfies(f -> assertThat(f.willRetry()).isFalse());
     }
 
@@ -158,12 +179,18 @@ class NodeFailureModesTest {
                         .action(ctx -> {
                             contexts.add(ctx.pipelineName() + "/" + ctx.runId() + "/" + ctx.nodeName() + " "
                                     + ctx.attempt() + "/" + ctx.maxAttempts() + " feedback="
-                                    + ctx.retryFeedback().map(f -> f.violations().get(0).message()).orElse("-"));
-                            return ctx.attempt() == 1 ? ctx.state() : ctx.state().append("", "n");
+                                    + ctx.retryFeedback()
+                                            .map(f -> f.violations().get(0).message())
+                                            .orElse("-"));
+                            return ctx.attempt() == 1
+                                    ? ctx.state()
+                                    : ctx.state().append("", "n");
                         })
                         .build())
-                .build().run("modes-7", Draft.empty());
+                .build()
+                .run("modes-7", Draft.empty());
 
-        assertThat(contexts).containsExactly("modes/modes-7/n 1/2 feedback=-", "modes/modes-7/n 2/2 feedback=first try");
+        assertThat(contexts)
+                .containsExactly("modes/modes-7/n 1/2 feedback=-", "modes/modes-7/n 2/2 feedback=first try");
     }
 }

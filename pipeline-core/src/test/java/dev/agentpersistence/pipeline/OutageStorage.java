@@ -11,11 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has
- * saves left to fail, saves matching the predicate throw {@link StorageUnavailableException} (as a
- * provider does when its server is down) without reaching the store; {@link #failLoads} does the
- * same for lookups of the latest checkpoint. Everything else goes through, except deletion and
- * listing, which it does not support.
+ * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has saves left to fail, saves
+ * matching the predicate throw {@link StorageUnavailableException} (as a provider does when its server is down) without
+ * reaching the store; {@link #failLoads} does the same for lookups of the latest checkpoint. Everything else goes
+ * through, except deletion and listing, which it does not support.
  */
 final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     private final AtomicInteger savesToFail = new AtomicInteger();
@@ -46,8 +45,8 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         if (affected.test(checkpoint) && savesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             failedSaves.incrementAndGet();
-            throw new StorageUnavailableException("checkpoint store unreachable",
-                    new ConnectException("Connection refused"));
+            throw new StorageUnavailableException(
+                    "checkpoint store unreachable", new ConnectException("Connection refused"));
         }
         super.saveCheckpoint(agentId, checkpoint);
     }
@@ -55,8 +54,8 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
         if (loadsToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            throw new StorageUnavailableException("checkpoint store unreachable",
-                    new ConnectException("Connection refused"));
+            throw new StorageUnavailableException(
+                    "checkpoint store unreachable", new ConnectException("Connection refused"));
         }
         return super.getLatestCheckpoint(agentId, filter);
     }

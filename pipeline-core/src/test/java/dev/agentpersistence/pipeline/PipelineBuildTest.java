@@ -21,27 +21,41 @@ class PipelineBuildTest {
 
     @Test
     void duplicateNodeNamesAreRejectedNamingTheDuplicate() {
-        var builder = Pipeline.builder("dup", Draft.CODEC).storage(storage)
+        var builder = Pipeline.builder("dup", Draft.CODEC)
+                .storage(storage)
                 .node(Node.of("write", ctx -> ctx.state()))
                 .node(Node.of("review", ctx -> ctx.state()))
                 .node(Node.of("write", ctx -> ctx.state()));
 
-        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
-                .hasMessage("pipeline 'dup' has two nodes named 'write' (positions 1 and 3); node names must be unique");
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage(
+                        "pipeline 'dup' has two nodes named 'write' (positions 1 and 3); node names must be unique");
     }
 
     @Test
     void aPipelineNeedsNodesAndExactlyOneWayToStoreCheckpoints() {
-        assertThatThrownBy(() -> Pipeline.builder("p", Draft.CODEC).storage(storage).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("has no nodes");
-        assertThatThrownBy(() -> Pipeline.builder("p", Draft.CODEC).node(Node.of("a", ctx -> ctx.state())).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs storage");
+        assertThatThrownBy(() ->
+                        Pipeline.builder("p", Draft.CODEC).storage(storage).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has no nodes");
+        assertThatThrownBy(() -> Pipeline.builder("p", Draft.CODEC)
+                        .node(Node.of("a", ctx -> ctx.state()))
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("needs storage");
         var facade = AgentPersistence.builder().storage(storage).build();
-        assertThatThrownBy(() -> Pipeline.builder("p", Draft.CODEC).persistence(facade).storage(storage)
-                .node(Node.of("a", ctx -> ctx.state())).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not both");
-        var pipeline = Pipeline.builder("p", Draft.CODEC).persistence(facade)
-                .node(Node.of("a", ctx -> ctx.state())).build();
+        assertThatThrownBy(() -> Pipeline.builder("p", Draft.CODEC)
+                        .persistence(facade)
+                        .storage(storage)
+                        .node(Node.of("a", ctx -> ctx.state()))
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not both");
+        var pipeline = Pipeline.builder("p", Draft.CODEC)
+                .persistence(facade)
+                .node(Node.of("a", ctx -> ctx.state()))
+                .build();
         assertThat(pipeline.persistence()).isSameAs(facade);
         assertThat(pipeline.nodes()).extracting(Node::name).containsExactly("a");
         assertThat(pipeline.run("via-facade", Draft.empty()).isCompleted()).isTrue();
@@ -50,17 +64,22 @@ class PipelineBuildTest {
 
     @Test
     void nodeNamesMustBeUsableAsCheckpointNodeIds() {
-        assertThatThrownBy(() -> Node.builder("__start__")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Node.builder("__start__"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("reserved");
         assertThatThrownBy(() -> Node.builder(" ")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Node.builder("a\nb")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Node.builder("x").build()).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> Node.builder("x").build())
+                .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("has no action");
     }
 
     @Test
     void runRejectsInvalidRunIdsAndMissingInput() {
-        var pipeline = Pipeline.builder("p", Draft.CODEC).storage(storage).node(Node.of("a", ctx -> ctx.state())).build();
+        var pipeline = Pipeline.builder("p", Draft.CODEC)
+                .storage(storage)
+                .node(Node.of("a", ctx -> ctx.state()))
+                .build();
         assertThatThrownBy(() -> pipeline.run("", Draft.empty())).isInstanceOf(InvalidIdentifierException.class);
         assertThatThrownBy(() -> pipeline.run("r", null)).isInstanceOf(NullPointerException.class);
     }

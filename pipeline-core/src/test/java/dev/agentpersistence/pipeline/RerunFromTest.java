@@ -39,10 +39,12 @@ class RerunFromTest {
 
     private final Pipeline<String> pipeline = Pipeline.builder("replayable", StateCodec.jackson(String.class))
             .storage(storage)
-            .rollbackTools(RollbackToolRegistry.builder().registerRollback("publish", "unpublish", args -> {
-                effects.remove(args.asText());
-                return null;
-            }).build())
+            .rollbackTools(RollbackToolRegistry.builder()
+                    .registerRollback("publish", "unpublish", args -> {
+                        effects.remove(args.asText());
+                        return null;
+                    })
+                    .build())
             .node(Node.of("first", ctx -> ctx.state() + " first"))
             .node(Node.of("second", ctx -> {
                 ctx.callTool(publish, TextNode.valueOf(ctx.runId() + "/second"));
@@ -80,7 +82,8 @@ class RerunFromTest {
             assertThat(origin.parentAgentId()).isEqualTo("original");
             assertThat(origin.parentCheckpointId()).isEqualTo(before.get(1).checkpointId());
         });
-        assertThat(storage.getCheckpoints("replay").get(0).metadata()).containsEntry(ForkOrigin.PARENT_AGENT_KEY, "original");
+        assertThat(storage.getCheckpoints("replay").get(0).metadata())
+                .containsEntry(ForkOrigin.PARENT_AGENT_KEY, "original");
         assertThat(effects).containsExactly("original/second", "original", "replay/second", "replay");
     }
 
@@ -98,14 +101,16 @@ class RerunFromTest {
     void theReplayKeepsItsOwnToolJournalSoACrashInItIsRecovered() {
         pipeline.run("original", "in");
         crashInThird.set(true);
-        assertThatThrownBy(() -> pipeline.rerunFrom("original", "third", "crashed-replay")).isInstanceOf(Crash.class);
+        assertThatThrownBy(() -> pipeline.rerunFrom("original", "third", "crashed-replay"))
+                .isInstanceOf(Crash.class);
         assertThat(effects).containsExactly("original/second", "original", "crashed-replay");
 
         var resumed = pipeline.run("crashed-replay", "ignored");
 
         assertThat(resumed.isCompleted()).isTrue();
         assertThat(resumed.executedNodes()).containsExactly("third");
-        assertThat(effects).as("the fork point's journal mark is the old run's and does not hide the replay's entries")
+        assertThat(effects)
+                .as("the fork point's journal mark is the old run's and does not hide the replay's entries")
                 .containsExactly("original/second", "original", "crashed-replay");
     }
 
@@ -113,9 +118,11 @@ class RerunFromTest {
     void unknownNodesRunsThatNeverGotThereAndTakenRunIdsAreRefused() {
         pipeline.run("original", "in");
         assertThatThrownBy(() -> pipeline.rerunFrom("original", "fourth", "x"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no node 'fourth'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no node 'fourth'");
         assertThatThrownBy(() -> pipeline.rerunFrom("never-ran", "second", "y"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("never got to node 'second'");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("never got to node 'second'");
         assertThatThrownBy(() -> pipeline.rerunFrom("original", "second", "original"))
                 .isInstanceOf(IllegalArgumentException.class);
         pipeline.run("taken", "in");

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ResumeTest {
     @TempDir
     Path tmp;
+
     private PersistenceStorageProvider<CheckpointFilter> storage;
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
@@ -77,7 +78,9 @@ class ResumeTest {
     @Test
     void aCompletedRunReturnsItsResultWithoutRunningAnything() {
         Path wsDir = tmp.resolve("workspace");
-        var first = DocumentPipeline.builder(wsDir, ScriptedModel.allCorrect()).storage(storage).build()
+        var first = DocumentPipeline.builder(wsDir, ScriptedModel.allCorrect())
+                .storage(storage)
+                .build()
                 .run("done-1", DocumentPipeline.newWorkspace(wsDir));
         String finalDoc = Docs.read(first.state());
         FileWorkspace.at(wsDir).write(Docs.FILE, "edited after completion");
@@ -86,7 +89,10 @@ class ResumeTest {
 
         var model = ScriptedModel.allCorrect();
         var events = new RecordingListener();
-        var again = DocumentPipeline.builder(wsDir, model).storage(storage).listener(events).build()
+        var again = DocumentPipeline.builder(wsDir, model)
+                .storage(storage)
+                .listener(events)
+                .build()
                 .run("done-1", FileWorkspace.at(wsDir));
 
         assertThat(again.isCompleted()).isTrue();
@@ -98,7 +104,8 @@ class ResumeTest {
         assertThat(FileWorkspace.at(wsDir).files()).containsExactly(Docs.FILE, "visualization.mmd");
         DocumentPipeline.AGENTS.forEach(agent -> assertThat(model.calls(agent)).isZero());
         assertThat(storage.getCheckpoints("done-1")).hasSize(checkpoints);
-        assertThat(events.of(PipelineEvent.RunFinished.class)).singleElement()
+        assertThat(events.of(PipelineEvent.RunFinished.class))
+                .singleElement()
                 .satisfies(f -> assertThat(f.alreadyCompleted()).isTrue());
         assertThat(events.of(PipelineEvent.NodeStarted.class)).isEmpty();
     }
@@ -116,7 +123,10 @@ class ResumeTest {
 
             var first = pipeline.run("r2", Draft.empty());
             assertThat(first.isCompleted()).isTrue();
-            assertThat(outage.getLatestCheckpoint("r2")).get().extracting(AgentCheckpoint::nodeId).isEqualTo("a");
+            assertThat(outage.getLatestCheckpoint("r2"))
+                    .get()
+                    .extracting(AgentCheckpoint::nodeId)
+                    .isEqualTo("a");
 
             var second = pipeline.run("r2", Draft.empty());
             assertThat(second.isCompleted()).isTrue();
@@ -166,6 +176,5 @@ class ResumeTest {
                 .hasMessageContaining("cannot decode");
     }
 
-    record Counter(int value) {
-    }
+    record Counter(int value) {}
 }

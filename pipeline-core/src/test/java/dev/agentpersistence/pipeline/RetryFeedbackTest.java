@@ -11,9 +11,15 @@ class RetryFeedbackTest {
 
     @Test
     void violationsAreListedUnderTheRollbackNotice() {
-        var feedback = new RetryFeedback("concepts-writer", 2, 3, List.of(
-                new Violation("section # Core Concepts", "section `# Core Concepts` missing"),
-                new Violation("concept blocks", "3-5 concept blocks expected, found 7")), null, null);
+        var feedback = new RetryFeedback(
+                "concepts-writer",
+                2,
+                3,
+                List.of(
+                        new Violation("section # Core Concepts", "section `# Core Concepts` missing"),
+                        new Violation("concept blocks", "3-5 concept blocks expected, found 7")),
+                null,
+                null);
 
         assertThat(feedback.toPrompt()).isEqualTo("""
                 [RETRY ATTEMPT 2/3]

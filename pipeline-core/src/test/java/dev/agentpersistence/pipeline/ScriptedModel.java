@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A deterministic stand-in for the language model behind the writer agents. Like the model in the
- * write-up, it keeps one session per agent that survives rollbacks: asked again without being told
- * about the rollback, it answers "already done". How each agent behaves is scripted by a {@link Mode}.
+ * A deterministic stand-in for the language model behind the writer agents. Like the model in the write-up, it keeps
+ * one session per agent that survives rollbacks: asked again without being told about the rollback, it answers "already
+ * done". How each agent behaves is scripted by a {@link Mode}.
  */
 final class ScriptedModel {
 
@@ -30,11 +30,11 @@ final class ScriptedModel {
     /**
      * A model answer.
      *
-     * @param text        what the model says
-     * @param section     the markdown section to insert, or {@code null} for none
-     * @param writeFile   whether to write the visualization file
-     * @param failure     an exception the agent hits after writing {@code section}, or {@code null}
-     * @param hang        whether the agent hangs after writing {@code section}
+     * @param text what the model says
+     * @param section the markdown section to insert, or {@code null} for none
+     * @param writeFile whether to write the visualization file
+     * @param failure an exception the agent hits after writing {@code section}, or {@code null}
+     * @param hang whether the agent hangs after writing {@code section}
      */
     record Reply(String text, String section, boolean writeFile, Exception failure, boolean hang) {
         boolean alreadyDone() {
@@ -76,11 +76,12 @@ final class ScriptedModel {
             case CORRECT -> correct(agent);
             case NEVER_FIXES -> broken(agent);
             case HANGS -> new Reply("working", partial(agent), false, null, true);
-            case BREAKS_UNTIL_FEEDBACK -> !rememberedWork ? broken(agent)
-                    : toldAboutRollback ? correct(agent) : alreadyDone();
-            case FAILS_UNTIL_FEEDBACK -> !rememberedWork
-                    ? new Reply("partial", partial(agent), false, new IOException("model connection lost"), false)
-                    : toldAboutRollback ? correct(agent) : alreadyDone();
+            case BREAKS_UNTIL_FEEDBACK ->
+                !rememberedWork ? broken(agent) : toldAboutRollback ? correct(agent) : alreadyDone();
+            case FAILS_UNTIL_FEEDBACK ->
+                !rememberedWork
+                        ? new Reply("partial", partial(agent), false, new IOException("model connection lost"), false)
+                        : toldAboutRollback ? correct(agent) : alreadyDone();
         };
     }
 
@@ -90,10 +91,11 @@ final class ScriptedModel {
 
     private static Reply correct(String agent) {
         return switch (agent) {
-            case "overview-writer" -> new Reply("done", "# Overview\n\nCheckpoints let agents resume.", false, null, false);
+            case "overview-writer" ->
+                new Reply("done", "# Overview\n\nCheckpoints let agents resume.", false, null, false);
             case "concepts-writer" -> new Reply("done", Docs.concepts(4), false, null, false);
-            case "visualization-writer" -> new Reply("done", "# Visualization\n\n![flow](visualization.mmd)", true, null,
-                    false);
+            case "visualization-writer" ->
+                new Reply("done", "# Visualization\n\n![flow](visualization.mmd)", true, null, false);
             default -> throw new IllegalArgumentException("no script for " + agent);
         };
     }
@@ -102,8 +104,8 @@ final class ScriptedModel {
         return switch (agent) {
             case "overview-writer" -> new Reply("done", "# Introduction\n\nWrong heading.", false, null, false);
             case "concepts-writer" -> new Reply("done", Docs.concepts(7), false, null, false);
-            case "visualization-writer" -> new Reply("done", "# Visualization\n\n![flow](visualization.mmd)", false, null,
-                    false);
+            case "visualization-writer" ->
+                new Reply("done", "# Visualization\n\n![flow](visualization.mmd)", false, null, false);
             default -> throw new IllegalArgumentException("no script for " + agent);
         };
     }

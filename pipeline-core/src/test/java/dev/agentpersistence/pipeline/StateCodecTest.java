@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Jackson state codecs and their default in-memory backup. */
 class StateCodecTest {
-    record Report(String title, Instant at, List<String> sections) {
-    }
+    record Report(String title, Instant at, List<String> sections) {}
 
     @Test
     void recordsWithTimeRoundTrip() {
@@ -27,7 +26,7 @@ class StateCodecTest {
 
     @Test
     void genericTypesRoundTrip() {
-        StateCodec<Map<String, List<Integer>>> codec = StateCodec.jackson(new TypeReference<>() { });
+        StateCodec<Map<String, List<Integer>>> codec = StateCodec.jackson(new TypeReference<>() {});
         Map<String, List<Integer>> state = Map.of("a", List.of(1, 2));
         assertThat(codec.decode(codec.encode(state))).isEqualTo(state);
     }
@@ -44,7 +43,8 @@ class StateCodecTest {
     @Test
     void foreignJsonIsRejected() {
         StateCodec<Report> codec = StateCodec.jackson(Report.class);
-        assertThatThrownBy(() -> codec.decode(JsonNodeFactory.instance.objectNode().put("unknown", 1)))
+        assertThatThrownBy(
+                        () -> codec.decode(JsonNodeFactory.instance.objectNode().put("unknown", 1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

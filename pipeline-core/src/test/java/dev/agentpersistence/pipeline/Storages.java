@@ -9,15 +9,14 @@ import java.util.Map;
 
 /** The real providers the tests run on, found through discovery as users find them. */
 final class Storages {
-    private Storages() {
-    }
+    private Storages() {}
 
     static PersistenceStorageProvider<CheckpointFilter> inMemory() {
         return PersistenceStorageProviders.load("inmemory", ProviderConfig.empty());
     }
 
     static PersistenceStorageProvider<CheckpointFilter> file(Path directory) {
-        return PersistenceStorageProviders.load("file",
-                ProviderConfig.of(Map.of("agent.persistence.file.dir", directory.toString())));
+        return PersistenceStorageProviders.load(
+                "file", ProviderConfig.of(Map.of("agent.persistence.file.dir", directory.toString())));
     }
 }

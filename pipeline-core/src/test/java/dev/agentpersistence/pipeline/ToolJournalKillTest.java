@@ -19,11 +19,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The write-ahead tool journal across real crashes: a run whose nodes write rows to a SQLite table
- * through tools is SIGKILLed at a random point after a random number of its tool calls, in
- * {@value #ROUNDS} child JVMs one after the other, each resuming the run the previous one left; a
- * last child finishes it. The table then holds exactly the rows of the attempts the run committed
- * (three per node, each once), nothing of the attempts that were cut off.
+ * The write-ahead tool journal across real crashes: a run whose nodes write rows to a SQLite table through tools is
+ * SIGKILLed at a random point after a random number of its tool calls, in {@value #ROUNDS} child JVMs one after the
+ * other, each resuming the run the previous one left; a last child finishes it. The table then holds exactly the rows
+ * of the attempts the run committed (three per node, each once), nothing of the attempts that were cut off.
  */
 class ToolJournalKillTest {
     private static final int ROUNDS = 20;
@@ -49,11 +48,17 @@ class ToolJournalKillTest {
             Thread.sleep(random.nextInt(8));
             child.kill();
             assertThat(child.lines()).as("round %d", round).noneMatch(l -> l.startsWith("RESULT"));
-            assertThat(reached).as("round %d reached %d tool calls: %s", round, calls, child.lines()).isTrue();
+            assertThat(reached)
+                    .as("round %d reached %d tool calls: %s", round, calls, child.lines())
+                    .isTrue();
             killedAfterCalls++;
-            recovered += (int) child.lines().stream().filter(l -> l.startsWith("RECOVERED")).count();
-            undone += child.lines().stream().filter(l -> l.startsWith("RECOVERED"))
-                    .mapToInt(l -> Integer.parseInt(l.split(" ")[3])).sum();
+            recovered += (int) child.lines().stream()
+                    .filter(l -> l.startsWith("RECOVERED"))
+                    .count();
+            undone += child.lines().stream()
+                    .filter(l -> l.startsWith("RECOVERED"))
+                    .mapToInt(l -> Integer.parseInt(l.split(" ")[3]))
+                    .sum();
         }
         var last = start(checkpoints, effects);
         assertThat(last.waitFor(Duration.ofSeconds(120))).as(last.output()).isZero();
@@ -64,8 +69,8 @@ class ToolJournalKillTest {
         assertThat(undone).as("tool calls undone by recoveries").isGreaterThan(0);
 
         var expected = new ArrayList<EffectsTable.Row>();
-        try (var storage = PersistenceStorageProviders.load("jdbc",
-                ProviderConfig.of(Map.of("agent.persistence.jdbc.url", "jdbc:sqlite:" + checkpoints)))) {
+        try (var storage = PersistenceStorageProviders.load(
+                "jdbc", ProviderConfig.of(Map.of("agent.persistence.jdbc.url", "jdbc:sqlite:" + checkpoints)))) {
             for (AgentCheckpoint checkpoint : storage.getCheckpoints(RUN_ID)) {
                 String attempts = checkpoint.metadata().get("pipeline.attempts");
                 if (checkpoint.isTombstone() || Pipeline.START_NODE_ID.equals(checkpoint.nodeId())) {
@@ -82,15 +87,24 @@ class ToolJournalKillTest {
                 + " cut-off attempts recovered, " + undone + " tool calls undone, " + expected.size()
                 + " rows of committed attempts; " + (System.nanoTime() - started) / 1_000_000 + " ms");
         try (var table = new EffectsTable(effects)) {
-            assertThat(table.rows()).as("rows of committed attempts, each once, none of cut-off attempts")
+            assertThat(table.rows())
+                    .as("rows of committed attempts, each once, none of cut-off attempts")
                     .containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 
     /** A child JVM running {@link JournalChildMain} on the run. */
     private static ChildJvm start(Path checkpoints, Path effects) throws IOException {
-        return ChildJvm.start(JournalChildMain.class, List.of("-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-Xshare:auto", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                checkpoints.toString(), effects.toString(), RUN_ID);
+        return ChildJvm.start(
+                JournalChildMain.class,
+                List.of(
+                        "-Xmx128m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Xshare:auto",
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                checkpoints.toString(),
+                effects.toString(),
+                RUN_ID);
     }
 }

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The write-ahead tool journal in one JVM: a crash is simulated by an {@link Error} escaping the
- * action (the runner handles exceptions, not errors), which leaves the attempt open in storage just
- * as a killed process does; a new pipeline over the same storage then recovers it.
+ * The write-ahead tool journal in one JVM: a crash is simulated by an {@link Error} escaping the action (the runner
+ * handles exceptions, not errors), which leaves the attempt open in storage just as a killed process does; a new
+ * pipeline over the same storage then recovers it.
  */
 class ToolJournalTest {
     private final PersistenceStorageProvider<CheckpointFilter> storage = Storages.inMemory();
@@ -76,20 +76,26 @@ class ToolJournalTest {
                     + newest.state().get("journal.entry").path("tool").asText());
             return TextNode.valueOf("ok");
         });
-        var pipeline = pipeline(Node.of("first", ctx -> {
-            ctx.callTool(inspecting, args("a"));
-            ctx.callTool(inspecting, args("b"));
-            return ctx.state() + "1";
-        }), Node.of("second", ctx -> ctx.state() + "2"));
+        var pipeline = pipeline(
+                Node.of("first", ctx -> {
+                    ctx.callTool(inspecting, args("a"));
+                    ctx.callTool(inspecting, args("b"));
+                    return ctx.state() + "1";
+                }),
+                Node.of("second", ctx -> ctx.state() + "2"));
 
         var result = pipeline.run("run-journaled", "");
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(seenBeforeRun).containsExactly("INTENT inspect", "INTENT inspect");
         var checkpoint = storage.getCheckpoints("run-journaled").stream()
-                .filter(cp -> "first".equals(cp.nodeId())).findFirst().orElseThrow();
+                .filter(cp -> "first".equals(cp.nodeId()))
+                .findFirst()
+                .orElseThrow();
         long mark = Long.parseLong(checkpoint.metadata().get(ToolJournal.MARK_KEY));
-        assertThat(storage.getCheckpoints(journalId)).extracting(AgentCheckpoint::version).containsExactly(mark);
+        assertThat(storage.getCheckpoints(journalId))
+                .extracting(AgentCheckpoint::version)
+                .containsExactly(mark);
     }
 
     @Test
@@ -111,26 +117,43 @@ class ToolJournalTest {
 
         var events = new RecordingListener();
         var registry = new SimpleMeterRegistry();
-        var result = pipelineBuilder(Node.of("booking", action)).listener(events).meterRegistry(registry).build()
+        var result = pipelineBuilder(Node.of("booking", action))
+                .listener(events)
+                .meterRegistry(registry)
+                .build()
                 .run("run-crash", "ignored");
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(result.state()).isEqualTo("trip booked@2");
-        assertThat(inverseCalls).containsExactly("unbook car " + firstKeys.get(1).substring(5),
-                "unbook hotel " + firstKeys.get(0).substring(5));
+        assertThat(inverseCalls)
+                .containsExactly(
+                        "unbook car " + firstKeys.get(1).substring(5),
+                        "unbook hotel " + firstKeys.get(0).substring(5));
         assertThat(effects).containsExactly("hotel", "car");
         assertThat(feedback).singleElement().satisfies(f -> {
             assertThat(f.retry()).isEqualTo(1);
             assertThat(f.exception()).isInstanceOf(AttemptAbandonedException.class);
-            assertThat(((AttemptAbandonedException) f.exception()).possiblyDone()).isEmpty();
+            assertThat(((AttemptAbandonedException) f.exception()).possiblyDone())
+                    .isEmpty();
             assertThat(f.rollback().performed()).hasSize(2);
             assertThat(f.toPrompt()).contains("was cut off", "Tool calls undone: 2");
         });
-        assertThat(events.events()).filteredOn(PipelineEvent.AttemptRecovered.class::isInstance).singleElement()
-                .satisfies(e -> assertThat(((PipelineEvent.AttemptRecovered) e).attempt()).isEqualTo(1));
-        assertThat(registry.get(PipelineMetrics.NODE_RECOVERIES).tag("node", "booking").counter().count()).isEqualTo(1);
-        assertThat(registry.get(PipelineMetrics.INVERSE_CALLS).tag("node", "booking").tag("outcome", "success")
-                .counter().count()).isEqualTo(2);
+        assertThat(events.events())
+                .filteredOn(PipelineEvent.AttemptRecovered.class::isInstance)
+                .singleElement()
+                .satisfies(e -> assertThat(((PipelineEvent.AttemptRecovered) e).attempt())
+                        .isEqualTo(1));
+        assertThat(registry.get(PipelineMetrics.NODE_RECOVERIES)
+                        .tag("node", "booking")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(PipelineMetrics.INVERSE_CALLS)
+                        .tag("node", "booking")
+                        .tag("outcome", "success")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
@@ -148,14 +171,17 @@ class ToolJournalTest {
             ctx.callTool(dying, args("flight"));
             return ctx.state() + " done";
         };
-        assertThatThrownBy(() -> pipeline(Node.of("booking", action)).run("run-midcall", "x")).isInstanceOf(Crash.class);
+        assertThatThrownBy(() -> pipeline(Node.of("booking", action)).run("run-midcall", "x"))
+                .isInstanceOf(Crash.class);
 
         var result = pipeline(Node.of("booking", action)).run("run-midcall", "x");
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(effects).containsExactly("flight");
-        assertThat(feedback).singleElement().satisfies(f -> assertThat(
-                ((AttemptAbandonedException) f.exception()).possiblyDone()).containsExactly("book (call booking#1.1)"));
+        assertThat(feedback)
+                .singleElement()
+                .satisfies(f -> assertThat(((AttemptAbandonedException) f.exception()).possiblyDone())
+                        .containsExactly("book (call booking#1.1)"));
     }
 
     @Test
@@ -166,15 +192,19 @@ class ToolJournalTest {
                     ctx.callTool(reserve, args("seat"));
                     ctx.callTool(book, args("meal"));
                     return ctx.state() + "@" + ctx.attempt();
-                }).build());
+                })
+                .build());
 
         assertThat(pipeline.run("run-idem", "r").isCompleted()).isTrue();
 
         assertThat(keys).hasSize(4);
-        assertThat(keys.get(0)).isEqualTo("reserve run-idem/reserving/reserve#1").isEqualTo(keys.get(2));
+        assertThat(keys.get(0))
+                .isEqualTo("reserve run-idem/reserving/reserve#1")
+                .isEqualTo(keys.get(2));
         assertThat(keys.get(1)).startsWith("book ").isNotEqualTo(keys.get(3));
-        assertThat(inverseCalls).containsExactly("unbook meal " + keys.get(1).substring(5),
-                "release seat run-idem/reserving/reserve#1");
+        assertThat(inverseCalls)
+                .containsExactly(
+                        "unbook meal " + keys.get(1).substring(5), "release seat run-idem/reserving/reserve#1");
         assertThat(effects).containsExactlyInAnyOrder("reserved seat", "meal");
     }
 
@@ -184,7 +214,10 @@ class ToolJournalTest {
             ctx.callTool(book, args("room"));
             throw new Crash();
         };
-        Node<String> node = Node.<String>builder("last").retryPolicy(RetryPolicy.noRetries()).action(action).build();
+        Node<String> node = Node.<String>builder("last")
+                .retryPolicy(RetryPolicy.noRetries())
+                .action(action)
+                .build();
         assertThatThrownBy(() -> pipeline(node).run("run-last", "s")).isInstanceOf(Crash.class);
 
         var result = pipeline(node).run("run-last", "s");

@@ -64,8 +64,8 @@ class ToolRollbackTest {
                     return ctx.state().append("registered;", "register");
                 }))
                 .node(Node.<Draft>builder("provision")
-                        .postcondition(Conditions.of("provisioned", d -> d.text().contains("provisioned"),
-                                d -> "no provisioning record"))
+                        .postcondition(Conditions.of(
+                                "provisioned", d -> d.text().contains("provisioned"), d -> "no provisioning record"))
                         .action(ctx -> {
                             ctx.retryFeedback().ifPresent(feedbackSeen::add);
                             if (ctx.attempt() == 1) {
@@ -92,32 +92,44 @@ class ToolRollbackTest {
         assertThat(inverseCalls).containsExactly("refund", "removeUser carol", "removeUser bob");
 
         assertThat(feedbackSeen).singleElement().satisfies(feedback -> {
-            assertThat(feedback.rollback().performed()).extracting(InverseCall::inverseToolName, c -> c.original().id())
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("removeUser", "manual-1"),
+            assertThat(feedback.rollback().performed())
+                    .extracting(InverseCall::inverseToolName, c -> c.original().id())
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("removeUser", "manual-1"),
                             org.assertj.core.groups.Tuple.tuple("removeUser", "provision#1.1"));
             assertThat(feedback.rollback().failures()).singleElement().satisfies(f -> {
                 assertThat(f.inverseToolName()).isEqualTo("refund");
                 assertThat(f.error()).hasMessage("payment provider down");
             });
-            assertThat(feedback.rollback().withoutInverse()).extracting(ToolCall::toolName).containsExactly("sendEmail");
-            assertThat(feedback.toPrompt()).contains("Tool calls undone: 2\n",
-                    "Tool calls that could NOT be undone (their effects remain):\n"
-                            + "- chargeCard (call provision#1.3): IllegalStateException: payment provider down\n",
-                    "Tool calls without an undo (their effects remain):\n- sendEmail (call provision#1.2)\n");
+            assertThat(feedback.rollback().withoutInverse())
+                    .extracting(ToolCall::toolName)
+                    .containsExactly("sendEmail");
+            assertThat(feedback.toPrompt())
+                    .contains(
+                            "Tool calls undone: 2\n",
+                            "Tool calls that could NOT be undone (their effects remain):\n"
+                                    + "- chargeCard (call provision#1.3): IllegalStateException: payment provider "
+                                    + "down\n",
+                            "Tool calls without an undo (their effects remain):\n- sendEmail (call provision#1.2)\n");
         });
 
         // The checkpoint after "provision" holds the tool messages of register and of the passing attempt only.
-        AgentCheckpoint provisioned = storage.getLatestCheckpoint("tools-1",
-                CheckpointFilter.builder().includeTombstones(false).build()).orElseThrow();
+        AgentCheckpoint provisioned = storage.getLatestCheckpoint(
+                        "tools-1",
+                        CheckpointFilter.builder().includeTombstones(false).build())
+                .orElseThrow();
         assertThat(provisioned.nodeId()).isEqualTo("provision");
         List<String> calls = new ArrayList<>();
         for (Message message : provisioned.messageHistory()) {
             if (message.role() == Message.Role.TOOL_CALL) {
-                calls.add(message.toolCall().toolName() + " " + message.toolCall().arguments().path("name").asText());
+                calls.add(message.toolCall().toolName() + " "
+                        + message.toolCall().arguments().path("name").asText());
             }
         }
         assertThat(calls).containsExactly("createUser alice", "createUser dave");
-        assertThat(provisioned.messageHistory()).filteredOn(m -> m.role() == Message.Role.TOOL_RESULT).hasSize(2);
+        assertThat(provisioned.messageHistory())
+                .filteredOn(m -> m.role() == Message.Role.TOOL_RESULT)
+                .hasSize(2);
         assertThat(result.state().steps()).containsExactly("register", "provision");
     }
 
@@ -145,7 +157,8 @@ class ToolRollbackTest {
             assertThat(f.exception()).hasMessage("model refused");
         });
         assertThat(users).isEmpty();
-        assertThat(events.of(PipelineEvent.RollbackPerformed.class)).singleElement()
+        assertThat(events.of(PipelineEvent.RollbackPerformed.class))
+                .singleElement()
                 .satisfies(r -> assertThat(r.toolRollback().performed()).hasSize(1));
         assertThat(events.of(PipelineEvent.RetryScheduled.class)).isEmpty();
     }

@@ -6,10 +6,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A writer agent of the write-up: asks the model for its section (prefixing the retry feedback
- * when there is some), writes it into the document, hands over to the next agent and logs it.
- * Optionally appends each execution to a journal file outside the workspace (to count runs
- * across JVMs) and creates a marker file when it hangs.
+ * A writer agent of the write-up: asks the model for its section (prefixing the retry feedback when there is some),
+ * writes it into the document, hands over to the next agent and logs it. Optionally appends each execution to a journal
+ * file outside the workspace (to count runs across JVMs) and creates a marker file when it hangs.
  */
 final class WriterAgent implements NodeAction<FileWorkspace> {
     private final String agent;
@@ -29,12 +28,15 @@ final class WriterAgent implements NodeAction<FileWorkspace> {
     @Override
     public FileWorkspace run(NodeContext<FileWorkspace> context) throws Exception {
         if (journal != null) {
-            Files.writeString(journal, agent + " attempt " + context.attempt() + "\n",
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    journal,
+                    agent + " attempt " + context.attempt() + "\n",
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         }
         FileWorkspace ws = context.state();
-        String prompt = context.retryFeedback().map(f -> f.toPrompt() + "\n").orElse("")
-                + "You are " + agent + ". Write your section of " + Docs.FILE + ".";
+        String prompt = context.retryFeedback().map(f -> f.toPrompt() + "\n").orElse("") + "You are " + agent
+                + ". Write your section of " + Docs.FILE + ".";
         context.addMessage(Message.user(prompt));
         ScriptedModel.Reply reply = model.complete(agent, prompt);
         context.addMessage(Message.assistant(reply.text()));

@@ -12,10 +12,10 @@ import java.util.function.Supplier;
  * One storage backend, opened through discovery ({@link PersistenceStorageProviders#load(String, ProviderConfig)})
  * exactly as an application would: a provider name and its settings.
  *
- * @param label    how the backend shows in test names and figures
+ * @param label how the backend shows in test names and figures
  * @param provider the factory name
  * @param settings the backend's settings (codec settings are added per test)
- * @param raw      direct access to stored documents, or {@code null} where there are none (in-memory)
+ * @param raw direct access to stored documents, or {@code null} where there are none (in-memory)
  */
 record Backend(String label, String provider, Map<String, String> settings, Supplier<RawStore> raw) {
     Backend {

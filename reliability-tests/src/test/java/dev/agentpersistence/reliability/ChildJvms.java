@@ -6,11 +6,10 @@ import java.util.List;
 
 /** Starts the child JVMs of these tests small and quick to start, with library logging at warnings only. */
 final class ChildJvms {
-    private static final List<String> OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    private static final List<String> OPTIONS = List.of(
+            "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
 
-    private ChildJvms() {
-    }
+    private ChildJvms() {}
 
     static ChildJvm start(Class<?> main, String... args) throws IOException {
         return ChildJvm.start(main, OPTIONS, args);

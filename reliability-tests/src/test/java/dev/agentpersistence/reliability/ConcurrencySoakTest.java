@@ -27,12 +27,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * 8 threads on 4 agents for a bounded time per backend, each saving the next version (read latest,
- * save latest + 1), reading (latest, filtered lists, lookups of acknowledged ids) and trimming old
- * versions. Afterwards: no version was acknowledged twice with different ids (two winners), every
- * acknowledged save not trimmed is stored exactly, versions are unique and ascending; conflicts are
- * counted. A version freed by a trim may be taken again by a writer that read "latest" before the
- * trim (providers enforce uniqueness among stored checkpoints); that is counted, not a duplicate.
+ * 8 threads on 4 agents for a bounded time per backend, each saving the next version (read latest, save latest + 1),
+ * reading (latest, filtered lists, lookups of acknowledged ids) and trimming old versions. Afterwards: no version was
+ * acknowledged twice with different ids (two winners), every acknowledged save not trimmed is stored exactly, versions
+ * are unique and ascending; conflicts are counted. A version freed by a trim may be taken again by a writer that read
+ * "latest" before the trim (providers enforce uniqueness among stored checkpoints); that is counted, not a duplicate.
  */
 class ConcurrencySoakTest {
     private static final int THREADS = 8;
@@ -98,44 +97,58 @@ class ConcurrencySoakTest {
             for (var future : futures) {
                 future.get(length.toSeconds() + 120, TimeUnit.SECONDS);
             }
-            assertThat(tally.duplicates.get()).as("versions acknowledged to two different writers: %s",
-                    tally.duplicateSamples).isZero();
+            assertThat(tally.duplicates.get())
+                    .as("versions acknowledged to two different writers: %s", tally.duplicateSamples)
+                    .isZero();
             long verified = 0;
             for (String agent : agents) {
                 List<AgentCheckpoint> stored = storage.getCheckpoints(agent);
                 for (int i = 1; i < stored.size(); i++) {
-                    assertThat(stored.get(i).version()).isGreaterThan(stored.get(i - 1).version());
+                    assertThat(stored.get(i).version())
+                            .isGreaterThan(stored.get(i - 1).version());
                 }
                 var byVersion = new java.util.HashMap<Long, AgentCheckpoint>();
                 stored.forEach(cp -> byVersion.put(cp.version(), cp));
                 long trimmed = tally.trimmedBelow.get(agent).get();
                 for (var e : tally.acked.get(agent).entrySet()) {
                     if (e.getKey() >= trimmed) {
-                        assertThat(byVersion.get(e.getKey())).as("acknowledged %s v%d", agent, e.getKey())
+                        assertThat(byVersion.get(e.getKey()))
+                                .as("acknowledged %s v%d", agent, e.getKey())
                                 .isEqualTo(e.getValue());
                         verified++;
                     }
                 }
                 storage.deleteCheckpoints(agent);
             }
-            Figures.record("concurrency soak", backend.label(), THREADS + " threads x " + AGENTS + " agents for "
-                    + length.toSeconds() + " s: " + tally.saves.get() + " acknowledged saves (" + verified
-                    + " still stored and verified exact, the rest trimmed on purpose), " + tally.conflicts.get()
-                    + " conflicts, " + tally.reads.get() + " reads, " + tally.trims.get()
-                    + " trims, " + tally.reusedAfterTrim.get() + " trimmed versions taken again by a stale writer;"
-                    + " 0 duplicate versions, 0 lost saves");
+            Figures.record(
+                    "concurrency soak",
+                    backend.label(),
+                    THREADS + " threads x " + AGENTS + " agents for "
+                            + length.toSeconds() + " s: " + tally.saves.get() + " acknowledged saves (" + verified
+                            + " still stored and verified exact, the rest trimmed on purpose), " + tally.conflicts.get()
+                            + " conflicts, " + tally.reads.get() + " reads, " + tally.trims.get()
+                            + " trims, " + tally.reusedAfterTrim.get()
+                            + " trimmed versions taken again by a stale writer;"
+                            + " 0 duplicate versions, 0 lost saves");
         }
     }
 
-    private static void work(PersistenceStorageProvider<CheckpointFilter> storage, List<String> agents, int thread,
-                             Instant end, Tally tally) {
+    private static void work(
+            PersistenceStorageProvider<CheckpointFilter> storage,
+            List<String> agents,
+            int thread,
+            Instant end,
+            Tally tally) {
         var random = new Random(thread * 7919L + System.nanoTime());
         long seq = 0;
         while (Instant.now().isBefore(end)) {
             String agent = agents.get(random.nextInt(agents.size()));
             int op = random.nextInt(100);
             if (op < 60) {
-                long next = storage.getLatestCheckpoint(agent).map(AgentCheckpoint::version).map(v -> v + 1).orElse(0L);
+                long next = storage.getLatestCheckpoint(agent)
+                        .map(AgentCheckpoint::version)
+                        .map(v -> v + 1)
+                        .orElse(0L);
                 var checkpoint = Samples.of(agent, next).toBuilder()
                         .checkpointId("t" + thread + "-" + seq++)
                         .metadata(Map.of("writer", Integer.toString(thread), "parity", next % 2 == 0 ? "even" : "odd"))
@@ -153,9 +166,14 @@ class ConcurrencySoakTest {
                         tally.duplicates.incrementAndGet();
                         if (tally.duplicateSamples.size() < 5) {
                             tally.duplicateSamples.add(agent + " v" + next + ": " + previous.checkpointId() + " then "
-                                    + checkpoint.checkpointId() + " (trimmed below " + tally.trimmedBelow.get(agent).get()
-                                    + ", now stored: " + storage.getCheckpoint(agent, previous.checkpointId()).isPresent()
-                                    + "/" + storage.getCheckpoint(agent, checkpoint.checkpointId()).isPresent() + ")");
+                                    + checkpoint.checkpointId() + " (trimmed below "
+                                    + tally.trimmedBelow.get(agent).get()
+                                    + ", now stored: "
+                                    + storage.getCheckpoint(agent, previous.checkpointId())
+                                            .isPresent()
+                                    + "/"
+                                    + storage.getCheckpoint(agent, checkpoint.checkpointId())
+                                            .isPresent() + ")");
                         }
                     }
                 } catch (CheckpointConflictException e) {
@@ -164,9 +182,16 @@ class ConcurrencySoakTest {
             } else if (op < 90) {
                 tally.reads.incrementAndGet();
                 switch (op % 3) {
-                    case 0 -> storage.getCheckpoints(agent, CheckpointFilter.builder().limit(5).build());
-                    case 1 -> storage.getCheckpoints(agent, CheckpointFilter.builder()
-                            .metadata(Map.of("parity", "even")).limit(3).build());
+                    case 0 ->
+                        storage.getCheckpoints(
+                                agent, CheckpointFilter.builder().limit(5).build());
+                    case 1 ->
+                        storage.getCheckpoints(
+                                agent,
+                                CheckpointFilter.builder()
+                                        .metadata(Map.of("parity", "even"))
+                                        .limit(3)
+                                        .build());
                     default -> {
                         var acked = new ArrayList<>(tally.acked.get(agent).values());
                         if (!acked.isEmpty()) {
@@ -176,8 +201,10 @@ class ConcurrencySoakTest {
                                 assertThat(found.get()).isEqualTo(expected);
                             } else {
                                 // Trims record their bound before deleting, so a missing one was trimmed.
-                                assertThat(expected.version()).as("only trimmed checkpoints may be missing")
-                                        .isLessThan(tally.trimmedBelow.get(agent).get());
+                                assertThat(expected.version())
+                                        .as("only trimmed checkpoints may be missing")
+                                        .isLessThan(
+                                                tally.trimmedBelow.get(agent).get());
                             }
                         }
                     }

@@ -11,17 +11,17 @@ import java.util.LinkedHashMap;
 import java.util.Properties;
 
 /**
- * The process {@link CrashTest} kills: saves {@link Samples} checkpoints of one agent in a loop,
- * continuing after the newest stored one, and prints {@code ACK <version>} after each save returned.
- * Arguments: {@code <provider> <agentId> <settings.properties> [<s3proxy dir> <s3proxy port>]}; with
- * the last two it first serves S3 itself over that directory, so the kill takes the server down too.
+ * The process {@link CrashTest} kills: saves {@link Samples} checkpoints of one agent in a loop, continuing after the
+ * newest stored one, and prints {@code ACK <version>} after each save returned. Arguments: {@code <provider> <agentId>
+ * <settings.properties> [<s3proxy dir> <s3proxy port>]}; with the last two it first serves S3 itself over that
+ * directory, so the kill takes the server down too.
  */
 public final class CrashChildMain {
-    private CrashChildMain() {
-    }
+    private CrashChildMain() {}
 
     public static void main(String[] args) throws Exception {
-        var out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        var out =
+                new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
         try {
             var properties = new Properties();
             try (var in = new FileInputStream(args[2])) {
@@ -34,7 +34,10 @@ public final class CrashChildMain {
             }
             String agent = args[1];
             try (var storage = PersistenceStorageProviders.load(args[0], ProviderConfig.of(settings))) {
-                long next = storage.getLatestCheckpoint(agent).map(AgentCheckpoint::version).map(v -> v + 1).orElse(0L);
+                long next = storage.getLatestCheckpoint(agent)
+                        .map(AgentCheckpoint::version)
+                        .map(v -> v + 1)
+                        .orElse(0L);
                 out.println("READY " + next);
                 while (true) {
                     storage.saveCheckpoint(agent, Samples.of(agent, next));

@@ -30,14 +30,13 @@ import redis.clients.jedis.RedisClient;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * A child JVM saving checkpoints in a loop is SIGKILLed at a random moment, round after round
- * ({@value #BOUNDED_ROUNDS} rounds per backend, {@value #LONG_ROUNDS} with
- * {@code -Dagent.persistence.reliability.long=true}). After each kill: every save the child
- * acknowledged is readable and exact; every stored checkpoint decodes and equals what was saved
- * (nothing partial or corrupt is visible); versions have no gaps; and the backend's raw indexes hold
- * no entry that shows a checkpoint without its body. For Redis the server (AOF, {@code appendfsync
- * always}) is SIGKILLed together with the client; for S3 the child serves S3Proxy itself over a
- * directory, so the kill takes the server down mid-request too.
+ * A child JVM saving checkpoints in a loop is SIGKILLed at a random moment, round after round ({@value #BOUNDED_ROUNDS}
+ * rounds per backend, {@value #LONG_ROUNDS} with {@code -Dagent.persistence.reliability.long=true}). After each kill:
+ * every save the child acknowledged is readable and exact; every stored checkpoint decodes and equals what was saved
+ * (nothing partial or corrupt is visible); versions have no gaps; and the backend's raw indexes hold no entry that
+ * shows a checkpoint without its body. For Redis the server (AOF, {@code appendfsync always}) is SIGKILLed together
+ * with the client; for S3 the child serves S3Proxy itself over a directory, so the kill takes the server down
+ * mid-request too.
  */
 class CrashTest {
     static final int BOUNDED_ROUNDS = 5;
@@ -70,11 +69,16 @@ class CrashTest {
                 assertThat(stored).as("checkpoints without a journal").isEmpty();
                 return 0;
             }
-            assertThat(Files.exists(agentDir.resolve(".ids"))).as("an id index next to a journal").isFalse();
+            assertThat(Files.exists(agentDir.resolve(".ids")))
+                    .as("an id index next to a journal")
+                    .isFalse();
             JournalScan scan = JournalScan.of(journal);
-            assertThat(scan.versions()).as("complete records in %s", journal)
-                    .containsExactlyElementsOf(stored.stream().map(AgentCheckpoint::version).toList());
-            int leftovers = scan.tornBytes() > 0 ? 1 : 0; // a record the kill cut short: ignored, truncated by the next save
+            assertThat(scan.versions())
+                    .as("complete records in %s", journal)
+                    .containsExactlyElementsOf(
+                            stored.stream().map(AgentCheckpoint::version).toList());
+            int leftovers =
+                    scan.tornBytes() > 0 ? 1 : 0; // a record the kill cut short: ignored, truncated by the next save
             try (Stream<Path> files = Files.list(agentDir)) {
                 for (Path p : files.toList()) {
                     if (p.getFileName().toString().startsWith(".tmp-")) {
@@ -114,7 +118,9 @@ class CrashTest {
                     Path body = agentDir.resolve(String.format("%019d.checkpoint", version));
                     if (!Files.exists(body) || !Files.isSameFile(entry, body)) {
                         leftovers++;
-                        assertThat(storage.getCheckpoint(agent, id)).as("reservation %s without its body", id).isEmpty();
+                        assertThat(storage.getCheckpoint(agent, id))
+                                .as("reservation %s without its body", id)
+                                .isEmpty();
                     }
                 }
             }
@@ -126,7 +132,10 @@ class CrashTest {
     @Timeout(900)
     void sqlite() throws Exception {
         String url = "jdbc:sqlite:" + dir.resolve("crash.db");
-        rounds("jdbc-sqlite", "jdbc", Map.of("agent.persistence.jdbc.url", url),
+        rounds(
+                "jdbc-sqlite",
+                "jdbc",
+                Map.of("agent.persistence.jdbc.url", url),
                 (agent, storage, stored) -> jdbcIndexCheck(url, "agent_", agent, stored, true));
     }
 
@@ -135,8 +144,16 @@ class CrashTest {
     void postgres() throws Exception {
         String url = SharedServers.postgres();
         String prefix = Backends.TABLE_PREFIX + "crash_";
-        rounds("jdbc-postgresql", "jdbc", Map.of("agent.persistence.jdbc.url", url,
-                "agent.persistence.jdbc.table-prefix", prefix, "agent.persistence.jdbc.pool-size", "2"),
+        rounds(
+                "jdbc-postgresql",
+                "jdbc",
+                Map.of(
+                        "agent.persistence.jdbc.url",
+                        url,
+                        "agent.persistence.jdbc.table-prefix",
+                        prefix,
+                        "agent.persistence.jdbc.pool-size",
+                        "2"),
                 (agent, storage, stored) -> jdbcIndexCheck(url, prefix, agent, stored, false));
     }
 
@@ -144,7 +161,8 @@ class CrashTest {
     @Timeout(900)
     void redisWithAofKilledTogetherWithTheClient() throws Exception {
         try (var server = PrivateRedis.start(dir.resolve("redis"), true)) {
-            var settings = Map.of("agent.persistence.redis.uri", server.uri(), "agent.persistence.redis.key-prefix", "c:");
+            var settings =
+                    Map.of("agent.persistence.redis.uri", server.uri(), "agent.persistence.redis.key-prefix", "c:");
             var killServer = new ServerKill() {
                 @Override
                 public void beforeClientKill() throws Exception {
@@ -158,8 +176,11 @@ class CrashTest {
             };
             rounds("redis (AOF always, server killed too)", "redis", settings, killServer, (agent, storage, stored) -> {
                 try (var client = RedisClient.create(java.net.URI.create(server.uri()))) {
-                    String tag = "c:{" + java.util.Base64.getUrlEncoder().withoutPadding()
-                            .encodeToString(agent.getBytes(StandardCharsets.UTF_8)) + "}:";
+                    String tag = "c:{"
+                            + java.util.Base64.getUrlEncoder()
+                                    .withoutPadding()
+                                    .encodeToString(agent.getBytes(StandardCharsets.UTF_8))
+                            + "}:";
                     long n = stored.size();
                     assertThat(client.zcard(tag + "v")).as("version index").isEqualTo(n);
                     assertThat(client.zcard(tag + "c")).as("createdAt index").isEqualTo(n);
@@ -167,7 +188,9 @@ class CrashTest {
                     assertThat(client.hlen(tag + "m")).as("attributes").isEqualTo(n);
                     assertThat(client.hlen(tag + "i")).as("id index").isEqualTo(n);
                     for (String member : client.zrange(tag + "v", 0, -1)) {
-                        assertThat(client.hexists(tag + "b", member)).as("body of indexed version %s", member).isTrue();
+                        assertThat(client.hexists(tag + "b", member))
+                                .as("body of indexed version %s", member)
+                                .isTrue();
                     }
                 }
                 return 0;
@@ -215,8 +238,9 @@ class CrashTest {
             }
 
             @Override
-            public int rawCheck(String agentId, PersistenceStorageProvider<CheckpointFilter> storage,
-                                List<AgentCheckpoint> stored) throws Exception {
+            public int rawCheck(
+                    String agentId, PersistenceStorageProvider<CheckpointFilter> storage, List<AgentCheckpoint> stored)
+                    throws Exception {
                 String segment = "e" + HexFormat.of().formatHex(agentId.getBytes(StandardCharsets.UTF_8));
                 int orphans = 0;
                 try (var client = verifier.client()) {
@@ -233,16 +257,22 @@ class CrashTest {
                     }
                     assertThat(bodyVersions).as("bodies").hasSize(stored.size());
                     for (S3Object marker : list(client, "id/" + segment + "/")) {
-                        if (marker.key().substring(("id/" + segment + "/").length()).contains("-")) {
+                        if (marker.key()
+                                .substring(("id/" + segment + "/").length())
+                                .contains("-")) {
                             orphans++; // S3Proxy's temporary "<key>-<uuid>" of a PUT cut by the kill
                             continue;
                         }
-                        String text = client.getObjectAsBytes(b -> b.bucket(LocalS3.BUCKET).key(marker.key())).asUtf8String();
+                        String text = client.getObjectAsBytes(
+                                        b -> b.bucket(LocalS3.BUCKET).key(marker.key()))
+                                .asUtf8String();
                         String[] parts = text.split("\n", 3);
                         long version = Long.parseLong(parts[1]);
                         if (!bodyVersions.contains(version)) {
                             orphans++;
-                            assertThat(storage.getCheckpoint(agentId, parts[2])).as("id marker without body").isEmpty();
+                            assertThat(storage.getCheckpoint(agentId, parts[2]))
+                                    .as("id marker without body")
+                                    .isEmpty();
                         }
                     }
                     for (S3Object index : list(client, "x/" + segment + "/")) {
@@ -265,18 +295,23 @@ class CrashTest {
 
     private static List<S3Object> list(software.amazon.awssdk.services.s3.S3Client client, String prefix) {
         var all = new ArrayList<S3Object>();
-        client.listObjectsV2Paginator(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).contents().forEach(all::add);
+        client.listObjectsV2Paginator(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
+                .contents()
+                .forEach(all::add);
         return all;
     }
 
-    private static int jdbcIndexCheck(String url, String prefix, String agent, List<AgentCheckpoint> stored,
-                                      boolean sqlite) throws Exception {
-        try (var c = DriverManager.getConnection(url); var s = c.createStatement()) {
+    private static int jdbcIndexCheck(
+            String url, String prefix, String agent, List<AgentCheckpoint> stored, boolean sqlite) throws Exception {
+        try (var c = DriverManager.getConnection(url);
+                var s = c.createStatement()) {
             try (var rs = s.executeQuery("SELECT count(*) FROM " + prefix + "checkpoint_metadata m LEFT JOIN " + prefix
                     + "checkpoints c ON c.agent_id = m.agent_id AND c.checkpoint_id = m.checkpoint_id"
                     + " WHERE c.checkpoint_id IS NULL")) {
                 rs.next();
-                assertThat(rs.getLong(1)).as("metadata rows without their checkpoint row").isZero();
+                assertThat(rs.getLong(1))
+                        .as("metadata rows without their checkpoint row")
+                        .isZero();
             }
             try (var ps = c.prepareStatement("SELECT count(*) FROM " + prefix + "checkpoints WHERE agent_id = ?")) {
                 ps.setString(1, agent);
@@ -316,11 +351,9 @@ class CrashTest {
             return List.of();
         }
 
-        default void beforeClientKill() throws Exception {
-        }
+        default void beforeClientKill() throws Exception {}
 
-        default void afterClientKill() throws Exception {
-        }
+        default void afterClientKill() throws Exception {}
 
         /** The kill lands at a random moment up to this long after the child is ready to save. */
         default int killWindowMillis() {
@@ -334,8 +367,7 @@ class CrashTest {
 
         PersistenceStorageProvider<CheckpointFilter> openVerifier() throws Exception;
 
-        default void closeVerifier() throws Exception {
-        }
+        default void closeVerifier() throws Exception {}
 
         int rawCheck(String agent, PersistenceStorageProvider<CheckpointFilter> storage, List<AgentCheckpoint> stored)
                 throws Exception;
@@ -345,8 +377,9 @@ class CrashTest {
         rounds(label, provider, settings, null, check);
     }
 
-    private void rounds(String label, String provider, Map<String, String> settings, ServerKill serverKill,
-                        RawCheck check) throws Exception {
+    private void rounds(
+            String label, String provider, Map<String, String> settings, ServerKill serverKill, RawCheck check)
+            throws Exception {
         run(label, provider, Ids.unique("crash"), new Target() {
             @Override
             public Map<String, String> childSettings() {
@@ -378,8 +411,9 @@ class CrashTest {
             }
 
             @Override
-            public int rawCheck(String agent, PersistenceStorageProvider<CheckpointFilter> storage,
-                                List<AgentCheckpoint> stored) throws Exception {
+            public int rawCheck(
+                    String agent, PersistenceStorageProvider<CheckpointFilter> storage, List<AgentCheckpoint> stored)
+                    throws Exception {
                 return check.check(agent, storage, stored);
             }
         });
@@ -413,32 +447,40 @@ class CrashTest {
                     long v = Long.parseLong(line.substring(4));
                     acked.add(v);
                     roundMax = Math.max(roundMax, v);
-                } else if (line.startsWith("ERROR") && !(target.killsServerFirst()
-                        && line.contains("StorageUnavailableException"))) {
+                } else if (line.startsWith("ERROR")
+                        && !(target.killsServerFirst() && line.contains("StorageUnavailableException"))) {
                     throw new AssertionError("round " + round + ": child failed:\n" + child.output());
                 }
             }
             try (var storage = target.openVerifier()) {
                 List<AgentCheckpoint> all = storage.getCheckpoints(agent);
                 for (int i = 0; i < all.size(); i++) {
-                    assertThat(all.get(i)).as("round %d: stored version %d is exactly what was saved", round, i)
+                    assertThat(all.get(i))
+                            .as("round %d: stored version %d is exactly what was saved", round, i)
                             .isEqualTo(Samples.of(agent, i));
                 }
                 long max = all.isEmpty() ? -1 : all.get(all.size() - 1).version();
-                assertThat(acked).as("round %d: every acknowledged save is stored", round)
+                assertThat(acked)
+                        .as("round %d: every acknowledged save is stored", round)
                         .allMatch(v -> v <= max);
                 for (long v = Math.max(0, roundMax - 2); v <= roundMax; v++) {
-                    assertThat(storage.getCheckpoint(agent, Samples.idOf(v))).as("round %d: lookup of acked v%d", round, v)
+                    assertThat(storage.getCheckpoint(agent, Samples.idOf(v)))
+                            .as("round %d: lookup of acked v%d", round, v)
                             .contains(Samples.of(agent, v));
                 }
                 // A server may still commit a statement the killed client had sent (never acknowledged):
                 // it can appear between two reads, but only whole and exact.
                 var latest = storage.getLatestCheckpoint(agent);
                 if (latest.isPresent()) {
-                    assertThat(latest.get().version()).as("round %d: latest", round).isGreaterThanOrEqualTo(max);
-                    assertThat(latest.get()).isEqualTo(Samples.of(agent, latest.get().version()));
+                    assertThat(latest.get().version())
+                            .as("round %d: latest", round)
+                            .isGreaterThanOrEqualTo(max);
+                    assertThat(latest.get())
+                            .isEqualTo(Samples.of(agent, latest.get().version()));
                 } else {
-                    assertThat(all).as("round %d: no latest, so nothing stored", round).isEmpty();
+                    assertThat(all)
+                            .as("round %d: no latest, so nothing stored", round)
+                            .isEmpty();
                 }
                 if (max > roundMax && roundMax >= 0) {
                     unackedButStored += max - roundMax;
@@ -454,9 +496,15 @@ class CrashTest {
         } finally {
             target.closeVerifier();
         }
-        Figures.record("crash (SIGKILL)", label, rounds + " rounds, " + acked.size() + " acknowledged saves all "
-                + "readable and exact, " + stored + " checkpoints verified after the last round, " + unackedButStored
-                + " saves stored but killed before their ack, " + leftovers + " invisible leftovers after the last round "
-                + "(reservations, temporary files, orphan index entries), 0 corrupt; " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        Figures.record(
+                "crash (SIGKILL)",
+                label,
+                rounds + " rounds, " + acked.size() + " acknowledged saves all "
+                        + "readable and exact, " + stored + " checkpoints verified after the last round, "
+                        + unackedButStored
+                        + " saves stored but killed before their ack, " + leftovers
+                        + " invisible leftovers after the last round "
+                        + "(reservations, temporary files, orphan index entries), 0 corrupt; "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 }

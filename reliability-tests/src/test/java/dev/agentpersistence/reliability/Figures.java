@@ -15,20 +15,24 @@ import java.time.Instant;
 final class Figures {
     static final Path FILE = Path.of("target", "reliability-figures.md");
 
-    private Figures() {
-    }
+    private Figures() {}
 
     static synchronized void record(String scenario, String backend, String figures) {
-        String row = "| " + scenario + " | " + backend + " | " + Scale.mode() + " | " + figures + " | " + Instant.now() + " |";
+        String row = "| " + scenario + " | " + backend + " | " + Scale.mode() + " | " + figures + " | " + Instant.now()
+                + " |";
         System.out.println("FIGURES " + row);
         try {
             Files.createDirectories(FILE.getParent());
             if (!Files.exists(FILE)) {
-                Files.writeString(FILE, "| scenario | backend | mode | figures | at |\n|---|---|---|---|---|\n",
-                        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Files.writeString(
+                        FILE,
+                        "| scenario | backend | mode | figures | at |\n|---|---|---|---|---|\n",
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
             }
-            Files.writeString(FILE, row + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            Files.writeString(
+                    FILE, row + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

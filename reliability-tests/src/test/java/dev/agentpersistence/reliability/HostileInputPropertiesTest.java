@@ -26,12 +26,11 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Property-based round trips of hostile input on every provider: random valid ids (path, quote,
- * glob and escape characters, every unicode plane, 256 characters), any text in node ids, contents
- * and metadata, random JSON trees, times from 1900 to 2200 and versions up to {@code Long.MAX_VALUE}.
- * Every generated checkpoint must come back equal through lookup, list, latest and a metadata filter
- * on each backend. Examples add deep and large JSON and huge messages. Tries per property: 25, or
- * {@code -Djqwik.tries.default=N}.
+ * Property-based round trips of hostile input on every provider: random valid ids (path, quote, glob and escape
+ * characters, every unicode plane, 256 characters), any text in node ids, contents and metadata, random JSON trees,
+ * times from 1900 to 2200 and versions up to {@code Long.MAX_VALUE}. Every generated checkpoint must come back equal
+ * through lookup, list, latest and a metadata filter on each backend. Examples add deep and large JSON and huge
+ * messages. Tries per property: 25, or {@code -Djqwik.tries.default=N}.
  */
 class HostileInputPropertiesTest {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -55,7 +54,11 @@ class HostileInputPropertiesTest {
     @AfterContainer
     static void close() throws Exception {
         if (TRIES.get() > 0) {
-            Figures.record("hostile input (jqwik)", String.join(", ", providers.keySet().stream().map(Backend::label).toList()),
+            Figures.record(
+                    "hostile input (jqwik)",
+                    String.join(
+                            ", ",
+                            providers.keySet().stream().map(Backend::label).toList()),
                     TRIES.get() + " generated checkpoints, " + ROUND_TRIPS.get()
                             + " round trips (save, lookup, list, latest, metadata filter, delete), all equal");
         }
@@ -85,7 +88,9 @@ class HostileInputPropertiesTest {
         for (int depth : new int[] {200, 900, 1_500}) {
             JsonNode deep = JSON.textNode("bottom");
             for (int i = 0; i < depth; i++) {
-                deep = i % 2 == 0 ? JSON.arrayNode().add(deep) : JSON.objectNode().set("k", deep);
+                deep = i % 2 == 0
+                        ? JSON.arrayNode().add(deep)
+                        : JSON.objectNode().set("k", deep);
             }
             for (var entry : providers.entrySet()) {
                 String agent = Ids.unique("deep");
@@ -94,11 +99,16 @@ class HostileInputPropertiesTest {
                 try {
                     storage.saveCheckpoint(agent, checkpoint);
                 } catch (PersistenceException | IllegalArgumentException | java.io.UncheckedIOException e) {
-                    assertThat(depth).as("%s refused depth %d: %s", entry.getKey(), depth, e).isGreaterThan(900);
-                    assertThat(storage.getCheckpoints(agent)).as("nothing stored after a refused save").isEmpty();
+                    assertThat(depth)
+                            .as("%s refused depth %d: %s", entry.getKey(), depth, e)
+                            .isGreaterThan(900);
+                    assertThat(storage.getCheckpoints(agent))
+                            .as("nothing stored after a refused save")
+                            .isEmpty();
                     continue;
                 }
-                assertThat(storage.getCheckpoint(agent, checkpoint.checkpointId())).as("%s depth %d", entry.getKey(), depth)
+                assertThat(storage.getCheckpoint(agent, checkpoint.checkpointId()))
+                        .as("%s depth %d", entry.getKey(), depth)
                         .contains(checkpoint);
                 storage.deleteCheckpoints(agent);
             }
@@ -116,9 +126,12 @@ class HostileInputPropertiesTest {
         String huge = "ä😀x".repeat(400_000);
         for (var entry : providers.entrySet()) {
             String agent = Ids.unique("large");
-            var checkpoint = base(agent).state("wide", wide).message(Message.user(huge)).build();
+            var checkpoint =
+                    base(agent).state("wide", wide).message(Message.user(huge)).build();
             entry.getValue().saveCheckpoint(agent, checkpoint);
-            assertThat(entry.getValue().getLatestCheckpoint(agent)).as(entry.getKey().label()).contains(checkpoint);
+            assertThat(entry.getValue().getLatestCheckpoint(agent))
+                    .as(entry.getKey().label())
+                    .contains(checkpoint);
             entry.getValue().deleteCheckpoints(agent);
         }
     }
@@ -133,21 +146,32 @@ class HostileInputPropertiesTest {
     }
 
     private static AgentCheckpoint.Builder base(String agent) {
-        return AgentCheckpoint.builder().checkpointId("cp").agentId(agent).version(0)
+        return AgentCheckpoint.builder()
+                .checkpointId("cp")
+                .agentId(agent)
+                .version(0)
                 .createdAt(Instant.parse("2026-01-01T00:00:00.000000001Z"));
     }
 
-    private static void roundTrip(Backend backend, PersistenceStorageProvider<CheckpointFilter> storage,
-                                  AgentCheckpoint checkpoint) {
+    private static void roundTrip(
+            Backend backend, PersistenceStorageProvider<CheckpointFilter> storage, AgentCheckpoint checkpoint) {
         String agent = checkpoint.agentId();
         storage.deleteCheckpoints(agent);
         storage.saveCheckpoint(agent, checkpoint);
-        assertThat(storage.getCheckpoint(agent, checkpoint.checkpointId())).as("%s lookup", backend).contains(checkpoint);
+        assertThat(storage.getCheckpoint(agent, checkpoint.checkpointId()))
+                .as("%s lookup", backend)
+                .contains(checkpoint);
         assertThat(storage.getCheckpoints(agent)).as("%s list", backend).containsExactly(checkpoint);
         assertThat(storage.getLatestCheckpoint(agent)).as("%s latest", backend).contains(checkpoint);
-        assertThat(storage.getCheckpoints(agent, CheckpointFilter.builder().metadata(checkpoint.metadata())
-                .maxVersion(checkpoint.version()).createdAfter(checkpoint.createdAt()).build()))
-                .as("%s filtered", backend).containsExactly(checkpoint);
+        assertThat(storage.getCheckpoints(
+                        agent,
+                        CheckpointFilter.builder()
+                                .metadata(checkpoint.metadata())
+                                .maxVersion(checkpoint.version())
+                                .createdAfter(checkpoint.createdAt())
+                                .build()))
+                .as("%s filtered", backend)
+                .containsExactly(checkpoint);
         storage.saveCheckpoint(agent, checkpoint);
         assertThat(storage.deleteCheckpoints(agent)).as("%s delete", backend).isEqualTo(1);
         ROUND_TRIPS.incrementAndGet();

@@ -8,8 +8,7 @@ import java.util.stream.Stream;
 
 /** Unique agent ids, and a scratch directory for a test class's {@link Backends}. */
 final class Ids {
-    private Ids() {
-    }
+    private Ids() {}
 
     /** A fresh plain agent id ({@code a-z 0-9 -}) starting with {@code prefix}. */
     static String unique(String prefix) {

@@ -13,8 +13,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * S3Proxy serving the S3 protocol (signatures checked) on a loopback port over a directory
- * ({@code FilesystemNio2BlobStore}): the objects outlive the process, so a crashed server can be
- * started again over the same directory, in this JVM or in a child one.
+ * ({@code FilesystemNio2BlobStore}): the objects outlive the process, so a crashed server can be started again over the
+ * same directory, in this JVM or in a child one.
  */
 final class LocalS3 implements AutoCloseable {
     static final String ACCESS_KEY = "reliability-access";
@@ -66,13 +66,20 @@ final class LocalS3 implements AutoCloseable {
     /** Provider settings for the bucket of this server. */
     static java.util.Map<String, String> settings(URI endpoint) {
         return java.util.Map.of(
-                "agent.persistence.s3.bucket", BUCKET,
-                "agent.persistence.s3.endpoint", endpoint.toString(),
-                "agent.persistence.s3.region", "us-east-1",
-                "agent.persistence.s3.access-key-id", ACCESS_KEY,
-                "agent.persistence.s3.secret-access-key", SECRET_KEY,
-                "agent.persistence.s3.connect-timeout", "2s",
-                "agent.persistence.s3.read-timeout", "10s");
+                "agent.persistence.s3.bucket",
+                BUCKET,
+                "agent.persistence.s3.endpoint",
+                endpoint.toString(),
+                "agent.persistence.s3.region",
+                "us-east-1",
+                "agent.persistence.s3.access-key-id",
+                ACCESS_KEY,
+                "agent.persistence.s3.secret-access-key",
+                SECRET_KEY,
+                "agent.persistence.s3.connect-timeout",
+                "2s",
+                "agent.persistence.s3.read-timeout",
+                "10s");
     }
 
     /** A raw client, for inspecting and tampering with objects. */
@@ -82,7 +89,8 @@ final class LocalS3 implements AutoCloseable {
                 .endpointOverride(endpoint)
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
                 .build();
     }
 

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The server goes down in the middle of a pipeline run and comes back: the provider raises
- * {@link StorageUnavailableException} while it is down, the pipeline retries its checkpoint save
- * with backoff, and the run completes with every checkpoint present. Each backend runs on a server
- * of its own (PostgreSQL, MariaDB, Redis with AOF, S3Proxy over a directory), never a shared one.
+ * {@link StorageUnavailableException} while it is down, the pipeline retries its checkpoint save with backoff, and the
+ * run completes with every checkpoint present. Each backend runs on a server of its own (PostgreSQL, MariaDB, Redis
+ * with AOF, S3Proxy over a directory), never a shared one.
  */
 class OutageTest {
     private static final Duration DOWN = Duration.ofMillis(2500);
@@ -70,8 +70,13 @@ class OutageTest {
             outage("redis", "redis", new PrivateServer() {
                 @Override
                 public Map<String, String> settings() {
-                    return Map.of("agent.persistence.redis.uri", redis.uri(),
-                            "agent.persistence.redis.connect-timeout", "1s", "agent.persistence.redis.socket-timeout", "2s");
+                    return Map.of(
+                            "agent.persistence.redis.uri",
+                            redis.uri(),
+                            "agent.persistence.redis.connect-timeout",
+                            "1s",
+                            "agent.persistence.redis.socket-timeout",
+                            "2s");
                 }
 
                 @Override
@@ -86,12 +91,12 @@ class OutageTest {
 
                 @Override
                 public String mechanism() {
-                    return "private redis-server (AOF, appendfsync always) on port " + redis.port() + ", SIGKILL, then started again";
+                    return "private redis-server (AOF, appendfsync always) on port " + redis.port()
+                            + ", SIGKILL, then started again";
                 }
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
             });
         }
     }
@@ -125,8 +130,7 @@ class OutageTest {
                 }
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
             });
         } finally {
             current.get().close();
@@ -142,8 +146,10 @@ class OutageTest {
         try (var storage = PersistenceStorageProviders.load(provider, ProviderConfig.of(server.settings()))) {
             var builder = Pipeline.builder("outage", StateCodec.jackson(PipelineChildMain.Progress.class))
                     .storage(storage)
-                    .checkpointRetry(RetryPolicy.custom().maxRetries(30)
-                            .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1))).build())
+                    .checkpointRetry(RetryPolicy.custom()
+                            .maxRetries(30)
+                            .backoff(Backoff.exponential(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1)))
+                            .build())
                     .listener(event -> {
                         if (event instanceof PipelineEvent.CheckpointSaveFailed failed) {
                             failures.add(failed);
@@ -158,14 +164,16 @@ class OutageTest {
                         } catch (Throwable e) {
                             whileDown.set(e);
                         }
-                        var thread = new Thread(() -> {
-                            try {
-                                Thread.sleep(DOWN.toMillis());
-                                server.start();
-                            } catch (Exception e) {
-                                throw new IllegalStateException(e);
-                            }
-                        }, "restart");
+                        var thread = new Thread(
+                                () -> {
+                                    try {
+                                        Thread.sleep(DOWN.toMillis());
+                                        server.start();
+                                    } catch (Exception e) {
+                                        throw new IllegalStateException(e);
+                                    }
+                                },
+                                "restart");
                         thread.start();
                         restart.set(thread);
                     }
@@ -174,31 +182,45 @@ class OutageTest {
             }
             var result = builder.build().run(runId, new PipelineChildMain.Progress(List.of()));
             restart.get().join(120_000);
-            assertThat(result.isCompleted()).as(String.valueOf(result.failure())).isTrue();
+            assertThat(result.isCompleted())
+                    .as(String.valueOf(result.failure()))
+                    .isTrue();
             assertThat(result.state().done()).containsExactlyElementsOf(NODES);
-            assertThat(whileDown.get()).as("a call while the server is down").isInstanceOf(StorageUnavailableException.class);
-            assertThat(failures).as("saves that met the outage").isNotEmpty()
+            assertThat(whileDown.get())
+                    .as("a call while the server is down")
+                    .isInstanceOf(StorageUnavailableException.class);
+            assertThat(failures)
+                    .as("saves that met the outage")
+                    .isNotEmpty()
                     .allSatisfy(f -> assertThat(f.exception()).isInstanceOf(StorageUnavailableException.class));
             var expected = new ArrayList<String>(List.of(Pipeline.START_NODE_ID));
             expected.addAll(NODES);
             expected.add(AgentCheckpoint.TOMBSTONE_NODE_ID);
-            assertThat(storage.getCheckpoints(runId)).extracting(AgentCheckpoint::nodeId).containsExactlyElementsOf(expected);
+            assertThat(storage.getCheckpoints(runId))
+                    .extracting(AgentCheckpoint::nodeId)
+                    .containsExactlyElementsOf(expected);
             storage.deleteCheckpoints(runId);
         }
-        Figures.record("outage mid-run", label, server.mechanism() + "; down " + DOWN.toMillis() + " ms; "
-                + failures.size() + " failed save attempts, all StorageUnavailableException, retried with backoff; "
-                + "run completed with all " + (NODES.size() + 2) + " checkpoints; message while down: \""
-                + whileDown.get().getMessage() + "\"; " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        Figures.record(
+                "outage mid-run",
+                label,
+                server.mechanism() + "; down " + DOWN.toMillis() + " ms; "
+                        + failures.size()
+                        + " failed save attempts, all StorageUnavailableException, retried with backoff; "
+                        + "run completed with all " + (NODES.size() + 2) + " checkpoints; message while down: \""
+                        + whileDown.get().getMessage() + "\"; " + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 
     @Test
     void aCallWhileTheServerIsDownNamesTheEndpoint() throws Exception {
         try (var redis = PrivateRedis.start(dir.resolve("redis-down"), false);
-             var storage = PersistenceStorageProviders.load("redis", ProviderConfig.of(Map.of(
-                     "agent.persistence.redis.uri", redis.uri())))) {
+                var storage = PersistenceStorageProviders.load(
+                        "redis", ProviderConfig.of(Map.of("agent.persistence.redis.uri", redis.uri())))) {
             redis.kill();
-            assertThatThrownBy(() -> storage.listAgents()).isInstanceOf(StorageUnavailableException.class)
-                    .hasMessageContaining("127.0.0.1:" + redis.port()).hasCauseInstanceOf(RuntimeException.class);
+            assertThatThrownBy(() -> storage.listAgents())
+                    .isInstanceOf(StorageUnavailableException.class)
+                    .hasMessageContaining("127.0.0.1:" + redis.port())
+                    .hasCauseInstanceOf(RuntimeException.class);
             redis.start();
             assertThat(storage.listAgents()).isEmpty();
         }

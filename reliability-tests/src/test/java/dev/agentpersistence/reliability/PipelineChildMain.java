@@ -19,10 +19,9 @@ import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The pipeline run {@link PipelineKillTest} kills: {@value #NODES} nodes, each appending its name
- * to the state after a short piece of work, journaling every start. Arguments:
- * {@code <provider> <settings.properties> <runId> <journal>}. Prints {@code READY}, then one
- * {@code RESULT ...} line if it is not killed first.
+ * The pipeline run {@link PipelineKillTest} kills: {@value #NODES} nodes, each appending its name to the state after a
+ * short piece of work, journaling every start. Arguments: {@code <provider> <settings.properties> <runId> <journal>}.
+ * Prints {@code READY}, then one {@code RESULT ...} line if it is not killed first.
  */
 public final class PipelineChildMain {
     static final int NODES = 10;
@@ -36,8 +35,7 @@ public final class PipelineChildMain {
         }
     }
 
-    private PipelineChildMain() {
-    }
+    private PipelineChildMain() {}
 
     static List<String> nodeNames() {
         var names = new ArrayList<String>();
@@ -54,14 +52,22 @@ public final class PipelineChildMain {
     }
 
     static Pipeline<Progress> pipeline(dev.agentpersistence.spi.PersistenceStorageProvider<?> storage, Path journal) {
-        var builder = Pipeline.builder("killed-pipeline", StateCodec.jackson(Progress.class)).storage(storage);
+        var builder = Pipeline.builder("killed-pipeline", StateCodec.jackson(Progress.class))
+                .storage(storage);
         for (String name : nodeNames()) {
             builder.node(Node.<Progress>builder(name)
-                    .postcondition(Condition.<Progress>of("ran-once", state -> state.done().equals(expectedAfter(name))
-                            ? List.of() : List.of("expected " + expectedAfter(name) + " but was " + state.done())))
+                    .postcondition(Condition.<Progress>of(
+                            "ran-once",
+                            state -> state.done().equals(expectedAfter(name))
+                                    ? List.of()
+                                    : List.of("expected " + expectedAfter(name) + " but was " + state.done())))
                     .action(ctx -> {
-                        Files.writeString(journal, "start " + name + "\n", StandardCharsets.UTF_8,
-                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                        Files.writeString(
+                                journal,
+                                "start " + name + "\n",
+                                StandardCharsets.UTF_8,
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.APPEND);
                         Thread.sleep(20 + ThreadLocalRandom.current().nextInt(60));
                         return ctx.state().plus(name);
                     })
@@ -71,7 +77,8 @@ public final class PipelineChildMain {
     }
 
     public static void main(String[] args) throws Exception {
-        var out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        var out =
+                new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
         var properties = new Properties();
         try (var in = new FileInputStream(args[1])) {
             properties.load(in);
@@ -82,8 +89,9 @@ public final class PipelineChildMain {
             var pipeline = pipeline(storage, Path.of(args[3]));
             out.println("READY");
             var result = pipeline.run(args[2], new Progress(List.of()));
-            out.println("RESULT " + result.status() + " executed=" + result.executedNodes()
-                    + " resumedAfter=" + result.resumedAfter().orElse("-") + " done=" + result.state().done());
+            out.println("RESULT " + result.status() + " executed=" + result.executedNodes() + " resumedAfter="
+                    + result.resumedAfter().orElse("-") + " done="
+                    + result.state().done());
         }
     }
 }

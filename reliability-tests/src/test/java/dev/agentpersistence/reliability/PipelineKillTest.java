@@ -22,10 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Pipeline runs in a child JVM SIGKILLed at random moments (mid-node, mid-save) and started
- * again until they complete, several runs per backend (file and SQLite): each run completes with
- * every node's checkpoint exactly once in order, the final state has every node once, and running
- * the completed run again runs nothing.
+ * Pipeline runs in a child JVM SIGKILLed at random moments (mid-node, mid-save) and started again until they complete,
+ * several runs per backend (file and SQLite): each run completes with every node's checkpoint exactly once in order,
+ * the final state has every node once, and running the completed run again runs nothing.
  */
 class PipelineKillTest {
     private static final int BOUNDED_RUNS = 2;
@@ -48,7 +47,10 @@ class PipelineKillTest {
     @Test
     @Timeout(900)
     void file() throws Exception {
-        runs("file", "file", Map.of("agent.persistence.file.dir", dir.resolve("file").toString()));
+        runs(
+                "file",
+                "file",
+                Map.of("agent.persistence.file.dir", dir.resolve("file").toString()));
     }
 
     @Test
@@ -73,8 +75,8 @@ class PipelineKillTest {
             Path journal = dir.resolve(runId + ".journal");
             boolean completed = false;
             for (int start = 1; start <= MAX_STARTS && !completed; start++) {
-                ChildJvm child = ChildJvms.start(PipelineChildMain.class,
-                        provider, settingsFile.toString(), runId, journal.toString());
+                ChildJvm child = ChildJvms.start(
+                        PipelineChildMain.class, provider, settingsFile.toString(), runId, journal.toString());
                 child.awaitLine("READY", Duration.ofSeconds(90));
                 // Kill within the run's first ~700 ms (a run takes about 500 ms): every other start is
                 // let run to its end, so each run is killed a few times and then completes.
@@ -83,19 +85,25 @@ class PipelineKillTest {
                     child.kill();
                     kills++;
                 } else {
-                    assertThat(child.waitFor(Duration.ofSeconds(120))).as(child.output()).isZero();
+                    assertThat(child.waitFor(Duration.ofSeconds(120)))
+                            .as(child.output())
+                            .isZero();
                 }
                 completed = child.lines().stream().anyMatch(l -> l.startsWith("RESULT COMPLETED"));
                 assertThat(child.lines()).noneMatch(l -> l.startsWith("RESULT FAILED"));
             }
-            assertThat(completed).as("run %s completed within %d starts", runId, MAX_STARTS).isTrue();
+            assertThat(completed)
+                    .as("run %s completed within %d starts", runId, MAX_STARTS)
+                    .isTrue();
             nodeStarts += Files.readAllLines(journal).size();
             try (var storage = PersistenceStorageProviders.load(provider, ProviderConfig.of(settings))) {
                 var expected = new ArrayList<String>(List.of(Pipeline.START_NODE_ID));
                 expected.addAll(PipelineChildMain.nodeNames());
                 expected.add(AgentCheckpoint.TOMBSTONE_NODE_ID);
-                assertThat(storage.getCheckpoints(runId)).extracting(AgentCheckpoint::nodeId)
-                        .as("one checkpoint per node, in order").containsExactlyElementsOf(expected);
+                assertThat(storage.getCheckpoints(runId))
+                        .extracting(AgentCheckpoint::nodeId)
+                        .as("one checkpoint per node, in order")
+                        .containsExactlyElementsOf(expected);
                 var result = PipelineChildMain.pipeline(storage, journal)
                         .run(runId, new PipelineChildMain.Progress(List.of()));
                 assertThat(result.alreadyCompleted()).isTrue();
@@ -103,9 +111,12 @@ class PipelineKillTest {
                 assertThat(result.state().done()).containsExactlyElementsOf(PipelineChildMain.nodeNames());
             }
         }
-        Figures.record("pipeline killed mid-node", label, runs + " runs of " + PipelineChildMain.NODES + " nodes, "
-                + kills + " SIGKILLs, " + nodeStarts + " node starts for " + runs * PipelineChildMain.NODES
-                + " nodes (reruns of interrupted nodes), every run completed with one checkpoint per node; "
-                + (System.nanoTime() - started) / 1_000_000 + " ms");
+        Figures.record(
+                "pipeline killed mid-node",
+                label,
+                runs + " runs of " + PipelineChildMain.NODES + " nodes, "
+                        + kills + " SIGKILLs, " + nodeStarts + " node starts for " + runs * PipelineChildMain.NODES
+                        + " nodes (reruns of interrupted nodes), every run completed with one checkpoint per node; "
+                        + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 }

@@ -9,8 +9,7 @@ import java.util.function.BooleanSupplier;
 
 /** Free loopback ports, binaries on the PATH, and waiting for a server to answer. */
 final class Ports {
-    private Ports() {
-    }
+    private Ports() {}
 
     static int free() {
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A PostgreSQL cluster of its own ({@code initdb} into a temporary directory, {@code pg_ctl} on a
- * free loopback port), never the shared server. As root, the commands run as the {@code postgres}
- * user ({@code runuser}), which PostgreSQL requires. {@link #stop()} is {@code pg_ctl stop -m immediate}:
- * the server processes exit without a shutdown checkpoint, and the next start runs crash recovery.
+ * A PostgreSQL cluster of its own ({@code initdb} into a temporary directory, {@code pg_ctl} on a free loopback port),
+ * never the shared server. As root, the commands run as the {@code postgres} user ({@code runuser}), which PostgreSQL
+ * requires. {@link #stop()} is {@code pg_ctl stop -m immediate}: the server processes exit without a shutdown
+ * checkpoint, and the next start runs crash recovery.
  */
 final class PrivatePostgres implements PrivateServer {
     private final Path base;
@@ -31,30 +31,57 @@ final class PrivatePostgres implements PrivateServer {
 
     static PrivatePostgres create() throws Exception {
         Path bin = binDir();
-        Path base = Files.createTempDirectory("agent-persistence-pg",
+        Path base = Files.createTempDirectory(
+                "agent-persistence-pg",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         var server = new PrivatePostgres(base, bin, Ports.free());
         if (isRoot()) {
             run(List.of("chown", "-R", "postgres", base.toString()));
         }
-        server.pg("initdb", "-D", base.resolve("data").toString(), "-A", "trust", "-U", "postgres", "--no-sync",
-                "-E", "UTF8");
+        server.pg(
+                "initdb",
+                "-D",
+                base.resolve("data").toString(),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8");
         server.start();
         return server;
     }
 
     @Override
     public Map<String, String> settings() {
-        return Map.of("agent.persistence.jdbc.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres",
-                "agent.persistence.jdbc.connection-timeout", "2s", "agent.persistence.jdbc.pool-size", "2");
+        return Map.of(
+                "agent.persistence.jdbc.url",
+                "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres",
+                "agent.persistence.jdbc.connection-timeout",
+                "2s",
+                "agent.persistence.jdbc.pool-size",
+                "2");
     }
 
     @Override
     public void start() throws Exception {
-        pg("pg_ctl", "-D", base.resolve("data").toString(), "-o",
-                "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1", "-l", base.resolve("log").toString(),
-                "-w", "-t", "60", "start");
-        Ports.awaitAnswer("private PostgreSQL", () -> SharedServers.jdbcAnswers(settings().get("agent.persistence.jdbc.url")), null);
+        pg(
+                "pg_ctl",
+                "-D",
+                base.resolve("data").toString(),
+                "-o",
+                "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1",
+                "-l",
+                base.resolve("log").toString(),
+                "-w",
+                "-t",
+                "60",
+                "start");
+        Ports.awaitAnswer(
+                "private PostgreSQL",
+                () -> SharedServers.jdbcAnswers(settings().get("agent.persistence.jdbc.url")),
+                null);
     }
 
     @Override

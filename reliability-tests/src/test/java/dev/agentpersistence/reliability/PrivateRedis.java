@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code redis-server} of its own on a free loopback port with its own directory (never the
- * shared server), run in the foreground as a child process so it can be SIGKILLed. With
- * {@code aof} it appends every write to its AOF and fsyncs before answering ({@code appendfsync always}).
+ * A {@code redis-server} of its own on a free loopback port with its own directory (never the shared server), run in
+ * the foreground as a child process so it can be SIGKILLed. With {@code aof} it appends every write to its AOF and
+ * fsyncs before answering ({@code appendfsync always}).
  */
 final class PrivateRedis implements AutoCloseable {
     private final Path dir;
@@ -45,14 +45,29 @@ final class PrivateRedis implements AutoCloseable {
 
     /** Starts the server (again, over the same directory) and waits until it answers. */
     void start() throws Exception {
-        var command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--dir", dir.toAbsolutePath().toString(), "--daemonize", "no", "--save", "", "--protected-mode", "no",
-                "--logfile", dir.resolve("redis.log").toAbsolutePath().toString()));
+        var command = new ArrayList<>(List.of(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                dir.toAbsolutePath().toString(),
+                "--daemonize",
+                "no",
+                "--save",
+                "",
+                "--protected-mode",
+                "no",
+                "--logfile",
+                dir.resolve("redis.log").toAbsolutePath().toString()));
         if (aof) {
             command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
         }
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis.out").toFile()).start();
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.out").toFile())
+                .start();
         Ports.awaitAnswer("redis-server on port " + port, () -> SharedServers.redisAnswers(uri()) && loaded(), process);
     }
 

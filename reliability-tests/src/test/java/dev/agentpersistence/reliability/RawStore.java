@@ -11,9 +11,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Direct access to the bytes a provider stored for one checkpoint, bypassing the provider, to
- * inspect or corrupt them. Agent ids used with it are plain ({@code a-z 0-9 -}), so the layouts'
- * encodings stay simple.
+ * Direct access to the bytes a provider stored for one checkpoint, bypassing the provider, to inspect or corrupt them.
+ * Agent ids used with it are plain ({@code a-z 0-9 -}), so the layouts' encodings stay simple.
  */
 interface RawStore extends AutoCloseable {
 
@@ -27,8 +26,7 @@ interface RawStore extends AutoCloseable {
     String locationHint(String agentId, long version);
 
     @Override
-    default void close() throws Exception {
-    }
+    default void close() throws Exception {}
 
     /**
      * persistence-file, an agent kept as a journal: the document in the record of the version in
@@ -57,7 +55,9 @@ interface RawStore extends AutoCloseable {
         };
     }
 
-    /** persistence-file, an agent kept as one file per checkpoint: {@code <root>/<agent>/<19-digit version>.checkpoint}. */
+    /**
+     * persistence-file, an agent kept as one file per checkpoint: {@code <root>/<agent>/<19-digit version>.checkpoint}.
+     */
     static RawStore file(Path root) {
         return new RawStore() {
             Path path(String agentId, long version) {
@@ -88,7 +88,8 @@ interface RawStore extends AutoCloseable {
             @Override
             public byte[] read(String agentId, long version) throws Exception {
                 try (var c = DriverManager.getConnection(url);
-                     var s = c.prepareStatement("SELECT payload FROM " + table + " WHERE agent_id = ? AND version = ?")) {
+                        var s = c.prepareStatement(
+                                "SELECT payload FROM " + table + " WHERE agent_id = ? AND version = ?")) {
                     s.setString(1, agentId);
                     s.setLong(2, version);
                     try (var rs = s.executeQuery()) {
@@ -103,7 +104,8 @@ interface RawStore extends AutoCloseable {
             @Override
             public void write(String agentId, long version, byte[] stored) throws Exception {
                 try (var c = DriverManager.getConnection(url);
-                     var s = c.prepareStatement("UPDATE " + table + " SET payload = ? WHERE agent_id = ? AND version = ?")) {
+                        var s = c.prepareStatement(
+                                "UPDATE " + table + " SET payload = ? WHERE agent_id = ? AND version = ?")) {
                     s.setBytes(1, stored);
                     s.setString(2, agentId);
                     s.setLong(3, version);
@@ -125,7 +127,9 @@ interface RawStore extends AutoCloseable {
         var client = RedisClient.create(java.net.URI.create(uri));
         return new RawStore() {
             byte[] key(String agentId) {
-                String tag = Base64.getUrlEncoder().withoutPadding().encodeToString(agentId.getBytes(StandardCharsets.UTF_8));
+                String tag = Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(agentId.getBytes(StandardCharsets.UTF_8));
                 return (keyPrefix + "{" + tag + "}:b").getBytes(StandardCharsets.UTF_8);
             }
 
@@ -165,7 +169,8 @@ interface RawStore extends AutoCloseable {
 
             @Override
             public byte[] read(String agentId, long version) {
-                return client.getObjectAsBytes(b -> b.bucket(bucket).key(key(agentId, version))).asByteArray();
+                return client.getObjectAsBytes(b -> b.bucket(bucket).key(key(agentId, version)))
+                        .asByteArray();
             }
 
             @Override

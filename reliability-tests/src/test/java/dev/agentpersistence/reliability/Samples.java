@@ -9,15 +9,14 @@ import java.time.Instant;
 import java.util.Random;
 
 /**
- * Deterministic checkpoints: the one for {@code (agentId, version)} is always the same, so a
- * verifier that knows only a version can tell whether what is stored is exactly what was saved.
- * Numbers are ints, as the JSON codec reads them back. Every 7th version carries a 96 KiB state entry, to widen the window a crash can hit.
+ * Deterministic checkpoints: the one for {@code (agentId, version)} is always the same, so a verifier that knows only a
+ * version can tell whether what is stored is exactly what was saved. Numbers are ints, as the JSON codec reads them
+ * back. Every 7th version carries a 96 KiB state entry, to widen the window a crash can hit.
  */
 final class Samples {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private Samples() {
-    }
+    private Samples() {}
 
     static String idOf(long version) {
         return "cp-" + version;
@@ -35,8 +34,10 @@ final class Samples {
                 .lastInput(JSON.objectNode().put("input", (int) version))
                 .lastInputType("test.Input")
                 .message(Message.user("question " + version + " 😀").withId("q-" + version))
-                .message(Message.toolCall(new ToolCall("call-" + version, "tool", args)).withId("c-" + version))
-                .message(Message.toolResult("call-" + version, "tool", "ok " + version).withId("r-" + version))
+                .message(Message.toolCall(new ToolCall("call-" + version, "tool", args))
+                        .withId("c-" + version))
+                .message(Message.toolResult("call-" + version, "tool", "ok " + version)
+                        .withId("r-" + version))
                 .message(Message.assistant("answer " + random.nextLong()).withId("a-" + version))
                 .state("counter", JSON.numberNode((int) version))
                 .state("list", JSON.arrayNode().add(random.nextInt()).add("x").add(true))

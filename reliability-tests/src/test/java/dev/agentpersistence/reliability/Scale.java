@@ -10,8 +10,7 @@ import java.time.Duration;
 final class Scale {
     static final String LONG = "agent.persistence.reliability.long";
 
-    private Scale() {
-    }
+    private Scale() {}
 
     static boolean isLong() {
         String value = System.getProperty(LONG, System.getenv("AGENT_PERSISTENCE_RELIABILITY_LONG"));

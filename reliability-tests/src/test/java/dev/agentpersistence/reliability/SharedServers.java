@@ -21,17 +21,24 @@ final class SharedServers {
     static final String MARIADB_ENV = "AGENT_PERSISTENCE_TEST_MARIADB_URL";
     static final String REDIS_ENV = "AGENT_PERSISTENCE_TEST_REDIS_URI";
 
-    private SharedServers() {
-    }
+    private SharedServers() {}
 
     static String postgres() {
-        return TestServices.locate("PostgreSQL", POSTGRES_ENV, "jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
-                SharedServers::jdbcAnswers, null);
+        return TestServices.locate(
+                "PostgreSQL",
+                POSTGRES_ENV,
+                "jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
+                SharedServers::jdbcAnswers,
+                null);
     }
 
     static String mariadb() {
-        return TestServices.locate("MariaDB", MARIADB_ENV, "jdbc:mariadb://127.0.0.1:3306/test?user=root",
-                SharedServers::jdbcAnswers, null);
+        return TestServices.locate(
+                "MariaDB",
+                MARIADB_ENV,
+                "jdbc:mariadb://127.0.0.1:3306/test?user=root",
+                SharedServers::jdbcAnswers,
+                null);
     }
 
     static String redis() {
@@ -52,7 +59,8 @@ final class SharedServers {
         try {
             URI parsed = URI.create(uri);
             try (var socket = new Socket()) {
-                socket.connect(new InetSocketAddress(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort()), 1000);
+                socket.connect(
+                        new InetSocketAddress(parsed.getHost(), parsed.getPort() < 0 ? 6379 : parsed.getPort()), 1000);
                 socket.setSoTimeout(1000);
                 OutputStream out = socket.getOutputStream();
                 out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -5,22 +5,22 @@ import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
- * Opens one backend for a benchmark: our provider over it, the backend's own client for the raw
- * baseline, and the measure of how many bytes a namespace occupies. A namespace (lower-case letters
- * and digits) separates the data of independent workloads within a run.
+ * Opens one backend for a benchmark: our provider over it, the backend's own client for the raw baseline, and the
+ * measure of how many bytes a namespace occupies. A namespace (lower-case letters and digits) separates the data of
+ * independent workloads within a run.
  */
 public interface BackendDriver {
 
     /**
      * Our provider over {@code namespace}, writing the stored form of {@link StoredForm#settings}.
      *
-     * @param bulk        {@code true} for loading fixtures: the same storage with per-save durability relaxed
-     *                    where the backend allows it per connection (no fsync, {@code synchronous=OFF},
-     *                    {@code synchronous_commit=off}); never used for measuring
+     * @param bulk {@code true} for loading fixtures: the same storage with per-save durability relaxed where the
+     *     backend allows it per connection (no fsync, {@code synchronous=OFF}, {@code synchronous_commit=off}); never
+     *     used for measuring
      * @param incremental whether long histories are written incrementally (every provider reads both forms)
      */
-    PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                      boolean incremental);
+    PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental);
 
     /** As {@link #open(BenchSettings, String, boolean, boolean)} with whole histories in every checkpoint. */
     default PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
@@ -33,12 +33,11 @@ public interface BackendDriver {
     }
 
     /**
-     * Brings the namespace to the state a long-running deployment would be in after fixtures were
-     * loaded: for the databases, fresh table statistics ({@code ANALYZE}), which autovacuum or the
-     * server would otherwise only gather later, leaving the planner to guess.
+     * Brings the namespace to the state a long-running deployment would be in after fixtures were loaded: for the
+     * databases, fresh table statistics ({@code ANALYZE}), which autovacuum or the server would otherwise only gather
+     * later, leaving the planner to guess.
      */
-    default void afterLoad(BenchSettings settings, String namespace) {
-    }
+    default void afterLoad(BenchSettings settings, String namespace) {}
 
     /** How many threads load fixtures concurrently (1 where the backend serializes writes anyway). */
     default int loadThreads() {

@@ -11,19 +11,19 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Where one benchmark run keeps its data, read from system properties that the launcher hands to
- * every forked JVM. Every name in a backend (directory, table prefix, key prefix, bucket) includes
- * the run id, so runs never see each other's data, and the launcher removes it all at the end.
+ * Where one benchmark run keeps its data, read from system properties that the launcher hands to every forked JVM.
+ * Every name in a backend (directory, table prefix, key prefix, bucket) includes the run id, so runs never see each
+ * other's data, and the launcher removes it all at the end.
  *
- * @param runId       lower-case letters and digits, unique per run
- * @param dataDir     where file-based backends (file provider, SQLite, peers) keep their files
+ * @param runId lower-case letters and digits, unique per run
+ * @param dataDir where file-based backends (file provider, SQLite, peers) keep their files
  * @param postgresUrl JDBC URL of PostgreSQL, with credentials
- * @param mariaDbUrl  JDBC URL of MariaDB, with credentials
- * @param redisUri    URI of Redis
- * @param s3Endpoint  URL of the S3 server the launcher started, if any
+ * @param mariaDbUrl JDBC URL of MariaDB, with credentials
+ * @param redisUri URI of Redis
+ * @param s3Endpoint URL of the S3 server the launcher started, if any
  */
-public record BenchSettings(String runId, Path dataDir, String postgresUrl, String mariaDbUrl, String redisUri,
-                            Optional<URI> s3Endpoint) {
+public record BenchSettings(
+        String runId, Path dataDir, String postgresUrl, String mariaDbUrl, String redisUri, Optional<URI> s3Endpoint) {
     public static final String RUN_ID = "agent.persistence.bench.run-id";
     public static final String DATA_DIR = "agent.persistence.bench.data-dir";
     public static final String POSTGRES_URL = "agent.persistence.bench.postgres-url";
@@ -62,9 +62,14 @@ public record BenchSettings(String runId, Path dataDir, String postgresUrl, Stri
         return id.toString();
     }
 
-    /** Settings for a new run: endpoints from system properties, else the test environment variables, else loopback defaults. */
+    /**
+     * Settings for a new run: endpoints from system properties, else the test environment variables, else loopback
+     * defaults.
+     */
     public static BenchSettings forNewRun(String runId, Path dataDir, Optional<URI> s3Endpoint) {
-        return new BenchSettings(runId, dataDir.toAbsolutePath().normalize(),
+        return new BenchSettings(
+                runId,
+                dataDir.toAbsolutePath().normalize(),
                 setting(POSTGRES_URL, "AGENT_PERSISTENCE_TEST_POSTGRES_URL", POSTGRES_DEFAULT),
                 setting(MARIADB_URL, "AGENT_PERSISTENCE_TEST_MARIADB_URL", MARIADB_DEFAULT),
                 setting(REDIS_URI, "AGENT_PERSISTENCE_TEST_REDIS_URI", REDIS_DEFAULT),
@@ -81,8 +86,12 @@ public record BenchSettings(String runId, Path dataDir, String postgresUrl, Stri
             }
             return value;
         };
-        return new BenchSettings(required.apply(RUN_ID), Path.of(required.apply(DATA_DIR)),
-                required.apply(POSTGRES_URL), required.apply(MARIADB_URL), required.apply(REDIS_URI),
+        return new BenchSettings(
+                required.apply(RUN_ID),
+                Path.of(required.apply(DATA_DIR)),
+                required.apply(POSTGRES_URL),
+                required.apply(MARIADB_URL),
+                required.apply(REDIS_URI),
                 Optional.ofNullable(System.getProperty(S3_ENDPOINT)).map(URI::create));
     }
 
@@ -95,7 +104,9 @@ public record BenchSettings(String runId, Path dataDir, String postgresUrl, Stri
         properties.put(MARIADB_URL, mariaDbUrl);
         properties.put(REDIS_URI, redisUri);
         s3Endpoint.ifPresent(uri -> properties.put(S3_ENDPOINT, uri.toString()));
-        return properties.entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
+        return properties.entrySet().stream()
+                .map(e -> "-D" + e.getKey() + "=" + e.getValue())
+                .toList();
     }
 
     /** The directory of this run's files. */

@@ -14,15 +14,21 @@ import java.util.Set;
 
 /** Size and removal of directory trees, and the directory the benchmarks write to. */
 public final class Directories {
-    private Directories() {
-    }
+    private Directories() {}
 
     /** {@code benchmarks/target} when run from the jar or the classes there; else {@code ./target}. */
     public static Path target() throws URISyntaxException {
-        Path location = Path.of(Directories.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path location = Path.of(Directories.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         Path parent = location.getParent();
-        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target")
-                ? parent : Path.of("target").toAbsolutePath();
+        return parent != null
+                        && parent.getFileName() != null
+                        && parent.getFileName().toString().equals("target")
+                ? parent
+                : Path.of("target").toAbsolutePath();
     }
 
     /** Bytes of the regular files under {@code root}, each file counted once however many hard links name it. */

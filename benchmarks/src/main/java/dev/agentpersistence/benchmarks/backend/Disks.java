@@ -4,12 +4,11 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Flushes the operating system's dirty pages before a measurement, so that one benchmark's writes
- * (up to hundreds of MB with 250 KiB documents) are not written back during the next one.
+ * Flushes the operating system's dirty pages before a measurement, so that one benchmark's writes (up to hundreds of MB
+ * with 250 KiB documents) are not written back during the next one.
  */
 public final class Disks {
-    private Disks() {
-    }
+    private Disks() {}
 
     /** Runs {@code sync} and waits for it (at most a minute); does nothing where there is no {@code sync}. */
     public static void flush() {

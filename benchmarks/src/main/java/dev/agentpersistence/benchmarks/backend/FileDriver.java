@@ -9,9 +9,9 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 
 /**
- * The file provider with fsync on (its default) or off, keeping agents as journals (its default) or
- * as one file per checkpoint; the raw baseline writes one file per save
- * ({@code FileChannel.write} then {@code force}, when fsync is on) and reads it with {@code Files.readAllBytes}.
+ * The file provider with fsync on (its default) or off, keeping agents as journals (its default) or as one file per
+ * checkpoint; the raw baseline writes one file per save ({@code FileChannel.write} then {@code force}, when fsync is
+ * on) and reads it with {@code Files.readAllBytes}.
  */
 final class FileDriver implements BackendDriver {
     private final boolean fsync;
@@ -23,13 +23,15 @@ final class FileDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                             boolean incremental) {
-        return FileStorageProvider.of(FileStorageConfig.custom()
-                .directory(directory(settings, namespace))
-                .fsync(fsync && !bulk)
-                .journal(journal)
-                .build(), StoredForm.settings(incremental));
+    public PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return FileStorageProvider.of(
+                FileStorageConfig.custom()
+                        .directory(directory(settings, namespace))
+                        .fsync(fsync && !bulk)
+                        .journal(journal)
+                        .build(),
+                StoredForm.settings(incremental));
     }
 
     @Override

@@ -7,14 +7,14 @@ import dev.agentpersistence.inmemory.InMemoryStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
- * The heap provider. It has no driver underneath; its "raw" store is a map of the encoded bytes, a
- * reference point only: the in-memory provider is held against the in-memory peers instead.
+ * The heap provider. It has no driver underneath; its "raw" store is a map of the encoded bytes, a reference point
+ * only: the in-memory provider is held against the in-memory peers instead.
  */
 final class InMemoryDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                             boolean incremental) {
+    public PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return new InMemoryStorageProvider(StoredForm.settings(incremental), java.time.Clock.systemUTC());
     }
 

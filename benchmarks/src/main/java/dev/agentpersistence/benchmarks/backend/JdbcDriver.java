@@ -16,9 +16,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The JDBC provider on SQLite (a file in the run directory), PostgreSQL or MariaDB, with tables
- * prefixed by run and namespace. The raw baseline is a plain JDBC connection doing one autocommitted
- * {@code INSERT} or one {@code SELECT} by primary key on a two-column table of the same column types.
+ * The JDBC provider on SQLite (a file in the run directory), PostgreSQL or MariaDB, with tables prefixed by run and
+ * namespace. The raw baseline is a plain JDBC connection doing one autocommitted {@code INSERT} or one {@code SELECT}
+ * by primary key on a two-column table of the same column types.
  */
 final class JdbcDriver implements BackendDriver {
     private final JdbcKind kind;
@@ -40,13 +40,16 @@ final class JdbcDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                             boolean incremental) {
-        return JdbcStorageProvider.builder().config(JdbcStorageConfig.custom()
-                .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
-                .tablePrefix(tablePrefix(settings, namespace))
-                .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
-                .build()).settings(StoredForm.settings(incremental)).build();
+    public PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return JdbcStorageProvider.builder()
+                .config(JdbcStorageConfig.custom()
+                        .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
+                        .tablePrefix(tablePrefix(settings, namespace))
+                        .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
+                        .build())
+                .settings(StoredForm.settings(incremental))
+                .build();
     }
 
     @Override
@@ -56,8 +59,11 @@ final class JdbcDriver implements BackendDriver {
 
     @Override
     public RawStore openRaw(BenchSettings settings, String namespace) {
-        return new RawJdbcStore(kind.url(settings, sqliteFile(settings, namespace), false),
-                tablePrefix(settings, namespace) + "raw", kind.rawTableDdl(), kind == JdbcKind.SQLITE);
+        return new RawJdbcStore(
+                kind.url(settings, sqliteFile(settings, namespace), false),
+                tablePrefix(settings, namespace) + "raw",
+                kind.rawTableDdl(),
+                kind == JdbcKind.SQLITE);
     }
 
     @Override
@@ -111,7 +117,8 @@ final class JdbcDriver implements BackendDriver {
 
     private static List<String> tables(Connection connection, String prefix) throws SQLException {
         var names = new ArrayList<String>();
-        try (var rows = connection.getMetaData().getTables(connection.getCatalog(), null, null, new String[]{"TABLE"})) {
+        try (var rows =
+                connection.getMetaData().getTables(connection.getCatalog(), null, null, new String[] {"TABLE"})) {
             while (rows.next()) {
                 String name = rows.getString("TABLE_NAME");
                 if (name.toLowerCase(java.util.Locale.ROOT).startsWith(prefix)) {

@@ -14,19 +14,21 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * The Redis provider under a key prefix of run and namespace. The raw baseline is Jedis
- * {@code SET}/{@code GET} through a {@link RedisClient} (pooled) client. Bytes stored: the sum of
- * {@code MEMORY USAGE} over the namespace's keys.
+ * The Redis provider under a key prefix of run and namespace. The raw baseline is Jedis {@code SET}/{@code GET} through
+ * a {@link RedisClient} (pooled) client. Bytes stored: the sum of {@code MEMORY USAGE} over the namespace's keys.
  */
 final class RedisDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                             boolean incremental) {
-        return RedisStorageProvider.builder().config(RedisStorageConfig.custom()
-                .uri(settings.redisUri())
-                .keyPrefix(prefix(settings, namespace))
-                .build()).settings(StoredForm.settings(incremental)).build();
+    public PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return RedisStorageProvider.builder()
+                .config(RedisStorageConfig.custom()
+                        .uri(settings.redisUri())
+                        .keyPrefix(prefix(settings, namespace))
+                        .build())
+                .settings(StoredForm.settings(incremental))
+                .build();
     }
 
     @Override

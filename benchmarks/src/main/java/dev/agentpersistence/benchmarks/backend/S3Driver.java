@@ -10,16 +10,18 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * The S3 provider on the run's bucket of the S3 server the launcher started, under a key prefix
- * per namespace. The raw baseline is one {@code PutObject} or {@code GetObject} with an SDK client
- * built the same way as the provider's. Bytes stored: the sum of the namespace's object sizes.
+ * The S3 provider on the run's bucket of the S3 server the launcher started, under a key prefix per namespace. The raw
+ * baseline is one {@code PutObject} or {@code GetObject} with an SDK client built the same way as the provider's. Bytes
+ * stored: the sum of the namespace's object sizes.
  */
 final class S3Driver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk,
-                                                             boolean incremental) {
-        return S3StorageProvider.builder(config(settings, namespace)).settings(StoredForm.settings(incremental)).build();
+    public PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return S3StorageProvider.builder(config(settings, namespace))
+                .settings(StoredForm.settings(incremental))
+                .build();
     }
 
     @Override
@@ -35,8 +37,12 @@ final class S3Driver implements BackendDriver {
     @Override
     public long bytesStored(BenchSettings settings, String namespace) {
         try (S3Client client = client(settings)) {
-            return client.listObjectsV2Paginator(b -> b.bucket(settings.bucket()).prefix(namespace + "/"))
-                    .contents().stream().mapToLong(S3Object::size).sum();
+            return client
+                    .listObjectsV2Paginator(b -> b.bucket(settings.bucket()).prefix(namespace + "/"))
+                    .contents()
+                    .stream()
+                    .mapToLong(S3Object::size)
+                    .sum();
         }
     }
 
@@ -47,7 +53,8 @@ final class S3Driver implements BackendDriver {
 
     /** A client for the launcher's S3 server, configured as the provider configures its own. */
     static S3Client client(BenchSettings settings) {
-        return RawS3Store.client(settings.requireS3Endpoint(), BenchSettings.S3_ACCESS_KEY, BenchSettings.S3_SECRET_KEY);
+        return RawS3Store.client(
+                settings.requireS3Endpoint(), BenchSettings.S3_ACCESS_KEY, BenchSettings.S3_SECRET_KEY);
     }
 
     private static S3StorageConfig config(BenchSettings settings, String namespace) {

@@ -8,13 +8,12 @@ import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 
 /**
- * The conversation both repositories get: {@code turns} turns, each a user message of 200 characters and
- * an assistant answer of 800, added through {@link MessageWindowChatMemory} exactly as Spring AI's
- * {@code MessageChatMemoryAdvisor} adds them (one {@code add} before the model call, one after), so each
- * turn is two reads and two {@code saveAll}s. The text comes from a seeded {@link TextSource}: the same
- * for both stores.
+ * The conversation both repositories get: {@code turns} turns, each a user message of 200 characters and an assistant
+ * answer of 800, added through {@link MessageWindowChatMemory} exactly as Spring AI's {@code MessageChatMemoryAdvisor}
+ * adds them (one {@code add} before the model call, one after), so each turn is two reads and two {@code saveAll}s. The
+ * text comes from a seeded {@link TextSource}: the same for both stores.
  *
- * @param turns  the number of turns
+ * @param turns the number of turns
  * @param window the window of {@code MessageWindowChatMemory}; {@code 0} keeps the whole conversation
  */
 record ChatMemoryWorkload(int turns, int window) {
@@ -36,8 +35,10 @@ record ChatMemoryWorkload(int turns, int window) {
 
     /** Runs the conversation {@code conversationId} on {@code store}, counting only its own turns. */
     Result run(MeasuredChatMemory store, String conversationId) {
-        ChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(store.repository())
-                .maxMessages(window == 0 ? Integer.MAX_VALUE : window).build();
+        ChatMemory memory = MessageWindowChatMemory.builder()
+                .chatMemoryRepository(store.repository())
+                .maxMessages(window == 0 ? Integer.MAX_VALUE : window)
+                .build();
         var text = new TextSource(42);
         long[] nanos = new long[turns];
         long[] bytes = new long[turns];
@@ -53,7 +54,7 @@ record ChatMemoryWorkload(int turns, int window) {
             nanos[turn] = System.nanoTime() - start;
             bytes[turn] = store.counter().bytes() - turnBytes;
         }
-        return new Result(store.counter().bytes() - bytesBefore, store.counter().statements() - statementsBefore,
-                nanos, bytes);
+        return new Result(
+                store.counter().bytes() - bytesBefore, store.counter().statements() - statementsBefore, nanos, bytes);
     }
 }

@@ -24,15 +24,18 @@ import org.springframework.ai.chat.memory.repository.jdbc.SqliteChatMemoryReposi
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * One chat memory repository of the measurement over its own connection pool, whose writes a
- * {@link WriteCounter} counts: ours ({@link AgentPersistenceChatMemoryRepository} over the JDBC provider
- * with the default stored form and incremental history) or Spring AI's {@link JdbcChatMemoryRepository}.
- * On SQLite each store has a file of its own (WAL journal, like our provider's own pool); on PostgreSQL
- * ours gets tables of its own and Spring AI's uses its fixed table, created from Spring AI's schema.
+ * One chat memory repository of the measurement over its own connection pool, whose writes a {@link WriteCounter}
+ * counts: ours ({@link AgentPersistenceChatMemoryRepository} over the JDBC provider with the default stored form and
+ * incremental history) or Spring AI's {@link JdbcChatMemoryRepository}. On SQLite each store has a file of its own (WAL
+ * journal, like our provider's own pool); on PostgreSQL ours gets tables of its own and Spring AI's uses its fixed
+ * table, created from Spring AI's schema.
  */
 final class MeasuredChatMemory implements AutoCloseable {
     /** The databases measured. */
-    enum Database { SQLITE, POSTGRESQL }
+    enum Database {
+        SQLITE,
+        POSTGRESQL
+    }
 
     private final String name;
     private final ChatMemoryRepository repository;
@@ -41,8 +44,12 @@ final class MeasuredChatMemory implements AutoCloseable {
     private final Path sqliteFile;
     private PersistenceStorageProvider<?> provider;
 
-    private MeasuredChatMemory(String name, ChatMemoryRepository repository, WriteCounter counter, HikariDataSource pool,
-                            Path sqliteFile) {
+    private MeasuredChatMemory(
+            String name,
+            ChatMemoryRepository repository,
+            WriteCounter counter,
+            HikariDataSource pool,
+            Path sqliteFile) {
         this.name = name;
         this.repository = repository;
         this.counter = counter;
@@ -55,11 +62,13 @@ final class MeasuredChatMemory implements AutoCloseable {
         var counter = new WriteCounter();
         Path file = database == Database.SQLITE ? dir.resolve("ours.db") : null;
         HikariDataSource pool = pool(database, postgresUrl, file);
-        var provider = JdbcStorageProvider.builder().dataSource(counter.wrap(pool))
+        var provider = JdbcStorageProvider.builder()
+                .dataSource(counter.wrap(pool))
                 .config(JdbcStorageConfig.custom().tablePrefix(tablePrefix).build())
-                .settings(StoredForm.settings(true)).build();
-        var store = new MeasuredChatMemory("agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter,
-                pool, file);
+                .settings(StoredForm.settings(true))
+                .build();
+        var store = new MeasuredChatMemory(
+                "agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter, pool, file);
         store.provider = provider;
         return store;
     }
@@ -70,9 +79,12 @@ final class MeasuredChatMemory implements AutoCloseable {
         Path file = database == Database.SQLITE ? dir.resolve("spring-ai.db") : null;
         HikariDataSource pool = pool(database, postgresUrl, file);
         runSchema(pool, database == Database.SQLITE ? "schema-sqlite.sql" : "schema-postgresql.sql");
-        var repository = JdbcChatMemoryRepository.builder().jdbcTemplate(new JdbcTemplate(counter.wrap(pool)))
-                .dialect(database == Database.SQLITE ? new SqliteChatMemoryRepositoryDialect()
-                        : new PostgresChatMemoryRepositoryDialect())
+        var repository = JdbcChatMemoryRepository.builder()
+                .jdbcTemplate(new JdbcTemplate(counter.wrap(pool)))
+                .dialect(
+                        database == Database.SQLITE
+                                ? new SqliteChatMemoryRepositoryDialect()
+                                : new PostgresChatMemoryRepositoryDialect())
                 .build();
         return new MeasuredChatMemory("Spring AI JDBC", repository, counter, pool, file);
     }
@@ -122,7 +134,8 @@ final class MeasuredChatMemory implements AutoCloseable {
     private static void runSchema(HikariDataSource pool, String resource) {
         String path = "/org/springframework/ai/chat/memory/repository/jdbc/" + resource;
         try (InputStream in = JdbcChatMemoryRepository.class.getResourceAsStream(path);
-             Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+                Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
             if (in == null) {
                 throw new IllegalStateException("Spring AI's schema " + path + " is not on the class path");
             }

@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
- * Counts what a {@link DataSource}'s users write: the bytes of every value bound to an {@code INSERT},
- * {@code UPDATE}, {@code DELETE} or {@code MERGE} statement (text as UTF-8, binary as its length, numbers
- * and times as 8 bytes, booleans as 1, {@code NULL} as 0), each batch row counted, and the number of such
- * statements executed. Reads, DDL and transaction control are not counted. The same counter for both
- * stores makes the figures comparable whatever the database does with the rows.
+ * Counts what a {@link DataSource}'s users write: the bytes of every value bound to an {@code INSERT}, {@code UPDATE},
+ * {@code DELETE} or {@code MERGE} statement (text as UTF-8, binary as its length, numbers and times as 8 bytes,
+ * booleans as 1, {@code NULL} as 0), each batch row counted, and the number of such statements executed. Reads, DDL and
+ * transaction control are not counted. The same counter for both stores makes the figures comparable whatever the
+ * database does with the rows.
  */
 public final class WriteCounter {
     private final AtomicLong bytes = new AtomicLong();
@@ -69,8 +69,11 @@ public final class WriteCounter {
     /** Unprepared statements: a write's SQL text carries its values. */
     private Statement plain(Statement statement) {
         return proxy(Statement.class, statement, (target, method, args) -> {
-            if (method.getName().startsWith("execute") && args != null && args.length >= 1
-                    && args[0] instanceof String sql && isWrite(sql)) {
+            if (method.getName().startsWith("execute")
+                    && args != null
+                    && args.length >= 1
+                    && args[0] instanceof String sql
+                    && isWrite(sql)) {
                 bytes.addAndGet(sql.getBytes(StandardCharsets.UTF_8).length);
                 statements.incrementAndGet();
             }
@@ -99,15 +102,19 @@ public final class WriteCounter {
 
     private static boolean isWrite(String sql) {
         String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-        return head.startsWith("INSERT") || head.startsWith("UPDATE") || head.startsWith("DELETE")
-                || head.startsWith("MERGE") || head.startsWith("REPLACE")
-                || head.startsWith("WITH") && (head.contains(" INSERT ") || head.contains(" UPDATE ") || head.contains(" DELETE "));
+        return head.startsWith("INSERT")
+                || head.startsWith("UPDATE")
+                || head.startsWith("DELETE")
+                || head.startsWith("MERGE")
+                || head.startsWith("REPLACE")
+                || head.startsWith("WITH")
+                        && (head.contains(" INSERT ") || head.contains(" UPDATE ") || head.contains(" DELETE "));
     }
 
     @SuppressWarnings("unchecked")
     private static <T> T proxy(Class<T> type, T target, Handler<T> handler) {
         InvocationHandler invocation = (proxy, method, args) -> handler.handle(target, method, args);
-        return (T) Proxy.newProxyInstance(WriteCounter.class.getClassLoader(), new Class<?>[]{type}, invocation);
+        return (T) Proxy.newProxyInstance(WriteCounter.class.getClassLoader(), new Class<?>[] {type}, invocation);
     }
 
     private static Object invoke(Object target, Method method, Object[] args) throws Throwable {

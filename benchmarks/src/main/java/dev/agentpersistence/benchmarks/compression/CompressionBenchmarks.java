@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Compression candidates for the stored form on the benchmark checkpoint's JSON document: time to
- * compress and decompress it. {@link CompressionSizesMain} prints the sizes they reach.
+ * Compression candidates for the stored form on the benchmark checkpoint's JSON document: time to compress and
+ * decompress it. {@link CompressionSizesMain} prints the sizes they reach.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -24,7 +24,15 @@ public class CompressionBenchmarks {
     @Param({"10", "1000"})
     public int messages;
 
-    @Param({"deflate-1", "lz4-java", "lz4-java-safe", "lz4-aircompressor", "zstd-jni-1", "zstd-jni-3", "zstd-aircompressor"})
+    @Param({
+        "deflate-1",
+        "lz4-java",
+        "lz4-java-safe",
+        "lz4-aircompressor",
+        "zstd-jni-1",
+        "zstd-jni-3",
+        "zstd-aircompressor"
+    })
     public String algorithm;
 
     private CompressionCandidate candidate;
@@ -40,7 +48,8 @@ public class CompressionBenchmarks {
 
     /** The fixture checkpoint's JSON document with {@code messages} messages. */
     static byte[] documentOf(int messages) {
-        return CheckpointCodec.json().encode(Fixtures.checkpoint("compress-" + messages, 9, Fixtures.history(messages)));
+        return CheckpointCodec.json()
+                .encode(Fixtures.checkpoint("compress-" + messages, 9, Fixtures.history(messages)));
     }
 
     @Benchmark

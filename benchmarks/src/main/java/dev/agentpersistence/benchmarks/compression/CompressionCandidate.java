@@ -14,9 +14,8 @@ import java.util.zip.Inflater;
 import net.jpountz.lz4.LZ4Factory;
 
 /**
- * A compression algorithm and library measured for the stored form's compression layer. Each
- * compresses a whole document into one block and decompresses into an array of the known length,
- * as the layer does.
+ * A compression algorithm and library measured for the stored form's compression layer. Each compresses a whole
+ * document into one block and decompresses into an array of the known length, as the layer does.
  */
 public enum CompressionCandidate {
     /** java.util.zip at level 1: the layer's format until now. */

@@ -22,25 +22,27 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * {@code agent-persistence copy} from SQLite to PostgreSQL against the raw drivers copying the same
- * rows in batches. Not JMH: one run of each, wall time and peak heap.
+ * {@code agent-persistence copy} from SQLite to PostgreSQL against the raw drivers copying the same rows in batches.
+ * Not JMH: one run of each, wall time and peak heap.
  *
  * <pre>
  * java -Xmx256m -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.copy.CopyBenchmark \
  *     [checkpoints=100000] [agents=100] [threads=4] [PostgreSQL JDBC URL of the target]
  * </pre>
- * The source is a SQLite file under {@code benchmarks/target/copy-benchmark/} filled once through the
- * provider found by discovery (default settings: checksum, compression of large documents, incremental
- * history), {@code checkpoints / agents} checkpoints per agent, each with a 10-message history (the
- * fixture of the other benchmarks). Then:
+ *
+ * The source is a SQLite file under {@code benchmarks/target/copy-benchmark/} filled once through the provider found by
+ * discovery (default settings: checksum, compression of large documents, incremental history), {@code checkpoints /
+ * agents} checkpoints per agent, each with a 10-message history (the fixture of the other benchmarks). Then:
+ *
  * <ol>
- *   <li><b>raw</b>: plain JDBC reads every row of the provider's three tables (checkpoints, their
- *       metadata, history segments) from SQLite and inserts them into PostgreSQL tables of the same
- *       columns with {@code addBatch}/{@code executeBatch}, 500 rows and one transaction per batch;</li>
+ *   <li><b>raw</b>: plain JDBC reads every row of the provider's three tables (checkpoints, their metadata, history
+ *       segments) from SQLite and inserts them into PostgreSQL tables of the same columns with
+ *       {@code addBatch}/{@code executeBatch}, 500 rows and one transaction per batch;
  *   <li><b>copy</b>: the command line's {@code copy --from jdbc:sqlite:… --to jdbc:postgresql:… --threads N}, in
- *       process, which also verifies the target (count and SHA-256 per agent) before it returns;</li>
- *   <li><b>again</b>: the same copy once more, which finds everything there and only reads and verifies.</li>
+ *       process, which also verifies the target (count and SHA-256 per agent) before it returns;
+ *   <li><b>again</b>: the same copy once more, which finds everything there and only reads and verifies.
  * </ol>
+ *
  * Every table is created under a prefix of its own and dropped at the end.
  */
 public final class CopyBenchmark {
@@ -48,23 +50,32 @@ public final class CopyBenchmark {
     private static final int BATCH = 500;
     private static final List<String> TABLES = List.of("checkpoints", "checkpoint_metadata", "history_segments");
 
-    private CopyBenchmark() {
-    }
+    private CopyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int checkpoints = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int agents = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-        String postgres = args.length > 3 ? args[3]
-                : System.getenv().getOrDefault("AGENT_PERSISTENCE_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+        String postgres = args.length > 3
+                ? args[3]
+                : System.getenv()
+                        .getOrDefault(
+                                "AGENT_PERSISTENCE_TEST_POSTGRES_URL",
+                                "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
         Path directory = Files.createDirectories(Path.of("benchmarks", "target", "copy-benchmark"));
         Path sqlite = directory.resolve("source-" + checkpoints + "x" + agents + ".db");
         String source = "jdbc:sqlite:" + sqlite.toAbsolutePath();
         load(sqlite, source, checkpoints, agents);
-        String run = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36).substring(0, 6);
+        String run =
+                Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36).substring(0, 6);
 
-        System.out.printf(Locale.ROOT, "copy of %,d checkpoints (%d agents, %d messages each), SQLite -> PostgreSQL, max heap %d MiB%n",
-                checkpoints, agents, MESSAGES, Runtime.getRuntime().maxMemory() >> 20);
+        System.out.printf(
+                Locale.ROOT,
+                "copy of %,d checkpoints (%d agents, %d messages each), SQLite -> PostgreSQL, max heap %d MiB%n",
+                checkpoints,
+                agents,
+                MESSAGES,
+                Runtime.getRuntime().maxMemory() >> 20);
         String rawPrefix = "copyraw_" + run + "_";
         String ourPrefix = "copycli_" + run + "_";
         try {
@@ -73,23 +84,44 @@ public final class CopyBenchmark {
             long rows = rawCopy(source, postgres, rawPrefix);
             double raw = (System.nanoTime() - start) / 1e9;
             long rawHeap = peakHeap();
-            System.out.printf(Locale.ROOT, "raw JDBC batches: %,d rows in %.1f s, peak heap %d MiB%n", rows, raw, rawHeap >> 20);
+            System.out.printf(
+                    Locale.ROOT, "raw JDBC batches: %,d rows in %.1f s, peak heap %d MiB%n", rows, raw, rawHeap >> 20);
 
             resetPeakHeap();
             start = System.nanoTime();
             JsonNode result = cliCopy(source, postgres, ourPrefix, threads);
             double copy = (System.nanoTime() - start) / 1e9;
             long copyHeap = peakHeap();
-            System.out.printf(Locale.ROOT, "agent-persistence copy (--threads %d): %,d checkpoints in %.1f s (%.0f/s, verified: %s), peak heap %d MiB%n",
-                    threads, result.get("copied").asLong(), copy, result.get("copied").asLong() / copy, result.get("verified").asBoolean(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "agent-persistence copy (--threads %d): %,d checkpoints in %.1f s (%.0f/s, verified: %s), peak "
+                            + "heap %d MiB%n",
+                    threads,
+                    result.get("copied").asLong(),
+                    copy,
+                    result.get("copied").asLong() / copy,
+                    result.get("verified").asBoolean(),
                     copyHeap >> 20);
             start = System.nanoTime();
             JsonNode again = cliCopy(source, postgres, ourPrefix, threads);
             double rerun = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "the same copy again (nothing to write: reads both sides and verifies): %.1f s, %d copied%n",
-                    rerun, again.get("copied").asLong());
-            System.out.printf(Locale.ROOT, "| %,d × %d messages | %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MiB | %d MiB |%n",
-                    checkpoints, MESSAGES, threads, raw, copy, copy / raw, rerun, rawHeap >> 20, copyHeap >> 20);
+            System.out.printf(
+                    Locale.ROOT,
+                    "the same copy again (nothing to write: reads both sides and verifies): %.1f s, %d copied%n",
+                    rerun,
+                    again.get("copied").asLong());
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %,d × %d messages | %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MiB | %d MiB |%n",
+                    checkpoints,
+                    MESSAGES,
+                    threads,
+                    raw,
+                    copy,
+                    copy / raw,
+                    rerun,
+                    rawHeap >> 20,
+                    copyHeap >> 20);
         } finally {
             drop(postgres, rawPrefix);
             drop(postgres, ourPrefix);
@@ -107,7 +139,8 @@ public final class CopyBenchmark {
             throw new java.io.UncheckedIOException(e);
         }
         long start = System.nanoTime();
-        try (var provider = StorageUri.parse(source + "?synchronous=OFF&journal_mode=WAL", ProviderConfig.empty()).open()) {
+        try (var provider = StorageUri.parse(source + "?synchronous=OFF&journal_mode=WAL", ProviderConfig.empty())
+                .open()) {
             int perAgent = checkpoints / agents;
             for (int agent = 0; agent < agents; agent++) {
                 String agentId = "agent-" + agent;
@@ -127,7 +160,8 @@ public final class CopyBenchmark {
 
     private static long rawCopy(String source, String postgres, String prefix) throws SQLException {
         long rows = 0;
-        try (Connection from = DriverManager.getConnection(source); Connection to = DriverManager.getConnection(postgres)) {
+        try (Connection from = DriverManager.getConnection(source);
+                Connection to = DriverManager.getConnection(postgres)) {
             to.setAutoCommit(false);
             for (String table : TABLES) {
                 rows += copyTable(from, "agent_" + table, to, prefix + table);
@@ -137,15 +171,22 @@ public final class CopyBenchmark {
     }
 
     private static long copyTable(Connection from, String table, Connection to, String target) throws SQLException {
-        try (var select = from.createStatement(); var rows = select.executeQuery("SELECT * FROM " + table)) {
+        try (var select = from.createStatement();
+                var rows = select.executeQuery("SELECT * FROM " + table)) {
             var meta = rows.getMetaData();
             int columns = meta.getColumnCount();
             var definition = new StringBuilder();
             var placeholders = new StringBuilder();
             for (int column = 1; column <= columns; column++) {
                 String type = meta.getColumnTypeName(column).toUpperCase(Locale.ROOT);
-                definition.append(column > 1 ? ", " : "").append(meta.getColumnName(column)).append(' ')
-                        .append(type.contains("BLOB") || type.contains("BYTE") ? "BYTEA" : type.contains("INT") ? "BIGINT" : "TEXT");
+                definition
+                        .append(column > 1 ? ", " : "")
+                        .append(meta.getColumnName(column))
+                        .append(' ')
+                        .append(
+                                type.contains("BLOB") || type.contains("BYTE")
+                                        ? "BYTEA"
+                                        : type.contains("INT") ? "BIGINT" : "TEXT");
                 placeholders.append(column > 1 ? ", " : "").append('?');
             }
             try (var create = to.createStatement()) {
@@ -174,8 +215,21 @@ public final class CopyBenchmark {
     private static JsonNode cliCopy(String source, String postgres, String prefix, int threads) throws Exception {
         var out = new StringWriter();
         var err = new StringWriter();
-        int code = PersistenceCli.execute(new String[] {"copy", "--from", source, "--to", postgres,
-                "--to-set", "agent.persistence.jdbc.table-prefix=" + prefix, "--threads", Integer.toString(threads), "--json"}, new PrintWriter(out), new PrintWriter(err));
+        int code = PersistenceCli.execute(
+                new String[] {
+                    "copy",
+                    "--from",
+                    source,
+                    "--to",
+                    postgres,
+                    "--to-set",
+                    "agent.persistence.jdbc.table-prefix=" + prefix,
+                    "--threads",
+                    Integer.toString(threads),
+                    "--json"
+                },
+                new PrintWriter(out),
+                new PrintWriter(err));
         if (code != 0) {
             throw new IllegalStateException("copy failed with exit code " + code + ": " + err);
         }
@@ -183,8 +237,10 @@ public final class CopyBenchmark {
     }
 
     private static void drop(String postgres, String prefix) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(postgres); var statement = connection.createStatement();
-             var tables = statement.executeQuery("SELECT tablename FROM pg_tables WHERE tablename LIKE '" + prefix + "%'")) {
+        try (Connection connection = DriverManager.getConnection(postgres);
+                var statement = connection.createStatement();
+                var tables = statement.executeQuery(
+                        "SELECT tablename FROM pg_tables WHERE tablename LIKE '" + prefix + "%'")) {
             var names = new java.util.ArrayList<String>();
             while (tables.next()) {
                 names.add(tables.getString(1));

@@ -15,13 +15,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A chat of {@code turns} turns through LangChain4j's {@code MessageWindowChatMemory} over a
- * {@link ChatMemoryStore}: a system message, then per turn a user message and an answer of
- * {@code turnBytes / 2} characters each; every tenth turn the answer is a tool call, its result and
- * then the answer. Times every turn (the memory's reads and updates) and, apart, the store's saves
- * ({@code updateMessages}) in it, and counts, for every update,
- * the bytes of the memory's whole list as LangChain4j's own JSON: what a store writes that rewrites
- * the list on each update.
+ * A chat of {@code turns} turns through LangChain4j's {@code MessageWindowChatMemory} over a {@link ChatMemoryStore}: a
+ * system message, then per turn a user message and an answer of {@code turnBytes / 2} characters each; every tenth turn
+ * the answer is a tool call, its result and then the answer. Times every turn (the memory's reads and updates) and,
+ * apart, the store's saves ({@code updateMessages}) in it, and counts, for every update, the bytes of the memory's
+ * whole list as LangChain4j's own JSON: what a store writes that rewrites the list on each update.
  */
 final class ChatMemoryRun {
     private static final String MEMORY_ID = "chat-benchmark";
@@ -38,11 +36,11 @@ final class ChatMemoryRun {
     /**
      * What one run measured.
      *
-     * @param turnNanos         time of each turn
-     * @param saveNanos         time of the store's saves in each turn
-     * @param listRewriteBytes  the bytes a store rewriting the whole list on each update would write in total
-     * @param finalWindowBytes  the bytes of the final window as LangChain4j JSON
-     * @param updates           how many times the memory updated the store
+     * @param turnNanos time of each turn
+     * @param saveNanos time of the store's saves in each turn
+     * @param listRewriteBytes the bytes a store rewriting the whole list on each update would write in total
+     * @param finalWindowBytes the bytes of the final window as LangChain4j JSON
+     * @param updates how many times the memory updated the store
      */
     record Outcome(long[] turnNanos, long[] saveNanos, long listRewriteBytes, long finalWindowBytes, long updates) {
         /** Median of {@code nanos[from, to)} in milliseconds (means follow the outliers of a loaded machine). */
@@ -79,8 +77,11 @@ final class ChatMemoryRun {
                 store.deleteMessages(memoryId);
             }
         };
-        var memory = MessageWindowChatMemory.builder().id(MEMORY_ID).maxMessages(windowMessages)
-                .chatMemoryStore(counting).build();
+        var memory = MessageWindowChatMemory.builder()
+                .id(MEMORY_ID)
+                .maxMessages(windowMessages)
+                .chatMemoryStore(counting)
+                .build();
         var text = new TextSource(42);
         long[] nanos = new long[turns];
         long[] saves = new long[turns];
@@ -92,8 +93,11 @@ final class ChatMemoryRun {
             long savedBefore = saving.get();
             memory.add(UserMessage.from(question));
             if (turn % 10 == 9) {
-                var request = ToolExecutionRequest.builder().id("call-" + turn).name("lookupOrder")
-                        .arguments("{\"order\":\"" + turn + "\"}").build();
+                var request = ToolExecutionRequest.builder()
+                        .id("call-" + turn)
+                        .name("lookupOrder")
+                        .arguments("{\"order\":\"" + turn + "\"}")
+                        .build();
                 memory.add(AiMessage.from(request));
                 memory.add(ToolExecutionResultMessage.from(request, "order " + turn + " shipped"));
             }

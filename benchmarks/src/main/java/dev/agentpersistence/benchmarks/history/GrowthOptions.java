@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The command line of a growth benchmark: whole numbers as {@code --name=N}, the backends as
- * {@code --backends=a,b} and {@code --keep-data} to leave the run's data in place.
+ * The command line of a growth benchmark: whole numbers as {@code --name=N}, the backends as {@code --backends=a,b} and
+ * {@code --keep-data} to leave the run's data in place.
  */
 public final class GrowthOptions {
     private final Map<String, Integer> numbers;
@@ -20,11 +20,12 @@ public final class GrowthOptions {
     }
 
     /**
-     * @param numberDefaults the names of the number options (without {@code --}) with their defaults, in
-     *                       the order the usage message lists them
+     * @param numberDefaults the names of the number options (without {@code --}) with their defaults, in the order the
+     *     usage message lists them
      * @throws IllegalArgumentException for an option not among them, naming the ones there are
      */
-    public static GrowthOptions parse(String[] args, Map<String, Integer> numberDefaults, List<String> defaultBackends) {
+    public static GrowthOptions parse(
+            String[] args, Map<String, Integer> numberDefaults, List<String> defaultBackends) {
         var options = new GrowthOptions(new LinkedHashMap<>(numberDefaults), defaultBackends);
         for (String arg : args) {
             String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(2, arg.indexOf('=')) : null;
@@ -36,8 +37,10 @@ public final class GrowthOptions {
             } else if (arg.equals("--keep-data")) {
                 options.keepData = true;
             } else {
-                throw new IllegalArgumentException("Unknown option " + arg + "; use " + numberDefaults.keySet().stream()
-                        .map(option -> "--" + option + "=N, ").collect(Collectors.joining())
+                throw new IllegalArgumentException("Unknown option " + arg + "; use "
+                        + numberDefaults.keySet().stream()
+                                .map(option -> "--" + option + "=N, ")
+                                .collect(Collectors.joining())
                         + "--backends=a,b, --keep-data");
             }
         }

@@ -14,22 +14,21 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What the growth benchmarks share: a new run's settings, the backends that answer, where the results
- * go and how their tables write numbers.
+ * What the growth benchmarks share: a new run's settings, the backends that answer, where the results go and how their
+ * tables write numbers.
  */
 public final class GrowthResults {
-    private GrowthResults() {
-    }
+    private GrowthResults() {}
 
     /**
-     * Writes {@code table} to {@code benchmark-results/<prefix>-<time>.md} in the target directory and
-     * prints it and the file's path.
+     * Writes {@code table} to {@code benchmark-results/<prefix>-<time>.md} in the target directory and prints it and
+     * the file's path.
      */
     public static Path write(String prefix, String table) throws IOException, URISyntaxException {
         Path results = Directories.target().resolve("benchmark-results");
         Files.createDirectories(results);
-        Path file = results.resolve(prefix + "-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
+        Path file = results.resolve(
+                prefix + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
         Files.writeString(file, table);
         System.out.println(table);
         System.out.println("Results: " + file);
@@ -38,8 +37,8 @@ public final class GrowthResults {
 
     /** Settings of a new run with a run id and data directory of its own, and S3 when given. */
     public static BenchSettings newRunSettings(Optional<URI> s3Endpoint) throws URISyntaxException {
-        return BenchSettings.forNewRun(BenchSettings.newRunId("g"), Directories.target().resolve("bench-data"),
-                s3Endpoint);
+        return BenchSettings.forNewRun(
+                BenchSettings.newRunId("g"), Directories.target().resolve("bench-data"), s3Endpoint);
     }
 
     /** The backend {@code id} when its server answers; else empty, having said why on standard error. */

@@ -9,11 +9,10 @@ import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
 
 /**
- * One measured run: {@code steps} saves of one agent, each adding a user and an assistant message of
- * {@code stepBytes / 2} characters, with the save time of every step; then what the run stored.
+ * One measured run: {@code steps} saves of one agent, each adding a user and an assistant message of {@code stepBytes /
+ * 2} characters, with the save time of every step; then what the run stored.
  */
 final class GrowthRun {
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -30,9 +29,9 @@ final class GrowthRun {
     /**
      * What one run measured.
      *
-     * @param saveNanos    the time of each save, in step order
+     * @param saveNanos the time of each save, in step order
      * @param logicalBytes bytes of the stored documents: checkpoints as stored plus history segments
-     * @param latestExact  whether the latest checkpoint read back equal to the last one saved
+     * @param latestExact whether the latest checkpoint read back equal to the last one saved
      */
     record Outcome(long[] saveNanos, long logicalBytes, boolean latestExact) {
         long totalNanos() {
@@ -61,8 +60,14 @@ final class GrowthRun {
         for (int step = 0; step < steps; step++) {
             history.add(Message.user(text.next(stepBytes / 2)));
             history.add(Message.assistant(text.next(stepBytes / 2)));
-            last = AgentCheckpoint.builder().checkpointId("step-" + step).agentId(agentId).version(step)
-                    .createdAt(START.plusSeconds(step)).nodeId("step").messageHistory(history).build();
+            last = AgentCheckpoint.builder()
+                    .checkpointId("step-" + step)
+                    .agentId(agentId)
+                    .version(step)
+                    .createdAt(START.plusSeconds(step))
+                    .nodeId("step")
+                    .messageHistory(history)
+                    .build();
             long started = System.nanoTime();
             provider.saveCheckpoint(agentId, last);
             nanos[step] = System.nanoTime() - started;
@@ -74,14 +79,17 @@ final class GrowthRun {
     /** The stored bytes of what is kept: the stored documents of the agent's checkpoints plus every history segment. */
     private static long logicalBytes(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
         if (!(provider instanceof StorageShell shell)) {
-            throw new IllegalArgumentException(provider + " is not a storage shell: its stored bytes cannot be measured");
+            throw new IllegalArgumentException(
+                    provider + " is not a storage shell: its stored bytes cannot be measured");
         }
         long bytes = 0;
         for (var document : shell.backend().list(agentId, CheckpointFilter.ALL)) {
             bytes += document.size();
         }
         var segments = shell.segmentStore();
-        var ids = segments.listSegments(agentId).stream().map(SegmentInfo::segmentId).toList();
+        var ids = segments.listSegments(agentId).stream()
+                .map(SegmentInfo::segmentId)
+                .toList();
         for (byte[] content : segments.getSegments(agentId, ids).values()) {
             bytes += content.length;
         }

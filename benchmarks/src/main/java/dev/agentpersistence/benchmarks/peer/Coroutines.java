@@ -9,16 +9,16 @@ import kotlinx.coroutines.CoroutineScope;
 
 /** Calls a Kotlin suspend function from Java and waits for it, as {@code runBlocking { ... }} does. */
 final class Coroutines {
-    private Coroutines() {
-    }
+    private Coroutines() {}
 
     /**
-     * Runs {@code call} (a suspend function invoked with the continuation it is given) inside
-     * {@code runBlocking} and returns its result.
+     * Runs {@code call} (a suspend function invoked with the continuation it is given) inside {@code runBlocking} and
+     * returns its result.
      */
     @SuppressWarnings("unchecked")
     static <T> T await(Function<Continuation<? super T>, Object> call) throws InterruptedException {
-        Function2<CoroutineScope, Continuation<? super T>, Object> block = (scope, continuation) -> call.apply(continuation);
+        Function2<CoroutineScope, Continuation<? super T>, Object> block =
+                (scope, continuation) -> call.apply(continuation);
         return BuildersKt.runBlocking(EmptyCoroutineContext.INSTANCE, block);
     }
 }

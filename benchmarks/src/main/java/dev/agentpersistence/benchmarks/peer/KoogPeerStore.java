@@ -17,10 +17,9 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Koog's snapshot providers ({@code ai.koog:agents-features-snapshot-jvm}): its in-memory provider
- * and its JVM file provider, or ours behind Koog's interface ({@link KoogCheckpointStorage}), called
- * through their suspend API inside {@code runBlocking}. Each save hands over an immutable copy of the
- * history, as an agent's prompt does.
+ * Koog's snapshot providers ({@code ai.koog:agents-features-snapshot-jvm}): its in-memory provider and its JVM file
+ * provider, or ours behind Koog's interface ({@link KoogCheckpointStorage}), called through their suspend API inside
+ * {@code runBlocking}. Each save hands over an immutable copy of the history, as an agent's prompt does.
  */
 final class KoogPeerStore implements PeerStore {
     private final PersistenceStorageProvider<?> provider;
@@ -30,8 +29,12 @@ final class KoogPeerStore implements PeerStore {
     private final String agentId;
     private final List<Message> messages = new ArrayList<>();
 
-    private KoogPeerStore(PersistenceStorageProvider<?> provider, LongSupplier bytesStored, String note,
-                          AutoCloseable resources, String agentId) {
+    private KoogPeerStore(
+            PersistenceStorageProvider<?> provider,
+            LongSupplier bytesStored,
+            String note,
+            AutoCloseable resources,
+            String agentId) {
         this.provider = provider;
         this.bytesStored = bytesStored;
         this.note = note;
@@ -44,13 +47,20 @@ final class KoogPeerStore implements PeerStore {
     }
 
     static KoogPeerStore file(Path directory, String agentId) {
-        return new KoogPeerStore(new JVMFilePersistenceStorageProvider(directory), () -> Directories.size(directory),
-                "JSON file per checkpoint, no fsync", null, agentId);
+        return new KoogPeerStore(
+                new JVMFilePersistenceStorageProvider(directory),
+                () -> Directories.size(directory),
+                "JSON file per checkpoint, no fsync",
+                null,
+                agentId);
     }
 
     /** Koog's checkpoints in one of our providers, which this store closes. */
-    static KoogPeerStore ours(dev.agentpersistence.spi.PersistenceStorageProvider<?> ours, LongSupplier bytesStored,
-                              String note, String agentId) {
+    static KoogPeerStore ours(
+            dev.agentpersistence.spi.PersistenceStorageProvider<?> ours,
+            LongSupplier bytesStored,
+            String note,
+            String agentId) {
         return new KoogPeerStore(KoogCheckpointStorage.of(ours), bytesStored, note, ours, agentId);
     }
 
@@ -59,24 +69,31 @@ final class KoogPeerStore implements PeerStore {
         kotlin.time.Instant now = kotlin.time.Instant.Companion.fromEpochMilliseconds(System.currentTimeMillis());
         for (int i = messages.size(); i < history.size(); i++) {
             Turn turn = history.get(i);
-            messages.add(turn.user()
-                    ? new Message.User(turn.text(), new RequestMetaInfo(now))
-                    : new Message.Assistant(turn.text(), new ResponseMetaInfo(now)));
+            messages.add(
+                    turn.user()
+                            ? new Message.User(turn.text(), new RequestMetaInfo(now))
+                            : new Message.Assistant(turn.text(), new ResponseMetaInfo(now)));
         }
-        var checkpoint = new AgentCheckpointData("step-" + step, now, List.copyOf(messages), step,
+        var checkpoint = new AgentCheckpointData(
+                "step-" + step,
+                now,
+                List.copyOf(messages),
+                step,
                 new GraphCheckpointProperties("step", JSONPrimitive.of("done")));
         Coroutines.await(continuation -> provider.saveCheckpoint(agentId, checkpoint, continuation));
     }
 
     @Override
     public int latestHistorySize() throws InterruptedException {
-        AgentCheckpointData latest = Coroutines.await(continuation -> provider.getLatestCheckpoint(agentId, continuation));
+        AgentCheckpointData latest =
+                Coroutines.await(continuation -> provider.getLatestCheckpoint(agentId, continuation));
         return latest.getMessageHistory().size();
     }
 
     @Override
     public int listSize() throws InterruptedException {
-        List<AgentCheckpointData> all = Coroutines.await(continuation -> provider.getCheckpoints(agentId, continuation));
+        List<AgentCheckpointData> all =
+                Coroutines.await(continuation -> provider.getCheckpoints(agentId, continuation));
         return all.size();
     }
 

@@ -19,10 +19,9 @@ import org.bsc.langgraph4j.serializer.std.ObjectStreamStateSerializer;
 import org.bsc.langgraph4j.state.AgentState;
 
 /**
- * LangGraph4j's checkpoint savers ({@code org.bsc.langgraph4j:langgraph4j-core}): {@link MemorySaver}
- * and {@link FileSystemSaver} with its standard object-stream serializer, or ours behind LangGraph4j's
- * interface ({@link AgentPersistenceSaver}). The state holds the history under {@code messages} as a
- * list of role/content maps.
+ * LangGraph4j's checkpoint savers ({@code org.bsc.langgraph4j:langgraph4j-core}): {@link MemorySaver} and
+ * {@link FileSystemSaver} with its standard object-stream serializer, or ours behind LangGraph4j's interface
+ * ({@link AgentPersistenceSaver}). The state holds the history under {@code messages} as a list of role/content maps.
  */
 final class LangGraph4jPeerStore implements PeerStore {
     private final BaseCheckpointSaver saver;
@@ -32,8 +31,12 @@ final class LangGraph4jPeerStore implements PeerStore {
     private final RunnableConfig config;
     private final List<Map<String, String>> messages = new ArrayList<>();
 
-    private LangGraph4jPeerStore(BaseCheckpointSaver saver, LongSupplier bytesStored, String note,
-                                 AutoCloseable resources, String threadId) {
+    private LangGraph4jPeerStore(
+            BaseCheckpointSaver saver,
+            LongSupplier bytesStored,
+            String note,
+            AutoCloseable resources,
+            String threadId) {
         this.saver = saver;
         this.bytesStored = bytesStored;
         this.note = note;
@@ -46,14 +49,18 @@ final class LangGraph4jPeerStore implements PeerStore {
     }
 
     static LangGraph4jPeerStore file(Path directory, String threadId) {
-        return new LangGraph4jPeerStore(new FileSystemSaver(directory, new ObjectStreamStateSerializer<>(AgentState::new)),
-                () -> Directories.size(directory), "one file per thread, rewritten on every save", null, threadId);
+        return new LangGraph4jPeerStore(
+                new FileSystemSaver(directory, new ObjectStreamStateSerializer<>(AgentState::new)),
+                () -> Directories.size(directory),
+                "one file per thread, rewritten on every save",
+                null,
+                threadId);
     }
 
-    static LangGraph4jPeerStore ours(PersistenceStorageProvider<CheckpointFilter> ours, LongSupplier bytesStored,
-                                     String note, String threadId) {
-        return new LangGraph4jPeerStore(AgentPersistenceSaver.builder(ours).messagesKey("messages").build(),
-                bytesStored, note, ours, threadId);
+    static LangGraph4jPeerStore ours(
+            PersistenceStorageProvider<CheckpointFilter> ours, LongSupplier bytesStored, String note, String threadId) {
+        return new LangGraph4jPeerStore(
+                AgentPersistenceSaver.builder(ours).messagesKey("messages").build(), bytesStored, note, ours, threadId);
     }
 
     @Override
@@ -66,7 +73,14 @@ final class LangGraph4jPeerStore implements PeerStore {
             messages.add(message);
         }
         Map<String, Object> state = Map.of("messages", List.copyOf(messages));
-        saver.put(config, Checkpoint.builder().id("step-" + step).nodeId("step").nextNodeId("step").state(state).build());
+        saver.put(
+                config,
+                Checkpoint.builder()
+                        .id("step-" + step)
+                        .nodeId("step")
+                        .nextNodeId("step")
+                        .state(state)
+                        .build());
     }
 
     @Override

@@ -17,7 +17,8 @@ final class OurPeerStore implements PeerStore {
     private final String note;
     private final List<Message> messages = new ArrayList<>();
 
-    OurPeerStore(PersistenceStorageProvider<CheckpointFilter> provider, String agentId, LongSupplier bytes, String note) {
+    OurPeerStore(
+            PersistenceStorageProvider<CheckpointFilter> provider, String agentId, LongSupplier bytes, String note) {
         this.provider = provider;
         this.agentId = agentId;
         this.bytes = bytes;
@@ -30,20 +31,25 @@ final class OurPeerStore implements PeerStore {
             Turn turn = history.get(i);
             messages.add(turn.user() ? Message.user(turn.text()) : Message.assistant(turn.text()));
         }
-        provider.saveCheckpoint(agentId, AgentCheckpoint.builder()
-                .checkpointId("step-" + step)
-                .agentId(agentId)
-                .version(step)
-                .createdAt(Instant.now())
-                .nodeId("step")
-                .messageHistory(messages)
-                .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
-                .build());
+        provider.saveCheckpoint(
+                agentId,
+                AgentCheckpoint.builder()
+                        .checkpointId("step-" + step)
+                        .agentId(agentId)
+                        .version(step)
+                        .createdAt(Instant.now())
+                        .nodeId("step")
+                        .messageHistory(messages)
+                        .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
+                        .build());
     }
 
     @Override
     public int latestHistorySize() {
-        return provider.getLatestCheckpoint(agentId).orElseThrow().messageHistory().size();
+        return provider.getLatestCheckpoint(agentId)
+                .orElseThrow()
+                .messageHistory()
+                .size();
     }
 
     @Override

@@ -3,8 +3,8 @@ package dev.agentpersistence.benchmarks.peer;
 import java.util.List;
 
 /**
- * A checkpoint store driven by the peer workload: ours through a provider, or a peer framework's.
- * Each implementation turns {@link Turn}s into its own message type, once per message.
+ * A checkpoint store driven by the peer workload: ours through a provider, or a peer framework's. Each implementation
+ * turns {@link Turn}s into its own message type, once per message.
  */
 public interface PeerStore extends AutoCloseable {
 

@@ -14,16 +14,17 @@ public final class PeerStores {
     /** Suffix of our providers' ids with incremental histories: {@code ours-<backend>+incremental}. */
     public static final String INCREMENTAL = "+incremental";
     /** The peers' ids. */
-    public static final List<String> PEERS = List.of("koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file");
+    public static final List<String> PEERS =
+            List.of("koog-inmemory", "koog-file", "langgraph4j-memory", "langgraph4j-file");
     /** Koog's checkpoints through our Koog integration into our stores (incremental history, as discovery gives it). */
     public static final List<String> KOOG_ON_OURS = List.of("koog-on-ours-file", "koog-on-ours-sqlite");
     /** LangGraph4j's checkpoints through our saver into our stores (incremental history, as discovery gives it). */
-    public static final List<String> LANGGRAPH4J_ON_OURS = List.of("langgraph4j-on-ours-file", "langgraph4j-on-ours-sqlite");
+    public static final List<String> LANGGRAPH4J_ON_OURS =
+            List.of("langgraph4j-on-ours-file", "langgraph4j-on-ours-sqlite");
 
     private static final String AGENT = "peer-agent";
 
-    private PeerStores() {
-    }
+    private PeerStores() {}
 
     /** Every store id: ours on every backend without and with incremental histories, then the peers. */
     public static List<String> all() {
@@ -46,7 +47,8 @@ public final class PeerStores {
             return Optional.empty();
         }
         String name = id.substring(OURS.length());
-        return Optional.of(Backend.of(name.endsWith(INCREMENTAL) ? name.substring(0, name.length() - INCREMENTAL.length()) : name));
+        return Optional.of(Backend.of(
+                name.endsWith(INCREMENTAL) ? name.substring(0, name.length() - INCREMENTAL.length()) : name));
     }
 
     /** Whether our provider writes incremental history. */
@@ -79,11 +81,13 @@ public final class PeerStores {
             case "langgraph4j-on-ours-sqlite":
                 return langGraph4jOnOurs(Backend.SQLITE, settings, namespace);
             default:
-                Backend backend = backend(id).orElseThrow(
-                        () -> new IllegalArgumentException("Unknown store '" + id + "'; known: " + all()));
+                Backend backend = backend(id)
+                        .orElseThrow(() -> new IllegalArgumentException("Unknown store '" + id + "'; known: " + all()));
                 BackendDriver driver = backend.driver();
                 boolean incremental = incremental(id);
-                return new OurPeerStore(driver.open(settings, namespace, false, incremental), AGENT,
+                return new OurPeerStore(
+                        driver.open(settings, namespace, false, incremental),
+                        AGENT,
                         () -> driver.bytesStored(settings, namespace),
                         note(backend) + (incremental ? "; incremental history" : ""));
         }
@@ -92,17 +96,22 @@ public final class PeerStores {
     private static PeerStore koogOnOurs(Backend backend, BenchSettings settings, String namespace) {
         BackendDriver driver = backend.driver();
         String koogNamespace = namespace + "k";
-        return KoogPeerStore.ours(driver.open(settings, koogNamespace, false, true),
+        return KoogPeerStore.ours(
+                driver.open(settings, koogNamespace, false, true),
                 () -> driver.bytesStored(settings, koogNamespace),
-                "Koog's checkpoints through KoogCheckpointStorage; " + note(backend) + "; incremental history", AGENT);
+                "Koog's checkpoints through KoogCheckpointStorage; " + note(backend) + "; incremental history",
+                AGENT);
     }
 
     private static PeerStore langGraph4jOnOurs(Backend backend, BenchSettings settings, String namespace) {
         BackendDriver driver = backend.driver();
         String graphNamespace = namespace + "g";
-        return LangGraph4jPeerStore.ours(driver.open(settings, graphNamespace, false, true),
+        return LangGraph4jPeerStore.ours(
+                driver.open(settings, graphNamespace, false, true),
                 () -> driver.bytesStored(settings, graphNamespace),
-                "LangGraph4j's checkpoints through AgentPersistenceSaver (messages key); " + note(backend) + "; incremental history", AGENT);
+                "LangGraph4j's checkpoints through AgentPersistenceSaver (messages key); " + note(backend)
+                        + "; incremental history",
+                AGENT);
     }
 
     private static String note(Backend backend) {
@@ -110,7 +119,8 @@ public final class PeerStores {
             case INMEMORY -> "copies JSON containers on save and read";
             case FILE -> "crash-safe journal: one append and one fdatasync per save";
             case FILE_NOFSYNC -> "crash-safe journal, fsync off";
-            case FILE_PER_CHECKPOINT -> "crash-safe file per checkpoint: fdatasync of the file, fsync of 2 directories per save";
+            case FILE_PER_CHECKPOINT ->
+                "crash-safe file per checkpoint: fdatasync of the file, fsync of 2 directories per save";
             case SQLITE -> "WAL, synchronous=FULL";
             case POSTGRESQL -> "synchronous_commit=on";
             case MARIADB -> "innodb_flush_log_at_trx_commit=1";

@@ -4,17 +4,16 @@ import dev.agentpersistence.benchmarks.fixture.TextSource;
 import java.util.ArrayList;
 
 /**
- * The fixed peer workload: one agent runs {@code steps} steps; each step adds a user message and an
- * assistant message of {@value #MESSAGE_CHARS} characters to the history and saves one checkpoint
- * holding the whole history. Then the latest checkpoint is read {@code latestCalls} times and every
- * checkpoint is listed once. The texts are the same for every store.
+ * The fixed peer workload: one agent runs {@code steps} steps; each step adds a user message and an assistant message
+ * of {@value #MESSAGE_CHARS} characters to the history and saves one checkpoint holding the whole history. Then the
+ * latest checkpoint is read {@code latestCalls} times and every checkpoint is listed once. The texts are the same for
+ * every store.
  */
 public final class PeerWorkload {
     /** Characters per message (about 1 KiB). */
     public static final int MESSAGE_CHARS = 1024;
 
-    private PeerWorkload() {
-    }
+    private PeerWorkload() {}
 
     /** Runs the workload on {@code store} and checks what it reads back. */
     public static PeerResult run(String id, PeerStore store, int steps, int latestCalls) throws Exception {
@@ -22,9 +21,9 @@ public final class PeerWorkload {
     }
 
     /**
-     * As {@link #run(String, PeerStore, int, int)}, but stops reading the latest checkpoint after
-     * {@code latestNanos} even if fewer than {@code latestCalls} reads were made (for warm-up runs:
-     * many reads of a fast store, few of a slow one).
+     * As {@link #run(String, PeerStore, int, int)}, but stops reading the latest checkpoint after {@code latestNanos}
+     * even if fewer than {@code latestCalls} reads were made (for warm-up runs: many reads of a fast store, few of a
+     * slow one).
      */
     public static PeerResult run(String id, PeerStore store, int steps, int latestCalls, long latestNanos)
             throws Exception {
@@ -46,7 +45,9 @@ public final class PeerWorkload {
             calls++;
         }
         long latest = System.nanoTime() - started;
-        require(size == history.size(), id + ": the latest checkpoint holds " + size + " messages, not " + history.size());
+        require(
+                size == history.size(),
+                id + ": the latest checkpoint holds " + size + " messages, not " + history.size());
         started = System.nanoTime();
         int listed = store.listSize();
         long list = System.nanoTime() - started;

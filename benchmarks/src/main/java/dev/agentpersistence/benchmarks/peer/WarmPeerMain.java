@@ -9,18 +9,17 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The peer workload's saves repeated in one JVM, to separate what a store costs once the JIT has
- * compiled it from what a fresh JVM pays (the launcher's peer runs start one JVM per store). Each
- * repetition runs the 200 steps on fresh storage and reads the latest checkpoint once. Arguments: the
- * repetitions, then store ids ({@link PeerStores#all()}); prints each store's 200-save time of the
- * last {@value #REPORTED} repetitions. Servers and directories as for the launcher; data is removed.
+ * The peer workload's saves repeated in one JVM, to separate what a store costs once the JIT has compiled it from what
+ * a fresh JVM pays (the launcher's peer runs start one JVM per store). Each repetition runs the 200 steps on fresh
+ * storage and reads the latest checkpoint once. Arguments: the repetitions, then store ids ({@link PeerStores#all()});
+ * prints each store's 200-save time of the last {@value #REPORTED} repetitions. Servers and directories as for the
+ * launcher; data is removed.
  */
 public final class WarmPeerMain {
     private static final int STEPS = 200;
     private static final int REPORTED = 5;
 
-    private WarmPeerMain() {
-    }
+    private WarmPeerMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
@@ -44,8 +43,9 @@ public final class WarmPeerMain {
                     last.remove(0);
                 }
             }
-            System.out.printf("%-32s %d saves, last %d of %d repetitions: %s%n", id, STEPS, last.size(), repetitions,
-                    String.join(", ", last));
+            System.out.printf(
+                    "%-32s %d saves, last %d of %d repetitions: %s%n",
+                    id, STEPS, last.size(), repetitions, String.join(", ", last));
         }
     }
 }

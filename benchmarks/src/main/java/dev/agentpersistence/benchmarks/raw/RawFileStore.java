@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 
-/** One file per key: {@code FileChannel.write} and, with fsync, {@code force(false)} (fdatasync, as the file provider); reads with {@code Files.readAllBytes}. */
+/**
+ * One file per key: {@code FileChannel.write} and, with fsync, {@code force(false)} (fdatasync, as the file provider);
+ * reads with {@code Files.readAllBytes}.
+ */
 public final class RawFileStore implements RawStore {
     private final Path directory;
     private final boolean fsync;
@@ -26,8 +29,8 @@ public final class RawFileStore implements RawStore {
 
     @Override
     public void write(String key, byte[] value) {
-        try (FileChannel channel = FileChannel.open(directory.resolve(key),
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel channel =
+                FileChannel.open(directory.resolve(key), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ByteBuffer buffer = ByteBuffer.wrap(value);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);

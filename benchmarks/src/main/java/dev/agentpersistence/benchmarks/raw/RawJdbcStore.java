@@ -9,8 +9,8 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * One JDBC connection (autocommit) with prepared statements: {@code INSERT} of one row per write,
- * {@code SELECT} by primary key per read. Not thread-safe (benchmarks call it from one thread).
+ * One JDBC connection (autocommit) with prepared statements: {@code INSERT} of one row per write, {@code SELECT} by
+ * primary key per read. Not thread-safe (benchmarks call it from one thread).
  */
 public final class RawJdbcStore implements RawStore {
     private final Connection connection;
@@ -19,9 +19,9 @@ public final class RawJdbcStore implements RawStore {
     private final PreparedStatement delete;
 
     /**
-     * @param url       JDBC URL with credentials
-     * @param table     the table, created when missing
-     * @param columns   its column definitions: {@code (k ... PRIMARY KEY, v ...)}
+     * @param url JDBC URL with credentials
+     * @param table the table, created when missing
+     * @param columns its column definitions: {@code (k ... PRIMARY KEY, v ...)}
      * @param sqliteWal whether to switch an SQLite database to WAL as the provider does
      */
     public RawJdbcStore(String url, String table, String columns, boolean sqliteWal) {

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The encoded bytes in a {@link ConcurrentHashMap}: a reference point for the in-memory provider
- * only (which keeps objects, not bytes, and is compared with the in-memory peers instead).
+ * The encoded bytes in a {@link ConcurrentHashMap}: a reference point for the in-memory provider only (which keeps
+ * objects, not bytes, and is compared with the in-memory peers instead).
  */
 public final class RawMapStore implements RawStore {
     private final Map<String, byte[]> map = new ConcurrentHashMap<>();

@@ -32,7 +32,9 @@ public final class RawRedisStore implements RawStore {
     @Override
     public void delete(List<String> keys) {
         for (int i = 0; i < keys.size(); i += 500) {
-            client.unlink(keys.subList(i, Math.min(keys.size(), i + 500)).stream().map(this::key).toArray(byte[][]::new));
+            client.unlink(keys.subList(i, Math.min(keys.size(), i + 500)).stream()
+                    .map(this::key)
+                    .toArray(byte[][]::new));
         }
     }
 

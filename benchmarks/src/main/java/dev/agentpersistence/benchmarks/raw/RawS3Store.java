@@ -24,7 +24,9 @@ public final class RawS3Store implements RawStore {
         this.prefix = prefix;
     }
 
-    /** An SDK client (Apache HttpClient 5, path style, checksums only when required) as the S3 provider builds its own. */
+    /**
+     * An SDK client (Apache HttpClient 5, path style, checksums only when required) as the S3 provider builds its own.
+     */
     public static S3Client client(URI endpoint, String accessKey, String secretKey) {
         return S3Client.builder()
                 .httpClientBuilder(Apache5HttpClient.builder())
@@ -51,7 +53,8 @@ public final class RawS3Store implements RawStore {
     public void delete(List<String> keys) {
         for (int i = 0; i < keys.size(); i += 1000) {
             List<ObjectIdentifier> batch = keys.subList(i, Math.min(keys.size(), i + 1000)).stream()
-                    .map(key -> ObjectIdentifier.builder().key(prefix + key).build()).toList();
+                    .map(key -> ObjectIdentifier.builder().key(prefix + key).build())
+                    .toList();
             client.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(batch)));
         }
     }

@@ -3,8 +3,8 @@ package dev.agentpersistence.benchmarks.raw;
 import java.util.List;
 
 /**
- * A backend's own client storing bytes under keys with one write or one read per call: the
- * baseline our providers are compared with. Writes never overwrite (every key is new).
+ * A backend's own client storing bytes under keys with one write or one read per call: the baseline our providers are
+ * compared with. Writes never overwrite (every key is new).
  */
 public interface RawStore extends AutoCloseable {
 

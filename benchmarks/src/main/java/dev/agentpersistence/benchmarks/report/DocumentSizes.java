@@ -7,8 +7,7 @@ import dev.agentpersistence.codec.CheckpointCodec;
 
 /** The sizes of the benchmark document, for the tables. */
 final class DocumentSizes {
-    private DocumentSizes() {
-    }
+    private DocumentSizes() {}
 
     /** Bytes of the JSON document of the benchmark checkpoint with {@code messages} messages. */
     static double json(int messages) {

@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Number formatting for the summary tables. */
 final class Format {
-    private Format() {
-    }
+    private Format() {}
 
     /** A duration given in microseconds, with three significant digits in µs, ms or s. */
     static String micros(double micros) {

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * Everything one run measured, with lookups for the summary.
  *
- * @param ops   JMH results
+ * @param ops JMH results
  * @param peers peer workload results
  */
 public record Results(List<OpResult> ops, List<PeerResult> peers) {

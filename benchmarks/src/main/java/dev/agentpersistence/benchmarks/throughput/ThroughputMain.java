@@ -13,17 +13,16 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The throughput benchmark: 1, 2, 4 and 8 threads × 64 agents saving (a 10-message checkpoint) and
- * reading the latest checkpoint on one provider per backend, with the stored form discovery gives.
- * Reports saves per second and the p50/p99 latency of saves and latest reads, to show how the cost of a
- * call grows with load. Options: {@code --seconds=N} per measurement (default 5), {@code --agents=N}
- * (default 64), {@code --backends=sqlite,postgresql,redis}, {@code --keep-data}.
+ * The throughput benchmark: 1, 2, 4 and 8 threads × 64 agents saving (a 10-message checkpoint) and reading the latest
+ * checkpoint on one provider per backend, with the stored form discovery gives. Reports saves per second and the
+ * p50/p99 latency of saves and latest reads, to show how the cost of a call grows with load. Options:
+ * {@code --seconds=N} per measurement (default 5), {@code --agents=N} (default 64),
+ * {@code --backends=sqlite,postgresql,redis}, {@code --keep-data}.
  */
 public final class ThroughputMain {
     private static final int[] THREADS = {1, 2, 4, 8};
 
-    private ThroughputMain() {
-    }
+    private ThroughputMain() {}
 
     public static void main(String[] args) throws Exception {
         var numberDefaults = new LinkedHashMap<String, Integer>();
@@ -67,10 +66,16 @@ public final class ThroughputMain {
     }
 
     private static String row(String backend, ThroughputRun.Result result) {
-        return String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f | %.2f | %.2f | %,d |", backend,
-                result.threads(), result.savesPerSecond(),
-                ThroughputRun.Result.millis(result.saves(), 0.50), ThroughputRun.Result.millis(result.saves(), 0.99),
-                ThroughputRun.Result.millis(result.latests(), 0.50), ThroughputRun.Result.millis(result.latests(), 0.99),
+        return String.format(
+                Locale.ROOT,
+                "| %s | %d | %,.0f | %.2f | %.2f | %.2f | %.2f | %,d |",
+                backend,
+                result.threads(),
+                result.savesPerSecond(),
+                ThroughputRun.Result.millis(result.saves(), 0.50),
+                ThroughputRun.Result.millis(result.saves(), 0.99),
+                ThroughputRun.Result.millis(result.latests(), 0.50),
+                ThroughputRun.Result.millis(result.latests(), 0.99),
                 result.saves().length);
     }
 
@@ -82,11 +87,19 @@ public final class ThroughputMain {
 
     private static String table(List<String> rows, int agents, Duration run, String loadAtStart) {
         var table = new StringBuilder();
-        table.append("### Throughput: threads × ").append(agents).append(" agents, each save (10 messages) followed by")
-                .append(" a latest read, ").append(run.toSeconds()).append(" s per row\n\n")
-                .append("Load average at start: ").append(loadAtStart).append("; at end: ")
-                .append(loadAverage()).append("\n\n")
-                .append("| backend | threads | saves/s | save p50 ms | save p99 ms | latest p50 ms | latest p99 ms | saves |\n")
+        table.append("### Throughput: threads × ")
+                .append(agents)
+                .append(" agents, each save (10 messages) followed by")
+                .append(" a latest read, ")
+                .append(run.toSeconds())
+                .append(" s per row\n\n")
+                .append("Load average at start: ")
+                .append(loadAtStart)
+                .append("; at end: ")
+                .append(loadAverage())
+                .append("\n\n")
+                .append("| backend | threads | saves/s | save p50 ms | save p99 ms | latest p50 ms | latest p99 ms | "
+                        + "saves |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         rows.forEach(row -> table.append(row).append('\n'));
         return table.toString();

@@ -14,9 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * One measurement: {@code threads} threads share one provider and {@code agents} agents (agent i
- * belongs to thread i mod threads); for {@code duration} each thread saves the next version of its
- * agents in turn, each save followed by a latest read of that agent. Every call's latency is kept.
+ * One measurement: {@code threads} threads share one provider and {@code agents} agents (agent i belongs to thread i
+ * mod threads); for {@code duration} each thread saves the next version of its agents in turn, each save followed by a
+ * latest read of that agent. Every call's latency is kept.
  */
 final class ThroughputRun {
     private final int threads;

@@ -2,9 +2,9 @@ package dev.agentpersistence.benchmarks.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpersistence.Message;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
 import dev.agentpersistence.langchain4j.AgentPersistenceChatMemoryStore;
-import dev.agentpersistence.Message;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +18,15 @@ class ChatMemoryRunTest {
         var theirs = run.run(new InMemoryChatMemoryStore());
 
         assertThat(ours.turnNanos()).hasSize(20);
-        assertThat(java.util.Arrays.stream(ours.turnNanos()).min().orElseThrow()).isPositive();
+        assertThat(java.util.Arrays.stream(ours.turnNanos()).min().orElseThrow())
+                .isPositive();
         assertThat(ours.updates()).isEqualTo(1 + 20 * 2 + 2 * 2).isEqualTo(theirs.updates());
         assertThat(ours.listRewriteBytes()).isEqualTo(theirs.listRewriteBytes());
         assertThat(ours.finalWindowBytes()).isEqualTo(theirs.finalWindowBytes());
         var conversation = store.conversations().load("chat-benchmark");
         assertThat(conversation.messages()).hasSize(8);
         assertThat(conversation.history()).hasSize(1 + 20 * 2 + 2 * 2);
-        assertThat(conversation.history().stream().filter(m -> m.role() == Message.Role.TOOL_CALL)).hasSize(2);
+        assertThat(conversation.history().stream().filter(m -> m.role() == Message.Role.TOOL_CALL))
+                .hasSize(2);
     }
 }

@@ -15,17 +15,20 @@ class GrowthRunTest {
         // uncompressed, so that the bytes compare the two forms and not how well deflate does on each
         var plain = dev.agentpersistence.storage.StorageSettings.custom()
                 .layers(dev.agentpersistence.codec.DocumentLayers.none());
-        try (var provider = new InMemoryStorageProvider(plain.incrementalHistory(false).build(), java.time.Clock.systemUTC())) {
+        try (var provider =
+                new InMemoryStorageProvider(plain.incrementalHistory(false).build(), java.time.Clock.systemUTC())) {
             full = run.run(provider, "agent");
         }
-        try (var provider = new InMemoryStorageProvider(plain.incrementalHistory(true).build(), java.time.Clock.systemUTC())) {
+        try (var provider =
+                new InMemoryStorageProvider(plain.incrementalHistory(true).build(), java.time.Clock.systemUTC())) {
             incremental = run.run(provider, "agent");
         }
         assertThat(full.saveNanos()).hasSize(300);
         assertThat(full.latestExact()).isTrue();
         assertThat(incremental.latestExact()).isTrue();
         assertThat(full.meanMillis(0, 300)).isEqualTo(full.totalNanos() / 1e6 / 300);
-        assertThat(incremental.logicalBytes() * 10).as("incremental %d, full %d bytes", incremental.logicalBytes(),
-                full.logicalBytes()).isLessThan(full.logicalBytes());
+        assertThat(incremental.logicalBytes() * 10)
+                .as("incremental %d, full %d bytes", incremental.logicalBytes(), full.logicalBytes())
+                .isLessThan(full.logicalBytes());
     }
 }

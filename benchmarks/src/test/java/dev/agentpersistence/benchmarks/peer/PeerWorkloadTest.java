@@ -6,9 +6,9 @@ import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The peer workload on every store that needs no server: it saves, reads back and measures. */
 class PeerWorkloadTest {
@@ -18,20 +18,39 @@ class PeerWorkloadTest {
     Path directory;
 
     @ParameterizedTest
-    @ValueSource(strings = {"ours-inmemory", "ours-file", "ours-file-nofsync", "ours-sqlite", "ours-inmemory+incremental",
-            "ours-file+incremental", "koog-inmemory",
-            "koog-file", "langgraph4j-memory", "langgraph4j-file", "koog-on-ours-file", "koog-on-ours-sqlite",
-            "langgraph4j-on-ours-file", "langgraph4j-on-ours-sqlite"})
+    @ValueSource(
+            strings = {
+                "ours-inmemory",
+                "ours-file",
+                "ours-file-nofsync",
+                "ours-sqlite",
+                "ours-inmemory+incremental",
+                "ours-file+incremental",
+                "koog-inmemory",
+                "koog-file",
+                "langgraph4j-memory",
+                "langgraph4j-file",
+                "koog-on-ours-file",
+                "koog-on-ours-sqlite",
+                "langgraph4j-on-ours-file",
+                "langgraph4j-on-ours-sqlite"
+            })
     void runsAndChecksWhatItReadsBack(String id) throws Exception {
-        var settings = new BenchSettings("test", directory, "jdbc:postgresql://unused", "jdbc:mariadb://unused",
-                "redis://unused", Optional.empty());
+        var settings = new BenchSettings(
+                "test",
+                directory,
+                "jdbc:postgresql://unused",
+                "jdbc:mariadb://unused",
+                "redis://unused",
+                Optional.empty());
         PeerResult result;
         try (PeerStore store = PeerStores.open(id, settings, false)) {
             result = PeerWorkload.run(id, store, STEPS, 3);
         }
         assertThat(result.store()).isEqualTo(id);
         assertThat(result.saveNanos()).hasSize(STEPS);
-        assertThat(Arrays.stream(result.saveNanos()).allMatch(nanos -> nanos > 0)).isTrue();
+        assertThat(Arrays.stream(result.saveNanos()).allMatch(nanos -> nanos > 0))
+                .isTrue();
         assertThat(result.latestCalls()).isEqualTo(3);
         assertThat(result.latestMicros()).isPositive();
         assertThat(result.note()).isNotBlank();

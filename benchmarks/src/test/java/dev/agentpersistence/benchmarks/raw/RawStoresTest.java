@@ -16,22 +16,25 @@ class RawStoresTest {
     @Test
     void fileStoreWritesOneFilePerKeyAndRefusesToOverwrite() throws Exception {
         var store = new RawFileStore(directory.resolve("raw"), true);
-        store.write("a", new byte[]{1, 2, 3});
+        store.write("a", new byte[] {1, 2, 3});
         assertThat(store.read("a")).containsExactly(1, 2, 3);
         assertThat(Files.readAllBytes(directory.resolve("raw").resolve("a"))).containsExactly(1, 2, 3);
-        assertThatThrownBy(() -> store.write("a", new byte[]{4})).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> store.write("a", new byte[] {4})).isInstanceOf(RuntimeException.class);
         store.delete(List.of("a"));
         assertThat(directory.resolve("raw").resolve("a")).doesNotExist();
     }
 
     @Test
     void sqliteStoreInsertsAndSelectsByKey() {
-        var store = new RawJdbcStore("jdbc:sqlite:" + directory.resolve("raw.db"), "raw_t",
-                "(k TEXT NOT NULL PRIMARY KEY, v BLOB NOT NULL)", true);
+        var store = new RawJdbcStore(
+                "jdbc:sqlite:" + directory.resolve("raw.db"),
+                "raw_t",
+                "(k TEXT NOT NULL PRIMARY KEY, v BLOB NOT NULL)",
+                true);
         try {
-            store.write("k1", new byte[]{9, 8});
+            store.write("k1", new byte[] {9, 8});
             assertThat(store.read("k1")).containsExactly(9, 8);
-            assertThatThrownBy(() -> store.write("k1", new byte[]{1})).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> store.write("k1", new byte[] {1})).isInstanceOf(IllegalStateException.class);
             store.delete(List.of("k1"));
             assertThatThrownBy(() -> store.read("k1")).isInstanceOf(IllegalStateException.class);
         } finally {

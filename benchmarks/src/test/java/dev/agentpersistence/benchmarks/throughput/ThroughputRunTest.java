@@ -16,8 +16,13 @@ class ThroughputRunTest {
 
     @Test
     void threadsSaveAndReadTheirOwnAgentsAndEveryCallIsTimed() throws Exception {
-        var settings = new BenchSettings("test", directory, "jdbc:postgresql://unused", "jdbc:mariadb://unused",
-                "redis://unused", Optional.empty());
+        var settings = new BenchSettings(
+                "test",
+                directory,
+                "jdbc:postgresql://unused",
+                "jdbc:mariadb://unused",
+                "redis://unused",
+                Optional.empty());
         try (var provider = Backend.SQLITE.driver().open(settings, "tput", false, true)) {
             var result = new ThroughputRun(2, 4, Duration.ofMillis(300)).measure(provider, "tp-");
 
@@ -31,7 +36,9 @@ class ThroughputRunTest {
             for (int i = 0; i < 4; i++) {
                 stored += provider.getLatestCheckpoint("tp-" + i).orElseThrow().version();
             }
-            assertThat(stored).as("versions saved after the first of each agent").isEqualTo(result.saves().length);
+            assertThat(stored)
+                    .as("versions saved after the first of each agent")
+                    .isEqualTo(result.saves().length);
         }
     }
 }

@@ -21,11 +21,19 @@ class NotesController {
     @PostMapping("/agents/{agentId}/notes")
     Map<String, Object> note(@PathVariable String agentId, @RequestBody String note) {
         var agent = new SimpleAgentContext(agentId);
-        persistence.latestCheckpoint(agentId).ifPresent(latest ->
-                latest.messageHistory().forEach(agent::append));
+        persistence
+                .latestCheckpoint(agentId)
+                .ifPresent(latest -> latest.messageHistory().forEach(agent::append));
         agent.append(Message.user(note));
         var checkpoint = persistence.createCheckpoint(agent, "note", null, null);
-        return Map.of("agentId", agentId, "checkpoint", checkpoint.checkpointId(), "version", checkpoint.version(),
-                "messages", checkpoint.messageHistory().size());
+        return Map.of(
+                "agentId",
+                agentId,
+                "checkpoint",
+                checkpoint.checkpointId(),
+                "version",
+                checkpoint.version(),
+                "messages",
+                checkpoint.messageHistory().size());
     }
 }

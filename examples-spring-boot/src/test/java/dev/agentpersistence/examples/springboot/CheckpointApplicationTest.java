@@ -33,13 +33,20 @@ class CheckpointApplicationTest {
     @Test
     void checkpointsOverHttpAndReportsHealthAndMetrics() throws Exception {
         assertThat(send(HttpRequest.newBuilder(URI.create(base + "/agents/writer/notes"))
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("first")).build()))
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("first"))
+                        .build()))
                 .contains("\"version\":0");
         assertThat(send(HttpRequest.newBuilder(URI.create(base + "/agents/writer/notes"))
-                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("second")).build()))
-                .contains("\"version\":1").contains("\"messages\":2");
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("second"))
+                        .build()))
+                .contains("\"version\":1")
+                .contains("\"messages\":2");
 
-        assertThat(get("/actuator/health")).contains("\"agentPersistence\"").contains("\"status\":\"UP\"")
+        assertThat(get("/actuator/health"))
+                .contains("\"agentPersistence\"")
+                .contains("\"status\":\"UP\"")
                 .contains("\"provider\":\"inmemory\"");
         assertThat(get("/actuator/prometheus"))
                 .contains("agent_persistence_checkpoint_save_seconds_count{")
@@ -52,7 +59,9 @@ class CheckpointApplicationTest {
 
     private static String send(HttpRequest request) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s %s: %s", request.method(), request.uri(), response.body()).isEqualTo(200);
+        assertThat(response.statusCode())
+                .as("%s %s: %s", request.method(), request.uri(), response.body())
+                .isEqualTo(200);
         return response.body();
     }
 }

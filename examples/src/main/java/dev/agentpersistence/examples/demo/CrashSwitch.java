@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Decides whether a writer agent "crashes" after writing its section and before handing over:
- * {@link #off()} never, {@link #once(String)} the first time the named agent gets there.
+ * Decides whether a writer agent "crashes" after writing its section and before handing over: {@link #off()} never,
+ * {@link #once(String)} the first time the named agent gets there.
  */
 public final class CrashSwitch {
     private final String agent;

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The write-up's document pipeline: three writer agents fill one markdown document in a
- * {@link FileWorkspace}, each guarded by preconditions (what the previous agent must have done) and
- * postconditions (what this agent must have done):
+ * The write-up's document pipeline: three writer agents fill one markdown document in a {@link FileWorkspace}, each
+ * guarded by preconditions (what the previous agent must have done) and postconditions (what this agent must have
+ * done):
  *
  * <table>
  *   <caption>Conditions</caption>
@@ -31,6 +31,7 @@ import java.util.function.Function;
 public final class DocumentPipeline {
     /** The pipeline's name (stored in its checkpoints). */
     public static final String NAME = "document-writer";
+
     public static final String OVERVIEW_WRITER = "overview-writer";
     public static final String CONCEPTS_WRITER = "concepts-writer";
     public static final String VISUALIZATION_WRITER = "visualization-writer";
@@ -42,14 +43,14 @@ public final class DocumentPipeline {
     private static final String CURRENT_AGENT = "CURRENT_AGENT";
     private static final Function<FileWorkspace, String> DOC = ws -> ws.read(MarkdownDocument.FILE);
 
-    private DocumentPipeline() {
-    }
+    private DocumentPipeline() {}
 
     /**
-     * A builder with the three nodes over the workspace in {@code workspaceDirectory}; add storage
-     * (and listeners, a meter registry) and build.
+     * A builder with the three nodes over the workspace in {@code workspaceDirectory}; add storage (and listeners, a
+     * meter registry) and build.
      */
-    public static Pipeline.Builder<FileWorkspace> builder(Path workspaceDirectory, WriterModel model, CrashSwitch crash) {
+    public static Pipeline.Builder<FileWorkspace> builder(
+            Path workspaceDirectory, WriterModel model, CrashSwitch crash) {
         var builder = Pipeline.builder(NAME, FileWorkspace.codec(workspaceDirectory));
         for (int i = 0; i < AGENTS.size(); i++) {
             String agent = AGENTS.get(i);
@@ -87,27 +88,37 @@ public final class DocumentPipeline {
         switch (agent) {
             case OVERVIEW_WRITER -> {
                 conditions.add(Conditions.markdownSectionPresent(DOC, "# Overview"));
-                conditions.add(Conditions.of("overview text",
-                        ws -> MarkdownDocument.sectionBody(DOC.apply(ws), "# Overview").length() >= 80,
+                conditions.add(Conditions.of(
+                        "overview text",
+                        ws -> MarkdownDocument.sectionBody(DOC.apply(ws), "# Overview")
+                                        .length()
+                                >= 80,
                         ws -> "`# Overview` needs at least 80 characters of text"));
                 conditions.add(currentAgentIs(CONCEPTS_WRITER));
             }
             case CONCEPTS_WRITER -> {
                 conditions.add(Conditions.markdownSectionPresent(DOC, "# Core Concepts"));
-                conditions.add(Conditions.countBetween("concept blocks",
-                        ws -> MarkdownDocument.conceptBlocks(DOC.apply(ws)).size(), 3, 5));
-                conditions.add(Condition.of("concept levels", ws -> MarkdownDocument.conceptsMissingLevels(DOC.apply(ws))));
+                conditions.add(Conditions.countBetween(
+                        "concept blocks",
+                        ws -> MarkdownDocument.conceptBlocks(DOC.apply(ws)).size(),
+                        3,
+                        5));
+                conditions.add(
+                        Condition.of("concept levels", ws -> MarkdownDocument.conceptsMissingLevels(DOC.apply(ws))));
                 conditions.add(Conditions.balancedCodeFences(DOC));
                 conditions.add(currentAgentIs(VISUALIZATION_WRITER));
             }
             case VISUALIZATION_WRITER -> {
-                conditions.add(Conditions.of("visualization component",
+                conditions.add(Conditions.of(
+                        "visualization component",
                         ws -> ws.readIfExists(MarkdownDocument.VISUALIZATION_FILE)
-                                .filter(text -> text.startsWith("flowchart")).isPresent(),
+                                .filter(text -> text.startsWith("flowchart"))
+                                .isPresent(),
                         ws -> "visualization component `" + MarkdownDocument.VISUALIZATION_FILE
                                 + "` missing or not a flowchart"));
                 conditions.add(Conditions.markdownSectionPresent(DOC, "# Visualization"));
-                conditions.add(Conditions.of("visualization link",
+                conditions.add(Conditions.of(
+                        "visualization link",
                         ws -> MarkdownDocument.sectionBody(DOC.apply(ws), "# Visualization")
                                 .contains(MarkdownDocument.VISUALIZATION_FILE),
                         ws -> "`# Visualization` does not reference `" + MarkdownDocument.VISUALIZATION_FILE + "`"));
@@ -116,27 +127,33 @@ public final class DocumentPipeline {
             }
             default -> throw new IllegalArgumentException("unknown agent " + agent);
         }
-        conditions.add(Conditions.of("handoff log", ws -> MarkdownDocument.handedOff(DOC.apply(ws), agent),
+        conditions.add(Conditions.of(
+                "handoff log",
+                ws -> MarkdownDocument.handedOff(DOC.apply(ws), agent),
                 ws -> "HANDOFF LOG has no completion record of " + agent));
         return List.copyOf(conditions);
     }
 
     /**
-     * What the finished document must satisfy: every agent's postconditions, except that
-     * CURRENT_AGENT is checked once, for {@value #DONE} (each agent hands over, so the earlier
-     * agents' CURRENT_AGENT postconditions held only right after them).
+     * What the finished document must satisfy: every agent's postconditions, except that CURRENT_AGENT is checked once,
+     * for {@value #DONE} (each agent hands over, so the earlier agents' CURRENT_AGENT postconditions held only right
+     * after them).
      */
     public static List<Condition<FileWorkspace>> finalDocumentConditions() {
         var conditions = new ArrayList<Condition<FileWorkspace>>();
         for (String agent : AGENTS) {
-            postconditions(agent).stream().filter(c -> !c.name().equals(CURRENT_AGENT)).forEach(conditions::add);
+            postconditions(agent).stream()
+                    .filter(c -> !c.name().equals(CURRENT_AGENT))
+                    .forEach(conditions::add);
         }
         conditions.add(currentAgentIs(DONE));
         return List.copyOf(conditions);
     }
 
     private static Condition<FileWorkspace> currentAgentIs(String agent) {
-        return Conditions.fieldEquals(CURRENT_AGENT,
-                ws -> MarkdownDocument.currentAgent(DOC.apply(ws)).orElse(null), agent);
+        return Conditions.fieldEquals(
+                CURRENT_AGENT,
+                ws -> MarkdownDocument.currentAgent(DOC.apply(ws)).orElse(null),
+                agent);
     }
 }

@@ -21,36 +21,46 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The main demo: three writer agents (overview-writer, concepts-writer, visualization-writer) fill a
- * markdown document, checkpointed after every agent.
+ * The main demo: three writer agents (overview-writer, concepts-writer, visualization-writer) fill a markdown document,
+ * checkpointed after every agent.
  *
  * <ol>
- *   <li>Run 1: concepts-writer breaks a rule (7 concept blocks, 3-5 allowed), its attempt is rolled
- *       back and retried with feedback, and passes; then the process "crashes" while
- *       visualization-writer is writing ({@link SimulatedCrash}).</li>
- *   <li>Run 2, as a restarted process (storage reopened, same run id): resumes after
- *       concepts-writer, so only visualization-writer runs.</li>
- *   <li>The run's checkpoint history as a table, and the final document checked against every
- *       postcondition.</li>
+ *   <li>Run 1: concepts-writer breaks a rule (7 concept blocks, 3-5 allowed), its attempt is rolled back and retried
+ *       with feedback, and passes; then the process "crashes" while visualization-writer is writing
+ *       ({@link SimulatedCrash}).
+ *   <li>Run 2, as a restarted process (storage reopened, same run id): resumes after concepts-writer, so only
+ *       visualization-writer runs.
+ *   <li>The run's checkpoint history as a table, and the final document checked against every postcondition.
  * </ol>
+ *
  * Every invocation starts the run from scratch: it deletes the run's earlier checkpoints first.
  */
-@Command(name = "document-pipeline-demo", mixinStandardHelpOptions = true,
+@Command(
+        name = "document-pipeline-demo",
+        mixinStandardHelpOptions = true,
         description = "Runs the document-writing pipeline with a rule violation, a rollback, a retry with "
                 + "feedback, a crash and a resume, and prints the checkpoint history.")
 public final class DocumentPipelineDemo implements Callable<Integer> {
 
-    @Option(names = "--storage", paramLabel = "<storage>",
-            description = "Where checkpoints go: jdbc:<url> (e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres), "
-                    + "file:<dir>, redis://host:port, s3://bucket[/prefix][?endpoint=...], jsonl:<dir>. "
-                    + "Default: embedded SQLite in <examples dir>/demo/checkpoints.db.")
+    @Option(
+            names = "--storage",
+            paramLabel = "<storage>",
+            description =
+                    "Where checkpoints go: jdbc:<url> (e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres), "
+                            + "file:<dir>, redis://host:port, s3://bucket[/prefix][?endpoint=...], jsonl:<dir>. "
+                            + "Default: embedded SQLite in <examples dir>/demo/checkpoints.db.")
     private String storage;
 
-    @Option(names = "--run-id", paramLabel = "<id>", defaultValue = "doc-1",
+    @Option(
+            names = "--run-id",
+            paramLabel = "<id>",
+            defaultValue = "doc-1",
             description = "The run's id, under which its checkpoints are stored (default: ${DEFAULT-VALUE}).")
     private String runId;
 
-    @Option(names = "--workspace", paramLabel = "<dir>",
+    @Option(
+            names = "--workspace",
+            paramLabel = "<dir>",
             description = "The directory holding the document (default: <examples dir>/demo/workspace).")
     private Path workspace;
 
@@ -62,7 +72,8 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
     @Override
     public Integer call() {
         StorageSelection selection = storage == null
-                ? StorageSelection.sqlite(ExampleFiles.path("demo/checkpoints.db")) : StorageSelection.parse(storage);
+                ? StorageSelection.sqlite(ExampleFiles.path("demo/checkpoints.db"))
+                : StorageSelection.parse(storage);
         Path directory = workspace == null ? ExampleFiles.path("demo/workspace") : workspace.toAbsolutePath();
         Outcome outcome = run(selection, directory, runId, ConsoleOutput.utf8());
         return outcome.succeeded() ? 0 : 1;
@@ -71,15 +82,20 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
     /**
      * What the demo did.
      *
-     * @param removedEarlier    checkpoints of an earlier demo run deleted at the start
-     * @param crashed           whether run 1 ended in the simulated crash
-     * @param resumed           the result of run 2
-     * @param history           the run's checkpoints at the end, ascending
-     * @param finalViolations   what the final document breaks of {@link DocumentPipeline#finalDocumentConditions()}
-     * @param conceptsPrompts   the prompts concepts-writer's model session received in run 1
+     * @param removedEarlier checkpoints of an earlier demo run deleted at the start
+     * @param crashed whether run 1 ended in the simulated crash
+     * @param resumed the result of run 2
+     * @param history the run's checkpoints at the end, ascending
+     * @param finalViolations what the final document breaks of {@link DocumentPipeline#finalDocumentConditions()}
+     * @param conceptsPrompts the prompts concepts-writer's model session received in run 1
      */
-    public record Outcome(int removedEarlier, boolean crashed, PipelineResult<FileWorkspace> resumed,
-                          List<AgentCheckpoint> history, List<Violation> finalViolations, List<String> conceptsPrompts) {
+    public record Outcome(
+            int removedEarlier,
+            boolean crashed,
+            PipelineResult<FileWorkspace> resumed,
+            List<AgentCheckpoint> history,
+            List<Violation> finalViolations,
+            List<String> conceptsPrompts) {
         /** Whether the run completed after the resume with a document that breaks no rule. */
         public boolean succeeded() {
             return crashed && resumed.isCompleted() && finalViolations.isEmpty();
@@ -101,12 +117,13 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
         ScriptedWriterModel model = ScriptedWriterModel.demo();
         try (PersistenceStorageProvider<CheckpointFilter> provider = storage.open()) {
             removed = provider.deleteCheckpoints(runId);
-            out.println("  run id     " + runId + (removed == 0 ? "" : " (" + removed + " checkpoints of an earlier demo run deleted)"));
+            out.println("  run id     " + runId
+                    + (removed == 0 ? "" : " (" + removed + " checkpoints of an earlier demo run deleted)"));
             out.println();
             out.println("Run 1: concepts-writer breaks a rule, then the process crashes in visualization-writer");
             FileWorkspace document = DocumentPipeline.newWorkspace(workspaceDirectory);
-            var pipeline = DocumentPipeline.builder(workspaceDirectory, model,
-                            CrashSwitch.once(DocumentPipeline.VISUALIZATION_WRITER))
+            var pipeline = DocumentPipeline.builder(
+                            workspaceDirectory, model, CrashSwitch.once(DocumentPipeline.VISUALIZATION_WRITER))
                     .storage(provider)
                     .listener(new ProgressPrinter(out))
                     .build();
@@ -118,7 +135,8 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
                 out.printf("  %-21s CRASH: %s%n", DocumentPipeline.VISUALIZATION_WRITER, crash.getMessage());
                 out.println("  " + MarkdownDocument.FILE + " is left half written: "
                         + (document.read(MarkdownDocument.FILE).contains("# Visualization")
-                        ? "it has '# Visualization' but no handoff" : "unchanged"));
+                                ? "it has '# Visualization' but no handoff"
+                                : "unchanged"));
             }
         }
 
@@ -133,7 +151,10 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
                     .build();
             result = pipeline.run(runId, FileWorkspace.at(workspaceDirectory));
             out.println("  nodes run: " + result.executedNodes() + ", skipped: "
-                    + DocumentPipeline.AGENTS.subList(0, DocumentPipeline.AGENTS.size() - result.executedNodes().size()));
+                    + DocumentPipeline.AGENTS.subList(
+                            0,
+                            DocumentPipeline.AGENTS.size()
+                                    - result.executedNodes().size()));
             history = provider.getCheckpoints(runId);
         }
 
@@ -149,12 +170,19 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
         out.println();
         String doc = result.state().read(MarkdownDocument.FILE);
         out.println("Final document: " + MarkdownDocument.conceptBlocks(doc).size() + " concepts, "
-                + (violations.isEmpty() ? "passes all " + conditions.size() + " postconditions"
-                : "VIOLATES " + violations));
+                + (violations.isEmpty()
+                        ? "passes all " + conditions.size() + " postconditions"
+                        : "VIOLATES " + violations));
         out.println("  " + result.state().root().resolve(MarkdownDocument.FILE) + " and "
                 + MarkdownDocument.VISUALIZATION_FILE);
-        out.println("Other backends: --storage file:<dir> | jdbc:postgresql://host/db?user=u | redis://host:6379 | s3://bucket");
-        return new Outcome(removed, crashed, result, history, List.copyOf(violations),
+        out.println("Other backends: --storage file:<dir> | jdbc:postgresql://host/db?user=u | redis://host:6379 | "
+                + "s3://bucket");
+        return new Outcome(
+                removed,
+                crashed,
+                result,
+                history,
+                List.copyOf(violations),
                 model.prompts(DocumentPipeline.CONCEPTS_WRITER));
     }
 }

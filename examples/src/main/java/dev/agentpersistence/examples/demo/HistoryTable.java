@@ -10,12 +10,11 @@ import java.util.Locale;
 
 /** A run's checkpoints as a text table: version, node, created, messages, size. */
 public final class HistoryTable {
-    private static final DateTimeFormatter CREATED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter CREATED =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final String FORMAT = "  %-8s %-21s %-24s %8s %9s";
 
-    private HistoryTable() {
-    }
+    private HistoryTable() {}
 
     /** The table's lines, a header first; checkpoints in the order given (ascending versions). */
     public static List<String> lines(List<AgentCheckpoint> checkpoints) {
@@ -23,8 +22,14 @@ public final class HistoryTable {
         lines.add(String.format(Locale.ROOT, FORMAT, "version", "node", "created (UTC)", "messages", "size"));
         var codec = CheckpointCodec.json();
         for (AgentCheckpoint cp : checkpoints) {
-            lines.add(String.format(Locale.ROOT, FORMAT, cp.version(), cp.nodeId(), CREATED.format(cp.createdAt()),
-                    cp.messageHistory().size(), ProgressPrinter.size(codec.encode(cp).length)));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    FORMAT,
+                    cp.version(),
+                    cp.nodeId(),
+                    CREATED.format(cp.createdAt()),
+                    cp.messageHistory().size(),
+                    ProgressPrinter.size(codec.encode(cp).length)));
         }
         return lines;
     }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The document the writer agents share, as in the write-up: a {@code CURRENT_AGENT:} line naming
- * whose turn it is, the sections the agents write, and a {@code # HANDOFF LOG} at the end where each
- * agent records that it finished. Pure functions over the markdown text.
+ * The document the writer agents share, as in the write-up: a {@code CURRENT_AGENT:} line naming whose turn it is, the
+ * sections the agents write, and a {@code # HANDOFF LOG} at the end where each agent records that it finished. Pure
+ * functions over the markdown text.
  */
 public final class MarkdownDocument {
     /** The document's file name in the workspace. */
@@ -19,8 +19,7 @@ public final class MarkdownDocument {
 
     private static final String CURRENT_AGENT = "CURRENT_AGENT:";
 
-    private MarkdownDocument() {
-    }
+    private MarkdownDocument() {}
 
     /** The document before any agent ran: the first agent's turn and an empty handoff log. */
     public static String initial(String firstAgent) {
@@ -29,8 +28,10 @@ public final class MarkdownDocument {
 
     /** Whose turn it is, or empty when the line is missing. */
     public static Optional<String> currentAgent(String doc) {
-        return doc.lines().filter(line -> line.startsWith(CURRENT_AGENT))
-                .map(line -> line.substring(CURRENT_AGENT.length()).strip()).findFirst();
+        return doc.lines()
+                .filter(line -> line.startsWith(CURRENT_AGENT))
+                .map(line -> line.substring(CURRENT_AGENT.length()).strip())
+                .findFirst();
     }
 
     /** The document with {@code CURRENT_AGENT} set to {@code agent}. */

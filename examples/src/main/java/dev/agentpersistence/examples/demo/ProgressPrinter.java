@@ -21,9 +21,11 @@ public final class ProgressPrinter implements PipelineListener {
     @Override
     public void onEvent(PipelineEvent event) {
         if (event instanceof PipelineEvent.RunStarted e && e.resumed()) {
-            out.println(Pipeline.START_NODE_ID.equals(e.resumedAfter())
-                    ? "  resumed before the first node (only the input was checkpointed)"
-                    : "  resumed after " + e.resumedAfter() + ": the nodes up to it are finished and are skipped");
+            out.println(
+                    Pipeline.START_NODE_ID.equals(e.resumedAfter())
+                            ? "  resumed before the first node (only the input was checkpointed)"
+                            : "  resumed after " + e.resumedAfter()
+                                    + ": the nodes up to it are finished and are skipped");
         } else if (event instanceof PipelineEvent.NodeStarted e) {
             line(e.node(), "attempt " + e.attempt() + "/" + e.maxAttempts());
         } else if (event instanceof PipelineEvent.ValidationFailed e) {
@@ -35,11 +37,15 @@ public final class ProgressPrinter implements PipelineListener {
             line(e.node(), "attempt " + e.attempt() + " threw " + e.exception());
         } else if (event instanceof PipelineEvent.RollbackPerformed e) {
             int undone = e.toolRollback().performed().size();
-            line(e.node(), "rolled back: workspace restored to its state before attempt " + e.attempt()
-                    + (undone == 0 ? "" : ", " + undone + " tool call(s) undone"));
+            line(
+                    e.node(),
+                    "rolled back: workspace restored to its state before attempt " + e.attempt()
+                            + (undone == 0 ? "" : ", " + undone + " tool call(s) undone"));
         } else if (event instanceof PipelineEvent.RetryScheduled e) {
-            line(e.node(), "retry " + e.feedback().retry() + "/" + e.feedback().maxRetries()
-                    + " with this feedback at the top of the prompt:");
+            line(
+                    e.node(),
+                    "retry " + e.feedback().retry() + "/" + e.feedback().maxRetries()
+                            + " with this feedback at the top of the prompt:");
             e.feedback().toPrompt().lines().forEach(text -> out.println("      | " + text));
         } else if (event instanceof PipelineEvent.CheckpointSaved e) {
             if (Pipeline.START_NODE_ID.equals(e.node())) {
@@ -48,9 +54,11 @@ public final class ProgressPrinter implements PipelineListener {
                 line(e.node(), "passed, checkpoint v" + e.version() + " saved (" + size(e.sizeBytes()) + ")");
             }
         } else if (event instanceof PipelineEvent.RunFinished e) {
-            out.println(e.failure() == null
-                    ? "  run " + e.runId() + " completed in " + e.duration().toMillis() + " ms"
-                    : "  run " + e.runId() + " failed: " + e.failure().describe());
+            out.println(
+                    e.failure() == null
+                            ? "  run " + e.runId() + " completed in "
+                                    + e.duration().toMillis() + " ms"
+                            : "  run " + e.runId() + " failed: " + e.failure().describe());
         }
     }
 
@@ -63,7 +71,8 @@ public final class ProgressPrinter implements PipelineListener {
         if (bytes < 1000) {
             return bytes + " B";
         }
-        return bytes < 1_000_000 ? String.format(Locale.ROOT, "%.1f kB", bytes / 1000.0)
+        return bytes < 1_000_000
+                ? String.format(Locale.ROOT, "%.1f kB", bytes / 1000.0)
                 : String.format(Locale.ROOT, "%.1f MB", bytes / 1_000_000.0);
     }
 }

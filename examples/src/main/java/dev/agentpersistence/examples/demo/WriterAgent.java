@@ -8,10 +8,9 @@ import dev.agentpersistence.pipeline.RetryFeedback;
 import java.util.Objects;
 
 /**
- * One writer agent of the write-up: prompts the model (the retry feedback first, after a
- * rollback), inserts the section it returns into the document, writes the visualization component
- * when the section has a closed {@code mermaid} block, then hands over: sets {@code CURRENT_AGENT} to
- * the next agent and records completion in the handoff log.
+ * One writer agent of the write-up: prompts the model (the retry feedback first, after a rollback), inserts the section
+ * it returns into the document, writes the visualization component when the section has a closed {@code mermaid} block,
+ * then hands over: sets {@code CURRENT_AGENT} to the next agent and records completion in the handoff log.
  */
 final class WriterAgent implements NodeAction<FileWorkspace> {
     private static final String MERMAID_OPEN = "```mermaid\n";
@@ -31,7 +30,10 @@ final class WriterAgent implements NodeAction<FileWorkspace> {
     @Override
     public FileWorkspace run(NodeContext<FileWorkspace> context) {
         FileWorkspace workspace = context.state();
-        String prompt = context.retryFeedback().map(RetryFeedback::toPrompt).map(feedback -> feedback + "\n").orElse("")
+        String prompt = context.retryFeedback()
+                        .map(RetryFeedback::toPrompt)
+                        .map(feedback -> feedback + "\n")
+                        .orElse("")
                 + "You are " + agent + ". Write your section of " + MarkdownDocument.FILE + ", then hand over to "
                 + next + ".";
         context.addMessage(Message.user(prompt));
@@ -46,10 +48,12 @@ final class WriterAgent implements NodeAction<FileWorkspace> {
         int diagram = reply.section().indexOf(MERMAID_OPEN);
         int end = diagram < 0 ? -1 : reply.section().indexOf("```", diagram + MERMAID_OPEN.length());
         if (end >= 0) {
-            workspace.write(MarkdownDocument.VISUALIZATION_FILE,
+            workspace.write(
+                    MarkdownDocument.VISUALIZATION_FILE,
                     reply.section().substring(diagram + MERMAID_OPEN.length(), end));
         }
-        workspace.write(MarkdownDocument.FILE,
+        workspace.write(
+                MarkdownDocument.FILE,
                 MarkdownDocument.withHandoff(MarkdownDocument.withCurrentAgent(doc, next), agent));
         return workspace;
     }

@@ -1,9 +1,8 @@
 package dev.agentpersistence.examples.demo;
 
 /**
- * The language model behind the writer agents: given an agent's name and its prompt, the markdown
- * section the agent writes. A real integration calls an LLM here; the demo uses
- * {@link ScriptedWriterModel}, which is deterministic.
+ * The language model behind the writer agents: given an agent's name and its prompt, the markdown section the agent
+ * writes. A real integration calls an LLM here; the demo uses {@link ScriptedWriterModel}, which is deterministic.
  */
 @FunctionalInterface
 public interface WriterModel {
@@ -11,7 +10,7 @@ public interface WriterModel {
     /**
      * The model's answer to {@code prompt}.
      *
-     * @param agent  the agent asking, which is also the model session
+     * @param agent the agent asking, which is also the model session
      * @param prompt the instruction, starting with the retry feedback after a rollback
      */
     Reply complete(String agent, String prompt);
@@ -19,9 +18,9 @@ public interface WriterModel {
     /**
      * A model answer.
      *
-     * @param text    what the model says
-     * @param section the markdown section to insert into the document, or {@code null} when the model
-     *                wrote nothing (for example because it believes the work is already done)
+     * @param text what the model says
+     * @param section the markdown section to insert into the document, or {@code null} when the model wrote nothing
+     *     (for example because it believes the work is already done)
      */
     record Reply(String text, String section) {
         /** An answer with a section. */

@@ -7,8 +7,7 @@ import java.util.TreeMap;
 
 /** The application's rule-based check of what the agent ordered against what was asked for. */
 public final class OrderReview {
-    private OrderReview() {
-    }
+    private OrderReview() {}
 
     /** What is wrong with {@code orders} given the {@code wanted} quantities by item; empty when they match. */
     public static List<String> violations(Map<String, Integer> wanted, List<OrdersStore.Order> orders) {

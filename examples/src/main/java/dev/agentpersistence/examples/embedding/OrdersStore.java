@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A real side effect for the agent's tools: orders in a SQLite database file. {@link #place} and
- * {@link #cancel} are each other's inverse, keyed by an order id the agent chooses, so a rollback can
- * cancel exactly the orders a rolled-back tool call placed. Both are idempotent.
+ * A real side effect for the agent's tools: orders in a SQLite database file. {@link #place} and {@link #cancel} are
+ * each other's inverse, keyed by an order id the agent chooses, so a rollback can cancel exactly the orders a
+ * rolled-back tool call placed. Both are idempotent.
  */
 public final class OrdersStore {
     private final String url;
@@ -22,8 +22,10 @@ public final class OrdersStore {
     public OrdersStore(Path database) {
         this.url = "jdbc:sqlite:" + Objects.requireNonNull(database, "database").toAbsolutePath();
         try (Connection connection = connect()) {
-            connection.createStatement().execute("CREATE TABLE IF NOT EXISTS orders ("
-                    + "order_id TEXT PRIMARY KEY, item TEXT NOT NULL, quantity INTEGER NOT NULL)");
+            connection
+                    .createStatement()
+                    .execute("CREATE TABLE IF NOT EXISTS orders ("
+                            + "order_id TEXT PRIMARY KEY, item TEXT NOT NULL, quantity INTEGER NOT NULL)");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the orders table in " + url, e);
         }
@@ -41,8 +43,9 @@ public final class OrdersStore {
     public void place(Order order) throws SQLException {
         Objects.requireNonNull(order, "order");
         try (Connection connection = connect();
-             PreparedStatement insert = connection.prepareStatement(
-                     "INSERT INTO orders (order_id, item, quantity) VALUES (?, ?, ?) ON CONFLICT (order_id) DO NOTHING")) {
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO orders (order_id, item, quantity) VALUES (?, ?, ?) ON CONFLICT (order_id) DO "
+                                + "NOTHING")) {
             insert.setString(1, order.orderId());
             insert.setString(2, order.item());
             insert.setInt(3, order.quantity());
@@ -53,7 +56,7 @@ public final class OrdersStore {
     /** Cancels an order; returns whether there was one to cancel. */
     public boolean cancel(String orderId) throws SQLException {
         try (Connection connection = connect();
-             PreparedStatement delete = connection.prepareStatement("DELETE FROM orders WHERE order_id = ?")) {
+                PreparedStatement delete = connection.prepareStatement("DELETE FROM orders WHERE order_id = ?")) {
             delete.setString(1, orderId);
             return delete.executeUpdate() > 0;
         }
@@ -62,8 +65,9 @@ public final class OrdersStore {
     /** Every order, by id. */
     public List<Order> orders() {
         try (Connection connection = connect();
-             ResultSet rows = connection.createStatement()
-                     .executeQuery("SELECT order_id, item, quantity FROM orders ORDER BY order_id")) {
+                ResultSet rows = connection
+                        .createStatement()
+                        .executeQuery("SELECT order_id, item, quantity FROM orders ORDER BY order_id")) {
             var orders = new ArrayList<Order>();
             while (rows.next()) {
                 orders.add(new Order(rows.getString(1), rows.getString(2), rows.getInt(3)));

@@ -13,10 +13,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The adapter that embeds agent-persistence in {@link ShoppingAgentLoop}: converts the loop's turns
- * to {@link Message}s (tool calls as {@link Message.Role#TOOL_CALL} messages, so a rollback finds
- * the calls made after a checkpoint) and its memory to the checkpoint state, and converts them back
- * in {@link #restore}. The conversion is exact both ways.
+ * The adapter that embeds agent-persistence in {@link ShoppingAgentLoop}: converts the loop's turns to {@link Message}s
+ * (tool calls as {@link Message.Role#TOOL_CALL} messages, so a rollback finds the calls made after a checkpoint) and
+ * its memory to the checkpoint state, and converts them back in {@link #restore}. The conversion is exact both ways.
  */
 public final class ShoppingAgentContext implements AgentContext {
     private final ShoppingAgentLoop loop;
@@ -77,10 +76,16 @@ public final class ShoppingAgentContext implements AgentContext {
         return switch (message.role()) {
             case USER -> new ShoppingAgentLoop.Turn.UserSays(message.content());
             case ASSISTANT -> new ShoppingAgentLoop.Turn.AgentSays(message.content());
-            case TOOL_CALL -> new ShoppingAgentLoop.Turn.ToolInvoked(message.toolCall().id(), message.toolCall().toolName(),
-                    message.toolCall().arguments());
-            case TOOL_RESULT -> new ShoppingAgentLoop.Turn.ToolReturned(message.metadata().get(Message.TOOL_CALL_ID),
-                    message.metadata().get(Message.TOOL_NAME), message.content());
+            case TOOL_CALL ->
+                new ShoppingAgentLoop.Turn.ToolInvoked(
+                        message.toolCall().id(),
+                        message.toolCall().toolName(),
+                        message.toolCall().arguments());
+            case TOOL_RESULT ->
+                new ShoppingAgentLoop.Turn.ToolReturned(
+                        message.metadata().get(Message.TOOL_CALL_ID),
+                        message.metadata().get(Message.TOOL_NAME),
+                        message.content());
             case SYSTEM -> throw new IllegalArgumentException("the shopping loop has no system turns");
         };
     }

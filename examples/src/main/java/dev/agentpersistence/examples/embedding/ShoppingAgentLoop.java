@@ -9,32 +9,28 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A hand-rolled agent loop, the kind an application writes without a framework: its own turn
- * types, its own memory, and a tool dispatcher by name. It knows nothing about checkpoints;
- * {@link ShoppingAgentContext} adapts it to {@link dev.agentpersistence.AgentContext}.
+ * A hand-rolled agent loop, the kind an application writes without a framework: its own turn types, its own memory, and
+ * a tool dispatcher by name. It knows nothing about checkpoints; {@link ShoppingAgentContext} adapts it to
+ * {@link dev.agentpersistence.AgentContext}.
  *
- * <p>Each {@link #handle(String)} asks the {@link OrderPlanner} what to do for the request and
- * carries the plan out: one {@code placeOrder} tool call per planned order, then a reply.
+ * <p>Each {@link #handle(String)} asks the {@link OrderPlanner} what to do for the request and carries the plan out:
+ * one {@code placeOrder} tool call per planned order, then a reply.
  */
 public final class ShoppingAgentLoop {
 
     /** One entry of the loop's conversation. */
     public sealed interface Turn {
         /** The user said something. */
-        record UserSays(String text) implements Turn {
-        }
+        record UserSays(String text) implements Turn {}
 
         /** The agent answered. */
-        record AgentSays(String text) implements Turn {
-        }
+        record AgentSays(String text) implements Turn {}
 
         /** The agent called a tool. */
-        record ToolInvoked(String callId, String tool, JsonNode arguments) implements Turn {
-        }
+        record ToolInvoked(String callId, String tool, JsonNode arguments) implements Turn {}
 
         /** A tool returned. */
-        record ToolReturned(String callId, String tool, String result) implements Turn {
-        }
+        record ToolReturned(String callId, String tool, String result) implements Turn {}
     }
 
     private final String id;
@@ -67,8 +63,9 @@ public final class ShoppingAgentLoop {
             JsonNode result = tool.execute(call.arguments());
             turns.add(new Turn.ToolReturned(callId, call.tool(), result.asText()));
         }
-        turns.add(new Turn.AgentSays("Done: " + (turns.stream().filter(t -> t instanceof Turn.ToolInvoked).count())
-                + " tool call(s) made for \"" + request + "\"."));
+        turns.add(new Turn.AgentSays("Done: "
+                + (turns.stream().filter(t -> t instanceof Turn.ToolInvoked).count()) + " tool call(s) made for \""
+                + request + "\"."));
         step = "done";
     }
 

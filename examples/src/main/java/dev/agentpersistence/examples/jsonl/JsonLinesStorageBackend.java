@@ -40,7 +40,8 @@ public final class JsonLinesStorageBackend extends AgentRecordsBackend {
     /** Over {@code directory}; no read holds a stored document larger than {@code maxCheckpointSize} bytes. */
     public JsonLinesStorageBackend(Path directory, long maxCheckpointSize) {
         super(Clock.systemUTC(), maxCheckpointSize); // the clock dates segment writes
-        this.directory = io(() -> Files.createDirectories(directory.toAbsolutePath().normalize()));
+        this.directory =
+                io(() -> Files.createDirectories(directory.toAbsolutePath().normalize()));
         this.segments = io(() -> Files.createDirectories(this.directory.resolve("segments")));
     }
 
@@ -51,16 +52,16 @@ public final class JsonLinesStorageBackend extends AgentRecordsBackend {
     }
 
     /**
-     * Holding the lock file (other processes wait, other instances in this JVM retry every millisecond), writes
-     * what {@code change} makes of the records to a temporary file, forces it to disk and moves it over the old
-     * one; no records remove the file. A record that was not read whole stops the write: it is never dropped.
+     * Holding the lock file (other processes wait, other instances in this JVM retry every millisecond), writes what
+     * {@code change} makes of the records to a temporary file, forces it to disk and moves it over the old one; no
+     * records remove the file. A record that was not read whole stops the write: it is never dropped.
      */
     @Override
     protected int update(Area area, String agentId, UnaryOperator<List<StoredCheckpoint>> change) {
         Path file = file(area, agentId);
         return io(() -> {
-            try (var lockFile = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE)) {
+            try (var lockFile =
+                    FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 lock(lockFile); // released when the lock file's channel closes
                 List<StoredCheckpoint> before = read(file);
                 List<StoredCheckpoint> after = change.apply(before);
@@ -86,8 +87,10 @@ public final class JsonLinesStorageBackend extends AgentRecordsBackend {
     protected List<String> agents(Area area) {
         return io(() -> {
             try (var files = Files.list(area == Area.CHECKPOINTS ? directory : segments)) {
-                return files.filter(f -> f.toString().endsWith(".jsonl")).flatMap(f -> read(f).stream().limit(1))
-                        .map(StoredCheckpoint::agentId).toList();
+                return files.filter(f -> f.toString().endsWith(".jsonl"))
+                        .flatMap(f -> read(f).stream().limit(1))
+                        .map(StoredCheckpoint::agentId)
+                        .toList();
             }
         });
     }

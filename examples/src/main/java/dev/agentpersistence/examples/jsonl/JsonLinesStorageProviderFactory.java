@@ -12,14 +12,16 @@ import java.util.List;
 
 /**
  * Makes {@link JsonLinesStorageBackend} discoverable under the storage shell: listed in
- * {@code META-INF/services/dev.agentpersistence.spi.PersistenceStorageProviderFactory} and selected
- * with {@code agent.persistence.provider=jsonl}.
+ * {@code META-INF/services/dev.agentpersistence.spi.PersistenceStorageProviderFactory} and selected with
+ * {@code agent.persistence.provider=jsonl}.
  */
 public final class JsonLinesStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "jsonl";
     /** The directory holding one file per agent. */
-    public static final Setting<String> DIRECTORY = Setting.text("agent.persistence.jsonl.dir", "agent-checkpoints-jsonl",
+    public static final Setting<String> DIRECTORY = Setting.text(
+            "agent.persistence.jsonl.dir",
+            "agent-checkpoints-jsonl",
             "Directory of the example JSON Lines backend: one file per agent.");
 
     @Override
@@ -31,8 +33,10 @@ public final class JsonLinesStorageProviderFactory implements PersistenceStorage
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
         StorageSettings settings = StorageSettings.from(config);
-        return StorageShell.builder(new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config)), settings.maxCheckpointSize()))
-                .settings(settings).build();
+        return StorageShell.builder(
+                        new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config)), settings.maxCheckpointSize()))
+                .settings(settings)
+                .build();
     }
 
     @Override

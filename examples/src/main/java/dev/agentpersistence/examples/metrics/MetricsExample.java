@@ -16,9 +16,9 @@ import dev.agentpersistence.examples.embedding.EmbeddingExample;
 import dev.agentpersistence.examples.embedding.OrdersStore;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.pipeline.FileWorkspace;
 import dev.agentpersistence.pipeline.PipelineMetrics;
 import dev.agentpersistence.pipeline.PipelineResult;
-import dev.agentpersistence.pipeline.FileWorkspace;
 import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,28 +45,37 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Serves Prometheus metrics while the document pipeline runs several times: each run has one agent
- * break a rule (so there are validation failures, rollbacks and retries), every few saves the
- * "network" drops one (storage errors, checkpoint retries), and a stale writer hits a version
- * conflict at the end. The endpoint is on the loopback address; the Grafana dashboard in
- * {@code examples/grafana/agent-persistence-dashboard.json} charts what it serves.
+ * Serves Prometheus metrics while the document pipeline runs several times: each run has one agent break a rule (so
+ * there are validation failures, rollbacks and retries), every few saves the "network" drops one (storage errors,
+ * checkpoint retries), and a stale writer hits a version conflict at the end. The endpoint is on the loopback address;
+ * the Grafana dashboard in {@code examples/grafana/agent-persistence-dashboard.json} charts what it serves.
  */
-@Command(name = "metrics-example", mixinStandardHelpOptions = true,
+@Command(
+        name = "metrics-example",
+        mixinStandardHelpOptions = true,
         description = "Runs the document pipeline several times and serves its metrics for Prometheus.")
 public final class MetricsExample implements Callable<Integer> {
 
-    @Option(names = "--port", defaultValue = "9464", description = "Port of the scrape endpoint on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--port",
+            defaultValue = "9464",
+            description = "Port of the scrape endpoint on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int port;
 
     @Option(names = "--runs", defaultValue = "6", description = "Pipeline runs to make (default: ${DEFAULT-VALUE}).")
     private int runs;
 
-    @Option(names = "--storage", paramLabel = "<storage>",
+    @Option(
+            names = "--storage",
+            paramLabel = "<storage>",
             description = "Where checkpoints go, as for the demo (default: embedded SQLite in <examples dir>/metrics).")
     private String storage;
 
-    @Option(names = "--blip-every", defaultValue = "7",
-            description = "Fail every n-th checkpoint save as a network blip; 0 turns it off (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--blip-every",
+            defaultValue = "7",
+            description =
+                    "Fail every n-th checkpoint save as a network blip; 0 turns it off (default: ${DEFAULT-VALUE}).")
     private int blipEvery;
 
     @Option(names = "--serve", description = "Keep serving the endpoint after the runs, until Ctrl+C.")
@@ -87,20 +96,28 @@ public final class MetricsExample implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (runs < 1 || (blipEvery != 0 && blipEvery < 2)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--runs must be >= 1 and --blip-every 0 or >= 2");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--runs must be >= 1 and --blip-every 0 or >= 2");
         }
         PrintStream out = ConsoleOutput.utf8();
         StorageSelection selection = storage == null
-                ? StorageSelection.sqlite(ExampleFiles.path("metrics/checkpoints.db")) : StorageSelection.parse(storage);
+                ? StorageSelection.sqlite(ExampleFiles.path("metrics/checkpoints.db"))
+                : StorageSelection.parse(storage);
         PrometheusMeterRegistry registry = newRegistry();
         try (var endpoint = PrometheusEndpoint.start(registry, port);
-             PersistenceStorageProvider<CheckpointFilter> provider = selection.open()) {
+                PersistenceStorageProvider<CheckpointFilter> provider = selection.open()) {
             out.println("agent-persistence metrics example");
             out.println("  Prometheus endpoint  " + endpoint.uri());
             out.println("  storage              " + selection
                     + (blipEvery == 0 ? "" : ", every " + blipEvery + "th save fails like a network blip"));
-            var results = runWorkload(registry, provider, selection.provider(), ExampleFiles.path("metrics/workspace"),
-                    runs, blipEvery, out);
+            var results = runWorkload(
+                    registry,
+                    provider,
+                    selection.provider(),
+                    ExampleFiles.path("metrics/workspace"),
+                    runs,
+                    blipEvery,
+                    out);
             printSummary(registry, out);
             if (serve) {
                 out.println("Serving " + endpoint.uri() + " until Ctrl+C");
@@ -113,21 +130,28 @@ public final class MetricsExample implements Callable<Integer> {
     }
 
     /**
-     * Runs the pipeline {@code runs} times over {@code backend} (metered with the tag
-     * {@code provider=<providerName>}), then makes one stale-writer save that conflicts, then runs
-     * the embedding example's agent loop once (a rollback through {@code AgentPersistence}).
+     * Runs the pipeline {@code runs} times over {@code backend} (metered with the tag {@code provider=<providerName>}),
+     * then makes one stale-writer save that conflicts, then runs the embedding example's agent loop once (a rollback
+     * through {@code AgentPersistence}).
      *
      * @param blipEvery fail every n-th save as a network blip; 0 for never
      * @return the results of the runs
      */
-    public static List<PipelineResult<FileWorkspace>> runWorkload(MeterRegistry registry,
-                                                                   PersistenceStorageProvider<CheckpointFilter> backend,
-                                                                   String providerName, Path workspaces, int runs,
-                                                                   int blipEvery, PrintStream out) {
+    public static List<PipelineResult<FileWorkspace>> runWorkload(
+            MeterRegistry registry,
+            PersistenceStorageProvider<CheckpointFilter> backend,
+            String providerName,
+            Path workspaces,
+            int runs,
+            int blipEvery,
+            PrintStream out) {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(backend, "backend");
-        PersistenceStorageProvider<CheckpointFilter> network = blipEvery == 0 ? backend : new UnreliableNetwork<>(backend, blipEvery);
-        var storage = MeteredStorageProvider.builder(network, registry).providerName(providerName).build();
+        PersistenceStorageProvider<CheckpointFilter> network =
+                blipEvery == 0 ? backend : new UnreliableNetwork<>(backend, blipEvery);
+        var storage = MeteredStorageProvider.builder(network, registry)
+                .providerName(providerName)
+                .build();
         var results = new ArrayList<PipelineResult<FileWorkspace>>();
         for (int i = 1; i <= runs; i++) {
             String runId = "metrics-" + i;
@@ -137,8 +161,10 @@ public final class MetricsExample implements Callable<Integer> {
             storage.deleteCheckpoints(runId);
             Path directory = workspaces.resolve(runId);
             var tally = new RunTally();
-            var pipeline = DocumentPipeline.builder(directory,
-                            new ScriptedWriterModel(flawed == null ? Set.of() : Set.of(flawed)), CrashSwitch.off())
+            var pipeline = DocumentPipeline.builder(
+                            directory,
+                            new ScriptedWriterModel(flawed == null ? Set.of() : Set.of(flawed)),
+                            CrashSwitch.off())
                     .storage(storage)
                     .meterRegistry(registry)
                     .listener(tally)
@@ -146,26 +172,42 @@ public final class MetricsExample implements Callable<Integer> {
             long start = System.nanoTime();
             var result = pipeline.run(runId, DocumentPipeline.newWorkspace(directory));
             results.add(result);
-            out.printf(Locale.ROOT, "  run %d/%d %-10s %-9s in %4d ms: %s%n", i, runs, runId,
-                    result.isCompleted() ? "completed" : "FAILED", (System.nanoTime() - start) / 1_000_000, tally.describe());
+            out.printf(
+                    Locale.ROOT,
+                    "  run %d/%d %-10s %-9s in %4d ms: %s%n",
+                    i,
+                    runs,
+                    runId,
+                    result.isCompleted() ? "completed" : "FAILED",
+                    (System.nanoTime() - start) / 1_000_000,
+                    tally.describe());
         }
         staleWriter(storage, out);
         // The embedded agent saves without the pipeline's checkpoint retries, so it talks to the backend directly.
-        embeddedAgent(registry, MeteredStorageProvider.builder(backend, registry).providerName(providerName).build(),
-                workspaces.resolve("orders.db"), out);
+        embeddedAgent(
+                registry,
+                MeteredStorageProvider.builder(backend, registry)
+                        .providerName(providerName)
+                        .build(),
+                workspaces.resolve("orders.db"),
+                out);
         return results;
     }
 
     /** The embedding example's agent loop, whose rollback goes through AgentPersistence (facade metrics). */
-    private static void embeddedAgent(MeterRegistry registry, PersistenceStorageProvider<CheckpointFilter> storage,
-                                      Path orders, PrintStream out) {
+    private static void embeddedAgent(
+            MeterRegistry registry,
+            PersistenceStorageProvider<CheckpointFilter> storage,
+            Path orders,
+            PrintStream out) {
         try {
             Files.createDirectories(orders.getParent());
             Files.deleteIfExists(orders);
             var quiet = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
             var outcome = EmbeddingExample.run(storage, new OrdersStore(orders), "shopper-metrics", registry, quiet);
-            out.println("  embedded agent loop: rollback undid " + outcome.rollback().performed().size()
-                    + " orders, the retry ordered " + outcome.finalOrders().size());
+            out.println("  embedded agent loop: rollback undid "
+                    + outcome.rollback().performed().size() + " orders, the retry ordered "
+                    + outcome.finalOrders().size());
         } catch (Exception e) {
             throw new IllegalStateException("the embedded agent scenario failed", e);
         }
@@ -174,10 +216,17 @@ public final class MetricsExample implements Callable<Integer> {
     /** A writer that missed the newer checkpoints saves a version that is taken: refused, nothing overwritten. */
     private static void staleWriter(PersistenceStorageProvider<CheckpointFilter> storage, PrintStream out) {
         String runId = "metrics-1";
-        AgentCheckpoint first = storage.getCheckpoints(runId, CheckpointFilter.builder().maxVersion(1L).build())
-                .stream().reduce((a, b) -> b).orElseThrow();
-        AgentCheckpoint stale = first.toBuilder().checkpointId("stale-" + first.checkpointId())
-                .message(Message.assistant("an edit made from an old copy")).build();
+        AgentCheckpoint first =
+                storage
+                        .getCheckpoints(
+                                runId, CheckpointFilter.builder().maxVersion(1L).build())
+                        .stream()
+                        .reduce((a, b) -> b)
+                        .orElseThrow();
+        AgentCheckpoint stale = first.toBuilder()
+                .checkpointId("stale-" + first.checkpointId())
+                .message(Message.assistant("an edit made from an old copy"))
+                .build();
         for (int attempt = 1; attempt <= 2; attempt++) {
             try {
                 storage.saveCheckpoint(runId, stale);
@@ -212,24 +261,47 @@ public final class MetricsExample implements Callable<Integer> {
         for (Counter counter : registry.find(StorageMetricNames.ERRORS).counters()) {
             errors.merge(counter.getId().getTag(StorageMetricNames.TAG_EXCEPTION), counter.count(), Double::sum);
         }
-        out.printf(Locale.ROOT, "  %-24s %d saved (mean %.1f ms), %d conflict(s), errors: %s%n", "checkpoint saves",
-                saved, saved == 0 ? 0 : saveSeconds * 1000 / saved, conflicts, errors.isEmpty() ? "none"
-                        : errors.entrySet().stream().map(e -> e.getValue().longValue() + " " + e.getKey())
-                        .collect(Collectors.joining(", ")));
-        out.printf(Locale.ROOT, "  %-24s %.0f attempts, %.0f retries, %.0f rollbacks%n", "pipeline nodes",
-                sum(registry, PipelineMetrics.NODE_ATTEMPTS), sum(registry, PipelineMetrics.NODE_RETRIES),
+        out.printf(
+                Locale.ROOT,
+                "  %-24s %d saved (mean %.1f ms), %d conflict(s), errors: %s%n",
+                "checkpoint saves",
+                saved,
+                saved == 0 ? 0 : saveSeconds * 1000 / saved,
+                conflicts,
+                errors.isEmpty()
+                        ? "none"
+                        : errors.entrySet().stream()
+                                .map(e -> e.getValue().longValue() + " " + e.getKey())
+                                .collect(Collectors.joining(", ")));
+        out.printf(
+                Locale.ROOT,
+                "  %-24s %.0f attempts, %.0f retries, %.0f rollbacks%n",
+                "pipeline nodes",
+                sum(registry, PipelineMetrics.NODE_ATTEMPTS),
+                sum(registry, PipelineMetrics.NODE_RETRIES),
                 sum(registry, PipelineMetrics.NODE_ROLLBACKS));
         var failures = new TreeMap<String, Double>();
-        for (Counter counter : registry.find(PipelineMetrics.VALIDATION_FAILURES).counters()) {
-            failures.merge(counter.getId().getTag("node") + "/" + counter.getId().getTag("condition"), counter.count(),
+        for (Counter counter :
+                registry.find(PipelineMetrics.VALIDATION_FAILURES).counters()) {
+            failures.merge(
+                    counter.getId().getTag("node") + "/" + counter.getId().getTag("condition"),
+                    counter.count(),
                     Double::sum);
         }
-        out.printf(Locale.ROOT, "  %-24s %s%n", "validation failures", failures.isEmpty() ? "none"
-                : failures.entrySet().stream().map(e -> e.getKey() + " " + e.getValue().longValue())
-                        .collect(Collectors.joining(", ")));
+        out.printf(
+                Locale.ROOT,
+                "  %-24s %s%n",
+                "validation failures",
+                failures.isEmpty()
+                        ? "none"
+                        : failures.entrySet().stream()
+                                .map(e -> e.getKey() + " " + e.getValue().longValue())
+                                .collect(Collectors.joining(", ")));
     }
 
     private static double sum(MeterRegistry registry, String counter) {
-        return registry.find(counter).counters().stream().mapToDouble(Counter::count).sum();
+        return registry.find(counter).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 }

@@ -12,9 +12,9 @@ import java.net.URI;
 import java.util.Objects;
 
 /**
- * A Prometheus scrape endpoint on the JDK's {@link HttpServer}: {@code GET /metrics} answers with
- * the registry in the Prometheus text format (or OpenMetrics when the scraper asks for it). Binds
- * the loopback address only; close it to stop the server.
+ * A Prometheus scrape endpoint on the JDK's {@link HttpServer}: {@code GET /metrics} answers with the registry in the
+ * Prometheus text format (or OpenMetrics when the scraper asks for it). Binds the loopback address only; close it to
+ * stop the server.
  */
 public final class PrometheusEndpoint implements AutoCloseable {
     /** The Prometheus text format 0.0.4. */
@@ -45,7 +45,8 @@ public final class PrometheusEndpoint implements AutoCloseable {
         server.createContext("/metrics", exchange -> scrape(registry, exchange));
         server.createContext("/", exchange -> {
             try (exchange) {
-                byte[] body = "agent-persistence metrics: GET /metrics\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] body =
+                        "agent-persistence metrics: GET /metrics\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
                 exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/") ? 200 : 404, body.length);
                 exchange.getResponseBody().write(body);
@@ -73,12 +74,15 @@ public final class PrometheusEndpoint implements AutoCloseable {
 
     private static void scrape(PrometheusMeterRegistry registry, HttpExchange exchange) throws IOException {
         try (exchange) {
-            if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
+            if (!exchange.getRequestMethod().equals("GET")
+                    && !exchange.getRequestMethod().equals("HEAD")) {
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
             String accept = exchange.getRequestHeaders().getFirst("Accept");
-            String format = accept != null && accept.contains("application/openmetrics-text") ? OPENMETRICS_FORMAT : TEXT_FORMAT;
+            String format = accept != null && accept.contains("application/openmetrics-text")
+                    ? OPENMETRICS_FORMAT
+                    : TEXT_FORMAT;
             var body = new ByteArrayOutputStream();
             registry.scrape(body, format);
             exchange.getResponseHeaders().set("Content-Type", format);

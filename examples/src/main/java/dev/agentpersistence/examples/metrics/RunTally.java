@@ -22,7 +22,9 @@ final class RunTally implements PipelineListener {
         } else if (event instanceof PipelineEvent.RetryScheduled) {
             retries++;
         } else if (event instanceof PipelineEvent.ValidationFailed e) {
-            e.violations().forEach(v -> failed.computeIfAbsent(e.node(), n -> new LinkedHashSet<>()).add(v.condition()));
+            e.violations()
+                    .forEach(v -> failed.computeIfAbsent(e.node(), n -> new LinkedHashSet<>())
+                            .add(v.condition()));
         } else if (event instanceof PipelineEvent.CheckpointSaveFailed e && e.willRetry()) {
             checkpointRetries++;
         }
@@ -31,9 +33,13 @@ final class RunTally implements PipelineListener {
     /** E.g. {@code 4 attempts, 1 retry (concepts-writer broke: concept blocks), 1 checkpoint save retried}. */
     String describe() {
         return attempts + " attempts, " + retries + (retries == 1 ? " retry" : " retries")
-                + (failed.isEmpty() ? "" : " (" + failed.entrySet().stream()
-                        .map(e -> e.getKey() + " broke: " + String.join(", ", e.getValue()))
-                        .collect(Collectors.joining("; ")) + ")")
+                + (failed.isEmpty()
+                        ? ""
+                        : " ("
+                                + failed.entrySet().stream()
+                                        .map(e -> e.getKey() + " broke: " + String.join(", ", e.getValue()))
+                                        .collect(Collectors.joining("; "))
+                                + ")")
                 + (checkpointRetries == 0 ? "" : ", " + checkpointRetries + " checkpoint save retried");
     }
 }

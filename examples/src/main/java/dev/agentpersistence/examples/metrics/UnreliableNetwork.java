@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Simulates a flaky network in front of a real provider: every {@code n}-th save fails with
- * {@link StorageUnavailableException} before it reaches the backend (nothing is written), as a
- * timed-out request would. The pipeline retries such saves; the metrics show the errors.
+ * {@link StorageUnavailableException} before it reaches the backend (nothing is written), as a timed-out request would.
+ * The pipeline retries such saves; the metrics show the errors.
  *
  * @param <F> the provider's filter type
  */
@@ -33,7 +33,8 @@ public final class UnreliableNetwork<F> implements PersistenceStorageProvider<F>
     @Override
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         if (saves.incrementAndGet() % every == 0) {
-            throw new StorageUnavailableException("simulated network blip: save of " + agentId + " timed out",
+            throw new StorageUnavailableException(
+                    "simulated network blip: save of " + agentId + " timed out",
                     new SocketTimeoutException("read timed out"));
         }
         backend.saveCheckpoint(agentId, checkpoint);

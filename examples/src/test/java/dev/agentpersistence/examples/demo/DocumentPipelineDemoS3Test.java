@@ -51,8 +51,11 @@ class DocumentPipelineDemoS3Test {
         endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
         try (S3Client admin = S3Client.builder()
                 .httpClientBuilder(Apache5HttpClient.builder())
-                .endpointOverride(endpoint).forcePathStyle(true).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .endpointOverride(endpoint)
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
                 .build()) {
             admin.createBucket(b -> b.bucket("demo-bucket"));
         }
@@ -70,13 +73,19 @@ class DocumentPipelineDemoS3Test {
         var storage = StorageSelection.parse(spec, ProviderConfig.empty());
         var printed = new ByteArrayOutputStream();
 
-        var outcome = DocumentPipelineDemo.run(storage, directory.resolve("workspace"), "doc-s3",
+        var outcome = DocumentPipelineDemo.run(
+                storage,
+                directory.resolve("workspace"),
+                "doc-s3",
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-        assertThat(outcome.succeeded()).as(printed.toString(StandardCharsets.UTF_8)).isTrue();
+        assertThat(outcome.succeeded())
+                .as(printed.toString(StandardCharsets.UTF_8))
+                .isTrue();
         assertThat(outcome.history()).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L);
         assertThat(outcome.resumed().executedNodes()).containsExactly(DocumentPipeline.VISUALIZATION_WRITER);
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("storage    s3 (s3://demo-bucket/runs)")
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("storage    s3 (s3://demo-bucket/runs)")
                 .doesNotContain(SECRET_KEY);
     }
 }

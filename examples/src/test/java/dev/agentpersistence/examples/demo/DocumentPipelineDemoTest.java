@@ -48,15 +48,21 @@ class DocumentPipelineDemoTest {
         var prompts = outcome.conceptsPrompts();
         assertThat(prompts).hasSize(2);
         assertThat(prompts.get(0)).doesNotContain("ROLLBACK PERFORMED");
-        assertThat(prompts.get(1)).startsWith("[RETRY ATTEMPT 1/3]").contains("ROLLBACK PERFORMED")
+        assertThat(prompts.get(1))
+                .startsWith("[RETRY ATTEMPT 1/3]")
+                .contains("ROLLBACK PERFORMED")
                 .contains("- 3-5 concept blocks expected, found 7");
 
         String text = output();
-        assertThat(text).contains("postcondition failed: 3-5 concept blocks expected, found 7",
-                "rolled back: workspace restored to its state before attempt 1",
-                "retry 1/3 with this feedback", "CRASH: simulated crash",
-                "resumed after concepts-writer", "nodes run: [visualization-writer], skipped: [overview-writer, concepts-writer]",
-                "passes all 14 postconditions");
+        assertThat(text)
+                .contains(
+                        "postcondition failed: 3-5 concept blocks expected, found 7",
+                        "rolled back: workspace restored to its state before attempt 1",
+                        "retry 1/3 with this feedback",
+                        "CRASH: simulated crash",
+                        "resumed after concepts-writer",
+                        "nodes run: [visualization-writer], skipped: [overview-writer, concepts-writer]",
+                        "passes all 14 postconditions");
         assertThat(text.lines().count()).as("the demo's output stays short").isLessThan(60);
     }
 
@@ -65,22 +71,34 @@ class DocumentPipelineDemoTest {
         assertThat(MarkdownDocument.currentAgent(doc)).contains(DocumentPipeline.DONE);
         assertThat(MarkdownDocument.conceptBlocks(doc)).hasSize(4);
         for (String agent : DocumentPipeline.AGENTS) {
-            assertThat(MarkdownDocument.handedOff(doc, agent)).as("handoff of %s", agent).isTrue();
+            assertThat(MarkdownDocument.handedOff(doc, agent))
+                    .as("handoff of %s", agent)
+                    .isTrue();
         }
         assertThat(doc).containsOnlyOnce("# Visualization").doesNotContain("PARTIAL");
-        assertThat(outcome.resumed().state().read(MarkdownDocument.VISUALIZATION_FILE)).startsWith("flowchart TD");
+        assertThat(outcome.resumed().state().read(MarkdownDocument.VISUALIZATION_FILE))
+                .startsWith("flowchart TD");
         for (var condition : DocumentPipeline.finalDocumentConditions()) {
-            assertThat(condition.check(outcome.resumed().state())).as(condition.name()).isEmpty();
+            assertThat(condition.check(outcome.resumed().state()))
+                    .as(condition.name())
+                    .isEmpty();
         }
     }
 
     private static void assertHistory(List<AgentCheckpoint> history) {
-        assertThat(history).extracting(AgentCheckpoint::nodeId).containsExactly(Pipeline.START_NODE_ID,
-                DocumentPipeline.OVERVIEW_WRITER, DocumentPipeline.CONCEPTS_WRITER, DocumentPipeline.VISUALIZATION_WRITER,
-                AgentCheckpoint.TOMBSTONE_NODE_ID);
+        assertThat(history)
+                .extracting(AgentCheckpoint::nodeId)
+                .containsExactly(
+                        Pipeline.START_NODE_ID,
+                        DocumentPipeline.OVERVIEW_WRITER,
+                        DocumentPipeline.CONCEPTS_WRITER,
+                        DocumentPipeline.VISUALIZATION_WRITER,
+                        AgentCheckpoint.TOMBSTONE_NODE_ID);
         assertThat(history).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L);
         assertThat(history.get(2).metadata()).containsEntry("pipeline.attempts", "2");
-        assertThat(history.get(2).messageHistory()).as("the failed attempt's messages are not kept").hasSize(4);
+        assertThat(history.get(2).messageHistory())
+                .as("the failed attempt's messages are not kept")
+                .hasSize(4);
         assertThat(history.get(3).messageHistory()).hasSize(6);
     }
 

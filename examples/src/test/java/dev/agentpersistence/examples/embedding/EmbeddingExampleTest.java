@@ -22,43 +22,58 @@ class EmbeddingExampleTest {
         var printed = new ByteArrayOutputStream();
         var store = new OrdersStore(directory.resolve("orders.db"));
         EmbeddingExample.Outcome outcome;
-        try (var storage = StorageSelection.parse("file:" + directory.resolve("checkpoints")).open()) {
-            outcome = EmbeddingExample.run(storage, store, "shopper-test", null,
-                    new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try (var storage = StorageSelection.parse("file:" + directory.resolve("checkpoints"))
+                .open()) {
+            outcome = EmbeddingExample.run(
+                    storage, store, "shopper-test", null, new PrintStream(printed, true, StandardCharsets.UTF_8));
         }
 
-        assertThat(outcome.placedByMistake()).extracting(OrdersStore.Order::item)
+        assertThat(outcome.placedByMistake())
+                .extracting(OrdersStore.Order::item)
                 .containsExactlyInAnyOrder("keyboard", "mouse", "monitor");
         assertThat(outcome.rollback().isRestored()).isTrue();
         assertThat(outcome.rollback().failures()).isEmpty();
-        assertThat(outcome.rollback().performed()).extracting(InverseCall::inverseToolName).containsOnly("cancelOrder");
-        assertThat(outcome.rollback().performed()).extracting(call -> call.original().arguments().get("orderId").asText())
-                .as("newest first").containsExactly("order-monitor", "order-mouse", "order-keyboard");
+        assertThat(outcome.rollback().performed())
+                .extracting(InverseCall::inverseToolName)
+                .containsOnly("cancelOrder");
+        assertThat(outcome.rollback().performed())
+                .extracting(call -> call.original().arguments().get("orderId").asText())
+                .as("newest first")
+                .containsExactly("order-monitor", "order-mouse", "order-keyboard");
         assertThat(outcome.afterRollback()).isEmpty();
-        assertThat(outcome.finalOrders()).containsExactly(new OrdersStore.Order("order-keyboard", "keyboard", 2),
-                new OrdersStore.Order("order-mouse", "mouse", 1));
+        assertThat(outcome.finalOrders())
+                .containsExactly(
+                        new OrdersStore.Order("order-keyboard", "keyboard", 2),
+                        new OrdersStore.Order("order-mouse", "mouse", 1));
         assertThat(store.orders()).isEqualTo(outcome.finalOrders());
         assertThat(outcome.succeeded()).isTrue();
 
-        assertThat(outcome.checkpoints()).extracting(cp -> cp.metadata().get("label"))
+        assertThat(outcome.checkpoints())
+                .extracting(cp -> cp.metadata().get("label"))
                 .containsExactly("before-ordering", "ordered");
         AgentCheckpoint ordered = outcome.checkpoints().get(1);
-        assertThat(ordered.messageHistory()).extracting(m -> m.role().name()).containsExactly(
-                "USER", "USER", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "ASSISTANT");
+        assertThat(ordered.messageHistory())
+                .extracting(m -> m.role().name())
+                .containsExactly("USER", "USER", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "ASSISTANT");
         assertThat(ordered.messageHistory().get(0).content()).contains("monitor was not asked for");
         assertThat(ordered.state().get("request").asText()).isEqualTo(EmbeddingExample.REQUEST);
         assertThat(outcome.loop().step()).isEqualTo("done");
 
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("review       FAILED: monitor was not asked for",
-                "cancelOrder(order-monitor), cancelOrder(order-mouse), cancelOrder(order-keyboard)", "orders       (none)");
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "review       FAILED: monitor was not asked for",
+                        "cancelOrder(order-monitor), cancelOrder(order-mouse), cancelOrder(order-keyboard)",
+                        "orders       (none)");
     }
 
     @Test
     void theAdapterConvertsTheLoopsTurnsToMessagesAndBackExactly() throws Exception {
         var store = new OrdersStore(directory.resolve("orders.db"));
-        var loop = new ShoppingAgentLoop("shopper", new OrderPlanner(), List.of(dev.agentpersistence.Tool.of("placeOrder",
-                args -> {
-                    store.place(new OrdersStore.Order(args.get("orderId").asText(), args.get("item").asText(),
+        var loop = new ShoppingAgentLoop(
+                "shopper", new OrderPlanner(), List.of(dev.agentpersistence.Tool.of("placeOrder", args -> {
+                    store.place(new OrdersStore.Order(
+                            args.get("orderId").asText(),
+                            args.get("item").asText(),
                             args.get("quantity").asInt()));
                     return com.fasterxml.jackson.databind.node.TextNode.valueOf("placed");
                 })));

@@ -19,7 +19,9 @@ class JsonLinesDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected ProviderConfig config() {
-        return ProviderConfig.of(Map.of(JsonLinesStorageProviderFactory.DIRECTORY.key(), directory.resolve("discovered").toString()));
+        return ProviderConfig.of(Map.of(
+                JsonLinesStorageProviderFactory.DIRECTORY.key(),
+                directory.resolve("discovered").toString()));
     }
 
     @Override

@@ -18,15 +18,17 @@ class JsonLinesExampleTest {
 
         var lines = JsonLinesExample.run(directory, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-        assertThat(lines).hasSize(3)
+        assertThat(lines)
+                .hasSize(3)
                 .allSatisfy(line -> assertThat(line).startsWith("{\"agentId\":\"note-taker\",\"checkpointId\":"));
         Path file = JsonLinesStorageBackend.file(directory, "note-taker");
         assertThat(Files.readAllLines(file)).as("after pruning: the latest").hasSize(1);
         try (var provider = dev.agentpersistence.storage.StorageShell.of(new JsonLinesStorageBackend(directory))) {
-            assertThat(provider.getCheckpoints("note-taker")).singleElement()
+            assertThat(provider.getCheckpoints("note-taker"))
+                    .singleElement()
                     .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo("summarize"));
         }
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("file, jdbc, jsonl, redis, s3",
-                "latest v2 at node 'summarize' with 6 messages", "removed 2");
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("file, jdbc, jsonl, redis, s3", "latest v2 at node 'summarize' with 6 messages", "removed 2");
     }
 }

@@ -22,15 +22,22 @@ class JsonLinesFileFormatTest {
     Path directory;
 
     private static AgentCheckpoint checkpoint(String agent, long version) {
-        return AgentCheckpoint.builder().checkpointId("cp-" + version).agentId(agent).version(version)
-                .createdAt(Instant.parse("2025-05-01T10:00:00.000000001Z")).nodeId("n" + version)
-                .message(Message.user("line\nbreak and \"quotes\"").withId("m-" + version)).metadata("phase", "draft").build();
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId(agent)
+                .version(version)
+                .createdAt(Instant.parse("2025-05-01T10:00:00.000000001Z"))
+                .nodeId("n" + version)
+                .message(Message.user("line\nbreak and \"quotes\"").withId("m-" + version))
+                .metadata("phase", "draft")
+                .build();
     }
 
     @Test
     void oneFilePerAgentWithOneLinePerRecord() throws Exception {
         String hostile = "a\"b/../c";
-        try (var storage = StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
+        try (var storage =
+                StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
             storage.saveCheckpoint(hostile, checkpoint(hostile, 0));
             storage.saveCheckpoint(hostile, checkpoint(hostile, 1));
             storage.saveCheckpoint("other", checkpoint("other", 0));
@@ -40,12 +47,15 @@ class JsonLinesFileFormatTest {
         assertThat(file.getFileName().toString()).matches("[0-9a-f]{64}\\.jsonl");
         var lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).startsWith("{\"agentId\":\"a\\\"b/../c\",\"checkpointId\":\"cp-0\",\"version\":0,"
-                + "\"createdAt\":\"2025-05-01T10:00:00.000000001Z\",\"expiresAt\":null,\"nodeId\":\"n0\","
-                + "\"tombstone\":false,\"metadata\":{\"phase\":\"draft\"},\"document\":\"");
+        assertThat(lines.get(0))
+                .startsWith("{\"agentId\":\"a\\\"b/../c\",\"checkpointId\":\"cp-0\",\"version\":0,"
+                        + "\"createdAt\":\"2025-05-01T10:00:00.000000001Z\",\"expiresAt\":null,\"nodeId\":\"n0\","
+                        + "\"tombstone\":false,\"metadata\":{\"phase\":\"draft\"},\"document\":\"");
         try (var reopened = StorageShell.builder(new JsonLinesStorageBackend(directory))
-                .settings(StorageSettings.custom().incrementalHistory(false).build()).build()) {
-            assertThat(reopened.getCheckpoints(hostile)).containsExactly(checkpoint(hostile, 0), checkpoint(hostile, 1));
+                .settings(StorageSettings.custom().incrementalHistory(false).build())
+                .build()) {
+            assertThat(reopened.getCheckpoints(hostile))
+                    .containsExactly(checkpoint(hostile, 0), checkpoint(hostile, 1));
             assertThat(reopened.deleteCheckpointsBefore(hostile, 1)).isEqualTo(1);
         }
         assertThat(Files.readAllLines(file)).hasSize(1);
@@ -53,15 +63,17 @@ class JsonLinesFileFormatTest {
 
     @Test
     void aTemporaryFileACrashLeftIsIgnoredAndWritesLeaveNone() throws Exception {
-        try (var storage = StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
+        try (var storage =
+                StorageShell.builder(new JsonLinesStorageBackend(directory)).build()) {
             storage.saveCheckpoint("agent", checkpoint("agent", 0));
             Path file = JsonLinesStorageBackend.file(directory, "agent");
             String line = Files.readString(file);
-            String next = line.replace("\"checkpointId\":\"cp-0\",\"version\":0",
-                    "\"checkpointId\":\"cp-1\",\"version\":1");
+            String next =
+                    line.replace("\"checkpointId\":\"cp-0\",\"version\":0", "\"checkpointId\":\"cp-1\",\"version\":1");
             Files.writeString(directory.resolve(".rewrite123.tmp"), line + next.substring(0, next.length() / 2));
 
-            assertThat(storage.listAgents()).as("a rewrite cut short by a crash, never moved over the file")
+            assertThat(storage.listAgents())
+                    .as("a rewrite cut short by a crash, never moved over the file")
                     .containsExactly("agent");
             assertThat(storage.getCheckpoints("agent")).containsExactly(checkpoint("agent", 0));
             storage.saveCheckpoint("agent", checkpoint("agent", 1));
@@ -77,10 +89,21 @@ class JsonLinesFileFormatTest {
 
     @Test
     void aDocumentOverTheMaximumSizeIsAnErrorNamingItWhileTheOthersRead() throws Exception {
-        var big = AgentCheckpoint.builder().checkpointId("cp-big").agentId("agent").version(1)
-                .createdAt(Instant.parse("2025-05-01T10:00:00Z")).nodeId("n1").message(Message.user("x".repeat(200_000)).withId("big")).build();
-        var plain = StorageSettings.custom().layers(DocumentLayers.none()).incrementalHistory(false).build();
-        try (var writer = StorageShell.builder(new JsonLinesStorageBackend(directory)).settings(plain).build()) {
+        var big = AgentCheckpoint.builder()
+                .checkpointId("cp-big")
+                .agentId("agent")
+                .version(1)
+                .createdAt(Instant.parse("2025-05-01T10:00:00Z"))
+                .nodeId("n1")
+                .message(Message.user("x".repeat(200_000)).withId("big"))
+                .build();
+        var plain = StorageSettings.custom()
+                .layers(DocumentLayers.none())
+                .incrementalHistory(false)
+                .build();
+        try (var writer = StorageShell.builder(new JsonLinesStorageBackend(directory))
+                .settings(plain)
+                .build()) {
             writer.saveCheckpoint("agent", checkpoint("agent", 0));
             writer.saveCheckpoint("agent", big);
             writer.saveCheckpoint("agent", checkpoint("agent", 2));
@@ -89,15 +112,21 @@ class JsonLinesFileFormatTest {
         String before = Files.readString(file);
         var small = StorageSettings.custom().maxCheckpointSize(100_000).build();
         try (var reader = StorageShell.builder(new JsonLinesStorageBackend(directory, small.maxCheckpointSize()))
-                .settings(small).build()) {
-            assertThatThrownBy(() -> reader.getCheckpoint("agent", "cp-big")).isInstanceOf(CorruptCheckpointException.class)
-                    .hasMessageContaining("cp-big").hasMessageContaining("agent").hasMessageContaining(file.toString());
+                .settings(small)
+                .build()) {
+            assertThatThrownBy(() -> reader.getCheckpoint("agent", "cp-big"))
+                    .isInstanceOf(CorruptCheckpointException.class)
+                    .hasMessageContaining("cp-big")
+                    .hasMessageContaining("agent")
+                    .hasMessageContaining(file.toString());
             assertThat(reader.getCheckpoint("agent", "cp-0")).contains(checkpoint("agent", 0));
             assertThat(reader.getLatestCheckpoint("agent")).contains(checkpoint("agent", 2));
-            assertThatThrownBy(() -> reader.deleteCheckpointsBefore("agent", 1)).as("a rewrite never drops what it did not read")
+            assertThatThrownBy(() -> reader.deleteCheckpointsBefore("agent", 1))
+                    .as("a rewrite never drops what it did not read")
                     .isInstanceOf(CorruptCheckpointException.class);
             assertThatThrownBy(() -> reader.saveCheckpoint("agent", checkpoint("agent", 3)))
-                    .as("nor does the rewrite of a save").isInstanceOf(CorruptCheckpointException.class);
+                    .as("nor does the rewrite of a save")
+                    .isInstanceOf(CorruptCheckpointException.class);
         }
         assertThat(Files.readString(file)).isEqualTo(before);
     }

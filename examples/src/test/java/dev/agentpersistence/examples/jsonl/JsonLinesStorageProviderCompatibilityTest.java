@@ -21,7 +21,8 @@ class JsonLinesStorageProviderCompatibilityTest extends StorageProviderCompatibi
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return StorageShell.builder(new JsonLinesStorageBackend(directory, settings.maxCheckpointSize())).settings(settings)
+        return StorageShell.builder(new JsonLinesStorageBackend(directory, settings.maxCheckpointSize()))
+                .settings(settings)
                 .build();
     }
 

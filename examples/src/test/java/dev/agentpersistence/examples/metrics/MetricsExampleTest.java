@@ -33,7 +33,8 @@ class MetricsExampleTest {
 
     private PrometheusMeterRegistry registry;
     private PrometheusEndpoint endpoint;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     private String scrape;
     /** Metric name with labels → value, e.g. {@code agent_pipeline_node_retries_total{node="concepts-writer",...}}. */
@@ -44,14 +45,17 @@ class MetricsExampleTest {
         registry = MetricsExample.newRegistry();
         endpoint = PrometheusEndpoint.start(registry, 0);
         var out = new PrintStream(printed, true, StandardCharsets.UTF_8);
-        try (var storage = StorageSelection.sqlite(directory.resolve("metrics.db")).open()) {
-            var results = MetricsExample.runWorkload(registry, storage, "jdbc", directory.resolve("workspaces"), 4, 5, out);
-            assertThat(results).allSatisfy(result -> assertThat(result.isCompleted()).isTrue());
+        try (var storage =
+                StorageSelection.sqlite(directory.resolve("metrics.db")).open()) {
+            var results =
+                    MetricsExample.runWorkload(registry, storage, "jdbc", directory.resolve("workspaces"), 4, 5, out);
+            assertThat(results)
+                    .allSatisfy(result -> assertThat(result.isCompleted()).isTrue());
         }
         MetricsExample.printSummary(registry, out);
 
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint.uri()).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(endpoint.uri()).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).contains(PrometheusEndpoint.TEXT_FORMAT);
         scrape = response.body();
@@ -81,18 +85,24 @@ class MetricsExampleTest {
                     }
                     return true;
                 })
-                .mapToDouble(Map.Entry::getValue).sum();
+                .mapToDouble(Map.Entry::getValue)
+                .sum();
     }
 
     @Test
     void theEndpointListensOnLoopbackAndServesOnlyMetrics() throws Exception {
         assertThat(endpoint.uri().getHost()).isEqualTo("127.0.0.1");
         assertThat(endpoint.port()).isPositive();
-        var other = http.send(HttpRequest.newBuilder(endpoint.uri().resolve("/other")).GET().build(),
+        var other = http.send(
+                HttpRequest.newBuilder(endpoint.uri().resolve("/other")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(other.statusCode()).isEqualTo(404);
-        var openMetrics = http.send(HttpRequest.newBuilder(endpoint.uri())
-                .header("Accept", "application/openmetrics-text; version=1.0.0").GET().build(), HttpResponse.BodyHandlers.ofString());
+        var openMetrics = http.send(
+                HttpRequest.newBuilder(endpoint.uri())
+                        .header("Accept", "application/openmetrics-text; version=1.0.0")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(openMetrics.headers().firstValue("Content-Type")).contains(PrometheusEndpoint.OPENMETRICS_FORMAT);
         assertThat(openMetrics.body()).contains("# EOF");
     }
@@ -100,49 +110,72 @@ class MetricsExampleTest {
     @Test
     void storageMetersHaveLatencyHistogramsSizesConflictsAndErrors() {
         assertThat(value("agent_persistence_checkpoint_save_seconds_count", "provider=\"jdbc\"", "outcome=\"success\""))
-                .as("saves of 4 runs: input, 3 nodes and a tombstone each, plus the embedded agent's 2").isEqualTo(22);
+                .as("saves of 4 runs: input, 3 nodes and a tombstone each, plus the embedded agent's 2")
+                .isEqualTo(22);
         assertThat(value("agent_persistence_checkpoint_save_seconds_bucket", "outcome=\"success\"", "le=\"+Inf\""))
                 .isEqualTo(22);
-        assertThat(value("agent_persistence_checkpoint_load_seconds_count", "operation=\"latest\"")).isPositive();
-        assertThat(value("agent_persistence_checkpoint_size_bytes_count", "provider=\"jdbc\"")).isEqualTo(22);
+        assertThat(value("agent_persistence_checkpoint_load_seconds_count", "operation=\"latest\""))
+                .isPositive();
+        assertThat(value("agent_persistence_checkpoint_size_bytes_count", "provider=\"jdbc\""))
+                .isEqualTo(22);
         assertThat(value("agent_persistence_checkpoint_size_bytes_sum")).isGreaterThan(22 * 200);
-        assertThat(value("agent_persistence_checkpoint_conflicts_total", "provider=\"jdbc\"")).isEqualTo(1);
-        assertThat(value("agent_persistence_checkpoint_save_seconds_count", "outcome=\"conflict\"")).isEqualTo(1);
-        assertThat(value("agent_persistence_storage_errors_total", "exception=\"StorageUnavailableException\"",
-                "operation=\"save\"")).as("every 5th save is a simulated network blip").isGreaterThanOrEqualTo(4);
+        assertThat(value("agent_persistence_checkpoint_conflicts_total", "provider=\"jdbc\""))
+                .isEqualTo(1);
+        assertThat(value("agent_persistence_checkpoint_save_seconds_count", "outcome=\"conflict\""))
+                .isEqualTo(1);
+        assertThat(value(
+                        "agent_persistence_storage_errors_total",
+                        "exception=\"StorageUnavailableException\"",
+                        "operation=\"save\""))
+                .as("every 5th save is a simulated network blip")
+                .isGreaterThanOrEqualTo(4);
     }
 
     @Test
     void pipelineMetersCountAttemptsRetriesRollbacksAndValidationFailures() {
-        assertThat(value("agent_pipeline_node_retries_total", "node=\"concepts-writer\"")).isEqualTo(1);
-        assertThat(value("agent_pipeline_node_retries_total", "node=\"overview-writer\"")).isEqualTo(1);
-        assertThat(value("agent_pipeline_node_retries_total", "node=\"visualization-writer\"")).isEqualTo(1);
+        assertThat(value("agent_pipeline_node_retries_total", "node=\"concepts-writer\""))
+                .isEqualTo(1);
+        assertThat(value("agent_pipeline_node_retries_total", "node=\"overview-writer\""))
+                .isEqualTo(1);
+        assertThat(value("agent_pipeline_node_retries_total", "node=\"visualization-writer\""))
+                .isEqualTo(1);
         assertThat(value("agent_pipeline_node_rollbacks_total")).isEqualTo(3);
         assertThat(value("agent_pipeline_node_attempts_total")).isEqualTo(4 * 3 + 3);
-        assertThat(value("agent_pipeline_validation_failures_total", "node=\"concepts-writer\"",
-                "condition=\"concept blocks\"", "phase=\"post\"")).isEqualTo(1);
-        assertThat(value("agent_pipeline_node_duration_seconds_bucket", "le=\"+Inf\"")).isEqualTo(15);
-        assertThat(value("agent_pipeline_run_duration_seconds_count", "status=\"completed\"")).isEqualTo(4);
-        assertThat(value("agent_pipeline_checkpoint_save_failures_total", "retried=\"true\"")).isGreaterThanOrEqualTo(3);
+        assertThat(value(
+                        "agent_pipeline_validation_failures_total",
+                        "node=\"concepts-writer\"",
+                        "condition=\"concept blocks\"",
+                        "phase=\"post\""))
+                .isEqualTo(1);
+        assertThat(value("agent_pipeline_node_duration_seconds_bucket", "le=\"+Inf\""))
+                .isEqualTo(15);
+        assertThat(value("agent_pipeline_run_duration_seconds_count", "status=\"completed\""))
+                .isEqualTo(4);
+        assertThat(value("agent_pipeline_checkpoint_save_failures_total", "retried=\"true\""))
+                .isGreaterThanOrEqualTo(3);
     }
 
     @Test
     void facadeMetersRecordTheEmbeddedAgentsRollback() {
         assertThat(value("agent_persistence_rollback_seconds_count", "target=\"checkpoint\"", "outcome=\"restored\""))
                 .isEqualTo(1);
-        assertThat(value("agent_persistence_rollback_inverse_calls_total", "outcome=\"success\"")).isEqualTo(3);
-        assertThat(value("agent_persistence_checkpoint_create_seconds_count", "kind=\"checkpoint\"")).isPositive();
+        assertThat(value("agent_persistence_rollback_inverse_calls_total", "outcome=\"success\""))
+                .isEqualTo(3);
+        assertThat(value("agent_persistence_checkpoint_create_seconds_count", "kind=\"checkpoint\""))
+                .isPositive();
     }
 
     @Test
     void everyMetricTheGrafanaDashboardQueriesIsServed() throws Exception {
-        JsonNode dashboard = new ObjectMapper().readTree(Path.of("grafana", "agent-persistence-dashboard.json").toFile());
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(Path.of("grafana", "agent-persistence-dashboard.json").toFile());
         Set<String> queried = new LinkedHashSet<>();
         Set<String> titles = new LinkedHashSet<>();
         for (JsonNode panel : dashboard.path("panels")) {
             titles.add(panel.path("title").asText());
             for (JsonNode target : panel.path("targets")) {
-                Matcher names = Pattern.compile("agent_[a-z_]+").matcher(target.path("expr").asText());
+                Matcher names = Pattern.compile("agent_[a-z_]+")
+                        .matcher(target.path("expr").asText());
                 while (names.find()) {
                     queried.add(names.group());
                 }
@@ -152,25 +185,41 @@ class MetricsExampleTest {
         for (String name : queried) {
             assertThat(samples.keySet()).as("%s is served", name).anyMatch(key -> key.startsWith(name));
         }
-        assertThat(titles).contains("Checkpoint save latency p50 / p95 / p99", "Checkpoint size", "Version conflicts",
-                "Storage errors by exception", "Node duration p50 / p95", "Retries by node", "Rollbacks",
-                "Validation failures by node and condition");
-        assertThat(dashboard.toString()).contains("histogram_quantile(0.99, sum by (le, provider) "
-                + "(rate(agent_persistence_checkpoint_save_seconds_bucket");
+        assertThat(titles)
+                .contains(
+                        "Checkpoint save latency p50 / p95 / p99",
+                        "Checkpoint size",
+                        "Version conflicts",
+                        "Storage errors by exception",
+                        "Node duration p50 / p95",
+                        "Retries by node",
+                        "Rollbacks",
+                        "Validation failures by node and condition");
+        assertThat(dashboard.toString())
+                .contains("histogram_quantile(0.99, sum by (le, provider) "
+                        + "(rate(agent_persistence_checkpoint_save_seconds_bucket");
     }
 
     @Test
     void theWorkloadReportsItsProgressAndASummary() {
         String text = printed.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("run 1/4 metrics-1", "run 4/4 metrics-4",
-                "refused (CheckpointConflictException)", "rollback undid 3 orders",
-                "checkpoint saves", "validation failures");
+        assertThat(text)
+                .contains(
+                        "run 1/4 metrics-1",
+                        "run 4/4 metrics-4",
+                        "refused (CheckpointConflictException)",
+                        "rollback undid 3 orders",
+                        "checkpoint saves",
+                        "validation failures");
     }
 
     @Test
     void histogramBucketsArePublishedForPipelineAndFacadeTimers() {
-        assertThat(scrape).contains("agent_pipeline_node_duration_seconds_bucket{",
-                "agent_persistence_checkpoint_create_seconds_bucket{", "agent_pipeline_checkpoint_size_bytes_bucket{");
+        assertThat(scrape)
+                .contains(
+                        "agent_pipeline_node_duration_seconds_bucket{",
+                        "agent_persistence_checkpoint_create_seconds_bucket{",
+                        "agent_pipeline_checkpoint_size_bytes_bucket{");
         assertThat(endpoint.uri().getPath()).isEqualTo("/metrics");
     }
 }

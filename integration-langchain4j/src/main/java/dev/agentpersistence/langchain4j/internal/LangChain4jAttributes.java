@@ -16,17 +16,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Message attributes ({@code Map<String, Object>}) as typed JSON, so each value reads back as the same
- * type: every value is a pair {@code [tag, value]} — {@code s} text, {@code b} boolean, {@code i}
- * int, {@code l} long, {@code d} double, {@code f} float, {@code bi}/{@code bd} big numbers (as text),
- * {@code list}, {@code map}, {@code image} (a LangChain4j {@link Image}, as in generated images), and
- * {@code [null]}.
+ * Message attributes ({@code Map<String, Object>}) as typed JSON, so each value reads back as the same type: every
+ * value is a pair {@code [tag, value]} — {@code s} text, {@code b} boolean, {@code i} int, {@code l} long, {@code d}
+ * double, {@code f} float, {@code bi}/{@code bd} big numbers (as text), {@code list}, {@code map}, {@code image} (a
+ * LangChain4j {@link Image}, as in generated images), and {@code [null]}.
  */
 public final class LangChain4jAttributes {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private LangChain4jAttributes() {
-    }
+    private LangChain4jAttributes() {}
 
     /**
      * The attributes as typed JSON.
@@ -47,8 +45,8 @@ public final class LangChain4jAttributes {
         var node = NODES.objectNode();
         for (var entry : values.entrySet()) {
             if (!(entry.getKey() instanceof String key)) {
-                throw new UnsupportedMessageException(where + ": attribute map key " + entry.getKey()
-                        + " is not a String");
+                throw new UnsupportedMessageException(
+                        where + ": attribute map key " + entry.getKey() + " is not a String");
             }
             node.set(key, value(entry.getValue(), where + ", attribute '" + key + "'"));
         }
@@ -102,9 +100,10 @@ public final class LangChain4jAttributes {
             fields.put("revisedPrompt", image.revisedPrompt());
             return pair.add("image").add(fields);
         }
-        throw new UnsupportedMessageException(where + " holds a " + value.getClass().getName()
-                + "; supported attribute values are String, Boolean, Integer, Long, Double, Float, BigInteger,"
-                + " BigDecimal, List, Map with String keys, LangChain4j Image and null");
+        throw new UnsupportedMessageException(
+                where + " holds a " + value.getClass().getName()
+                        + "; supported attribute values are String, Boolean, Integer, Long, Double, Float, BigInteger,"
+                        + " BigDecimal, List, Map with String keys, LangChain4j Image and null");
     }
 
     private static Map<String, Object> map(JsonNode node) {
@@ -136,12 +135,16 @@ public final class LangChain4jAttributes {
                 yield items;
             }
             case "map" -> map(value);
-            case "image" -> Image.builder()
-                    .url(value.get("url").isNull() ? null : URI.create(value.get("url").asText()))
-                    .base64Data(text(value, "base64Data"))
-                    .mimeType(text(value, "mimeType"))
-                    .revisedPrompt(text(value, "revisedPrompt"))
-                    .build();
+            case "image" ->
+                Image.builder()
+                        .url(
+                                value.get("url").isNull()
+                                        ? null
+                                        : URI.create(value.get("url").asText()))
+                        .base64Data(text(value, "base64Data"))
+                        .mimeType(text(value, "mimeType"))
+                        .revisedPrompt(text(value, "revisedPrompt"))
+                        .build();
             default -> throw new IllegalArgumentException("unknown attribute tag '" + tag + "'");
         };
     }

@@ -22,22 +22,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * LangChain4j contents as {@link ContentPart}s and back. Text is a text part; image, audio, video and
- * PDF are media parts ({@code FILE} for PDF) holding the URL, or the bytes that the base64 data decodes
- * to. What a part has no field for is kept per part in the extras ({@link LangChain4jKeys#PARTS}), written
- * only when present: an image's detail level (other than {@code LOW}) and revised prompt; the base64
- * text itself when it is not the standard encoding of its bytes; a URL next to data; a missing MIME
- * type next to data; audio given as raw bytes.
+ * LangChain4j contents as {@link ContentPart}s and back. Text is a text part; image, audio, video and PDF are media
+ * parts ({@code FILE} for PDF) holding the URL, or the bytes that the base64 data decodes to. What a part has no field
+ * for is kept per part in the extras ({@link LangChain4jKeys#PARTS}), written only when present: an image's detail
+ * level (other than {@code LOW}) and revised prompt; the base64 text itself when it is not the standard encoding of its
+ * bytes; a URL next to data; a missing MIME type next to data; audio given as raw bytes.
  */
 public final class LangChain4jContents {
     private static final String OCTET_STREAM = "application/octet-stream";
 
     /** Where a medium comes from, as LangChain4j holds it; any field may be {@code null}. */
-    private record Source(URI url, byte[] binary, String base64, String mimeType) {
-    }
+    private record Source(URI url, byte[] binary, String base64, String mimeType) {}
 
-    private LangChain4jContents() {
-    }
+    private LangChain4jContents() {}
 
     /**
      * The parts of {@code contents}; their extras go into {@code extras}, keyed by part index.
@@ -82,7 +79,10 @@ public final class LangChain4jContents {
         }
         if (content instanceof AudioContent audioContent) {
             Audio audio = audioContent.audio();
-            return media(MediaKind.AUDIO, new Source(audio.url(), audio.binaryData(), audio.base64Data(), audio.mimeType()), extra);
+            return media(
+                    MediaKind.AUDIO,
+                    new Source(audio.url(), audio.binaryData(), audio.base64Data(), audio.mimeType()),
+                    extra);
         }
         if (content instanceof VideoContent videoContent) {
             Video video = videoContent.video();
@@ -92,8 +92,8 @@ public final class LangChain4jContents {
             PdfFile pdf = pdfContent.pdfFile();
             return media(MediaKind.FILE, new Source(pdf.url(), null, pdf.base64Data(), pdf.mimeType()), extra);
         }
-        throw new UnsupportedMessageException(where + ": content type " + content.getClass().getName()
-                + " is not supported (text, image, audio, video and PDF are)");
+        throw new UnsupportedMessageException(where + ": content type "
+                + content.getClass().getName() + " is not supported (text, image, audio, video and PDF are)");
     }
 
     private static ContentPart.Media media(MediaKind kind, Source source, ObjectNode extra) {
@@ -127,15 +127,36 @@ public final class LangChain4jContents {
         var media = (ContentPart.Media) part;
         Source source = source(media, extra);
         return switch (media.kind()) {
-            case IMAGE -> ImageContent.from(Image.builder().url(source.url()).base64Data(source.base64())
-                            .mimeType(source.mimeType()).revisedPrompt(text(extra, "revisedPrompt")).build(),
-                    extra.has("detail") ? DetailLevel.valueOf(extra.get("detail").asText()) : DetailLevel.LOW);
-            case AUDIO -> AudioContent.from(Audio.builder().url(source.url()).binaryData(source.binary())
-                    .base64Data(source.base64()).mimeType(source.mimeType()).build());
-            case VIDEO -> VideoContent.from(Video.builder().url(source.url()).base64Data(source.base64())
-                    .mimeType(source.mimeType()).build());
-            case FILE -> PdfFileContent.from(PdfFile.builder().url(source.url()).base64Data(source.base64())
-                    .mimeType(source.mimeType()).build());
+            case IMAGE ->
+                ImageContent.from(
+                        Image.builder()
+                                .url(source.url())
+                                .base64Data(source.base64())
+                                .mimeType(source.mimeType())
+                                .revisedPrompt(text(extra, "revisedPrompt"))
+                                .build(),
+                        extra.has("detail")
+                                ? DetailLevel.valueOf(extra.get("detail").asText())
+                                : DetailLevel.LOW);
+            case AUDIO ->
+                AudioContent.from(Audio.builder()
+                        .url(source.url())
+                        .binaryData(source.binary())
+                        .base64Data(source.base64())
+                        .mimeType(source.mimeType())
+                        .build());
+            case VIDEO ->
+                VideoContent.from(Video.builder()
+                        .url(source.url())
+                        .base64Data(source.base64())
+                        .mimeType(source.mimeType())
+                        .build());
+            case FILE ->
+                PdfFileContent.from(PdfFile.builder()
+                        .url(source.url())
+                        .base64Data(source.base64())
+                        .mimeType(source.mimeType())
+                        .build());
         };
     }
 

@@ -9,8 +9,7 @@ import java.io.UncheckedIOException;
 public final class LangChain4jJson {
     public static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private LangChain4jJson() {
-    }
+    private LangChain4jJson() {}
 
     /** {@code node} as compact JSON. */
     public static String write(JsonNode node) {

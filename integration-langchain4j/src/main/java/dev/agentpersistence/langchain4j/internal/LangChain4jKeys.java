@@ -1,8 +1,8 @@
 package dev.agentpersistence.langchain4j.internal;
 
 /**
- * The {@link dev.agentpersistence.Message#metadata()} keys that carry what the portable message has no
- * field for. Each is written only when needed, so a plain message has none.
+ * The {@link dev.agentpersistence.Message#metadata()} keys that carry what the portable message has no field for. Each
+ * is written only when needed, so a plain message has none.
  */
 public final class LangChain4jKeys {
     /** {@code CUSTOM} on a {@code CustomMessage}; other types follow from the role. */
@@ -32,6 +32,5 @@ public final class LangChain4jKeys {
     /** The {@link #TYPE} of a {@code CustomMessage}. */
     public static final String CUSTOM = "CUSTOM";
 
-    private LangChain4jKeys() {
-    }
+    private LangChain4jKeys() {}
 }

@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The latest {@link KnownHistory} of recently saved agents, least recently used evicted first, so
- * that saves extending a cached history hash only their new blocks. Bounded twice: at most
- * {@code maxAgents} agents and at most {@code maxMessages} messages referenced in total (the cache
- * holds the messages of each agent's last history to compare the next one with). Thread-safe.
+ * The latest {@link KnownHistory} of recently saved agents, least recently used evicted first, so that saves extending
+ * a cached history hash only their new blocks. Bounded twice: at most {@code maxAgents} agents and at most
+ * {@code maxMessages} messages referenced in total (the cache holds the messages of each agent's last history to
+ * compare the next one with). Thread-safe.
  */
 public final class ChainCache {
     private final int maxAgents;

@@ -9,14 +9,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a stored checkpoint says about the part of its history kept in segments; stored as compact
- * JSON in a reserved metadata entry:
+ * What a stored checkpoint says about the part of its history kept in segments; stored as compact JSON in a reserved
+ * metadata entry:
+ *
  * <pre>{@code {"format":1,"size":2000,"blockSize":16,"segments":["0-1792-…","1792-1984-…"],"digest":"…"}}</pre>
  *
- * @param size      messages in the whole history
+ * @param size messages in the whole history
  * @param blockSize the block size the segment ids were computed with
- * @param segments  the segments holding messages {@code [0, b)}, in order
- * @param digest    {@link ChainHasher#digest} of the whole history, lower-case hex
+ * @param segments the segments holding messages {@code [0, b)}, in order
+ * @param digest {@link ChainHasher#digest} of the whole history, lower-case hex
  */
 public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segments, String digest) {
     /** The descriptor format this library writes and reads. */
@@ -67,7 +68,8 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
         try {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the history descriptor is not JSON (" + e.getOriginalMessage() + ")", e);
+            throw new IllegalArgumentException(
+                    "the history descriptor is not JSON (" + e.getOriginalMessage() + ")", e);
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("the history descriptor is not a JSON object");
@@ -98,7 +100,8 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
             segments.add(segment);
         }
         if (end > size) {
-            throw new IllegalArgumentException("the history segments end at " + end + ", beyond the history size " + size);
+            throw new IllegalArgumentException(
+                    "the history segments end at " + end + ", beyond the history size " + size);
         }
         return new HistoryDescriptor(size, blockSize, segments, digest.textValue());
     }

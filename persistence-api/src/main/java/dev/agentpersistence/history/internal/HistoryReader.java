@@ -15,11 +15,10 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Turns stored checkpoints back into complete ones: fetches the segments of every checkpoint of one
- * read in a single {@link HistorySegmentStore#getSegments} call (each distinct segment once), decodes
- * each once, checks every segment against the hash chain value in its id and every history against
- * its digest, and strips the descriptor from the metadata. Checkpoints without a descriptor are
- * returned as stored.
+ * Turns stored checkpoints back into complete ones: fetches the segments of every checkpoint of one read in a single
+ * {@link HistorySegmentStore#getSegments} call (each distinct segment once), decodes each once, checks every segment
+ * against the hash chain value in its id and every history against its digest, and strips the descriptor from the
+ * metadata. Checkpoints without a descriptor are returned as stored.
  */
 public final class HistoryReader {
     private static final HexFormat HEX = HexFormat.of();
@@ -33,11 +32,16 @@ public final class HistoryReader {
 
     /**
      * @param descriptorKey the reserved metadata key holding the {@link HistoryDescriptor}
-     * @param cache         the histories this process saved or read last; segments it holds are not fetched
-     * @param storeName     how messages name the storage
+     * @param cache the histories this process saved or read last; segments it holds are not fetched
+     * @param storeName how messages name the storage
      */
-    public HistoryReader(HistorySegmentStore store, ChainCache cache, SegmentCodec codec, ChainHasher hasher,
-                         String descriptorKey, String storeName) {
+    public HistoryReader(
+            HistorySegmentStore store,
+            ChainCache cache,
+            SegmentCodec codec,
+            ChainHasher hasher,
+            String descriptorKey,
+            String storeName) {
         this.store = Objects.requireNonNull(store, "store");
         this.cache = Objects.requireNonNull(cache, "cache");
         this.codec = Objects.requireNonNull(codec, "codec");
@@ -47,8 +51,7 @@ public final class HistoryReader {
     }
 
     /** A complete checkpoint and, when its history came from segments, the hash chain over its blocks. */
-    public record Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain) {
-    }
+    public record Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain) {}
 
     /** The complete forms of {@code stored}, all checkpoints of {@code agentId}, in the same order. */
     public List<Assembled> assemble(String agentId, List<AgentCheckpoint> stored) {
@@ -86,15 +89,19 @@ public final class HistoryReader {
         try {
             return HistoryDescriptor.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new CorruptCheckpointException(stored.agentId(), stored.checkpointId(),
-                    "metadata entry '" + descriptorKey + "' in " + storeName, e.getMessage(), e);
+            throw new CorruptCheckpointException(
+                    stored.agentId(),
+                    stored.checkpointId(),
+                    "metadata entry '" + descriptorKey + "' in " + storeName,
+                    e.getMessage(),
+                    e);
         }
     }
 
     /**
-     * Decoded and verified segments of one read, shared by its checkpoints. A segment the cache holds
-     * (its id's chain value equals the cache's at the same block) is taken from the cache, isolated,
-     * and needs no check: the chain value names its content.
+     * Decoded and verified segments of one read, shared by its checkpoints. A segment the cache holds (its id's chain
+     * value equals the cache's at the same block) is taken from the cache, isolated, and needs no check: the chain
+     * value names its content.
      */
     private final class Reading {
         private final String agentId;
@@ -115,20 +122,28 @@ public final class HistoryReader {
             int blockSize = descriptor.blockSize();
             int end = descriptor.segmentsEnd();
             if (end + tail.size() != descriptor.size()) {
-                throw corrupt(stored, "metadata entry '" + descriptorKey + "' in " + storeName, "the descriptor counts "
-                        + descriptor.size() + " messages but the segments hold " + end + " and the checkpoint "
-                        + tail.size());
+                throw corrupt(
+                        stored,
+                        "metadata entry '" + descriptorKey + "' in " + storeName,
+                        "the descriptor counts "
+                                + descriptor.size() + " messages but the segments hold " + end + " and the checkpoint "
+                                + tail.size());
             }
             long plausible = tail.size();
             for (SegmentId segment : descriptor.segments()) {
                 // a cached segment's messages exist; a fetched one is decoded to count them
-                plausible += known != null && known.holds(segment, blockSize) ? segment.span().to() - segment.span().from()
+                plausible += known != null && known.holds(segment, blockSize)
+                        ? segment.span().to() - segment.span().from()
                         : messagesBound(stored, segment);
             }
             if (descriptor.size() > plausible) {
-                throw corrupt(stored, "metadata entry '" + descriptorKey + "' in " + storeName, "the descriptor claims "
-                        + descriptor.size() + " messages but its segments and the checkpoint cannot hold more than "
-                        + plausible);
+                throw corrupt(
+                        stored,
+                        "metadata entry '" + descriptorKey + "' in " + storeName,
+                        "the descriptor claims "
+                                + descriptor.size()
+                                + " messages but its segments and the checkpoint cannot hold more than "
+                                + plausible);
             }
             var history = new ArrayList<Message>(descriptor.size());
             byte[][] chain = new byte[end / blockSize + 1][];
@@ -139,7 +154,8 @@ public final class HistoryReader {
                     for (int k = from + 1; k <= segment.span().to() / blockSize; k++) {
                         chain[k] = known.chain(k);
                     }
-                    for (Message message : known.messages(segment.span().from(), segment.span().to())) {
+                    for (Message message :
+                            known.messages(segment.span().from(), segment.span().to())) {
                         history.add(Isolation.copy(message));
                     }
                     continue;
@@ -151,13 +167,18 @@ public final class HistoryReader {
             }
             String digest = HEX.formatHex(hasher.digest(chain[chain.length - 1], tail, descriptor.size()));
             if (!digest.equals(descriptor.digest())) {
-                throw corrupt(stored, "checkpoint document in " + storeName,
+                throw corrupt(
+                        stored,
+                        "checkpoint document in " + storeName,
                         "the messages kept in the checkpoint do not match the history digest of its descriptor");
             }
             history.addAll(tail);
             var metadata = new TreeMap<>(stored.metadata());
             metadata.remove(descriptorKey);
-            var complete = stored.toBuilder().messageHistory(history).metadata(metadata).build();
+            var complete = stored.toBuilder()
+                    .messageHistory(history)
+                    .metadata(metadata)
+                    .build();
             return new Assembled(complete, blockSize, chain);
         }
 
@@ -175,25 +196,35 @@ public final class HistoryReader {
             byte[] bytes = fetched.get(id);
             String where = "history segment '" + id + "' in " + storeName;
             if (bytes == null) {
-                throw corrupt(stored, where, "the segment holding messages " + segment.span().from() + " to "
-                        + (segment.span().to() - 1) + " of the history is missing");
+                throw corrupt(
+                        stored,
+                        where,
+                        "the segment holding messages " + segment.span().from() + " to "
+                                + (segment.span().to() - 1) + " of the history is missing");
             }
             try {
                 messages = codec.decode(agentId, id, bytes, where);
             } catch (CorruptCheckpointException e) {
-                throw new CorruptCheckpointException(agentId, stored.checkpointId(), where,
-                        "the history segment is unreadable: " + e.getMessage(), e);
+                throw new CorruptCheckpointException(
+                        agentId,
+                        stored.checkpointId(),
+                        where,
+                        "the history segment is unreadable: " + e.getMessage(),
+                        e);
             }
             if (messages.size() != segment.span().length()) {
-                throw corrupt(stored, where, "the segment holds " + messages.size() + " messages instead of "
-                        + segment.span().length());
+                throw corrupt(
+                        stored,
+                        where,
+                        "the segment holds " + messages.size() + " messages instead of "
+                                + segment.span().length());
             }
             decoded.put(id, messages);
             return messages;
         }
 
-        private byte[][] verify(AgentCheckpoint stored, SegmentId segment, byte[] start, List<Message> messages,
-                                int blockSize) {
+        private byte[][] verify(
+                AgentCheckpoint stored, SegmentId segment, byte[] start, List<Message> messages, int blockSize) {
             String key = HEX.formatHex(start) + "/" + segment.text();
             byte[][] values = verified.get(key);
             if (values != null) {
@@ -206,7 +237,9 @@ public final class HistoryReader {
                 values[k] = chain;
             }
             if (!HEX.formatHex(chain).equals(segment.chain())) {
-                throw corrupt(stored, "history segment '" + segment.text() + "' in " + storeName,
+                throw corrupt(
+                        stored,
+                        "history segment '" + segment.text() + "' in " + storeName,
                         "the segment does not hold the messages its id names");
             }
             verified.put(key, values);

@@ -14,14 +14,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Prepares a checkpoint for storage: hashes the history's complete blocks (only those the cache does
- * not know), writes the segments the checkpoint references (create-if-absent, before the checkpoint,
- * so a crash leaves at worst unreferenced segments) and returns the checkpoint to store: the
- * messages after the last complete block, plus the descriptor in a reserved metadata entry.
+ * Prepares a checkpoint for storage: hashes the history's complete blocks (only those the cache does not know), writes
+ * the segments the checkpoint references (create-if-absent, before the checkpoint, so a crash leaves at worst
+ * unreferenced segments) and returns the checkpoint to store: the messages after the last complete block, plus the
+ * descriptor in a reserved metadata entry.
  *
- * <p>A segment this process wrote less than a quarter of the grace period ago is not written again;
- * older ones are written again, which refreshes their write time so that garbage collection (which
- * spares segments younger than the grace period) cannot remove them under a save in flight.
+ * <p>A segment this process wrote less than a quarter of the grace period ago is not written again; older ones are
+ * written again, which refreshes their write time so that garbage collection (which spares segments younger than the
+ * grace period) cannot remove them under a save in flight.
  */
 public final class HistoryWriter {
     private static final HexFormat HEX = HexFormat.of();
@@ -36,9 +36,16 @@ public final class HistoryWriter {
     private final Duration rewriteAfter;
     private final String descriptorKey;
 
-    public HistoryWriter(HistorySegmentStore store, SegmentCodec codec, ChainHasher hasher, ChainCache cache,
-                         Clock clock, int blockSize, List<Integer> tierSizes, Duration gracePeriod,
-                         String descriptorKey) {
+    public HistoryWriter(
+            HistorySegmentStore store,
+            SegmentCodec codec,
+            ChainHasher hasher,
+            ChainCache cache,
+            Clock clock,
+            int blockSize,
+            List<Integer> tierSizes,
+            Duration gracePeriod,
+            String descriptorKey) {
         this.store = Objects.requireNonNull(store, "store");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.hasher = Objects.requireNonNull(hasher, "hasher");
@@ -86,7 +93,10 @@ public final class HistoryWriter {
                 .build();
     }
 
-    /** Remembers a history read back, with its verified chain, so that the next save extending it hashes only new blocks. */
+    /**
+     * Remembers a history read back, with its verified chain, so that the next save extending it hashes only new
+     * blocks.
+     */
     public void remember(String agentId, HistoryReader.Assembled assembled) {
         if (assembled.chain() == null || assembled.blockSize() != blockSize) {
             return;
@@ -97,14 +107,19 @@ public final class HistoryWriter {
         if (current != null && current.isHistory(blockSize, assembled.chain()[blocks], blocks)) {
             return; // already known, with the times this process wrote its segments
         }
-        cache.put(agentId, new KnownHistory(blockSize, Isolation.copy(history.subList(0, blocks * blockSize)),
-                assembled.chain(), new HashMap<>()));
+        cache.put(
+                agentId,
+                new KnownHistory(
+                        blockSize,
+                        Isolation.copy(history.subList(0, blocks * blockSize)),
+                        assembled.chain(),
+                        new HashMap<>()));
     }
 
     /**
-     * The chain over the history's complete blocks; adds the blocks' messages to {@code remembered}:
-     * the cache's own objects for blocks it knows, isolated copies for new ones (the cache must not
-     * share mutable JSON with callers, since reads may answer from it).
+     * The chain over the history's complete blocks; adds the blocks' messages to {@code remembered}: the cache's own
+     * objects for blocks it knows, isolated copies for new ones (the cache must not share mutable JSON with callers,
+     * since reads may answer from it).
      */
     private byte[][] chain(KnownHistory known, List<Message> history, int blocks, List<Message> remembered) {
         byte[][] chain = new byte[blocks + 1][];

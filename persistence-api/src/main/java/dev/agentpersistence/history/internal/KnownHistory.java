@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the cache remembers of an agent's latest history: its complete blocks, the hash chain over
- * them ({@code chain[k]} = c(k), so {@code chain.length} is the block count plus one) and when this
- * process last wrote each segment it referenced. Never mutated after construction; its messages are
- * private (no JSON container node is shared with a caller), so reads may answer from them.
+ * What the cache remembers of an agent's latest history: its complete blocks, the hash chain over them
+ * ({@code chain[k]} = c(k), so {@code chain.length} is the block count plus one) and when this process last wrote each
+ * segment it referenced. Never mutated after construction; its messages are private (no JSON container node is shared
+ * with a caller), so reads may answer from them.
  */
 public final class KnownHistory {
     private static final HexFormat HEX = HexFormat.of();
@@ -23,8 +23,8 @@ public final class KnownHistory {
 
     public KnownHistory(int blockSize, List<Message> blocks, byte[][] chain, Map<String, Instant> written) {
         if (blocks.size() != (chain.length - 1) * blockSize) {
-            throw new IllegalArgumentException(blocks.size() + " messages do not make " + (chain.length - 1)
-                    + " blocks of " + blockSize);
+            throw new IllegalArgumentException(
+                    blocks.size() + " messages do not make " + (chain.length - 1) + " blocks of " + blockSize);
         }
         this.blockSize = blockSize;
         this.blocks = blocks;
@@ -60,14 +60,17 @@ public final class KnownHistory {
         return true;
     }
 
-    /** The known messages {@code [from, to)}: shared, never handed to callers without {@link dev.agentpersistence.internal.Isolation}. */
+    /**
+     * The known messages {@code [from, to)}: shared, never handed to callers without
+     * {@link dev.agentpersistence.internal.Isolation}.
+     */
     public List<Message> messages(int from, int to) {
         return blocks.subList(from, to);
     }
 
     /**
-     * Whether the known blocks hold the messages of {@code segment}, as the segment's chain value
-     * proves: c(to) names every message before {@code to} exactly.
+     * Whether the known blocks hold the messages of {@code segment}, as the segment's chain value proves: c(to) names
+     * every message before {@code to} exactly.
      */
     public boolean holds(SegmentId segment, int segmentBlockSize) {
         if (segmentBlockSize != blockSize || segment.span().to() % blockSize != 0) {
@@ -77,7 +80,9 @@ public final class KnownHistory {
         return end < chain.length && HEX.formatHex(chain[end]).equals(segment.chain());
     }
 
-    /** Whether this is the history of {@code blockCount} blocks of {@code blockSize} ending in chain value {@code end}. */
+    /**
+     * Whether this is the history of {@code blockCount} blocks of {@code blockSize} ending in chain value {@code end}.
+     */
     public boolean isHistory(int blockSize, byte[] end, int blockCount) {
         return this.blockSize == blockSize && chain.length == blockCount + 1 && Arrays.equals(chain[blockCount], end);
     }

@@ -7,8 +7,7 @@ public final class ReservedMetadata {
     /** Metadata keys with this prefix are reserved for the library. */
     public static final String PREFIX = "__agent-persistence.";
 
-    private ReservedMetadata() {
-    }
+    private ReservedMetadata() {}
 
     /**
      * Refuses {@code metadata} that uses a reserved key.

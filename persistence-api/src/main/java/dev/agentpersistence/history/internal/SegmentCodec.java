@@ -9,10 +9,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Segment bytes: the messages as the history of a bare checkpoint document (id = segment id,
- * version 0, created at the epoch) written by a {@link CheckpointCodec}. Any layer that wraps the
- * codec (compression, encryption, size limits) therefore wraps segments too, and decoding checks
- * that the bytes belong to this agent and segment.
+ * Segment bytes: the messages as the history of a bare checkpoint document (id = segment id, version 0, created at the
+ * epoch) written by a {@link CheckpointCodec}. Any layer that wraps the codec (compression, encryption, size limits)
+ * therefore wraps segments too, and decoding checks that the bytes belong to this agent and segment.
  */
 public final class SegmentCodec {
     private final CheckpointCodec codec;
@@ -38,6 +37,7 @@ public final class SegmentCodec {
      * @throws dev.agentpersistence.CorruptCheckpointException when the bytes are not a segment of this agent and id
      */
     public List<Message> decode(String agentId, String segmentId, byte[] bytes, String where) {
-        return codec.decode(bytes, new CheckpointLocation(agentId, segmentId, where)).messageHistory();
+        return codec.decode(bytes, new CheckpointLocation(agentId, segmentId, where))
+                .messageHistory();
     }
 }

@@ -11,21 +11,18 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Garbage collection of one agent's segments: lists them, keeps those written at or after the
- * cutoff (they may belong to a save in flight), marks every segment a stored checkpoint of the
- * agent references, and deletes the rest with the same cutoff, so that a segment written again in
- * the meantime survives.
+ * Garbage collection of one agent's segments: lists them, keeps those written at or after the cutoff (they may belong
+ * to a save in flight), marks every segment a stored checkpoint of the agent references, and deletes the rest with the
+ * same cutoff, so that a segment written again in the meantime survives.
  */
 public final class SegmentCollector {
     private final PersistenceStorageProvider<CheckpointFilter> checkpoints;
     private final HistorySegmentStore store;
     private final HistoryReader reader;
 
-    /**
-     * @param checkpoints the provider holding the stored (not reassembled) checkpoints
-     */
-    public SegmentCollector(PersistenceStorageProvider<CheckpointFilter> checkpoints, HistorySegmentStore store,
-                            HistoryReader reader) {
+    /** @param checkpoints the provider holding the stored (not reassembled) checkpoints */
+    public SegmentCollector(
+            PersistenceStorageProvider<CheckpointFilter> checkpoints, HistorySegmentStore store, HistoryReader reader) {
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
         this.store = Objects.requireNonNull(store, "store");
         this.reader = Objects.requireNonNull(reader, "reader");

@@ -4,10 +4,10 @@ import java.util.HexFormat;
 import java.util.Objects;
 
 /**
- * The id of a history segment, {@code <from>-<to>-<chain>}: the range and, in lower-case hex, the
- * hash chain value that names every message before {@code to}. Equal ids mean equal content.
+ * The id of a history segment, {@code <from>-<to>-<chain>}: the range and, in lower-case hex, the hash chain value that
+ * names every message before {@code to}. Equal ids mean equal content.
  *
- * @param span  the range of the history
+ * @param span the range of the history
  * @param chain the chain value at {@code span.to()}: 64 lower-case hex digits
  */
 public record SegmentId(SegmentSpan span, String chain) {
@@ -48,8 +48,8 @@ public record SegmentId(SegmentSpan span, String chain) {
             throw new IllegalArgumentException("'" + id + "' is not a history segment id");
         }
         try {
-            var span = new SegmentSpan(Integer.parseInt(id.substring(0, first)),
-                    Integer.parseInt(id.substring(first + 1, second)));
+            var span = new SegmentSpan(
+                    Integer.parseInt(id.substring(0, first)), Integer.parseInt(id.substring(first + 1, second)));
             return new SegmentId(span, id.substring(second + 1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + id + "' is not a history segment id", e);

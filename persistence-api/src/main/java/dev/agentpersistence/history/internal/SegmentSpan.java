@@ -7,7 +7,7 @@ import java.util.List;
  * A range {@code [from, to)} of a history stored as one segment.
  *
  * @param from first message index, inclusive
- * @param to   last message index, exclusive
+ * @param to last message index, exclusive
  */
 public record SegmentSpan(int from, int to) {
     public SegmentSpan {
@@ -17,9 +17,9 @@ public record SegmentSpan(int from, int to) {
     }
 
     /**
-     * How a history of {@code size} messages is stored: for each tier (largest first) the range up to
-     * the last multiple of its size, then the range up to the last complete block; empty ranges are
-     * left out. Depends on nothing but the arguments, so equal prefixes give equal segments.
+     * How a history of {@code size} messages is stored: for each tier (largest first) the range up to the last multiple
+     * of its size, then the range up to the last complete block; empty ranges are left out. Depends on nothing but the
+     * arguments, so equal prefixes give equal segments.
      */
     public static List<SegmentSpan> of(int size, int blockSize, List<Integer> tierSizes) {
         var spans = new ArrayList<SegmentSpan>(tierSizes.size() + 1);

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * The positions of a conversation's history that form its window, ascending and distinct. Stored in
- * checkpoint metadata as half-open ranges of positions, {@code "0-1,15-42"}; the window that is the
- * whole history is stored as no entry at all. Immutable.
+ * The positions of a conversation's history that form its window, ascending and distinct. Stored in checkpoint metadata
+ * as half-open ranges of positions, {@code "0-1,15-42"}; the window that is the whole history is stored as no entry at
+ * all. Immutable.
  */
 public final class ConversationWindow {
     private static final ConversationWindow EMPTY = new ConversationWindow(new int[0]);
@@ -40,7 +40,8 @@ public final class ConversationWindow {
 
     /** Positions given in any order, duplicates allowed. */
     public static ConversationWindow of(int[] positions) {
-        return new ConversationWindow(Arrays.stream(positions).sorted().distinct().toArray());
+        return new ConversationWindow(
+                Arrays.stream(positions).sorted().distinct().toArray());
     }
 
     /**
@@ -70,8 +71,8 @@ public final class ConversationWindow {
                 throw new IllegalArgumentException("malformed window range '" + range + "' in '" + ranges + "'", e);
             }
             if (from < 0 || to <= from || to > historySize) {
-                throw new IllegalArgumentException("window range '" + range + "' lies outside a history of "
-                        + historySize + " messages");
+                throw new IllegalArgumentException(
+                        "window range '" + range + "' lies outside a history of " + historySize + " messages");
             }
             for (int p = from; p < to; p++) {
                 positions.add(p);
@@ -80,7 +81,9 @@ public final class ConversationWindow {
         return of(positions.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    /** The stored form: ranges, or {@code null} when the window is the whole history of {@code historySize} messages. */
+    /**
+     * The stored form: ranges, or {@code null} when the window is the whole history of {@code historySize} messages.
+     */
     public String encode(int historySize) {
         if (positions.length == historySize && (historySize == 0 || positions[historySize - 1] == historySize - 1)) {
             return null;
@@ -124,7 +127,8 @@ public final class ConversationWindow {
 
     /** This window without the positions of {@code other}. */
     public ConversationWindow minus(ConversationWindow other) {
-        return new ConversationWindow(Arrays.stream(positions).filter(p -> !other.contains(p)).toArray());
+        return new ConversationWindow(
+                Arrays.stream(positions).filter(p -> !other.contains(p)).toArray());
     }
 
     /** This window without the positions at indexes {@code from} (inclusive) to {@code to} (exclusive). */

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A backend's segment area as the shell exposes it: ids and arguments checked and the shell's
- * closed state honoured before the backend is called; backends never validate.
+ * A backend's segment area as the shell exposes it: ids and arguments checked and the shell's closed state honoured
+ * before the backend is called; backends never validate.
  */
 public final class CheckedSegmentStore implements HistorySegmentStore {
     private final HistorySegmentStore backend;

@@ -8,9 +8,9 @@ import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
 
 /**
- * Turns one stored document into its stored form (history not yet expanded), checking that it is
- * where the backend filed it: the agent, the checkpoint id when known, the version, and a size
- * within the maximum before anything is decoded.
+ * Turns one stored document into its stored form (history not yet expanded), checking that it is where the backend
+ * filed it: the agent, the checkpoint id when known, the version, and a size within the maximum before anything is
+ * decoded.
  */
 public final class DocumentDecoder {
     private final StorageBackend backend;
@@ -31,17 +31,31 @@ public final class DocumentDecoder {
     public AgentCheckpoint decode(String agentId, StoredDocument record) {
         String where = record.location() != null ? record.location() : backend.location(agentId, record.checkpointId());
         if (!record.agentId().equals(agentId)) {
-            throw new CorruptCheckpointException(agentId, record.checkpointId(), where,
-                    "the backend returned a record of agent '" + record.agentId() + "'", null);
+            throw new CorruptCheckpointException(
+                    agentId,
+                    record.checkpointId(),
+                    where,
+                    "the backend returned a record of agent '" + record.agentId() + "'",
+                    null);
         }
         if (record.size() > maxSize) {
-            throw new CorruptCheckpointException(agentId, record.checkpointId(), where, "the stored document has "
-                    + record.size() + " bytes, more than the maximum checkpoint size of " + maxSize, null);
+            throw new CorruptCheckpointException(
+                    agentId,
+                    record.checkpointId(),
+                    where,
+                    "the stored document has " + record.size() + " bytes, more than the maximum checkpoint size of "
+                            + maxSize,
+                    null);
         }
-        AgentCheckpoint stored = codec.decode(record.document(), new CheckpointLocation(agentId, record.checkpointId(), where));
+        AgentCheckpoint stored =
+                codec.decode(record.document(), new CheckpointLocation(agentId, record.checkpointId(), where));
         if (stored.version() != record.version()) {
-            throw new CorruptCheckpointException(agentId, stored.checkpointId(), where, "the document holds version "
-                    + stored.version() + " but is filed as version " + record.version(), null);
+            throw new CorruptCheckpointException(
+                    agentId,
+                    stored.checkpointId(),
+                    where,
+                    "the document holds version " + stored.version() + " but is filed as version " + record.version(),
+                    null);
         }
         return stored;
     }

@@ -13,15 +13,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The attributes a backend filters on (node id, metadata keys and values), computed from a checkpoint,
- * and the same transformation applied to a filter, so that a backend compares like with like.
+ * The attributes a backend filters on (node id, metadata keys and values), computed from a checkpoint, and the same
+ * transformation applied to a filter, so that a backend compares like with like.
  *
- * <p>Without encryption the attributes are the values themselves. With encryption they are keyed
- * hashes, {@code ~<key id>~<22 characters of Base64url>}, so a dump of the store does not show them:
- * it shows only which checkpoints share a node id or a metadata entry. A metadata value is hashed
- * together with its key. Equality filters keep working: a filter is hashed the same way, once per key
- * of the ring (records keep the hashes of the key that was current when they were saved), and once
- * as plain values unless unencrypted documents are refused (records saved before encryption was on).
+ * <p>Without encryption the attributes are the values themselves. With encryption they are keyed hashes, {@code ~<key
+ * id>~<22 characters of Base64url>}, so a dump of the store does not show them: it shows only which checkpoints share a
+ * node id or a metadata entry. A metadata value is hashed together with its key. Equality filters keep working: a
+ * filter is hashed the same way, once per key of the ring (records keep the hashes of the key that was current when
+ * they were saved), and once as plain values unless unencrypted documents are refused (records saved before encryption
+ * was on).
  */
 public final class FilterAttributes {
     private static final char MARK = '~';
@@ -52,9 +52,9 @@ public final class FilterAttributes {
     }
 
     /**
-     * The backend queries that together find what {@code filter} asks for: {@code filter} itself when the
-     * attributes are plain or it names no node id or metadata; else one per form the records may have.
-     * Their results are merged by version.
+     * The backend queries that together find what {@code filter} asks for: {@code filter} itself when the attributes
+     * are plain or it names no node id or metadata; else one per form the records may have. Their results are merged by
+     * version.
      */
     public List<CheckpointFilter> queries(CheckpointFilter filter) {
         if (keys == null || (filter.nodeId() == null && filter.metadata().isEmpty())) {
@@ -62,8 +62,10 @@ public final class FilterAttributes {
         }
         var queries = new ArrayList<CheckpointFilter>();
         for (String keyId : keys.keyIds()) {
-            queries.add(filter.toBuilder().nodeId(filter.nodeId() == null ? null : node(keyId, filter.nodeId()))
-                    .metadata(metadata(keyId, filter.metadata())).build());
+            queries.add(filter.toBuilder()
+                    .nodeId(filter.nodeId() == null ? null : node(keyId, filter.nodeId()))
+                    .metadata(metadata(keyId, filter.metadata()))
+                    .build());
         }
         if (plainRecordsReadable) {
             queries.add(filter);
@@ -72,12 +74,14 @@ public final class FilterAttributes {
     }
 
     /**
-     * The filter to hand a backend that only narrows candidates ({@code StorageBackend.candidates}) and
-     * leaves matching to the shell: {@code filter} itself for plain attributes; without its node id and
-     * metadata for keyed ones, which a record may hold under any key of the ring.
+     * The filter to hand a backend that only narrows candidates ({@code StorageBackend.candidates}) and leaves matching
+     * to the shell: {@code filter} itself for plain attributes; without its node id and metadata for keyed ones, which
+     * a record may hold under any key of the ring.
      */
     public CheckpointFilter candidates(CheckpointFilter filter) {
-        return keys == null ? filter : filter.toBuilder().nodeId(null).metadata(Map.of()).build();
+        return keys == null
+                ? filter
+                : filter.toBuilder().nodeId(null).metadata(Map.of()).build();
     }
 
     private String node(String keyId, String nodeId) {
@@ -86,15 +90,17 @@ public final class FilterAttributes {
 
     private Map<String, String> metadata(String keyId, Map<String, String> metadata) {
         var hashed = new LinkedHashMap<String, String>();
-        metadata.forEach((key, value) -> hashed.put(hash(keyId, "metadata key", key),
-                hash(keyId, "metadata value", key.length() + ":" + key + value)));
+        metadata.forEach((key, value) -> hashed.put(
+                hash(keyId, "metadata key", key), hash(keyId, "metadata value", key.length() + ":" + key + value)));
         return hashed;
     }
 
     private String hash(String keyId, String field, String value) {
         byte[] input = (field + '\0' + value).getBytes(StandardCharsets.UTF_8);
         byte[] hash = keys.keyedHash(keyId, input);
-        return MARK + keyId + MARK + Base64.getUrlEncoder().withoutPadding().encodeToString(
-                java.util.Arrays.copyOf(hash, HASH_BYTES));
+        return MARK
+                + keyId
+                + MARK
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(hash, HASH_BYTES));
     }
 }

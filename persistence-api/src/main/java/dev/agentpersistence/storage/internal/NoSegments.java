@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The segment area of a backend that has none: holds nothing, so a stored checkpoint that refers
- * to segments reads as missing them (a typed error, never a shortened history).
+ * The segment area of a backend that has none: holds nothing, so a stored checkpoint that refers to segments reads as
+ * missing them (a typed error, never a shortened history).
  */
 public final class NoSegments implements HistorySegmentStore {
 

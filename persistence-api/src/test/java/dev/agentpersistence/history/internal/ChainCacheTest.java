@@ -41,7 +41,9 @@ class ChainCacheTest {
         assertThat(cache.get("e")).isNotNull();
 
         cache.put("f", history(60));
-        assertThat(cache.get("f")).as("a history larger than the budget is not kept").isNull();
+        assertThat(cache.get("f"))
+                .as("a history larger than the budget is not kept")
+                .isNull();
         assertThat(cache.get("a")).isNotNull();
 
         cache.put("a", history(20));

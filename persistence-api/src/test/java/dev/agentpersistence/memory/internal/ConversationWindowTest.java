@@ -26,7 +26,8 @@ class ConversationWindowTest {
 
     @Test
     void plusMinusAndWithoutIndexesKeepPositionsSortedAndDistinct() {
-        var window = ConversationWindow.range(0, 4).minus(ConversationWindow.of(new int[] {1}))
+        var window = ConversationWindow.range(0, 4)
+                .minus(ConversationWindow.of(new int[] {1}))
                 .plus(ConversationWindow.range(3, 6));
         assertThat(window.encode(6)).isEqualTo("0-1,2-6");
         assertThat(window.withoutIndexes(1, 3).encode(6)).isEqualTo("0-1,4-6");
@@ -37,7 +38,8 @@ class ConversationWindowTest {
     @Test
     void selectReturnsTheMessagesAtThePositionsInOrder() {
         var history = List.of(Message.user("a"), Message.user("b"), Message.user("c"));
-        assertThat(ConversationWindow.of(new int[] {2, 0}).select(history)).containsExactly(history.get(0), history.get(2));
+        assertThat(ConversationWindow.of(new int[] {2, 0}).select(history))
+                .containsExactly(history.get(0), history.get(2));
     }
 
     @Test

@@ -11,8 +11,14 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class DecodedDocumentsTest {
-    private static final AgentCheckpoint CHECKPOINT = AgentCheckpoint.builder().checkpointId("c1").agentId("a")
-            .version(1).createdAt(Instant.parse("2026-01-01T00:00:00Z")).nodeId("n").message(Message.user("hi")).build();
+    private static final AgentCheckpoint CHECKPOINT = AgentCheckpoint.builder()
+            .checkpointId("c1")
+            .agentId("a")
+            .version(1)
+            .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+            .nodeId("n")
+            .message(Message.user("hi"))
+            .build();
 
     private static StoredDocument stored(String checkpointId, long version, byte[] document) {
         return new StoredDocument("a", checkpointId, version, document, "test");
@@ -24,10 +30,18 @@ class DecodedDocumentsTest {
         remembered.put("a", stored("c1", 1, new byte[] {1, 2, 3}), CHECKPOINT);
 
         assertThat(remembered.get("a", stored("c1", 1, new byte[] {1, 2, 3}))).containsSame(CHECKPOINT);
-        assertThat(remembered.get("a", stored("c1", 1, new byte[] {1, 2, 4}))).as("other bytes").isEmpty();
-        assertThat(remembered.get("a", stored("c1", 2, new byte[] {1, 2, 3}))).as("another version").isEmpty();
-        assertThat(remembered.get("a", stored("c2", 1, new byte[] {1, 2, 3}))).as("another id").isEmpty();
-        assertThat(remembered.get("b", stored("c1", 1, new byte[] {1, 2, 3}))).as("another agent").isEmpty();
+        assertThat(remembered.get("a", stored("c1", 1, new byte[] {1, 2, 4})))
+                .as("other bytes")
+                .isEmpty();
+        assertThat(remembered.get("a", stored("c1", 2, new byte[] {1, 2, 3})))
+                .as("another version")
+                .isEmpty();
+        assertThat(remembered.get("a", stored("c2", 1, new byte[] {1, 2, 3})))
+                .as("another id")
+                .isEmpty();
+        assertThat(remembered.get("b", stored("c1", 1, new byte[] {1, 2, 3})))
+                .as("another agent")
+                .isEmpty();
     }
 
     @Test
@@ -67,9 +81,11 @@ class DecodedDocumentsTest {
         var remembered = DecodedDocuments.byContent(16);
         remembered.put("a", stored("c1", 1, new byte[] {1}), mutable);
 
-        AgentCheckpoint first = remembered.get("a", stored("c1", 1, new byte[] {1})).orElseThrow();
+        AgentCheckpoint first =
+                remembered.get("a", stored("c1", 1, new byte[] {1})).orElseThrow();
         ((ObjectNode) first.state().get("s")).put("k", "changed by a caller");
-        AgentCheckpoint second = remembered.get("a", stored("c1", 1, new byte[] {1})).orElseThrow();
+        AgentCheckpoint second =
+                remembered.get("a", stored("c1", 1, new byte[] {1})).orElseThrow();
 
         assertThat(second).isNotSameAs(first);
         assertThat(second.state().get("s").get("k").asText()).isEqualTo("v");

@@ -14,34 +14,43 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What changed from one checkpoint of an agent to another: messages added and removed (by message
- * id, which stays the same across checkpoints), the node, and the state and metadata keys added,
- * removed or changed.
+ * What changed from one checkpoint of an agent to another: messages added and removed (by message id, which stays the
+ * same across checkpoints), the node, and the state and metadata keys added, removed or changed.
  *
- * @param from            the older checkpoint
- * @param to              the newer checkpoint
- * @param added           the messages of {@code to} that {@code from} does not have, with their index in {@code to}
- * @param removed         the messages of {@code from} that {@code to} does not have, with their index in {@code from}
- * @param stateAdded      state keys only {@code to} has
- * @param stateRemoved    state keys only {@code from} has
- * @param stateChanged    state keys both have with different values
+ * @param from the older checkpoint
+ * @param to the newer checkpoint
+ * @param added the messages of {@code to} that {@code from} does not have, with their index in {@code to}
+ * @param removed the messages of {@code from} that {@code to} does not have, with their index in {@code from}
+ * @param stateAdded state keys only {@code to} has
+ * @param stateRemoved state keys only {@code from} has
+ * @param stateChanged state keys both have with different values
  * @param metadataChanged metadata keys added, removed or changed
  */
-public record CheckpointDiff(AgentCheckpoint from, AgentCheckpoint to, List<Indexed> added, List<Indexed> removed,
-                             Set<String> stateAdded, Set<String> stateRemoved, Set<String> stateChanged,
-                             Set<String> metadataChanged) {
+public record CheckpointDiff(
+        AgentCheckpoint from,
+        AgentCheckpoint to,
+        List<Indexed> added,
+        List<Indexed> removed,
+        Set<String> stateAdded,
+        Set<String> stateRemoved,
+        Set<String> stateChanged,
+        Set<String> metadataChanged) {
 
     /** A message and its place in its checkpoint's history. */
-    public record Indexed(int index, Message message) {
-    }
+    public record Indexed(int index, Message message) {}
 
     /** Compares {@code from} with {@code to}. */
     public static CheckpointDiff of(AgentCheckpoint from, AgentCheckpoint to) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(to, "to");
-        return new CheckpointDiff(from, to, missingFrom(to.messageHistory(), from.messageHistory()),
+        return new CheckpointDiff(
+                from,
+                to,
+                missingFrom(to.messageHistory(), from.messageHistory()),
                 missingFrom(from.messageHistory(), to.messageHistory()),
-                onlyIn(to.state(), from.state()), onlyIn(from.state(), to.state()), changed(from.state(), to.state()),
+                onlyIn(to.state(), from.state()),
+                onlyIn(from.state(), to.state()),
+                changed(from.state(), to.state()),
                 metadataChanges(from.metadata(), to.metadata()));
     }
 
@@ -74,7 +83,10 @@ public record CheckpointDiff(AgentCheckpoint from, AgentCheckpoint to, List<Inde
     /** The difference for people. */
     public void print(PrintWriter out) {
         out.println("agent " + to.agentId() + ": version " + from.version() + " -> " + to.version());
-        out.println("node: " + (nodeChanged() ? name(from.nodeId()) + " -> " + name(to.nodeId()) : name(to.nodeId()) + " (unchanged)"));
+        out.println("node: "
+                + (nodeChanged()
+                        ? name(from.nodeId()) + " -> " + name(to.nodeId())
+                        : name(to.nodeId()) + " (unchanged)"));
         out.println("messages: " + added.size() + " added, " + removed.size() + " removed");
         added.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  + ")));
         removed.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  - ")));

@@ -12,18 +12,18 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A checkpoint printed for people: its header, state and metadata, then its messages as a
- * conversation in which each tool call is followed by its result.
+ * A checkpoint printed for people: its header, state and metadata, then its messages as a conversation in which each
+ * tool call is followed by its result.
  */
 public final class ConversationPrinter {
-    private ConversationPrinter() {
-    }
+    private ConversationPrinter() {}
 
     /** Prints {@code checkpoint}. */
     public static void print(AgentCheckpoint checkpoint, PrintWriter out) {
         Objects.requireNonNull(checkpoint, "checkpoint");
         out.println("agent    " + checkpoint.agentId());
-        out.println("version  " + checkpoint.version() + (checkpoint.isTombstone() ? " (tombstone: the run finished)" : ""));
+        out.println("version  " + checkpoint.version()
+                + (checkpoint.isTombstone() ? " (tombstone: the run finished)" : ""));
         out.println("id       " + checkpoint.checkpointId());
         out.println("created  " + checkpoint.createdAt());
         out.println("node     " + (checkpoint.nodeId() == null ? "-" : checkpoint.nodeId()));
@@ -31,8 +31,9 @@ public final class ConversationPrinter {
             out.println("parent   " + checkpoint.parentCheckpointId());
         }
         if (checkpoint.lastInput() != null) {
-            out.println("input    " + (checkpoint.lastInputType() == null ? "" : "(" + checkpoint.lastInputType() + ") ")
-                    + Json.line(checkpoint.lastInput()));
+            out.println(
+                    "input    " + (checkpoint.lastInputType() == null ? "" : "(" + checkpoint.lastInputType() + ") ")
+                            + Json.line(checkpoint.lastInput()));
         }
         checkpoint.metadata().forEach((key, value) -> out.println("meta     " + key + " = " + value));
         checkpoint.state().forEach((key, value) -> out.println("state    " + key + " = " + Json.line(value)));
@@ -77,26 +78,35 @@ public final class ConversationPrinter {
             case TOOL_CALL -> "tool call";
             case TOOL_RESULT -> "tool result";
         };
-        var text = new StringBuilder(indent).append('[').append(index).append("] ")
-                .append(String.format("%-11s ", role));
+        var text =
+                new StringBuilder(indent).append('[').append(index).append("] ").append(String.format("%-11s ", role));
         if (message.toolCall() != null) {
-            text.append(message.toolCall().toolName()).append(' ').append(Json.line(message.toolCall().arguments()))
-                    .append("  (call ").append(message.toolCall().id()).append(')');
+            text.append(message.toolCall().toolName())
+                    .append(' ')
+                    .append(Json.line(message.toolCall().arguments()))
+                    .append("  (call ")
+                    .append(message.toolCall().id())
+                    .append(')');
             if (!message.content().isEmpty()) {
                 text.append(' ').append(escape(message.content()));
             }
         } else if (message.role() == Message.Role.TOOL_RESULT) {
             text.append(message.metadata().getOrDefault(Message.TOOL_NAME, "?"))
-                    .append(" (call ").append(message.metadata().getOrDefault(Message.TOOL_CALL_ID, "?")).append("): ")
+                    .append(" (call ")
+                    .append(message.metadata().getOrDefault(Message.TOOL_CALL_ID, "?"))
+                    .append("): ")
                     .append(escape(message.content()));
         } else {
             text.append(escape(message.content()));
         }
         for (ContentPart part : message.parts()) {
             if (part instanceof ContentPart.Media media) {
-                text.append("  [").append(media.kind().toString().toLowerCase(java.util.Locale.ROOT)).append(' ')
+                text.append("  [")
+                        .append(media.kind().toString().toLowerCase(java.util.Locale.ROOT))
+                        .append(' ')
                         .append(media.mimeType() == null ? "" : media.mimeType())
-                        .append(media.url() != null ? " " + media.url() : " " + media.size() + " bytes").append(']');
+                        .append(media.url() != null ? " " + media.url() : " " + media.size() + " bytes")
+                        .append(']');
             }
         }
         return text.toString();

@@ -17,17 +17,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Copies the checkpoints a {@link Selection} takes from one store to another, page by page, and
- * then checks the target holds the same checkpoints (count and SHA-256 of their stored JSON form per
- * agent).
+ * Copies the checkpoints a {@link Selection} takes from one store to another, page by page, and then checks the target
+ * holds the same checkpoints (count and SHA-256 of their stored JSON form per agent).
  *
- * <p>Several agents are copied at a time (each by one thread), so that a store with per-commit
- * latency (a database waiting for its disk) is kept busy; memory stays bounded by one page per thread.
+ * <p>Several agents are copied at a time (each by one thread), so that a store with per-commit latency (a database
+ * waiting for its disk) is kept busy; memory stays bounded by one page per thread.
  *
- * <p>Resumable without any state of its own: for each page of the source the target's checkpoints
- * of those versions are read first, and only the missing ones are saved. A second run after an
- * interruption therefore saves only what the first did not, and never writes a checkpoint twice
- * (saving is idempotent anyway; a different checkpoint under the same version is a conflict).
+ * <p>Resumable without any state of its own: for each page of the source the target's checkpoints of those versions are
+ * read first, and only the missing ones are saved. A second run after an interruption therefore saves only what the
+ * first did not, and never writes a checkpoint twice (saving is idempotent anyway; a different checkpoint under the
+ * same version is a conflict).
  */
 public final class Copier {
     /** The outcome of a copy. */
@@ -39,8 +38,7 @@ public final class Copier {
     }
 
     /** The count and digest of an agent's selected checkpoints. */
-    private record Tally(long count, String sha256) {
-    }
+    private record Tally(long count, String sha256) {}
 
     private final Store from;
     private final Store to;
@@ -49,8 +47,8 @@ public final class Copier {
     private final int threads;
 
     /**
-     * A copy of {@code selection} from {@code from} to {@code to}, counting on {@code progress}, with
-     * {@code threads} agents copied at a time (each agent's checkpoints by one thread, page by page).
+     * A copy of {@code selection} from {@code from} to {@code to}, counting on {@code progress}, with {@code threads}
+     * agents copied at a time (each agent's checkpoints by one thread, page by page).
      */
     public Copier(Store from, Store to, Selection selection, Progress progress, int threads) {
         this.from = Objects.requireNonNull(from, "from");
@@ -95,7 +93,10 @@ public final class Copier {
         return new Result(agents.size(), counts[0].get(), counts[1].get(), counts[2].get(), List.copyOf(mismatches));
     }
 
-    /** Runs {@code work} for every agent on {@link #threads} threads; the first failure is rethrown after the others stop. */
+    /**
+     * Runs {@code work} for every agent on {@link #threads} threads; the first failure is rethrown after the others
+     * stop.
+     */
     private void forEachAgent(List<String> agents, Consumer<String> work) {
         if (threads == 1) {
             agents.forEach(work);
@@ -133,7 +134,13 @@ public final class Copier {
     private void copyPage(String agentId, List<AgentCheckpoint> page, AtomicLong[] counts) {
         long highest = page.get(page.size() - 1).version();
         Map<Long, String> present = new HashMap<>();
-        to.provider().getCheckpoints(agentId, selection.filter().toBuilder().maxVersion(highest).limit(page.size()).build())
+        to.provider()
+                .getCheckpoints(
+                        agentId,
+                        selection.filter().toBuilder()
+                                .maxVersion(highest)
+                                .limit(page.size())
+                                .build())
                 .forEach(checkpoint -> present.put(checkpoint.version(), checkpoint.checkpointId()));
         for (AgentCheckpoint checkpoint : page) {
             counts[0].incrementAndGet();

@@ -6,15 +6,16 @@ import dev.agentpersistence.AgentCheckpoint;
 import java.time.Instant;
 
 /**
- * The export format, version {@value #VERSION}: JSON Lines, UTF-8, one JSON object per line; its
- * JSON Schema is {@code docs/export-format.schema.json}.
+ * The export format, version {@value #VERSION}: JSON Lines, UTF-8, one JSON object per line; its JSON Schema is
+ * {@code docs/export-format.schema.json}.
+ *
  * <ol>
- *   <li>a header: {@code {"type":"header","format":"agent-persistence-export","version":1,"exportedAt":…,"source":…,"selection":{…}}};</li>
- *   <li>one line per checkpoint: {@code {"type":"checkpoint","checkpoint":{…}}}, the checkpoint in the
- *       stored JSON form (with its own {@code formatVersion}); agents in sorted order, each agent's
- *       checkpoints newest first;</li>
- *   <li>an end line: {@code {"type":"end","checkpoints":N,"agents":M,"sha256":"…"}}, the SHA-256 of the
- *       checkpoint lines as written (UTF-8, each with its line feed), so a truncated or altered file is found.</li>
+ *   <li>a header: {@code {"type":"header","format":"agent-persistence-export","version":1,"exportedAt":…,
+ *       "source":…,"selection":{…}}};
+ *   <li>one line per checkpoint: {@code {"type":"checkpoint","checkpoint":{…}}}, the checkpoint in the stored JSON form
+ *       (with its own {@code formatVersion}); agents in sorted order, each agent's checkpoints newest first;
+ *   <li>an end line: {@code {"type":"end","checkpoints":N,"agents":M,"sha256":"…"}}, the SHA-256 of the checkpoint
+ *       lines as written (UTF-8, each with its line feed), so a truncated or altered file is found.
  * </ol>
  */
 public final class ExportFormat {
@@ -23,8 +24,7 @@ public final class ExportFormat {
     /** The version this build writes and the newest it reads. */
     public static final int VERSION = 1;
 
-    private ExportFormat() {
-    }
+    private ExportFormat() {}
 
     /** The header line. */
     public static ObjectNode header(String source, Selection selection, Instant exportedAt) {

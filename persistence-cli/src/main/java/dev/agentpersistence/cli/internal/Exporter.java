@@ -10,11 +10,9 @@ import java.util.Objects;
 /** Writes the checkpoints a {@link Selection} takes from a store in the {@link ExportFormat}, page by page. */
 public final class Exporter {
     /** What was written. */
-    public record Summary(long checkpoints, long agents, String sha256) {
-    }
+    public record Summary(long checkpoints, long agents, String sha256) {}
 
-    private Exporter() {
-    }
+    private Exporter() {}
 
     /** Exports to {@code out} (not closed), counting on {@code progress}. */
     public static Summary export(Store store, Selection selection, Writer out, Instant now, Progress progress) {

@@ -12,8 +12,7 @@ import dev.agentpersistence.cli.ExitCode;
 
 /** What a failure means for the command line and the web inspector: its exit code and its one-line description. */
 public final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     /** The {@link ExitCode} for a failure. */
     public static int exitCode(Throwable failure) {
@@ -29,8 +28,10 @@ public final class Failures {
         if (failure instanceof CorruptCheckpointException) {
             return ExitCode.UNREADABLE;
         }
-        if (failure instanceof IllegalArgumentException || failure instanceof InvalidIdentifierException
-                || failure instanceof ProviderNotFoundException || failure instanceof StorageConfigurationException) {
+        if (failure instanceof IllegalArgumentException
+                || failure instanceof InvalidIdentifierException
+                || failure instanceof ProviderNotFoundException
+                || failure instanceof StorageConfigurationException) {
             return ExitCode.USAGE;
         }
         return ExitCode.FAILURE;
@@ -42,8 +43,10 @@ public final class Failures {
         if (!(failure instanceof PersistenceException) && !(failure instanceof IllegalArgumentException)) {
             message = failure.getClass().getSimpleName() + ": " + message;
         }
-        if (failure instanceof StorageUnavailableException && failure.getCause() != null
-                && failure.getCause().getMessage() != null && !message.contains(failure.getCause().getMessage())) {
+        if (failure instanceof StorageUnavailableException
+                && failure.getCause() != null
+                && failure.getCause().getMessage() != null
+                && !message.contains(failure.getCause().getMessage())) {
             message = message + ": " + failure.getCause().getMessage();
         }
         return message.strip().lines().findFirst().orElse("");

@@ -14,18 +14,16 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a file in the {@link ExportFormat} line by line and saves each checkpoint into a store.
- * Saving is idempotent (a checkpoint already there with the same content is left alone), so an
- * interrupted import is completed by running it again. The end line is checked: a file that ends
- * early or whose checkpoint lines were altered is reported after the checkpoints before it are saved.
+ * Reads a file in the {@link ExportFormat} line by line and saves each checkpoint into a store. Saving is idempotent (a
+ * checkpoint already there with the same content is left alone), so an interrupted import is completed by running it
+ * again. The end line is checked: a file that ends early or whose checkpoint lines were altered is reported after the
+ * checkpoints before it are saved.
  */
 public final class Importer {
     /** What was read and saved. */
-    public record Summary(long checkpoints, long agents) {
-    }
+    public record Summary(long checkpoints, long agents) {}
 
-    private Importer() {
-    }
+    private Importer() {}
 
     /**
      * Imports from {@code in} (named {@code source} in errors) into {@code store}.
@@ -54,13 +52,19 @@ public final class Importer {
                     continue;
                 }
                 if (end != null) {
-                    throw new CliException(ExitCode.PROBLEMS_FOUND, source + " line " + lineNumber + ": data after the end line");
+                    throw new CliException(
+                            ExitCode.PROBLEMS_FOUND, source + " line " + lineNumber + ": data after the end line");
                 }
                 switch (ExportFormat.type(json)) {
                     case "checkpoint" -> {
-                        AgentCheckpoint checkpoint = Json.checkpoint(json.path("checkpoint"),
-                                new CheckpointLocation(json.path("checkpoint").path("agentId").asText("?"),
-                                        json.path("checkpoint").path("checkpointId").asText("?"), source + " line " + lineNumber));
+                        AgentCheckpoint checkpoint = Json.checkpoint(
+                                json.path("checkpoint"),
+                                new CheckpointLocation(
+                                        json.path("checkpoint").path("agentId").asText("?"),
+                                        json.path("checkpoint")
+                                                .path("checkpointId")
+                                                .asText("?"),
+                                        source + " line " + lineNumber));
                         store.provider().saveCheckpoint(checkpoint.agentId(), checkpoint);
                         digest.addLine(line);
                         agents.add(checkpoint.agentId());
@@ -68,8 +72,9 @@ public final class Importer {
                         progress.advance(1);
                     }
                     case "end" -> end = json;
-                    default -> throw CliException.usage(source + " line " + lineNumber + ": unknown line type '"
-                            + ExportFormat.type(json) + "'");
+                    default ->
+                        throw CliException.usage(source + " line " + lineNumber + ": unknown line type '"
+                                + ExportFormat.type(json) + "'");
                 }
             }
         } catch (IOException e) {
@@ -92,7 +97,8 @@ public final class Importer {
     }
 
     private static void checkHeader(JsonNode header, String source) {
-        if (!"header".equals(ExportFormat.type(header)) || !ExportFormat.FORMAT.equals(header.path("format").asText())) {
+        if (!"header".equals(ExportFormat.type(header))
+                || !ExportFormat.FORMAT.equals(header.path("format").asText())) {
             throw CliException.usage(source + " is not an agent-persistence export: its first line is not the header");
         }
         int version = header.path("version").asInt(-1);
@@ -104,15 +110,20 @@ public final class Importer {
 
     private static void checkEnd(JsonNode end, long count, Digest digest, String source) {
         if (end == null) {
-            throw new CliException(ExitCode.PROBLEMS_FOUND, source + " ends without its end line (truncated?); the "
-                    + count + " checkpoints read were imported");
+            throw new CliException(
+                    ExitCode.PROBLEMS_FOUND,
+                    source + " ends without its end line (truncated?); the " + count
+                            + " checkpoints read were imported");
         }
         if (end.path("checkpoints").asLong(-1) != count) {
-            throw new CliException(ExitCode.PROBLEMS_FOUND, source + " has " + count + " checkpoints but its end line says "
-                    + end.path("checkpoints"));
+            throw new CliException(
+                    ExitCode.PROBLEMS_FOUND,
+                    source + " has " + count + " checkpoints but its end line says " + end.path("checkpoints"));
         }
         if (!digest.hex().equals(end.path("sha256").asText())) {
-            throw new CliException(ExitCode.PROBLEMS_FOUND, source + ": the checkpoint lines do not match the SHA-256 of its end line");
+            throw new CliException(
+                    ExitCode.PROBLEMS_FOUND,
+                    source + ": the checkpoint lines do not match the SHA-256 of its end line");
         }
     }
 }

@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The read-only web inspector: the JDK's HTTP server on 127.0.0.1, serving the static page
- * ({@code index.html}, {@code app.js}, {@code style.css} from the jar) and a small JSON API over one
- * store. Only {@code GET}; requests whose {@code Host} is not this loopback address are refused (so a
- * web page elsewhere cannot reach it through DNS rebinding).
+ * The read-only web inspector: the JDK's HTTP server on 127.0.0.1, serving the static page ({@code index.html},
+ * {@code app.js}, {@code style.css} from the jar) and a small JSON API over one store. Only {@code GET}; requests whose
+ * {@code Host} is not this loopback address are refused (so a web page elsewhere cannot reach it through DNS
+ * rebinding).
  *
  * <table>
  *   <caption>API</caption>
@@ -32,12 +32,13 @@ import java.util.Objects;
  *   <tr><td>{@code /api/checkpoint?agent=A[&ref=V|ID]}</td><td>as {@code show A [ref] --json}</td></tr>
  *   <tr><td>{@code /api/diff?agent=A&from=V1&to=V2}</td><td>as {@code diff A V1 V2 --json}</td></tr>
  * </table>
+ *
  * Failures answer {@code {"error": …}} with 400, 404, 503 or 500.
  */
 public final class InspectorServer implements AutoCloseable {
     private static final String WEB = "/dev/agentpersistence/cli/web/";
-    private static final Map<String, String> STATIC = Map.of(
-            "/", "index.html", "/index.html", "index.html", "/app.js", "app.js", "/style.css", "style.css");
+    private static final Map<String, String> STATIC =
+            Map.of("/", "index.html", "/index.html", "index.html", "/app.js", "app.js", "/style.css", "style.css");
 
     private final Store store;
     private final HttpServer server;
@@ -48,8 +49,8 @@ public final class InspectorServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving {@code store} on 127.0.0.1:{@code port} (0: any free port). The store stays
-     * open until the caller closes it.
+     * Starts serving {@code store} on 127.0.0.1:{@code port} (0: any free port). The store stays open until the caller
+     * closes it.
      */
     public static InspectorServer start(Store store, int port) {
         Objects.requireNonNull(store, "store");
@@ -95,7 +96,10 @@ public final class InspectorServer implements AutoCloseable {
             if (STATIC.containsKey(path)) {
                 sendStatic(exchange, STATIC.get(path));
             } else if (path.startsWith("/api/")) {
-                sendApi(exchange, path.substring("/api/".length()), exchange.getRequestURI().getRawQuery());
+                sendApi(
+                        exchange,
+                        path.substring("/api/".length()),
+                        exchange.getRequestURI().getRawQuery());
             } else {
                 send(exchange, 404, "application/json", error("no page " + path));
             }
@@ -114,8 +118,10 @@ public final class InspectorServer implements AutoCloseable {
                 case "checkpoint" -> Json.checkpoint(store.checkpoint(required(query, "agent"), query.get("ref")));
                 case "diff" -> {
                     String agent = required(query, "agent");
-                    yield CheckpointDiff.of(store.checkpoint(agent, required(query, "from")),
-                            store.checkpoint(agent, required(query, "to"))).toJson();
+                    yield CheckpointDiff.of(
+                                    store.checkpoint(agent, required(query, "from")),
+                                    store.checkpoint(agent, required(query, "to")))
+                            .toJson();
                 }
                 default -> throw CliException.notFound("no API call '" + call + "'");
             };
@@ -137,17 +143,18 @@ public final class InspectorServer implements AutoCloseable {
                 send(exchange, 404, "application/json", error("missing resource " + name));
                 return;
             }
-            String type = name.endsWith(".html") ? "text/html; charset=utf-8"
+            String type = name.endsWith(".html")
+                    ? "text/html; charset=utf-8"
                     : name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
-            exchange.getResponseHeaders().set("Content-Security-Policy",
-                    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+            exchange.getResponseHeaders()
+                    .set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
             send(exchange, 200, type, in.readAllBytes());
         }
     }
 
     private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", type.startsWith("application/json")
-                ? "application/json; charset=utf-8" : type);
+        exchange.getResponseHeaders()
+                .set("Content-Type", type.startsWith("application/json") ? "application/json; charset=utf-8" : type);
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
@@ -185,7 +192,9 @@ public final class InspectorServer implements AutoCloseable {
             String name = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
             try {
-                parameters.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+                parameters.put(
+                        URLDecoder.decode(name, StandardCharsets.UTF_8),
+                        URLDecoder.decode(value, StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 throw CliException.usage("malformed query '" + raw + "'");
             }

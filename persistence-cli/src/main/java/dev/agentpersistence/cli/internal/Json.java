@@ -3,10 +3,10 @@ package dev.agentpersistence.cli.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.agentpersistence.AgentCheckpoint;
@@ -18,8 +18,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The JSON the commands print and read. A checkpoint is written in the project's stored JSON form
- * ({@link JsonCheckpointCodec}, with its {@code formatVersion}), so what {@code show --json} prints
- * and what {@code export} writes is what every provider reads.
+ * ({@link JsonCheckpointCodec}, with its {@code formatVersion}), so what {@code show --json} prints and what
+ * {@code export} writes is what every provider reads.
  */
 public final class Json {
     /** The shared mapper; decimals are read exactly, so a checkpoint read from a line is the one written. */
@@ -30,8 +30,7 @@ public final class Json {
 
     private static final JsonCheckpointCodec CODEC = JsonCheckpointCodec.instance();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** A new empty object. */
     public static ObjectNode object() {

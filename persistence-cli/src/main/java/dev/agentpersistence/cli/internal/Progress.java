@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * Progress of a long command on standard error: on a terminal one line redrawn in place with a bar,
- * the rate and the time left; otherwise a plain line at most every few seconds, and one at the end.
+ * Progress of a long command on standard error: on a terminal one line redrawn in place with a bar, the rate and the
+ * time left; otherwise a plain line at most every few seconds, and one at the end.
  */
 public final class Progress {
     private static final long PLAIN_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
@@ -71,7 +71,10 @@ public final class Progress {
         if (terminal && total > 0) {
             int width = 30;
             int filled = (int) Math.min(width, width * done / total);
-            line.append('[').append("#".repeat(filled)).append(" ".repeat(width - filled)).append("] ");
+            line.append('[')
+                    .append("#".repeat(filled))
+                    .append(" ".repeat(width - filled))
+                    .append("] ");
         }
         line.append(done);
         if (total >= 0) {
@@ -93,7 +96,8 @@ public final class Progress {
     }
 
     private static String duration(long seconds) {
-        return seconds >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds / 60 % 60)
+        return seconds >= 3600
+                ? String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds / 60 % 60)
                 : seconds >= 60 ? String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60) : seconds + "s";
     }
 }

@@ -10,14 +10,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON reports shared by the commands ({@code agents --json}, {@code list --json}) and the web
- * inspector's API, so both say the same thing.
+ * The JSON reports shared by the commands ({@code agents --json}, {@code list --json}) and the web inspector's API, so
+ * both say the same thing.
  */
 public final class Reports {
-    private Reports() {
-    }
+    private Reports() {}
 
-    /** Every agent: {@code agentId}, {@code checkpoints}, {@code bytes} (when known), and its latest checkpoint's version, node and time. */
+    /**
+     * Every agent: {@code agentId}, {@code checkpoints}, {@code bytes} (when known), and its latest checkpoint's
+     * version, node and time.
+     */
     public static ArrayNode agents(Store store) {
         ArrayNode json = Json.array();
         for (String agentId : store.agents()) {
@@ -39,9 +41,9 @@ public final class Reports {
     }
 
     /**
-     * The agent's checkpoints, oldest first (the newest {@code limit} when not {@code null}):
-     * {@code version}, {@code checkpointId}, {@code nodeId}, {@code createdAt}, {@code messages},
-     * {@code tombstone}, {@code metadata}, {@code bytes} (when known).
+     * The agent's checkpoints, oldest first (the newest {@code limit} when not {@code null}): {@code version},
+     * {@code checkpointId}, {@code nodeId}, {@code createdAt}, {@code messages}, {@code tombstone}, {@code metadata},
+     * {@code bytes} (when known).
      *
      * @throws CliException when the agent has no checkpoints
      */

@@ -16,9 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An open store as the commands see it: the provider named by a store URI, where it is (passwords
- * hidden), and the reads the commands share: agents, pages of checkpoints, stored sizes, one
- * checkpoint by version or id.
+ * An open store as the commands see it: the provider named by a store URI, where it is (passwords hidden), and the
+ * reads the commands share: agents, pages of checkpoints, stored sizes, one checkpoint by version or id.
  */
 public final class Store implements AutoCloseable {
     private final PersistenceStorageProvider<CheckpointFilter> provider;
@@ -26,8 +25,11 @@ public final class Store implements AutoCloseable {
     private final Redactor redactor;
     private final ProviderConfig config;
 
-    private Store(PersistenceStorageProvider<CheckpointFilter> provider, String description, Redactor redactor,
-                  ProviderConfig config) {
+    private Store(
+            PersistenceStorageProvider<CheckpointFilter> provider,
+            String description,
+            Redactor redactor,
+            ProviderConfig config) {
         this.provider = provider;
         this.config = config;
         this.description = description;
@@ -63,8 +65,11 @@ public final class Store implements AutoCloseable {
 
     /** Wraps an already open provider (closed with this store). */
     public static Store of(PersistenceStorageProvider<CheckpointFilter> provider, String description) {
-        return new Store(Objects.requireNonNull(provider, "provider"), Objects.requireNonNull(description, "description"),
-                Redactor.patternsOnly(), ProviderConfig.empty());
+        return new Store(
+                Objects.requireNonNull(provider, "provider"),
+                Objects.requireNonNull(description, "description"),
+                Redactor.patternsOnly(),
+                ProviderConfig.empty());
     }
 
     /** The provider. */
@@ -94,8 +99,12 @@ public final class Store implements AutoCloseable {
 
     /** Every checkpoint of the agent matching {@code base}, page by page, newest page first. */
     public void pages(String agentId, CheckpointFilter base, VersionPages.PageHandler<AgentCheckpoint> handler) {
-        VersionPages.newestFirst(base, VersionPages.DEFAULT_PAGE, filter -> provider.getCheckpoints(agentId, filter),
-                AgentCheckpoint::version, handler);
+        VersionPages.newestFirst(
+                base,
+                VersionPages.DEFAULT_PAGE,
+                filter -> provider.getCheckpoints(agentId, filter),
+                AgentCheckpoint::version,
+                handler);
     }
 
     /** Every checkpoint of the agent, page by page, newest page first. */
@@ -104,8 +113,8 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * The stored sizes in bytes of the agent's documents with versions from {@code page}'s lowest to
-     * its highest, by version; empty when the provider does not show its stored form.
+     * The stored sizes in bytes of the agent's documents with versions from {@code page}'s lowest to its highest, by
+     * version; empty when the provider does not show its stored form.
      */
     public Map<Long, Integer> storedSizes(String agentId, List<AgentCheckpoint> page) {
         if (!(provider instanceof StorageShell shell) || page.isEmpty()) {
@@ -114,8 +123,12 @@ public final class Store implements AutoCloseable {
         long lowest = page.get(0).version();
         long highest = page.get(page.size() - 1).version();
         var sizes = new HashMap<Long, Integer>();
-        VersionPages.newestFirst(CheckpointFilter.builder().maxVersion(highest).build(), VersionPages.DEFAULT_PAGE,
-                filter -> shell.backend().list(agentId, filter), StoredDocument::version, documents -> {
+        VersionPages.newestFirst(
+                CheckpointFilter.builder().maxVersion(highest).build(),
+                VersionPages.DEFAULT_PAGE,
+                filter -> shell.backend().list(agentId, filter),
+                StoredDocument::version,
+                documents -> {
                     for (StoredDocument document : documents) {
                         if (document.version() >= lowest) {
                             sizes.put(document.version(), document.size());
@@ -127,15 +140,18 @@ public final class Store implements AutoCloseable {
     }
 
     /** How many checkpoints an agent has and how many bytes they take as stored ({@code -1}: not known). */
-    public record Footprint(long checkpoints, long bytes) {
-    }
+    public record Footprint(long checkpoints, long bytes) {}
 
     /** The agent's checkpoint count and stored bytes, read page by page without decoding where the store allows. */
     public Footprint footprint(String agentId) {
         long[] totals = new long[2];
         if (provider instanceof StorageShell shell) {
-            VersionPages.newestFirst(CheckpointFilter.builder().build(), VersionPages.DEFAULT_PAGE,
-                    filter -> shell.backend().list(agentId, filter), StoredDocument::version, documents -> {
+            VersionPages.newestFirst(
+                    CheckpointFilter.builder().build(),
+                    VersionPages.DEFAULT_PAGE,
+                    filter -> shell.backend().list(agentId, filter),
+                    StoredDocument::version,
+                    documents -> {
                         totals[0] += documents.size();
                         documents.forEach(document -> totals[1] += document.size());
                         return true;
@@ -155,8 +171,8 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * The checkpoint {@code reference} names: a version number, else a checkpoint id; the newest
-     * when {@code reference} is {@code null}.
+     * The checkpoint {@code reference} names: a version number, else a checkpoint id; the newest when {@code reference}
+     * is {@code null}.
      *
      * @throws CliException when there is no such checkpoint
      */
@@ -166,15 +182,18 @@ public final class Store implements AutoCloseable {
             found = latest(agentId);
         } else if (reference.matches("\\d{1,18}")) {
             long version = Long.parseLong(reference);
-            found = provider.getLatestCheckpoint(agentId, CheckpointFilter.builder().maxVersion(version).build())
+            found = provider.getLatestCheckpoint(
+                            agentId,
+                            CheckpointFilter.builder().maxVersion(version).build())
                     .filter(checkpoint -> checkpoint.version() == version);
         } else {
             found = provider.getCheckpoint(agentId, reference);
         }
-        return found.orElseThrow(() -> CliException.notFound(reference == null
-                ? "agent '" + agentId + "' has no checkpoints in " + description
-                : "agent '" + agentId + "' has no checkpoint " + (reference.matches("\\d+") ? "version " : "id ")
-                        + reference + " in " + description));
+        return found.orElseThrow(() -> CliException.notFound(
+                reference == null
+                        ? "agent '" + agentId + "' has no checkpoints in " + description
+                        : "agent '" + agentId + "' has no checkpoint "
+                                + (reference.matches("\\d+") ? "version " : "id ") + reference + " in " + description));
     }
 
     @Override

@@ -11,9 +11,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads every checkpoint of an agent, one by one, and collects those that cannot be read. Over the
- * storage shell each stored record is read on its own, so one corrupt record does not hide the
- * others; over another provider the pages are read and the first unreadable one ends the agent.
+ * Reads every checkpoint of an agent, one by one, and collects those that cannot be read. Over the storage shell each
+ * stored record is read on its own, so one corrupt record does not hide the others; over another provider the pages are
+ * read and the first unreadable one ends the agent.
  */
 public final class StoreVerifier {
     private final Store store;
@@ -34,8 +34,12 @@ public final class StoreVerifier {
         var problems = new ArrayList<CheckpointProblem>();
         try {
             if (store.provider() instanceof StorageShell shell) {
-                VersionPages.newestFirst(CheckpointFilter.builder().build(), VersionPages.DEFAULT_PAGE,
-                        filter -> shell.backend().list(agentId, filter), StoredDocument::version, documents -> {
+                VersionPages.newestFirst(
+                        CheckpointFilter.builder().build(),
+                        VersionPages.DEFAULT_PAGE,
+                        filter -> shell.backend().list(agentId, filter),
+                        StoredDocument::version,
+                        documents -> {
                             documents.forEach(document -> read(shell, document).ifPresent(problems::add));
                             return true;
                         });
@@ -56,11 +60,19 @@ public final class StoreVerifier {
         try {
             Optional<AgentCheckpoint> read = document.checkpointId() != null
                     ? shell.getCheckpoint(agentId, document.checkpointId())
-                    : shell.getLatestCheckpoint(agentId, CheckpointFilter.builder().maxVersion(document.version()).build())
+                    : shell.getLatestCheckpoint(
+                                    agentId,
+                                    CheckpointFilter.builder()
+                                            .maxVersion(document.version())
+                                            .build())
                             .filter(checkpoint -> checkpoint.version() == document.version());
             if (read.isEmpty()) {
-                return Optional.of(new CheckpointProblem(agentId, document.checkpointId(), document.version(),
-                        location(shell, document), "listed but not readable (deleted meanwhile?)"));
+                return Optional.of(new CheckpointProblem(
+                        agentId,
+                        document.checkpointId(),
+                        document.version(),
+                        location(shell, document),
+                        "listed but not readable (deleted meanwhile?)"));
             }
             checked++;
             return Optional.empty();
@@ -70,7 +82,8 @@ public final class StoreVerifier {
     }
 
     private static String location(StorageShell shell, StoredDocument document) {
-        return document.location() != null ? document.location()
+        return document.location() != null
+                ? document.location()
                 : shell.backend().location(document.agentId(), document.checkpointId());
     }
 }

@@ -21,7 +21,9 @@ public final class TextTable {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("a row of " + cells.length + " cells in a table of " + headers.size());
         }
-        rows.add(Arrays.stream(cells).map(cell -> cell == null ? "-" : oneLine(cell.toString())).toList());
+        rows.add(Arrays.stream(cells)
+                .map(cell -> cell == null ? "-" : oneLine(cell.toString()))
+                .toList());
         return this;
     }
 

@@ -26,22 +26,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Agents kept as a journal: all of an agent's checkpoints in one file, {@code <agent>/.journal}, as
- * records appended one after the other ({@link JournalFormat}). A save is one append and one
- * {@code fdatasync} under the agent's lock; deletions append a cut, and the file is compacted (its
- * live records copied to a new file that replaces it) once cut records outweigh live ones.
+ * Agents kept as a journal: all of an agent's checkpoints in one file, {@code <agent>/.journal}, as records appended
+ * one after the other ({@link JournalFormat}). A save is one append and one {@code fdatasync} under the agent's lock;
+ * deletions append a cut, and the file is compacted (its live records copied to a new file that replaces it) once cut
+ * records outweigh live ones.
  *
- * <p>Each record is complete in itself and checksummed, so a record torn by a crash is recognised:
- * readers stop before it, and the next writer truncates it before appending. The lock is the one
- * of the agent's head ({@link AgentHead#withLock}), so journal writers exclude each other across
- * threads, provider instances and processes. Readers take no lock: each look opens the journal,
- * reads its file header (a journal of another generation is indexed from its start) and the record
- * headers appended since the last look ({@link JournalIndex}), and reads records from that same open
- * file, checking each against its checksums and its index entry.
+ * <p>Each record is complete in itself and checksummed, so a record torn by a crash is recognised: readers stop before
+ * it, and the next writer truncates it before appending. The lock is the one of the agent's head
+ * ({@link AgentHead#withLock}), so journal writers exclude each other across threads, provider instances and processes.
+ * Readers take no lock: each look opens the journal, reads its file header (a journal of another generation is indexed
+ * from its start) and the record headers appended since the last look ({@link JournalIndex}), and reads records from
+ * that same open file, checking each against its checksums and its index entry.
  *
- * <p>An agent is in this form while its journal exists. The journal is created by an agent's first
- * save when the provider writes journals and the agent has no checkpoint files; it is removed when
- * its last checkpoint is deleted.
+ * <p>An agent is in this form while its journal exists. The journal is created by an agent's first save when the
+ * provider writes journals and the agent has no checkpoint files; it is removed when its last checkpoint is deleted.
  */
 final class AgentJournals {
     private static final Logger LOG = LoggerFactory.getLogger(AgentJournals.class);
@@ -57,13 +55,12 @@ final class AgentJournals {
     private final AgentHead head;
     private final long maxDocumentSize;
     private final boolean skipCorrupt;
-    private final Map<Path, JournalIndex> indexes = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Path, JournalIndex> eldest) {
-                    return size() > CACHED_AGENTS;
-                }
-            });
+    private final Map<Path, JournalIndex> indexes = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, JournalIndex> eldest) {
+            return size() > CACHED_AGENTS;
+        }
+    });
 
     AgentJournals(FileLayout layout, DurableFiles files, AgentHead head, long maxDocumentSize, boolean skipCorrupt) {
         this.layout = Objects.requireNonNull(layout, "layout");
@@ -79,9 +76,9 @@ final class AgentJournals {
     }
 
     /**
-     * Whether the agent directory holds a journal with at least one checkpoint (also a journal too
-     * damaged to tell, so that the agent stays visible). Reads the start of the journal only and keeps
-     * no index: listing agents must not index every journal.
+     * Whether the agent directory holds a journal with at least one checkpoint (also a journal too damaged to tell, so
+     * that the agent stays visible). Reads the start of the journal only and keeps no index: listing agents must not
+     * index every journal.
      */
     boolean hasRecords(AgentPaths paths) {
         try (FileChannel channel = openForReading(paths)) {
@@ -92,12 +89,13 @@ final class AgentJournals {
     }
 
     /**
-     * Appends {@code checkpoint} to its agent's journal, unless its version or id is taken (then the
-     * records holding them are returned). Empty when the agent has no journal and {@code create} is
-     * {@code false} or the agent has checkpoint files: the caller saves it as a file.
+     * Appends {@code checkpoint} to its agent's journal, unless its version or id is taken (then the records holding
+     * them are returned). Empty when the agent has no journal and {@code create} is {@code false} or the agent has
+     * checkpoint files: the caller saves it as a file.
      */
     Optional<InsertResult> insert(AgentPaths paths, StoredCheckpoint checkpoint, boolean create) throws IOException {
-        byte[] record = JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
+        byte[] record =
+                JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
         return head.withLock(paths, lockFile -> {
             FileChannel opened = openForAppending(paths, create);
             if (opened == null) {
@@ -110,8 +108,8 @@ final class AgentJournals {
     }
 
     /**
-     * The agent's journal opened for appending, created when missing if {@code create} and the agent
-     * has no checkpoint files; {@code null} otherwise.
+     * The agent's journal opened for appending, created when missing if {@code create} and the agent has no checkpoint
+     * files; {@code null} otherwise.
      */
     private FileChannel openForAppending(AgentPaths paths, boolean create) throws IOException {
         try {
@@ -120,15 +118,14 @@ final class AgentJournals {
             if (!create || layout.hasCheckpoints(paths.directory())) {
                 return null;
             }
-            return FileChannel.open(paths.journal(), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            return FileChannel.open(
+                    paths.journal(), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
     }
 
     /**
-     * Appends {@code record} (holding the agent's lock) unless the version or id is taken. The index is
-     * locked only to look and to note the record, never while it is forced, so readers in this process
-     * do not wait for the disk.
+     * Appends {@code record} (holding the agent's lock) unless the version or id is taken. The index is locked only to
+     * look and to note the record, never while it is forced, so readers in this process do not wait for the disk.
      */
     private InsertResult append(AgentPaths paths, FileChannel channel, StoredCheckpoint checkpoint, byte[] record)
             throws IOException {
@@ -139,7 +136,8 @@ final class AgentJournals {
             catchUpForWriting(paths, channel, index);
             var clash = new ArrayList<StoredDocument>(2);
             index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-            index.id(checkpoint.checkpointId()).filter(entry -> entry.version() != checkpoint.version())
+            index.id(checkpoint.checkpointId())
+                    .filter(entry -> entry.version() != checkpoint.version())
                     .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
             if (!clash.isEmpty()) {
                 return InsertResult.clashedWith(clash);
@@ -158,12 +156,12 @@ final class AgentJournals {
     }
 
     /**
-     * The checkpoint with this id; empty when the journal holds none. When the agent has no journal,
-     * what {@code withoutJournal} finds (its checkpoint files): opening the journal is the check of
-     * the agent's form, so a read costs no separate look for the file.
+     * The checkpoint with this id; empty when the journal holds none. When the agent has no journal, what
+     * {@code withoutJournal} finds (its checkpoint files): opening the journal is the check of the agent's form, so a
+     * read costs no separate look for the file.
      */
-    Optional<StoredDocument> byId(AgentPaths paths, String checkpointId,
-                                  Supplier<Optional<StoredDocument>> withoutJournal) {
+    Optional<StoredDocument> byId(
+            AgentPaths paths, String checkpointId, Supplier<Optional<StoredDocument>> withoutJournal) {
         for (int attempt = 1; ; attempt++) {
             try (FileChannel channel = openForReading(paths)) {
                 if (channel == null) {
@@ -194,10 +192,11 @@ final class AgentJournals {
     }
 
     /**
-     * The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any); when the
-     * agent has no journal, what {@code withoutJournal} finds (see {@link #byId}).
+     * The checkpoint with the highest version up to {@code maxVersion} ({@code null}: any); when the agent has no
+     * journal, what {@code withoutJournal} finds (see {@link #byId}).
      */
-    Optional<StoredDocument> latest(AgentPaths paths, Long maxVersion, Supplier<Optional<StoredDocument>> withoutJournal) {
+    Optional<StoredDocument> latest(
+            AgentPaths paths, Long maxVersion, Supplier<Optional<StoredDocument>> withoutJournal) {
         var walk = new Walk(paths, maxVersion);
         if (walk.hasNext()) {
             return Optional.of(walk.next());
@@ -206,10 +205,11 @@ final class AgentJournals {
     }
 
     /**
-     * Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending; when the agent
-     * has no journal, what {@code withoutJournal} finds (see {@link #byId}).
+     * Up to {@code limit} checkpoints with a version up to {@code maxVersion}, ascending; when the agent has no
+     * journal, what {@code withoutJournal} finds (see {@link #byId}).
      */
-    List<StoredDocument> find(AgentPaths paths, Long maxVersion, int limit, Supplier<List<StoredDocument>> withoutJournal) {
+    List<StoredDocument> find(
+            AgentPaths paths, Long maxVersion, int limit, Supplier<List<StoredDocument>> withoutJournal) {
         var walk = new Walk(paths, maxVersion);
         List<StoredDocument> found = walk.newestAscending(limit);
         return found.isEmpty() && walk.foundNoJournal() ? withoutJournal.get() : found;
@@ -230,8 +230,8 @@ final class AgentJournals {
     }
 
     /**
-     * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut
-     * records outweigh live ones, or removes it when nothing is left. Returns how many.
+     * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut records outweigh
+     * live ones, or removes it when nothing is left. Returns how many.
      */
     int deleteBefore(AgentPaths paths, long version) throws IOException {
         if (version == Long.MIN_VALUE) {
@@ -251,7 +251,8 @@ final class AgentJournals {
             files.force(channel, paths.journal());
             index.appended(cut, index.end());
             // never with damage: copying the live records would drop the damaged span silently
-            if (index.damaged().isEmpty() && index.deadBytes() >= COMPACTION_MINIMUM
+            if (index.damaged().isEmpty()
+                    && index.deadBytes() >= COMPACTION_MINIMUM
                     && index.deadBytes() > index.end() - index.deadBytes()) {
                 compact(paths, channel, index);
             }
@@ -270,8 +271,8 @@ final class AgentJournals {
             return 0;
         }
         return head.withLock(paths, lockFile -> {
-            try (FileChannel channel = FileChannel.open(paths.journal(), StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
+            try (FileChannel channel =
+                    FileChannel.open(paths.journal(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 JournalIndex index = indexFor(paths);
                 synchronized (index) {
                     catchUpForWriting(paths, channel, index);
@@ -315,8 +316,8 @@ final class AgentJournals {
     }
 
     /**
-     * Brings {@code index} up to the end of the journal, holding the lock: writes the file header of a
-     * new journal (or of one whose creation a crash tore), and truncates a record torn by a crash.
+     * Brings {@code index} up to the end of the journal, holding the lock: writes the file header of a new journal (or
+     * of one whose creation a crash tore), and truncates a record torn by a crash.
      */
     private void catchUpForWriting(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
         try {
@@ -346,8 +347,8 @@ final class AgentJournals {
     }
 
     /**
-     * Brings {@code index} (locked by the caller) up to the end of the open journal: reads it from the
-     * start when its file header names another generation, then the records appended since.
+     * Brings {@code index} (locked by the caller) up to the end of the open journal: reads it from the start when its
+     * file header names another generation, then the records appended since.
      */
     private static void bringUpToDate(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
         try {
@@ -373,7 +374,8 @@ final class AgentJournals {
     private static String generationOf(FileChannel channel) throws IOException {
         byte[] header = new byte[JournalFormat.FILE_HEADER_SIZE];
         return JournalIndex.readAt(channel, header, 0, header.length) == header.length
-                ? JournalFormat.generation(header) : null;
+                ? JournalFormat.generation(header)
+                : null;
     }
 
     private StoredDocument readQuietly(AgentPaths paths, FileChannel channel, JournalIndex.Entry entry) {
@@ -389,27 +391,44 @@ final class AgentJournals {
             throws IOException {
         String where = paths.journal() + " at byte " + entry.offset();
         if (entry.documentLength() > maxDocumentSize) {
-            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where, "the record holds "
-                    + entry.documentLength() + " bytes, more than the maximum checkpoint size of " + maxDocumentSize, null);
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    entry.checkpointId(),
+                    where,
+                    "the record holds " + entry.documentLength() + " bytes, more than the maximum checkpoint size of "
+                            + maxDocumentSize,
+                    null);
         }
         byte[] record = new byte[(int) entry.size()];
         int read = JournalIndex.readAt(channel, record, entry.offset(), record.length);
         JournalFormat.Header header = read == record.length ? JournalFormat.header(record, 0) : null;
-        if (header == null || header.kind() != JournalFormat.CHECKPOINT || header.version() != entry.version()
-                || header.size() != entry.size() || !header.checkpointId(record).equals(entry.checkpointId())) {
-            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where,
-                    "the record of version " + entry.version() + " is not where the journal's index put it", null);
+        if (header == null
+                || header.kind() != JournalFormat.CHECKPOINT
+                || header.version() != entry.version()
+                || header.size() != entry.size()
+                || !header.checkpointId(record).equals(entry.checkpointId())) {
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    entry.checkpointId(),
+                    where,
+                    "the record of version " + entry.version() + " is not where the journal's index put it",
+                    null);
         }
         if (!JournalFormat.bodyIntact(record, header)) {
-            throw new CorruptCheckpointException(paths.agentId(), entry.checkpointId(), where,
-                    "the record's checksum does not match its content", null);
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    entry.checkpointId(),
+                    where,
+                    "the record's checksum does not match its content",
+                    null);
         }
-        return new StoredDocument(paths.agentId(), entry.checkpointId(), entry.version(), header.document(record), where);
+        return new StoredDocument(
+                paths.agentId(), entry.checkpointId(), entry.version(), header.document(record), where);
     }
 
     private static CorruptCheckpointException damaged(AgentPaths paths, JournalIndex.JournalDamagedException e) {
-        return new CorruptCheckpointException(paths.agentId(), null, paths.journal().toString(),
-                "the journal cannot be read: " + e.getMessage(), e);
+        return new CorruptCheckpointException(
+                paths.agentId(), null, paths.journal().toString(), "the journal cannot be read: " + e.getMessage(), e);
     }
 
     /** Throws (or, skipping corrupt data, logs) when the journal has spans that do not parse. */
@@ -418,8 +437,12 @@ final class AgentJournals {
         if (damaged.isEmpty()) {
             return;
         }
-        var corrupt = new CorruptCheckpointException(paths.agentId(), checkpointId, paths.journal().toString(),
-                "the journal is damaged (" + String.join("; ", damaged) + "); the checkpoints there cannot be read", null);
+        var corrupt = new CorruptCheckpointException(
+                paths.agentId(),
+                checkpointId,
+                paths.journal().toString(),
+                "the journal is damaged (" + String.join("; ", damaged) + "); the checkpoints there cannot be read",
+                null);
         if (!skipCorrupt) {
             throw corrupt;
         }
@@ -434,10 +457,10 @@ final class AgentJournals {
     }
 
     /**
-     * Newest first over looks at the index, each taking a batch of entries (8 first, for the latest
-     * checkpoint, then more), so a walk that stops early copies little of a long journal. Each record
-     * is read from the journal of the generation its look saw; when the journal was replaced meanwhile
-     * (compaction, or removed and created again), the walk looks again below what it returned.
+     * Newest first over looks at the index, each taking a batch of entries (8 first, for the latest checkpoint, then
+     * more), so a walk that stops early copies little of a long journal. Each record is read from the journal of the
+     * generation its look saw; when the journal was replaced meanwhile (compaction, or removed and created again), the
+     * walk looks again below what it returned.
      */
     private final class Walk extends NewestFirstWalk {
         private static final int FIRST_BATCH = 8;
@@ -446,15 +469,18 @@ final class AgentJournals {
         private final AgentPaths paths;
         /** The highest version still to walk: the filter's bound, then below the last one returned. */
         private Long upTo;
+
         private List<JournalIndex.Entry> entries;
         private boolean lastBatch;
         private int batch = FIRST_BATCH;
         private String generation;
         /** The journal the look read, kept open for the first record of the batch. */
         private FileChannel looked;
+
         private int position;
         /** Looks taken because the journal was replaced under the walk. */
         private int replaced;
+
         private boolean reindexed;
         /** Whether the first look found no journal. */
         private boolean noJournal;

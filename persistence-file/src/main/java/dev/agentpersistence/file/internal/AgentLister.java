@@ -19,9 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lists the agents that have at least one checkpoint: decodes the directory names under the root
- * (a hashed name is resolved through its agent id file). Empty agent directories and entries this
- * layout never creates are left out.
+ * Lists the agents that have at least one checkpoint: decodes the directory names under the root (a hashed name is
+ * resolved through its agent id file). Empty agent directories and entries this layout never creates are left out.
  */
 public final class AgentLister {
     private static final Logger LOG = LoggerFactory.getLogger(AgentLister.class);

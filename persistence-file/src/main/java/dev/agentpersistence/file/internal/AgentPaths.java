@@ -5,16 +5,19 @@ import java.nio.file.Path;
 /**
  * Where one agent's files live.
  *
- * @param agentId   the agent
+ * @param agentId the agent
  * @param directory the agent's directory: one file per checkpoint, named by version
- * @param ids       the id index: one hard link per checkpoint, named by checkpoint id
- * @param journal   the agent's journal: its checkpoints as appended records, when the agent is kept in that form
+ * @param ids the id index: one hard link per checkpoint, named by checkpoint id
+ * @param journal the agent's journal: its checkpoints as appended records, when the agent is kept in that form
  */
 public record AgentPaths(String agentId, Path directory, Path ids, Path journal) {
 
     /** The paths of {@code agentId} kept in {@code directory}. */
     public static AgentPaths of(String agentId, Path directory) {
-        return new AgentPaths(agentId, directory, directory.resolve(FileNames.IDS_DIRECTORY),
+        return new AgentPaths(
+                agentId,
+                directory,
+                directory.resolve(FileNames.IDS_DIRECTORY),
                 directory.resolve(FileNames.JOURNAL_FILE));
     }
 

@@ -17,12 +17,11 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * Deletes checkpoints: first the checkpoint files (which unpublishes them at once), then the id
- * entries that are hard links of the deleted files, found by file identity from the directory
- * listing, without reading documents. Where the file system has no file identity, the ids are read
- * from the documents before deleting them. A deletion that removes the highest version listed first
- * invalidates the agent's head file ({@link AgentHead}), so latest-checkpoint reads list the
- * directory until the head is rebuilt.
+ * Deletes checkpoints: first the checkpoint files (which unpublishes them at once), then the id entries that are hard
+ * links of the deleted files, found by file identity from the directory listing, without reading documents. Where the
+ * file system has no file identity, the ids are read from the documents before deleting them. A deletion that removes
+ * the highest version listed first invalidates the agent's head file ({@link AgentHead}), so latest-checkpoint reads
+ * list the directory until the head is rebuilt.
  */
 public final class CheckpointDeleter {
     private final FileLayout layout;

@@ -11,13 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers reads from the directory listing. Versions come from the sorted file names;
- * {@code maxVersion} cuts the listing and a {@code limit} stops the walk. The latest checkpoint
- * usually needs no listing: see {@link #latest} and {@link AgentHead}.
+ * Answers reads from the directory listing. Versions come from the sorted file names; {@code maxVersion} cuts the
+ * listing and a {@code limit} stops the walk. The latest checkpoint usually needs no listing: see {@link #latest} and
+ * {@link AgentHead}.
  *
- * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed file is gone
- * before anything was returned, the directory is listed again (a deletion of older versions
- * happens after the newer version was published, so the new listing holds it).
+ * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed file is gone before anything was
+ * returned, the directory is listed again (a deletion of older versions happens after the newer version was published,
+ * so the new listing holds it).
  */
 public final class CheckpointQuery {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointQuery.class);
@@ -42,10 +42,9 @@ public final class CheckpointQuery {
     }
 
     /**
-     * The checkpoint with the highest version up to {@code maxVersion}. When the agent's head file can
-     * be trusted ({@link AgentHead}), the highest version is known without listing; otherwise, and
-     * whenever the head cannot be used, the directory is listed — and the head rebuilt when no save
-     * is in flight.
+     * The checkpoint with the highest version up to {@code maxVersion}. When the agent's head file can be trusted
+     * ({@link AgentHead}), the highest version is known without listing; otherwise, and whenever the head cannot be
+     * used, the directory is listed — and the head rebuilt when no save is in flight.
      */
     public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
         AgentPaths paths = layout.agent(agentId);
@@ -53,7 +52,8 @@ public final class CheckpointQuery {
         boolean rebuild = !reading.trusted();
         if (reading.trusted()) {
             // File.exists: a plain stat, where Files.exists pays for an exception when the file is missing
-            if (reading.latest() < Long.MAX_VALUE && paths.versionFile(reading.latest() + 1).toFile().exists()) {
+            if (reading.latest() < Long.MAX_VALUE
+                    && paths.versionFile(reading.latest() + 1).toFile().exists()) {
                 // the next version exists but the head does not know it: written by a writer that does
                 // not keep the head (an older version of this module), or put there by hand
                 rebuild = true;
@@ -78,8 +78,8 @@ public final class CheckpointQuery {
     }
 
     /**
-     * The checkpoint behind an id entry: one read, and one check that the checkpoint file of its
-     * version is the same file (a reservation whose save has not completed is not visible).
+     * The checkpoint behind an id entry: one read, and one check that the checkpoint file of its version is the same
+     * file (a reservation whose save has not completed is not visible).
      */
     public Optional<StoredDocument> byId(String agentId, String checkpointId) {
         AgentPaths paths = layout.agent(agentId);
@@ -88,8 +88,11 @@ public final class CheckpointQuery {
             return found;
         }
         try {
-            return files.sameFile(paths.idEntry(checkpointId), paths.versionFile(found.get().version()))
-                    ? found : Optional.empty();
+            return files.sameFile(
+                            paths.idEntry(checkpointId),
+                            paths.versionFile(found.get().version()))
+                    ? found
+                    : Optional.empty();
         } catch (IOException e) {
             throw IoFailures.unavailable("read", paths.idEntry(checkpointId), e);
         }

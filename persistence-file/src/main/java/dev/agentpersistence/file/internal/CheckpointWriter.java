@@ -16,29 +16,30 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Saves one checkpoint so that it is fully visible or not at all, also across a crash, and so that
- * no two writers — threads or processes — both win a version or a checkpoint id.
+ * Saves one checkpoint so that it is fully visible or not at all, also across a crash, and so that no two writers —
+ * threads or processes — both win a version or a checkpoint id.
  *
  * <ol>
- *   <li>Write the document to a temporary file in the agent directory.</li>
- *   <li>Reserve the id: hard-link the file as {@code .ids/<id>}; fails atomically if the name is
- *       taken. Readers ignore an entry until the checkpoint file of its version is the same file.</li>
- *   <li>Fsync the file, then {@code .ids}. (Linking before forcing lets a journaling file system
- *       write the entry with the data; the directory fsync then has almost nothing left to do.)</li>
+ *   <li>Write the document to a temporary file in the agent directory.
+ *   <li>Reserve the id: hard-link the file as {@code .ids/<id>}; fails atomically if the name is taken. Readers ignore
+ *       an entry until the checkpoint file of its version is the same file.
+ *   <li>Fsync the file, then {@code .ids}. (Linking before forcing lets a journaling file system write the entry with
+ *       the data; the directory fsync then has almost nothing left to do.)
  *   <li>Publish under the agent's head lock ({@link AgentHead#publish}): hard-link the file as
- *       {@code <version>.checkpoint}, which fails atomically if the version is taken, and fold the
- *       version into the head. Fsync the agent directory. Remove the temporary name.</li>
+ *       {@code <version>.checkpoint}, which fails atomically if the version is taken, and fold the version into the
+ *       head. Fsync the agent directory. Remove the temporary name.
  * </ol>
- * A taken id or version is answered with the stored documents holding it, for the storage shell to
- * compare (identical is a no-op, different a conflict). A writer that meets another writer's
- * unpublished reservation waits for it to resolve (bounded); a reservation abandoned by a crash is
- * removed: at once when it has no other name, or when its other name is the temporary file of a
- * writer process on this host that is no longer running ({@link WriterProcess}); after the grace
- * period otherwise.
+ *
+ * A taken id or version is answered with the stored documents holding it, for the storage shell to compare (identical
+ * is a no-op, different a conflict). A writer that meets another writer's unpublished reservation waits for it to
+ * resolve (bounded); a reservation abandoned by a crash is removed: at once when it has no other name, or when its
+ * other name is the temporary file of a writer process on this host that is no longer running ({@link WriterProcess});
+ * after the grace period otherwise.
  */
 public final class CheckpointWriter {
     /** Longest wait for another writer's reservation of the same id to be published or released. */
     static final Duration RESERVATION_WAIT = Duration.ofSeconds(10);
+
     private static final int ATTEMPTS = 3;
 
     private final FileLayout layout;
@@ -48,8 +49,13 @@ public final class CheckpointWriter {
     private final Duration gracePeriod;
     private final AgentHead head;
 
-    public CheckpointWriter(FileLayout layout, DurableFiles files, CheckpointReader reader,
-                            Clock clock, Duration gracePeriod, AgentHead head) {
+    public CheckpointWriter(
+            FileLayout layout,
+            DurableFiles files,
+            CheckpointReader reader,
+            Clock clock,
+            Duration gracePeriod,
+            AgentHead head) {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
         this.reader = Objects.requireNonNull(reader, "reader");
@@ -59,22 +65,26 @@ public final class CheckpointWriter {
     }
 
     /**
-     * Saves {@code checkpoint}; see the class documentation. Empty when the agent turned out to be
-     * kept as a journal ({@link AgentJournals}): nothing was written, and the caller appends it there.
+     * Saves {@code checkpoint}; see the class documentation. Empty when the agent turned out to be kept as a journal
+     * ({@link AgentJournals}): nothing was written, and the caller appends it there.
      */
     public Optional<InsertResult> save(StoredCheckpoint checkpoint) {
         String agentId = checkpoint.agentId();
         for (int attempt = 1; ; attempt++) {
             try {
-                return saveOnce(attempt == 1 ? layout.preparedBefore(agentId) : layout.prepare(agentId),
-                        checkpoint, checkpoint.document());
+                return saveOnce(
+                        attempt == 1 ? layout.preparedBefore(agentId) : layout.prepare(agentId),
+                        checkpoint,
+                        checkpoint.document());
             } catch (NoSuchFileException e) {
                 // a directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == ATTEMPTS) {
-                    throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                    throw IoFailures.unavailable(
+                            "save checkpoint in", layout.agent(agentId).directory(), e);
                 }
             } catch (IOException e) {
-                throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                throw IoFailures.unavailable(
+                        "save checkpoint in", layout.agent(agentId).directory(), e);
             }
         }
     }
@@ -120,9 +130,12 @@ public final class CheckpointWriter {
             Optional<IdReservation> found = inspect(paths, checkpoint.checkpointId(), entry);
             if (found.isEmpty()) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(),
-                            checkpoint.version(), "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '"
-                            + paths.agentId() + "' is being saved and removed by other writers; nothing was written");
+                    throw new CheckpointConflictException(
+                            paths.agentId(),
+                            checkpoint.checkpointId(),
+                            checkpoint.version(),
+                            "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
+                                    + "' is being saved and removed by other writers; nothing was written");
                 }
                 continue; // released meanwhile: try again
             }
@@ -148,9 +161,13 @@ public final class CheckpointWriter {
                 continue;
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(), checkpoint.version(),
+                throw new CheckpointConflictException(
+                        paths.agentId(),
+                        checkpoint.checkpointId(),
+                        checkpoint.version(),
                         "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
-                                + "' is being saved by another writer (at version " + reservation.stored().version()
+                                + "' is being saved by another writer (at version "
+                                + reservation.stored().version()
                                 + "); nothing was written");
             }
             pause(pauseMillis);
@@ -190,9 +207,12 @@ public final class CheckpointWriter {
                 case RESERVATION_LOST -> {
                     // our reservation was removed while we published (only a racing clean-up does that): undone
                     files.syncDirectory(paths.directory());
-                    throw new CheckpointConflictException(paths.agentId(), checkpoint.checkpointId(),
-                            checkpoint.version(), "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '"
-                                    + paths.agentId() + "' was taken by another writer while saving; nothing was written");
+                    throw new CheckpointConflictException(
+                            paths.agentId(),
+                            checkpoint.checkpointId(),
+                            checkpoint.version(),
+                            "Checkpoint id '" + checkpoint.checkpointId() + "' of agent '" + paths.agentId()
+                                    + "' was taken by another writer while saving; nothing was written");
                 }
                 default -> {
                     var stored = reader.version(paths, checkpoint.version());
@@ -214,7 +234,12 @@ public final class CheckpointWriter {
     }
 
     /** What linking the version file did. */
-    private enum LinkOutcome { PUBLISHED, VERSION_TAKEN, RESERVATION_LOST, JOURNAL }
+    private enum LinkOutcome {
+        PUBLISHED,
+        VERSION_TAKEN,
+        RESERVATION_LOST,
+        JOURNAL
+    }
 
     /** The link step a save runs under the head lock: links the version file and checks its reservation held. */
     private final class VersionLink implements AgentHead.Link {
@@ -272,8 +297,7 @@ public final class CheckpointWriter {
             TimeUnit.MILLISECONDS.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StorageUnavailableException(
-                    "File storage: interrupted while waiting for another writer", e);
+            throw new StorageUnavailableException("File storage: interrupted while waiting for another writer", e);
         }
     }
 }

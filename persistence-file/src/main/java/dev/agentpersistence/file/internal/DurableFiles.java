@@ -21,9 +21,9 @@ import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
- * The file operations the layout is built from: write-and-fsync a temporary file, publish it under
- * a new name that must not exist yet (a hard link, which fails atomically when the name is taken,
- * also between processes), fsync directories.
+ * The file operations the layout is built from: write-and-fsync a temporary file, publish it under a new name that must
+ * not exist yet (a hard link, which fails atomically when the name is taken, also between processes), fsync
+ * directories.
  */
 public final class DurableFiles {
     private static final FileSystem DEFAULT_FILE_SYSTEM = FileSystems.getDefault();
@@ -47,8 +47,8 @@ public final class DurableFiles {
     }
 
     /**
-     * Writes {@code content} to a new temporary file in {@code directory} and leaves it open and not
-     * yet forced (see {@link OpenTemp}). A failure removes the file.
+     * Writes {@code content} to a new temporary file in {@code directory} and leaves it open and not yet forced (see
+     * {@link OpenTemp}). A failure removes the file.
      */
     public OpenTemp createTemp(Path directory, byte[] content) throws IOException {
         Path temp = directory.resolve(WriterProcess.newTempName());
@@ -67,10 +67,10 @@ public final class DurableFiles {
     }
 
     /**
-     * A temporary file that is written but still open and not yet forced: a save links it under a
-     * name readers do not trust yet (its id reservation) and forces it afterwards, before publishing.
-     * On a journaling file system the reservation's directory entry then reaches the disk with the
-     * data, and forcing that directory next costs almost nothing. Closing does not delete the file.
+     * A temporary file that is written but still open and not yet forced: a save links it under a name readers do not
+     * trust yet (its id reservation) and forces it afterwards, before publishing. On a journaling file system the
+     * reservation's directory entry then reaches the disk with the data, and forcing that directory next costs almost
+     * nothing. Closing does not delete the file.
      */
     public final class OpenTemp implements AutoCloseable {
         private final Path path;
@@ -106,10 +106,9 @@ public final class DurableFiles {
     }
 
     /**
-     * Creates {@code target} holding {@code content} (not forced to disk), unless it exists.
-     * A concurrent reader sees no file, a prefix of {@code content}, or all of it — so only for
-     * content whose prefixes are recognisably incomplete (the head file, {@link AgentHead}); never for
-     * checkpoints. A failure removes the partial file.
+     * Creates {@code target} holding {@code content} (not forced to disk), unless it exists. A concurrent reader sees
+     * no file, a prefix of {@code content}, or all of it — so only for content whose prefixes are recognisably
+     * incomplete (the head file, {@link AgentHead}); never for checkpoints. A failure removes the partial file.
      *
      * @return {@code false} when {@code target} already existed (it is left as it was)
      */
@@ -200,12 +199,12 @@ public final class DurableFiles {
     }
 
     /**
-     * The temporary file in {@code directory} that is the same file as {@code entry}: the name the
-     * writer holding a reservation keeps until it has published; empty when there is none.
+     * The temporary file in {@code directory} that is the same file as {@code entry}: the name the writer holding a
+     * reservation keeps until it has published; empty when there is none.
      */
     public Optional<Path> tempNameOf(Path entry, Path directory) throws IOException {
-        try (DirectoryStream<Path> temps = Files.newDirectoryStream(directory,
-                path -> path.getFileName().toString().startsWith(FileNames.TEMP_PREFIX))) {
+        try (DirectoryStream<Path> temps = Files.newDirectoryStream(
+                directory, path -> path.getFileName().toString().startsWith(FileNames.TEMP_PREFIX))) {
             for (Path temp : temps) {
                 if (sameFile(entry, temp)) {
                     return Optional.of(temp);
@@ -237,9 +236,9 @@ public final class DurableFiles {
     }
 
     /**
-     * Removes the file named {@code entry} only if it is still the file described by {@code seen}:
-     * renames it to a unique trash name (atomic; only one caller gets it), checks it is the same
-     * file, and either deletes it or puts it back.
+     * Removes the file named {@code entry} only if it is still the file described by {@code seen}: renames it to a
+     * unique trash name (atomic; only one caller gets it), checks it is the same file, and either deletes it or puts it
+     * back.
      *
      * @return {@code true} when this call removed exactly that file
      */
@@ -267,7 +266,8 @@ public final class DurableFiles {
         if (a.fileKey() != null && b.fileKey() != null) {
             return a.fileKey().equals(b.fileKey());
         }
-        return a.lastModifiedTime().equals(b.lastModifiedTime()) && a.size() == b.size()
+        return a.lastModifiedTime().equals(b.lastModifiedTime())
+                && a.size() == b.size()
                 && a.creationTime().equals(b.creationTime());
     }
 }

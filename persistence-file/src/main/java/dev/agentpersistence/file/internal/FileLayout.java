@@ -58,8 +58,8 @@ public final class FileLayout {
     }
 
     /**
-     * The paths of the agent directory {@code directory} (a child of the root) when the agent id is
-     * not needed: the directory name stands in for it.
+     * The paths of the agent directory {@code directory} (a child of the root) when the agent id is not needed: the
+     * directory name stands in for it.
      */
     public AgentPaths atDirectory(Path directory) {
         return AgentPaths.of(directory.getFileName().toString(), directory);
@@ -79,8 +79,8 @@ public final class FileLayout {
     }
 
     /**
-     * Creates the agent's directory (and its agent id file when the name is hashed) for a journal,
-     * which needs no id index; like {@link #preparedBefore}, only the first time.
+     * Creates the agent's directory (and its agent id file when the name is hashed) for a journal, which needs no id
+     * index; like {@link #preparedBefore}, only the first time.
      */
     public AgentPaths journalPreparedBefore(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
@@ -110,10 +110,10 @@ public final class FileLayout {
     }
 
     /**
-     * As {@link #prepare}, but without looking at the directories again when this layout prepared
-     * them before: a save then costs no {@code stat} calls for them. A directory removed since (by
-     * hand, or with its agent's files) makes the caller's next file operation in it fail with
-     * {@link java.nio.file.NoSuchFileException}; the caller then calls {@link #prepare}.
+     * As {@link #prepare}, but without looking at the directories again when this layout prepared them before: a save
+     * then costs no {@code stat} calls for them. A directory removed since (by hand, or with its agent's files) makes
+     * the caller's next file operation in it fail with {@link java.nio.file.NoSuchFileException}; the caller then calls
+     * {@link #prepare}.
      */
     public AgentPaths preparedBefore(String agentId) throws IOException {
         AgentPaths paths = agent(agentId);
@@ -191,8 +191,12 @@ public final class FileLayout {
         }
         String stored = new String(Files.readAllBytes(target), StandardCharsets.UTF_8);
         if (!stored.equals(paths.agentId())) {
-            throw new CorruptCheckpointException(paths.agentId(), null, target.toString(),
-                    "the directory is filed for agent '" + stored + "'", null);
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    null,
+                    target.toString(),
+                    "the directory is filed for agent '" + stored + "'",
+                    null);
         }
     }
 }

@@ -16,17 +16,15 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The names the file layout uses, and the reversible encoding that turns any valid id into a safe
- * file name.
+ * The names the file layout uses, and the reversible encoding that turns any valid id into a safe file name.
  *
- * <p>An id is encoded byte by byte from UTF-8: {@code a-z}, {@code 0-9}, {@code _} and {@code -}
- * stay as they are; every other byte becomes {@code %XX} (upper-case hex). Names are therefore
- * plain ASCII, never contain a separator, never start with a dot, and two different ids never give
- * names that differ only in letter case. A name that would spell a Windows device name
- * ({@code con}, {@code nul}, {@code com1}, …) gets its first character escaped. When the encoded
- * name is longer than {@value #MAX_PLAIN_LENGTH} characters, it is cut and followed by {@code ~}
- * and the SHA-256 of the id; such a hashed name is not reversible, so the real id is kept inside
- * the stored document (and in an {@value #AGENT_ID_FILE} file for agent directories).
+ * <p>An id is encoded byte by byte from UTF-8: {@code a-z}, {@code 0-9}, {@code _} and {@code -} stay as they are;
+ * every other byte becomes {@code %XX} (upper-case hex). Names are therefore plain ASCII, never contain a separator,
+ * never start with a dot, and two different ids never give names that differ only in letter case. A name that would
+ * spell a Windows device name ({@code con}, {@code nul}, {@code com1}, …) gets its first character escaped. When the
+ * encoded name is longer than {@value #MAX_PLAIN_LENGTH} characters, it is cut and followed by {@code ~} and the
+ * SHA-256 of the id; such a hashed name is not reversible, so the real id is kept inside the stored document (and in an
+ * {@value #AGENT_ID_FILE} file for agent directories).
  */
 public final class FileNames {
     /** Longest encoded name kept whole; longer ones are hashed. Well under the usual 255-byte limit. */
@@ -55,14 +53,14 @@ public final class FileNames {
 
     private static final char HASH_MARK = '~';
     private static final int VERSION_DIGITS = SortableDigits.LONG_DIGITS;
-    private static final Pattern VERSION_NAME = Pattern.compile("[0-9]{" + VERSION_DIGITS + "}" + Pattern.quote(CHECKPOINT_SUFFIX));
+    private static final Pattern VERSION_NAME =
+            Pattern.compile("[0-9]{" + VERSION_DIGITS + "}" + Pattern.quote(CHECKPOINT_SUFFIX));
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    private static final Set<String> DEVICE_NAMES = Set.of("con", "prn", "aux", "nul",
-            "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
-            "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9");
+    private static final Set<String> DEVICE_NAMES = Set.of(
+            "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9", "lpt1",
+            "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9");
 
-    private FileNames() {
-    }
+    private FileNames() {}
 
     /** The file name for {@code id}; see the class documentation. */
     public static String encode(String id) {
@@ -99,8 +97,8 @@ public final class FileNames {
     }
 
     /**
-     * The id a plain name was made from; empty for hashed names and for names this encoding never
-     * produces (foreign files).
+     * The id a plain name was made from; empty for hashed names and for names this encoding never produces (foreign
+     * files).
      */
     public static Optional<String> decode(String name) {
         if (name.isEmpty() || isHashed(name)) {
@@ -129,10 +127,12 @@ public final class FileNames {
         bytes.flip();
         String id;
         try {
-            id = StandardCharsets.UTF_8.newDecoder()
+            id = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(bytes).toString();
+                    .decode(bytes)
+                    .toString();
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

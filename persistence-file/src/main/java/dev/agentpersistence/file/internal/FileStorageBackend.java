@@ -22,17 +22,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Records as files: one directory per agent under a root, holding either the agent's journal (all
- * its checkpoints as appended records, {@link AgentJournals}) or one file per checkpoint named by its
- * zero-padded version with an id index of hard links and a head file ({@link CheckpointWriter});
- * and a segment directory. New agents get the form the backend was built to write; an agent keeps
- * its form, and every backend reads both. Ids are encoded, so any valid id is safe. Saves are
- * crash-safe and durable when they return; several backends — in this process or others — may share
+ * Records as files: one directory per agent under a root, holding either the agent's journal (all its checkpoints as
+ * appended records, {@link AgentJournals}) or one file per checkpoint named by its zero-padded version with an id index
+ * of hard links and a head file ({@link CheckpointWriter}); and a segment directory. New agents get the form the
+ * backend was built to write; an agent keeps its form, and every backend reads both. Ids are encoded, so any valid id
+ * is safe. Saves are crash-safe and durable when they return; several backends — in this process or others — may share
  * one root.
  *
- * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend
- * filters on versions alone ({@link #filtersAttributes()} is {@code false}) and the shell filters
- * the rest from {@link #candidates}, which reads candidates newest first and stops with the shell.
+ * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend filters on versions alone
+ * ({@link #filtersAttributes()} is {@code false}) and the shell filters the rest from {@link #candidates}, which reads
+ * candidates newest first and stops with the shell.
  */
 public final class FileStorageBackend implements StorageBackend {
     private final Path root;
@@ -49,19 +48,26 @@ public final class FileStorageBackend implements StorageBackend {
     private final Remembered<Path, Boolean> fileAgents = new Remembered<>();
 
     /**
-     * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen},
-     * removing temporary files older than {@code gracePeriod}.
+     * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen}, removing
+     * temporary files older than {@code gracePeriod}.
      *
-     * @throws dev.agentpersistence.StorageConfigurationException when the root is not a directory this
-     *         process can create, read and write (see {@link RootDirectory})
+     * @throws dev.agentpersistence.StorageConfigurationException when the root is not a directory this process can
+     *     create, read and write (see {@link RootDirectory})
      * @throws dev.agentpersistence.StorageUnavailableException on other I/O errors
      * @param maxDocumentSize the largest file read as a checkpoint
-     * @param skipCorrupt whether reads leave out corrupt journal records and agent directories whose
-     *        agent id file is unreadable, with a WARN line
+     * @param skipCorrupt whether reads leave out corrupt journal records and agent directories whose agent id file is
+     *     unreadable, with a WARN line
      * @param writeJournals whether new agents are kept as a journal rather than one file per checkpoint
      */
-    public FileStorageBackend(Path root, Fsync fsync, Clock clock, Duration gracePeriod, boolean cleanUpOnOpen,
-                              long maxDocumentSize, boolean skipCorrupt, boolean writeJournals) {
+    public FileStorageBackend(
+            Path root,
+            Fsync fsync,
+            Clock clock,
+            Duration gracePeriod,
+            boolean cleanUpOnOpen,
+            long maxDocumentSize,
+            boolean skipCorrupt,
+            boolean writeJournals) {
         this.root = root.toAbsolutePath().normalize();
         var files = new DurableFiles(fsync);
         this.layout = new FileLayout(this.root, files);
@@ -86,8 +92,8 @@ public final class FileStorageBackend implements StorageBackend {
     }
 
     /**
-     * Appends to the agent's journal when it has one, or when this backend writes journals and the
-     * agent has no checkpoint files; else saves a checkpoint file.
+     * Appends to the agent's journal when it has one, or when this backend writes journals and the agent has no
+     * checkpoint files; else saves a checkpoint file.
      */
     @Override
     public InsertResult insert(StoredCheckpoint record) {
@@ -122,10 +128,12 @@ public final class FileStorageBackend implements StorageBackend {
             } catch (NoSuchFileException e) {
                 // the agent directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == 3) {
-                    throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                    throw IoFailures.unavailable(
+                            "save checkpoint in", layout.agent(agentId).directory(), e);
                 }
             } catch (IOException e) {
-                throw IoFailures.unavailable("save checkpoint in", layout.agent(agentId).directory(), e);
+                throw IoFailures.unavailable(
+                        "save checkpoint in", layout.agent(agentId).directory(), e);
             }
         }
     }
@@ -139,14 +147,18 @@ public final class FileStorageBackend implements StorageBackend {
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
-        return journals.latest(layout.agent(agentId), filter.maxVersion(), () -> query.latest(agentId, filter.maxVersion()));
+        return journals.latest(
+                layout.agent(agentId), filter.maxVersion(), () -> query.latest(agentId, filter.maxVersion()));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
         requireVersionsOnly(filter);
         int limit = filter.limit() == null ? Integer.MAX_VALUE : filter.limit();
-        return journals.find(layout.agent(agentId), filter.maxVersion(), limit,
+        return journals.find(
+                layout.agent(agentId),
+                filter.maxVersion(),
+                limit,
                 () -> query.find(agentId, filter.maxVersion(), limit));
     }
 
@@ -159,7 +171,8 @@ public final class FileStorageBackend implements StorageBackend {
     @Override
     public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
         AgentPaths paths = layout.agent(agentId);
-        return journals.exists(paths) ? journals.newestFirst(paths, filter.maxVersion())
+        return journals.exists(paths)
+                ? journals.newestFirst(paths, filter.maxVersion())
                 : query.newestFirst(agentId, filter.maxVersion());
     }
 
@@ -188,7 +201,8 @@ public final class FileStorageBackend implements StorageBackend {
 
     @Override
     public List<String> listAgents() {
-        return lister.list(directory -> journals.hasRecords(layout.atDirectory(directory)) || layout.hasCheckpoints(directory));
+        return lister.list(
+                directory -> journals.hasRecords(layout.atDirectory(directory)) || layout.hasCheckpoints(directory));
     }
 
     @Override
@@ -200,8 +214,8 @@ public final class FileStorageBackend implements StorageBackend {
     @Override
     public void checkHealth() {
         if (!Files.isDirectory(root) || !Files.isWritable(root)) {
-            throw IoFailures.unavailable("use the root directory", root,
-                    new IOException("not a writable directory: " + root));
+            throw IoFailures.unavailable(
+                    "use the root directory", root, new IOException("not a writable directory: " + root));
         }
     }
 
@@ -212,8 +226,7 @@ public final class FileStorageBackend implements StorageBackend {
 
     /** Holds no open files between calls. */
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public String toString() {
@@ -221,8 +234,11 @@ public final class FileStorageBackend implements StorageBackend {
     }
 
     private static void requireVersionsOnly(CheckpointFilter filter) {
-        if (filter.nodeId() != null || filter.createdAfter() != null || filter.createdBefore() != null
-                || !filter.metadata().isEmpty() || !filter.includeTombstones()) {
+        if (filter.nodeId() != null
+                || filter.createdAfter() != null
+                || filter.createdBefore() != null
+                || !filter.metadata().isEmpty()
+                || !filter.includeTombstones()) {
             throw new IllegalArgumentException("the file backend filters versions only; the shell filters the rest");
         }
     }

@@ -10,9 +10,9 @@ import java.nio.file.StandardOpenOption;
 public interface Fsync {
 
     /**
-     * Forces the content of an open file and the metadata needed to read it back (its size), like
-     * {@code fdatasync}: the files written here are new and read only by name, so their times need
-     * not be forced. The name is made durable by {@link #directory(Path)}.
+     * Forces the content of an open file and the metadata needed to read it back (its size), like {@code fdatasync}:
+     * the files written here are new and read only by name, so their times need not be forced. The name is made durable
+     * by {@link #directory(Path)}.
      */
     void file(FileChannel channel, Path path) throws IOException;
 
@@ -56,11 +56,9 @@ public interface Fsync {
         INSTANCE;
 
         @Override
-        public void file(FileChannel channel, Path path) {
-        }
+        public void file(FileChannel channel, Path path) {}
 
         @Override
-        public void directory(Path directory) {
-        }
+        public void directory(Path directory) {}
     }
 }

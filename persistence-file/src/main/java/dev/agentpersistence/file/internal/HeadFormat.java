@@ -9,6 +9,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Reads and writes the text of the head file and of the head state. Lines, each ended by {@code \n}:
+ *
  * <pre>
  * agent-persistence-head 1
  * boot 6f0c…                                   the writer's boot id, or -
@@ -16,10 +17,10 @@ import java.util.zip.CRC32C;
  * writer 3fa9c0d1e2b4 12345 1732240000000 9c1e… 43 1732245000000   zero or more (state only)
  * crc32c 0a1b2c3d                              CRC-32C of all bytes before this line
  * </pre>
- * Parsing is strict and never throws: anything else — a missing or extra line, a wrong checksum,
- * a negative or oversized number, more than {@link #MAX_BYTES} bytes — is "no head" (readers then
- * list the directory). A head whose content was lost (empty or zero-filled after a power loss) fails
- * the checksum.
+ *
+ * Parsing is strict and never throws: anything else — a missing or extra line, a wrong checksum, a negative or
+ * oversized number, more than {@link #MAX_BYTES} bytes — is "no head" (readers then list the directory). A head whose
+ * content was lost (empty or zero-filled after a power loss) fails the checksum.
  */
 final class HeadFormat {
     /** Longest head file accepted; larger files are not read further and count as garbled. */
@@ -36,20 +37,33 @@ final class HeadFormat {
             + NUMBER + " " + NUMBER + " ([0-9a-f]{1,32}) " + NUMBER + " " + NUMBER);
     private static final Pattern CHECKSUM = Pattern.compile(CRC + "([0-9a-f]{8})");
 
-    private HeadFormat() {
-    }
+    private HeadFormat() {}
 
     /** The file content of {@code head}. */
     static byte[] format(HeadState head) {
         var text = new StringBuilder(96 + 96 * head.writers().size());
         text.append(MAGIC).append('\n');
         text.append("boot ").append(head.boot()).append('\n');
-        text.append("latest ").append(head.latest() == HeadState.NONE ? "none"
-                : head.latest() == HeadState.UNKNOWN ? "unknown" : Long.toString(head.latest())).append('\n');
+        text.append("latest ")
+                .append(
+                        head.latest() == HeadState.NONE
+                                ? "none"
+                                : head.latest() == HeadState.UNKNOWN ? "unknown" : Long.toString(head.latest()))
+                .append('\n');
         for (HeadState.Writer writer : head.writers()) {
-            text.append("writer ").append(writer.host()).append(' ').append(writer.pid()).append(' ')
-                    .append(writer.startMillis()).append(' ').append(writer.token()).append(' ')
-                    .append(writer.version()).append(' ').append(writer.sinceMillis()).append('\n');
+            text.append("writer ")
+                    .append(writer.host())
+                    .append(' ')
+                    .append(writer.pid())
+                    .append(' ')
+                    .append(writer.startMillis())
+                    .append(' ')
+                    .append(writer.token())
+                    .append(' ')
+                    .append(writer.version())
+                    .append(' ')
+                    .append(writer.sinceMillis())
+                    .append('\n');
         }
         byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
         String trailer = CRC + crcHex(body, body.length) + "\n";
@@ -96,8 +110,12 @@ final class HeadFormat {
                 if (!writer.matches()) {
                     return Optional.empty();
                 }
-                writers.add(new HeadState.Writer(writer.group(1), Long.parseLong(writer.group(2)),
-                        Long.parseLong(writer.group(3)), writer.group(4), Long.parseLong(writer.group(5)),
+                writers.add(new HeadState.Writer(
+                        writer.group(1),
+                        Long.parseLong(writer.group(2)),
+                        Long.parseLong(writer.group(3)),
+                        writer.group(4),
+                        Long.parseLong(writer.group(5)),
                         Long.parseLong(writer.group(6))));
             }
             return Optional.of(new HeadState(boot.group(1), latestValue, writers));

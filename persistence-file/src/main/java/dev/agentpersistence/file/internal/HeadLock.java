@@ -12,25 +12,23 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Mutual exclusion for changing one agent's head ({@link AgentHead}), between threads, provider
- * instances and processes: an advisory lock ({@link FileChannel#tryLock()}) on
- * {@code <agent>/.head.lock}, which also holds the head's state. Held only while the head is read
- * and rewritten (microseconds), never while a checkpoint is written; readers of the latest
- * checkpoint only try it when they rebuild the head, and never wait for it.
+ * Mutual exclusion for changing one agent's head ({@link AgentHead}), between threads, provider instances and
+ * processes: an advisory lock ({@link FileChannel#tryLock()}) on {@code <agent>/.head.lock}, which also holds the
+ * head's state. Held only while the head is read and rewritten (microseconds), never while a checkpoint is written;
+ * readers of the latest checkpoint only try it when they rebuild the head, and never wait for it.
  *
- * <p>File locks belong to the whole JVM, and on POSIX systems closing <em>any</em> channel of the
- * lock file releases every lock the process holds on it — so a second provider instance in this
- * JVM that merely opened and closed the file would silently drop the first one's lock. Hence the
- * whole open–lock–close span is also serialised inside the JVM, on a monitor shared by every
- * provider instance (and every copy of this class): the interned string naming the lock file by
- * the real path of the root. (It is the JVM's string pool, not state of this class: two instances
- * over one root, even loaded by different class loaders, find the same monitor.) An
- * {@link OverlappingFileLockException} therefore cannot arise from this module; it is treated as
- * "busy" all the same.
+ * <p>File locks belong to the whole JVM, and on POSIX systems closing <em>any</em> channel of the lock file releases
+ * every lock the process holds on it — so a second provider instance in this JVM that merely opened and closed the file
+ * would silently drop the first one's lock. Hence the whole open–lock–close span is also serialised inside the JVM, on
+ * a monitor shared by every provider instance (and every copy of this class): the interned string naming the lock file
+ * by the real path of the root. (It is the JVM's string pool, not state of this class: two instances over one root,
+ * even loaded by different class loaders, find the same monitor.) An {@link OverlappingFileLockException} therefore
+ * cannot arise from this module; it is treated as "busy" all the same.
  */
 final class HeadLock {
     /** Longest wait for another process to release the lock. */
     static final Duration WAIT = Duration.ofSeconds(10);
+
     private static final String MONITOR_PREFIX = "dev.agentpersistence.file.head-lock:";
 
     /** Work done while holding the lock. */
@@ -43,8 +41,7 @@ final class HeadLock {
         T run(FileChannel lockFile) throws IOException;
     }
 
-    private HeadLock() {
-    }
+    private HeadLock() {}
 
     /**
      * Runs {@code action} holding the lock on {@code lockFile}, waiting for it up to {@link #WAIT}.
@@ -53,9 +50,11 @@ final class HeadLock {
      * @throws StorageUnavailableException when another process held the lock for the whole wait
      */
     static <T> T withLock(Path lockFile, String realLockFile, Action<T> action) throws IOException {
-        return run(lockFile, realLockFile, WAIT.toNanos(), action).orElseThrow(() -> new StorageUnavailableException(
-                "File storage: the head lock " + lockFile + " was held by another process for more than "
-                        + WAIT.toSeconds() + " s", null));
+        return run(lockFile, realLockFile, WAIT.toNanos(), action)
+                .orElseThrow(() -> new StorageUnavailableException(
+                        "File storage: the head lock " + lockFile + " was held by another process for more than "
+                                + WAIT.toSeconds() + " s",
+                        null));
     }
 
     /** Runs {@code action} holding the lock if it is free right now; empty when it is not. */
@@ -67,8 +66,8 @@ final class HeadLock {
             throws IOException {
         Object monitor = (MONITOR_PREFIX + realLockFile).intern();
         synchronized (monitor) {
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(
+                    lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 FileLock lock = acquire(channel, waitNanos);
                 if (lock == null) {
                     return Optional.empty();

@@ -5,15 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The format of an agent's journal ({@code <agent>/.journal}): a file header, then records appended
- * one after the other, each complete in itself, so a reader finds every record from the file alone.
+ * The format of an agent's journal ({@code <agent>/.journal}): a file header, then records appended one after the
+ * other, each complete in itself, so a reader finds every record from the file alone.
  *
- * <p>The file header ({@value #FILE_HEADER_SIZE} bytes): magic "APJF", the format version (1), a
- * random generation of 16 bytes, 4 reserved bytes, and the CRC-32C of the 28 bytes before it. A
- * journal replaced by compaction gets a new generation, so a reader that kept an index of the old
- * file notices, even when the file system reuses the old file's identity for the new one.
+ * <p>The file header ({@value #FILE_HEADER_SIZE} bytes): magic "APJF", the format version (1), a random generation of
+ * 16 bytes, 4 reserved bytes, and the CRC-32C of the 28 bytes before it. A journal replaced by compaction gets a new
+ * generation, so a reader that kept an index of the old file notices, even when the file system reuses the old file's
+ * identity for the new one.
  *
  * <p>A record:
+ *
  * <pre>
  * offset  size  field
  *      0     4  magic "APJ1"
@@ -25,8 +26,9 @@ import java.util.zip.CRC32C;
  *     23     n  checkpoint id (UTF-8), then the document
  *   23+n     4  CRC-32C of the id and the document
  * </pre>
- * All numbers are big-endian. The header's own checksum lets a reader trust the lengths before it
- * reads anything they announce; the trailing checksum tells a complete record from a torn one.
+ *
+ * All numbers are big-endian. The header's own checksum lets a reader trust the lengths before it reads anything they
+ * announce; the trailing checksum tells a complete record from a torn one.
  */
 final class JournalFormat {
     static final int MAGIC = 0x41504A31;
@@ -40,25 +42,29 @@ final class JournalFormat {
     /** Longest checkpoint id in UTF-8 a header may announce: 256 UTF-16 characters take at most 768 bytes. */
     static final int MAX_ID_BYTES = 1024;
 
-    private JournalFormat() {
-    }
+    private JournalFormat() {}
 
     /** A file header with a new random generation. */
     static byte[] fileHeader() {
         var random = java.util.concurrent.ThreadLocalRandom.current();
         ByteBuffer buffer = ByteBuffer.allocate(FILE_HEADER_SIZE);
-        buffer.putInt(FILE_MAGIC).putInt(FILE_FORMAT).putLong(random.nextLong()).putLong(random.nextLong()).putInt(0);
+        buffer.putInt(FILE_MAGIC)
+                .putInt(FILE_FORMAT)
+                .putLong(random.nextLong())
+                .putLong(random.nextLong())
+                .putInt(0);
         buffer.putInt(crc(buffer.array(), 0, FILE_HEADER_SIZE - 4));
         return buffer.array();
     }
 
     /**
-     * The generation in a file header, as a string; {@code null} when {@code bytes} holds no file
-     * header of a format this reader knows.
+     * The generation in a file header, as a string; {@code null} when {@code bytes} holds no file header of a format
+     * this reader knows.
      */
     static String generation(byte[] bytes) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, FILE_HEADER_SIZE);
-        if (buffer.getInt() != FILE_MAGIC || buffer.getInt() != FILE_FORMAT
+        if (buffer.getInt() != FILE_MAGIC
+                || buffer.getInt() != FILE_FORMAT
                 || buffer.getInt(FILE_HEADER_SIZE - 4) != crc(bytes, 0, FILE_HEADER_SIZE - 4)) {
             return null;
         }
@@ -77,7 +83,11 @@ final class JournalFormat {
 
     private static byte[] record(byte kind, long version, byte[] id, byte[] document) {
         ByteBuffer buffer = ByteBuffer.allocate(HEADER_SIZE + id.length + document.length + TRAILER_SIZE);
-        buffer.putInt(MAGIC).put(kind).putLong(version).putShort((short) id.length).putInt(document.length);
+        buffer.putInt(MAGIC)
+                .put(kind)
+                .putLong(version)
+                .putShort((short) id.length)
+                .putInt(document.length);
         buffer.putInt(crc(buffer.array(), 0, HEADER_SIZE - 4));
         buffer.put(id).put(document);
         var body = new CRC32C();
@@ -87,8 +97,8 @@ final class JournalFormat {
     }
 
     /**
-     * The header at the start of {@code bytes}; {@code null} when it is not one (wrong magic or kind,
-     * checksum mismatch, lengths out of range).
+     * The header at the start of {@code bytes}; {@code null} when it is not one (wrong magic or kind, checksum
+     * mismatch, lengths out of range).
      */
     static Header header(byte[] bytes, int offset) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, HEADER_SIZE);
@@ -100,8 +110,11 @@ final class JournalFormat {
         int idLength = Short.toUnsignedInt(buffer.getShort());
         int documentLength = buffer.getInt();
         int checksum = buffer.getInt();
-        if (checksum != crc(bytes, offset, HEADER_SIZE - 4) || (kind != CHECKPOINT && kind != CUT)
-                || version < 0 || idLength > MAX_ID_BYTES || documentLength < 0) {
+        if (checksum != crc(bytes, offset, HEADER_SIZE - 4)
+                || (kind != CHECKPOINT && kind != CUT)
+                || version < 0
+                || idLength > MAX_ID_BYTES
+                || documentLength < 0) {
             return null;
         }
         return new Header(kind, version, idLength, documentLength);
@@ -110,7 +123,8 @@ final class JournalFormat {
     /** Whether the trailing checksum of the whole record in {@code bytes} matches its id and document. */
     static boolean bodyIntact(byte[] record, Header header) {
         int bodyLength = header.idLength() + header.documentLength();
-        int stored = ByteBuffer.wrap(record, HEADER_SIZE + bodyLength, TRAILER_SIZE).getInt();
+        int stored =
+                ByteBuffer.wrap(record, HEADER_SIZE + bodyLength, TRAILER_SIZE).getInt();
         return stored == crc(record, HEADER_SIZE, bodyLength);
     }
 
@@ -123,9 +137,9 @@ final class JournalFormat {
     /**
      * A record's header.
      *
-     * @param kind           {@link #CHECKPOINT} or {@link #CUT}
-     * @param version        the checkpoint's version, or the cut's bound
-     * @param idLength       bytes of the checkpoint id
+     * @param kind {@link #CHECKPOINT} or {@link #CUT}
+     * @param version the checkpoint's version, or the cut's bound
+     * @param idLength bytes of the checkpoint id
      * @param documentLength bytes of the document
      */
     record Header(byte kind, long version, int idLength, int documentLength) {
@@ -141,7 +155,8 @@ final class JournalFormat {
 
         /** The document in a record read whole. */
         byte[] document(byte[] record) {
-            return java.util.Arrays.copyOfRange(record, HEADER_SIZE + idLength, HEADER_SIZE + idLength + documentLength);
+            return java.util.Arrays.copyOfRange(
+                    record, HEADER_SIZE + idLength, HEADER_SIZE + idLength + documentLength);
         }
     }
 }

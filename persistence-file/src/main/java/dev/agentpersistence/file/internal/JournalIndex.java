@@ -12,22 +12,20 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What one agent's journal holds, as far as it has been read: the records of the checkpoints not
- * cut away, by version and by id. Built by reading the record headers from the start of the file
- * and kept up to date by reading only what was appended since ({@link #catchUp}); a different file
- * (another generation in the file header: replaced by compaction, or removed and created again) is
- * read from the start ({@link #adopt}). Not thread-safe: callers synchronise on it.
+ * What one agent's journal holds, as far as it has been read: the records of the checkpoints not cut away, by version
+ * and by id. Built by reading the record headers from the start of the file and kept up to date by reading only what
+ * was appended since ({@link #catchUp}); a different file (another generation in the file header: replaced by
+ * compaction, or removed and created again) is read from the start ({@link #adopt}). Not thread-safe: callers
+ * synchronise on it.
  *
- * <p>The end of the file may hold a record that is still being appended, or a torn one left by a
- * crash: a header that does not parse or a record that does not fit, with no complete record after
- * it. A reader stops there and reads on next time; a writer, holding the agent's lock, knows no append
- * is running and truncates it. Bytes that do not parse with complete records after them are a
- * damaged span ({@link #damaged()}): reported, never truncated.
+ * <p>The end of the file may hold a record that is still being appended, or a torn one left by a crash: a header that
+ * does not parse or a record that does not fit, with no complete record after it. A reader stops there and reads on
+ * next time; a writer, holding the agent's lock, knows no append is running and truncates it. Bytes that do not parse
+ * with complete records after them are a damaged span ({@link #damaged()}): reported, never truncated.
  */
 final class JournalIndex {
     /** A checkpoint record: where it is and what it holds. */
-    record Entry(long offset, long size, long version, String checkpointId, int documentLength) {
-    }
+    record Entry(long offset, long size, long version, String checkpointId, int documentLength) {}
 
     private final NavigableMap<Long, Entry> byVersion = new TreeMap<>();
     private final Map<String, Entry> byId = new HashMap<>();
@@ -46,7 +44,9 @@ final class JournalIndex {
         return Optional.ofNullable(byId.get(checkpointId));
     }
 
-    /** The entries up to {@code maxVersion} ({@code null}: all), newest first, at most {@code max} of them, as a copy. */
+    /**
+     * The entries up to {@code maxVersion} ({@code null}: all), newest first, at most {@code max} of them, as a copy.
+     */
     List<Entry> newestFirst(Long maxVersion, int max) {
         var view = maxVersion == null ? byVersion : byVersion.headMap(maxVersion, true);
         // not sized by view.size(): a bounded view counts its entries one by one
@@ -101,11 +101,11 @@ final class JournalIndex {
     }
 
     /**
-     * Reads the file header of {@code channel} and starts over when it names another generation than
-     * the one read so far.
+     * Reads the file header of {@code channel} and starts over when it names another generation than the one read so
+     * far.
      *
-     * @return {@code false} when the file is shorter than a file header (being created, or its creation
-     *         was torn by a crash): it holds no record
+     * @return {@code false} when the file is shorter than a file header (being created, or its creation was torn by a
+     *     crash): it holds no record
      * @throws JournalDamagedException when the header does not parse
      */
     boolean adopt(FileChannel channel) throws IOException {
@@ -116,8 +116,8 @@ final class JournalIndex {
         }
         String found = JournalFormat.generation(header);
         if (found == null) {
-            throw new JournalDamagedException("its file header does not parse (not a journal of a format this"
-                    + " release reads, or damaged)");
+            throw new JournalDamagedException(
+                    "its file header does not parse (not a journal of a format this" + " release reads, or damaged)");
         }
         if (!found.equals(generation)) {
             reset();
@@ -136,8 +136,8 @@ final class JournalIndex {
     /**
      * Reads the records appended after {@link #end()}, up to {@code size}.
      *
-     * @return the offset of an incomplete or torn record at the end, or {@code -1} when everything up
-     *         to {@code size} was read
+     * @return the offset of an incomplete or torn record at the end, or {@code -1} when everything up to {@code size}
+     *     was read
      */
     long catchUp(FileChannel channel, long size) throws IOException {
         byte[] header = new byte[JournalFormat.HEADER_SIZE + JournalFormat.MAX_ID_BYTES];
@@ -148,7 +148,9 @@ final class JournalIndex {
             }
             int read = readAt(channel, header, position, (int) Math.min(header.length, size - position));
             JournalFormat.Header parsed = read >= JournalFormat.HEADER_SIZE ? JournalFormat.header(header, 0) : null;
-            if (parsed == null || position + parsed.size() > size || read < JournalFormat.HEADER_SIZE + parsed.idLength()) {
+            if (parsed == null
+                    || position + parsed.size() > size
+                    || read < JournalFormat.HEADER_SIZE + parsed.idLength()) {
                 long next = nextRecord(channel, position + 1, size);
                 if (next < 0) {
                     return position;
@@ -169,8 +171,8 @@ final class JournalIndex {
     }
 
     /**
-     * Adds a record this process appended at {@code position}, unless the index was read past it
-     * meanwhile (a reader found it in the file first) or read anew.
+     * Adds a record this process appended at {@code position}, unless the index was read past it meanwhile (a reader
+     * found it in the file first) or read anew.
      */
     void appended(byte[] record, long position) {
         if (position != end) {
@@ -201,9 +203,9 @@ final class JournalIndex {
     }
 
     /**
-     * Whether the journal open in {@code channel} holds a complete record (its first one, or one after
-     * damage), without indexing it; a journal whose file header does not parse counts as holding one.
-     * Journals never hold only cut records: a deletion that leaves nothing removes the journal.
+     * Whether the journal open in {@code channel} holds a complete record (its first one, or one after damage), without
+     * indexing it; a journal whose file header does not parse counts as holding one. Journals never hold only cut
+     * records: a deletion that leaves nothing removes the journal.
      */
     static boolean holdsARecord(FileChannel channel) throws IOException {
         long size = channel.size();
@@ -226,8 +228,8 @@ final class JournalIndex {
     }
 
     /**
-     * Whether the record at {@code position} is complete: its trailing checksum matches its id and
-     * document. Read in chunks, so a record of any size is checked in bounded memory.
+     * Whether the record at {@code position} is complete: its trailing checksum matches its id and document. Read in
+     * chunks, so a record of any size is checked in bounded memory.
      */
     private static boolean intact(FileChannel channel, long position, JournalFormat.Header header) throws IOException {
         var crc = new java.util.zip.CRC32C();

@@ -5,9 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a provider found before, so it need not look or compute again: a hint only (a caller that
- * finds the hint wrong, because another process changed the directory, falls back to looking).
- * Bounded: emptied when full. Thread-safe.
+ * What a provider found before, so it need not look or compute again: a hint only (a caller that finds the hint wrong,
+ * because another process changed the directory, falls back to looking). Bounded: emptied when full. Thread-safe.
  *
  * @param <K> what is remembered by
  * @param <V> what is remembered

@@ -12,18 +12,17 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Opens the root directory of a file storage: creates it when missing, then checks that it is a
- * directory this process can read and write, by creating and removing a probe file in it.
+ * Opens the root directory of a file storage: creates it when missing, then checks that it is a directory this process
+ * can read and write, by creating and removing a probe file in it.
  *
- * <p>What the process is not allowed to do (permissions, a read-only file system, a path through a
- * regular file) is a {@link StorageConfigurationException} naming the path and what is missing:
- * retrying will not help. Other I/O errors stay {@link dev.agentpersistence.StorageUnavailableException}s.
+ * <p>What the process is not allowed to do (permissions, a read-only file system, a path through a regular file) is a
+ * {@link StorageConfigurationException} naming the path and what is missing: retrying will not help. Other I/O errors
+ * stay {@link dev.agentpersistence.StorageUnavailableException}s.
  */
 final class RootDirectory {
     private static final String FIX = "; fix the permissions or choose another directory (agent.persistence.file.dir)";
 
-    private RootDirectory() {
-    }
+    private RootDirectory() {}
 
     /**
      * Creates and checks {@code layout}'s root.
@@ -41,7 +40,8 @@ final class RootDirectory {
         } catch (AccessDeniedException | FileAlreadyExistsException | NotDirectoryException e) {
             throw unusable(root, "it cannot be created (" + describe(e) + ")", e);
         } catch (IOException e) {
-            throw readOnly(e) ? unusable(root, "it cannot be created on a read-only file system", e)
+            throw readOnly(e)
+                    ? unusable(root, "it cannot be created on a read-only file system", e)
                     : IoFailures.unavailable("create the root directory", root, e);
         }
         if (!Files.isReadable(root)) {
@@ -81,13 +81,15 @@ final class RootDirectory {
             throw unusable(root, "a file cannot be created and removed in it (" + describe(e) + ")", e);
         } catch (IOException e) {
             files.deleteQuietly(probe);
-            throw readOnly(e) ? unusable(root, "it is on a read-only file system", e)
+            throw readOnly(e)
+                    ? unusable(root, "it is on a read-only file system", e)
                     : IoFailures.unavailable("create a file in the root directory", root, e);
         }
     }
 
     private static boolean readOnly(IOException e) {
-        return e instanceof FileSystemException fs && fs.getReason() != null
+        return e instanceof FileSystemException fs
+                && fs.getReason() != null
                 && fs.getReason().toLowerCase(Locale.ROOT).contains("read-only");
     }
 
@@ -101,7 +103,7 @@ final class RootDirectory {
     }
 
     private static StorageConfigurationException unusable(Path root, String problem, Exception cause) {
-        return new StorageConfigurationException("File storage directory " + root + " cannot be used: " + problem + FIX,
-                cause);
+        return new StorageConfigurationException(
+                "File storage directory " + root + " cannot be used: " + problem + FIX, cause);
     }
 }

@@ -26,16 +26,15 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * History segments as files: {@code <root>/<agent>/.segments/<encoded segment id>}, each holding the
- * segment id in UTF-8, a newline, then the bytes (so hashed names stay listable and a misplaced file
- * is detected). A segment is written like a checkpoint: a temporary file in the agent directory,
- * forced to disk, then hard-linked under its name, which fails atomically when the name exists; the
- * directory is forced afterwards. The file's modification time is the segment's write time, set
- * from the configured clock; putting an existing segment only updates it.
+ * History segments as files: {@code <root>/<agent>/.segments/<encoded segment id>}, each holding the segment id in
+ * UTF-8, a newline, then the bytes (so hashed names stay listable and a misplaced file is detected). A segment is
+ * written like a checkpoint: a temporary file in the agent directory, forced to disk, then hard-linked under its name,
+ * which fails atomically when the name exists; the directory is forced afterwards. The file's modification time is the
+ * segment's write time, set from the configured clock; putting an existing segment only updates it.
  *
- * <p>Deletion with a cutoff moves the file to a trash name first (atomic), checks the time again on
- * the moved file and puts it back when a writer touched it in between, so a segment written again
- * after the caller listed it is never lost.
+ * <p>Deletion with a cutoff moves the file to a trash name first (atomic), checks the time again on the moved file and
+ * puts it back when a writer touched it in between, so a segment written again after the caller listed it is never
+ * lost.
  */
 public final class SegmentFiles {
     private final FileLayout layout;
@@ -101,7 +100,8 @@ public final class SegmentFiles {
                 Optional<String> id = idOf(agentId, file, name);
                 var attributes = files.attributes(file);
                 if (id.isPresent() && attributes.isPresent()) {
-                    infos.add(new SegmentInfo(id.get(), attributes.get().lastModifiedTime().toInstant()));
+                    infos.add(new SegmentInfo(
+                            id.get(), attributes.get().lastModifiedTime().toInstant()));
                 }
             }
         } catch (NoSuchFileException | NotDirectoryException e) {
@@ -136,7 +136,8 @@ public final class SegmentFiles {
 
     /** Whether the agent directory holds at least one segment (stops at the first). */
     public boolean hasSegments(Path agentDirectory) throws IOException {
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(agentDirectory.resolve(FileNames.SEGMENTS_DIRECTORY),
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(
+                agentDirectory.resolve(FileNames.SEGMENTS_DIRECTORY),
                 path -> !FileNames.isScratch(path.getFileName().toString()))) {
             return stream.iterator().hasNext();
         } catch (NoSuchFileException | NotDirectoryException e) {
@@ -193,7 +194,8 @@ public final class SegmentFiles {
         try {
             byte[] stored = Files.readAllBytes(file);
             int newline = indexOfNewline(stored);
-            return newline < 0 ? Optional.empty()
+            return newline < 0
+                    ? Optional.empty()
                     : Optional.of(new String(stored, 0, newline, StandardCharsets.UTF_8))
                             .filter(id -> FileNames.encode(id).equals(name));
         } catch (NoSuchFileException e) {
@@ -211,8 +213,8 @@ public final class SegmentFiles {
     private static byte[] content(String agentId, String segmentId, Path file, byte[] stored) {
         int newline = indexOfNewline(stored);
         if (newline < 0 || !new String(stored, 0, newline, StandardCharsets.UTF_8).equals(segmentId)) {
-            throw new CorruptCheckpointException(agentId, null, file.toString(),
-                    "the file does not hold history segment '" + segmentId + "'", null);
+            throw new CorruptCheckpointException(
+                    agentId, null, file.toString(), "the file does not hold history segment '" + segmentId + "'", null);
         }
         return Arrays.copyOfRange(stored, newline + 1, stored.length);
     }

@@ -15,16 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes temporary and trash files left by writers that crashed: files older than the grace
- * period, and at once the temporary files whose name records a writer process of this host that is
- * no longer running ({@link WriterProcess}). So a writer working in another process right now is
- * not disturbed. Readers ignore
- * these files anyway; sweeping only gives the space back.
+ * Removes temporary and trash files left by writers that crashed: files older than the grace period, and at once the
+ * temporary files whose name records a writer process of this host that is no longer running ({@link WriterProcess}).
+ * So a writer working in another process right now is not disturbed. Readers ignore these files anyway; sweeping only
+ * gives the space back.
  *
- * <p>The same listing checks each agent's head file ({@link AgentHead}): a trusted head that does
- * not name the highest checkpoint file — one put there by hand, or by a writer that does not keep
- * the head (an older version of this module) — is invalidated, so hand-made changes to a closed
- * store are seen once a provider opens it.
+ * <p>The same listing checks each agent's head file ({@link AgentHead}): a trusted head that does not name the highest
+ * checkpoint file — one put there by hand, or by a writer that does not keep the head (an older version of this module)
+ * — is invalidated, so hand-made changes to a closed store are seen once a provider opens it.
  */
 public final class StaleFileSweeper {
     private static final Logger LOG = LoggerFactory.getLogger(StaleFileSweeper.class);
@@ -80,7 +78,8 @@ public final class StaleFileSweeper {
         })) {
             for (Path file : stream) {
                 var attributes = files.attributes(file);
-                if (attributes.isPresent() && attributes.get().isRegularFile()
+                if (attributes.isPresent()
+                        && attributes.get().isRegularFile()
                         && (attributes.get().lastModifiedTime().toInstant().isBefore(cutoff) || writerDead(file))
                         && files.deleteIfExists(file)) {
                     removed++;
@@ -92,8 +91,10 @@ public final class StaleFileSweeper {
         if (reading.trusted() && highest[0] > reading.latest()) {
             // a checkpoint file the head does not cover: put there by hand, or by a writer that does
             // not keep the head (an older version of this module)
-            LOG.info("The head file {} does not name the highest checkpoint file; readers list the directory"
-                    + " until it is rebuilt", paths.head());
+            LOG.info(
+                    "The head file {} does not name the highest checkpoint file; readers list the directory"
+                            + " until it is rebuilt",
+                    paths.head());
             try {
                 head.invalidate(paths);
             } catch (IOException | RuntimeException e) {
@@ -105,6 +106,8 @@ public final class StaleFileSweeper {
 
     /** Whether {@code file} is a temporary file of a writer process of this host that has ended. */
     private static boolean writerDead(Path file) {
-        return WriterProcess.ofTempName(file.getFileName().toString()).filter(WriterProcess::isKnownDead).isPresent();
+        return WriterProcess.ofTempName(file.getFileName().toString())
+                .filter(WriterProcess::isKnownDead)
+                .isPresent();
     }
 }

@@ -6,11 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link WriterProcess#isKnownDead()} for the head file, cached: asking the platform about a
- * process costs hundreds of microseconds, and every change of the head looks at every save in
- * flight. This process is alive without asking; a process found dead stays dead (its identity
- * includes its start time); one found alive is asked again after {@link #RECHECK}. Bounded: the
- * caches are emptied when they grow past {@link #MAX_ENTRIES}.
+ * {@link WriterProcess#isKnownDead()} for the head file, cached: asking the platform about a process costs hundreds of
+ * microseconds, and every change of the head looks at every save in flight. This process is alive without asking; a
+ * process found dead stays dead (its identity includes its start time); one found alive is asked again after
+ * {@link #RECHECK}. Bounded: the caches are emptied when they grow past {@link #MAX_ENTRIES}.
  */
 final class WriterLiveness {
     static final Duration RECHECK = Duration.ofSeconds(1);

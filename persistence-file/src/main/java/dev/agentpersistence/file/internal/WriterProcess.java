@@ -15,23 +15,21 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
- * The process that writes a temporary file, recorded in the file's name:
- * {@code .tmp-<host>_<pid>_<start>_<uuid>}, where {@code host} is a hash of the host name and PID
- * namespace and {@code start} the process start time in epoch milliseconds. It lets a writer
- * recognise at once that a reservation's owner is dead (no process with that PID, or one started at
- * another time: the PID was reused). Only owners on this host (and PID namespace) can be judged, and
- * only where other processes are visible; other owners, and names without an owner, are left to the
- * grace period.
+ * The process that writes a temporary file, recorded in the file's name: {@code .tmp-<host>_<pid>_<start>_<uuid>},
+ * where {@code host} is a hash of the host name and PID namespace and {@code start} the process start time in epoch
+ * milliseconds. It lets a writer recognise at once that a reservation's owner is dead (no process with that PID, or one
+ * started at another time: the PID was reused). Only owners on this host (and PID namespace) can be judged, and only
+ * where other processes are visible; other owners, and names without an owner, are left to the grace period.
  *
- * @param host        hash of the host name and PID namespace, {@value #HOST_LENGTH} hex digits
- * @param pid         the process id
+ * @param host hash of the host name and PID namespace, {@value #HOST_LENGTH} hex digits
+ * @param pid the process id
  * @param startMillis the process start time, epoch milliseconds
  */
 record WriterProcess(String host, long pid, long startMillis) {
     static final int HOST_LENGTH = 12;
     private static final char SEPARATOR = '_';
-    private static final Pattern NAME = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX)
-            + "([0-9a-f]{" + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
+    private static final Pattern NAME = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{"
+            + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
     /** This JVM, when its host and start time are known; computed once, never changes. */
     private static final Optional<WriterProcess> CURRENT = identifyCurrent();
 
@@ -60,16 +58,16 @@ record WriterProcess(String host, long pid, long startMillis) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new WriterProcess(matcher.group(1), Long.parseLong(matcher.group(2)),
-                    Long.parseLong(matcher.group(3))));
+            return Optional.of(new WriterProcess(
+                    matcher.group(1), Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3))));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }
 
     /**
-     * Whether this process is known to have ended: it ran on this host, and no live process has its
-     * PID, or the one that has it started at another time. {@code false} when that cannot be told.
+     * Whether this process is known to have ended: it ran on this host, and no live process has its PID, or the one
+     * that has it started at another time. {@code false} when that cannot be told.
      */
     boolean isKnownDead() {
         if (CURRENT.isEmpty() || !CURRENT.get().host.equals(host)) {
@@ -80,7 +78,9 @@ record WriterProcess(String host, long pid, long startMillis) {
             // a missing PID proves nothing where other users' processes are hidden (Linux hidepid)
             return processesVisible();
         }
-        return process.get().info().startInstant()
+        return process.get()
+                .info()
+                .startInstant()
                 .map(start -> start.toEpochMilli() != startMillis)
                 .orElse(false);
     }
@@ -127,8 +127,8 @@ record WriterProcess(String host, long pid, long startMillis) {
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }

@@ -10,25 +10,69 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class FileNamesTest {
-    static final List<String> HOSTILE = List.of("../../etc/passwd", "..", ".", "a/b", "/absolute", "a\\b",
-            "C:\\Windows\\win.ini", "'; DROP TABLE x;--", "%2F", "%", "%00", "*", "?", "{tag}", "~", "with spaces",
-            " leading and trailing ", "trailing.", ".hidden", "CON", "con", "nul", "Com1", "lpt9", "a:b", "-", "_",
-            "🙂 emoji 👩‍👩‍👧", "日本語のエージェント", "\u200Bzero-width", "\uFEFFbom", "Agent", "agent", "AGENT",
-            "\u00E9", "e\u0301", ".ids", ".tmp-x", ".agent-id", "0000000000000000001.checkpoint",
-            "m".repeat(256), "M".repeat(256), "🙂".repeat(128), "%".repeat(256), "a".repeat(200), "a".repeat(201),
+    static final List<String> HOSTILE = List.of(
+            "../../etc/passwd",
+            "..",
+            ".",
+            "a/b",
+            "/absolute",
+            "a\\b",
+            "C:\\Windows\\win.ini",
+            "'; DROP TABLE x;--",
+            "%2F",
+            "%",
+            "%00",
+            "*",
+            "?",
+            "{tag}",
+            "~",
+            "with spaces",
+            " leading and trailing ",
+            "trailing.",
+            ".hidden",
+            "CON",
+            "con",
+            "nul",
+            "Com1",
+            "lpt9",
+            "a:b",
+            "-",
+            "_",
+            "🙂 emoji 👩‍👩‍👧",
+            "日本語のエージェント",
+            "\u200Bzero-width",
+            "\uFEFFbom",
+            "Agent",
+            "agent",
+            "AGENT",
+            "\u00E9",
+            "e\u0301",
+            ".ids",
+            ".tmp-x",
+            ".agent-id",
+            "0000000000000000001.checkpoint",
+            "m".repeat(256),
+            "M".repeat(256),
+            "🙂".repeat(128),
+            "%".repeat(256),
+            "a".repeat(200),
+            "a".repeat(201),
             "é".repeat(67) + "x");
 
     @Test
     void everyNameIsASafePortableFileName() {
         for (String id : HOSTILE) {
             String name = FileNames.encode(id);
-            assertThat(name).as("name of %s", id)
+            assertThat(name)
+                    .as("name of %s", id)
                     .matches("[a-z0-9_%~A-F-]+")
                     .doesNotStartWith(".")
                     .doesNotContain("/", "\\", "..");
-            assertThat(name.getBytes(StandardCharsets.UTF_8).length).as("bytes of the name of %s", id)
+            assertThat(name.getBytes(StandardCharsets.UTF_8).length)
+                    .as("bytes of the name of %s", id)
                     .isLessThanOrEqualTo(255);
-            assertThat(List.of("con", "prn", "aux", "nul", "com1", "lpt9")).doesNotContain(name.toLowerCase(Locale.ROOT));
+            assertThat(List.of("con", "prn", "aux", "nul", "com1", "lpt9"))
+                    .doesNotContain(name.toLowerCase(Locale.ROOT));
         }
     }
 
@@ -48,7 +92,9 @@ class FileNamesTest {
     void distinctIdsNeverCollideEvenOnCaseInsensitiveFileSystems() {
         var folded = new HashSet<String>();
         for (String id : new HashSet<>(HOSTILE)) {
-            assertThat(folded.add(FileNames.encode(id).toLowerCase(Locale.ROOT))).as("unique name for %s", id).isTrue();
+            assertThat(folded.add(FileNames.encode(id).toLowerCase(Locale.ROOT)))
+                    .as("unique name for %s", id)
+                    .isTrue();
         }
     }
 
@@ -89,10 +135,12 @@ class FileNamesTest {
             assertThat(FileNames.versionFileName(versions[i - 1])).isLessThan(FileNames.versionFileName(versions[i]));
         }
         for (long version : versions) {
-            assertThat(FileNames.parseVersion(FileNames.versionFileName(version))).hasValue(version);
+            assertThat(FileNames.parseVersion(FileNames.versionFileName(version)))
+                    .hasValue(version);
         }
         assertThat(FileNames.parseVersion("9999999999999999999.checkpoint")).isEmpty();
         assertThat(FileNames.parseVersion("0000000000000000001.checkpoint.tmp")).isEmpty();
-        assertThat(FileNames.parseVersion(".tmp-0000000000000000001.checkpoint")).isEmpty();
+        assertThat(FileNames.parseVersion(".tmp-0000000000000000001.checkpoint"))
+                .isEmpty();
     }
 }

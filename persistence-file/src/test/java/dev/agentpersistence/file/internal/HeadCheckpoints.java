@@ -2,7 +2,6 @@ package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.FilePerCheckpoint;
-import dev.agentpersistence.file.FileStorageConfig;
 import dev.agentpersistence.file.FileStorageProvider;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +15,7 @@ import java.util.Optional;
 final class HeadCheckpoints {
     static final Instant T0 = Instant.parse("2025-01-02T03:04:05Z");
 
-    private HeadCheckpoints() {
-    }
+    private HeadCheckpoints() {}
 
     static AgentCheckpoint checkpoint(String agentId, long version, String writer) {
         return AgentCheckpoint.builder()
@@ -32,7 +30,8 @@ final class HeadCheckpoints {
 
     /** A provider without fsync (the head protocol does not depend on it) that leaves the store as it is on open. */
     static FileStorageProvider open(Path root) {
-        return FileStorageProvider.of(FilePerCheckpoint.config(root).fsync(false).build());
+        return FileStorageProvider.of(
+                FilePerCheckpoint.config(root).fsync(false).build());
     }
 
     static Path directory(Path root, String agentId) {
@@ -82,20 +81,20 @@ final class HeadCheckpoints {
     /** A save in flight by this (running) process. */
     static HeadState.Writer liveWriter(long version) {
         WriterProcess self = WriterProcess.current().orElseThrow();
-        return new HeadState.Writer(self.host(), self.pid(), self.startMillis(), "0a1", version,
-                System.currentTimeMillis());
+        return new HeadState.Writer(
+                self.host(), self.pid(), self.startMillis(), "0a1", version, System.currentTimeMillis());
     }
 
     /** A save in flight by a process that has ended: this PID, started at another time (the PID was reused). */
     static HeadState.Writer deadWriter(long version) {
         WriterProcess self = WriterProcess.current().orElseThrow();
-        return new HeadState.Writer(self.host(), self.pid(), self.startMillis() - 60_000, "dead", version,
-                System.currentTimeMillis());
+        return new HeadState.Writer(
+                self.host(), self.pid(), self.startMillis() - 60_000, "dead", version, System.currentTimeMillis());
     }
 
     /**
-     * Puts a checkpoint file of {@code version} into the agent directory behind the provider's back,
-     * as a writer does when it publishes (a hard link of a finished file), without touching the head.
+     * Puts a checkpoint file of {@code version} into the agent directory behind the provider's back, as a writer does
+     * when it publishes (a hard link of a finished file), without touching the head.
      */
     static AgentCheckpoint plant(Path root, Path scratch, String agentId, long version) throws IOException {
         AgentCheckpoint planted = checkpoint(agentId, version, "planted");

@@ -30,15 +30,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The head file: used when it can be trusted, and every other state of it — garbled, oversized,
- * of another boot, naming a missing version, listing saves in flight or writers that died — leads to
- * the directory listing and the right answer.
+ * The head file: used when it can be trusted, and every other state of it — garbled, oversized, of another boot, naming
+ * a missing version, listing saves in flight or writers that died — leads to the directory listing and the right
+ * answer.
  */
 class HeadFileTest {
     static final String AGENT = "headed";
 
     @TempDir
     Path root;
+
     @TempDir
     Path scratch;
 
@@ -49,14 +50,16 @@ class HeadFileTest {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
             }
             assertThat(readHead(root, AGENT)).contains(head(7));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(7L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(7L);
         }
     }
 
     /**
-     * A checkpoint file that appears without a registration (here planted by hand) is not seen
-     * while the head is trusted: the read does not list the directory. As soon as the head lists a
-     * save in flight — running or crashed — the read lists and finds it.
+     * A checkpoint file that appears without a registration (here planted by hand) is not seen while the head is
+     * trusted: the read does not list the directory. As soon as the head lists a save in flight — running or crashed —
+     * the read lists and finds it.
      */
     @Test
     void theHeadIsReadInsteadOfTheListingUnlessASaveIsInFlight() throws Exception {
@@ -65,12 +68,16 @@ class HeadFileTest {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
             }
             AgentCheckpoint planted = plant(root, scratch, AGENT, 9);
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
 
             HeadState inFlight = head(4, liveWriter(9));
             writeState(root, AGENT, inFlight);
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
-            assertThat(readState(root, AGENT)).as("a running writer's entry is left alone").contains(inFlight);
+            assertThat(readState(root, AGENT))
+                    .as("a running writer's entry is left alone")
+                    .contains(inFlight);
             assertThat(readHead(root, AGENT)).isEmpty();
 
             // the writer was killed after publishing, before finishing: the read lists, and rebuilds
@@ -82,9 +89,9 @@ class HeadFileTest {
     }
 
     /**
-     * A save killed under the lock after linking its version, before writing the state again: the
-     * state it garbled first is trusted by nobody, so reads list and the next save lists too —
-     * instead of folding its own, lower version into a stale {@code latest}.
+     * A save killed under the lock after linking its version, before writing the state again: the state it garbled
+     * first is trusted by nobody, so reads list and the next save lists too — instead of folding its own, lower version
+     * into a stale {@code latest}.
      */
     @Test
     void aSaveKilledWhilePublishingLeavesAStateThatIsRebuilt() throws Exception {
@@ -97,11 +104,16 @@ class HeadFileTest {
             var head = new AgentHead(layout, files, Clock.systemUTC(), Duration.ofMinutes(1), root.toRealPath());
             var planted = new AtomicReference<AgentCheckpoint>();
             assertThatThrownBy(() -> head.publish(layout.agent(AGENT), 9, null, () -> {
-                assertThat(readState(root, AGENT)).as("the state is garbled before the link").isEmpty();
-                assertThat(readHead(root, AGENT)).as("and the head removed").isEmpty();
-                planted.set(plant(root, scratch, AGENT, 9));
-                throw new IllegalStateException("killed after linking");
-            })).hasMessage("killed after linking");
+                        assertThat(readState(root, AGENT))
+                                .as("the state is garbled before the link")
+                                .isEmpty();
+                        assertThat(readHead(root, AGENT))
+                                .as("and the head removed")
+                                .isEmpty();
+                        planted.set(plant(root, scratch, AGENT, 9));
+                        throw new IllegalStateException("killed after linking");
+                    }))
+                    .hasMessage("killed after linking");
 
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted.get());
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 5, "w"));
@@ -154,7 +166,9 @@ class HeadFileTest {
             assertThat(readHead(root, AGENT)).contains(head(8));
         }
         try (var provider = open(root)) {
-            assertThat(readHead(root, AGENT)).as("a head that is right is left alone").contains(head(8));
+            assertThat(readHead(root, AGENT))
+                    .as("a head that is right is left alone")
+                    .contains(head(8));
         }
     }
 
@@ -165,7 +179,9 @@ class HeadFileTest {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
             }
             writeState(root, AGENT, head(3, deadWriter(8)));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(3L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(3L);
             assertThat(readHead(root, AGENT)).contains(head(3));
             // the next save drops a dead entry as well, folding in its version only if it was published
             writeState(root, AGENT, head(3, deadWriter(8)));
@@ -198,8 +214,7 @@ class HeadFileTest {
                 valid.replace("latest 2", "latest 99999999999999999999"),
                 valid + "extra line\n",
                 "x".repeat(HeadFormat.MAX_BYTES + 10),
-                new String(HeadFormat.format(new HeadState("another-boot", 2, List.of())),
-                        StandardCharsets.US_ASCII),
+                new String(HeadFormat.format(new HeadState("another-boot", 2, List.of())), StandardCharsets.US_ASCII),
                 new String(HeadFormat.format(head(HeadState.UNKNOWN)), StandardCharsets.US_ASCII),
                 new String(HeadFormat.format(head(12)), StandardCharsets.US_ASCII)); // no such file
     }
@@ -216,7 +231,9 @@ class HeadFileTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).contains(planted);
             assertThat(readHead(root, AGENT)).contains(head(6));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 7, "w"));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(7L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(7L);
         }
     }
 
@@ -234,7 +251,9 @@ class HeadFileTest {
             assertThat(readHead(root, AGENT)).contains(head(6));
             assertThat(readState(root, AGENT)).contains(head(6));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 7, "w"));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(7L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(7L);
         }
     }
 
@@ -245,12 +264,19 @@ class HeadFileTest {
             Path head = HeadCheckpoints.head(root, AGENT);
             Files.delete(head);
             Files.createDirectory(head);
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(0L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(0L);
             Files.delete(head);
-            Files.createSymbolicLink(head, HeadCheckpoints.directory(root, AGENT).resolve(FileNames.versionFileName(0)));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(0L);
+            Files.createSymbolicLink(
+                    head, HeadCheckpoints.directory(root, AGENT).resolve(FileNames.versionFileName(0)));
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(0L);
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1, "w"));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(1L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(1L);
         }
     }
 
@@ -262,12 +288,16 @@ class HeadFileTest {
             }
             // removed outside the provider: the head names a missing file, the read lists
             Files.delete(HeadCheckpoints.directory(root, AGENT).resolve(FileNames.versionFileName(5)));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
             assertThat(readHead(root, AGENT)).contains(head(4));
 
             provider.deleteCheckpointsBefore(AGENT, 2); // keeps the latest: the head stays as it is
             assertThat(readHead(root, AGENT)).contains(head(4));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(4L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
 
             provider.deleteCheckpoints(AGENT);
             assertThat(readHead(root, AGENT)).isEmpty();
@@ -277,7 +307,9 @@ class HeadFileTest {
             assertThat(provider.getLatestCheckpoint(AGENT)).isEmpty();
 
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "w"));
-            assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains(2L);
+            assertThat(provider.getLatestCheckpoint(AGENT))
+                    .map(AgentCheckpoint::version)
+                    .contains(2L);
             provider.deleteCheckpointsBefore(AGENT, 3);
             assertThat(provider.getLatestCheckpoint(AGENT)).isEmpty();
         }
@@ -289,12 +321,18 @@ class HeadFileTest {
             for (long version = 0; version < 6; version++) {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "w"));
             }
-            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().nodeId("odd").build()))
-                    .map(AgentCheckpoint::version).contains(5L);
-            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().nodeId("even").build()))
-                    .map(AgentCheckpoint::version).contains(4L);
-            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().maxVersion(3L).build()))
-                    .map(AgentCheckpoint::version).contains(3L);
+            assertThat(provider.getLatestCheckpoint(
+                            AGENT, CheckpointFilter.builder().nodeId("odd").build()))
+                    .map(AgentCheckpoint::version)
+                    .contains(5L);
+            assertThat(provider.getLatestCheckpoint(
+                            AGENT, CheckpointFilter.builder().nodeId("even").build()))
+                    .map(AgentCheckpoint::version)
+                    .contains(4L);
+            assertThat(provider.getLatestCheckpoint(
+                            AGENT, CheckpointFilter.builder().maxVersion(3L).build()))
+                    .map(AgentCheckpoint::version)
+                    .contains(3L);
             assertThat(readHead(root, AGENT)).contains(head(5));
         }
     }

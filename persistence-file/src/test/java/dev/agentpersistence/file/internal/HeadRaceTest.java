@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Writers that share nothing but the directory — provider instances in one JVM, and two processes
- * — save interleaved versions in shuffled order (lower versions often finish last) while readers
- * ask for the latest checkpoint: a read never returns less than the highest version whose save had
- * returned before the read began, and at the end the head names the highest version.
+ * Writers that share nothing but the directory — provider instances in one JVM, and two processes — save interleaved
+ * versions in shuffled order (lower versions often finish last) while readers ask for the latest checkpoint: a read
+ * never returns less than the highest version whose save had returned before the read began, and at the end the head
+ * names the highest version.
  */
 class HeadRaceTest {
     static final String AGENT = "raced-head";
@@ -36,6 +36,7 @@ class HeadRaceTest {
 
     @TempDir
     Path root;
+
     @TempDir
     Path signals;
 
@@ -54,7 +55,9 @@ class HeadRaceTest {
         var done = new AtomicLong(-1);
         var stop = new AtomicBoolean();
         var reads = new AtomicInteger();
-        try (var first = open(root); var second = open(root); var reading = open(root)) {
+        try (var first = open(root);
+                var second = open(root);
+                var reading = open(root)) {
             List<FileStorageProvider> writers = List.of(first, second, first, second);
             var saves = new ArrayList<CompletableFuture<Void>>();
             for (int index = 0; index < writers.size(); index++) {
@@ -82,9 +85,17 @@ class HeadRaceTest {
     void twoProcesses() throws Exception {
         Path ready = signals.resolve("ready");
         Path go = signals.resolve("go");
-        try (var child = ChildJvm.start(HeadRaceWriter.class, root.toString(), AGENT, "1", "2",
-                String.valueOf(VERSIONS), ready.toString(), go.toString());
-             var provider = open(root); var reading = open(root)) {
+        try (var child = ChildJvm.start(
+                        HeadRaceWriter.class,
+                        root.toString(),
+                        AGENT,
+                        "1",
+                        "2",
+                        String.valueOf(VERSIONS),
+                        ready.toString(),
+                        go.toString());
+                var provider = open(root);
+                var reading = open(root)) {
             provider.saveCheckpoint("warm-up", checkpoint("warm-up", 0, "parent"));
             child.awaitFile(ready, Duration.ofSeconds(60));
             var done = new AtomicLong(-1);
@@ -96,8 +107,11 @@ class HeadRaceTest {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version, "parent"));
                 done.accumulateAndGet(version, Math::max);
             }
-            assertThat(child.waitFor(Duration.ofSeconds(120))).as("child exit: %s", child.output()).isZero();
-            assertThat(child.lines().stream().filter(line -> line.startsWith("saved "))).hasSize(VERSIONS / 2);
+            assertThat(child.waitFor(Duration.ofSeconds(120)))
+                    .as("child exit: %s", child.output())
+                    .isZero();
+            assertThat(child.lines().stream().filter(line -> line.startsWith("saved ")))
+                    .hasSize(VERSIONS / 2);
             stop.set(true);
             reader.get(30, TimeUnit.SECONDS);
             assertThat(reads.get()).isPositive();
@@ -106,11 +120,16 @@ class HeadRaceTest {
     }
 
     /** Reads the latest checkpoint until stopped; each read at least the highest version saved before it. */
-    private static void readUntil(FileStorageProvider provider, AtomicLong done, AtomicBoolean stop, AtomicInteger reads) {
+    private static void readUntil(
+            FileStorageProvider provider, AtomicLong done, AtomicBoolean stop, AtomicInteger reads) {
         while (!stop.get()) {
             long before = done.get();
-            long latest = provider.getLatestCheckpoint(AGENT).map(AgentCheckpoint::version).orElse(-1L);
-            assertThat(latest).as("latest read after version %s was saved", before).isGreaterThanOrEqualTo(before);
+            long latest = provider.getLatestCheckpoint(AGENT)
+                    .map(AgentCheckpoint::version)
+                    .orElse(-1L);
+            assertThat(latest)
+                    .as("latest read after version %s was saved", before)
+                    .isGreaterThanOrEqualTo(before);
             reads.incrementAndGet();
         }
     }
@@ -118,7 +137,9 @@ class HeadRaceTest {
     private void verifyEnd(FileStorageProvider provider) throws Exception {
         assertThat(provider.getCheckpoints(AGENT)).hasSize(VERSIONS);
         assertThat(readHead(root, AGENT)).contains(head(VERSIONS - 1));
-        assertThat(provider.getLatestCheckpoint(AGENT)).map(AgentCheckpoint::version).contains((long) VERSIONS - 1);
+        assertThat(provider.getLatestCheckpoint(AGENT))
+                .map(AgentCheckpoint::version)
+                .contains((long) VERSIONS - 1);
         assertThat(HeadCheckpoints.directory(root, AGENT).toFile().list())
                 .noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
     }

@@ -5,14 +5,12 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The second process of {@link HeadRaceTest}: opens the store, signals it is ready, waits for the
- * start signal, then saves its share of the versions ({@link HeadRaceTest#share}) and prints
- * {@code saved <v>} after each. Arguments: root, agent id, writer index, writers, versions, ready
- * file, start file.
+ * The second process of {@link HeadRaceTest}: opens the store, signals it is ready, waits for the start signal, then
+ * saves its share of the versions ({@link HeadRaceTest#share}) and prints {@code saved <v>} after each. Arguments:
+ * root, agent id, writer index, writers, versions, ready file, start file.
  */
 public final class HeadRaceWriter {
-    private HeadRaceWriter() {
-    }
+    private HeadRaceWriter() {}
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);

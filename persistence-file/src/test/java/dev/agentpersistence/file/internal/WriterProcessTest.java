@@ -32,8 +32,10 @@ class WriterProcessTest {
     @Test
     void anEndedProcessIsDead() throws Exception {
         Process process = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         long pid = process.pid();
         long start = process.toHandle().info().startInstant().orElseThrow().toEpochMilli();
         var owner = new WriterProcess(WriterProcess.current().orElseThrow().host(), pid, start);
@@ -45,12 +47,15 @@ class WriterProcessTest {
     @Test
     void ownersOfOtherHostsAndUnownedNamesAreLeftToTheGracePeriod() {
         WriterProcess self = WriterProcess.current().orElseThrow();
-        var otherHost = new WriterProcess("000000000000".equals(self.host()) ? "111111111111" : "000000000000",
-                Long.MAX_VALUE, 1);
+        var otherHost = new WriterProcess(
+                "000000000000".equals(self.host()) ? "111111111111" : "000000000000", Long.MAX_VALUE, 1);
         assertThat(otherHost.isKnownDead()).isFalse();
-        assertThat(WriterProcess.ofTempName(FileNames.TEMP_PREFIX + "0f1e2d3c-0000-4000-8000-000000000000")).isEmpty();
+        assertThat(WriterProcess.ofTempName(FileNames.TEMP_PREFIX + "0f1e2d3c-0000-4000-8000-000000000000"))
+                .isEmpty();
         assertThat(WriterProcess.ofTempName(FileNames.TEMP_PREFIX + "live")).isEmpty();
-        assertThat(WriterProcess.ofTempName(FileNames.TRASH_PREFIX + "0f1e2d3c")).isEmpty();
-        assertThat(WriterProcess.ofTempName(FileNames.TEMP_PREFIX + "abcdefabcdef_99999999999999999999_1_x")).isEmpty();
+        assertThat(WriterProcess.ofTempName(FileNames.TRASH_PREFIX + "0f1e2d3c"))
+                .isEmpty();
+        assertThat(WriterProcess.ofTempName(FileNames.TEMP_PREFIX + "abcdefabcdef_99999999999999999999_1_x"))
+                .isEmpty();
     }
 }

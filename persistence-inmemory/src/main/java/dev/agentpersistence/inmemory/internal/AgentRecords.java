@@ -12,9 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The records of one agent: sorted by version in a skip list (latest and version ranges in
- * O(log n)), indexed by checkpoint id. Reads take no lock; writes lock this object. Once emptied by
- * a deletion the object is retired, and an insert that finds it retired retries on a fresh one.
+ * The records of one agent: sorted by version in a skip list (latest and version ranges in O(log n)), indexed by
+ * checkpoint id. Reads take no lock; writes lock this object. Once emptied by a deletion the object is retired, and an
+ * insert that finds it retired retries on a fresh one.
  */
 public final class AgentRecords {
     private final ConcurrentSkipListMap<Long, StoredCheckpoint> byVersion = new ConcurrentSkipListMap<>();
@@ -29,8 +29,8 @@ public final class AgentRecords {
     /**
      * Inserts {@code record} unless its version or id is taken.
      *
-     * @return {@code null} when this object was retired and the caller must retry on a fresh one; else
-     *         the records holding the version or id (empty when inserted)
+     * @return {@code null} when this object was retired and the caller must retry on a fresh one; else the records
+     *     holding the version or id (empty when inserted)
      */
     public synchronized List<StoredDocument> insert(StoredCheckpoint record) {
         if (retired) {
@@ -57,7 +57,8 @@ public final class AgentRecords {
         var range = range(filter);
         Integer limit = filter.limit();
         var matches = new ArrayList<StoredDocument>();
-        for (StoredCheckpoint stored : limit == null ? range.values() : range.descendingMap().values()) {
+        for (StoredCheckpoint stored :
+                limit == null ? range.values() : range.descendingMap().values()) {
             if (stored.matches(filter)) {
                 matches.add(stored.toDocument());
                 if (limit != null && matches.size() == limit) {
@@ -86,7 +87,8 @@ public final class AgentRecords {
         Long version = versionById.get(checkpointId);
         var stored = version == null ? null : byVersion.get(version);
         return stored != null && stored.checkpointId().equals(checkpointId)
-                ? Optional.of(stored.toDocument()) : Optional.empty();
+                ? Optional.of(stored.toDocument())
+                : Optional.empty();
     }
 
     /** Deletes every record and retires this object; returns how many there were. */

@@ -13,13 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The history segments of every agent: agent id → segment id → bytes and write time. Each write is
- * one atomic {@code compute} on the agent's entry, so an agent whose last segment is deleted
- * disappears without racing a concurrent put. Bytes are copied in and out.
+ * The history segments of every agent: agent id → segment id → bytes and write time. Each write is one atomic
+ * {@code compute} on the agent's entry, so an agent whose last segment is deleted disappears without racing a
+ * concurrent put. Bytes are copied in and out.
  */
 public final class InMemorySegments implements HistorySegmentStore {
-    private record Segment(byte[] content, Instant writtenAt) {
-    }
+    private record Segment(byte[] content, Instant writtenAt) {}
 
     private final ConcurrentHashMap<String, ConcurrentSkipListMap<String, Segment>> agents = new ConcurrentHashMap<>();
 

@@ -14,10 +14,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Records in the heap of this instance: per agent a skip list by version and an id index
- * ({@link AgentRecords}), plus a segment area. Stored bytes are immutable once inserted (the shell
- * never hands them out), so records are shared, not copied. Several shells may use one backend
- * ({@link #share()}); its records are dropped when the last of them closes.
+ * Records in the heap of this instance: per agent a skip list by version and an id index ({@link AgentRecords}), plus a
+ * segment area. Stored bytes are immutable once inserted (the shell never hands them out), so records are shared, not
+ * copied. Several shells may use one backend ({@link #share()}); its records are dropped when the last of them closes.
  */
 public final class InMemoryStorageBackend implements StorageBackend {
     private final ConcurrentSkipListMap<String, AgentRecords> agents = new ConcurrentSkipListMap<>();
@@ -31,7 +30,8 @@ public final class InMemoryStorageBackend implements StorageBackend {
     @Override
     public InsertResult insert(StoredCheckpoint record) {
         while (true) {
-            List<StoredDocument> clashing = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords()).insert(record);
+            List<StoredDocument> clashing = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords())
+                    .insert(record);
             if (clashing != null) {
                 return clashing.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clashing);
             }
@@ -105,8 +105,7 @@ public final class InMemoryStorageBackend implements StorageBackend {
 
     /** Nothing to reach: the heap is always there. */
     @Override
-    public void checkHealth() {
-    }
+    public void checkHealth() {}
 
     @Override
     public String location(String agentId, String checkpointId) {

@@ -8,12 +8,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The statements of a save, in plain JDBC: the checkpoint row, its expiry row and its metadata rows
- * (one multi-row {@code INSERT}), written in the database's {@link SaveForm}. A record is written in a
- * single statement where the form allows it (always in {@link SaveForm#BLOCK}; without an expiry time
- * in {@link SaveForm#CTE}; without metadata and expiry in {@link SaveForm#STATEMENTS}). Such a save
- * needs no transaction from the caller and costs one round trip; the rows written are the same
- * either way.
+ * The statements of a save, in plain JDBC: the checkpoint row, its expiry row and its metadata rows (one multi-row
+ * {@code INSERT}), written in the database's {@link SaveForm}. A record is written in a single statement where the form
+ * allows it (always in {@link SaveForm#BLOCK}; without an expiry time in {@link SaveForm#CTE}; without metadata and
+ * expiry in {@link SaveForm#STATEMENTS}). Such a save needs no transaction from the caller and costs one round trip;
+ * the rows written are the same either way.
  */
 final class CheckpointInsert {
     private static final String CHECKPOINT_COLUMNS =
@@ -35,9 +34,11 @@ final class CheckpointInsert {
     CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
         this.prepared = Objects.requireNonNull(prepared, "prepared");
-        this.checkpointSql = "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+        this.checkpointSql =
+                "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
         this.deleteExpirySql = "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
-        this.expirySql = "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
+        this.expirySql =
+                "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
         for (int n = 1; n <= KEPT_TEXTS; n++) {
             metadataSql[n] = metadataText(n);
             chainedSql[n] = chainedText(n);
@@ -55,14 +56,16 @@ final class CheckpointInsert {
     }
 
     /**
-     * Writes {@code record}. When {@link #isOneStatement} holds this is one statement; otherwise the
-     * caller provides the transaction.
+     * Writes {@code record}. When {@link #isOneStatement} holds this is one statement; otherwise the caller provides
+     * the transaction.
      */
     void insert(Connection connection, StoredCheckpoint record, SaveForm form) throws SQLException {
         int entries = record.metadata().size();
         if (form == SaveForm.BLOCK) {
             boolean expires = record.expiresAt() != null;
-            execute(connection, entries <= KEPT_TEXTS ? blockSql[expires ? 1 : 0][entries] : blockText(entries, expires),
+            execute(
+                    connection,
+                    entries <= KEPT_TEXTS ? blockSql[expires ? 1 : 0][entries] : blockText(entries, expires),
                     statement -> {
                         int next = bindCheckpoint(statement, record);
                         if (expires) {
@@ -73,8 +76,11 @@ final class CheckpointInsert {
             return;
         }
         if (form == SaveForm.CTE && entries > 0 && record.expiresAt() == null) {
-            execute(connection, entries <= KEPT_TEXTS ? chainedSql[entries] : chainedText(entries), statement ->
-                    bindEntries(statement, bindCheckpoint(statement, record), record.metadata(), false, record));
+            execute(
+                    connection,
+                    entries <= KEPT_TEXTS ? chainedSql[entries] : chainedText(entries),
+                    statement -> bindEntries(
+                            statement, bindCheckpoint(statement, record), record.metadata(), false, record));
             return;
         }
         execute(connection, checkpointSql, statement -> bindCheckpoint(statement, record));
@@ -86,7 +92,9 @@ final class CheckpointInsert {
             execute(connection, expirySql, statement -> bindExpiry(statement, 1, record, false));
         }
         if (entries > 0) {
-            execute(connection, entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
+            execute(
+                    connection,
+                    entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
                     statement -> bindEntries(statement, 1, record.metadata(), true, record));
         }
     }
@@ -123,8 +131,8 @@ final class CheckpointInsert {
     }
 
     /**
-     * Binds the expiry statements from {@code first}: with {@code withDelete} the ids of the
-     * {@code DELETE} first, then the {@code INSERT}'s ids and time; returns the next index.
+     * Binds the expiry statements from {@code first}: with {@code withDelete} the ids of the {@code DELETE} first, then
+     * the {@code INSERT}'s ids and time; returns the next index.
      */
     private static int bindExpiry(PreparedStatement statement, int first, StoredCheckpoint record, boolean withDelete)
             throws SQLException {
@@ -140,8 +148,13 @@ final class CheckpointInsert {
     }
 
     /** Binds each entry's key and value, preceded by the ids when {@code withIds}; returns the next index. */
-    private static int bindEntries(PreparedStatement statement, int first, Map<String, String> entries, boolean withIds,
-                                   StoredCheckpoint record) throws SQLException {
+    private static int bindEntries(
+            PreparedStatement statement,
+            int first,
+            Map<String, String> entries,
+            boolean withIds,
+            StoredCheckpoint record)
+            throws SQLException {
         int i = first;
         for (var entry : entries.entrySet()) {
             if (withIds) {
@@ -155,7 +168,10 @@ final class CheckpointInsert {
     }
 
     private String metadataText(int entries) {
-        var sql = new StringBuilder("INSERT INTO ").append(tables.metadata()).append(METADATA_COLUMNS).append(" VALUES ");
+        var sql = new StringBuilder("INSERT INTO ")
+                .append(tables.metadata())
+                .append(METADATA_COLUMNS)
+                .append(" VALUES ");
         for (int n = 0; n < entries; n++) {
             sql.append(n == 0 ? "" : ", ").append("(?, ?, ?, ?)");
         }
@@ -163,12 +179,15 @@ final class CheckpointInsert {
     }
 
     /**
-     * Every statement of a save in one compound statement: its own transaction, committed at the end,
-     * rolled back on any error, which is then signalled again as it was (a duplicate key stays one).
+     * Every statement of a save in one compound statement: its own transaction, committed at the end, rolled back on
+     * any error, which is then signalled again as it was (a duplicate key stays one).
      */
     private String blockText(int entries, boolean expires) {
-        var sql = new StringBuilder("BEGIN NOT ATOMIC DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END; ")
-                .append("START TRANSACTION; ").append(checkpointSql).append("; ");
+        var sql = new StringBuilder(
+                        "BEGIN NOT ATOMIC DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END; ")
+                .append("START TRANSACTION; ")
+                .append(checkpointSql)
+                .append("; ");
         if (expires) {
             sql.append(deleteExpirySql).append("; ").append(expirySql).append("; ");
         }
@@ -179,13 +198,16 @@ final class CheckpointInsert {
     }
 
     /**
-     * The checkpoint row and {@code entries} metadata rows in one statement; the metadata rows take
-     * their ids from the checkpoint row the statement inserted, so they exist only if it does.
+     * The checkpoint row and {@code entries} metadata rows in one statement; the metadata rows take their ids from the
+     * checkpoint row the statement inserted, so they exist only if it does.
      */
     private String chainedText(int entries) {
-        var sql = new StringBuilder("WITH c AS (INSERT INTO ").append(tables.checkpoints()).append(CHECKPOINT_COLUMNS)
+        var sql = new StringBuilder("WITH c AS (INSERT INTO ")
+                .append(tables.checkpoints())
+                .append(CHECKPOINT_COLUMNS)
                 .append(" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING agent_id, checkpoint_id) INSERT INTO ")
-                .append(tables.metadata()).append(METADATA_COLUMNS)
+                .append(tables.metadata())
+                .append(METADATA_COLUMNS)
                 .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (VALUES ");
         for (int n = 0; n < entries; n++) {
             sql.append(n == 0 ? "" : ", ").append(n == 0 ? "(CAST(? AS BYTEA), CAST(? AS BYTEA))" : "(?, ?)");

@@ -14,9 +14,9 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * The SQL of every provider operation, run on a handle the caller owns. Every statement names one
- * agent in its {@code WHERE} clause, so each is served by the primary key or the
- * {@code (agent_id, version DESC)} index; ids and values are always bound, never spliced.
+ * The SQL of every provider operation, run on a handle the caller owns. Every statement names one agent in its
+ * {@code WHERE} clause, so each is served by the primary key or the {@code (agent_id, version DESC)} index; ids and
+ * values are always bound, never spliced.
  */
 public final class CheckpointStatements {
 
@@ -26,6 +26,7 @@ public final class CheckpointStatements {
     private final String collidingSql;
     /** The latest of an agent's checkpoints, unfiltered: the common read, its text built once. */
     private final String latestSql;
+
     private final CheckpointInsert insert;
     private final PreparedStatements prepared;
 
@@ -35,13 +36,15 @@ public final class CheckpointStatements {
         this.selectRows = "SELECT c.checkpoint_id, c.version, c.payload FROM " + tables.checkpoints() + " c WHERE ";
         this.byIdSql = selectRows + "c.agent_id = ? AND c.checkpoint_id = ?";
         this.insert = new CheckpointInsert(tables, prepared);
-        this.collidingSql = selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
-        this.latestSql = latestSql(FilterSql.of("", CheckpointFilter.ALL, tables)); // its condition only names the agent
+        this.collidingSql =
+                selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
+        this.latestSql =
+                latestSql(FilterSql.of("", CheckpointFilter.ALL, tables)); // its condition only names the agent
     }
 
     /**
-     * Inserts the checkpoint row, its expiry row and its metadata rows; when {@link #insertsInOneStatement}
-     * is false the caller provides the transaction.
+     * Inserts the checkpoint row, its expiry row and its metadata rows; when {@link #insertsInOneStatement} is false
+     * the caller provides the transaction.
      */
     public void insert(Connection connection, StoredCheckpoint checkpoint, SaveForm form) throws SQLException {
         insert.insert(connection, checkpoint, form);
@@ -53,14 +56,23 @@ public final class CheckpointStatements {
     }
 
     /** The matching rows in ascending version order; with a limit, the newest {@code limit} of them. */
-    public List<StoredDocument> select(Connection connection, String agentId, CheckpointFilter filter) throws SQLException {
+    public List<StoredDocument> select(Connection connection, String agentId, CheckpointFilter filter)
+            throws SQLException {
         FilterSql where = FilterSql.of(agentId, filter, tables);
         if (filter.limit() == null) {
-            return RowQuery.list(prepared, connection, agentId, selectRows + where.condition() + " ORDER BY c.version ASC",
+            return RowQuery.list(
+                    prepared,
+                    connection,
+                    agentId,
+                    selectRows + where.condition() + " ORDER BY c.version ASC",
                     where.values());
         }
-        var newestFirst = RowQuery.list(prepared, connection, agentId,
-                selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?", where.valuesAnd(filter.limit().intValue()));
+        var newestFirst = RowQuery.list(
+                prepared,
+                connection,
+                agentId,
+                selectRows + where.condition() + " ORDER BY c.version DESC LIMIT ?",
+                where.valuesAnd(filter.limit().intValue()));
         Collections.reverse(newestFirst);
         return newestFirst;
     }
@@ -80,7 +92,8 @@ public final class CheckpointStatements {
     }
 
     /** The row with this primary key. */
-    public Optional<StoredDocument> byId(Connection connection, String agentId, String checkpointId) throws SQLException {
+    public Optional<StoredDocument> byId(Connection connection, String agentId, String checkpointId)
+            throws SQLException {
         return RowQuery.first(prepared, connection, agentId, byIdSql, List.of(agentId, checkpointId));
     }
 
@@ -91,22 +104,22 @@ public final class CheckpointStatements {
     }
 
     /**
-     * Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints
-     * deleted. {@code inOneStatement}: see {@link #deleteBefore}.
+     * Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted.
+     * {@code inOneStatement}: see {@link #deleteBefore}.
      */
     public int deleteAll(Handle handle, String agentId, boolean inOneStatement) {
         return delete(handle, agentId, null, inOneStatement);
     }
 
     /**
-     * Deletes the agent's rows with a version below {@code version}; the caller provides the
-     * transaction. Returns the checkpoints deleted.
+     * Deletes the agent's rows with a version below {@code version}; the caller provides the transaction. Returns the
+     * checkpoints deleted.
      *
-     * <p>Where the metadata table has a foreign key, the expiry and metadata rows go first, then the
-     * checkpoints: a save committed in between makes the last statement fail on the key instead of
-     * leaving metadata rows behind. Without the key ({@code inOneStatement}), one {@code WITH} statement
-     * deletes the checkpoints and the rows of exactly those checkpoints, all seen in one snapshot, where
-     * the metadata of a checkpoint is always committed with it.
+     * <p>Where the metadata table has a foreign key, the expiry and metadata rows go first, then the checkpoints: a
+     * save committed in between makes the last statement fail on the key instead of leaving metadata rows behind.
+     * Without the key ({@code inOneStatement}), one {@code WITH} statement deletes the checkpoints and the rows of
+     * exactly those checkpoints, all seen in one snapshot, where the metadata of a checkpoint is always committed with
+     * it.
      */
     public int deleteBefore(Handle handle, String agentId, long version, boolean inOneStatement) {
         return delete(handle, agentId, version, inOneStatement);
@@ -116,23 +129,43 @@ public final class CheckpointStatements {
     private int delete(Handle handle, String agentId, Long version, boolean inOneStatement) {
         String below = version == null ? "" : " AND version < :version";
         if (inOneStatement) {
-            return bound(handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints()
-                            + " WHERE agent_id = :agentId" + below + " RETURNING checkpoint_id), "
-                            + "m AS (DELETE FROM " + tables.metadata() + " x USING d WHERE x.agent_id = :agentId"
-                            + " AND x.checkpoint_id = d.checkpoint_id), "
-                            + "e AS (DELETE FROM " + tables.checkpointExpiry() + " x USING d WHERE x.agent_id = :agentId"
-                            + " AND x.checkpoint_id = d.checkpoint_id) "
-                            + "SELECT COUNT(*) FROM d"), agentId, version)
-                    .mapTo(Integer.class).one();
+            return bound(
+                            handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints()
+                                    + " WHERE agent_id = :agentId" + below + " RETURNING checkpoint_id), "
+                                    + "m AS (DELETE FROM " + tables.metadata()
+                                    + " x USING d WHERE x.agent_id = :agentId"
+                                    + " AND x.checkpoint_id = d.checkpoint_id), "
+                                    + "e AS (DELETE FROM " + tables.checkpointExpiry()
+                                    + " x USING d WHERE x.agent_id = :agentId"
+                                    + " AND x.checkpoint_id = d.checkpoint_id) "
+                                    + "SELECT COUNT(*) FROM d"),
+                            agentId,
+                            version)
+                    .mapTo(Integer.class)
+                    .one();
         }
-        String ofDeleted = version == null ? "" : " AND checkpoint_id IN (SELECT c.checkpoint_id FROM "
-                + tables.checkpoints() + " c WHERE c.agent_id = :agentId AND c.version < :version)";
-        bound(handle.createUpdate("DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId" + ofDeleted),
-                agentId, version).execute();
-        bound(handle.createUpdate("DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId" + ofDeleted),
-                agentId, version).execute();
-        return bound(handle.createUpdate("DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId" + below),
-                agentId, version).execute();
+        String ofDeleted = version == null
+                ? ""
+                : " AND checkpoint_id IN (SELECT c.checkpoint_id FROM " + tables.checkpoints()
+                        + " c WHERE c.agent_id = :agentId AND c.version < :version)";
+        bound(
+                        handle.createUpdate(
+                                "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId" + ofDeleted),
+                        agentId,
+                        version)
+                .execute();
+        bound(
+                        handle.createUpdate(
+                                "DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId" + ofDeleted),
+                        agentId,
+                        version)
+                .execute();
+        return bound(
+                        handle.createUpdate(
+                                "DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId" + below),
+                        agentId,
+                        version)
+                .execute();
     }
 
     /** {@code statement} with the agent and, when not null, the version bound. */
@@ -142,9 +175,9 @@ public final class CheckpointStatements {
     }
 
     /**
-     * Deletes up to {@code batch} checkpoints whose expiry time is at or before {@code now} (epoch
-     * milliseconds), found through the {@code expires_at} index, with their metadata and expiry rows;
-     * returns how many expired checkpoints it found (the caller repeats while that equals {@code batch}).
+     * Deletes up to {@code batch} checkpoints whose expiry time is at or before {@code now} (epoch milliseconds), found
+     * through the {@code expires_at} index, with their metadata and expiry rows; returns how many expired checkpoints
+     * it found (the caller repeats while that equals {@code batch}).
      */
     public int deleteExpired(Handle handle, long now, int batch) {
         List<Map.Entry<String, String>> expired = handle.createQuery("SELECT agent_id, checkpoint_id FROM "
@@ -154,8 +187,11 @@ public final class CheckpointStatements {
                 .map((rs, ctx) -> Map.entry(rs.getString("agent_id"), rs.getString("checkpoint_id")))
                 .list();
         for (String table : List.of(tables.metadata(), tables.checkpoints())) {
-            var delete = handle.prepareBatch("DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId");
-            expired.forEach(key -> delete.bind("agentId", key.getKey()).bind("checkpointId", key.getValue()).add());
+            var delete = handle.prepareBatch(
+                    "DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId");
+            expired.forEach(key -> delete.bind("agentId", key.getKey())
+                    .bind("checkpointId", key.getValue())
+                    .add());
             if (!expired.isEmpty()) {
                 delete.execute();
             }

@@ -5,8 +5,7 @@ import java.sql.SQLException;
 
 /** The physical connection under a pool's proxy. */
 final class Connections {
-    private Connections() {
-    }
+    private Connections() {}
 
     /** The connection {@code connection} wraps, or itself when it wraps none. */
     static Connection physical(Connection connection) {

@@ -20,16 +20,14 @@ public interface Dialect {
     boolean transactionalDdl();
 
     /**
-     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional
-     * DDL the handle is inside the migration's transaction and the lock ends with it; otherwise it is
-     * a session lock released by {@link #unlockSchema}. May do nothing when the database serializes
-     * schema changes itself.
+     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional DDL the handle is
+     * inside the migration's transaction and the lock ends with it; otherwise it is a session lock released by
+     * {@link #unlockSchema}. May do nothing when the database serializes schema changes itself.
      */
     void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config);
 
     /** Releases a session lock taken by {@link #lockSchema}. */
-    default void unlockSchema(Handle handle, Tables tables) {
-    }
+    default void unlockSchema(Handle handle, Tables tables) {}
 
     /** Whether all writes of one provider must go through one lock (SQLite allows a single writer). */
     default boolean serializesWrites() {
@@ -42,26 +40,24 @@ public interface Dialect {
     }
 
     /**
-     * Whether {@code e} says the server does not take saves in {@link #saveForm()} at all (a server
-     * mode or a driver setting that refuses its syntax), so that saves fall back to
-     * {@link SaveForm#STATEMENTS}.
+     * Whether {@code e} says the server does not take saves in {@link #saveForm()} at all (a server mode or a driver
+     * setting that refuses its syntax), so that saves fall back to {@link SaveForm#STATEMENTS}.
      */
     default boolean refusesSaveForm(SQLException e) {
         return false;
     }
 
     /**
-     * Whether saves and checkpoint reads keep their prepared statements per connection: worth it where
-     * compiling a statement costs about as much as running it (an embedded database) and no
-     * network failure has to reach the pool through its statement wrappers.
+     * Whether saves and checkpoint reads keep their prepared statements per connection: worth it where compiling a
+     * statement costs about as much as running it (an embedded database) and no network failure has to reach the pool
+     * through its statement wrappers.
      */
     default boolean keepsPreparedStatements() {
         return false;
     }
 
     /** Adds the dialect's settings to a pool the provider creates itself. */
-    default void configurePool(HikariConfig pool, JdbcStorageConfig config) {
-    }
+    default void configurePool(HikariConfig pool, JdbcStorageConfig config) {}
 
     /** Statements to run on every connection of a data source the application supplied. */
     default List<String> sessionSetup(JdbcStorageConfig config) {
@@ -69,8 +65,8 @@ public interface Dialect {
     }
 
     /**
-     * The largest statement the server accepts, in bytes, read on {@code handle}; empty when the
-     * database has no limit a checkpoint document could reach.
+     * The largest statement the server accepts, in bytes, read on {@code handle}; empty when the database has no limit
+     * a checkpoint document could reach.
      */
     default OptionalLong maxStatementBytes(Handle handle) {
         return OptionalLong.empty();

@@ -15,8 +15,7 @@ import java.util.stream.Collectors;
 /** Chooses the {@link Dialect} for a JDBC URL or a database product name, and names the driver each needs. */
 public final class Dialects {
     /** A supported database: its URL prefix, its name, the Maven artifact of its driver and its dialect. */
-    private record Supported(String prefix, String name, String driverArtifact, Supplier<Dialect> dialect) {
-    }
+    private record Supported(String prefix, String name, String driverArtifact, Supplier<Dialect> dialect) {}
 
     private static final List<Supported> ALL = List.of(
             new Supported("jdbc:sqlite:", "SQLite", "org.xerial:sqlite-jdbc", SqliteDialect::new),
@@ -30,8 +29,7 @@ public final class Dialects {
             .map(s -> s.prefix() + " (" + s.name() + ", " + s.driverArtifact() + ")")
             .collect(Collectors.joining(", "));
 
-    private Dialects() {
-    }
+    private Dialects() {}
 
     /**
      * The dialect for {@code url}.
@@ -45,17 +43,19 @@ public final class Dialects {
     /**
      * Checks that a JDBC driver on the class path accepts {@code url}.
      *
-     * @throws StorageConfigurationException naming the Maven artifact to add when none does, or the
-     *                                       supported databases when the URL is not one of them
+     * @throws StorageConfigurationException naming the Maven artifact to add when none does, or the supported databases
+     *     when the URL is not one of them
      */
     public static void requireDriver(String url) {
         var database = supported(url);
         try {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
-            throw new StorageConfigurationException("No JDBC driver on the class path accepts '" + ProviderConfig.redact(url)
-                    + "' (" + database.name() + "): add the Maven artifact " + database.driverArtifact()
-                    + " to the application's dependencies", e);
+            throw new StorageConfigurationException(
+                    "No JDBC driver on the class path accepts '" + ProviderConfig.redact(url)
+                            + "' (" + database.name() + "): add the Maven artifact " + database.driverArtifact()
+                            + " to the application's dependencies",
+                    e);
         }
     }
 
@@ -83,14 +83,15 @@ public final class Dialects {
         if (url != null) {
             return forUrl(url);
         }
-        throw new PersistenceException("Unsupported database '" + product + "': the JDBC storage provider supports "
-                + SUPPORTED);
+        throw new PersistenceException(
+                "Unsupported database '" + product + "': the JDBC storage provider supports " + SUPPORTED);
     }
 
     private static Supported supported(String url) {
         Objects.requireNonNull(url, "url");
         String lower = url.toLowerCase(Locale.ROOT);
-        Optional<Supported> found = ALL.stream().filter(s -> lower.startsWith(s.prefix())).findFirst();
+        Optional<Supported> found =
+                ALL.stream().filter(s -> lower.startsWith(s.prefix())).findFirst();
         return found.orElseThrow(() -> new StorageConfigurationException("Unsupported JDBC URL '"
                 + ProviderConfig.redact(url) + "': the JDBC storage provider supports " + SUPPORTED));
     }

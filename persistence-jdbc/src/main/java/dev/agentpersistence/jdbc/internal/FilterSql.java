@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link CheckpointFilter} as an SQL condition on the checkpoint table aliased {@code c}: every
- * field becomes a predicate with positional parameters (never spliced values). {@code limit} is
- * applied by the caller as {@code ORDER BY version DESC LIMIT ?}.
+ * A {@link CheckpointFilter} as an SQL condition on the checkpoint table aliased {@code c}: every field becomes a
+ * predicate with positional parameters (never spliced values). {@code limit} is applied by the caller as {@code ORDER
+ * BY version DESC LIMIT ?}.
  *
  * @param condition the text after {@code WHERE}
- * @param values    the values of its parameters, in order
+ * @param values the values of its parameters, in order
  */
 record FilterSql(String condition, List<Object> values) {
 
@@ -43,7 +43,9 @@ record FilterSql(String condition, List<Object> values) {
             sql.append(" AND c.tombstone = 0");
         }
         for (var entry : filter.metadata().entrySet()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM ").append(tables.metadata()).append(" m")
+            sql.append(" AND EXISTS (SELECT 1 FROM ")
+                    .append(tables.metadata())
+                    .append(" m")
                     .append(" WHERE m.agent_id = c.agent_id AND m.checkpoint_id = c.checkpoint_id")
                     .append(" AND m.meta_key = ? AND m.meta_value = ?)");
             values.add(utf8(entry.getKey()));

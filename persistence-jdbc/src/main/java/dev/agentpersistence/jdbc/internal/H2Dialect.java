@@ -6,8 +6,8 @@ import java.util.Set;
 import org.jdbi.v3.core.Handle;
 
 /**
- * H2 2.x: DDL commits implicitly and H2 serializes schema changes itself, so migrations rely on
- * idempotent {@code IF NOT EXISTS} statements and the migrator's retry.
+ * H2 2.x: DDL commits implicitly and H2 serializes schema changes itself, so migrations rely on idempotent {@code IF
+ * NOT EXISTS} statements and the migrator's retry.
  */
 final class H2Dialect implements Dialect {
     private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "VARBINARY", "BLOB", "", false, false);

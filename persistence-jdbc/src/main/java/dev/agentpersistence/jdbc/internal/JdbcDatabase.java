@@ -25,10 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs provider operations against one database: prepares the schema on first use, serializes
- * writes where the dialect needs it, retries deadlocks and broken connections a bounded number of
- * times, and turns driver errors into the library's exceptions (a statement over the server's size
- * limit into a {@link StatementTooLargeException}, never retried).
+ * Runs provider operations against one database: prepares the schema on first use, serializes writes where the dialect
+ * needs it, retries deadlocks and broken connections a bounded number of times, and turns driver errors into the
+ * library's exceptions (a statement over the server's size limit into a {@link StatementTooLargeException}, never
+ * retried).
  */
 public final class JdbcDatabase implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcDatabase.class);
@@ -44,19 +44,23 @@ public final class JdbcDatabase implements AutoCloseable {
     private volatile Dialect dialect;
     /** Set when the server refused the dialect's {@link SaveForm}. */
     private volatile boolean saveFormRefused;
+
     private volatile String endpoint;
     /** Hides the URL's and the password setting's credentials in messages and causes. */
     private final Redactor redactor;
+
     private volatile List<String> sessionSetup = List.of();
     /** The physical connections {@link #sessionSetup} already ran on; weak, so closed ones go. */
     private final Map<Connection, Boolean> preparedSessions = Collections.synchronizedMap(new WeakHashMap<>());
+
     private volatile boolean ready;
     /** The server's statement size limit once read; empty when it has none. */
     private volatile OptionalLong statementLimit;
     /** Kept per connection only in the pool this object owns: an application's connections are its own. */
     private final PreparedStatements preparedStatements;
 
-    private JdbcDatabase(Jdbi jdbi, HikariDataSource ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
+    private JdbcDatabase(
+            Jdbi jdbi, HikariDataSource ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
         this.jdbi = jdbi;
         this.ownedPool = ownedPool;
         this.preparedStatements = new PreparedStatements(
@@ -64,15 +68,16 @@ public final class JdbcDatabase implements AutoCloseable {
         this.config = config;
         this.tables = new Tables(config.tablePrefix());
         this.dialect = dialect;
-        this.redactor = Redactor.forCredentialsIn(config.url()).andSecret(config.password().orElse(null));
+        this.redactor = Redactor.forCredentialsIn(config.url())
+                .andSecret(config.password().orElse(null));
         this.endpoint = redactor.redact(endpoint);
     }
 
     /**
      * A database reached through a pool this object creates and closes; the dialect comes from the URL.
      *
-     * @throws dev.agentpersistence.StorageConfigurationException when the URL is not a supported database
-     *         or no driver on the class path accepts it (naming the Maven artifact to add)
+     * @throws dev.agentpersistence.StorageConfigurationException when the URL is not a supported database or no driver
+     *     on the class path accepts it (naming the Maven artifact to add)
      */
     public static JdbcDatabase pooled(JdbcStorageConfig config) {
         Objects.requireNonNull(config, "config");
@@ -84,8 +89,12 @@ public final class JdbcDatabase implements AutoCloseable {
 
     /** A database reached through the application's {@code Jdbi}; the dialect is detected on first use. */
     public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config) {
-        return new JdbcDatabase(Objects.requireNonNull(jdbi, "jdbi"), null, Objects.requireNonNull(config, "config"),
-                null, "the application's data source");
+        return new JdbcDatabase(
+                Objects.requireNonNull(jdbi, "jdbi"),
+                null,
+                Objects.requireNonNull(config, "config"),
+                null,
+                "the application's data source");
     }
 
     /** The prepared statements of saves and checkpoint reads, kept per connection where the dialect asks for it. */
@@ -110,8 +119,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * The largest statement the server accepts, in bytes, read from the server on the first call and
-     * kept for this object's lifetime; empty when the database has no such limit.
+     * The largest statement the server accepts, in bytes, read from the server on the first call and kept for this
+     * object's lifetime; empty when the database has no such limit.
      */
     public OptionalLong statementLimit() {
         OptionalLong known = statementLimit;
@@ -143,8 +152,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs an insert in one transaction; returns {@code false} instead of failing when it hit a
-     * duplicate key. Safe to repeat after a broken connection: the repeat finds its own row.
+     * Runs an insert in one transaction; returns {@code false} instead of failing when it hit a duplicate key. Safe to
+     * repeat after a broken connection: the repeat finds its own row.
      */
     public boolean insert(String operation, Consumer<Handle> work) {
         return run(operation, true, true, handle -> {
@@ -161,10 +170,9 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs an insert on a plain connection; returns {@code false} instead of failing when it hit a
-     * duplicate key. With {@code oneStatement} the work is a single statement run in autocommit (the
-     * database makes it atomic); otherwise it runs in one transaction. Safe to repeat after a broken
-     * connection: the repeat finds its own row.
+     * Runs an insert on a plain connection; returns {@code false} instead of failing when it hit a duplicate key. With
+     * {@code oneStatement} the work is a single statement run in autocommit (the database makes it atomic); otherwise
+     * it runs in one transaction. Safe to repeat after a broken connection: the repeat finds its own row.
      */
     public boolean insert(String operation, boolean oneStatement, ConnectionWork work) {
         return runOnConnection(operation, true, true, connection -> {
@@ -176,7 +184,8 @@ public final class JdbcDatabase implements AutoCloseable {
                 }
                 return true;
             } catch (SQLException e) {
-                if (FailureKind.of(new UnableToExecuteStatementException(e, null), dialect) == FailureKind.UNIQUE_VIOLATION) {
+                if (FailureKind.of(new UnableToExecuteStatementException(e, null), dialect)
+                        == FailureKind.UNIQUE_VIOLATION) {
                     return false;
                 }
                 throw e;
@@ -196,8 +205,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Whether {@code failure} of a save in {@code form} says the server refuses that form; if so, later
-     * saves use {@link SaveForm#STATEMENTS} (logged once).
+     * Whether {@code failure} of a save in {@code form} says the server refuses that form; if so, later saves use
+     * {@link SaveForm#STATEMENTS} (logged once).
      */
     public boolean refusedSaveForm(SaveForm form, RuntimeException failure) {
         if (form == SaveForm.STATEMENTS) {
@@ -207,8 +216,12 @@ public final class JdbcDatabase implements AutoCloseable {
             if (t instanceof SQLException sql && dialect.refusesSaveForm(sql)) {
                 if (!saveFormRefused) {
                     saveFormRefused = true;
-                    LOG.info("{} refused saves as one {} statement ({}); saving with a transaction of several statements",
-                            endpoint, form, redactor.redact(sql.getMessage()));
+                    LOG.info(
+                            "{} refused saves as one {} statement ({}); saving with a transaction of several "
+                                    + "statements",
+                            endpoint,
+                            form,
+                            redactor.redact(sql.getMessage()));
                 }
                 return true;
             }
@@ -217,8 +230,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Whether the metadata table has no foreign key (migration 4 dropped it), so that a deletion must
-     * remove checkpoints and their metadata rows in one statement ({@code WITH ... DELETE}).
+     * Whether the metadata table has no foreign key (migration 4 dropped it), so that a deletion must remove
+     * checkpoints and their metadata rows in one statement ({@code WITH ... DELETE}).
      */
     public boolean deletesThroughCte() {
         ensureReady();
@@ -262,10 +275,10 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on a connection of the pool this object owns (no JDBI handle around it), or
-     * on the connection of a handle of the application's {@code Jdbi}. A connection that cannot be
-     * obtained fails as JDBI's {@link ConnectionException} and a failed statement as its
-     * {@link UnableToExecuteStatementException}, so both are classified like every other failure.
+     * Runs {@code work} on a connection of the pool this object owns (no JDBI handle around it), or on the connection
+     * of a handle of the application's {@code Jdbi}. A connection that cannot be obtained fails as JDBI's
+     * {@link ConnectionException} and a failed statement as its {@link UnableToExecuteStatementException}, so both are
+     * classified like every other failure.
      */
     private <T> T withConnection(ConnectionCall<T> work) {
         if (ownedPool == null) {
@@ -291,8 +304,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs {@code attempt}, repeating it after deadlocks and busy errors and, when {@code idempotent},
-     * after a broken connection; translates the final failure.
+     * Runs {@code attempt}, repeating it after deadlocks and busy errors and, when {@code idempotent}, after a broken
+     * connection; translates the final failure.
      */
     private <T> T retrying(String operation, boolean idempotent, Supplier<T> attempt) {
         for (int n = 1; ; n++) {
@@ -307,7 +320,12 @@ public final class JdbcDatabase implements AutoCloseable {
                 if (!retry) {
                     throw translate(operation, e, kind);
                 }
-                LOG.debug("{} on {} failed ({}), attempt {}: {}", operation, endpoint, kind, n,
+                LOG.debug(
+                        "{} on {} failed ({}), attempt {}: {}",
+                        operation,
+                        endpoint,
+                        kind,
+                        n,
                         redactor.redact(e.toString()));
                 if (kind == FailureKind.TRANSIENT) {
                     RetryPause.pause(n);
@@ -327,8 +345,8 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs the dialect's session statements once per physical connection (a pool hands the same one
-     * out again and again; the settings they make last as long as it does).
+     * Runs the dialect's session statements once per physical connection (a pool hands the same one out again and
+     * again; the settings they make last as long as it does).
      */
     private void setUpSession(Handle handle, List<String> setup) {
         Connection physical = Connections.physical(handle.getConnection());
@@ -355,7 +373,8 @@ public final class JdbcDatabase implements AutoCloseable {
                 detectDialect();
             }
             if (config.migrate()) {
-                var migrator = new SchemaMigrator(dialect, tables, config, dialect.ddl().migrations(tables));
+                var migrator = new SchemaMigrator(
+                        dialect, tables, config, dialect.ddl().migrations(tables));
                 runPreparation("schema migration", () -> {
                     if (dialect.serializesWrites()) {
                         writeLock.lock();
@@ -376,23 +395,25 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     private void detectDialect() {
-        runPreparation("database detection", () -> jdbi.useHandle(handle -> {
-            String url;
-            String product;
-            try {
-                var meta = handle.getConnection().getMetaData();
-                url = meta.getURL();
-                product = meta.getDatabaseProductName();
-            } catch (SQLException e) {
-                throw new ConnectionException(e);
-            }
-            Dialect detected = Dialects.forConnection(url, product);
-            if (url != null) {
-                endpoint = redactor.redact(url);
-            }
-            sessionSetup = List.copyOf(detected.sessionSetup(config));
-            dialect = detected;
-        }));
+        runPreparation(
+                "database detection",
+                () -> jdbi.useHandle(handle -> {
+                    String url;
+                    String product;
+                    try {
+                        var meta = handle.getConnection().getMetaData();
+                        url = meta.getURL();
+                        product = meta.getDatabaseProductName();
+                    } catch (SQLException e) {
+                        throw new ConnectionException(e);
+                    }
+                    Dialect detected = Dialects.forConnection(url, product);
+                    if (url != null) {
+                        endpoint = redactor.redact(url);
+                    }
+                    sessionSetup = List.copyOf(detected.sessionSetup(config));
+                    dialect = detected;
+                }));
     }
 
     /** Runs an idempotent preparation step (detection, migration) with the operations' retry rules. */
@@ -414,14 +435,20 @@ public final class JdbcDatabase implements AutoCloseable {
         Throwable cause = redactor.redact(driver != null ? driver : failure);
         String where = dialectName() + " database " + endpoint;
         return switch (kind) {
-            case UNAVAILABLE, CONNECTION_LOST -> new StorageUnavailableException(
-                    where + " is unavailable (" + operation + "): " + detail, cause);
-            case STATEMENT_TOO_LARGE -> new StatementTooLargeException(operation + " failed on " + where
-                    + ": the statement exceeds the server's size limit: " + detail, cause);
-            case TRANSIENT -> new StorageUnavailableException(where + " stayed busy or deadlocked through "
-                    + MAX_TRANSIENT_ATTEMPTS + " attempts (" + operation + "): " + detail, cause);
-            default -> new PersistenceException(operation + " failed on " + where + ": " + detail,
-                    redactor.redact(failure));
+            case UNAVAILABLE, CONNECTION_LOST ->
+                new StorageUnavailableException(where + " is unavailable (" + operation + "): " + detail, cause);
+            case STATEMENT_TOO_LARGE ->
+                new StatementTooLargeException(
+                        operation + " failed on " + where + ": the statement exceeds the server's size limit: "
+                                + detail,
+                        cause);
+            case TRANSIENT ->
+                new StorageUnavailableException(
+                        where + " stayed busy or deadlocked through " + MAX_TRANSIENT_ATTEMPTS + " attempts ("
+                                + operation + "): " + detail,
+                        cause);
+            default ->
+                new PersistenceException(operation + " failed on " + where + ": " + detail, redactor.redact(failure));
         };
     }
 }

@@ -15,10 +15,10 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Records in a relational database: one row per checkpoint (the document plus the columns every
- * filter field is evaluated on), one row per metadata entry, an expiry row when the record expires,
- * and the history segment table. Filters, limits and "latest" run as indexed SQL. An insert is one
- * transaction; a unique-key violation answers with the rows holding the version or id.
+ * Records in a relational database: one row per checkpoint (the document plus the columns every filter field is
+ * evaluated on), one row per metadata entry, an expiry row when the record expires, and the history segment table.
+ * Filters, limits and "latest" run as indexed SQL. An insert is one transaction; a unique-key violation answers with
+ * the rows holding the version or id.
  */
 public final class JdbcStorageBackend implements StorageBackend {
     private static final int EXPIRY_BATCH = 500;
@@ -38,15 +38,16 @@ public final class JdbcStorageBackend implements StorageBackend {
     }
 
     /**
-     * One transaction. On MariaDB/MySQL a record whose statement would exceed the server's
-     * {@code max_allowed_packet} is refused before it is sent, and one the server refuses for its
-     * size likewise, with {@link CheckpointTooLargeException}, never retried.
+     * One transaction. On MariaDB/MySQL a record whose statement would exceed the server's {@code max_allowed_packet}
+     * is refused before it is sent, and one the server refuses for its size likewise, with
+     * {@link CheckpointTooLargeException}, never retried.
      */
     @Override
     public InsertResult insert(StoredCheckpoint record) {
         OptionalLong limit = database.statementLimit();
         if (limit.isPresent() && database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
-            throw new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(), limit.getAsLong());
+            throw new CheckpointTooLargeException(
+                    record.agentId(), record.checkpointId(), record.size(), limit.getAsLong());
         }
         boolean inserted;
         try {
@@ -60,7 +61,10 @@ public final class JdbcStorageBackend implements StorageBackend {
                 inserted = insert(record, SaveForm.STATEMENTS);
             }
         } catch (StatementTooLargeException e) {
-            var tooLarge = new CheckpointTooLargeException(record.agentId(), record.checkpointId(), record.size(),
+            var tooLarge = new CheckpointTooLargeException(
+                    record.agentId(),
+                    record.checkpointId(),
+                    record.size(),
                     database.statementLimit().orElse(-1));
             tooLarge.initCause(e);
             throw tooLarge;
@@ -68,12 +72,16 @@ public final class JdbcStorageBackend implements StorageBackend {
         if (inserted) {
             return InsertResult.stored();
         }
-        return InsertResult.clashedWith(database.readOnConnection("saveCheckpoint",
-                connection -> statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
+        return InsertResult.clashedWith(database.readOnConnection(
+                "saveCheckpoint",
+                connection ->
+                        statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
     }
 
     private boolean insert(StoredCheckpoint record, SaveForm form) {
-        return database.insert("saveCheckpoint", statements.insertsInOneStatement(record, form),
+        return database.insert(
+                "saveCheckpoint",
+                statements.insertsInOneStatement(record, form),
                 connection -> statements.insert(connection, record, form));
     }
 
@@ -94,12 +102,16 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     @Override
     public int deleteAll(String agentId) {
-        return database.write("deleteCheckpoints", false, h -> statements.deleteAll(h, agentId, database.deletesThroughCte()));
+        return database.write(
+                "deleteCheckpoints", false, h -> statements.deleteAll(h, agentId, database.deletesThroughCte()));
     }
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        return database.write("deleteCheckpointsBefore", false, h -> statements.deleteBefore(h, agentId, version, database.deletesThroughCte()));
+        return database.write(
+                "deleteCheckpointsBefore",
+                false,
+                h -> statements.deleteBefore(h, agentId, version, database.deletesThroughCte()));
     }
 
     @Override
@@ -137,7 +149,9 @@ public final class JdbcStorageBackend implements StorageBackend {
     /** {@code SELECT 1} on a pooled connection. */
     @Override
     public void checkHealth() {
-        database.read("checkHealth", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+        database.read(
+                "checkHealth",
+                h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
     }
 
     /** The same text for every row; built again only when the endpoint became known (an application's data source). */
@@ -146,15 +160,16 @@ public final class JdbcStorageBackend implements StorageBackend {
         String endpoint = database.endpoint();
         Location known = location;
         if (known == null || known.endpoint() != endpoint) {
-            known = new Location(endpoint, "row (agent_id, checkpoint_id) of table " + database.tables().checkpoints()
-                    + " in " + endpoint);
+            known = new Location(
+                    endpoint,
+                    "row (agent_id, checkpoint_id) of table "
+                            + database.tables().checkpoints() + " in " + endpoint);
             location = known;
         }
         return known.text();
     }
 
-    private record Location(String endpoint, String text) {
-    }
+    private record Location(String endpoint, String text) {}
 
     /** Closes the connection pool when the backend created it. */
     @Override
@@ -164,6 +179,7 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     @Override
     public String toString() {
-        return database.dialectName() + " " + database.endpoint() + ", tables " + database.tables().prefix() + "*";
+        return database.dialectName() + " " + database.endpoint() + ", tables "
+                + database.tables().prefix() + "*";
     }
 }

@@ -8,10 +8,10 @@ import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 
 /**
- * MariaDB and MySQL (InnoDB): DDL commits implicitly, so migrations are idempotent and serialized
- * by a named {@code GET_LOCK}. Strings use a binary no-pad collation so ids compare exactly
- * (case, accents and trailing spaces all count). A statement larger than the server's
- * {@code max_allowed_packet} is refused and the connection dropped, so saves check the size first.
+ * MariaDB and MySQL (InnoDB): DDL commits implicitly, so migrations are idempotent and serialized by a named
+ * {@code GET_LOCK}. Strings use a binary no-pad collation so ids compare exactly (case, accents and trailing spaces all
+ * count). A statement larger than the server's {@code max_allowed_packet} is refused and the connection dropped, so
+ * saves check the size first.
  */
 final class MariaDbDialect implements Dialect {
     private static final int DUPLICATE_KEY = 1062;
@@ -21,6 +21,7 @@ final class MariaDbDialect implements Dialect {
     private static final int PACKET_TOO_LARGE = 1153;
     /** A statement the binary protocol cannot prepare (a compound statement, with {@code useServerPrepStmts}). */
     private static final int UNSUPPORTED_IN_PREPARED = 1295;
+
     private static final int PARSE_ERROR = 1064;
     private static final String PACKET_SETTING = "max_allowed_packet";
 
@@ -31,8 +32,13 @@ final class MariaDbDialect implements Dialect {
     private MariaDbDialect(String name, String collation, boolean compoundStatements) {
         this.name = name;
         this.compoundStatements = compoundStatements;
-        this.ddl = new SchemaDdl("VARCHAR(256)", "MEDIUMBLOB", "LONGBLOB",
-                " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation, true, false);
+        this.ddl = new SchemaDdl(
+                "VARCHAR(256)",
+                "MEDIUMBLOB",
+                "LONGBLOB",
+                " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=" + collation,
+                true,
+                false);
     }
 
     /** MariaDB 10.6 and later. */
@@ -61,7 +67,10 @@ final class MariaDbDialect implements Dialect {
         return compoundStatements ? SaveForm.BLOCK : SaveForm.STATEMENTS;
     }
 
-    /** A compound statement refused: prepared by the server ({@code useServerPrepStmts}), or a mode where it does not parse. */
+    /**
+     * A compound statement refused: prepared by the server ({@code useServerPrepStmts}), or a mode where it does not
+     * parse.
+     */
     @Override
     public boolean refusesSaveForm(SQLException e) {
         return compoundStatements && (e.getErrorCode() == UNSUPPORTED_IN_PREPARED || e.getErrorCode() == PARSE_ERROR);
@@ -88,12 +97,16 @@ final class MariaDbDialect implements Dialect {
 
     @Override
     public void unlockSchema(Handle handle, Tables tables) {
-        handle.createQuery("SELECT RELEASE_LOCK(:name)").bind("name", tables.lockName()).mapTo(Integer.class).one();
+        handle.createQuery("SELECT RELEASE_LOCK(:name)")
+                .bind("name", tables.lockName())
+                .mapTo(Integer.class)
+                .one();
     }
 
     @Override
     public void configurePool(HikariConfig pool, JdbcStorageConfig config) {
-        pool.addDataSourceProperty("connectTimeout", Long.toString(config.connectionTimeout().toMillis()));
+        pool.addDataSourceProperty(
+                "connectTimeout", Long.toString(config.connectionTimeout().toMillis()));
     }
 
     @Override
@@ -108,7 +121,9 @@ final class MariaDbDialect implements Dialect {
 
     @Override
     public OptionalLong maxStatementBytes(Handle handle) {
-        Long limit = handle.createQuery("SELECT @@max_allowed_packet").mapTo(Long.class).one();
+        Long limit = handle.createQuery("SELECT @@max_allowed_packet")
+                .mapTo(Long.class)
+                .one();
         return limit == null ? OptionalLong.empty() : OptionalLong.of(limit);
     }
 
@@ -130,7 +145,8 @@ final class MariaDbDialect implements Dialect {
             return true;
         }
         String message = e.getMessage();
-        return message != null && message.contains(PACKET_SETTING)
+        return message != null
+                && message.contains(PACKET_SETTING)
                 && ("08S01".equals(e.getSQLState()) || SqlStates.isConnectionFailure(e));
     }
 }

@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One step of the schema. Statements must be idempotent ({@code IF NOT EXISTS}) so that a step
- * interrupted on a database without transactional DDL can simply run again.
+ * One step of the schema. Statements must be idempotent ({@code IF NOT EXISTS}) so that a step interrupted on a
+ * database without transactional DDL can simply run again.
  *
- * @param version     1-based, strictly increasing
+ * @param version 1-based, strictly increasing
  * @param description what the step does, recorded in the schema version table
- * @param statements  DDL run in order
+ * @param statements DDL run in order
  */
 public record Migration(int version, String description, List<String> statements) {
     public Migration {

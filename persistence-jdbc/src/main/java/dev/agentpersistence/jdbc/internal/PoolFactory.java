@@ -11,15 +11,14 @@ import java.util.regex.Pattern;
 /** Creates the HikariCP pool of a provider that owns its connections. */
 final class PoolFactory {
     private static final long MIN_VALIDATION_MILLIS = 250;
-    private static final Pattern USER_INFO = Pattern.compile("(jdbc:[A-Za-z0-9]+://)([^:/@?]*):([^/]*)@([^@/]*(?:/.*)?)");
+    private static final Pattern USER_INFO =
+            Pattern.compile("(jdbc:[A-Za-z0-9]+://)([^:/@?]*):([^/]*)@([^@/]*(?:/.*)?)");
 
-    private PoolFactory() {
-    }
+    private PoolFactory() {}
 
     /**
-     * A pool that starts without connecting (so a provider can be created while the database is
-     * down), waits at most the configured connection timeout for a connection, and replaces broken
-     * connections on the next borrow.
+     * A pool that starts without connecting (so a provider can be created while the database is down), waits at most
+     * the configured connection timeout for a connection, and replaces broken connections on the next borrow.
      */
     static HikariDataSource create(JdbcStorageConfig config, Dialect dialect) {
         var pool = new HikariConfig();

@@ -10,8 +10,8 @@ import java.sql.SQLException;
 import org.jdbi.v3.core.Handle;
 
 /**
- * PostgreSQL: transactional DDL guarded by a transaction-scoped advisory lock; the document is
- * stored as {@code bytea} (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
+ * PostgreSQL: transactional DDL guarded by a transaction-scoped advisory lock; the document is stored as {@code bytea}
+ * (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
  */
 final class PostgresDialect implements Dialect {
     private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false, true);

@@ -9,13 +9,12 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * Where the statements of saves and checkpoint reads come from. On an embedded database (SQLite)
- * compiling a statement cost as much as running it, so the statements are kept per physical
- * connection of the provider's own pool, at most {@value #PER_CONNECTION} texts each (the least
- * recently used one is closed), and reused by whoever borrows that connection next; a pool lends a
- * connection to one thread at a time. Elsewhere every call prepares its statement and closes it
- * after use. Statements of closed connections are forgotten when the next new connection shows up,
- * so at most one closed connection's statements are held.
+ * Where the statements of saves and checkpoint reads come from. On an embedded database (SQLite) compiling a statement
+ * cost as much as running it, so the statements are kept per physical connection of the provider's own pool, at most
+ * {@value #PER_CONNECTION} texts each (the least recently used one is closed), and reused by whoever borrows that
+ * connection next; a pool lends a connection to one thread at a time. Elsewhere every call prepares its statement and
+ * closes it after use. Statements of closed connections are forgotten when the next new connection shows up, so at most
+ * one closed connection's statements are held.
  */
 final class PreparedStatements {
     static final int PER_CONNECTION = 16;
@@ -45,8 +44,8 @@ final class PreparedStatements {
     }
 
     /**
-     * Takes back a statement of {@link #prepare}: closes it unless it is kept; a kept one that
-     * failed is closed and forgotten, so the next read prepares it afresh.
+     * Takes back a statement of {@link #prepare}: closes it unless it is kept; a kept one that failed is closed and
+     * forgotten, so the next read prepares it afresh.
      */
     void release(Connection connection, String sql, PreparedStatement statement, boolean failed) throws SQLException {
         if (!keep.getAsBoolean()) {

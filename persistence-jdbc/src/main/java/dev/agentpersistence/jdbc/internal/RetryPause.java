@@ -4,8 +4,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** Short randomized pauses between retries of an operation that collided with another writer. */
 final class RetryPause {
-    private RetryPause() {
-    }
+    private RetryPause() {}
 
     /** Sleeps about {@code 5ms * 2^(attempt-1)}, at most ~200ms, with jitter; keeps the interrupt flag. */
     static void pause(int attempt) {

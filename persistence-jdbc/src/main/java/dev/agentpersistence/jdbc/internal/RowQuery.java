@@ -10,19 +10,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and
- * load path, where JDBI's handle and statement machinery cost more than the database's own work on
- * an embedded database. The query selects {@code checkpoint_id, version, payload} in that order, of
- * one agent's rows (the agent's id is not read back: every query names it). Failures are thrown as
- * they come; {@link JdbcDatabase} classifies and retries them.
+ * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and load path, where
+ * JDBI's handle and statement machinery cost more than the database's own work on an embedded database. The query
+ * selects {@code checkpoint_id, version, payload} in that order, of one agent's rows (the agent's id is not read back:
+ * every query names it). Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
 final class RowQuery {
-    private RowQuery() {
-    }
+    private RowQuery() {}
 
     /** Every row of {@code agentId} that {@code sql} selects with {@code values} bound in order. */
-    static List<StoredDocument> list(PreparedStatements statements, Connection connection, String agentId, String sql,
-                                     List<Object> values) throws SQLException {
+    static List<StoredDocument> list(
+            PreparedStatements statements, Connection connection, String agentId, String sql, List<Object> values)
+            throws SQLException {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {
@@ -41,8 +40,9 @@ final class RowQuery {
     }
 
     /** The first row of {@code agentId} that {@code sql} selects with {@code values} bound in order. */
-    static Optional<StoredDocument> first(PreparedStatements statements, Connection connection, String agentId,
-                                          String sql, List<Object> values) throws SQLException {
+    static Optional<StoredDocument> first(
+            PreparedStatements statements, Connection connection, String agentId, String sql, List<Object> values)
+            throws SQLException {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {

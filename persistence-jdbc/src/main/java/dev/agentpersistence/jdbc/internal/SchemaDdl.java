@@ -7,20 +7,24 @@ import java.util.Objects;
 /**
  * The schema's DDL written with one dialect's column types.
  *
- * @param idType        type of agent and checkpoint ids (up to 256 UTF-16 characters, compared exactly)
- * @param utf8Type      type of node ids and metadata keys and values, stored as their UTF-8 bytes so that
- *                      they compare byte for byte on every database (no collation, and PostgreSQL's
- *                      {@code text}, which refuses U+0000, is avoided)
- * @param binaryType    type of the codec document
- * @param tableOptions  appended to every {@code CREATE TABLE}, such as engine and collation
- * @param inlineIndexes whether indexes are declared inside {@code CREATE TABLE} (MySQL has no
- *                      {@code CREATE INDEX IF NOT EXISTS}) rather than as separate statements
- * @param plannedForeignKeys whether the database plans foreign-key checks from table statistics
- *                      (PostgreSQL), so that migration 4 drops the metadata table's key; elsewhere a
- *                      check always probes the referenced primary key and the key stays
+ * @param idType type of agent and checkpoint ids (up to 256 UTF-16 characters, compared exactly)
+ * @param utf8Type type of node ids and metadata keys and values, stored as their UTF-8 bytes so that they compare byte
+ *     for byte on every database (no collation, and PostgreSQL's {@code text}, which refuses U+0000, is avoided)
+ * @param binaryType type of the codec document
+ * @param tableOptions appended to every {@code CREATE TABLE}, such as engine and collation
+ * @param inlineIndexes whether indexes are declared inside {@code CREATE TABLE} (MySQL has no {@code CREATE INDEX IF
+ *     NOT EXISTS}) rather than as separate statements
+ * @param plannedForeignKeys whether the database plans foreign-key checks from table statistics (PostgreSQL), so that
+ *     migration 4 drops the metadata table's key; elsewhere a check always probes the referenced primary key and the
+ *     key stays
  */
-public record SchemaDdl(String idType, String utf8Type, String binaryType, String tableOptions,
-                        boolean inlineIndexes, boolean plannedForeignKeys) {
+public record SchemaDdl(
+        String idType,
+        String utf8Type,
+        String binaryType,
+        String tableOptions,
+        boolean inlineIndexes,
+        boolean plannedForeignKeys) {
     public SchemaDdl {
         Objects.requireNonNull(idType, "idType");
         Objects.requireNonNull(utf8Type, "utf8Type");
@@ -37,8 +41,8 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
     }
 
     /**
-     * Version 1: the checkpoint table, keyed by {@code (agent_id, checkpoint_id)} with a unique
-     * {@code (agent_id, version DESC)} index (latest is one index probe), and the metadata table.
+     * Version 1: the checkpoint table, keyed by {@code (agent_id, checkpoint_id)} with a unique {@code (agent_id,
+     * version DESC)} index (latest is one index probe), and the metadata table.
      */
     public List<String> version1(Tables t) {
         var statements = new ArrayList<String>();
@@ -56,8 +60,8 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
                 + (inlineIndexes ? ", " + versionIndex + " (agent_id, version DESC)" : "")
                 + ")" + tableOptions);
         if (!inlineIndexes) {
-            statements.add("CREATE " + versionIndex.replace("INDEX ", "INDEX IF NOT EXISTS ")
-                    + " ON " + t.checkpoints() + " (agent_id, version DESC)");
+            statements.add("CREATE " + versionIndex.replace("INDEX ", "INDEX IF NOT EXISTS ") + " ON " + t.checkpoints()
+                    + " (agent_id, version DESC)");
         }
         statements.add("CREATE TABLE IF NOT EXISTS " + t.metadata() + " ("
                 + "agent_id " + idType + " NOT NULL, "
@@ -76,8 +80,8 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
     }
 
     /**
-     * Version 2: the history segment table, keyed by {@code (agent_id, segment_id)}, with the write
-     * time in epoch milliseconds.
+     * Version 2: the history segment table, keyed by {@code (agent_id, segment_id)}, with the write time in epoch
+     * milliseconds.
      */
     public List<String> version2(Tables t) {
         return List.of("CREATE TABLE IF NOT EXISTS " + t.historySegments() + " ("
@@ -90,10 +94,9 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
     }
 
     /**
-     * Version 3: the checkpoint expiry table, keyed like checkpoints, with an index on
-     * {@code expires_at} (epoch milliseconds), for the time to live. A table of its own rather than a
-     * column: an {@code ALTER TABLE} of the checkpoint table would race with writers of other
-     * processes on databases without transactional DDL.
+     * Version 3: the checkpoint expiry table, keyed like checkpoints, with an index on {@code expires_at} (epoch
+     * milliseconds), for the time to live. A table of its own rather than a column: an {@code ALTER TABLE} of the
+     * checkpoint table would race with writers of other processes on databases without transactional DDL.
      */
     public List<String> version3(Tables t) {
         var statements = new ArrayList<String>();
@@ -105,19 +108,19 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
                 + "CONSTRAINT " + t.checkpointExpiry() + "_pk PRIMARY KEY (agent_id, checkpoint_id)"
                 + ")" + tableOptions);
         if (!inlineIndexes) {
-            statements.add("CREATE INDEX IF NOT EXISTS " + t.expiryIndex() + " ON " + t.checkpointExpiry() + " (expires_at)");
+            statements.add(
+                    "CREATE INDEX IF NOT EXISTS " + t.expiryIndex() + " ON " + t.checkpointExpiry() + " (expires_at)");
         }
         return statements;
     }
 
     /**
-     * Version 4: where foreign-key checks are {@link #plannedForeignKeys planned from statistics}, the
-     * metadata table's foreign key is dropped (elsewhere this version changes nothing). PostgreSQL plans
-     * the check of each metadata row once per session; a plan made while the checkpoint table was
-     * small (just created, or analyzed then) scans the whole table for every row saved, so a save
-     * slowed down as the table grew until the next {@code ANALYZE}. The provider writes metadata rows
-     * only in the statement or transaction that writes their checkpoint, and deletes them first, so
-     * the key guarded nothing its statements do not.
+     * Version 4: where foreign-key checks are {@link #plannedForeignKeys planned from statistics}, the metadata table's
+     * foreign key is dropped (elsewhere this version changes nothing). PostgreSQL plans the check of each metadata row
+     * once per session; a plan made while the checkpoint table was small (just created, or analyzed then) scans the
+     * whole table for every row saved, so a save slowed down as the table grew until the next {@code ANALYZE}. The
+     * provider writes metadata rows only in the statement or transaction that writes their checkpoint, and deletes them
+     * first, so the key guarded nothing its statements do not.
      */
     public List<String> version4(Tables t) {
         return plannedForeignKeys
@@ -127,7 +130,8 @@ public record SchemaDdl(String idType, String utf8Type, String binaryType, Strin
 
     /** Every migration, ascending. */
     public List<Migration> migrations(Tables t) {
-        return List.of(new Migration(1, "checkpoints, metadata and their indexes", version1(t)),
+        return List.of(
+                new Migration(1, "checkpoints, metadata and their indexes", version1(t)),
                 new Migration(2, "history segments", version2(t)),
                 new Migration(3, "checkpoint expiry", version3(t)),
                 new Migration(4, "no statistics-planned foreign key on metadata", version4(t)));

@@ -17,11 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies the missing {@link Migration}s and records each in the schema version table.
  *
- * <p>Safe when several processes start at once: on databases with transactional DDL (PostgreSQL,
- * SQLite) each run is one transaction under the dialect's lock, so the DDL and its version row
- * commit together or not at all. Elsewhere (MariaDB/MySQL, H2) every statement is idempotent, the
- * dialect's session lock serializes runs where it has one, a version row that another process
- * wrote first is accepted, and a run that collided is retried.
+ * <p>Safe when several processes start at once: on databases with transactional DDL (PostgreSQL, SQLite) each run is
+ * one transaction under the dialect's lock, so the DDL and its version row commit together or not at all. Elsewhere
+ * (MariaDB/MySQL, H2) every statement is idempotent, the dialect's session lock serializes runs where it has one, a
+ * version row that another process wrote first is accepted, and a run that collided is retried.
  */
 public final class SchemaMigrator {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
@@ -60,8 +59,11 @@ public final class SchemaMigrator {
                 if (!retry) {
                     throw e;
                 }
-                LOG.debug("Schema migration of '{}' collided with another process (attempt {}): {}",
-                        tables.prefix(), attempt, e.toString());
+                LOG.debug(
+                        "Schema migration of '{}' collided with another process (attempt {}): {}",
+                        tables.prefix(),
+                        attempt,
+                        e.toString());
                 RetryPause.pause(attempt);
             }
         }
@@ -75,7 +77,8 @@ public final class SchemaMigrator {
     private List<Integer> applyEach(Handle handle) {
         handle.execute(dialect.ddl().schemaVersionTable(tables));
         Set<Integer> applied = new HashSet<>(handle.createQuery("SELECT version FROM " + tables.schemaVersion())
-                .mapTo(Integer.class).list());
+                .mapTo(Integer.class)
+                .list());
         var done = new ArrayList<Integer>();
         for (Migration migration : migrations) {
             if (applied.contains(migration.version())) {
@@ -86,8 +89,11 @@ public final class SchemaMigrator {
             }
             if (recordVersion(handle, migration)) {
                 done.add(migration.version());
-                LOG.info("Applied schema migration {} ({}) to tables '{}*'", migration.version(),
-                        migration.description(), tables.prefix());
+                LOG.info(
+                        "Applied schema migration {} ({}) to tables '{}*'",
+                        migration.version(),
+                        migration.description(),
+                        tables.prefix());
             }
         }
         return List.copyOf(done);

@@ -11,8 +11,8 @@ import java.util.Objects;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The SQL of the history segment table, run on a handle the caller owns. Reads of several segments
- * are one {@code IN} query per {@value #BATCH} ids; ids and values are always bound.
+ * The SQL of the history segment table, run on a handle the caller owns. Reads of several segments are one {@code IN}
+ * query per {@value #BATCH} ids; ids and values are always bound.
  */
 public final class SegmentStatements {
     /** Ids per {@code IN} list, well below every database's parameter limit. */
@@ -27,11 +27,12 @@ public final class SegmentStatements {
     /** Sets the write time of an existing segment; {@code false} when there is none. */
     public boolean touch(Handle handle, String agentId, String segmentId, long writtenAt) {
         return handle.createUpdate("UPDATE " + tables.historySegments() + " SET written_at = :writtenAt"
-                        + " WHERE agent_id = :agentId AND segment_id = :segmentId")
-                .bind("writtenAt", writtenAt)
-                .bind("agentId", agentId)
-                .bind("segmentId", segmentId)
-                .execute() > 0;
+                                + " WHERE agent_id = :agentId AND segment_id = :segmentId")
+                        .bind("writtenAt", writtenAt)
+                        .bind("agentId", agentId)
+                        .bind("segmentId", segmentId)
+                        .execute()
+                > 0;
     }
 
     /** Inserts a segment; a duplicate key fails. */
@@ -62,10 +63,11 @@ public final class SegmentStatements {
 
     /** The agent's segments with their write times, in no particular order. */
     public List<SegmentInfo> list(Handle handle, String agentId) {
-        return handle.createQuery("SELECT segment_id, written_at FROM " + tables.historySegments()
-                        + " WHERE agent_id = :agentId")
+        return handle.createQuery(
+                        "SELECT segment_id, written_at FROM " + tables.historySegments() + " WHERE agent_id = :agentId")
                 .bind("agentId", agentId)
-                .map((rs, ctx) -> new SegmentInfo(rs.getString("segment_id"), Instant.ofEpochMilli(rs.getLong("written_at"))))
+                .map((rs, ctx) ->
+                        new SegmentInfo(rs.getString("segment_id"), Instant.ofEpochMilli(rs.getLong("written_at"))))
                 .list();
     }
 

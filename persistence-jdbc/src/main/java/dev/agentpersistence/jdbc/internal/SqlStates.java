@@ -13,8 +13,7 @@ public final class SqlStates {
     /** PostgreSQL: admin shutdown, crash shutdown, cannot connect now, too many connections. */
     private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
 
-    private SqlStates() {
-    }
+    private SqlStates() {}
 
     /** The first {@link SQLException} in {@code failure}'s cause chain. */
     public static Optional<SQLException> find(Throwable failure) {
@@ -30,8 +29,8 @@ public final class SqlStates {
     }
 
     /**
-     * The innermost {@link SQLException} in {@code failure}'s cause chain: the driver's own error when
-     * a pool wrapped it (a HikariCP timeout keeps the last connection failure as its cause).
+     * The innermost {@link SQLException} in {@code failure}'s cause chain: the driver's own error when a pool wrapped
+     * it (a HikariCP timeout keeps the last connection failure as its cause).
      */
     public static Optional<SQLException> innermost(Throwable failure) {
         SQLException found = null;
@@ -48,7 +47,8 @@ public final class SqlStates {
 
     /** SQLState class 08, the JDBC connection exception types, server shutdown states, or an I/O error as cause. */
     public static boolean isConnectionFailure(SQLException e) {
-        if (e instanceof SQLTransientConnectionException || e instanceof SQLNonTransientConnectionException
+        if (e instanceof SQLTransientConnectionException
+                || e instanceof SQLNonTransientConnectionException
                 || e instanceof SQLRecoverableException) {
             return true;
         }

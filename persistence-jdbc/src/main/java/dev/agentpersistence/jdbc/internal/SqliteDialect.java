@@ -14,9 +14,9 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * SQLite: WAL journal (readers never block the writer), a busy timeout, write transactions that
- * take the write lock when they begin, and one writer at a time inside the provider, so
- * {@code SQLITE_BUSY} is absorbed instead of reaching callers.
+ * SQLite: WAL journal (readers never block the writer), a busy timeout, write transactions that take the write lock
+ * when they begin, and one writer at a time inside the provider, so {@code SQLITE_BUSY} is absorbed instead of reaching
+ * callers.
  */
 final class SqliteDialect implements Dialect {
     private static final SchemaDdl DDL = new SchemaDdl("TEXT", "BLOB", "BLOB", "", false, false);
@@ -61,11 +61,13 @@ final class SqliteDialect implements Dialect {
         String url = config.url();
         if (url.contains(":memory:") || url.contains("mode=memory")) {
             throw new PersistenceException("An in-memory SQLite database lives in one connection and cannot back a "
-                    + "connection pool; use a file URL such as " + JdbcStorageConfig.URL.defaultText().orElseThrow());
+                    + "connection pool; use a file URL such as "
+                    + JdbcStorageConfig.URL.defaultText().orElseThrow());
         }
         createParentDirectory(url);
         pool.addDataSourceProperty("journal_mode", "WAL");
-        pool.addDataSourceProperty("busy_timeout", Long.toString(config.busyTimeout().toMillis()));
+        pool.addDataSourceProperty(
+                "busy_timeout", Long.toString(config.busyTimeout().toMillis()));
         pool.addDataSourceProperty("transaction_mode", "IMMEDIATE");
         pool.addDataSourceProperty("foreign_keys", "true");
     }
@@ -79,7 +81,8 @@ final class SqliteDialect implements Dialect {
     public boolean isUniqueViolation(SQLException e) {
         if (e instanceof SQLiteException sqlite) {
             SQLiteErrorCode code = sqlite.getResultCode();
-            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                    || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
         }
         return false;
     }

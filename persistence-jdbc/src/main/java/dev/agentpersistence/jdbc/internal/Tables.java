@@ -3,8 +3,8 @@ package dev.agentpersistence.jdbc.internal;
 import java.util.Objects;
 
 /**
- * The names of the provider's tables and indexes for one table prefix. The prefix is validated by
- * the configuration (lower-case letters, digits, {@code _}), so the names are safe to put in SQL.
+ * The names of the provider's tables and indexes for one table prefix. The prefix is validated by the configuration
+ * (lower-case letters, digits, {@code _}), so the names are safe to put in SQL.
  *
  * @param prefix the table prefix, such as {@code agent_}
  */

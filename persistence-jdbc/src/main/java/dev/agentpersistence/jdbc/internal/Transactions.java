@@ -5,12 +5,11 @@ import java.sql.SQLException;
 
 /** One transaction on a plain connection, left in autocommit afterwards as it was found. */
 final class Transactions {
-    private Transactions() {
-    }
+    private Transactions() {}
 
     /**
-     * Runs {@code work} and commits, or rolls back and rethrows. A failure to roll back or to restore
-     * autocommit is added to the original failure, never thrown instead of it.
+     * Runs {@code work} and commits, or rolls back and rethrows. A failure to roll back or to restore autocommit is
+     * added to the original failure, never thrown instead of it.
      */
     static void run(Connection connection, ConnectionWork work) throws SQLException {
         connection.setAutoCommit(false);

@@ -12,16 +12,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A statement the real MariaDB server refuses for exceeding {@code max_allowed_packet} (the server
- * drops the connection) is classified as too large, not as a lost connection: it is not retried and
- * the database keeps working on fresh connections.
+ * A statement the real MariaDB server refuses for exceeding {@code max_allowed_packet} (the server drops the
+ * connection) is classified as too large, not as a lost connection: it is not retried and the database keeps working on
+ * fresh connections.
  */
 class MariaDbStatementTooLargeTest {
 
     @Test
     void anOversizedStatementIsNotRetriedAndTheDatabaseKeepsWorking() {
-        var config = JdbcStorageConfig.custom().url(TestServices.mariadbUrl(null)).migrate(false).poolSize(2)
-                .connectionTimeout(Duration.ofSeconds(10)).build();
+        var config = JdbcStorageConfig.custom()
+                .url(TestServices.mariadbUrl(null))
+                .migrate(false)
+                .poolSize(2)
+                .connectionTimeout(Duration.ofSeconds(10))
+                .build();
         try (JdbcDatabase database = JdbcDatabase.pooled(config)) {
             long limit = database.statementLimit().orElseThrow();
             byte[] value = new byte[Math.toIntExact(limit + 1024)];
@@ -30,16 +34,23 @@ class MariaDbStatementTooLargeTest {
             var attempts = new AtomicInteger();
 
             assertThatThrownBy(() -> database.read("oversized select", handle -> {
-                attempts.incrementAndGet();
-                return handle.createQuery("SELECT LENGTH(:value)").bind("value", value).mapTo(Long.class).one();
-            }))
+                        attempts.incrementAndGet();
+                        return handle.createQuery("SELECT LENGTH(:value)")
+                                .bind("value", value)
+                                .mapTo(Long.class)
+                                .one();
+                    }))
                     .isInstanceOf(StatementTooLargeException.class)
                     .isNotInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("max_allowed_packet");
             assertThat(attempts).as("attempts of an idempotent read").hasValue(1);
 
             for (int i = 0; i < 3; i++) {
-                Integer one = database.read("select", handle -> handle.createQuery("SELECT 1").mapTo(Integer.class).one());
+                Integer one = database.read(
+                        "select",
+                        handle -> handle.createQuery("SELECT 1")
+                                .mapTo(Integer.class)
+                                .one());
                 assertThat(one).isEqualTo(1);
             }
         }

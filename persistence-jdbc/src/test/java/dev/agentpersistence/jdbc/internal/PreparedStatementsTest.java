@@ -27,12 +27,16 @@ class PreparedStatementsTest {
             for (int n = 2; n <= PreparedStatements.PER_CONNECTION + 1; n++) {
                 statements.prepare(connection, "SELECT " + n);
             }
-            assertThat(first.isClosed()).as("the least recently used text is closed").isTrue();
+            assertThat(first.isClosed())
+                    .as("the least recently used text is closed")
+                    .isTrue();
 
             PreparedStatement failing = statements.prepare(connection, "SELECT 2");
             statements.release(connection, "SELECT 2", failing, true);
             assertThat(failing.isClosed()).isTrue();
-            assertThat(statements.prepare(connection, "SELECT 2")).as("prepared afresh").isNotSameAs(failing);
+            assertThat(statements.prepare(connection, "SELECT 2"))
+                    .as("prepared afresh")
+                    .isNotSameAs(failing);
         }
     }
 

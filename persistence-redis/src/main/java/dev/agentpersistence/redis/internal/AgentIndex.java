@@ -6,16 +6,15 @@ import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The set of agent ids behind {@code listAgents}. An entry may outlive its agent (keys expired by
- * the TTL; in cluster mode also a crash between the index write and the save): {@link #list()}
- * checks each candidate's versions key and drops stale entries. An agent with checkpoints is never
- * missing, except in the cluster-mode window described in the module README.
+ * The set of agent ids behind {@code listAgents}. An entry may outlive its agent (keys expired by the TTL; in cluster
+ * mode also a crash between the index write and the save): {@link #list()} checks each candidate's versions key and
+ * drops stale entries. An agent with checkpoints is never missing, except in the cluster-mode window described in the
+ * module README.
  *
- * <p>Standalone mode: the save and delete scripts update the set in the same atomic step, so
- * {@link #beforeSave}, {@link #afterSave} do nothing. Cluster mode: the set lives in its own slot,
- * which no script of an agent may touch, so a save adds the id before its script (a crash leaves at
- * most a stale entry) and again after it (undoing a concurrent removal), and a removal re-checks
- * the agent and adds the id back when a save got in between.
+ * <p>Standalone mode: the save and delete scripts update the set in the same atomic step, so {@link #beforeSave},
+ * {@link #afterSave} do nothing. Cluster mode: the set lives in its own slot, which no script of an agent may touch, so
+ * a save adds the id before its script (a crash leaves at most a stale entry) and again after it (undoing a concurrent
+ * removal), and a removal re-checks the agent and adds the id back when a save got in between.
  */
 public final class AgentIndex {
     private static final RedisScript FORGET = RedisScript.load("forget_agent");
@@ -32,8 +31,8 @@ public final class AgentIndex {
     }
 
     /**
-     * The keys of the save script: the agent's checkpoint keys, its history segment keys (whose expiry
-     * the save refreshes with the others), plus the index in standalone mode.
+     * The keys of the save script: the agent's checkpoint keys, its history segment keys (whose expiry the save
+     * refreshes with the others), plus the index in standalone mode.
      */
     public List<byte[]> saveKeys(AgentKeys agent, SegmentKeys segments) {
         var all = new ArrayList<>(agent.all());
@@ -82,8 +81,8 @@ public final class AgentIndex {
 
     /** The ids of agents with at least one checkpoint, sorted; drops stale entries on the way. */
     public List<String> list() {
-        return IndexSet.liveMembers(client, keys.agentIndex(), id -> keys.agent(id).versions(),
-                id -> forgetIfEmpty(keys.agent(id)));
+        return IndexSet.liveMembers(
+                client, keys.agentIndex(), id -> keys.agent(id).versions(), id -> forgetIfEmpty(keys.agent(id)));
     }
 
     private static byte[] bytes(String id) {

@@ -6,15 +6,15 @@ import java.util.List;
 /**
  * The five keys of one agent, all in the agent's hash slot.
  *
- * @param agentId    the agent
- * @param versions   sorted set, every member scored 0 and named by the 19-digit version, so BYLEX ranges order by version
- * @param createdAt  sorted set, member the 19-digit version, score the creation time in epoch milliseconds
- * @param bodies     hash, 19-digit version → the codec's document
+ * @param agentId the agent
+ * @param versions sorted set, every member scored 0 and named by the 19-digit version, so BYLEX ranges order by version
+ * @param createdAt sorted set, member the 19-digit version, score the creation time in epoch milliseconds
+ * @param bodies hash, 19-digit version → the codec's document
  * @param attributes hash, 19-digit version → small JSON of the fields filters look at
- * @param ids        hash, checkpoint id → 19-digit version
+ * @param ids hash, checkpoint id → 19-digit version
  */
-public record AgentKeys(String agentId, byte[] versions, byte[] createdAt, byte[] bodies, byte[] attributes,
-                        byte[] ids) {
+public record AgentKeys(
+        String agentId, byte[] versions, byte[] createdAt, byte[] bodies, byte[] attributes, byte[] ids) {
 
     /** The keys in the order every script declares them. */
     public List<byte[]> all() {

@@ -8,15 +8,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The small JSON record per checkpoint that the query script reads instead of the body:
- * <code>{"i":checkpointId,"c":instantKey,"n":nodeId,"t":true,"m":{metadata}}</code>
- * ({@code n} absent without a node id, {@code t} only on tombstones).
+ * The small JSON record per checkpoint that the query script reads instead of the body: <code>
+ * {"i":checkpointId,"c":instantKey,"n":nodeId,"t":true,"m":{metadata}}</code> ({@code n} absent without a node id,
+ * {@code t} only on tombstones).
  */
 public final class CheckpointAttributes {
     private static final JsonFactory JSON = new JsonFactory();
 
-    private CheckpointAttributes() {
-    }
+    private CheckpointAttributes() {}
 
     /** The attribute record of {@code checkpoint}. */
     public static byte[] of(StoredCheckpoint checkpoint) {

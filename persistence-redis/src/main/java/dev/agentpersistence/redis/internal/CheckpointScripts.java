@@ -16,14 +16,13 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * The Redis operations behind the backend, one script call per operation (plus the agent-index
- * calls of cluster mode). Arguments are validated by the shell; Jedis exceptions pass through.
+ * The Redis operations behind the backend, one script call per operation (plus the agent-index calls of cluster mode).
+ * Arguments are validated by the shell; Jedis exceptions pass through.
  *
- * <p>Large bodies never pass through Lua, where Redis copies a value on the way in and again on the
- * way out (a 70 KB body cost 84-128 µs of server time each way, a plain command 1-2 µs): from
- * {@link #LARGE} bytes a save writes the body with a plain {@code HSETNX} between the save
- * script and {@code settle.lua} in one MULTI (standalone mode), and reads return such bodies as their
- * length, to be fetched with a plain {@code HGET}/{@code HMGET}.
+ * <p>Large bodies never pass through Lua, where Redis copies a value on the way in and again on the way out (a 70 KB
+ * body cost 84-128 µs of server time each way, a plain command 1-2 µs): from {@link #LARGE} bytes a save writes the
+ * body with a plain {@code HSETNX} between the save script and {@code settle.lua} in one MULTI (standalone mode), and
+ * reads return such bodies as their length, to be fetched with a plain {@code HGET}/{@code HMGET}.
  */
 public final class CheckpointScripts {
     private static final RedisScript SAVE = RedisScript.load("save");
@@ -35,18 +34,18 @@ public final class CheckpointScripts {
     private static final RedisScript LATEST = RedisScript.load("latest");
 
     /**
-     * Bodies of at least this many bytes never pass through Lua: saves stage them (a plain command beside
-     * the save script), reads fetch them with a plain command after their script. Through Lua a body
-     * costs about 1.3 µs of server time per KiB each way (INFO commandstats on Redis 7.0), a plain
-     * command next to nothing; the price is a transaction around the save and a second round trip
-     * for the read.
+     * Bodies of at least this many bytes never pass through Lua: saves stage them (a plain command beside the save
+     * script), reads fetch them with a plain command after their script. Through Lua a body costs about 1.3 µs of
+     * server time per KiB each way (INFO commandstats on Redis 7.0), a plain command next to nothing; the price is a
+     * transaction around the save and a second round trip for the read.
      */
     static final int LARGE = 8 * 1024;
     /**
-     * Reads of large bodies after the script: when a body was deleted in between, the read runs again;
-     * the last attempt returns every body from the script, in its one atomic step.
+     * Reads of large bodies after the script: when a body was deleted in between, the read runs again; the last attempt
+     * returns every body from the script, in its one atomic step.
      */
     private static final int READ_ATTEMPTS = 3;
+
     private static final byte[] LARGEST_INLINE = bytes(Integer.toString(LARGE - 1));
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] STAGED = bytes("1");
@@ -66,15 +65,15 @@ public final class CheckpointScripts {
     private final String endpoint;
 
     /**
-     * @param client   the connection pool or cluster client
-     * @param keys     the key layout
-     * @param cluster  whether the agent index must be kept outside the scripts
-     * @param clock    turns expiry times into the time to live of an agent's keys
-     * @param maxBody  the largest body a read returns
+     * @param client the connection pool or cluster client
+     * @param keys the key layout
+     * @param cluster whether the agent index must be kept outside the scripts
+     * @param clock turns expiry times into the time to live of an agent's keys
+     * @param maxBody the largest body a read returns
      * @param endpoint where the data lives, password hidden, for messages
      */
-    public CheckpointScripts(UnifiedJedis client, RedisKeys keys, boolean cluster, Clock clock, long maxBody,
-                             String endpoint) {
+    public CheckpointScripts(
+            UnifiedJedis client, RedisKeys keys, boolean cluster, Clock clock, long maxBody, String endpoint) {
         this.client = client;
         this.keys = keys;
         this.index = new AgentIndex(client, keys, cluster);
@@ -90,18 +89,26 @@ public final class CheckpointScripts {
         String agentId = checkpoint.agentId();
         AgentKeys agent = keys.agent(agentId);
         String version = IndexValues.version(checkpoint.version());
-        long ttlMillis = checkpoint.expiresAt() == null ? 0
+        long ttlMillis = checkpoint.expiresAt() == null
+                ? 0
                 : Math.max(1, checkpoint.expiresAt().toEpochMilli() - clock.millis());
         // a MULTI spans one connection: a cluster client keeps the body in the script's arguments
         boolean staged = !cluster && checkpoint.document().length >= LARGE;
-        List<byte[]> args = List.of(bytes(version), bytes(checkpoint.checkpointId()),
-                staged ? EMPTY : checkpoint.document(), CheckpointAttributes.of(checkpoint),
-                bytes(IndexValues.instantScore(checkpoint.createdAt())), bytes(Long.toString(ttlMillis)),
-                bytes(agentId), staged ? STAGED : INLINE);
+        List<byte[]> args = List.of(
+                bytes(version),
+                bytes(checkpoint.checkpointId()),
+                staged ? EMPTY : checkpoint.document(),
+                CheckpointAttributes.of(checkpoint),
+                bytes(IndexValues.instantScore(checkpoint.createdAt())),
+                bytes(Long.toString(ttlMillis)),
+                bytes(agentId),
+                staged ? STAGED : INLINE);
         index.beforeSave(agentId);
         List<byte[]> saveKeys = index.saveKeys(agent, keys.segments(agentId));
-        List<?> reply = list(staged ? saveStaged(agent, saveKeys, args, bytes(version), checkpoint.document())
-                : SAVE.run(client, saveKeys, args));
+        List<?> reply = list(
+                staged
+                        ? saveStaged(agent, saveKeys, args, bytes(version), checkpoint.document())
+                        : SAVE.run(client, saveKeys, args));
         long status = number(reply.get(0));
         if (status == WRITTEN) {
             index.afterSave(agentId);
@@ -115,20 +122,22 @@ public final class CheckpointScripts {
             return InsertResult.clashedWith(List.of(stored));
         }
         String storedVersion = text(reply.get(1));
-        throw corrupt(agent, checkpoint.checkpointId(), AgentKeys.describe(agent.ids()) + " field '"
-                + checkpoint.checkpointId() + "'", "the id index names version " + storedVersion + " but "
-                + AgentKeys.describe(agent.bodies()) + " holds no body there");
+        throw corrupt(
+                agent,
+                checkpoint.checkpointId(),
+                AgentKeys.describe(agent.ids()) + " field '" + checkpoint.checkpointId() + "'",
+                "the id index names version " + storedVersion + " but " + AgentKeys.describe(agent.bodies())
+                        + " holds no body there");
     }
 
     /**
-     * One MULTI: the save script (conflict checks, indexes), {@code HSETNX} of the body, and
-     * {@code settle.lua}, which removes the body again unless the script indexed its version. So a
-     * conflicting save leaves nothing behind, and neither does a server that lost its scripts: then
-     * both scripts fail with NOSCRIPT, the settle step's absence leaves at most an unindexed body that
-     * the next save of that version removes, and the transaction runs again with the scripts in full.
+     * One MULTI: the save script (conflict checks, indexes), {@code HSETNX} of the body, and {@code settle.lua}, which
+     * removes the body again unless the script indexed its version. So a conflicting save leaves nothing behind, and
+     * neither does a server that lost its scripts: then both scripts fail with NOSCRIPT, the settle step's absence
+     * leaves at most an unindexed body that the next save of that version removes, and the transaction runs again with
+     * the scripts in full.
      */
-    private Object saveStaged(AgentKeys agent, List<byte[]> saveKeys, List<byte[]> args, byte[] version,
-                              byte[] body) {
+    private Object saveStaged(AgentKeys agent, List<byte[]> saveKeys, List<byte[]> args, byte[] version, byte[] body) {
         boolean inFull = false;
         while (true) {
             Response<Object> saved;
@@ -136,7 +145,8 @@ public final class CheckpointScripts {
             try (AbstractTransaction transaction = client.multi()) {
                 saved = SAVE.queue(transaction, saveKeys, args, inFull);
                 transaction.hsetnx(agent.bodies(), version, body);
-                settled = SETTLE.queue(transaction, List.of(agent.versions(), agent.bodies()), List.of(version), inFull);
+                settled =
+                        SETTLE.queue(transaction, List.of(agent.versions(), agent.bodies()), List.of(version), inFull);
                 transaction.exec();
             }
             try {
@@ -155,12 +165,15 @@ public final class CheckpointScripts {
     public List<StoredDocument> query(String agentId, CheckpointFilter filter, boolean latestOnly) {
         AgentKeys agent = keys.agent(agentId);
         boolean newest = latestOnly && QueryArguments.versionsOnly(filter);
-        List<byte[]> queryKeys = newest ? List.of(agent.versions(), agent.bodies())
+        List<byte[]> queryKeys = newest
+                ? List.of(agent.versions(), agent.bodies())
                 : List.of(agent.versions(), agent.createdAt(), agent.bodies(), agent.attributes());
         for (int attempt = 1; ; attempt++) {
             byte[] inline = attempt < READ_ATTEMPTS ? LARGEST_INLINE : maxBody;
-            List<?> reply = list(newest ? LATEST.run(client, queryKeys, QueryArguments.latest(filter, maxBody, inline))
-                    : QUERY.run(client, queryKeys, QueryArguments.of(filter, latestOnly, maxBody, inline)));
+            List<?> reply = list(
+                    newest
+                            ? LATEST.run(client, queryKeys, QueryArguments.latest(filter, maxBody, inline))
+                            : QUERY.run(client, queryKeys, QueryArguments.of(filter, latestOnly, maxBody, inline)));
             List<StoredDocument> found = documents(agent, reply);
             if (found != null) {
                 return found;
@@ -173,12 +186,18 @@ public final class CheckpointScripts {
         long status = number(reply.get(0));
         if (status == 1) {
             String version = text(reply.get(1));
-            throw corrupt(agent, null, AgentKeys.describe(agent.attributes()) + " field " + version,
+            throw corrupt(
+                    agent,
+                    null,
+                    AgentKeys.describe(agent.attributes()) + " field " + version,
                     "the attribute record of version " + version + " is missing or not readable");
         }
         if (status == 2) {
             String version = text(reply.get(1));
-            throw corrupt(agent, null, AgentKeys.describe(agent.bodies()) + " field " + version,
+            throw corrupt(
+                    agent,
+                    null,
+                    AgentKeys.describe(agent.bodies()) + " field " + version,
                     "version " + version + " is indexed but has no body");
         }
         if (status == 3) {
@@ -190,8 +209,7 @@ public final class CheckpointScripts {
                 large.add((byte[]) reply.get(i - 1));
             }
         }
-        List<byte[]> fetched = large.isEmpty() ? List.of()
-                : client.hmget(agent.bodies(), large.toArray(byte[][]::new));
+        List<byte[]> fetched = large.isEmpty() ? List.of() : client.hmget(agent.bodies(), large.toArray(byte[][]::new));
         var result = new ArrayList<StoredDocument>(Math.min(reply.size() / 2, 1024));
         int next = 0;
         for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -218,25 +236,27 @@ public final class CheckpointScripts {
         AgentKeys agent = keys.agent(agentId);
         for (int attempt = 1; ; attempt++) {
             byte[] inline = attempt < READ_ATTEMPTS ? LARGEST_INLINE : maxBody;
-            List<?> reply = list(GET.run(client, List.of(agent.bodies(), agent.ids()),
-                    List.of(bytes(checkpointId), maxBody, inline)));
+            List<?> reply = list(GET.run(
+                    client, List.of(agent.bodies(), agent.ids()), List.of(bytes(checkpointId), maxBody, inline)));
             long status = number(reply.get(0));
             if (status == 0) {
                 return Optional.empty();
             }
             String version = text(reply.get(1));
             if (status == 2) {
-                throw corrupt(agent, checkpointId, AgentKeys.describe(agent.ids()) + " field '" + checkpointId + "'",
+                throw corrupt(
+                        agent,
+                        checkpointId,
+                        AgentKeys.describe(agent.ids()) + " field '" + checkpointId + "'",
                         "the id index names version " + version + " but it has no body");
             }
             if (status == 3) {
                 throw tooLarge(agent, checkpointId, version, number(reply.get(2)));
             }
-            byte[] body = status == 4 ? client.hget(agent.bodies(), (byte[]) reply.get(1))
-                    : (byte[]) reply.get(2);
+            byte[] body = status == 4 ? client.hget(agent.bodies(), (byte[]) reply.get(1)) : (byte[]) reply.get(2);
             if (body != null) {
-                return Optional.of(document(agent, version, checkedLength(agent, checkpointId, version, body),
-                        checkpointId));
+                return Optional.of(
+                        document(agent, version, checkedLength(agent, checkpointId, version, body), checkpointId));
             }
         }
     }
@@ -255,8 +275,8 @@ public final class CheckpointScripts {
             return 0;
         }
         AgentKeys agent = keys.agent(agentId);
-        List<?> reply = list(DELETE_BEFORE.run(client, index.scriptKeys(agent),
-                List.of(bytes(IndexValues.version(version)), bytes(agentId))));
+        List<?> reply = list(DELETE_BEFORE.run(
+                client, index.scriptKeys(agent), List.of(bytes(IndexValues.version(version)), bytes(agentId))));
         if (number(reply.get(1)) == 0) {
             index.forgetIfEmpty(agent);
         }
@@ -269,8 +289,8 @@ public final class CheckpointScripts {
     }
 
     private StoredDocument document(AgentKeys agent, String version, byte[] body, String checkpointId) {
-        return new StoredDocument(agent.agentId(), checkpointId, IndexValues.parseVersion(version), body,
-                where(agent, version));
+        return new StoredDocument(
+                agent.agentId(), checkpointId, IndexValues.parseVersion(version), body, where(agent, version));
     }
 
     private String where(AgentKeys agent, String version) {
@@ -278,8 +298,12 @@ public final class CheckpointScripts {
     }
 
     private CorruptCheckpointException tooLarge(AgentKeys agent, String checkpointId, String version, long length) {
-        return new CorruptCheckpointException(agent.agentId(), checkpointId, where(agent, version), "the stored body has "
-                + length + " bytes, more than the maximum checkpoint size of " + text(maxBody), null);
+        return new CorruptCheckpointException(
+                agent.agentId(),
+                checkpointId,
+                where(agent, version),
+                "the stored body has " + length + " bytes, more than the maximum checkpoint size of " + text(maxBody),
+                null);
     }
 
     private CorruptCheckpointException corrupt(AgentKeys agent, String checkpointId, String key, String problem) {

@@ -8,11 +8,10 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 
 /**
- * The pooled connections of a standalone client, where "test on borrow" pings only a connection that
- * sat idle for {@link #PING_AFTER} or more: that is where a restarted server leaves dead connections.
- * A connection returned a moment ago (the steady state of a busy application) is used at once, so an
- * operation costs one round trip instead of two (a {@code PING} first); it is still refused when its
- * socket is closed.
+ * The pooled connections of a standalone client, where "test on borrow" pings only a connection that sat idle for
+ * {@link #PING_AFTER} or more: that is where a restarted server leaves dead connections. A connection returned a moment
+ * ago (the steady state of a busy application) is used at once, so an operation costs one round trip instead of two (a
+ * {@code PING} first); it is still refused when its socket is closed.
  */
 final class IdleCheckedConnections extends ConnectionFactory {
     /** How long a connection may sit idle before it is pinged on borrow. */

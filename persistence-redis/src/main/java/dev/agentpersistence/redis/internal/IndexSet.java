@@ -14,22 +14,21 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * A Redis set of agent ids that names the agents owning some key (checkpoints, history segments).
- * Entries can go stale (a crash between writes, a key that expired), so reading checks each member's
- * key, in pipelined pages, and hands the stale ones to the caller to remove.
+ * A Redis set of agent ids that names the agents owning some key (checkpoints, history segments). Entries can go stale
+ * (a crash between writes, a key that expired), so reading checks each member's key, in pipelined pages, and hands the
+ * stale ones to the caller to remove.
  */
 final class IndexSet {
     private static final int PAGE = 1000;
 
-    private IndexSet() {
-    }
+    private IndexSet() {}
 
     /**
-     * The members of {@code index} whose key ({@code keyOf}) exists, sorted; every other member is
-     * passed to {@code forgetStale}.
+     * The members of {@code index} whose key ({@code keyOf}) exists, sorted; every other member is passed to
+     * {@code forgetStale}.
      */
-    static List<String> liveMembers(UnifiedJedis client, byte[] index, Function<String, byte[]> keyOf,
-                                    Consumer<String> forgetStale) {
+    static List<String> liveMembers(
+            UnifiedJedis client, byte[] index, Function<String, byte[]> keyOf, Consumer<String> forgetStale) {
         Set<String> candidates = new LinkedHashSet<>();
         byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
         do {

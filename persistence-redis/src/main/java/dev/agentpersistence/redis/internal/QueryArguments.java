@@ -9,13 +9,15 @@ import java.util.List;
 final class QueryArguments {
     private static final byte[] EMPTY = new byte[0];
 
-    private QueryArguments() {
-    }
+    private QueryArguments() {}
 
     /** Whether {@code filter} selects by version alone, so {@code latest.lua} answers a latest query. */
     static boolean versionsOnly(CheckpointFilter filter) {
-        return filter.nodeId() == null && filter.includeTombstones() && filter.createdAfter() == null
-                && filter.createdBefore() == null && filter.metadata().isEmpty();
+        return filter.nodeId() == null
+                && filter.includeTombstones()
+                && filter.createdAfter() == null
+                && filter.createdBefore() == null
+                && filter.metadata().isEmpty();
     }
 
     /** The ARGV of {@code latest.lua}. */

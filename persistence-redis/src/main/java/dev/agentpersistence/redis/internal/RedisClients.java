@@ -1,7 +1,7 @@
 package dev.agentpersistence.redis.internal;
 
-import dev.agentpersistence.redis.RedisStorageConfig;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.redis.RedisStorageConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashSet;
@@ -16,12 +16,11 @@ import redis.clients.jedis.util.JedisURIHelper;
 
 /** Creates the pooled Jedis client a {@link RedisStorageConfig} describes. */
 public final class RedisClients {
-    private RedisClients() {
-    }
+    private RedisClients() {}
 
     /**
-     * A {@link RedisClient} for a standalone server or a {@link RedisClusterClient} when cluster nodes
-     * are configured. A cluster client reads the topology here, so this fails when no seed answers.
+     * A {@link RedisClient} for a standalone server or a {@link RedisClusterClient} when cluster nodes are configured.
+     * A cluster client reads the topology here, so this fails when no seed answers.
      */
     public static UnifiedJedis create(RedisStorageConfig config) {
         URI uri = parse(config);
@@ -34,7 +33,8 @@ public final class RedisClients {
         if (JedisURIHelper.isRedisSSLScheme(uri)) {
             // TLS with the JVM's trust store and full certificate and host name verification; the
             // handshake is part of connecting and bounded by the connect timeout
-            clientConfig.ssl(true)
+            clientConfig
+                    .ssl(true)
                     .sslSocketFactory(TlsSocketFactory.withDefaultTrust(config.connectTimeout()))
                     .sslParameters(TlsSocketFactory.verifyingHostNames());
         }
@@ -70,8 +70,8 @@ public final class RedisClients {
         try {
             return new URI(config.uri());
         } catch (URISyntaxException e) {
-            throw new PersistenceException("Malformed Redis URI " + config.endpoint() + " ("
-                    + e.getReason() + " at index " + e.getIndex() + ")");
+            throw new PersistenceException("Malformed Redis URI " + config.endpoint() + " (" + e.getReason()
+                    + " at index " + e.getIndex() + ")");
         }
     }
 }

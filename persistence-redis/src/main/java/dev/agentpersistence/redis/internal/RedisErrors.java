@@ -10,22 +10,22 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Turns Jedis exceptions into this library's: anything that says the server cannot serve now
- * (connection refused or lost, timeouts, pool exhausted, cluster down, loading, busy script,
- * credentials refused, a failed TLS handshake, named as such) becomes {@link StorageUnavailableException};
- * other error replies become
- * {@link PersistenceException}. Messages name the endpoint with its password hidden.
+ * Turns Jedis exceptions into this library's: anything that says the server cannot serve now (connection refused or
+ * lost, timeouts, pool exhausted, cluster down, loading, busy script, credentials refused, a failed TLS handshake,
+ * named as such) becomes {@link StorageUnavailableException}; other error replies become {@link PersistenceException}.
+ * Messages name the endpoint with its password hidden.
  */
 public final class RedisErrors {
-    private static final String[] UNAVAILABLE_REPLIES = {"LOADING", "MASTERDOWN", "TRYAGAIN", "READONLY",
-            "CLUSTERDOWN", "BUSY"};
+    private static final String[] UNAVAILABLE_REPLIES = {
+        "LOADING", "MASTERDOWN", "TRYAGAIN", "READONLY", "CLUSTERDOWN", "BUSY"
+    };
 
     private final String endpoint;
     private final Redactor redactor;
 
     /**
-     * Errors naming {@code endpoint}, which must already be redacted; {@code redactor} hides the
-     * credentials of the URI in Jedis messages and in the chained Jedis exceptions.
+     * Errors naming {@code endpoint}, which must already be redacted; {@code redactor} hides the credentials of the URI
+     * in Jedis messages and in the chained Jedis exceptions.
      */
     public RedisErrors(String endpoint, Redactor redactor) {
         this.endpoint = endpoint;
@@ -43,8 +43,9 @@ public final class RedisErrors {
         Throwable cause = redactor.redact(e);
         var handshake = tlsHandshakeFailure(e);
         if (handshake != null) {
-            return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): "
-                    + redactor.redact(handshake.getMessage()), cause);
+            return new StorageUnavailableException(
+                    endpoint + " is unavailable (" + operation + "): " + redactor.redact(handshake.getMessage()),
+                    cause);
         }
         if (unavailable(e)) {
             return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + message, cause);
@@ -66,7 +67,8 @@ public final class RedisErrors {
         if (!(e instanceof JedisDataException)) {
             return true;
         }
-        if (e instanceof JedisBusyException || e instanceof JedisClusterException
+        if (e instanceof JedisBusyException
+                || e instanceof JedisClusterException
                 || e instanceof JedisAccessControlException) {
             return true;
         }

@@ -5,9 +5,9 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * The key layout. Every key of one agent carries the hash tag <code>{base64url(utf8(agentId))}</code>,
- * so an agent lives in one cluster slot and any id (braces, colons, spaces, unicode) becomes a safe
- * key part. The agent index is one key outside every agent's slot.
+ * The key layout. Every key of one agent carries the hash tag <code>{base64url(utf8(agentId))}</code>, so an agent
+ * lives in one cluster slot and any id (braces, colons, spaces, unicode) becomes a safe key part. The agent index is
+ * one key outside every agent's slot.
  */
 public final class RedisKeys {
     private static final Base64.Encoder TAG = Base64.getUrlEncoder().withoutPadding();
@@ -26,8 +26,8 @@ public final class RedisKeys {
     /** The keys of one agent. */
     public AgentKeys agent(String agentId) {
         String base = prefix + "{" + TAG.encodeToString(agentId.getBytes(StandardCharsets.UTF_8)) + "}:";
-        return new AgentKeys(agentId, bytes(base + "v"), bytes(base + "c"), bytes(base + "b"), bytes(base + "m"),
-                bytes(base + "i"));
+        return new AgentKeys(
+                agentId, bytes(base + "v"), bytes(base + "c"), bytes(base + "b"), bytes(base + "m"), bytes(base + "i"));
     }
 
     /** The two history segment keys of one agent, in the agent's slot. */

@@ -15,9 +15,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * One Lua script from this package's resources, run with EVALSHA and sent in full (EVAL, which also
- * caches it) only when the server answers NOSCRIPT: after a restart, a flush, or on a cluster node
- * that has not seen it yet.
+ * One Lua script from this package's resources, run with EVALSHA and sent in full (EVAL, which also caches it) only
+ * when the server answers NOSCRIPT: after a restart, a flush, or on a cluster node that has not seen it yet.
  */
 public final class RedisScript {
     private final String name;
@@ -52,18 +51,19 @@ public final class RedisScript {
     }
 
     /**
-     * Queues the script in {@code transaction}: by its SHA-1, or in full when {@code inFull} (after
-     * a {@link #missing} reply). Inside a MULTI a missing script does not abort the other commands,
-     * so callers must queue commands that stay correct when it does not run.
+     * Queues the script in {@code transaction}: by its SHA-1, or in full when {@code inFull} (after a {@link #missing}
+     * reply). Inside a MULTI a missing script does not abort the other commands, so callers must queue commands that
+     * stay correct when it does not run.
      */
-    public Response<Object> queue(AbstractTransaction transaction, List<byte[]> keys, List<byte[]> args,
-                                  boolean inFull) {
+    public Response<Object> queue(
+            AbstractTransaction transaction, List<byte[]> keys, List<byte[]> args, boolean inFull) {
         return inFull ? transaction.eval(source, keys, args) : transaction.evalsha(sha1, keys, args);
     }
 
     /** Whether {@code e}, a queued script's error, says the server does not have the script. */
     public static boolean missing(JedisDataException e) {
-        return e instanceof JedisNoScriptException || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
+        return e instanceof JedisNoScriptException
+                || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
     }
 
     /** The script's name, for messages. */

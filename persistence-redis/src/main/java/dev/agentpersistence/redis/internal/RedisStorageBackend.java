@@ -19,11 +19,10 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Records in Redis, standalone or Redis Cluster: each agent's keys share one hash tag, so an agent
- * lives in one slot and every insert is a single Lua script (conflict detection and every index
- * update in one atomic step). Filters run on the server against sorted-set indexes and small
- * attribute records; only matching bodies travel, none longer than the maximum checkpoint size.
- * Records with an expiry time expire with their agent's keys (Redis removes them itself).
+ * Records in Redis, standalone or Redis Cluster: each agent's keys share one hash tag, so an agent lives in one slot
+ * and every insert is a single Lua script (conflict detection and every index update in one atomic step). Filters run
+ * on the server against sorted-set indexes and small attribute records; only matching bodies travel, none longer than
+ * the maximum checkpoint size. Records with an expiry time expire with their agent's keys (Redis removes them itself).
  * Jedis failures become {@link dev.agentpersistence.StorageUnavailableException} naming the endpoint.
  */
 public final class RedisStorageBackend implements StorageBackend {
@@ -35,11 +34,18 @@ public final class RedisStorageBackend implements StorageBackend {
     private final String description;
 
     /**
-     * @param ttl the lifetime of an agent's segment keys, or {@code null}; checkpoint keys follow
-     *            each record's expiry time
+     * @param ttl the lifetime of an agent's segment keys, or {@code null}; checkpoint keys follow each record's expiry
+     *     time
      */
-    public RedisStorageBackend(UnifiedJedis client, boolean ownsClient, boolean cluster, String keyPrefix, Duration ttl,
-                               Clock clock, long maxDocumentSize, RedisErrors errors) {
+    public RedisStorageBackend(
+            UnifiedJedis client,
+            boolean ownsClient,
+            boolean cluster,
+            String keyPrefix,
+            Duration ttl,
+            Clock clock,
+            long maxDocumentSize,
+            RedisErrors errors) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.errors = errors;
@@ -61,8 +67,8 @@ public final class RedisStorageBackend implements StorageBackend {
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
-        List<StoredDocument> latest = run("getLatestCheckpoint of agent '" + agentId + "'",
-                () -> scripts.query(agentId, filter, true));
+        List<StoredDocument> latest =
+                run("getLatestCheckpoint of agent '" + agentId + "'", () -> scripts.query(agentId, filter, true));
         return latest.isEmpty() ? Optional.empty() : Optional.of(latest.get(latest.size() - 1));
     }
 
@@ -162,7 +168,9 @@ public final class RedisStorageBackend implements StorageBackend {
         /** One script that checks each segment's write time against the cutoff before deleting it. */
         @Override
         public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return run("deleteSegments of agent '" + agentId + "'", () -> store.delete(agentId, segmentIds, writtenBefore));
+            return run(
+                    "deleteSegments of agent '" + agentId + "'",
+                    () -> store.delete(agentId, segmentIds, writtenBefore));
         }
 
         @Override

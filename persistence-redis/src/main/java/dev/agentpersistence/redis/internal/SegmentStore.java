@@ -13,15 +13,14 @@ import java.util.Map;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * History segments in two hashes per agent ({@link SegmentKeys}): a put is one script (create if
- * absent, record the write time, align the expiry with the agent's TTL), a read of any number of
- * segments one {@code HMGET}, a deletion one script that checks each write time against the cutoff.
- * The checkpoint save script refreshes the expiry of these keys with the agent's other keys, so
- * with a TTL segments live exactly as long as the checkpoints that need them.
+ * History segments in two hashes per agent ({@link SegmentKeys}): a put is one script (create if absent, record the
+ * write time, align the expiry with the agent's TTL), a read of any number of segments one {@code HMGET}, a deletion
+ * one script that checks each write time against the cutoff. The checkpoint save script refreshes the expiry of these
+ * keys with the agent's other keys, so with a TTL segments live exactly as long as the checkpoints that need them.
  *
- * <p>Agents with segments are kept in a set outside every agent's slot, maintained like the
- * cluster-mode agent index: added before a put, removed after a deletion that emptied the agent
- * (and added back when a put got in between); stale entries are dropped when listed.
+ * <p>Agents with segments are kept in a set outside every agent's slot, maintained like the cluster-mode agent index:
+ * added before a put, removed after a deletion that emptied the agent (and added back when a put got in between); stale
+ * entries are dropped when listed.
  */
 public final class SegmentStore {
     private static final RedisScript PUT = RedisScript.load("segment_put");
@@ -42,7 +41,9 @@ public final class SegmentStore {
     public void put(String agentId, String segmentId, byte[] content, Instant now) {
         SegmentKeys segment = keys.segments(agentId);
         client.sadd(keys.segmentAgentIndex(), bytes(agentId));
-        PUT.run(client, List.of(segment.contents(), segment.times()),
+        PUT.run(
+                client,
+                List.of(segment.contents(), segment.times()),
                 List.of(bytes(segmentId), content, bytes(Long.toString(now.toEpochMilli())), ttlMillis));
     }
 
@@ -69,8 +70,9 @@ public final class SegmentStore {
     /** The agent's segments with their write times, sorted by id. */
     public List<SegmentInfo> list(String agentId) {
         var infos = new ArrayList<SegmentInfo>();
-        client.hgetAll(keys.segments(agentId).times()).forEach((id, millis) ->
-                infos.add(new SegmentInfo(text(id), Instant.ofEpochMilli(Long.parseLong(text(millis))))));
+        client.hgetAll(keys.segments(agentId).times())
+                .forEach((id, millis) ->
+                        infos.add(new SegmentInfo(text(id), Instant.ofEpochMilli(Long.parseLong(text(millis))))));
         infos.sort((a, b) -> a.segmentId().compareTo(b.segmentId()));
         return infos;
     }
@@ -93,7 +95,10 @@ public final class SegmentStore {
 
     /** The ids of agents with at least one segment, sorted; drops stale index entries on the way. */
     public List<String> agents() {
-        return IndexSet.liveMembers(client, keys.segmentAgentIndex(), id -> keys.segments(id).times(),
+        return IndexSet.liveMembers(
+                client,
+                keys.segmentAgentIndex(),
+                id -> keys.segments(id).times(),
                 id -> forgetIfEmpty(keys.segments(id)));
     }
 

@@ -12,15 +12,14 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
- * TLS over the connections Jedis opens, with the JVM's trust store and host name verification, that
- * shakes hands as soon as a socket is layered over the connected one, each read of the handshake
- * waiting at most the connect timeout: the handshake counts as connecting.
+ * TLS over the connections Jedis opens, with the JVM's trust store and host name verification, that shakes hands as
+ * soon as a socket is layered over the connected one, each read of the handshake waiting at most the connect timeout:
+ * the handshake counts as connecting.
  *
- * <p>Left to itself the handshake happens inside the first command, where Jedis's protocol
- * negotiation waits for it with the socket timeout and tries again, so {@code rediss://} pointed at
- * a plain-text server (which waits silently for the end of a command) took several socket timeouts
- * to fail with "Read timed out". A failed handshake is a {@link TlsHandshakeException} saying that
- * TLS is probably not enabled on the server.
+ * <p>Left to itself the handshake happens inside the first command, where Jedis's protocol negotiation waits for it
+ * with the socket timeout and tries again, so {@code rediss://} pointed at a plain-text server (which waits silently
+ * for the end of a command) took several socket timeouts to fail with "Read timed out". A failed handshake is a
+ * {@link TlsHandshakeException} saying that TLS is probably not enabled on the server.
  */
 final class TlsSocketFactory extends SSLSocketFactory {
     private final SSLSocketFactory delegate;
@@ -34,8 +33,8 @@ final class TlsSocketFactory extends SSLSocketFactory {
     /** Over the JVM's default TLS context; each handshake read waits at most {@code handshakeTimeout}. */
     static TlsSocketFactory withDefaultTrust(Duration handshakeTimeout) {
         try {
-            return new TlsSocketFactory(SSLContext.getDefault().getSocketFactory(),
-                    (int) Math.min(Integer.MAX_VALUE, Math.max(1, handshakeTimeout.toMillis())));
+            return new TlsSocketFactory(SSLContext.getDefault().getSocketFactory(), (int)
+                    Math.min(Integer.MAX_VALUE, Math.max(1, handshakeTimeout.toMillis())));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("The JVM has no default TLS context", e);
         }
@@ -107,7 +106,9 @@ final class TlsSocketFactory extends SSLSocketFactory {
     /** A TLS handshake that failed or got no answer; the message says what to check. */
     static final class TlsHandshakeException extends SSLException {
         TlsHandshakeException(String hostAndPort, IOException cause) {
-            super("TLS handshake with " + hostAndPort + " failed — is TLS enabled on the server? (" + cause + ")", cause);
+            super(
+                    "TLS handshake with " + hostAndPort + " failed — is TLS enabled on the server? (" + cause + ")",
+                    cause);
         }
     }
 }

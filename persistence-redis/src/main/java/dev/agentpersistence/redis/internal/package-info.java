@@ -1,2 +1,4 @@
-/** Implementation of the Redis provider: key layout, Lua scripts, client set-up and error translation. Not a public API. */
+/**
+ * Implementation of the Redis provider: key layout, Lua scripts, client set-up and error translation. Not a public API.
+ */
 package dev.agentpersistence.redis.internal;

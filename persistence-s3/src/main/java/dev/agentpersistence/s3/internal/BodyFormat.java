@@ -9,13 +9,13 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * How a codec document is stored in a body: as it is, or gzip-compressed. The form is recorded in
- * the object's user metadata {@value #ENCODING} ({@code identity} or {@code gzip}), so readers
- * handle both whatever the current setting.
+ * How a codec document is stored in a body: as it is, or gzip-compressed. The form is recorded in the object's user
+ * metadata {@value #ENCODING} ({@code identity} or {@code gzip}), so readers handle both whatever the current setting.
  */
 public final class BodyFormat {
     /** User metadata naming the body's encoding. */
     public static final String ENCODING = "checkpoint-encoding";
+
     private static final String GZIP = "gzip";
     private static final String IDENTITY = "identity";
 
@@ -47,8 +47,8 @@ public final class BodyFormat {
     /**
      * The document inside a stored body, never longer than {@code maxSize}.
      *
-     * @throws IOException when the body claims to be gzip but is not, unpacks to more than
-     *                     {@code maxSize} bytes (found before allocating more), or the encoding is unknown
+     * @throws IOException when the body claims to be gzip but is not, unpacks to more than {@code maxSize} bytes (found
+     *     before allocating more), or the encoding is unknown
      */
     public static byte[] unwrap(byte[] stored, Map<String, String> metadata, long maxSize) throws IOException {
         String encoding = metadata.getOrDefault(ENCODING, IDENTITY);

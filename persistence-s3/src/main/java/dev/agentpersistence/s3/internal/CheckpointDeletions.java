@@ -1,18 +1,17 @@
 package dev.agentpersistence.s3.internal;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Deletes checkpoints: bodies first (which un-commits them), then the index entries and id markers
- * that describe them, and for a whole agent its {@link LatestPointer}. {@code deleteBelow} leaves the
- * pointer: when it named a deleted version, readers find its body gone and list instead, until a save
- * raises it. A delete interrupted in between leaves entries and markers without bodies,
- * which readers ignore like those of an unfinished save.
+ * Deletes checkpoints: bodies first (which un-commits them), then the index entries and id markers that describe them,
+ * and for a whole agent its {@link LatestPointer}. {@code deleteBelow} leaves the pointer: when it named a deleted
+ * version, readers find its body gone and list instead, until a save raises it. A delete interrupted in between leaves
+ * entries and markers without bodies, which readers ignore like those of an unfinished save.
  */
 public final class CheckpointDeletions {
     private final CheckpointObjects store;
@@ -38,9 +37,9 @@ public final class CheckpointDeletions {
     }
 
     /**
-     * Deletes the versions strictly below {@code version}; returns how many there were. One listing of
-     * the agent's index tells which ids lose their last version: their markers go, while the marker
-     * of an id that also has an entry at a kept version stays.
+     * Deletes the versions strictly below {@code version}; returns how many there were. One listing of the agent's
+     * index tells which ids lose their last version: their markers go, while the marker of an id that also has an entry
+     * at a kept version stays.
      */
     public int deleteBelow(String agentId, long version) {
         if (version <= 0) {

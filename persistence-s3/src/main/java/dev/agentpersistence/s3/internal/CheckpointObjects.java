@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads the objects of the {@link KeyLayout} as stored documents; shared by saves, queries and
- * deletions. Bodies are unpacked from their {@link BodyFormat}, never beyond the maximum checkpoint
- * size. The id and version a body holds come from the shell's {@link DocumentIdentity}.
+ * Reads the objects of the {@link KeyLayout} as stored documents; shared by saves, queries and deletions. Bodies are
+ * unpacked from their {@link BodyFormat}, never beyond the maximum checkpoint size. The id and version a body holds
+ * come from the shell's {@link DocumentIdentity}.
  */
 public final class CheckpointObjects {
     private final S3Objects objects;
@@ -46,21 +46,28 @@ public final class CheckpointObjects {
     /** The document stored at {@code version}, or empty when there is none. */
     public Optional<StoredDocument> readBody(String agentId, String agent, long version) {
         String key = layout.bodyKey(agent, version);
-        return read(agentId, key).map(stored -> new StoredDocument(agentId, null, version,
-                unpack(agentId, stored), objects.location(key)));
+        return read(agentId, key)
+                .map(stored ->
+                        new StoredDocument(agentId, null, version, unpack(agentId, stored), objects.location(key)));
     }
 
     /** The id of the checkpoint a body holds. */
     public String checkpointIdOf(StoredDocument body) {
-        return identity.of(body.agentId(), null, body.document(), body.location()).checkpointId();
+        return identity.of(body.agentId(), null, body.document(), body.location())
+                .checkpointId();
     }
 
     /** The id marker of {@code idPart}, or empty when there is none. */
     public Optional<IdMarker> readMarker(String agentId, String agent, String idPart) {
         String key = layout.markerKey(agent, idPart);
-        return read(agentId, key).map(stored -> IdMarker.parse(stored.bytes()).orElseThrow(() ->
-                new CorruptCheckpointException(agentId, null, objects.location(key),
-                        "not an id marker (expected \"1\\n<version>\\n<checkpoint id>\")", null)));
+        return read(agentId, key)
+                .map(stored -> IdMarker.parse(stored.bytes())
+                        .orElseThrow(() -> new CorruptCheckpointException(
+                                agentId,
+                                null,
+                                objects.location(key),
+                                "not an id marker (expected \"1\\n<version>\\n<checkpoint id>\")",
+                                null)));
     }
 
     private Optional<StoredObject> read(String agentId, String key) {
@@ -75,8 +82,12 @@ public final class CheckpointObjects {
         try {
             return BodyFormat.unwrap(stored.bytes(), stored.metadata(), objects.maxObjectSize());
         } catch (IOException e) {
-            throw new CorruptCheckpointException(agentId, null, objects.location(stored.key()),
-                    "the body cannot be unpacked (" + e.getMessage() + ")", e);
+            throw new CorruptCheckpointException(
+                    agentId,
+                    null,
+                    objects.location(stored.key()),
+                    "the body cannot be unpacked (" + e.getMessage() + ")",
+                    e);
         }
     }
 }

@@ -14,24 +14,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads checkpoints: the latest through the agent's {@link LatestPointer} when it can answer, else
- * walking keys newest first and stopping as soon as the caller has enough. A
- * filter on version and limit walks the bodies ({@code v/A/}, one listing call per 1,000 versions,
- * bounded by {@code StartAfter}); any other field walks the index entries ({@code x/A/}), rejects
- * entries whose attributes cannot match without any request, and reads the body of the remaining
- * candidates, which the storage shell checks against the whole filter (node ids and metadata are
- * only hashed in the keys).
+ * Reads checkpoints: the latest through the agent's {@link LatestPointer} when it can answer, else walking keys newest
+ * first and stopping as soon as the caller has enough. A filter on version and limit walks the bodies ({@code v/A/},
+ * one listing call per 1,000 versions, bounded by {@code StartAfter}); any other field walks the index entries
+ * ({@code x/A/}), rejects entries whose attributes cannot match without any request, and reads the body of the
+ * remaining candidates, which the storage shell checks against the whole filter (node ids and metadata are only hashed
+ * in the keys).
  *
- * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed body is gone
- * before anything was returned, the listing starts again at once from the newest key (a deletion of
- * older versions happens after the newer version was committed, so the new listing holds it).
+ * <p>A walk never misses a checkpoint because of a concurrent deletion: when a listed body is gone before anything was
+ * returned, the listing starts again at once from the newest key (a deletion of older versions happens after the newer
+ * version was committed, so the new listing holds it).
  */
 public final class CheckpointQueries {
     /** Listings a walk may start while every body it tried has just been deleted. */
     private static final int MAX_LISTINGS = 64;
     /**
-     * Listings a walk may start when it found only objects that are not bodies: an S3-compatible store
-     * may list a PUT in flight under a temporary name in place of the body it is about to become.
+     * Listings a walk may start when it found only objects that are not bodies: an S3-compatible store may list a PUT
+     * in flight under a temporary name in place of the body it is about to become.
      */
     private static final int MAX_LISTINGS_PAST_FOREIGN_KEYS = 3;
 
@@ -64,22 +63,22 @@ public final class CheckpointQueries {
     }
 
     /**
-     * The checkpoint with the highest version up to {@code maxVersion}: the body the agent's
-     * {@link LatestPointer} names when it is within the bound and that body exists (no body is newer),
-     * else the newest body listed. A missing or unreadable pointer is then written (best effort: a
-     * reader without write access still answers).
+     * The checkpoint with the highest version up to {@code maxVersion}: the body the agent's {@link LatestPointer}
+     * names when it is within the bound and that body exists (no body is newer), else the newest body listed. A missing
+     * or unreadable pointer is then written (best effort: a reader without write access still answers).
      *
-     * <p>When this reader last found the agent's latest at version {@code V} (within the bound), the
-     * body of {@code V} is read at the same time as the pointer, and used only when the pointer still
-     * names {@code V}: an unchanged agent's latest then costs one round trip instead of two. When the
-     * pointer moved, that read is wasted and the named body is read as before.
+     * <p>When this reader last found the agent's latest at version {@code V} (within the bound), the body of {@code V}
+     * is read at the same time as the pointer, and used only when the pointer still names {@code V}: an unchanged
+     * agent's latest then costs one round trip instead of two. When the pointer moved, that read is wasted and the
+     * named body is read as before.
      */
     public Optional<StoredDocument> latest(String agentId, Long maxVersion) {
         String agent = KeyParts.encode(agentId);
         Long expected = latestFound.get(agent);
-        OverlappedRequests.Pending<Optional<StoredDocument>> guess = expected != null
-                && (maxVersion == null || expected <= maxVersion)
-                ? requests.start(() -> store.readBody(agentId, agent, expected)) : null;
+        OverlappedRequests.Pending<Optional<StoredDocument>> guess =
+                expected != null && (maxVersion == null || expected <= maxVersion)
+                        ? requests.start(() -> store.readBody(agentId, agent, expected))
+                        : null;
         OptionalLong pointed;
         try {
             pointed = pointer.read(agent);
@@ -126,7 +125,8 @@ public final class CheckpointQueries {
 
     /** The checkpoints that may match {@code filter}, newest first (see the class comment). */
     public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
-        return onlyVersionBound(filter) ? new BodyWalk(agentId, filter.maxVersion(), S3Objects.PAGE)
+        return onlyVersionBound(filter)
+                ? new BodyWalk(agentId, filter.maxVersion(), S3Objects.PAGE)
                 : new IndexWalk(agentId, filter);
     }
 
@@ -137,12 +137,16 @@ public final class CheckpointQueries {
                 .filter(marker -> marker.checkpointId().equals(checkpointId))
                 .flatMap(marker -> store.readBody(agentId, agent, marker.version()))
                 .filter(body -> store.checkpointIdOf(body).equals(checkpointId))
-                .map(body -> new StoredDocument(agentId, checkpointId, body.version(), body.document(), body.location()));
+                .map(body ->
+                        new StoredDocument(agentId, checkpointId, body.version(), body.document(), body.location()));
     }
 
     private static boolean onlyVersionBound(CheckpointFilter filter) {
-        return filter.nodeId() == null && filter.createdAfter() == null && filter.createdBefore() == null
-                && filter.metadata().isEmpty() && filter.includeTombstones();
+        return filter.nodeId() == null
+                && filter.createdAfter() == null
+                && filter.createdBefore() == null
+                && filter.metadata().isEmpty()
+                && filter.includeTombstones();
     }
 
     /** Bodies newest first, listing again while every body it tried was deleted meanwhile. */
@@ -176,8 +180,9 @@ public final class CheckpointQueries {
         protected StoredDocument advance() {
             while (true) {
                 if (!keys.hasNext()) {
-                    boolean again = !returnedAny() && (missedAny && listings < MAX_LISTINGS
-                            || foreignAny && listings < MAX_LISTINGS_PAST_FOREIGN_KEYS);
+                    boolean again = !returnedAny()
+                            && (missedAny && listings < MAX_LISTINGS
+                                    || foreignAny && listings < MAX_LISTINGS_PAST_FOREIGN_KEYS);
                     if (!again) {
                         return null;
                     }
@@ -205,9 +210,9 @@ public final class CheckpointQueries {
     }
 
     /**
-     * Index entries newest first, prefiltered by their attributes; the body of each candidate version
-     * once. Like {@link BodyWalk} it lists again from the newest entry when a candidate's body is gone
-     * before anything was returned.
+     * Index entries newest first, prefiltered by their attributes; the body of each candidate version once. Like
+     * {@link BodyWalk} it lists again from the newest entry when a candidate's body is gone before anything was
+     * returned.
      */
     private final class IndexWalk extends NewestFirstWalk {
         private final String agentId;

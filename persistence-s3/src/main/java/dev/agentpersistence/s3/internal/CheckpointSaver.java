@@ -18,35 +18,35 @@ import java.util.function.Supplier;
 
 /**
  * The save protocol. Four writes, the last of which commits:
- * <ol>
- *   <li>claim the checkpoint id: create the id marker {@code id/A/I} (version and id) with
- *       {@code If-None-Match: *}; an existing marker for another version is a conflict when that
- *       version's body holds this id, and is taken over (conditionally on its ETag) when it is stale;</li>
- *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);</li>
- *   <li>raise the {@link LatestPointer} {@code l/A} to the version (a conditional PUT on the ETag
- *       this provider last saw, else a GET and a conditional PUT unless it is already there or above);</li>
- *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a
- *       reader never sees a checkpoint without its marker and index entry, and the pointer is at or
- *       above it. If the key is taken, the stored document is returned for the shell to decide
- *       (identical content is a no-op).</li>
- * </ol>
- * Then the pointer is read once more and raised again if a concurrent {@code deleteCheckpoints}
- * removed it meanwhile. A save that stops after step 1, 2 or 3 (crash, lost race) leaves a marker,
- * index entry or pointer without a matching body. Readers ignore them, because they always check the
- * body; a later save of the same id takes the marker over when its version's body holds another id,
- * or when no body appeared within {@link #CLAIM_LEASE}.
  *
- * <p>Steps 1 to 3 do not depend on each other, only the body depends on all three: the index entry
- * (and the agent name of a digest-named agent) and the pointer's conditional PUT on its last seen
- * ETag are sent {@link OverlappedRequests concurrently} with the claim, and all are complete before
- * the body is written, so a save costs three round trips instead of five. The price is paid only
- * by a save whose claim fails (its id is stored at another version): it leaves an index entry,
- * which readers ignore like one of a cut save, and may leave the pointer above every body, so that
+ * <ol>
+ *   <li>claim the checkpoint id: create the id marker {@code id/A/I} (version and id) with {@code If-None-Match: *}; an
+ *       existing marker for another version is a conflict when that version's body holds this id, and is taken over
+ *       (conditionally on its ETag) when it is stale;
+ *   <li>write the index entry {@code x/A/R.<attrs>/I} (one byte, idempotent);
+ *   <li>raise the {@link LatestPointer} {@code l/A} to the version (a conditional PUT on the ETag this provider last
+ *       saw, else a GET and a conditional PUT unless it is already there or above);
+ *   <li>create the body {@code v/A/R} with {@code If-None-Match: *}. Its existence is the commit: a reader never sees a
+ *       checkpoint without its marker and index entry, and the pointer is at or above it. If the key is taken, the
+ *       stored document is returned for the shell to decide (identical content is a no-op).
+ * </ol>
+ *
+ * Then the pointer is read once more and raised again if a concurrent {@code deleteCheckpoints} removed it meanwhile. A
+ * save that stops after step 1, 2 or 3 (crash, lost race) leaves a marker, index entry or pointer without a matching
+ * body. Readers ignore them, because they always check the body; a later save of the same id takes the marker over when
+ * its version's body holds another id, or when no body appeared within {@link #CLAIM_LEASE}.
+ *
+ * <p>Steps 1 to 3 do not depend on each other, only the body depends on all three: the index entry (and the agent name
+ * of a digest-named agent) and the pointer's conditional PUT on its last seen ETag are sent {@link OverlappedRequests
+ * concurrently} with the claim, and all are complete before the body is written, so a save costs three round trips
+ * instead of five. The price is paid only by a save whose claim fails (its id is stored at another version): it leaves
+ * an index entry, which readers ignore like one of a cut save, and may leave the pointer above every body, so that
  * latest lists until a save reaches that version.
  */
 public final class CheckpointSaver {
     /** How long a claimed id waits for its body before another version may take it over. */
     public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
+
     private static final int ATTEMPTS = 5;
 
     private final CheckpointObjects store;
@@ -60,7 +60,9 @@ public final class CheckpointSaver {
         this(store, clock, CLAIM_LEASE, requests);
     }
 
-    /** A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}, sending its requests one by one. */
+    /**
+     * A saver whose claims lapse after {@code lease} instead of {@link #CLAIM_LEASE}, sending its requests one by one.
+     */
     public CheckpointSaver(CheckpointObjects store, Clock clock, Duration lease) {
         this(store, clock, lease, OverlappedRequests.inline());
     }
@@ -114,9 +116,13 @@ public final class CheckpointSaver {
             String idSegment = KeyParts.encode(checkpoint.checkpointId());
             var marker = store.readMarker(agentId, agent, idSegment);
             if (marker.isEmpty() || marker.get().version() != checkpoint.version()) {
-                throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
+                throw new CheckpointConflictException(
+                        agentId,
+                        checkpoint.checkpointId(),
+                        checkpoint.version(),
                         "Cannot save checkpoint '" + checkpoint.checkpointId() + "' (version " + checkpoint.version()
-                                + ") of agent '" + agentId + "': the claim on its id expired and was taken by another save");
+                                + ") of agent '" + agentId
+                                + "': the claim on its id expired and was taken by another save");
             }
         }
         if (!pointerRaised) {
@@ -173,7 +179,10 @@ public final class CheckpointSaver {
                     return holder; // the id is stored at another version
                 }
                 if (holder.isEmpty() && !expired(existing.get())) {
-                    throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
+                    throw new CheckpointConflictException(
+                            agentId,
+                            checkpoint.checkpointId(),
+                            checkpoint.version(),
                             "Cannot save checkpoint '" + checkpoint.checkpointId() + "' (version "
                                     + checkpoint.version() + ") of agent '" + agentId + "': the id is being saved as"
                                     + " version " + marker.version() + " by another writer (a crashed save's claim"
@@ -191,6 +200,7 @@ public final class CheckpointSaver {
 
     private boolean expired(StoredObject marker) {
         Instant now = marker.readAt() != null ? marker.readAt() : clock.instant();
-        return marker.lastModified() != null && marker.lastModified().plus(lease).isBefore(now);
+        return marker.lastModified() != null
+                && marker.lastModified().plus(lease).isBefore(now);
     }
 }

@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Content of an id marker: which version holds a checkpoint id. Stored as UTF-8 text
- * {@code "1\n<version>\n<checkpoint id>"}; the id is kept in full because long ids are keyed by digest.
+ * Content of an id marker: which version holds a checkpoint id. Stored as UTF-8 text {@code "1\n<version>\n<checkpoint
+ * id>"}; the id is kept in full because long ids are keyed by digest.
  *
- * @param version      the version the id was claimed for
+ * @param version the version the id was claimed for
  * @param checkpointId the id
  */
 public record IdMarker(long version, String checkpointId) {

@@ -3,14 +3,16 @@ package dev.agentpersistence.s3.internal;
 import dev.agentpersistence.backend.SortableDigits;
 
 /**
- * Where every object lives, below an optional prefix {@code P/} ({@code A} is the agent's
- * {@link KeyParts key part}, {@code I} a checkpoint id's, {@code R} the inverted version:
- * {@code Long.MAX_VALUE - version} in 19 digits, so that ascending keys are descending versions):
+ * Where every object lives, below an optional prefix {@code P/} ({@code A} is the agent's {@link KeyParts key part},
+ * {@code I} a checkpoint id's, {@code R} the inverted version: {@code Long.MAX_VALUE - version} in 19 digits, so that
+ * ascending keys are descending versions):
+ *
  * <pre>
  * P/v/A/R                 checkpoint body; its existence is the commit of a save
  * P/x/A/R.&lt;attrs&gt;/I      one-byte index object with the filterable attributes in its name ({@link IndexEntry})
  * P/id/A/I                id marker: version and checkpoint id (lookup by id without listing)
- * P/l/A                   latest pointer: "1\n&lt;version&gt;", at or above every committed body ({@link LatestPointer})
+ * P/l/A                   latest pointer: "1\n&lt;version&gt;", at or above every committed body
+ *                         ({@link LatestPointer})
  * P/n/A                   the agent id, for agents whose segment is a digest
  * P/h/A/S                 history segment S (the segment id's key segment): the id, a newline, the bytes
  * P/h/A/n                 the agent id, for agents with history segments whose segment is a digest
@@ -102,10 +104,13 @@ public final class KeyLayout {
         if (slash < 0) {
             return null;
         }
-        return IndexEntry.parse(rest.substring(0, slash), rest.substring(slash + 1)).orElse(null);
+        return IndexEntry.parse(rest.substring(0, slash), rest.substring(slash + 1))
+                .orElse(null);
     }
 
-    /** The StartAfter that makes a newest-first listing of index entries begin at {@code maxVersion}; null for no bound. */
+    /**
+     * The StartAfter that makes a newest-first listing of index entries begin at {@code maxVersion}; null for no bound.
+     */
     public String indexUpTo(String agent, Long maxVersion) {
         return maxVersion == null ? null : indexFolder(agent) + invert(maxVersion);
     }

@@ -8,11 +8,10 @@ import java.util.Optional;
 
 /**
  * Turns agent and checkpoint ids into key parts (one path level each) made only of {@code [0-9a-f]} after a one-letter
- * tag, so no id can add a path level, climb with {@code ..}, or collide by case on stores that fold
- * case. Ids of up to {@value #MAX_DIRECT_BYTES} UTF-8 bytes are hex-encoded ({@code e…}, reversible);
- * longer ones become the hex SHA-256 of their bytes ({@code s…}, 65 characters) so that every
- * part stays under the 255-byte name limit of file-system-backed stores; the full id is then
- * kept in the object the part names.
+ * tag, so no id can add a path level, climb with {@code ..}, or collide by case on stores that fold case. Ids of up to
+ * {@value #MAX_DIRECT_BYTES} UTF-8 bytes are hex-encoded ({@code e…}, reversible); longer ones become the hex SHA-256
+ * of their bytes ({@code s…}, 65 characters) so that every part stays under the 255-byte name limit of
+ * file-system-backed stores; the full id is then kept in the object the part names.
  */
 public final class KeyParts {
     /** Longest id, in UTF-8 bytes, that is encoded reversibly (201 characters). */
@@ -20,8 +19,7 @@ public final class KeyParts {
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private KeyParts() {
-    }
+    private KeyParts() {}
 
     /** The key part of {@code id}. */
     public static String encode(String id) {

@@ -12,24 +12,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's latest pointer {@code P/l/A}, UTF-8 text {@code "1\n<version>"}: a version at or above
- * every committed body, so that "latest" is two GETs (pointer, body) instead of a listing, whose cost
- * grows with the number of keys on some stores.
+ * The agent's latest pointer {@code P/l/A}, UTF-8 text {@code "1\n<version>"}: a version at or above every committed
+ * body, so that "latest" is two GETs (pointer, body) instead of a listing, whose cost grows with the number of keys on
+ * some stores.
  *
- * <p>Invariant: a save raises the pointer to its version <em>before</em> writing its body, and again
- * (a GET, normally) after it. Raising is a compare-and-swap on the pointer's ETag ({@code If-Match},
- * or {@code If-None-Match: *} to create it) that only ever moves it up, so concurrent writers leave it
- * at the highest of their versions. Hence when the pointer names version {@code V} and the body of
- * {@code V} exists, no committed body is newer; when that body is missing (a save in flight or cut
- * before its body, a deletion) or the pointer is missing or unreadable, readers list instead. The
- * pointer is never lowered: only {@code deleteCheckpoints} removes it, and a pointer created where
- * there was none starts from the newest listed body, so bodies stored without a pointer (by earlier
- * versions of this provider) count. The second raise after the body covers a pointer removed by a
- * concurrent {@code deleteCheckpoints} while the body was being written.
+ * <p>Invariant: a save raises the pointer to its version <em>before</em> writing its body, and again (a GET, normally)
+ * after it. Raising is a compare-and-swap on the pointer's ETag ({@code If-Match}, or {@code If-None-Match: *} to
+ * create it) that only ever moves it up, so concurrent writers leave it at the highest of their versions. Hence when
+ * the pointer names version {@code V} and the body of {@code V} exists, no committed body is newer; when that body is
+ * missing (a save in flight or cut before its body, a deletion) or the pointer is missing or unreadable, readers list
+ * instead. The pointer is never lowered: only {@code deleteCheckpoints} removes it, and a pointer created where there
+ * was none starts from the newest listed body, so bodies stored without a pointer (by earlier versions of this
+ * provider) count. The second raise after the body covers a pointer removed by a concurrent {@code deleteCheckpoints}
+ * while the body was being written.
  *
- * <p>The ETag and version of each pointer last read are remembered (for a bounded number of agents),
- * so that a writer's next save tries its conditional PUT at once instead of reading first; a stale
- * ETag only costs the refused PUT, then the read.
+ * <p>The ETag and version of each pointer last read are remembered (for a bounded number of agents), so that a writer's
+ * next save tries its conditional PUT at once instead of reading first; a stale ETag only costs the refused PUT, then
+ * the read.
  */
 public final class LatestPointer {
     private static final Logger LOG = LoggerFactory.getLogger(LatestPointer.class);
@@ -43,16 +42,15 @@ public final class LatestPointer {
     private final RecentlyUsed<String, Seen> seen = new RecentlyUsed<>(REMEMBERED);
 
     /** A pointer as last read: its ETag and the version it named. */
-    private record Seen(String eTag, long version) {
-    }
+    private record Seen(String eTag, long version) {}
 
     public LatestPointer(CheckpointObjects store) {
         this.store = Objects.requireNonNull(store, "store");
     }
 
     /**
-     * The version the pointer names; empty when there is no pointer or it is unreadable (logged, with
-     * its location: the caller lists instead and nothing is lost).
+     * The version the pointer names; empty when there is no pointer or it is unreadable (logged, with its location: the
+     * caller lists instead and nothing is lost).
      */
     public OptionalLong read(String agent) {
         String key = store.layout().pointerKey(agent);
@@ -67,10 +65,10 @@ public final class LatestPointer {
     }
 
     /**
-     * The conditional PUT of {@code version} on the ETag last seen for this agent, when one was seen
-     * below {@code version} (one request instead of two when no other writer moved the pointer since);
-     * null when there is nothing to try. The request answers whether it moved the pointer; when it
-     * did not, or there was nothing to try, the caller {@link #raise}s.
+     * The conditional PUT of {@code version} on the ETag last seen for this agent, when one was seen below
+     * {@code version} (one request instead of two when no other writer moved the pointer since); null when there is
+     * nothing to try. The request answers whether it moved the pointer; when it did not, or there was nothing to try,
+     * the caller {@link #raise}s.
      */
     public Supplier<Boolean> raiseOnLastSeen(String agent, long version) {
         Seen last = seen.remove(agent);
@@ -83,8 +81,8 @@ public final class LatestPointer {
     }
 
     /**
-     * Moves the pointer up to {@code version} unless it is already there or above; a missing or
-     * unreadable pointer is written as the higher of {@code version} and the newest listed body.
+     * Moves the pointer up to {@code version} unless it is already there or above; a missing or unreadable pointer is
+     * written as the higher of {@code version} and the newest listed body.
      */
     public void raise(String agent, long version) {
         S3Objects objects = store.objects();
@@ -146,7 +144,8 @@ public final class LatestPointer {
                 // unreadable: below
             }
         }
-        LOG.warn("Ignoring the latest pointer {}: not \"1\\n<version>\"; listing the bodies instead",
+        LOG.warn(
+                "Ignoring the latest pointer {}: not \"1\\n<version>\"; listing the bodies instead",
                 store.objects().location(pointer.key()));
         return OptionalLong.empty();
     }

@@ -11,13 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Runs the independent requests of one operation at the same time (each S3 request is a round
- * trip; independent ones need not wait for each other). The caller always {@link Pending#join}s a
- * request before its next dependent step, so no request outlives the operation that made it.
+ * Runs the independent requests of one operation at the same time (each S3 request is a round trip; independent ones
+ * need not wait for each other). The caller always {@link Pending#join}s a request before its next dependent step, so
+ * no request outlives the operation that made it.
  *
- * <p>A backend owns one and closes it with itself. Its threads are daemons, at most
- * {@value #MAX_THREADS}, and end after {@value #IDLE_SECONDS} s without work; when all are busy, or
- * after closing, the caller runs the request itself (the requests are then simply sequential).
+ * <p>A backend owns one and closes it with itself. Its threads are daemons, at most {@value #MAX_THREADS}, and end
+ * after {@value #IDLE_SECONDS} s without work; when all are busy, or after closing, the caller runs the request itself
+ * (the requests are then simply sequential).
  */
 final class OverlappedRequests implements AutoCloseable {
     private static final int MAX_THREADS = 64;
@@ -33,7 +33,12 @@ final class OverlappedRequests implements AutoCloseable {
     /** Requests run on a pool of daemon threads named after {@code owner}. */
     static OverlappedRequests pooled(String owner) {
         var count = new AtomicInteger();
-        var pool = new ThreadPoolExecutor(0, MAX_THREADS, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        var pool = new ThreadPoolExecutor(
+                0,
+                MAX_THREADS,
+                IDLE_SECONDS,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
                 task -> {
                     var thread = new Thread(task, owner + "-request-" + count.incrementAndGet());
                     thread.setDaemon(true);
@@ -80,8 +85,8 @@ final class OverlappedRequests implements AutoCloseable {
         }
 
         /**
-         * Waits for the request (uninterruptibly: it is bounded by the client's timeouts); its result, or
-         * what it threw, rethrown as it was thrown.
+         * Waits for the request (uninterruptibly: it is bounded by the client's timeouts); its result, or what it
+         * threw, rethrown as it was thrown.
          */
         T join() {
             try {

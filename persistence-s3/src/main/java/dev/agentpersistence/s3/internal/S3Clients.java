@@ -9,9 +9,9 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
@@ -22,8 +22,7 @@ public final class S3Clients {
     /** The region used with an endpoint when none is set (S3-compatible stores mostly ignore it). */
     public static final String DEFAULT_ENDPOINT_REGION = "us-east-1";
 
-    private S3Clients() {
-    }
+    private S3Clients() {}
 
     /**
      * A client for {@code config}, using Apache HttpClient 5 for HTTP.
@@ -38,24 +37,26 @@ public final class S3Clients {
                         .socketTimeout(config.readTimeout()))
                 .forcePathStyle(config.pathStyle())
                 .credentialsProvider(credentials(config));
-        config.endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint)
-                // S3-compatible stores differ in which flexible checksums they accept; send them only when required.
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED));
+        config.endpoint()
+                .ifPresent(endpoint -> builder.endpointOverride(endpoint)
+                        // S3-compatible stores differ in which flexible checksums they accept; send them only when
+                        // required.
+                        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED));
         builder.region(region(config, regionKey));
         try {
             return builder.build();
         } catch (SdkClientException e) {
             Redactor redactor = redactor(config);
-            throw new PersistenceException("Cannot set up the S3 client for " + config.location() + ": "
-                    + redactor.redact(e.getMessage()), redactor.redact(e));
+            throw new PersistenceException(
+                    "Cannot set up the S3 client for " + config.location() + ": " + redactor.redact(e.getMessage()),
+                    redactor.redact(e));
         }
     }
 
     /**
-     * The configured region; with an endpoint and none configured {@value #DEFAULT_ENDPOINT_REGION};
-     * else the AWS SDK's default (system property {@code aws.region}, {@code AWS_REGION}, the AWS
-     * config file, instance metadata).
+     * The configured region; with an endpoint and none configured {@value #DEFAULT_ENDPOINT_REGION}; else the AWS SDK's
+     * default (system property {@code aws.region}, {@code AWS_REGION}, the AWS config file, instance metadata).
      *
      * @throws StorageConfigurationException naming {@code regionKey} when none is found
      */
@@ -70,9 +71,11 @@ public final class S3Clients {
             return DefaultAwsRegionProviderChain.builder().build().getRegion();
         } catch (SdkClientException e) {
             // the SDK's text lists every provider of its chain; it stays available as the cause
-            throw new StorageConfigurationException("No AWS region for " + config.location() + ": set "
-                    + regionKey + " (environment " + ProviderConfig.environmentName(regionKey)
-                    + ") or AWS_REGION, or give an endpoint for an S3-compatible store", e);
+            throw new StorageConfigurationException(
+                    "No AWS region for " + config.location() + ": set "
+                            + regionKey + " (environment " + ProviderConfig.environmentName(regionKey)
+                            + ") or AWS_REGION, or give an endpoint for an S3-compatible store",
+                    e);
         }
     }
 
@@ -84,14 +87,15 @@ public final class S3Clients {
 
     /** Where requests go, for messages; credential parameters hidden. */
     public static String describeEndpoint(S3StorageConfig config) {
-        return config.endpoint().map(S3StorageConfig.ENDPOINT::show)
+        return config.endpoint()
+                .map(S3StorageConfig.ENDPOINT::show)
                 .orElseGet(() -> "AWS S3" + config.region().map(r -> " in " + r).orElse(""));
     }
 
     private static AwsCredentialsProvider credentials(S3StorageConfig config) {
         if (config.accessKeyId().isPresent() && config.secretAccessKey().isPresent()) {
-            return StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(config.accessKeyId().get(), config.secretAccessKey().get()));
+            return StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                    config.accessKeyId().get(), config.secretAccessKey().get()));
         }
         return DefaultCredentialsProvider.builder().build();
     }

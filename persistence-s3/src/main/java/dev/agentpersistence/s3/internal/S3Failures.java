@@ -11,13 +11,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class S3Failures {
     private static final Redactor REDACTOR = Redactor.patternsOnly();
 
-    private S3Failures() {
-    }
+    private S3Failures() {}
 
     /**
      * The exception to throw for {@code original}.
      *
-     * @param action   what was being done ("reading", "writing", "listing")
+     * @param action what was being done ("reading", "writing", "listing")
      * @param location {@code s3://bucket/key} or {@code s3://bucket/prefix}
      * @param endpoint where requests go, for messages
      */
@@ -26,29 +25,36 @@ final class S3Failures {
         Throwable failure = REDACTOR.redact(original);
         String where = " " + action + " " + location + " (endpoint " + endpoint + ")";
         if (original instanceof S3Exception s3) {
-            String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+            String code =
+                    s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
             int status = s3.statusCode();
             if ("NoSuchBucket".equals(code)) {
-                return new StorageUnavailableException("S3 bucket of " + location + " does not exist:" + where, failure);
+                return new StorageUnavailableException(
+                        "S3 bucket of " + location + " does not exist:" + where, failure);
             }
-            if (status == 401 || status == 403 || "InvalidAccessKeyId".equals(code)
-                    || "SignatureDoesNotMatch".equals(code) || "AccessDenied".equals(code)) {
-                return new StorageUnavailableException("S3 refused access (" + describe(code, status)
-                        + "; check the credentials and their permissions) while" + where, failure);
+            if (status == 401
+                    || status == 403
+                    || "InvalidAccessKeyId".equals(code)
+                    || "SignatureDoesNotMatch".equals(code)
+                    || "AccessDenied".equals(code)) {
+                return new StorageUnavailableException(
+                        "S3 refused access (" + describe(code, status)
+                                + "; check the credentials and their permissions) while" + where,
+                        failure);
             }
             if (status >= 500 || status == 429 || status == 408) {
-                return new StorageUnavailableException("S3 is unavailable (" + describe(code, status) + ") while"
-                        + where, failure);
+                return new StorageUnavailableException(
+                        "S3 is unavailable (" + describe(code, status) + ") while" + where, failure);
             }
-            return new PersistenceException("S3 rejected a request (" + describe(code, status) + ") while" + where,
-                    failure);
+            return new PersistenceException(
+                    "S3 rejected a request (" + describe(code, status) + ") while" + where, failure);
         }
         if (original instanceof SdkClientException) {
-            return new StorageUnavailableException("Cannot reach S3 while" + where + ": " + failure.getMessage(),
-                    failure);
+            return new StorageUnavailableException(
+                    "Cannot reach S3 while" + where + ": " + failure.getMessage(), failure);
         }
-        return new StorageUnavailableException("S3 request failed while" + where + ": " + failure.getMessage(),
-                failure);
+        return new StorageUnavailableException(
+                "S3 request failed while" + where + ": " + failure.getMessage(), failure);
     }
 
     private static String describe(String code, int status) {

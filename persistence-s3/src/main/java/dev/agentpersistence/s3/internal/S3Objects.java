@@ -15,8 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
@@ -37,12 +37,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The handful of S3 calls the provider makes, with SDK exceptions translated by {@link S3Failures}.
- * {@link #putIfAbsent} uses {@code If-None-Match: *} when the store supports it, else a read before
- * and after the write.
+ * {@link #putIfAbsent} uses {@code If-None-Match: *} when the store supports it, else a read before and after the
+ * write.
  */
 public final class S3Objects {
     /** Most keys one ListObjectsV2 or DeleteObjects call handles. */
     public static final int PAGE = 1000;
+
     private static final int CONFLICT_RETRIES = 5;
 
     private final S3Client client;
@@ -52,8 +53,8 @@ public final class S3Objects {
     private final long maxObjectSize;
 
     /**
-     * @param maxObjectSize the largest object {@link #get} reads; a larger one is an
-     *                      {@link ObjectTooLargeException}, found from its length before reading it
+     * @param maxObjectSize the largest object {@link #get} reads; a larger one is an {@link ObjectTooLargeException},
+     *     found from its length before reading it
      */
     public S3Objects(S3Client client, String bucket, String endpoint, boolean conditionalWrites, long maxObjectSize) {
         this.maxObjectSize = maxObjectSize;
@@ -72,16 +73,20 @@ public final class S3Objects {
     public Optional<StoredObject> get(String key) {
         return call("reading", key, () -> {
             try {
-                return Optional.of(client.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build(),
+                return Optional.of(client.getObject(
+                        GetObjectRequest.builder().bucket(bucket).key(key).build(),
                         (GetObjectResponse meta, AbortableInputStream in) -> {
                             if (meta.contentLength() != null && meta.contentLength() > maxObjectSize) {
                                 in.abort();
                                 throw new ObjectTooLargeException(location(key), meta.contentLength(), maxObjectSize);
                             }
                             byte[] bytes = readAtMost(in, meta.contentLength(), key);
-                            Instant readAt = meta.sdkHttpResponse().firstMatchingHeader("Date").map(S3Objects::httpDate)
+                            Instant readAt = meta.sdkHttpResponse()
+                                    .firstMatchingHeader("Date")
+                                    .map(S3Objects::httpDate)
                                     .orElse(null);
-                            return new StoredObject(key, bytes, meta.metadata(), meta.eTag(), meta.lastModified(), readAt);
+                            return new StoredObject(
+                                    key, bytes, meta.metadata(), meta.eTag(), meta.lastModified(), readAt);
                         }));
             } catch (NoSuchKeyException e) {
                 return Optional.empty();
@@ -143,7 +148,8 @@ public final class S3Objects {
      */
     public boolean replaceIfUnchanged(String key, String eTag, byte[] bytes, Map<String, String> metadata) {
         if (conditionalWrites) {
-            return putConditionally(key, bytes, request(key, metadata).ifMatch(eTag).build());
+            return putConditionally(
+                    key, bytes, request(key, metadata).ifMatch(eTag).build());
         }
         Optional<HeadObjectResponse> before = head(key);
         if (before.isEmpty() || !Objects.equals(before.get().eTag(), eTag)) {
@@ -153,7 +159,8 @@ public final class S3Objects {
     }
 
     private boolean putIfNoneMatch(String key, byte[] bytes, Map<String, String> metadata) {
-        return putConditionally(key, bytes, request(key, metadata).ifNoneMatch("*").build());
+        return putConditionally(
+                key, bytes, request(key, metadata).ifNoneMatch("*").build());
     }
 
     private boolean putConditionally(String key, byte[] bytes, PutObjectRequest conditional) {
@@ -186,8 +193,11 @@ public final class S3Objects {
     }
 
     private boolean putAndCheck(String key, byte[] bytes, Map<String, String> metadata) {
-        String written = call("writing", key,
-                () -> client.putObject(request(key, metadata).build(), RequestBody.fromBytes(bytes)).eTag());
+        String written = call(
+                "writing",
+                key,
+                () -> client.putObject(request(key, metadata).build(), RequestBody.fromBytes(bytes))
+                        .eTag());
         Optional<HeadObjectResponse> after = head(key);
         return after.isPresent() && Objects.equals(after.get().eTag(), written);
     }
@@ -195,7 +205,8 @@ public final class S3Objects {
     private Optional<HeadObjectResponse> head(String key) {
         return call("reading", key, () -> {
             try {
-                return Optional.of(client.headObject(HeadObjectRequest.builder().bucket(bucket).key(key).build()));
+                return Optional.of(client.headObject(
+                        HeadObjectRequest.builder().bucket(bucket).key(key).build()));
             } catch (NoSuchKeyException e) {
                 return Optional.empty();
             }
@@ -203,19 +214,28 @@ public final class S3Objects {
     }
 
     /**
-     * Rewrites the object at {@code key} onto itself (a server-side copy that keeps its content and
-     * metadata), which sets its last-modified time to now.
+     * Rewrites the object at {@code key} onto itself (a server-side copy that keeps its content and metadata), which
+     * sets its last-modified time to now.
      *
      * @return {@code false} when there is no object at {@code key}
      */
     public boolean touch(String key) {
         return call("touching", key, () -> {
             try {
-                var metadata = client.headObject(HeadObjectRequest.builder().bucket(bucket).key(key).build()).metadata();
-                client.copyObject(CopyObjectRequest.builder().sourceBucket(bucket).sourceKey(key)
-                        .destinationBucket(bucket).destinationKey(key)
-                        .metadataDirective(MetadataDirective.REPLACE).metadata(metadata)
-                        .contentType("application/octet-stream").build());
+                var metadata = client.headObject(HeadObjectRequest.builder()
+                                .bucket(bucket)
+                                .key(key)
+                                .build())
+                        .metadata();
+                client.copyObject(CopyObjectRequest.builder()
+                        .sourceBucket(bucket)
+                        .sourceKey(key)
+                        .destinationBucket(bucket)
+                        .destinationKey(key)
+                        .metadataDirective(MetadataDirective.REPLACE)
+                        .metadata(metadata)
+                        .contentType("application/octet-stream")
+                        .build());
                 return true;
             } catch (NoSuchKeyException e) {
                 return false;
@@ -234,8 +254,15 @@ public final class S3Objects {
         String token = null;
         do {
             String continuation = token;
-            ListObjectsV2Response page = call("listing", prefix, () -> client.listObjectsV2(ListObjectsV2Request.builder()
-                    .bucket(bucket).prefix(prefix).continuationToken(continuation).maxKeys(PAGE).build()));
+            ListObjectsV2Response page = call(
+                    "listing",
+                    prefix,
+                    () -> client.listObjectsV2(ListObjectsV2Request.builder()
+                            .bucket(bucket)
+                            .prefix(prefix)
+                            .continuationToken(continuation)
+                            .maxKeys(PAGE)
+                            .build()));
             objects.addAll(page.contents());
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (token != null);
@@ -259,20 +286,23 @@ public final class S3Objects {
 
     private void deleteBatch(List<ObjectIdentifier> batch) {
         String first = batch.get(0).key();
-        DeleteObjectsResponse response = call("deleting", first, () -> client.deleteObjects(b -> b.bucket(bucket)
-                .delete(Delete.builder().objects(batch).quiet(true).build())));
+        DeleteObjectsResponse response = call(
+                "deleting",
+                first,
+                () -> client.deleteObjects(b -> b.bucket(bucket)
+                        .delete(Delete.builder().objects(batch).quiet(true).build())));
         if (response.hasErrors() && !response.errors().isEmpty()) {
             var error = response.errors().get(0);
-            throw new PersistenceException("S3 could not delete " + response.errors().size() + " of " + batch.size()
+            throw new PersistenceException("S3 could not delete "
+                    + response.errors().size() + " of " + batch.size()
                     + " objects, for example " + location(error.key()) + ": " + error.code() + " " + error.message()
                     + " (endpoint " + endpoint + ")");
         }
     }
 
     /**
-     * The keys under {@code prefix} after {@code startAfter} (null: from the start) in ascending
-     * order, fetched lazily page by page; {@code pageHint} caps the first page for callers that
-     * need only a few.
+     * The keys under {@code prefix} after {@code startAfter} (null: from the start) in ascending order, fetched lazily
+     * page by page; {@code pageHint} caps the first page for callers that need only a few.
      */
     public Iterator<String> keys(String prefix, String startAfter, int pageHint) {
         return new KeyIterator(prefix, startAfter, Math.max(1, Math.min(PAGE, pageHint)));
@@ -284,8 +314,16 @@ public final class S3Objects {
         String token = null;
         do {
             String continuation = token;
-            ListObjectsV2Response page = call("listing", prefix, () -> client.listObjectsV2(ListObjectsV2Request.builder()
-                    .bucket(bucket).prefix(prefix).delimiter("/").continuationToken(continuation).maxKeys(PAGE).build()));
+            ListObjectsV2Response page = call(
+                    "listing",
+                    prefix,
+                    () -> client.listObjectsV2(ListObjectsV2Request.builder()
+                            .bucket(bucket)
+                            .prefix(prefix)
+                            .delimiter("/")
+                            .continuationToken(continuation)
+                            .maxKeys(PAGE)
+                            .build()));
             for (CommonPrefix folder : page.commonPrefixes()) {
                 folders.add(folder.prefix());
             }
@@ -295,13 +333,17 @@ public final class S3Objects {
     }
 
     private PutObjectRequest.Builder request(String key, Map<String, String> metadata) {
-        return PutObjectRequest.builder().bucket(bucket).key(key).metadata(metadata)
+        return PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .metadata(metadata)
                 .contentType("application/octet-stream");
     }
 
     private static Instant httpDate(String value) {
         try {
-            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
         } catch (DateTimeParseException e) {
             return null;
         }
@@ -356,7 +398,8 @@ public final class S3Objects {
         }
 
         private void fetch() {
-            var builder = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(pageSize);
+            var builder =
+                    ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(pageSize);
             if (started) {
                 builder.continuationToken(token);
             } else if (startAfter != null) {

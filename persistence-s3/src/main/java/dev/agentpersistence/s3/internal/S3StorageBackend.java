@@ -19,12 +19,11 @@ import java.util.Optional;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Records as objects in an S3 bucket. The key layout (see the module's README) answers "latest"
- * with two GETs (the agent's {@link LatestPointer}, then the body it names), a lookup by id with two
- * GETs, and filters
- * from index key names without reading bodies that cannot match. Inserts use {@code If-None-Match: *},
- * so two writers of one version never both win. Node ids and metadata are hashed in the index keys,
- * so the shell checks candidates of such filters ({@link #filtersAttributes()} is {@code false}).
+ * Records as objects in an S3 bucket. The key layout (see the module's README) answers "latest" with two GETs (the
+ * agent's {@link LatestPointer}, then the body it names), a lookup by id with two GETs, and filters from index key
+ * names without reading bodies that cannot match. Inserts use {@code If-None-Match: *}, so two writers of one version
+ * never both win. Node ids and metadata are hashed in the index keys, so the shell checks candidates of such filters
+ * ({@link #filtersAttributes()} is {@code false}).
  */
 public final class S3StorageBackend implements StorageBackend {
     private final S3Client client;
@@ -39,11 +38,20 @@ public final class S3StorageBackend implements StorageBackend {
     private final OverlappedRequests requests;
 
     /**
-     * @param endpoint        how messages name the store (no secrets)
+     * @param endpoint how messages name the store (no secrets)
      * @param maxDocumentSize the largest object read
      */
-    public S3StorageBackend(S3Client client, boolean ownsClient, String bucket, String prefix, String endpoint,
-                            boolean conditionalWrites, boolean gzip, Clock clock, long maxDocumentSize, String description) {
+    public S3StorageBackend(
+            S3Client client,
+            boolean ownsClient,
+            String bucket,
+            String prefix,
+            String endpoint,
+            boolean conditionalWrites,
+            boolean gzip,
+            Clock clock,
+            long maxDocumentSize,
+            String description) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.description = description;

@@ -18,16 +18,15 @@ import java.util.Optional;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * History segments as objects under {@code P/h/A/}: one object per segment holding the segment id,
- * a newline and the bytes (so digest-named segments stay listable and a misplaced object is
- * detected); its last-modified time is the segment's write time.
+ * History segments as objects under {@code P/h/A/}: one object per segment holding the segment id, a newline and the
+ * bytes (so digest-named segments stay listable and a misplaced object is detected); its last-modified time is the
+ * segment's write time.
  *
- * <p>A put is one {@code If-None-Match: *} PUT; when the segment exists, a server-side copy onto
- * itself renews its last-modified time. Reads are one GET per segment. A deletion lists the
- * agent's segments (one request per 1,000) and deletes in one {@code DeleteObjects} those still
- * older than the cutoff. S3 has no delete conditional on the modification time, so a segment written
- * again between that listing and the deletion (milliseconds) can be lost; the grace period of the
- * collector makes this need a save that reuses a segment which was unreferenced and older than the
+ * <p>A put is one {@code If-None-Match: *} PUT; when the segment exists, a server-side copy onto itself renews its
+ * last-modified time. Reads are one GET per segment. A deletion lists the agent's segments (one request per 1,000) and
+ * deletes in one {@code DeleteObjects} those still older than the cutoff. S3 has no delete conditional on the
+ * modification time, so a segment written again between that listing and the deletion (milliseconds) can be lost; the
+ * grace period of the collector makes this need a save that reuses a segment which was unreferenced and older than the
  * grace period at that very moment.
  */
 public final class SegmentObjects {
@@ -101,8 +100,11 @@ public final class SegmentObjects {
 
     /** The ids of agents with at least one segment, sorted. */
     public List<String> agents() {
-        return AgentDirectory.agentIds(objects, objects.folders(layout.segmentAgentsFolder()),
-                layout::agentOfSegmentFolder, layout::segmentNameKey);
+        return AgentDirectory.agentIds(
+                objects,
+                objects.folders(layout.segmentAgentsFolder()),
+                layout::agentOfSegmentFolder,
+                layout::segmentNameKey);
     }
 
     /** Removes the name of an agent left without segments, and restores it if a segment arrived meanwhile. */
@@ -125,7 +127,8 @@ public final class SegmentObjects {
         }
         return objects.get(key).flatMap(stored -> {
             int newline = indexOfNewline(stored.bytes());
-            return newline < 0 ? Optional.empty()
+            return newline < 0
+                    ? Optional.empty()
                     : Optional.of(new String(stored.bytes(), 0, newline, StandardCharsets.UTF_8))
                             .filter(id -> KeyParts.encode(id).equals(segment));
         });
@@ -142,8 +145,12 @@ public final class SegmentObjects {
         byte[] bytes = stored.bytes();
         int newline = indexOfNewline(bytes);
         if (newline < 0 || !new String(bytes, 0, newline, StandardCharsets.UTF_8).equals(segmentId)) {
-            throw new CorruptCheckpointException(agentId, null, objects.location(stored.key()),
-                    "the object does not hold history segment '" + segmentId + "'", null);
+            throw new CorruptCheckpointException(
+                    agentId,
+                    null,
+                    objects.location(stored.key()),
+                    "the object does not hold history segment '" + segmentId + "'",
+                    null);
         }
         return Arrays.copyOfRange(bytes, newline + 1, bytes.length);
     }

@@ -23,15 +23,22 @@ class ClaimLeaseTest {
 
     @Test
     void anAbandonedClaimIsTakenOverOnceItsLeaseHasPassed() throws Exception {
-        S3Proxy proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore())
-                .endpoint(URI.create("http://127.0.0.1:0")).awsAuthentication(AuthenticationType.NONE, null, null).build();
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(new TransientNio2BlobStore())
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.NONE, null, null)
+                .build();
         proxy.start();
         while (!"STARTED".equals(proxy.getState())) {
             Thread.sleep(10);
         }
-        try (S3Client client = S3Client.builder().httpClientBuilder(Apache5HttpClient.builder())
-                .endpointOverride(URI.create("http://127.0.0.1:" + proxy.getPort())).forcePathStyle(true)
-                .region(Region.US_EAST_1).credentialsProvider(AnonymousCredentialsProvider.create()).build()) {
+        try (S3Client client = S3Client.builder()
+                .httpClientBuilder(Apache5HttpClient.builder())
+                .endpointOverride(URI.create("http://127.0.0.1:" + proxy.getPort()))
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(AnonymousCredentialsProvider.create())
+                .build()) {
             client.createBucket(b -> b.bucket("lease"));
             var objects = new S3Objects(client, "lease", "S3Proxy", true, 1 << 20);
             var layout = new KeyLayout("");
@@ -40,14 +47,18 @@ class ClaimLeaseTest {
             String agent = KeyParts.encode("agent");
             objects.put(layout.markerKey(agent, KeyParts.encode("cp-1")), new IdMarker(1, "cp-1").toBytes(), Map.of());
 
-            var elsewhere = TestRecords.stored(Checkpoints.builder("agent", 2).checkpointId("cp-1").build());
+            var elsewhere = TestRecords.stored(
+                    Checkpoints.builder("agent", 2).checkpointId("cp-1").build());
             var patient = new CheckpointSaver(store, Clock.systemUTC(), Duration.ofHours(1));
             assertThatThrownBy(() -> patient.save(elsewhere)).isInstanceOf(CheckpointConflictException.class);
 
             Thread.sleep(2_100); // Last-Modified and Date have one-second resolution
-            assertThat(new CheckpointSaver(store, Clock.systemUTC(), Duration.ofSeconds(1)).save(elsewhere).inserted())
+            assertThat(new CheckpointSaver(store, Clock.systemUTC(), Duration.ofSeconds(1))
+                            .save(elsewhere)
+                            .inserted())
                     .isTrue();
-            assertThat(new CheckpointQueries(store).byId("agent", "cp-1")).map(found -> found.document())
+            assertThat(new CheckpointQueries(store).byId("agent", "cp-1"))
+                    .map(found -> found.document())
                     .contains(elsewhere.document());
         } finally {
             proxy.stop();

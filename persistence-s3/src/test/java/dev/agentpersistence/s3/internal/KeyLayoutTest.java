@@ -45,22 +45,32 @@ class KeyLayoutTest {
 
     @Test
     void indexEntriesReadBackFromTheirKeys() {
-        var checkpoint = Checkpoints.builder("a", 42).createdAt(Instant.ofEpochSecond(-5, 7)).nodeId(null)
-                .metadata(Map.of("k", "v")).build();
+        var checkpoint = Checkpoints.builder("a", 42)
+                .createdAt(Instant.ofEpochSecond(-5, 7))
+                .nodeId(null)
+                .metadata(Map.of("k", "v"))
+                .build();
         var entry = IndexEntry.of(TestRecords.stored(checkpoint));
         String key = layout.indexKey("eab", entry);
         assertThat(layout.indexEntryOf("eab", key)).isEqualTo(entry);
         assertThat(entry.createdAt()).isEqualTo(Instant.ofEpochSecond(-5, 7));
-        assertThat(IndexEntry.of(TestRecords.stored(AgentCheckpoint.tombstone("a", 3, Instant.EPOCH))).tombstone()).isTrue();
-        assertThat(layout.indexEntryOf("eab", layout.indexFolder("eab") + "garbage/x")).isNull();
+        assertThat(IndexEntry.of(TestRecords.stored(AgentCheckpoint.tombstone("a", 3, Instant.EPOCH)))
+                        .tombstone())
+                .isTrue();
+        assertThat(layout.indexEntryOf("eab", layout.indexFolder("eab") + "garbage/x"))
+                .isNull();
     }
 
     @Test
     void startAfterBoundsSelectExactlyTheVersionsAsked() {
         String agent = "eab";
         assertThat(layout.bodiesUpTo(agent, null)).isNull();
-        assertThat(layout.bodiesUpTo(agent, 5L)).isLessThan(layout.bodyKey(agent, 5)).isEqualTo(layout.bodyKey(agent, 6));
-        assertThat(layout.bodiesBelow(agent, 5)).isLessThan(layout.bodyKey(agent, 4)).isEqualTo(layout.bodyKey(agent, 5));
+        assertThat(layout.bodiesUpTo(agent, 5L))
+                .isLessThan(layout.bodyKey(agent, 5))
+                .isEqualTo(layout.bodyKey(agent, 6));
+        assertThat(layout.bodiesBelow(agent, 5))
+                .isLessThan(layout.bodyKey(agent, 4))
+                .isEqualTo(layout.bodyKey(agent, 5));
         var at5 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 5))));
         var at6 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 6))));
         var at4 = layout.indexKey(agent, IndexEntry.of(TestRecords.stored(Checkpoints.simple("a", 4))));
@@ -77,14 +87,24 @@ class KeyLayoutTest {
             var checkpoint = Checkpoints.builder("a", random.nextInt(20))
                     .createdAt(Instant.ofEpochSecond(1_000 + random.nextInt(20), random.nextInt(3)))
                     .nodeId(nodes[random.nextInt(nodes.length)])
-                    .metadata(random.nextBoolean() ? Map.of("k" + random.nextInt(3), "v" + random.nextInt(3)) : Map.of())
+                    .metadata(
+                            random.nextBoolean() ? Map.of("k" + random.nextInt(3), "v" + random.nextInt(3)) : Map.of())
                     .build();
             var filter = CheckpointFilter.builder()
                     .nodeId(random.nextInt(3) == 0 ? nodes[random.nextInt(nodes.length)] : null)
-                    .createdAfter(random.nextBoolean() ? Instant.ofEpochSecond(1_000 + random.nextInt(20), random.nextInt(3)) : null)
-                    .createdBefore(random.nextBoolean() ? Instant.ofEpochSecond(1_000 + random.nextInt(20), random.nextInt(3)) : null)
+                    .createdAfter(
+                            random.nextBoolean()
+                                    ? Instant.ofEpochSecond(1_000 + random.nextInt(20), random.nextInt(3))
+                                    : null)
+                    .createdBefore(
+                            random.nextBoolean()
+                                    ? Instant.ofEpochSecond(1_000 + random.nextInt(20), random.nextInt(3))
+                                    : null)
                     .maxVersion(random.nextBoolean() ? (long) random.nextInt(20) : null)
-                    .metadata(random.nextInt(3) == 0 ? Map.of("k" + random.nextInt(3), "v" + random.nextInt(3)) : Map.of())
+                    .metadata(
+                            random.nextInt(3) == 0
+                                    ? Map.of("k" + random.nextInt(3), "v" + random.nextInt(3))
+                                    : Map.of())
                     .includeTombstones(random.nextBoolean())
                     .build();
             boolean candidate = IndexEntry.prefilter(filter).test(IndexEntry.of(TestRecords.stored(checkpoint)));

@@ -20,7 +20,9 @@ class OverlappedRequestsTest {
                 await(release);
                 return Thread.currentThread().getName();
             });
-            assertThat(started.await(10, TimeUnit.SECONDS)).as("the request runs while the caller goes on").isTrue();
+            assertThat(started.await(10, TimeUnit.SECONDS))
+                    .as("the request runs while the caller goes on")
+                    .isTrue();
             release.countDown();
             assertThat(pending.join()).startsWith("test-request-");
         }
@@ -39,13 +41,16 @@ class OverlappedRequestsTest {
         try (var requests = OverlappedRequests.pooled("test")) {
             var failure = new IllegalStateException("refused");
             assertThatThrownBy(() -> requests.start(() -> {
-                throw failure;
-            }).join()).isSameAs(failure);
+                                throw failure;
+                            })
+                            .join())
+                    .isSameAs(failure);
 
             var earlier = new RuntimeException("earlier");
             requests.start(() -> {
-                throw failure;
-            }).awaitQuietly(earlier);
+                        throw failure;
+                    })
+                    .awaitQuietly(earlier);
             assertThat(earlier.getSuppressed()).containsExactly(failure);
         }
     }

@@ -14,13 +14,19 @@ public final class TestRecords {
         return new DocumentIdentity.Identity(stored.checkpointId(), stored.version());
     };
 
-    private TestRecords() {
-    }
+    private TestRecords() {}
 
     /** The record of {@code checkpoint} with a plain JSON document. */
     public static StoredCheckpoint stored(AgentCheckpoint checkpoint) {
-        return new StoredCheckpoint(checkpoint.agentId(), checkpoint.checkpointId(), checkpoint.version(),
-                checkpoint.createdAt(), null, checkpoint.nodeId(), checkpoint.isTombstone(), checkpoint.metadata(),
+        return new StoredCheckpoint(
+                checkpoint.agentId(),
+                checkpoint.checkpointId(),
+                checkpoint.version(),
+                checkpoint.createdAt(),
+                null,
+                checkpoint.nodeId(),
+                checkpoint.isTombstone(),
+                checkpoint.metadata(),
                 CheckpointCodec.json().encode(checkpoint));
     }
 }

@@ -1,12 +1,12 @@
 package dev.agentpersistence.tck.providers;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.spi.StorageChecks;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,8 +21,7 @@ import java.util.TreeMap;
 
 /** Providers with one deliberate defect each; the kit must fail every one of them. */
 public final class BrokenProviders {
-    private BrokenProviders() {
-    }
+    private BrokenProviders() {}
 
     /** Returns every match, ignoring {@code limit}. */
     public static final class IgnoresLimit extends ReferenceProvider {
@@ -293,7 +292,8 @@ public final class BrokenProviders {
         @Override
         protected boolean matches(CheckpointFilter filter, AgentCheckpoint checkpoint) {
             return filter.toBuilder().createdBefore(null).build().matches(checkpoint)
-                    && (filter.createdBefore() == null || !checkpoint.createdAt().isAfter(filter.createdBefore()));
+                    && (filter.createdBefore() == null
+                            || !checkpoint.createdAt().isAfter(filter.createdBefore()));
         }
     }
 
@@ -319,11 +319,19 @@ public final class BrokenProviders {
         @Override
         protected boolean matches(CheckpointFilter filter, AgentCheckpoint checkpoint) {
             var coarse = filter.toBuilder()
-                    .createdAfter(filter.createdAfter() == null ? null : filter.createdAfter().truncatedTo(ChronoUnit.MILLIS))
-                    .createdBefore(filter.createdBefore() == null ? null
-                            : filter.createdBefore().truncatedTo(ChronoUnit.MILLIS).plusMillis(1))
+                    .createdAfter(
+                            filter.createdAfter() == null
+                                    ? null
+                                    : filter.createdAfter().truncatedTo(ChronoUnit.MILLIS))
+                    .createdBefore(
+                            filter.createdBefore() == null
+                                    ? null
+                                    : filter.createdBefore()
+                                            .truncatedTo(ChronoUnit.MILLIS)
+                                            .plusMillis(1))
                     .build();
-            return coarse.matches(checkpoint.toBuilder().createdAt(checkpoint.createdAt().truncatedTo(ChronoUnit.MILLIS))
+            return coarse.matches(checkpoint.toBuilder()
+                    .createdAt(checkpoint.createdAt().truncatedTo(ChronoUnit.MILLIS))
                     .build());
         }
     }
@@ -336,7 +344,8 @@ public final class BrokenProviders {
 
         @Override
         protected boolean matches(CheckpointFilter filter, AgentCheckpoint checkpoint) {
-            return filter.matches(checkpoint) && (filter.maxVersion() == null || checkpoint.version() < filter.maxVersion());
+            return filter.matches(checkpoint)
+                    && (filter.maxVersion() == null || checkpoint.version() < filter.maxVersion());
         }
     }
 
@@ -349,7 +358,9 @@ public final class BrokenProviders {
         @Override
         protected boolean matches(CheckpointFilter filter, AgentCheckpoint checkpoint) {
             return filter.toBuilder().nodeId(null).build().matches(checkpoint)
-                    && (filter.nodeId() == null || (checkpoint.nodeId() != null && checkpoint.nodeId().startsWith(filter.nodeId())));
+                    && (filter.nodeId() == null
+                            || (checkpoint.nodeId() != null
+                                    && checkpoint.nodeId().startsWith(filter.nodeId())));
         }
     }
 
@@ -396,7 +407,11 @@ public final class BrokenProviders {
 
         @Override
         protected void store(String agentId, AgentCheckpoint checkpoint) {
-            super.store(agentId, checkpoint.toBuilder().createdAt(checkpoint.createdAt().truncatedTo(ChronoUnit.MILLIS)).build());
+            super.store(
+                    agentId,
+                    checkpoint.toBuilder()
+                            .createdAt(checkpoint.createdAt().truncatedTo(ChronoUnit.MILLIS))
+                            .build());
         }
     }
 
@@ -409,7 +424,11 @@ public final class BrokenProviders {
         @Override
         protected void store(String agentId, AgentCheckpoint checkpoint) {
             var input = checkpoint.lastInput();
-            super.store(agentId, input != null && input.isNull() ? checkpoint.toBuilder().lastInput(null).build() : checkpoint);
+            super.store(
+                    agentId,
+                    input != null && input.isNull()
+                            ? checkpoint.toBuilder().lastInput(null).build()
+                            : checkpoint);
         }
     }
 
@@ -422,8 +441,13 @@ public final class BrokenProviders {
         @Override
         protected void store(String agentId, AgentCheckpoint checkpoint) {
             List<Message> history = checkpoint.messageHistory();
-            super.store(agentId, history.size() <= 1_000 ? checkpoint
-                    : checkpoint.toBuilder().messageHistory(history.subList(history.size() - 1_000, history.size())).build());
+            super.store(
+                    agentId,
+                    history.size() <= 1_000
+                            ? checkpoint
+                            : checkpoint.toBuilder()
+                                    .messageHistory(history.subList(history.size() - 1_000, history.size()))
+                                    .build());
         }
     }
 
@@ -436,8 +460,10 @@ public final class BrokenProviders {
         @Override
         protected void store(String agentId, AgentCheckpoint checkpoint) {
             var state = new TreeMap<String, JsonNode>(checkpoint.state());
-            state.replaceAll((key, value) -> value.isTextual() && value.textValue().length() > 65_535
-                    ? new TextNode(value.textValue().substring(0, 65_535)) : value);
+            state.replaceAll(
+                    (key, value) -> value.isTextual() && value.textValue().length() > 65_535
+                            ? new TextNode(value.textValue().substring(0, 65_535))
+                            : value);
             super.store(agentId, checkpoint.toBuilder().state(state).build());
         }
     }
@@ -479,8 +505,8 @@ public final class BrokenProviders {
         protected Optional<AgentCheckpoint> findCollision(String agentId, AgentCheckpoint checkpoint) {
             var found = super.findCollision(agentId, checkpoint);
             if (found.isEmpty() && everUsed.contains(agentId + "\u0000" + checkpoint.checkpointId())) {
-                throw new CheckpointConflictException(agentId, checkpoint.checkpointId(), checkpoint.version(),
-                        "checkpoint id was used before");
+                throw new CheckpointConflictException(
+                        agentId, checkpoint.checkpointId(), checkpoint.version(), "checkpoint id was used before");
             }
             return found;
         }

@@ -18,8 +18,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A deliberately simple, correct provider: one lock over a shared {@link ReferenceStore}, filtering
- * in the heap. The kit must pass it; each broken provider extends it and changes one thing.
+ * A deliberately simple, correct provider: one lock over a shared {@link ReferenceStore}, filtering in the heap. The
+ * kit must pass it; each broken provider extends it and changes one thing.
  */
 public class ReferenceProvider implements PersistenceStorageProvider<CheckpointFilter>, HistorySegmentStore {
     protected final ReferenceStore store;
@@ -111,7 +111,9 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
     /** Puts the checkpoint into the store. Called under the store's lock. */
     protected void store(String agentId, AgentCheckpoint checkpoint) {
         store.agents.computeIfAbsent(key(agentId), a -> new TreeMap<>()).put(checkpoint.version(), checkpoint);
-        store.ids.computeIfAbsent(key(agentId), a -> new HashMap<>()).put(checkpoint.checkpointId(), checkpoint.version());
+        store.ids
+                .computeIfAbsent(key(agentId), a -> new HashMap<>())
+                .put(checkpoint.checkpointId(), checkpoint.version());
     }
 
     @Override
@@ -119,7 +121,9 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         StorageChecks.requireCheckpointId(checkpointId);
-        return all(agentId).stream().filter(c -> c.checkpointId().equals(checkpointId)).findFirst();
+        return all(agentId).stream()
+                .filter(c -> c.checkpointId().equals(checkpointId))
+                .findFirst();
     }
 
     @Override
@@ -177,8 +181,9 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         synchronized (store) {
             var segments = store.segments.computeIfAbsent(agentId, a -> new TreeMap<>());
             var existing = segments.get(segmentId);
-            segments.put(segmentId, new ReferenceStore.Segment(existing == null ? content.clone() : existing.content(),
-                    Instant.now()));
+            segments.put(
+                    segmentId,
+                    new ReferenceStore.Segment(existing == null ? content.clone() : existing.content(), Instant.now()));
         }
     }
 
@@ -206,7 +211,8 @@ public class ReferenceProvider implements PersistenceStorageProvider<CheckpointF
         StorageChecks.requireAgentId(agentId);
         synchronized (store) {
             var infos = new ArrayList<SegmentInfo>();
-            store.segments.getOrDefault(agentId, new TreeMap<>())
+            store.segments
+                    .getOrDefault(agentId, new TreeMap<>())
                     .forEach((id, segment) -> infos.add(new SegmentInfo(id, segment.writtenAt())));
             return infos;
         }

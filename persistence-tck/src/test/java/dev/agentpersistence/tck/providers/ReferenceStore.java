@@ -16,6 +16,5 @@ public final class ReferenceStore {
     final Map<String, TreeMap<String, Segment>> segments = new HashMap<>();
 
     /** A stored history segment. */
-    record Segment(byte[] content, Instant writtenAt) {
-    }
+    record Segment(byte[] content, Instant writtenAt) {}
 }

@@ -2,8 +2,8 @@ package dev.agentpersistence.pipeline.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.agentpersistence.Message;
 import dev.agentpersistence.KeyedTool;
+import dev.agentpersistence.Message;
 import dev.agentpersistence.Tool;
 import dev.agentpersistence.ToolCall;
 import dev.agentpersistence.pipeline.AnswerSchema;
@@ -21,8 +21,8 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The {@link NodeContext} of one attempt: collects the attempt's messages and tool calls, and
- * journals every tool call in the run's {@link ToolJournal} before it runs and after. Thread-safe.
+ * The {@link NodeContext} of one attempt: collects the attempt's messages and tool calls, and journals every tool call
+ * in the run's {@link ToolJournal} before it runs and after. Thread-safe.
  */
 public final class AttemptContext<S> implements NodeContext<S> {
     private final String pipelineName;
@@ -44,9 +44,18 @@ public final class AttemptContext<S> implements NodeContext<S> {
     private int questions;
     private InputRequest pendingRequest;
 
-    public AttemptContext(String pipelineName, String runId, String nodeName, S state, int attempt, int maxAttempts,
-                          RetryFeedback feedback, List<Message> history, ToolJournal journal,
-                          Map<String, JsonNode> answers, Supplier<Instant> clock) {
+    public AttemptContext(
+            String pipelineName,
+            String runId,
+            String nodeName,
+            S state,
+            int attempt,
+            int maxAttempts,
+            RetryFeedback feedback,
+            List<Message> history,
+            ToolJournal journal,
+            Map<String, JsonNode> answers,
+            Supplier<Instant> clock) {
         this.pipelineName = pipelineName;
         this.runId = runId;
         this.nodeName = nodeName;
@@ -139,7 +148,9 @@ public final class AttemptContext<S> implements NodeContext<S> {
         }
         JsonNode result;
         try {
-            result = tool instanceof KeyedTool keyed ? keyed.execute(call.arguments(), key) : tool.execute(call.arguments());
+            result = tool instanceof KeyedTool keyed
+                    ? keyed.execute(call.arguments(), key)
+                    : tool.execute(call.arguments());
         } catch (Exception e) {
             try {
                 journal.failure(nodeName, attempt, call.id(), e);
@@ -150,7 +161,8 @@ public final class AttemptContext<S> implements NodeContext<S> {
         }
         JsonNode shown = result == null ? NullNode.getInstance() : result;
         journal.result(nodeName, attempt, call.id(), shown);
-        addMessage(Message.toolResult(call.id(), tool.name(), shown.isTextual() ? shown.textValue() : shown.toString()));
+        addMessage(
+                Message.toolResult(call.id(), tool.name(), shown.isTextual() ? shown.textValue() : shown.toString()));
         return result;
     }
 

@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Evaluates a node's conditions; a condition that throws counts as violated, with the exception as message. */
 public final class ConditionChecks {
-    private ConditionChecks() {
-    }
+    private ConditionChecks() {}
 
     /** Every violation of every condition, in condition order. */
     public static <S> List<Violation> check(List<Condition<S>> conditions, S state) {

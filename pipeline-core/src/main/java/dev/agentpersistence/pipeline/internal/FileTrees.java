@@ -15,8 +15,7 @@ import java.util.stream.Stream;
 
 /** Directory copying and deletion for workspace backups. I/O errors become {@link UncheckedIOException}. */
 public final class FileTrees {
-    private FileTrees() {
-    }
+    private FileTrees() {}
 
     /** Copies the contents of {@code source} into the existing directory {@code target}, replacing files. */
     public static void copyContents(Path source, Path target) {
@@ -24,14 +23,18 @@ public final class FileTrees {
             Files.walkFileTree(source, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    Files.createDirectories(target.resolve(source.relativize(dir).toString()));
+                    Files.createDirectories(
+                            target.resolve(source.relativize(dir).toString()));
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.copy(file, target.resolve(source.relativize(file).toString()),
-                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES,
+                    Files.copy(
+                            file,
+                            target.resolve(source.relativize(file).toString()),
+                            StandardCopyOption.REPLACE_EXISTING,
+                            StandardCopyOption.COPY_ATTRIBUTES,
                             LinkOption.NOFOLLOW_LINKS);
                     return FileVisitResult.CONTINUE;
                 }

@@ -21,9 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@link StateCodec} of a {@link FileWorkspace}. JSON form:
- * {@code {"files": {"doc.md": {"text": "..."}, "img.png": {"base64": "..."}}}}, paths sorted.
- * Backups are directory copies in a temporary directory.
+ * {@link StateCodec} of a {@link FileWorkspace}. JSON form: {@code {"files": {"doc.md": {"text": "..."}, "img.png":
+ * {"base64": "..."}}}}, paths sorted. Backups are directory copies in a temporary directory.
  */
 public final class FileWorkspaceCodec implements StateCodec<FileWorkspace> {
     private static final String FILES = "files";
@@ -43,8 +42,10 @@ public final class FileWorkspaceCodec implements StateCodec<FileWorkspace> {
         for (String path : workspace.files()) {
             byte[] bytes = workspace.readBytes(path);
             ObjectNode entry = files.putObject(path);
-            utf8(bytes).ifPresentOrElse(text -> entry.put(TEXT, text),
-                    () -> entry.put(BASE64, Base64.getEncoder().encodeToString(bytes)));
+            utf8(bytes)
+                    .ifPresentOrElse(
+                            text -> entry.put(TEXT, text),
+                            () -> entry.put(BASE64, Base64.getEncoder().encodeToString(bytes)));
         }
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.set(FILES, files);
@@ -66,7 +67,8 @@ public final class FileWorkspaceCodec implements StateCodec<FileWorkspace> {
             } else if (entry.path(BASE64).isTextual()) {
                 bytes = Base64.getDecoder().decode(entry.get(BASE64).asText());
             } else {
-                throw new IllegalArgumentException("file workspace entry '" + file.getKey() + "' has neither text nor base64");
+                throw new IllegalArgumentException(
+                        "file workspace entry '" + file.getKey() + "' has neither text nor base64");
             }
             wanted.add(file.getKey());
             byte[] current = workspace.exists(file.getKey()) ? workspace.readBytes(file.getKey()) : null;
@@ -114,17 +116,19 @@ public final class FileWorkspaceCodec implements StateCodec<FileWorkspace> {
 
     private void requireOwn(FileWorkspace state) {
         if (!workspace.equals(state)) {
-            throw new IllegalArgumentException("this codec is for the workspace " + workspace.root()
-                    + " but was given " + state);
+            throw new IllegalArgumentException(
+                    "this codec is for the workspace " + workspace.root() + " but was given " + state);
         }
     }
 
     private static Optional<String> utf8(byte[] bytes) {
         try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString());
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString());
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

@@ -3,9 +3,8 @@ package dev.agentpersistence.pipeline.internal;
 import dev.agentpersistence.pipeline.InputRequest;
 
 /**
- * Thrown by {@link dev.agentpersistence.pipeline.NodeContext#awaitInput} to end the attempt while
- * the run waits for an answer. The runner also looks at the context, so an action that catches it
- * still ends waiting.
+ * Thrown by {@link dev.agentpersistence.pipeline.NodeContext#awaitInput} to end the attempt while the run waits for an
+ * answer. The runner also looks at the context, so an action that catches it still ends waiting.
  */
 public final class InputRequired extends RuntimeException {
     private final transient InputRequest request;

@@ -6,23 +6,28 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.ToolCall;
 
 /**
- * One record of the write-ahead tool journal: the intent of a tool call (written before the tool
- * runs), its result or failure (written after), or the closing of an attempt whose calls were undone.
+ * One record of the write-ahead tool journal: the intent of a tool call (written before the tool runs), its result or
+ * failure (written after), or the closing of an attempt whose calls were undone.
  *
- * @param kind      what the entry records
- * @param node      the node of the attempt
- * @param attempt   the attempt's number
- * @param call      the tool call (intent), or {@code null}
- * @param callId    the call the entry is about, or {@code null} for {@link Kind#CLOSED}
- * @param key       the call's idempotency key (intent), or {@code null}
- * @param result    the tool's result ({@link Kind#RESULT}), or {@code null}
- * @param error     the tool's failure ({@link Kind#FAILURE}), or {@code null}
+ * @param kind what the entry records
+ * @param node the node of the attempt
+ * @param attempt the attempt's number
+ * @param call the tool call (intent), or {@code null}
+ * @param callId the call the entry is about, or {@code null} for {@link Kind#CLOSED}
+ * @param key the call's idempotency key (intent), or {@code null}
+ * @param result the tool's result ({@link Kind#RESULT}), or {@code null}
+ * @param error the tool's failure ({@link Kind#FAILURE}), or {@code null}
  */
-public record JournalEntry(Kind kind, String node, int attempt, ToolCall call, String callId, String key,
-                           JsonNode result, String error) {
+public record JournalEntry(
+        Kind kind, String node, int attempt, ToolCall call, String callId, String key, JsonNode result, String error) {
 
     /** What an entry records. */
-    public enum Kind { INTENT, RESULT, FAILURE, CLOSED }
+    public enum Kind {
+        INTENT,
+        RESULT,
+        FAILURE,
+        CLOSED
+    }
 
     static JournalEntry intent(String node, int attempt, ToolCall call, String key) {
         return new JournalEntry(Kind.INTENT, node, attempt, call, call.id(), key, null, null);
@@ -67,11 +72,16 @@ public record JournalEntry(Kind kind, String node, int attempt, ToolCall call, S
     static JournalEntry fromJson(JsonNode json) {
         Kind kind = Kind.valueOf(json.path("kind").asText());
         String callId = json.hasNonNull("callId") ? json.get("callId").asText() : null;
-        ToolCall call = kind == Kind.INTENT
-                ? new ToolCall(callId, json.path("tool").asText(), json.get("arguments"))
-                : null;
-        return new JournalEntry(kind, json.path("node").asText(), json.path("attempt").asInt(), call, callId,
-                json.hasNonNull("key") ? json.get("key").asText() : null, json.get("result"),
+        ToolCall call =
+                kind == Kind.INTENT ? new ToolCall(callId, json.path("tool").asText(), json.get("arguments")) : null;
+        return new JournalEntry(
+                kind,
+                json.path("node").asText(),
+                json.path("attempt").asInt(),
+                call,
+                callId,
+                json.hasNonNull("key") ? json.get("key").asText() : null,
+                json.get("result"),
                 json.hasNonNull("error") ? json.get("error").asText() : null);
     }
 }

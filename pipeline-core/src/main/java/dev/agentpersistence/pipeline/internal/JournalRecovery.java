@@ -9,39 +9,46 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a resumed run does first: reads the journal for attempts a crash cut off, undoes their
- * journaled tool calls through the inverse tools (newest first, each inverse given the call's
- * idempotency key and arguments; a call without a recorded result counts as possibly done and is
- * undone too), and closes them in the journal. Undoing twice is safe when the inverses are
- * idempotent per key, so a crash during recovery is recovered by the next resume.
+ * What a resumed run does first: reads the journal for attempts a crash cut off, undoes their journaled tool calls
+ * through the inverse tools (newest first, each inverse given the call's idempotency key and arguments; a call without
+ * a recorded result counts as possibly done and is undone too), and closes them in the journal. Undoing twice is safe
+ * when the inverses are idempotent per key, so a crash during recovery is recovered by the next resume.
  */
 public final class JournalRecovery {
-    private JournalRecovery() {
-    }
+    private JournalRecovery() {}
 
     /**
      * Recovers the open attempts after {@code mark}.
      *
      * @return the newest recovered attempt (the one the run retries), empty when none was open
      */
-    public static Optional<Recovered> recover(ToolJournal journal, long mark, RollbackToolRegistry tools,
-                                              RunEvents events) {
+    public static Optional<Recovered> recover(
+            ToolJournal journal, long mark, RollbackToolRegistry tools, RunEvents events) {
         List<OpenAttempt> open = journal.openAttempts(mark);
         Recovered newest = null;
         for (int i = open.size() - 1; i >= 0; i--) {
             OpenAttempt attempt = open.get(i);
             UndoResult undo = tools.undo(attempt.calls(), call -> attempt.keys().get(call.id()));
             journal.closeQuietly(attempt.node(), attempt.attempt());
-            events.publish(new PipelineEvent.AttemptRecovered(events.pipeline(), events.runId(), events.now(),
-                    attempt.node(), attempt.attempt(), undo));
-            events.publish(new PipelineEvent.RollbackPerformed(events.pipeline(), events.runId(), events.now(),
-                    attempt.node(), attempt.attempt(), undo));
+            events.publish(new PipelineEvent.AttemptRecovered(
+                    events.pipeline(), events.runId(), events.now(), attempt.node(), attempt.attempt(), undo));
+            events.publish(new PipelineEvent.RollbackPerformed(
+                    events.pipeline(), events.runId(), events.now(), attempt.node(), attempt.attempt(), undo));
             if (newest == null) {
                 var possiblyDone = new ArrayList<String>();
-                attempt.calls().stream().filter(call -> attempt.unfinished().contains(call.id()))
+                attempt.calls().stream()
+                        .filter(call -> attempt.unfinished().contains(call.id()))
                         .forEach(call -> possiblyDone.add(call.toolName() + " (call " + call.id() + ")"));
-                newest = new Recovered(attempt.node(), attempt.attempt(), undo, new AttemptAbandonedException(
-                        events.runId(), attempt.node(), attempt.attempt(), attempt.calls().size(), possiblyDone));
+                newest = new Recovered(
+                        attempt.node(),
+                        attempt.attempt(),
+                        undo,
+                        new AttemptAbandonedException(
+                                events.runId(),
+                                attempt.node(),
+                                attempt.attempt(),
+                                attempt.calls().size(),
+                                possiblyDone));
             }
         }
         return Optional.ofNullable(newest);
@@ -50,11 +57,10 @@ public final class JournalRecovery {
     /**
      * A cut-off attempt that was undone.
      *
-     * @param node    its node
+     * @param node its node
      * @param attempt its number
-     * @param undo    the inverse calls made
-     * @param cause   the feedback exception for the retry
+     * @param undo the inverse calls made
+     * @param cause the feedback exception for the retry
      */
-    public record Recovered(String node, int attempt, UndoResult undo, AttemptAbandonedException cause) {
-    }
+    public record Recovered(String node, int attempt, UndoResult undo, AttemptAbandonedException cause) {}
 }

@@ -6,8 +6,7 @@ import java.util.OptionalInt;
 
 /** Line-level markdown reading for conditions: which lines are prose and which are inside code fences. */
 public final class MarkdownScan {
-    private MarkdownScan() {
-    }
+    private MarkdownScan() {}
 
     /** The text's lines, with line breaks ({@code \n}, {@code \r\n}) removed. */
     public static List<String> lines(String text) {
@@ -80,7 +79,9 @@ public final class MarkdownScan {
 
         boolean closedBy(String line) {
             Fence other = parse(line);
-            return other != null && other.marker == marker && other.length >= length
+            return other != null
+                    && other.marker == marker
+                    && other.length >= length
                     && line.strip().length() == other.length;
         }
     }

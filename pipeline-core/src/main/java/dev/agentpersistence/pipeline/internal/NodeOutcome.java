@@ -6,8 +6,8 @@ import dev.agentpersistence.pipeline.PipelineFailure;
 import java.util.List;
 
 /**
- * How a node ended: passed (state and history to carry on with), failed (the state to report), or
- * waiting for input (the state to keep while it waits).
+ * How a node ended: passed (state and history to carry on with), failed (the state to report), or waiting for input
+ * (the state to keep while it waits).
  *
  * @param failure {@code null} when the node passed or waits
  * @param waiting the question the node waits on, or {@code null}

@@ -2,8 +2,8 @@ package dev.agentpersistence.pipeline.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.pipeline.AttemptOutcome;
 import dev.agentpersistence.pipeline.ConditionPhase;
 import dev.agentpersistence.pipeline.InputRequest;
@@ -26,10 +26,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runs one node the way the write-up's flowchart does: check preconditions (violated: fail, no
- * retry); then per attempt back up the state, run the action, check postconditions; on a pass save
- * the checkpoint and discard the backup; on a violation or exception restore the backup, undo the
- * attempt's tool calls and retry with feedback until the retry policy is used up.
+ * Runs one node the way the write-up's flowchart does: check preconditions (violated: fail, no retry); then per attempt
+ * back up the state, run the action, check postconditions; on a pass save the checkpoint and discard the backup; on a
+ * violation or exception restore the backup, undo the attempt's tool calls and retry with feedback until the retry
+ * policy is used up.
  */
 public final class NodeRunner<S> {
     private final StateCodec<S> codec;
@@ -40,8 +40,14 @@ public final class NodeRunner<S> {
     private final RunCheckpoints checkpoints;
     private final ToolJournal journal;
 
-    public NodeRunner(StateCodec<S> codec, RetryPolicy defaultPolicy, RollbackToolRegistry rollbackTools,
-                      Sleeper sleeper, RunEvents events, RunCheckpoints checkpoints, ToolJournal journal) {
+    public NodeRunner(
+            StateCodec<S> codec,
+            RetryPolicy defaultPolicy,
+            RollbackToolRegistry rollbackTools,
+            Sleeper sleeper,
+            RunEvents events,
+            RunCheckpoints checkpoints,
+            ToolJournal journal) {
         this.codec = codec;
         this.defaultPolicy = defaultPolicy;
         this.rollbackTools = rollbackTools;
@@ -52,16 +58,20 @@ public final class NodeRunner<S> {
     }
 
     /**
-     * Runs {@code node}; when {@code recovered} is an attempt of this node that a crash cut off (and
-     * recovery undid), numbering continues after it and the first attempt here is its retry.
+     * Runs {@code node}; when {@code recovered} is an attempt of this node that a crash cut off (and recovery undid),
+     * numbering continues after it and the first attempt here is its retry.
      */
-    public NodeOutcome<S> run(Node<S> node, S state, List<Message> history, JournalRecovery.Recovered recovered,
-                              Map<String, JsonNode> answers) {
+    public NodeOutcome<S> run(
+            Node<S> node,
+            S state,
+            List<Message> history,
+            JournalRecovery.Recovered recovered,
+            Map<String, JsonNode> answers) {
         String name = node.name();
         List<Violation> unmet = ConditionChecks.check(node.preconditions(), state);
         if (!unmet.isEmpty()) {
-            events.publish(new PipelineEvent.ValidationFailed(events.pipeline(), events.runId(), events.now(), name,
-                    ConditionPhase.PRECONDITION, 0, unmet));
+            events.publish(new PipelineEvent.ValidationFailed(
+                    events.pipeline(), events.runId(), events.now(), name, ConditionPhase.PRECONDITION, 0, unmet));
             return failed(state, history, Reason.PRECONDITION_FAILED, name, 0, unmet, null);
         }
         RetryPolicy policy = node.retryPolicy().orElse(defaultPolicy);
@@ -69,18 +79,24 @@ public final class NodeRunner<S> {
         int first = 1;
         if (recovered != null && recovered.node().equals(name)) {
             if (recovered.attempt() >= policy.maxAttempts()) {
-                return failed(state, history, Reason.RETRIES_EXHAUSTED, name, recovered.attempt(), List.of(),
+                return failed(
+                        state,
+                        history,
+                        Reason.RETRIES_EXHAUSTED,
+                        name,
+                        recovered.attempt(),
+                        List.of(),
                         recovered.cause());
             }
             first = recovered.attempt() + 1;
-            feedback = new RetryFeedback(name, recovered.attempt(), policy.maxRetries(), List.of(), recovered.cause(),
-                    recovered.undo());
+            feedback = new RetryFeedback(
+                    name, recovered.attempt(), policy.maxRetries(), List.of(), recovered.cause(), recovered.undo());
         }
         for (int attempt = first; ; attempt++) {
             if (feedback != null) {
                 Duration delay = policy.backoff().delayBeforeRetry(feedback.retry());
-                events.publish(new PipelineEvent.RetryScheduled(events.pipeline(), events.runId(), events.now(), name,
-                        attempt, delay, feedback));
+                events.publish(new PipelineEvent.RetryScheduled(
+                        events.pipeline(), events.runId(), events.now(), name, attempt, delay, feedback));
                 try {
                     if (!delay.isZero()) {
                         sleeper.sleep(delay);
@@ -111,13 +127,30 @@ public final class NodeRunner<S> {
     }
 
     /** One attempt; the backup is discarded by the caller. */
-    private Attempt<S> attempt(Node<S> node, S state, List<Message> history, int attempt, RetryPolicy policy,
-                               RetryFeedback feedback, StateBackup<S> backup, Map<String, JsonNode> answers) {
+    private Attempt<S> attempt(
+            Node<S> node,
+            S state,
+            List<Message> history,
+            int attempt,
+            RetryPolicy policy,
+            RetryFeedback feedback,
+            StateBackup<S> backup,
+            Map<String, JsonNode> answers) {
         String name = node.name();
-        var context = new AttemptContext<>(events.pipeline(), events.runId(), name, state, attempt,
-                policy.maxAttempts(), feedback, history, journal, answers, events::now);
-        events.publish(new PipelineEvent.NodeStarted(events.pipeline(), events.runId(), events.now(), name, attempt,
-                policy.maxAttempts()));
+        var context = new AttemptContext<>(
+                events.pipeline(),
+                events.runId(),
+                name,
+                state,
+                attempt,
+                policy.maxAttempts(),
+                feedback,
+                history,
+                journal,
+                answers,
+                events::now);
+        events.publish(new PipelineEvent.NodeStarted(
+                events.pipeline(), events.runId(), events.now(), name, attempt, policy.maxAttempts()));
         Instant start = events.now();
         S output = null;
         Exception error = null;
@@ -137,8 +170,8 @@ public final class NodeRunner<S> {
         Duration duration = events.since(start);
 
         if (error == null && violations.isEmpty()) {
-            events.publish(new PipelineEvent.NodeSucceeded(events.pipeline(), events.runId(), events.now(), name,
-                    attempt, duration));
+            events.publish(new PipelineEvent.NodeSucceeded(
+                    events.pipeline(), events.runId(), events.now(), name, attempt, duration));
             var newHistory = new ArrayList<>(history);
             newHistory.addAll(context.addedMessages());
             try {
@@ -158,19 +191,39 @@ public final class NodeRunner<S> {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                return Attempt.done(failed(undone.restored, history,
-                        interrupted ? Reason.INTERRUPTED : Reason.CHECKPOINT_FAILED, name, attempt, List.of(), saveError));
+                return Attempt.done(failed(
+                        undone.restored,
+                        history,
+                        interrupted ? Reason.INTERRUPTED : Reason.CHECKPOINT_FAILED,
+                        name,
+                        attempt,
+                        List.of(),
+                        saveError));
             }
         }
 
         if (!violations.isEmpty()) {
-            events.publish(new PipelineEvent.ValidationFailed(events.pipeline(), events.runId(), events.now(), name,
-                    ConditionPhase.POSTCONDITION, attempt, violations));
+            events.publish(new PipelineEvent.ValidationFailed(
+                    events.pipeline(),
+                    events.runId(),
+                    events.now(),
+                    name,
+                    ConditionPhase.POSTCONDITION,
+                    attempt,
+                    violations));
         }
         boolean interrupted = error instanceof InterruptedException;
         boolean last = interrupted || attempt >= policy.maxAttempts();
-        events.publish(new PipelineEvent.NodeFailed(events.pipeline(), events.runId(), events.now(), name, attempt,
-                error == null ? AttemptOutcome.VALIDATION_FAILED : AttemptOutcome.ERROR, violations, error, duration,
+        events.publish(new PipelineEvent.NodeFailed(
+                events.pipeline(),
+                events.runId(),
+                events.now(),
+                name,
+                attempt,
+                error == null ? AttemptOutcome.VALIDATION_FAILED : AttemptOutcome.ERROR,
+                violations,
+                error,
+                duration,
                 !last));
         var undone = rollBack(name, attempt, context, backup, output == null ? state : output, history);
         if (undone.outcome != null) {
@@ -181,16 +234,21 @@ public final class NodeRunner<S> {
             return Attempt.done(failed(undone.restored, history, Reason.INTERRUPTED, name, attempt, violations, error));
         }
         if (last) {
-            return Attempt.done(failed(undone.restored, history, Reason.RETRIES_EXHAUSTED, name, attempt, violations,
-                    error));
+            return Attempt.done(
+                    failed(undone.restored, history, Reason.RETRIES_EXHAUSTED, name, attempt, violations, error));
         }
         var next = new RetryFeedback(name, attempt, policy.maxRetries(), violations, error, undone.toolRollback);
         return Attempt.retry(undone.restored, next);
     }
 
     /** Ends an attempt that asked a question: rolled back like a failed one, then the run waits. */
-    private Attempt<S> waitFor(InputRequest question, int attempt, AttemptContext<S> context, StateBackup<S> backup,
-                               S current, List<Message> history) {
+    private Attempt<S> waitFor(
+            InputRequest question,
+            int attempt,
+            AttemptContext<S> context,
+            StateBackup<S> backup,
+            S current,
+            List<Message> history) {
         var undone = rollBack(question.node(), attempt, context, backup, current, history);
         if (undone.outcome != null) {
             return undone;
@@ -200,8 +258,13 @@ public final class NodeRunner<S> {
     }
 
     /** Restores the backup, then undoes the attempt's tool calls. */
-    private Attempt<S> rollBack(String name, int attempt, AttemptContext<S> context, StateBackup<S> backup,
-                                S current, List<Message> history) {
+    private Attempt<S> rollBack(
+            String name,
+            int attempt,
+            AttemptContext<S> context,
+            StateBackup<S> backup,
+            S current,
+            List<Message> history) {
         S restored;
         try {
             restored = backup.restore();
@@ -212,13 +275,19 @@ public final class NodeRunner<S> {
         if (!context.toolCalls().isEmpty()) {
             journal.closeQuietly(name, attempt);
         }
-        events.publish(new PipelineEvent.RollbackPerformed(events.pipeline(), events.runId(), events.now(), name,
-                attempt, toolRollback));
+        events.publish(new PipelineEvent.RollbackPerformed(
+                events.pipeline(), events.runId(), events.now(), name, attempt, toolRollback));
         return Attempt.rolledBack(restored, toolRollback);
     }
 
-    private NodeOutcome<S> failed(S state, List<Message> history, Reason reason, String node, int attempts,
-                                  List<Violation> violations, Throwable exception) {
+    private NodeOutcome<S> failed(
+            S state,
+            List<Message> history,
+            Reason reason,
+            String node,
+            int attempts,
+            List<Violation> violations,
+            Throwable exception) {
         return new NodeOutcome<>(state, history, new PipelineFailure(reason, node, attempts, violations, exception));
     }
 

@@ -11,14 +11,14 @@ import java.util.Set;
 /**
  * An attempt the journal shows as started but never settled (its process ended first).
  *
- * @param node       the node
- * @param attempt    the attempt's number
- * @param calls      the calls whose intent was journaled, in the order made
- * @param keys       call id → idempotency key
+ * @param node the node
+ * @param attempt the attempt's number
+ * @param calls the calls whose intent was journaled, in the order made
+ * @param keys call id → idempotency key
  * @param unfinished the ids of calls with neither result nor failure recorded (possibly done)
  */
-public record OpenAttempt(String node, int attempt, List<ToolCall> calls, Map<String, String> keys,
-                          Set<String> unfinished) {
+public record OpenAttempt(
+        String node, int attempt, List<ToolCall> calls, Map<String, String> keys, Set<String> unfinished) {
 
     public OpenAttempt {
         calls = List.copyOf(calls);

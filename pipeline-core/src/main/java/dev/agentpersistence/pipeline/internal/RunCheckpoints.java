@@ -23,13 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run's checkpoints, through {@link AgentPersistence} (which assigns ids and versions): saves
- * with retries while the store is unavailable, loads, and the completion tombstone.
+ * One run's checkpoints, through {@link AgentPersistence} (which assigns ids and versions): saves with retries while
+ * the store is unavailable, loads, and the completion tombstone.
  *
- * <p>Checkpoint form: agent id = run id; node id = the node that finished; state entries
- * {@value #PIPELINE_KEY} (the pipeline's name) and {@value #STATE_KEY} (the encoded pipeline state);
- * metadata {@value #PIPELINE_KEY}, {@value #ATTEMPTS_KEY} (the attempts the node took) and, when
- * the node's attempts journaled tool calls, {@value ToolJournal#MARK_KEY} and {@value ToolJournal#JOURNAL_KEY}.
+ * <p>Checkpoint form: agent id = run id; node id = the node that finished; state entries {@value #PIPELINE_KEY} (the
+ * pipeline's name) and {@value #STATE_KEY} (the encoded pipeline state); metadata {@value #PIPELINE_KEY},
+ * {@value #ATTEMPTS_KEY} (the attempts the node took) and, when the node's attempts journaled tool calls,
+ * {@value ToolJournal#MARK_KEY} and {@value ToolJournal#JOURNAL_KEY}.
  */
 public final class RunCheckpoints {
     /** State and metadata key holding the pipeline name. */
@@ -57,7 +57,7 @@ public final class RunCheckpoints {
      * Saves the state after {@code nodeId}.
      *
      * @throws InterruptedException when interrupted while waiting to retry
-     * @throws RuntimeException     the last storage exception when the save could not be made
+     * @throws RuntimeException the last storage exception when the save could not be made
      */
     public AgentCheckpoint save(String nodeId, JsonNode state, List<Message> history, int attempts)
             throws InterruptedException {
@@ -67,14 +67,15 @@ public final class RunCheckpoints {
     }
 
     /**
-     * Saves a checkpoint after {@code nodeId} with metadata besides the pipeline name: the attempts,
-     * the journal mark ({@link ToolJournal#markMetadata}), a wait, or the answers to the next node's questions.
+     * Saves a checkpoint after {@code nodeId} with metadata besides the pipeline name: the attempts, the journal mark
+     * ({@link ToolJournal#markMetadata}), a wait, or the answers to the next node's questions.
      */
-    public AgentCheckpoint saveWith(String nodeId, JsonNode state, List<Message> history,
-                                    Map<String, String> extraMetadata) throws InterruptedException {
+    public AgentCheckpoint saveWith(
+            String nodeId, JsonNode state, List<Message> history, Map<String, String> extraMetadata)
+            throws InterruptedException {
         var context = new SimpleAgentContext(events.runId());
-        context.restore(new ExecutionPoint(nodeId, history, null,
-                Map.of(PIPELINE_KEY, TextNode.valueOf(events.pipeline()), STATE_KEY, state)));
+        context.restore(new ExecutionPoint(
+                nodeId, history, null, Map.of(PIPELINE_KEY, TextNode.valueOf(events.pipeline()), STATE_KEY, state)));
         var metadata = new HashMap<>(extraMetadata);
         metadata.put(PIPELINE_KEY, events.pipeline());
         return saving(nodeId, () -> persistence.createCheckpoint(context, nodeId, null, null, Map.copyOf(metadata)));
@@ -82,7 +83,8 @@ public final class RunCheckpoints {
 
     /** Writes the tombstone that records the run as completed. */
     public AgentCheckpoint markCompleted() throws InterruptedException {
-        return saving(AgentCheckpoint.TOMBSTONE_NODE_ID,
+        return saving(
+                AgentCheckpoint.TOMBSTONE_NODE_ID,
                 () -> persistence.markRunCompleted(new SimpleAgentContext(events.runId())));
     }
 
@@ -90,8 +92,12 @@ public final class RunCheckpoints {
     public Optional<AgentCheckpoint> latest() throws InterruptedException {
         Instant start = events.now();
         var latest = retrying(() -> persistence.latestCheckpoint(events.runId()), null);
-        events.publish(new PipelineEvent.CheckpointLoaded(events.pipeline(), events.runId(), events.now(),
-                latest.map(AgentCheckpoint::checkpointId).orElse(null), latest.map(AgentCheckpoint::nodeId).orElse(null),
+        events.publish(new PipelineEvent.CheckpointLoaded(
+                events.pipeline(),
+                events.runId(),
+                events.now(),
+                latest.map(AgentCheckpoint::checkpointId).orElse(null),
+                latest.map(AgentCheckpoint::nodeId).orElse(null),
                 events.since(start)));
         return latest;
     }
@@ -107,17 +113,29 @@ public final class RunCheckpoints {
     private AgentCheckpoint saving(String nodeId, Supplier<AgentCheckpoint> save) throws InterruptedException {
         Instant start = events.now();
         int[] attempts = {0};
-        AgentCheckpoint saved = retrying(() -> {
-            attempts[0]++;
-            return save.get();
-        }, nodeId);
+        AgentCheckpoint saved = retrying(
+                () -> {
+                    attempts[0]++;
+                    return save.get();
+                },
+                nodeId);
         long size = CheckpointCodec.json().encode(saved).length;
-        events.publish(new PipelineEvent.CheckpointSaved(events.pipeline(), events.runId(), events.now(), nodeId,
-                saved.checkpointId(), saved.version(), size, events.since(start), attempts[0]));
+        events.publish(new PipelineEvent.CheckpointSaved(
+                events.pipeline(),
+                events.runId(),
+                events.now(),
+                nodeId,
+                saved.checkpointId(),
+                saved.version(),
+                size,
+                events.since(start),
+                attempts[0]));
         return saved;
     }
 
-    /** Runs {@code operation}, retrying {@link StorageUnavailableException}s; {@code savedNode} non-null marks a save. */
+    /**
+     * Runs {@code operation}, retrying {@link StorageUnavailableException}s; {@code savedNode} non-null marks a save.
+     */
     private <T> T retrying(Supplier<T> operation, String savedNode) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
@@ -125,15 +143,22 @@ public final class RunCheckpoints {
             } catch (RuntimeException e) {
                 boolean retryable = e instanceof StorageUnavailableException && attempt <= retry.maxRetries();
                 if (savedNode != null) {
-                    events.publish(new PipelineEvent.CheckpointSaveFailed(events.pipeline(), events.runId(),
-                            events.now(), savedNode, attempt, e, retryable));
+                    events.publish(new PipelineEvent.CheckpointSaveFailed(
+                            events.pipeline(), events.runId(), events.now(), savedNode, attempt, e, retryable));
                 }
                 if (!retryable) {
                     throw e;
                 }
                 Duration delay = retry.backoff().delayBeforeRetry(attempt);
-                LOG.warn("Checkpoint store unavailable for run '{}' of pipeline '{}' (attempt {} of {}), retrying in {}: {}",
-                        events.runId(), events.pipeline(), attempt, retry.maxAttempts(), delay, e.getMessage());
+                LOG.warn(
+                        "Checkpoint store unavailable for run '{}' of pipeline '{}' (attempt {} of {}), retrying in "
+                                + "{}: {}",
+                        events.runId(),
+                        events.pipeline(),
+                        attempt,
+                        retry.maxAttempts(),
+                        delay,
+                        e.getMessage());
                 if (!delay.isZero()) {
                     sleeper.sleep(delay);
                 }

@@ -49,7 +49,12 @@ public final class RunEvents {
             try {
                 listener.onEvent(event);
             } catch (RuntimeException e) {
-                LOG.warn("Pipeline listener {} failed on {}: {}", listener, event.getClass().getSimpleName(), e.toString(), e);
+                LOG.warn(
+                        "Pipeline listener {} failed on {}: {}",
+                        listener,
+                        event.getClass().getSimpleName(),
+                        e.toString(),
+                        e);
             }
         }
     }

@@ -14,19 +14,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * How waits are kept in a run's checkpoints: a waiting checkpoint carries the open
- * {@link InputRequest} as metadata {@value #WAITING_KEY}; the answers given so far to the questions
- * of the next node are metadata {@value #ANSWERS_KEY} (a JSON object, request id → answer).
+ * How waits are kept in a run's checkpoints: a waiting checkpoint carries the open {@link InputRequest} as metadata
+ * {@value #WAITING_KEY}; the answers given so far to the questions of the next node are metadata {@value #ANSWERS_KEY}
+ * (a JSON object, request id → answer).
  */
 public final class RunWaits {
     /** Metadata key of a waiting checkpoint: the open request as JSON. */
     public static final String WAITING_KEY = "pipeline.waiting";
     /** Metadata key: the answers given to the next node's questions, as a JSON object. */
     public static final String ANSWERS_KEY = "pipeline.answers";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunWaits() {
-    }
+    private RunWaits() {}
 
     /** The request a checkpoint waits on. */
     public static Optional<InputRequest> waiting(AgentCheckpoint checkpoint) {
@@ -37,9 +37,14 @@ public final class RunWaits {
         JsonNode json = parse(text, checkpoint);
         var problems = new ArrayList<String>();
         json.path("problems").forEach(p -> problems.add(p.asText()));
-        return Optional.of(new InputRequest(checkpoint.agentId(), json.path("node").asText(),
-                json.path("requestId").asText(), json.path("question").asText(),
-                AnswerSchema.fromJson(json.path("schema")), Instant.parse(json.path("since").asText()), problems));
+        return Optional.of(new InputRequest(
+                checkpoint.agentId(),
+                json.path("node").asText(),
+                json.path("requestId").asText(),
+                json.path("question").asText(),
+                AnswerSchema.fromJson(json.path("schema")),
+                Instant.parse(json.path("since").asText()),
+                problems));
     }
 
     /** The answers a checkpoint carries for the next node. */
@@ -74,8 +79,10 @@ public final class RunWaits {
         try {
             return JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("checkpoint '" + checkpoint.checkpointId() + "' of run '"
-                    + checkpoint.agentId() + "' holds unreadable wait metadata: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException(
+                    "checkpoint '" + checkpoint.checkpointId() + "' of run '" + checkpoint.agentId()
+                            + "' holds unreadable wait metadata: " + e.getOriginalMessage(),
+                    e);
         }
     }
 }

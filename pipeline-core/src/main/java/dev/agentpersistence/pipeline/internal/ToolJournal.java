@@ -20,23 +20,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The write-ahead tool journal of one run, kept in the run's storage as the checkpoints of a derived
- * agent id ({@link #journalId}): one save per entry, so an entry is either fully stored or absent,
- * on every provider. Entries are written through {@link AgentPersistence} (which assigns versions);
- * an entry's version orders it. The run's node checkpoints record the version of the last entry of
- * the attempt they commit ({@link #MARK_KEY}); entries after that mark belong to attempts that did
- * not pass, and those without a {@link JournalEntry.Kind#CLOSED} entry were cut off by a crash.
+ * The write-ahead tool journal of one run, kept in the run's storage as the checkpoints of a derived agent id
+ * ({@link #journalId}): one save per entry, so an entry is either fully stored or absent, on every provider. Entries
+ * are written through {@link AgentPersistence} (which assigns versions); an entry's version orders it. The run's node
+ * checkpoints record the version of the last entry of the attempt they commit ({@link #MARK_KEY}); entries after that
+ * mark belong to attempts that did not pass, and those without a {@link JournalEntry.Kind#CLOSED} entry were cut off by
+ * a crash.
  */
 public final class ToolJournal {
     /** Metadata key of a node checkpoint: the journal version of the last entry its attempt wrote. */
     public static final String MARK_KEY = "pipeline.journal.mark";
     /**
-     * Metadata key of a node checkpoint: the journal the mark refers to. A checkpoint copied into
-     * another run (a fork, {@code rerunFrom}) keeps its metadata, and its mark does not apply there.
+     * Metadata key of a node checkpoint: the journal the mark refers to. A checkpoint copied into another run (a fork,
+     * {@code rerunFrom}) keeps its metadata, and its mark does not apply there.
      */
     public static final String JOURNAL_KEY = "pipeline.journal";
     /** The prefix of a journal's agent id. */
     public static final String ID_PREFIX = "__journal__/";
+
     private static final String ENTRY_KEY = "journal.entry";
     private static final String KIND_KEY = "journal.kind";
     private static final Logger LOG = LoggerFactory.getLogger(ToolJournal.class);
@@ -81,12 +82,20 @@ public final class ToolJournal {
         try {
             write(JournalEntry.closed(node, attempt));
         } catch (RuntimeException e) {
-            LOG.warn("Could not journal the end of attempt {} of node '{}' in journal '{}'; a resumed run will undo its "
-                    + "tool calls again: {}", attempt, node, journalId, e.toString());
+            LOG.warn(
+                    "Could not journal the end of attempt {} of node '{}' in journal '{}'; a resumed run will undo its "
+                            + "tool calls again: {}",
+                    attempt,
+                    node,
+                    journalId,
+                    e.toString());
         }
     }
 
-    /** The mark {@code checkpoint} records for this journal, or -1 when it records none (or one of another run's journal). */
+    /**
+     * The mark {@code checkpoint} records for this journal, or -1 when it records none (or one of another run's
+     * journal).
+     */
     public long markIn(AgentCheckpoint checkpoint) {
         String mark = checkpoint.metadata().get(MARK_KEY);
         if (mark == null || !journalId.equals(checkpoint.metadata().get(JOURNAL_KEY))) {
@@ -106,8 +115,8 @@ public final class ToolJournal {
     }
 
     /**
-     * The attempts with entries newer than {@code mark} that were never closed, oldest first, each
-     * with its calls in the order they were made.
+     * The attempts with entries newer than {@code mark} that were never closed, oldest first, each with its calls in
+     * the order they were made.
      */
     public List<OpenAttempt> openAttempts(long mark) {
         var attempts = new LinkedHashMap<String, OpenAttempt.Builder>();
@@ -122,7 +131,8 @@ public final class ToolJournal {
             if (entry.kind() == JournalEntry.Kind.CLOSED) {
                 attempts.remove(id);
             } else {
-                attempts.computeIfAbsent(id, k -> new OpenAttempt.Builder(entry.node(), entry.attempt())).add(entry);
+                attempts.computeIfAbsent(id, k -> new OpenAttempt.Builder(entry.node(), entry.attempt()))
+                        .add(entry);
             }
         }
         var open = new ArrayList<OpenAttempt>();
@@ -148,14 +158,15 @@ public final class ToolJournal {
     private void write(JournalEntry entry) {
         var context = new SimpleAgentContext(journalId);
         context.restore(new ExecutionPoint(entry.node(), List.of(), null, Map.of(ENTRY_KEY, entry.toJson())));
-        AgentCheckpoint saved = persistence.createCheckpoint(context, entry.node(), null, null,
-                Map.of(KIND_KEY, entry.kind().name()));
+        AgentCheckpoint saved = persistence.createCheckpoint(
+                context, entry.node(), null, null, Map.of(KIND_KEY, entry.kind().name()));
         lastVersion.accumulateAndGet(saved.version(), Math::max);
     }
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

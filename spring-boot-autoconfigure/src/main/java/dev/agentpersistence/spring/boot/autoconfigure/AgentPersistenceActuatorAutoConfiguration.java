@@ -13,8 +13,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code agentPersistence} health indicator and info contributor, each when its part of Spring
- * Boot is on the class path (actuator is optional).
+ * The {@code agentPersistence} health indicator and info contributor, each when its part of Spring Boot is on the class
+ * path (actuator is optional).
  */
 @AutoConfiguration(after = AgentPersistenceAutoConfiguration.class)
 @ConditionalOnBean(PersistenceStorageProvider.class)
@@ -27,8 +27,8 @@ public class AgentPersistenceActuatorAutoConfiguration {
     static class HealthConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "agentPersistenceHealthIndicator")
-        AgentPersistenceHealthIndicator agentPersistenceHealthIndicator(PersistenceStorageProvider<?> provider,
-                                                                        ProviderConfig config) {
+        AgentPersistenceHealthIndicator agentPersistenceHealthIndicator(
+                PersistenceStorageProvider<?> provider, ProviderConfig config) {
             return new AgentPersistenceHealthIndicator(provider, StarterSettings.HEALTH_TIMEOUT.read(config));
         }
     }

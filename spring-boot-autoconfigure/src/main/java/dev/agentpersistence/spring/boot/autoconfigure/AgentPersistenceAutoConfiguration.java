@@ -15,30 +15,38 @@ import org.springframework.core.io.ResourceLoader;
 
 /**
  * Auto-configuration of agent-persistence. Every bean backs off when the application defines its own:
+ *
  * <ul>
- *   <li>{@link ProviderConfig}: the {@code agent.persistence.*} properties ({@link EnvironmentProviderConfig});</li>
- *   <li>the {@link PersistenceStorageProvider}, chosen by the discovery rules, built over the
- *       application's {@code DataSource}, {@code UnifiedJedis} or {@code S3Client} when the chosen
- *       provider can use it, metered when there is a {@link MeterRegistry}, closed with the context;</li>
- *   <li>the {@link RollbackToolRegistry} of every {@link RollbackToolPair} bean;</li>
- *   <li>{@link AgentPersistence} over them, metered when there is a {@link MeterRegistry};</li>
- *   <li>a {@link dev.agentpersistence.history.RetentionSweeper} run every
- *       {@code agent.persistence.retention.interval} when {@code .keep-latest} or {@code .max-age} is set
- *       ({@link ScheduledRetention}).</li>
+ *   <li>{@link ProviderConfig}: the {@code agent.persistence.*} properties ({@link EnvironmentProviderConfig});
+ *   <li>the {@link PersistenceStorageProvider}, chosen by the discovery rules, built over the application's
+ *       {@code DataSource}, {@code UnifiedJedis} or {@code S3Client} when the chosen provider can use it, metered when
+ *       there is a {@link MeterRegistry}, closed with the context;
+ *   <li>the {@link RollbackToolRegistry} of every {@link RollbackToolPair} bean;
+ *   <li>{@link AgentPersistence} over them, metered when there is a {@link MeterRegistry};
+ *   <li>a {@link dev.agentpersistence.history.RetentionSweeper} run every {@code agent.persistence.retention.interval}
+ *       when {@code .keep-latest} or {@code .max-age} is set ({@link ScheduledRetention}).
  * </ul>
+ *
  * The actuator health indicator and info contributor are in {@link AgentPersistenceActuatorAutoConfiguration}.
  */
-@AutoConfiguration(afterName = {
-        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
-@Import({JdbcProviderConfiguration.class, RedisProviderConfiguration.class, S3ProviderConfiguration.class,
-        DiscoveredProviderConfiguration.class, RetentionConfiguration.class})
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+        })
+@Import({
+    JdbcProviderConfiguration.class,
+    RedisProviderConfiguration.class,
+    S3ProviderConfiguration.class,
+    DiscoveredProviderConfiguration.class,
+    RetentionConfiguration.class
+})
 public class AgentPersistenceAutoConfiguration {
 
     /**
      * The settings every provider bean is built from. Which configuration builds the provider (over a
-     * {@code DataSource}, a client, or by discovery) is decided from the {@code Environment} itself, so a
-     * replacement of this bean changes the settings, not that choice.
+     * {@code DataSource}, a client, or by discovery) is decided from the {@code Environment} itself, so a replacement
+     * of this bean changes the settings, not that choice.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -58,8 +66,10 @@ public class AgentPersistenceAutoConfiguration {
     /** The facade agents and framework integrations call. */
     @Bean
     @ConditionalOnMissingBean
-    public AgentPersistence agentPersistence(PersistenceStorageProvider<?> storage, RollbackToolRegistry rollbackTools,
-                                             ObjectProvider<MeterRegistry> meterRegistry) {
+    public AgentPersistence agentPersistence(
+            PersistenceStorageProvider<?> storage,
+            RollbackToolRegistry rollbackTools,
+            ObjectProvider<MeterRegistry> meterRegistry) {
         var builder = AgentPersistence.builder().storage(storage).rollbackTools(rollbackTools);
         meterRegistry.ifUnique(builder::meterRegistry);
         return builder.build();

@@ -11,15 +11,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Spring AI chat memory in the application's storage provider: when Spring AI and
- * {@code agent-persistence-spring-ai} are on the class path, a {@link ChatMemoryRepository} over the
- * {@link PersistenceStorageProvider} bean ({@link AgentPersistenceChatMemoryRepository}, conversation ids
- * stored as agent ids {@value AgentPersistenceChatMemoryRepository#DEFAULT_PREFIX}{@code <id>}). It runs
- * before Spring AI's own chat memory auto-configuration, so Spring AI's {@code ChatMemory} beans use it
- * instead of the in-memory repository. It backs off when the application defines a
- * {@code ChatMemoryRepository}, and when the provider is the no-op one (nothing would be remembered).
+ * Spring AI chat memory in the application's storage provider: when Spring AI and {@code agent-persistence-spring-ai}
+ * are on the class path, a {@link ChatMemoryRepository} over the {@link PersistenceStorageProvider} bean
+ * ({@link AgentPersistenceChatMemoryRepository}, conversation ids stored as agent ids
+ * {@value AgentPersistenceChatMemoryRepository#DEFAULT_PREFIX}{@code <id>}). It runs before Spring AI's own chat memory
+ * auto-configuration, so Spring AI's {@code ChatMemory} beans use it instead of the in-memory repository. It backs off
+ * when the application defines a {@code ChatMemoryRepository}, and when the provider is the no-op one (nothing would be
+ * remembered).
  */
-@AutoConfiguration(after = AgentPersistenceAutoConfiguration.class,
+@AutoConfiguration(
+        after = AgentPersistenceAutoConfiguration.class,
         beforeName = "org.springframework.ai.model.chat.memory.autoconfigure.ChatMemoryAutoConfiguration")
 @ConditionalOnClass({ChatMemoryRepository.class, AgentPersistenceChatMemoryRepository.class})
 public class AgentPersistenceChatMemoryAutoConfiguration {
@@ -29,7 +30,8 @@ public class AgentPersistenceChatMemoryAutoConfiguration {
     @ConditionalOnMissingBean(ChatMemoryRepository.class)
     @ConditionalOnBean(PersistenceStorageProvider.class)
     @Conditional(OnStoringProviderCondition.class)
-    public AgentPersistenceChatMemoryRepository agentPersistenceChatMemoryRepository(PersistenceStorageProvider<?> storage) {
+    public AgentPersistenceChatMemoryRepository agentPersistenceChatMemoryRepository(
+            PersistenceStorageProvider<?> storage) {
         return AgentPersistenceChatMemoryRepository.of(storage);
     }
 }

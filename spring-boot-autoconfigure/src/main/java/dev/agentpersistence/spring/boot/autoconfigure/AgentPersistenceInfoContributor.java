@@ -12,10 +12,9 @@ import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 
 /**
- * Adds {@code agentPersistence} to {@code /actuator/info}: the provider's name and class, whether it
- * is metered and, for the built-in providers, which layers new checkpoints are written with
- * (compression, checksum, encryption) and whether histories are written incrementally. Never a
- * setting's value.
+ * Adds {@code agentPersistence} to {@code /actuator/info}: the provider's name and class, whether it is metered and,
+ * for the built-in providers, which layers new checkpoints are written with (compression, checksum, encryption) and
+ * whether histories are written incrementally. Never a setting's value.
  */
 public final class AgentPersistenceInfoContributor implements InfoContributor {
     private final PersistenceStorageProvider<?> provider;
@@ -40,8 +39,15 @@ public final class AgentPersistenceInfoContributor implements InfoContributor {
         if (storage instanceof StorageShell shell) {
             StorageSettings settings = shell.settings();
             DocumentLayers layers = settings.layers();
-            details.put("layers", Map.of("compression", layers.compresses(), "checksum", layers.checksum(),
-                    "encryption", layers.encrypts()));
+            details.put(
+                    "layers",
+                    Map.of(
+                            "compression",
+                            layers.compresses(),
+                            "checksum",
+                            layers.checksum(),
+                            "encryption",
+                            layers.encrypts()));
             details.put("incrementalHistory", settings.incrementalHistory());
         }
         return details;

@@ -12,16 +12,16 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * The provider as {@link PersistenceStorageProviders#load(ProviderConfig, ClassLoader)} chooses and
- * creates it, when neither the application nor a client-reusing configuration supplied one.
+ * The provider as {@link PersistenceStorageProviders#load(ProviderConfig, ClassLoader)} chooses and creates it, when
+ * neither the application nor a client-reusing configuration supplied one.
  */
 @Configuration(proxyBeanMethods = false)
 class DiscoveredProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
-    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(ProviderConfig config,
-            ResourceLoader resourceLoader, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(PersistenceStorageProviders.load(config, resourceLoader.getClassLoader()),
-                meterRegistry);
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
+            ProviderConfig config, ResourceLoader resourceLoader, ObjectProvider<MeterRegistry> meterRegistry) {
+        return StorageProviderBeans.metered(
+                PersistenceStorageProviders.load(config, resourceLoader.getClassLoader()), meterRegistry);
     }
 }

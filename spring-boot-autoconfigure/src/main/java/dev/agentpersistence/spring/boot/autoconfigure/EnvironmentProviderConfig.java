@@ -15,27 +15,27 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Reads the {@code agent.persistence.*} settings from a Spring {@link Environment} into a
- * {@link ProviderConfig}. The keys are those the library declares ({@link Setting}s of every
- * provider factory on the class path, {@link StorageSettings#SETTINGS}, {@link StarterSettings#SETTINGS}
- * and {@value ProviderConfig#PROVIDER}), so there is no second list of keys to keep in step.
+ * Reads the {@code agent.persistence.*} settings from a Spring {@link Environment} into a {@link ProviderConfig}. The
+ * keys are those the library declares ({@link Setting}s of every provider factory on the class path,
+ * {@link StorageSettings#SETTINGS}, {@link StarterSettings#SETTINGS} and {@value ProviderConfig#PROVIDER}), so there is
+ * no second list of keys to keep in step.
  *
  * <p>Each key is bound with Spring's relaxed names ({@code table-prefix}, {@code tablePrefix},
- * {@code AGENT_PERSISTENCE_JDBC_TABLEPREFIX}), then, when unset, looked up under the library's own
- * environment variable name ({@code AGENT_PERSISTENCE_JDBC_TABLE_PREFIX}). A list setting may be
- * written as a YAML list or as comma-separated text.
+ * {@code AGENT_PERSISTENCE_JDBC_TABLEPREFIX}), then, when unset, looked up under the library's own environment variable
+ * name ({@code AGENT_PERSISTENCE_JDBC_TABLE_PREFIX}). A list setting may be written as a YAML list or as
+ * comma-separated text.
  */
 public final class EnvironmentProviderConfig {
     private static final String LIST_TYPE = "list";
 
-    private EnvironmentProviderConfig() {
-    }
+    private EnvironmentProviderConfig() {}
 
     /** The settings of {@code environment}, for the factories {@code classLoader} discovers. */
     public static ProviderConfig from(Environment environment, ClassLoader classLoader) {
         Binder binder = Binder.get(environment);
         var values = new LinkedHashMap<String, String>();
-        read(binder, environment, ProviderConfig.PROVIDER, false).ifPresent(v -> values.put(ProviderConfig.PROVIDER, v));
+        read(binder, environment, ProviderConfig.PROVIDER, false)
+                .ifPresent(v -> values.put(ProviderConfig.PROVIDER, v));
         for (Setting<?> setting : settings(classLoader)) {
             boolean list = setting.type().startsWith(LIST_TYPE);
             read(binder, environment, setting.key(), list).ifPresent(v -> values.put(setting.key(), v));

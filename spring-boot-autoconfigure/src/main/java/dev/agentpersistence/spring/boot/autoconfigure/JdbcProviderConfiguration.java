@@ -17,9 +17,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The JDBC provider over the application's {@link DataSource}, so there is no second pool: the
- * {@code agent.persistence.jdbc.*} settings that apply to a given data source (table prefix, migration,
- * busy timeout, ttl) and the shared ones are read as discovery would; the URL, user and pool settings
- * are the data source's.
+ * {@code agent.persistence.jdbc.*} settings that apply to a given data source (table prefix, migration, busy timeout,
+ * ttl) and the shared ones are read as discovery would; the URL, user and pool settings are the data source's.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(JdbcStorageProvider.class)
@@ -28,9 +27,14 @@ import org.springframework.context.annotation.Configuration;
 class JdbcProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
-    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(DataSource dataSource,
-            ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(JdbcStorageProvider.builder().dataSource(dataSource)
-                .config(JdbcStorageConfig.from(config)).settings(StorageSettings.from(config)).build(), meterRegistry);
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
+            DataSource dataSource, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
+        return StorageProviderBeans.metered(
+                JdbcStorageProvider.builder()
+                        .dataSource(dataSource)
+                        .config(JdbcStorageConfig.from(config))
+                        .settings(StorageSettings.from(config))
+                        .build(),
+                meterRegistry);
     }
 }

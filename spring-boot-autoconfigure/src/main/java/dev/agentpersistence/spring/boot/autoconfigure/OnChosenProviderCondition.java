@@ -10,12 +10,14 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 final class OnChosenProviderCondition extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        String wanted = (String) metadata.getAnnotationAttributes(ConditionalOnChosenProvider.class.getName()).get("value");
+        String wanted = (String) metadata.getAnnotationAttributes(ConditionalOnChosenProvider.class.getName())
+                .get("value");
         ClassLoader classLoader = context.getClassLoader();
-        Optional<String> chosen = ChosenProvider.name(EnvironmentProviderConfig.from(context.getEnvironment(), classLoader),
-                classLoader);
+        Optional<String> chosen =
+                ChosenProvider.name(EnvironmentProviderConfig.from(context.getEnvironment(), classLoader), classLoader);
         return chosen.filter(wanted::equals).isPresent()
                 ? ConditionOutcome.match("storage provider '" + wanted + "' is chosen")
-                : ConditionOutcome.noMatch("storage provider chosen: " + chosen.orElse("none or several") + ", not '" + wanted + "'");
+                : ConditionOutcome.noMatch(
+                        "storage provider chosen: " + chosen.orElse("none or several") + ", not '" + wanted + "'");
     }
 }

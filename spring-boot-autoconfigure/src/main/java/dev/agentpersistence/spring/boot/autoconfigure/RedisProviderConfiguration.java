@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Configuration;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The Redis provider over the application's {@link UnifiedJedis} client, which the application keeps
- * owning; the {@code agent.persistence.redis.*} settings (key prefix, ttl) and the shared ones apply.
+ * The Redis provider over the application's {@link UnifiedJedis} client, which the application keeps owning; the
+ * {@code agent.persistence.redis.*} settings (key prefix, ttl) and the shared ones apply.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({RedisStorageProvider.class, UnifiedJedis.class})
@@ -26,10 +26,14 @@ import redis.clients.jedis.UnifiedJedis;
 class RedisProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
-    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(UnifiedJedis client,
-            ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(RedisStorageProvider.builder().client(client)
-                .config(RedisStorageConfig.of(config))
-                .settings(StorageSettings.from(config)).build(), meterRegistry);
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
+            UnifiedJedis client, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
+        return StorageProviderBeans.metered(
+                RedisStorageProvider.builder()
+                        .client(client)
+                        .config(RedisStorageConfig.of(config))
+                        .settings(StorageSettings.from(config))
+                        .build(),
+                meterRegistry);
     }
 }

@@ -7,15 +7,15 @@ import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * The scheduled retention sweep: a {@link RetentionSweeper} with the policy of
- * {@code agent.persistence.retention.keep-latest} and {@code .max-age}, run every
- * {@code .interval}; only when one of the two is set.
+ * {@code agent.persistence.retention.keep-latest} and {@code .max-age}, run every {@code .interval}; only when one of
+ * the two is set.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(RetentionConfiguration.PolicySet.class)
@@ -26,7 +26,9 @@ class RetentionConfiguration {
     RetentionSweeper agentPersistenceRetentionSweeper(PersistenceStorageProvider<?> storage, ProviderConfig config) {
         @SuppressWarnings("unchecked") // every provider of this project filters with CheckpointFilter
         var provider = (PersistenceStorageProvider<CheckpointFilter>) storage;
-        return RetentionSweeper.builder(provider).policy(RetentionPolicy.from(config)).build();
+        return RetentionSweeper.builder(provider)
+                .policy(RetentionPolicy.from(config))
+                .build();
     }
 
     @Bean

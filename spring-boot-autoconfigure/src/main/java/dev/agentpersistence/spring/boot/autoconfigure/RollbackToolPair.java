@@ -15,7 +15,7 @@ import java.util.Objects;
  * }</pre>
  *
  * @param toolName the name of the tool whose calls are undone
- * @param inverse  the tool called with the same arguments to undo one call
+ * @param inverse the tool called with the same arguments to undo one call
  */
 public record RollbackToolPair(String toolName, Tool inverse) {
     /** Checks both parts are present. */

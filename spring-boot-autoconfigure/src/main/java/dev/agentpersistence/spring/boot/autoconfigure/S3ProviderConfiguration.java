@@ -26,9 +26,13 @@ import software.amazon.awssdk.services.s3.S3Client;
 class S3ProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
-    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(S3Client client,
-            ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(S3StorageProvider.builder(S3StorageConfig.of(config)).client(client)
-                .settings(StorageSettings.from(config)).build(), meterRegistry);
+    PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
+            S3Client client, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
+        return StorageProviderBeans.metered(
+                S3StorageProvider.builder(S3StorageConfig.of(config))
+                        .client(client)
+                        .settings(StorageSettings.from(config))
+                        .build(),
+                meterRegistry);
     }
 }

@@ -8,9 +8,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs a {@link RetentionSweeper} every {@code interval} on a daemon thread of its own while the
- * application context runs; stopping the context stops it. Declared as a bean only when
- * {@code agent.persistence.retention.keep-latest} or {@code .max-age} is set.
+ * Runs a {@link RetentionSweeper} every {@code interval} on a daemon thread of its own while the application context
+ * runs; stopping the context stops it. Declared as a bean only when {@code agent.persistence.retention.keep-latest} or
+ * {@code .max-age} is set.
  */
 public final class ScheduledRetention implements SmartLifecycle {
     private final RetentionSweeper sweeper;

@@ -7,12 +7,11 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /** What every auto-configured provider bean goes through, whichever way it was built. */
 final class StorageProviderBeans {
-    private StorageProviderBeans() {
-    }
+    private StorageProviderBeans() {}
 
     /** {@code provider}, metered when the application has one {@link MeterRegistry}. */
-    static <F> PersistenceStorageProvider<F> metered(PersistenceStorageProvider<F> provider,
-                                                     ObjectProvider<MeterRegistry> meterRegistry) {
+    static <F> PersistenceStorageProvider<F> metered(
+            PersistenceStorageProvider<F> provider, ObjectProvider<MeterRegistry> meterRegistry) {
         MeterRegistry registry = meterRegistry.getIfUnique();
         return registry == null ? provider : MeteredStorageProvider.wrap(provider, registry);
     }

@@ -26,7 +26,8 @@ class ActuatorTest {
     @Test
     void healthIsUpWhenTheStoreAnswers() {
         runnerWithOnly("inmemory").run(context -> {
-            Health health = context.getBean("agentPersistenceHealthIndicator", HealthIndicator.class).health();
+            Health health = context.getBean("agentPersistenceHealthIndicator", HealthIndicator.class)
+                    .health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("provider", "inmemory");
         });
@@ -39,10 +40,12 @@ class ActuatorTest {
         unreachable.setUser("sa");
         unreachable.setPassword("hunter2");
         runnerWithOnly("jdbc").withBean(DataSource.class, () -> unreachable).run(context -> {
-            Health health = context.getBean(AgentPersistenceHealthIndicator.class).health();
+            Health health =
+                    context.getBean(AgentPersistenceHealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.DOWN);
             assertThat(health.getDetails()).containsEntry("provider", "jdbc");
-            assertThat((String) health.getDetails().get("error")).contains(StorageUnavailableException.class.getName())
+            assertThat((String) health.getDetails().get("error"))
+                    .contains(StorageUnavailableException.class.getName())
                     .doesNotContain("hunter2");
         });
     }
@@ -54,7 +57,9 @@ class ActuatorTest {
         });
         var health = new AgentPersistenceHealthIndicator(failing, Duration.ofSeconds(2)).health();
         assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-        assertThat((String) health.getDetails().get("error")).contains("cache:6379").doesNotContain("hunter2");
+        assertThat((String) health.getDetails().get("error"))
+                .contains("cache:6379")
+                .doesNotContain("hunter2");
     }
 
     @Test
@@ -66,10 +71,13 @@ class ActuatorTest {
                 Thread.currentThread().interrupt();
             }
         });
-        runnerWithOnly().withBean(PersistenceStorageProvider.class, () -> hanging)
-                .withPropertyValues("agent.persistence.health.timeout=100ms").run(context -> {
+        runnerWithOnly()
+                .withBean(PersistenceStorageProvider.class, () -> hanging)
+                .withPropertyValues("agent.persistence.health.timeout=100ms")
+                .run(context -> {
                     long start = System.nanoTime();
-                    Health health = context.getBean(AgentPersistenceHealthIndicator.class).health();
+                    Health health = context.getBean(AgentPersistenceHealthIndicator.class)
+                            .health();
                     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                     assertThat(health.getDetails()).containsEntry("error", "no answer within 100ms");
@@ -83,9 +91,11 @@ class ActuatorTest {
             var builder = new Info.Builder();
             context.getBean(AgentPersistenceInfoContributor.class).contribute(builder);
             var details = (Map<String, Object>) builder.build().getDetails().get("agentPersistence");
-            assertThat(details).containsEntry("provider", "inmemory")
+            assertThat(details)
+                    .containsEntry("provider", "inmemory")
                     .containsEntry("providerClass", "dev.agentpersistence.inmemory.InMemoryStorageProvider")
-                    .containsEntry("metered", false).containsEntry("incrementalHistory", true)
+                    .containsEntry("metered", false)
+                    .containsEntry("incrementalHistory", true)
                     .containsEntry("layers", Map.of("compression", true, "checksum", true, "encryption", false));
         });
     }
@@ -110,8 +120,7 @@ class ActuatorTest {
         }
 
         @Override
-        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-        }
+        public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {}
 
         @Override
         public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {

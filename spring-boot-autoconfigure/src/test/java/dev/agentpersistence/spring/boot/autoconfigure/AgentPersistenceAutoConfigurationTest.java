@@ -30,10 +30,10 @@ import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 
 class AgentPersistenceAutoConfigurationTest {
 
@@ -65,8 +65,11 @@ class AgentPersistenceAutoConfigurationTest {
 
     @Test
     void severalProviderModulesWithoutAChoiceFailWithTheirNames() {
-        runner().run(context -> assertThat(context).getFailure().rootCause()
-                .hasMessageContaining("Several storage providers").hasMessageContaining("agent.persistence.provider"));
+        runner().run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("Several storage providers")
+                .hasMessageContaining("agent.persistence.provider"));
     }
 
     @Test
@@ -94,7 +97,9 @@ class AgentPersistenceAutoConfigurationTest {
 
     @Test
     void withoutADataSourceTheJdbcProviderOpensItsOwnPool() {
-        runnerWithOnly("jdbc").withPropertyValues("agent.persistence.jdbc.url=jdbc:h2:mem:own;DB_CLOSE_DELAY=-1",
+        runnerWithOnly("jdbc")
+                .withPropertyValues(
+                        "agent.persistence.jdbc.url=jdbc:h2:mem:own;DB_CLOSE_DELAY=-1",
                         "agent.persistence.jdbc.user=sa")
                 .run(context -> {
                     assertThat(storage(context)).isInstanceOf(JdbcStorageProvider.class);
@@ -105,74 +110,98 @@ class AgentPersistenceAutoConfigurationTest {
 
     @Test
     void theApplicationsS3ClientIsReusedWithTheS3SettingsOfTheEnvironment() {
-        S3Client client = S3Client.builder().region(Region.US_EAST_1)
+        S3Client client = S3Client.builder()
+                .region(Region.US_EAST_1)
                 .endpointOverride(URI.create("http://127.0.0.1:1"))
-                .credentialsProvider(AnonymousCredentialsProvider.create()).build();
+                .credentialsProvider(AnonymousCredentialsProvider.create())
+                .build();
         runnerWithOnly("s3", "inmemory")
                 .withPropertyValues("agent.persistence.provider=s3", "agent.persistence.s3.bucket=app-bucket")
                 .withBean(S3Client.class, () -> client)
                 .run(context -> {
-                    assertThat(storage(context)).isInstanceOfSatisfying(S3StorageProvider.class,
-                            s3 -> assertThat(s3.config().bucket()).isEqualTo("app-bucket"));
-                    assertThat(context.getBean(AgentPersistenceHealthIndicator.class).health().getStatus())
+                    assertThat(storage(context))
+                            .isInstanceOfSatisfying(
+                                    S3StorageProvider.class,
+                                    s3 -> assertThat(s3.config().bucket()).isEqualTo("app-bucket"));
+                    assertThat(context.getBean(AgentPersistenceHealthIndicator.class)
+                                    .health()
+                                    .getStatus())
                             .isEqualTo(Status.DOWN);
                 });
     }
 
     @Test
     void theDataSourceIsLeftAloneWhenAnotherProviderIsChosen() {
-        runnerWithOnly("jdbc", "inmemory").withPropertyValues("agent.persistence.provider=inmemory")
+        runnerWithOnly("jdbc", "inmemory")
+                .withPropertyValues("agent.persistence.provider=inmemory")
                 .withBean(DataSource.class, () -> h2("unused"))
                 .run(context -> assertThat(storage(context)).isInstanceOf(InMemoryStorageProvider.class));
     }
 
     @Test
     void withAMeterRegistryTheProviderAndTheFacadeAreMetered() {
-        runnerWithOnly("inmemory").withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
-            assertThat(context.getBean(PersistenceStorageProvider.class)).isInstanceOf(MeteredStorageProvider.class);
-            var persistence = context.getBean(AgentPersistence.class);
-            assertThat(persistence.storage()).isSameAs(context.getBean(PersistenceStorageProvider.class));
-            saveOne(persistence, "metered");
-            var registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.find(StorageMetricNames.CHECKPOINT_SAVE).tag(StorageMetricNames.TAG_PROVIDER, "inmemory")
-                    .timer()).isNotNull().satisfies(timer -> assertThat(timer.count()).isEqualTo(1));
-            assertThat(registry.find("agent.persistence.checkpoint.create").timer()).isNotNull();
-        });
+        runnerWithOnly("inmemory")
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .run(context -> {
+                    assertThat(context.getBean(PersistenceStorageProvider.class))
+                            .isInstanceOf(MeteredStorageProvider.class);
+                    var persistence = context.getBean(AgentPersistence.class);
+                    assertThat(persistence.storage()).isSameAs(context.getBean(PersistenceStorageProvider.class));
+                    saveOne(persistence, "metered");
+                    var registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find(StorageMetricNames.CHECKPOINT_SAVE)
+                                    .tag(StorageMetricNames.TAG_PROVIDER, "inmemory")
+                                    .timer())
+                            .isNotNull()
+                            .satisfies(timer -> assertThat(timer.count()).isEqualTo(1));
+                    assertThat(registry.find("agent.persistence.checkpoint.create")
+                                    .timer())
+                            .isNotNull();
+                });
     }
 
     @Test
     void withoutAMeterRegistryNothingIsMetered() {
-        runnerWithOnly("inmemory").run(context -> assertThat(context.getBean(PersistenceStorageProvider.class))
-                .isNotInstanceOf(MeteredStorageProvider.class));
+        runnerWithOnly("inmemory")
+                .run(context -> assertThat(context.getBean(PersistenceStorageProvider.class))
+                        .isNotInstanceOf(MeteredStorageProvider.class));
     }
 
     @Test
     void rollbackToolPairBeansMakeTheRegistry() {
         Tool create = Tool.of("createUser", args -> args);
         Tool delete = Tool.of("deleteUser", args -> args);
-        runnerWithOnly("inmemory").withBean(RollbackToolPair.class, () -> RollbackToolPair.of(create, delete))
+        runnerWithOnly("inmemory")
+                .withBean(RollbackToolPair.class, () -> RollbackToolPair.of(create, delete))
                 .run(context -> {
                     var registry = context.getBean(RollbackToolRegistry.class);
                     assertThat(registry.inverseOf("createUser")).contains(delete);
-                    assertThat(context.getBean(AgentPersistence.class).rollbackTools()).isSameAs(registry);
+                    assertThat(context.getBean(AgentPersistence.class).rollbackTools())
+                            .isSameAs(registry);
                 });
     }
 
     @Test
     void theApplicationsOwnFacadeWins() {
         runnerWithOnly("inmemory")
-                .withBean("myPersistence", AgentPersistence.class,
-                        () -> AgentPersistence.builder().storage(new MapProvider()).build())
-                .run(context -> assertThat(context).getBean(AgentPersistence.class)
-                        .isSameAs(context.getBean("myPersistence")));
+                .withBean(
+                        "myPersistence",
+                        AgentPersistence.class,
+                        () -> AgentPersistence.builder()
+                                .storage(new MapProvider())
+                                .build())
+                .run(context ->
+                        assertThat(context).getBean(AgentPersistence.class).isSameAs(context.getBean("myPersistence")));
     }
 
     @Test
     void theProviderIsClosedWithTheContext() {
         var closed = new ArrayList<PersistenceStorageProvider<?>>();
         runnerWithOnly("inmemory").run(context -> closed.add(storage(context)));
-        assertThat(closed).singleElement().satisfies(provider ->
-                org.assertj.core.api.Assertions.assertThatThrownBy(() -> provider.getCheckpoints("closed"))
+        assertThat(closed)
+                .singleElement()
+                .satisfies(provider -> org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> provider.getCheckpoints("closed"))
                         .isInstanceOf(IllegalStateException.class));
     }
 
@@ -190,8 +219,10 @@ class AgentPersistenceAutoConfigurationTest {
     private static List<String> tables(DataSource dataSource) throws SQLException {
         var names = new ArrayList<String>();
         try (var connection = dataSource.getConnection();
-             var rows = connection.createStatement().executeQuery(
-                     "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'")) {
+                var rows = connection
+                        .createStatement()
+                        .executeQuery(
+                                "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'")) {
             while (rows.next()) {
                 names.add(rows.getString(1));
             }

@@ -24,21 +24,24 @@ class ChatMemoryAutoConfigurationTest {
 
     /** Ours and Spring AI's auto-configurations, with only the in-memory provider module. */
     private static ApplicationContextRunner runner() {
-        return Contexts.runnerWithOnly("inmemory").withConfiguration(AutoConfigurations.of(
-                AgentPersistenceChatMemoryAutoConfiguration.class, ChatMemoryAutoConfiguration.class));
+        return Contexts.runnerWithOnly("inmemory")
+                .withConfiguration(AutoConfigurations.of(
+                        AgentPersistenceChatMemoryAutoConfiguration.class, ChatMemoryAutoConfiguration.class));
     }
 
     @Test
     void springAisChatMemoryKeepsConversationsInTheStorageProvider() {
         runner().run(context -> {
             assertThat(context).hasSingleBean(ChatMemoryRepository.class);
-            assertThat(context.getBean(ChatMemoryRepository.class)).isInstanceOf(AgentPersistenceChatMemoryRepository.class);
+            assertThat(context.getBean(ChatMemoryRepository.class))
+                    .isInstanceOf(AgentPersistenceChatMemoryRepository.class);
 
             context.getBean(ChatMemory.class).add("order-42", new UserMessage("Where is my parcel?"));
 
             var storage = context.getBean(PersistenceStorageProvider.class);
             assertThat(storage.listAgents()).contains(AgentPersistenceChatMemoryRepository.DEFAULT_PREFIX + "order-42");
-            assertThat(context.getBean(ChatMemoryRepository.class).findConversationIds()).containsExactly("order-42");
+            assertThat(context.getBean(ChatMemoryRepository.class).findConversationIds())
+                    .containsExactly("order-42");
         });
     }
 
@@ -54,19 +57,25 @@ class ChatMemoryAutoConfigurationTest {
     @Test
     void theApplicationsOwnProviderIsUsed() {
         var own = new InMemoryStorageProvider();
-        Contexts.runnerWithOnly().withConfiguration(AutoConfigurations.of(AgentPersistenceChatMemoryAutoConfiguration.class))
-                .withBean("myStorage", PersistenceStorageProvider.class, () -> own).run(context -> {
+        Contexts.runnerWithOnly()
+                .withConfiguration(AutoConfigurations.of(AgentPersistenceChatMemoryAutoConfiguration.class))
+                .withBean("myStorage", PersistenceStorageProvider.class, () -> own)
+                .run(context -> {
                     context.getBean(ChatMemoryRepository.class).saveAll("c", List.of(new UserMessage("hi")));
-                    assertThat(own.listAgents()).containsExactly(AgentPersistenceChatMemoryRepository.DEFAULT_PREFIX + "c");
+                    assertThat(own.listAgents())
+                            .containsExactly(AgentPersistenceChatMemoryRepository.DEFAULT_PREFIX + "c");
                 });
     }
 
     @Test
     void withTheNoOpProviderSpringAisInMemoryRepositoryStays() {
-        Contexts.runnerWithOnly().withConfiguration(AutoConfigurations.of(
-                AgentPersistenceChatMemoryAutoConfiguration.class, ChatMemoryAutoConfiguration.class)).run(context -> {
+        Contexts.runnerWithOnly()
+                .withConfiguration(AutoConfigurations.of(
+                        AgentPersistenceChatMemoryAutoConfiguration.class, ChatMemoryAutoConfiguration.class))
+                .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(AgentPersistenceChatMemoryRepository.class);
-                    assertThat(context.getBean(ChatMemoryRepository.class)).isInstanceOf(InMemoryChatMemoryRepository.class);
+                    assertThat(context.getBean(ChatMemoryRepository.class))
+                            .isInstanceOf(InMemoryChatMemoryRepository.class);
                 });
     }
 
@@ -75,21 +84,27 @@ class ChatMemoryAutoConfigurationTest {
         runner().withClassLoader(onlyInMemoryHiding(AgentPersistenceChatMemoryRepository.class))
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(AgentPersistenceChatMemoryRepository.class);
-                    assertThat(context.getBean(ChatMemoryRepository.class)).isInstanceOf(InMemoryChatMemoryRepository.class);
+                    assertThat(context.getBean(ChatMemoryRepository.class))
+                            .isInstanceOf(InMemoryChatMemoryRepository.class);
                 });
     }
 
     @Test
     void withoutSpringAiNothingIsConfigured() {
-        Contexts.runnerWithOnly("inmemory").withConfiguration(AutoConfigurations.of(AgentPersistenceChatMemoryAutoConfiguration.class))
+        Contexts.runnerWithOnly("inmemory")
+                .withConfiguration(AutoConfigurations.of(AgentPersistenceChatMemoryAutoConfiguration.class))
                 .withClassLoader(onlyInMemoryHiding(ChatMemoryRepository.class))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("agentPersistenceChatMemoryRepository"));
+                .run(context ->
+                        assertThat(context).hasNotFailed().doesNotHaveBean("agentPersistenceChatMemoryRepository"));
     }
 
     /** A class loader with the in-memory provider module as the only one, also hiding {@code hidden}. */
     private static FilteredClassLoader onlyInMemoryHiding(Class<?> hidden) {
-        return new FilteredClassLoader(Stream.concat(Stream.of(hidden), PersistenceStorageProviders.available().stream()
-                .filter(f -> !f.name().equals("inmemory")).map(PersistenceStorageProviderFactory::getClass))
+        return new FilteredClassLoader(Stream.concat(
+                        Stream.of(hidden),
+                        PersistenceStorageProviders.available().stream()
+                                .filter(f -> !f.name().equals("inmemory"))
+                                .map(PersistenceStorageProviderFactory::getClass))
                 .toArray(Class<?>[]::new));
     }
 }

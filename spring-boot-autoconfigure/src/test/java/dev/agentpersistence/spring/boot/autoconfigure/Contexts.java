@@ -14,20 +14,22 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Context runners over the auto-configuration, and the one save the tests make. */
 final class Contexts {
-    private Contexts() {
-    }
+    private Contexts() {}
 
     /** The auto-configuration with every provider module of the test class path. */
     static ApplicationContextRunner runner() {
-        return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
-                AgentPersistenceAutoConfiguration.class, AgentPersistenceActuatorAutoConfiguration.class));
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        AgentPersistenceAutoConfiguration.class, AgentPersistenceActuatorAutoConfiguration.class));
     }
 
     /** As {@link #runner()}, with only the provider modules named (none: no provider module at all). */
     static ApplicationContextRunner runnerWithOnly(String... providers) {
         Set<String> kept = Set.of(providers);
-        Class<?>[] hidden = PersistenceStorageProviders.available().stream().filter(f -> !kept.contains(f.name()))
-                .map(PersistenceStorageProviderFactory::getClass).toArray(Class<?>[]::new);
+        Class<?>[] hidden = PersistenceStorageProviders.available().stream()
+                .filter(f -> !kept.contains(f.name()))
+                .map(PersistenceStorageProviderFactory::getClass)
+                .toArray(Class<?>[]::new);
         return runner().withClassLoader(new FilteredClassLoader(hidden));
     }
 
@@ -39,6 +41,8 @@ final class Contexts {
 
     /** The provider names the tests expect on their class path. */
     static List<String> available() {
-        return PersistenceStorageProviders.available().stream().map(PersistenceStorageProviderFactory::name).toList();
+        return PersistenceStorageProviders.available().stream()
+                .map(PersistenceStorageProviderFactory::name)
+                .toList();
     }
 }

@@ -35,11 +35,16 @@ class EnvironmentProviderConfigTest {
     @Test
     void environmentVariablesAnswerInSpringsFormAndInTheLibrarysForm() {
         var environment = new StandardEnvironment();
-        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, Map.of(
-                "AGENT_PERSISTENCE_JDBC_TABLEPREFIX", "spring_",
-                "AGENT_PERSISTENCE_JDBC_POOL_SIZE", "3",
-                "AGENT_PERSISTENCE_REDIS_KEY_PREFIX", "app:")));
+        environment
+                .getPropertySources()
+                .replace(
+                        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        new SystemEnvironmentPropertySource(
+                                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of(
+                                        "AGENT_PERSISTENCE_JDBC_TABLEPREFIX", "spring_",
+                                        "AGENT_PERSISTENCE_JDBC_POOL_SIZE", "3",
+                                        "AGENT_PERSISTENCE_REDIS_KEY_PREFIX", "app:")));
         ProviderConfig config = EnvironmentProviderConfig.from(environment, LOADER);
         assertThat(JdbcStorageConfig.TABLE_PREFIX.read(config)).isEqualTo("spring_");
         assertThat(JdbcStorageConfig.POOL_SIZE.read(config)).isEqualTo(3);
@@ -48,7 +53,8 @@ class EnvironmentProviderConfigTest {
 
     @Test
     void undeclaredKeysAreNotRead() {
-        var config = EnvironmentProviderConfig.from(environment(Map.of("agent.persistence.jdbc.no-such-key", "x")), LOADER);
+        var config =
+                EnvironmentProviderConfig.from(environment(Map.of("agent.persistence.jdbc.no-such-key", "x")), LOADER);
         assertThat(config).isEqualTo(ProviderConfig.empty());
     }
 
@@ -60,7 +66,8 @@ class EnvironmentProviderConfigTest {
     @Test
     void configurationMetadataMatchesTheDeclarations() throws Exception {
         var file = Path.of("src/main/resources/META-INF/spring-configuration-metadata.json");
-        String expected = dev.agentpersistence.spi.SettingsMetadata.springConfigurationMetadata(StarterSettings.SETTINGS);
+        String expected =
+                dev.agentpersistence.spi.SettingsMetadata.springConfigurationMetadata(StarterSettings.SETTINGS);
         if (Boolean.getBoolean("settings-tables.update")) {
             java.nio.file.Files.writeString(file, expected);
         }

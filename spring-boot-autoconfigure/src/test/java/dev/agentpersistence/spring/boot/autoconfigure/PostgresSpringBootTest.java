@@ -17,18 +17,18 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * A whole Spring Boot application (every auto-configuration on the test class path) whose
- * {@code DataSource} points at a real PostgreSQL ({@link TestServices#postgresUrl}: skipped when there is
- * none, failing instead when services are required): the starter stores through that pool.
+ * A whole Spring Boot application (every auto-configuration on the test class path) whose {@code DataSource} points at
+ * a real PostgreSQL ({@link TestServices#postgresUrl}: skipped when there is none, failing instead when services are
+ * required): the starter stores through that pool.
  */
-@SpringBootTest(classes = PostgresSpringBootTest.Application.class, properties = {
-        "agent.persistence.provider=jdbc", "agent.persistence.jdbc.table-prefix=boot_app_"})
+@SpringBootTest(
+        classes = PostgresSpringBootTest.Application.class,
+        properties = {"agent.persistence.provider=jdbc", "agent.persistence.jdbc.table-prefix=boot_app_"})
 class PostgresSpringBootTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class Application {
-    }
+    static class Application {}
 
     @DynamicPropertySource
     static void postgres(DynamicPropertyRegistry registry) {

@@ -13,9 +13,9 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The starter against a real Redis ({@link TestServices#redisUri}: skipped when there is none, failing
- * instead when services are required), once with the provider's own connection from
- * {@code agent.persistence.redis.uri} and once over the application's client.
+ * The starter against a real Redis ({@link TestServices#redisUri}: skipped when there is none, failing instead when
+ * services are required), once with the provider's own connection from {@code agent.persistence.redis.uri} and once
+ * over the application's client.
  */
 class RedisServiceTest {
 
@@ -34,15 +34,19 @@ class RedisServiceTest {
     }
 
     private static void check(ApplicationContextRunner runner) {
-        runner.withPropertyValues("agent.persistence.provider=redis", "agent.persistence.redis.key-prefix=boot-starter:")
+        runner.withPropertyValues(
+                        "agent.persistence.provider=redis", "agent.persistence.redis.key-prefix=boot-starter:")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(AgentPersistenceAutoConfigurationTest.storage(context)).isInstanceOf(RedisStorageProvider.class);
+                    assertThat(AgentPersistenceAutoConfigurationTest.storage(context))
+                            .isInstanceOf(RedisStorageProvider.class);
                     var persistence = context.getBean(AgentPersistence.class);
                     String agentId = "boot-redis-" + System.nanoTime();
                     var saved = Contexts.saveOne(persistence, agentId);
                     assertThat(persistence.latestCheckpoint(agentId)).contains(saved);
-                    assertThat(context.getBean(AgentPersistenceHealthIndicator.class).health().getStatus())
+                    assertThat(context.getBean(AgentPersistenceHealthIndicator.class)
+                                    .health()
+                                    .getStatus())
                             .isEqualTo(Status.UP);
                     persistence.storage().deleteCheckpoints(agentId);
                 });

@@ -17,17 +17,17 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A whole Spring Boot application (every auto-configuration on the test class path) with
- * {@code agent.persistence.redis.uri} pointing at a real Redis ({@link TestServices#redisUri}: skipped
- * when there is none, failing instead when services are required).
+ * {@code agent.persistence.redis.uri} pointing at a real Redis ({@link TestServices#redisUri}: skipped when there is
+ * none, failing instead when services are required).
  */
-@SpringBootTest(classes = RedisSpringBootTest.Application.class, properties = {
-        "agent.persistence.provider=redis", "agent.persistence.redis.key-prefix=boot-app:"})
+@SpringBootTest(
+        classes = RedisSpringBootTest.Application.class,
+        properties = {"agent.persistence.provider=redis", "agent.persistence.redis.key-prefix=boot-app:"})
 class RedisSpringBootTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class Application {
-    }
+    static class Application {}
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {

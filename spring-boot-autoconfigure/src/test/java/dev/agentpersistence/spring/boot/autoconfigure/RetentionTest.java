@@ -24,11 +24,15 @@ class RetentionTest {
 
     @Test
     void keepLatestSweepsEveryIntervalAndKeepsTheNewest() {
-        runnerWithOnly("inmemory").withPropertyValues("agent.persistence.retention.keep-latest=2",
-                "AGENT_PERSISTENCE_RETENTION_INTERVAL=1h").run(context -> {
+        runnerWithOnly("inmemory")
+                .withPropertyValues(
+                        "agent.persistence.retention.keep-latest=2", "AGENT_PERSISTENCE_RETENTION_INTERVAL=1h")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
                     var scheduled = context.getBean(ScheduledRetention.class);
-                    assertThat(scheduled.isRunning()).as("started with the context").isTrue();
+                    assertThat(scheduled.isRunning())
+                            .as("started with the context")
+                            .isTrue();
                     assertThat(scheduled.sweeper().policy().keepLatest()).hasValue(2);
 
                     var persistence = context.getBean(AgentPersistence.class);
@@ -37,18 +41,22 @@ class RetentionTest {
                     }
                     scheduled.sweeper().sweep();
                     @SuppressWarnings("unchecked")
-                    var storage = (PersistenceStorageProvider<CheckpointFilter>) context.getBean(PersistenceStorageProvider.class);
-                    assertThat(storage.getCheckpoints("swept", CheckpointFilter.ALL)).hasSize(2);
+                    var storage = (PersistenceStorageProvider<CheckpointFilter>)
+                            context.getBean(PersistenceStorageProvider.class);
+                    assertThat(storage.getCheckpoints("swept", CheckpointFilter.ALL))
+                            .hasSize(2);
                 });
     }
 
     @Test
     void maxAgeAloneAlsoDeclaresTheSweepAndStoppingTheContextStopsIt() {
         var stopped = new ScheduledRetention[1];
-        runnerWithOnly("inmemory").withPropertyValues("agent.persistence.retention.max-age=30d").run(context -> {
-            stopped[0] = context.getBean(ScheduledRetention.class);
-            assertThat(stopped[0].sweeper().policy().maxAge()).contains(Duration.ofDays(30));
-        });
+        runnerWithOnly("inmemory")
+                .withPropertyValues("agent.persistence.retention.max-age=30d")
+                .run(context -> {
+                    stopped[0] = context.getBean(ScheduledRetention.class);
+                    assertThat(stopped[0].sweeper().policy().maxAge()).contains(Duration.ofDays(30));
+                });
         assertThat(stopped[0].isRunning()).isFalse();
     }
 }
