@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.internal.FacadeMetrics;
 import dev.agentpersistence.internal.Forks;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;

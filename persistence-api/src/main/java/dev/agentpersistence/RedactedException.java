@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * Stands in for an exception whose message quoted a credential (a driver's or a URI parser's message repeating a
  * connection URL with its password): same stack trace, the original type's name and the message with the credential
- * replaced by {@code ****}. Built by {@link dev.agentpersistence.spi.Redactor}; it is only ever found as the cause of
- * another exception.
+ * replaced by {@code ****}. Built by {@link dev.agentpersistence.redaction.Redactor}; it is only ever found as the
+ * cause of another exception.
  */
 public final class RedactedException extends PersistenceException {
     private final String originalType;

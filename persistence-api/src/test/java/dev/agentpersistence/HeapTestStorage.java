@@ -1,7 +1,6 @@
 package dev.agentpersistence;
 
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.internal.StorageChecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

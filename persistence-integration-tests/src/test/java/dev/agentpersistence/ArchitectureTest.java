@@ -68,7 +68,7 @@ class ArchitectureTest {
                             (JavaClass target) -> FORBIDDEN_TO_BACKENDS.stream()
                                                     .anyMatch(target.getPackageName()::startsWith)
                                             && !target.getName().equals("dev.agentpersistence.codec.CheckpointCodec")
-                                    || target.getName().equals("dev.agentpersistence.spi.StorageChecks")))
+                                    || target.getName().equals("dev.agentpersistence.internal.StorageChecks")))
                     .because("the storage shell owns ids, the stored form and history; a backend stores bytes")
                     .check(classes);
         }

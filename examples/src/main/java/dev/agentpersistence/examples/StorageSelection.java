@@ -1,7 +1,7 @@
 package dev.agentpersistence.examples;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import java.nio.file.Path;

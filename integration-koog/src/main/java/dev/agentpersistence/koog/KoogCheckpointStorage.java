@@ -6,7 +6,7 @@ import ai.koog.agents.snapshot.providers.filters.AgentCheckpointPredicateFilter;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.Identifiers;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.file.FileStorageConfig;
 import dev.agentpersistence.file.FileStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ package dev.agentpersistence.koog;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.util.Optional;
 import java.util.function.Consumer;

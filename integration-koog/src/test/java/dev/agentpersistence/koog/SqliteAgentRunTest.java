@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

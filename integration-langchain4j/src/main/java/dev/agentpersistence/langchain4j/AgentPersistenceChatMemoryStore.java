@@ -1,8 +1,8 @@
 package dev.agentpersistence.langchain4j;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.agentpersistence.memory.ReadThenReplace;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import java.util.ArrayList;

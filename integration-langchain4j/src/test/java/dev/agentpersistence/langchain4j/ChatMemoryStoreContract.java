@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.memory.WindowRule;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;

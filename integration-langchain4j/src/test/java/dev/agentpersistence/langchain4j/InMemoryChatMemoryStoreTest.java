@@ -1,8 +1,8 @@
 package dev.agentpersistence.langchain4j;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 
 /** On the heap provider; "another process" shares the same instance, as a heap can only be shared so. */

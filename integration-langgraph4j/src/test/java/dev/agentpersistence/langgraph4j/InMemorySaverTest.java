@@ -1,8 +1,8 @@
 package dev.agentpersistence.langgraph4j;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 
 class InMemorySaverTest extends SaverContractTest {

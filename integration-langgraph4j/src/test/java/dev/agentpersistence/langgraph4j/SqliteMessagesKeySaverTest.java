@@ -1,7 +1,7 @@
 package dev.agentpersistence.langgraph4j;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 
 /** The whole saver contract again, with the {@code messages} list stored as the message history. */
 class SqliteMessagesKeySaverTest extends SqliteSaverTest {

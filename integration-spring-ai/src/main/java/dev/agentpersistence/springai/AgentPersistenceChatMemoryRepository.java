@@ -1,9 +1,9 @@
 package dev.agentpersistence.springai;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.memory.ConversationConflictException;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.agentpersistence.memory.ReadThenReplace;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;

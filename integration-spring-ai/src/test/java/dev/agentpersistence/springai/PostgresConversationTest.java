@@ -1,9 +1,9 @@
 package dev.agentpersistence.springai;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -1,9 +1,9 @@
 package dev.agentpersistence.springai;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.redis.RedisStorageConfig;
 import dev.agentpersistence.redis.RedisStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;

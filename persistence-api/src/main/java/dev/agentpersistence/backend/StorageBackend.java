@@ -1,7 +1,6 @@
 package dev.agentpersistence.backend;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

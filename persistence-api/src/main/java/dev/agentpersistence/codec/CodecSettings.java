@@ -1,8 +1,8 @@
 package dev.agentpersistence.codec;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
 import java.util.List;
 import java.util.Objects;
 

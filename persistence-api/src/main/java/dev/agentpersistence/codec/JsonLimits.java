@@ -7,7 +7,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointLimitException;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.internal.StorageChecks;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;

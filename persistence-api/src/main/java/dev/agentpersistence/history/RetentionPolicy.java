@@ -1,7 +1,7 @@
 package dev.agentpersistence.history;
 
+import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

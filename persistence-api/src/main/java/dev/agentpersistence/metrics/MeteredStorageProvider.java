@@ -2,10 +2,10 @@ package dev.agentpersistence.metrics;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageShell;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;

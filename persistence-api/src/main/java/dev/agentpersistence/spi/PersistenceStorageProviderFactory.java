@@ -1,6 +1,8 @@
 package dev.agentpersistence.spi;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.settings.Setting;
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package dev.agentpersistence.spi;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ProviderNotFoundException;
 import java.util.ArrayList;
 import java.util.Comparator;

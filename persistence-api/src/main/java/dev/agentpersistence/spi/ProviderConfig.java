@@ -1,5 +1,9 @@
 package dev.agentpersistence.spi;
 
+import dev.agentpersistence.redaction.Redactor;
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingKeys;
+import dev.agentpersistence.settings.SettingSource;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,11 +22,11 @@ import java.util.regex.Pattern;
  * {@link #toString()} hides passwords and secrets. Values are parsed and checked by the {@link Setting} that declares
  * their key.
  */
-public final class ProviderConfig {
+public final class ProviderConfig implements SettingSource {
     /** The key that chooses a provider by its factory name. */
     public static final String PROVIDER = "agent.persistence.provider";
     /** Prefix of every key this library reads. */
-    public static final String PREFIX = "agent.persistence.";
+    public static final String PREFIX = SettingKeys.PREFIX;
 
     private static final String ENV_PREFIX = "AGENT_PERSISTENCE_";
     private static final Pattern SECRET_KEY =
@@ -81,6 +85,7 @@ public final class ProviderConfig {
     }
 
     /** The value of {@code key}, if set. */
+    @Override
     public Optional<String> get(String key) {
         var entry = entries.get(normalize(key));
         return entry == null ? Optional.empty() : Optional.of(entry.getValue());
@@ -96,7 +101,7 @@ public final class ProviderConfig {
      * {@code AGENT_PERSISTENCE_JDBC_URL}.
      */
     public static String environmentName(String key) {
-        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        return SettingKeys.environmentName(key);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.agentpersistence.spi;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

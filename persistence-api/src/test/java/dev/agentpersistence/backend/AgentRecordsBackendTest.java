@@ -7,7 +7,6 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.backend.AgentRecordsBackend.Area;
 import dev.agentpersistence.history.MutableClock;
-import dev.agentpersistence.spi.SegmentInfo;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ProviderNotFoundException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

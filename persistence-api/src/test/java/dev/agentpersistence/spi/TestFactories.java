@@ -2,6 +2,8 @@ package dev.agentpersistence.spi;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.internal.StorageChecks;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.agentpersistence.cli;
 
 import dev.agentpersistence.cli.internal.Failures;
-import dev.agentpersistence.spi.Redactor;
+import dev.agentpersistence.redaction.Redactor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

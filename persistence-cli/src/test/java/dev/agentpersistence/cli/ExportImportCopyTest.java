@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.cli.internal.ExportFormat;
 import dev.agentpersistence.cli.internal.Json;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.tck.TestServices;

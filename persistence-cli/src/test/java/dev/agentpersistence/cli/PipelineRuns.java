@@ -2,13 +2,13 @@ package dev.agentpersistence.cli;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.pipeline.Conditions;
 import dev.agentpersistence.pipeline.Node;
 import dev.agentpersistence.pipeline.Pipeline;
 import dev.agentpersistence.pipeline.PipelineResult;
 import dev.agentpersistence.pipeline.RetryPolicy;
 import dev.agentpersistence.pipeline.StateCodec;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
  * A real pipeline-core run whose second node fails its postcondition once, is rolled back and retried with feedback.

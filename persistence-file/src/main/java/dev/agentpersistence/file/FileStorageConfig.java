@@ -1,9 +1,9 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
-import dev.agentpersistence.spi.SettingValues;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

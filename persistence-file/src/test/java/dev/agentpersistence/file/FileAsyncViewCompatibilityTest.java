@@ -1,8 +1,8 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.async.AsyncExecutor;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.AsyncViewProvider;
 import dev.agentpersistence.tck.StorageDumps;

@@ -1,7 +1,7 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 
 /** The conformance kit against the file provider keeping new agents as one file per checkpoint. */

@@ -1,7 +1,7 @@
 package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 import java.time.Clock;
 

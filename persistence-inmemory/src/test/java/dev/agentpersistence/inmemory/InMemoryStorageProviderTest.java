@@ -1,8 +1,8 @@
 package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.inmemory.internal.InMemoryStorageBackend;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;

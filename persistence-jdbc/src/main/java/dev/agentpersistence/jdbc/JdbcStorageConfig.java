@@ -1,8 +1,8 @@
 package dev.agentpersistence.jdbc;
 
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
-import dev.agentpersistence.spi.SettingValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

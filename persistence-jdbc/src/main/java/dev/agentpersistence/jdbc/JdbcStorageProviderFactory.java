@@ -1,10 +1,10 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
 import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package dev.agentpersistence.redis;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
-import dev.agentpersistence.spi.SettingValues;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

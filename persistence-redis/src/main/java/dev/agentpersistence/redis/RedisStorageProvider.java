@@ -1,11 +1,11 @@
 package dev.agentpersistence.redis;
 
 import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
 import dev.agentpersistence.redis.internal.RedisStorageBackend;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Redactor;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Clock;

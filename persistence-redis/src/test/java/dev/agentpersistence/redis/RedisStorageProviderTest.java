@@ -1,7 +1,7 @@
 package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;

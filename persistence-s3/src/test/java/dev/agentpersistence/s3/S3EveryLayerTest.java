@@ -1,7 +1,7 @@
 package dev.agentpersistence.s3;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 
 /**

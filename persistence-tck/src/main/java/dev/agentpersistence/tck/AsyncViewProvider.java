@@ -1,11 +1,11 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.async.AsyncStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Instant;
 import java.util.Collection;

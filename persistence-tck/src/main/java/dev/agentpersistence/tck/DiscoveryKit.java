@@ -3,10 +3,10 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;

@@ -3,8 +3,8 @@ package dev.agentpersistence.tck;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ToolCall;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import java.util.ArrayList;
 import java.util.List;

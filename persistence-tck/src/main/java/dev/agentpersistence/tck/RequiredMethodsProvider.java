@@ -1,7 +1,7 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

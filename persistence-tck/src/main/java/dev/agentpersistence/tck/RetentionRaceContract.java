@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.InvalidIdentifierException;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.SegmentInfo;
 import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

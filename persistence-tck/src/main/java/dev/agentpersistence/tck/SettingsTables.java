@@ -2,11 +2,11 @@ package dev.agentpersistence.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingsMetadata;
+import dev.agentpersistence.settings.SettingsTable;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
-import dev.agentpersistence.spi.Setting;
-import dev.agentpersistence.spi.SettingsMetadata;
-import dev.agentpersistence.spi.SettingsTable;
 import dev.agentpersistence.storage.StorageSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;

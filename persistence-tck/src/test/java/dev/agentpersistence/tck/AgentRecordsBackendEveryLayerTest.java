@@ -1,7 +1,7 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 
 /** The kit again over the heap {@code AgentRecordsBackend}, writing with every layer and incremental history. */
 class AgentRecordsBackendEveryLayerTest extends AgentRecordsBackendKitTest {

@@ -3,7 +3,7 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.tck.providers.BrokenProviders;
 import dev.agentpersistence.tck.providers.MinimalProvider;
 import dev.agentpersistence.tck.providers.NoLookupProvider;

@@ -3,8 +3,8 @@ package dev.agentpersistence.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.async.AsyncExecutor;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

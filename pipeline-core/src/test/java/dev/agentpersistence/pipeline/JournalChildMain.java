@@ -41,7 +41,7 @@ public final class JournalChildMain {
     }
 
     static Pipeline<Done> pipeline(
-            dev.agentpersistence.spi.PersistenceStorageProvider<?> storage, EffectsTable table, PrintStream out) {
+            dev.agentpersistence.PersistenceStorageProvider<?> storage, EffectsTable table, PrintStream out) {
         var builder = Pipeline.builder(PIPELINE, StateCodec.jackson(Done.class))
                 .storage(storage)
                 .rollbackTools(RollbackToolRegistry.builder()

@@ -3,8 +3,8 @@ package dev.agentpersistence.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.pipeline.ScriptedModel.Mode;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.agentpersistence.pipeline;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.net.ConnectException;
 import java.util.Optional;

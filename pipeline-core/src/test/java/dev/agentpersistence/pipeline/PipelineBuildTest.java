@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.InvalidIdentifierException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

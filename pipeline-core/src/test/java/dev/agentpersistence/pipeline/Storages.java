@@ -1,7 +1,7 @@
 package dev.agentpersistence.pipeline;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -10,7 +10,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -51,7 +51,7 @@ public final class PipelineChildMain {
         return List.copyOf(names.subList(0, names.indexOf(node) + 1));
     }
 
-    static Pipeline<Progress> pipeline(dev.agentpersistence.spi.PersistenceStorageProvider<?> storage, Path journal) {
+    static Pipeline<Progress> pipeline(dev.agentpersistence.PersistenceStorageProvider<?> storage, Path journal) {
         var builder = Pipeline.builder("killed-pipeline", StateCodec.jackson(Progress.class))
                 .storage(storage);
         for (String name : nodeNames()) {

@@ -1,8 +1,8 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
  * Opens one backend for a benchmark: our provider over it, the backend's own client for the raw baseline, and the

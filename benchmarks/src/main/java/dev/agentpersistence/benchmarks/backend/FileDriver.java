@@ -1,11 +1,11 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawFileStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.file.FileStorageConfig;
 import dev.agentpersistence.file.FileStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 
 /**

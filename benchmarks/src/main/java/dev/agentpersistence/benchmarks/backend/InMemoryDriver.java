@@ -1,10 +1,10 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawMapStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 
 /**
  * The heap provider. It has no driver underneath; its "raw" store is a map of the encoded bytes, a reference point

@@ -1,11 +1,11 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawJdbcStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

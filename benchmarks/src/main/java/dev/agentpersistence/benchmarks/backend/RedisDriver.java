@@ -1,11 +1,11 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawRedisStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.redis.RedisStorageConfig;
 import dev.agentpersistence.redis.RedisStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,11 +1,11 @@
 package dev.agentpersistence.benchmarks.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawS3Store;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.s3.S3StorageConfig;
 import dev.agentpersistence.s3.S3StorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 

@@ -2,11 +2,11 @@ package dev.agentpersistence.benchmarks.chatmemory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,11 +1,11 @@
 package dev.agentpersistence.benchmarks.history;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -57,7 +57,7 @@ final class KoogPeerStore implements PeerStore {
 
     /** Koog's checkpoints in one of our providers, which this store closes. */
     static KoogPeerStore ours(
-            dev.agentpersistence.spi.PersistenceStorageProvider<?> ours,
+            dev.agentpersistence.PersistenceStorageProvider<?> ours,
             LongSupplier bytesStored,
             String note,
             String agentId) {

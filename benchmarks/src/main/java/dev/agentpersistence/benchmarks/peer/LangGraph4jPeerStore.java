@@ -1,9 +1,9 @@
 package dev.agentpersistence.benchmarks.peer;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.langgraph4j.AgentPersistenceSaver;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

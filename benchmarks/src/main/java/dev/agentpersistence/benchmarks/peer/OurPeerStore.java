@@ -3,7 +3,7 @@ package dev.agentpersistence.benchmarks.peer;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.agentpersistence.benchmarks.throughput;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

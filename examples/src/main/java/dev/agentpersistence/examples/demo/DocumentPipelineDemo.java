@@ -2,6 +2,7 @@ package dev.agentpersistence.examples.demo;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.examples.ConsoleOutput;
 import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
@@ -10,7 +11,6 @@ import dev.agentpersistence.pipeline.Condition;
 import dev.agentpersistence.pipeline.FileWorkspace;
 import dev.agentpersistence.pipeline.PipelineResult;
 import dev.agentpersistence.pipeline.Violation;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.agentpersistence.examples.metrics;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.agentpersistence.examples.jsonl;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.tck.KitSettings;
 
 /** The whole kit again with every layer on: checksum, compression, encryption and incremental history. */

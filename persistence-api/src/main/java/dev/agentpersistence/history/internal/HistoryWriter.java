@@ -2,8 +2,8 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.internal.Isolation;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

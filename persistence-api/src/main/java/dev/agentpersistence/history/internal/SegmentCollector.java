@@ -2,9 +2,9 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Objects;

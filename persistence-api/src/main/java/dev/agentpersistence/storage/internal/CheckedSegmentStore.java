@@ -1,8 +1,8 @@
 package dev.agentpersistence.storage.internal;
 
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.SegmentInfo;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
+import dev.agentpersistence.internal.StorageChecks;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

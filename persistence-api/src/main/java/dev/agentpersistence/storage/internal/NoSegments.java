@@ -1,7 +1,7 @@
 package dev.agentpersistence.storage.internal;
 
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.agentpersistence.cli.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.cli.CliException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Redactor;
 import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.storage.StorageShell;
 import java.util.HashMap;

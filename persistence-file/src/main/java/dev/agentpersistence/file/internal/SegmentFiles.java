@@ -1,7 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryIteratorException;

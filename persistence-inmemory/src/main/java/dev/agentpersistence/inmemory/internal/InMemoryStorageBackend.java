@@ -1,11 +1,11 @@
 package dev.agentpersistence.inmemory.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.spi.Redactor;
+import dev.agentpersistence.redaction.Redactor;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collections;

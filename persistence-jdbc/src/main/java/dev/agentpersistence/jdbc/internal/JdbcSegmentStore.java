@@ -1,8 +1,8 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,11 +2,11 @@ package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CheckpointTooLargeException;
+import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
-import dev.agentpersistence.spi.HistorySegmentStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.agentpersistence.jdbc.internal;
 
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

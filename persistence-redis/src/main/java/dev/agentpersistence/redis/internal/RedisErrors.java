@@ -2,7 +2,7 @@ package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.Redactor;
+import dev.agentpersistence.redaction.Redactor;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisClusterException;

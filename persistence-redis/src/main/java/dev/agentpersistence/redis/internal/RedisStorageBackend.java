@@ -1,12 +1,12 @@
 package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.SegmentInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

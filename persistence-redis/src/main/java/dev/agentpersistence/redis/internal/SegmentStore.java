@@ -1,6 +1,6 @@
 package dev.agentpersistence.redis.internal;
 
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

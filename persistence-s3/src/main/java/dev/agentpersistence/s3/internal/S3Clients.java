@@ -2,9 +2,9 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageConfigurationException;
+import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.s3.S3StorageConfig;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Redactor;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;

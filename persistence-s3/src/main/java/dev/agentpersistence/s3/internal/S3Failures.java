@@ -2,7 +2,7 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.Redactor;
+import dev.agentpersistence.redaction.Redactor;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Exception;

@@ -1,7 +1,7 @@
 package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.spi.SegmentInfo;
+import dev.agentpersistence.backend.SegmentInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.internal.StorageChecks;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;

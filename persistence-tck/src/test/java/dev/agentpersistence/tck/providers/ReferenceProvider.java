@@ -2,11 +2,11 @@ package dev.agentpersistence.tck.providers;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.codec.JsonLimits;
-import dev.agentpersistence.spi.HistorySegmentStore;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
-import dev.agentpersistence.spi.SegmentInfo;
-import dev.agentpersistence.spi.StorageChecks;
+import dev.agentpersistence.internal.StorageChecks;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

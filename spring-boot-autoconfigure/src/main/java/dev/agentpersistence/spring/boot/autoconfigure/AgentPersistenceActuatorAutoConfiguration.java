@@ -1,6 +1,6 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,8 +1,8 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

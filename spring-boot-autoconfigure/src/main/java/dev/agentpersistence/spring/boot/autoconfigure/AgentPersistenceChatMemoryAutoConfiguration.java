@@ -1,6 +1,6 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,7 +1,7 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageShell;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.metrics.MeteredStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
+import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.spi.Setting;
 import dev.agentpersistence.storage.StorageSettings;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

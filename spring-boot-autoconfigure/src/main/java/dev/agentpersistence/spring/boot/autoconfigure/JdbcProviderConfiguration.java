@@ -1,9 +1,9 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageSettings;
 import io.micrometer.core.instrument.MeterRegistry;

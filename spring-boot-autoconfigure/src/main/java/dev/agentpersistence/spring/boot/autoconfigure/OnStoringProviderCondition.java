@@ -1,6 +1,6 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
-import dev.agentpersistence.spi.PersistenceStorageProvider;
+import dev.agentpersistence.PersistenceStorageProvider;
 import java.util.Arrays;
 import java.util.Optional;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;

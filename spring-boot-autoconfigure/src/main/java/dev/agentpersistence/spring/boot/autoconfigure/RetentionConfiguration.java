@@ -1,9 +1,9 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.history.RetentionPolicy;
 import dev.agentpersistence.history.RetentionSweeper;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;

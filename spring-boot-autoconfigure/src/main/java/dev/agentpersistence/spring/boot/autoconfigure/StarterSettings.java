@@ -1,7 +1,7 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.history.RetentionPolicy;
-import dev.agentpersistence.spi.Setting;
+import dev.agentpersistence.settings.Setting;
 import java.time.Duration;
 import java.util.List;
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;

@@ -67,7 +67,7 @@ class EnvironmentProviderConfigTest {
     void configurationMetadataMatchesTheDeclarations() throws Exception {
         var file = Path.of("src/main/resources/META-INF/spring-configuration-metadata.json");
         String expected =
-                dev.agentpersistence.spi.SettingsMetadata.springConfigurationMetadata(StarterSettings.SETTINGS);
+                dev.agentpersistence.settings.SettingsMetadata.springConfigurationMetadata(StarterSettings.SETTINGS);
         if (Boolean.getBoolean("settings-tables.update")) {
             java.nio.file.Files.writeString(file, expected);
         }

@@ -3,8 +3,8 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.history.RetentionSweeper;
-import dev.agentpersistence.spi.PersistenceStorageProvider;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import java.time.Duration;
 import java.util.Locale;

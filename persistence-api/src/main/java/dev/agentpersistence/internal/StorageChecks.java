@@ -1,10 +1,10 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Identifiers;
-import dev.agentpersistence.internal.CheckpointContent;
+import dev.agentpersistence.backend.HistorySegmentStore;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;

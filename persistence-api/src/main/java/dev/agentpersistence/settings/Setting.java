@@ -1,6 +1,7 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.redaction.Redactor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -10,9 +11,9 @@ import java.util.function.Function;
 
 /**
  * One setting, declared once: its key, type, default, bounds, whether it is a secret, and a one-line description.
- * Reading it from a {@link ProviderConfig} (system properties over environment variables), validating a builder
- * argument, hiding secrets in messages, the settings tables of the READMEs and framework configuration metadata all
- * come from this declaration.
+ * Reading it from a {@link SettingSource} such as {@code ProviderConfig} (system properties over environment
+ * variables), validating a builder argument, hiding secrets in messages, the settings tables of the READMEs and
+ * framework configuration metadata all come from this declaration.
  *
  * <pre>{@code
  * public static final Setting<Integer> POOL_SIZE =
@@ -49,8 +50,8 @@ public final class Setting<T> {
             Function<String, T> parser,
             Function<T, String> problem,
             Function<T, String> formatter) {
-        if (!Objects.requireNonNull(key, "key").startsWith(ProviderConfig.PREFIX)) {
-            throw new IllegalArgumentException("setting keys start with " + ProviderConfig.PREFIX + ": " + key);
+        if (!Objects.requireNonNull(key, "key").startsWith(SettingKeys.PREFIX)) {
+            throw new IllegalArgumentException("setting keys start with " + SettingKeys.PREFIX + ": " + key);
         }
         this.key = key;
         this.type = type;
@@ -253,7 +254,7 @@ public final class Setting<T> {
     /**
      * This setting with credentials inside its value hidden wherever it is shown: the user information of a URI
      * ({@code redis://user:****@host}) and every parameter whose name contains password, secret, token or key
-     * ({@code sslpassword=****}); see {@link ProviderConfig#redact}.
+     * ({@code sslpassword=****}); see {@link Redactor#redactText(String)}.
      */
     public Setting<T> redacted() {
         return new Setting<>(key, type, defaultValue, description, secret, true, expected, parser, problem, formatter);
@@ -279,7 +280,7 @@ public final class Setting<T> {
 
     /** The environment variable that sets it: upper case, dots and dashes as underscores. */
     public String environmentName() {
-        return ProviderConfig.environmentName(key);
+        return SettingKeys.environmentName(key);
     }
 
     /**
@@ -316,7 +317,7 @@ public final class Setting<T> {
      * @throws PersistenceException naming the key, its environment variable and what is expected; the value is shown
      *     unless the setting is a secret
      */
-    public Optional<T> find(ProviderConfig config) {
+    public Optional<T> find(SettingSource config) {
         Objects.requireNonNull(config, "config");
         Optional<String> raw = config.get(key).filter(v -> !v.isBlank());
         if (raw.isEmpty()) {
@@ -340,7 +341,7 @@ public final class Setting<T> {
      *
      * @throws PersistenceException when the value is malformed, or unset without a default
      */
-    public T read(ProviderConfig config) {
+    public T read(SettingSource config) {
         return find(config)
                 .or(this::defaultValue)
                 .orElseThrow(() -> new PersistenceException("Missing required setting '" + key + "' (system property -D"
@@ -370,7 +371,7 @@ public final class Setting<T> {
         if (value == null) {
             return "unset";
         }
-        return secret ? "****" : redacted ? ProviderConfig.redact(formatter.apply(value)) : formatter.apply(value);
+        return secret ? "****" : redacted ? Redactor.redactText(formatter.apply(value)) : formatter.apply(value);
     }
 
     @Override
@@ -380,9 +381,8 @@ public final class Setting<T> {
     }
 
     private PersistenceException invalid(String raw, String wanted) {
-        String shown = secret
-                ? "a value that is not shown (secret)"
-                : "'" + (redacted ? ProviderConfig.redact(raw) : raw) + "'";
+        String shown =
+                secret ? "a value that is not shown (secret)" : "'" + (redacted ? Redactor.redactText(raw) : raw) + "'";
         return new PersistenceException("Setting '" + key + "' (environment " + environmentName() + ") must be "
                 + wanted + " but was " + shown);
     }

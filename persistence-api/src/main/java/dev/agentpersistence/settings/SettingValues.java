@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.StringJoiner;
 
 /**
  * The values of a list of declared {@link Setting}s: those set, over each setting's default. A configuration class
- * keeps one and derives everything else from the declarations: reading from a {@link ProviderConfig}, checking builder
+ * keeps one and derives everything else from the declarations: reading from a {@link SettingSource}, checking builder
  * arguments, and a {@code toString} that never shows a secret.
  *
  * <pre>{@code
@@ -38,7 +38,7 @@ public final class SettingValues {
      *
      * @throws dev.agentpersistence.PersistenceException naming the key of a malformed value (never a secret's value)
      */
-    public static SettingValues read(List<Setting<?>> declared, ProviderConfig config) {
+    public static SettingValues read(List<Setting<?>> declared, SettingSource config) {
         Objects.requireNonNull(config, "config");
         var values = defaults(declared);
         var found = new LinkedHashMap<Setting<?>, Object>();

@@ -1,6 +1,7 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.redaction;
 
 import dev.agentpersistence.RedactedException;
+import dev.agentpersistence.spi.ProviderConfig;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

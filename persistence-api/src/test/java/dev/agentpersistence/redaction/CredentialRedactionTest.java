@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.redaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,8 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.RedactedException;
 import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.codec.EncryptionKeys;
+import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.spi.ProviderConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import java.util.List;
 import java.util.Objects;

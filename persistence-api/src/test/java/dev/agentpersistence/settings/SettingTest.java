@@ -1,9 +1,10 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.spi.ProviderConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence;
 
-import dev.agentpersistence.AgentCheckpoint;
 import java.util.List;
 import java.util.Optional;
 

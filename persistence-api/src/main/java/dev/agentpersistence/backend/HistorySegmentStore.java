@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.backend;
 
 import java.time.Instant;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.agentpersistence.spi;
+package dev.agentpersistence.backend;
 
 import dev.agentpersistence.Identifiers;
 import java.time.Instant;
