@@ -1,13 +1,13 @@
 package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentpersistence.internal.FacadeMetrics;
+import dev.agentpersistence.internal.FacadeObservations;
 import dev.agentpersistence.internal.Forks;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
-import io.micrometer.core.instrument.MeterRegistry;
+import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentObservationContext;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,17 +39,17 @@ import org.slf4j.LoggerFactory;
  * failed, and had no inverse. Only tool calls recorded in the history as {@link Message.Role#TOOL_CALL} messages are
  * undone (see {@link RollbackToolRegistry}); {@link RollbackReport#noCallsFound()} tells when there were none.
  *
- * <p><b>Metrics</b>, when built with a {@link MeterRegistry}: timer {@value FacadeMetrics#CHECKPOINT_CREATE} (tags
- * {@code kind}: {@code checkpoint}|{@code tombstone}, {@code outcome}: {@code success}|{@code conflict}|{@code error}),
- * timer {@value FacadeMetrics#ROLLBACK} (tags {@code target}: {@code checkpoint}|{@code latest}, {@code outcome}:
- * {@code restored}|{@code no_checkpoint}|{@code run_completed}|{@code error}), counter
- * {@value FacadeMetrics#INVERSE_CALLS} (tag {@code outcome}: {@code success}|{@code failure}) and counter
- * {@value FacadeMetrics#CONFLICT_RETRIES} (registered when the facade is built, so it reads zero until the first
- * conflict; it counts every save tried again after another writer took the version, including the first reload after
- * another writer saved since this facade's last save, which does not count against
- * {@link Builder#maxConflictRetries(int)}). The storage is then wrapped in a {@link MeteredStorageProvider} (unless it
- * already is one), so every provider call is timed too ({@link dev.agentpersistence.metrics.StorageMetricNames});
- * {@link #storage()} returns the wrapper.
+ * <p><b>Observations</b>, when built with an {@link ObservationRegistry} (meters through
+ * {@link dev.agentpersistence.observation.AgentMeterHandler}, spans where the application has tracing):
+ * {@value StorageMetricNames#CHECKPOINT_CREATE} (keys {@code kind}: {@code checkpoint}|{@code tombstone},
+ * {@code outcome}: {@code success}|{@code conflict}|{@code error}) with the count
+ * {@value StorageMetricNames#CONFLICT_RETRIES} (every save tried again after another writer took the version, including
+ * the first reload after another writer saved since this facade's last save, which does not count against
+ * {@link Builder#maxConflictRetries(int)}), and {@value StorageMetricNames#ROLLBACK} (keys {@code target}:
+ * {@code checkpoint}|{@code latest}, {@code outcome}: {@code restored}|{@code no_checkpoint}|{@code run_completed}|
+ * {@code error}) with the count {@value StorageMetricNames#INVERSE_CALLS} (key {@code outcome}: {@code success}|
+ * {@code failure}). The storage observes its own operations when it was built with the registry
+ * ({@code observationRegistry} on its builder; discovery passes it on).
  *
  * <p>Immutable and thread-safe. It does not own the storage: close the provider yourself.
  */
@@ -67,7 +67,7 @@ public final class AgentPersistence {
     private final Clock clock;
     private final int maxConflictRetries;
     private final Supplier<String> checkpointIds;
-    private final FacadeMetrics metrics;
+    private final FacadeObservations observations;
     /**
      * The newest checkpoint this facade saved per agent, so the next save needs no read: the version after it is tried
      * first, and only a conflict (another writer) reloads the latest.
@@ -75,15 +75,13 @@ public final class AgentPersistence {
     private final Map<String, Head> heads = new ConcurrentHashMap<>();
 
     private AgentPersistence(Builder builder) {
-        this.storage = builder.meterRegistry == null
-                ? builder.storage
-                : MeteredStorageProvider.wrap(builder.storage, builder.meterRegistry);
+        this.storage = builder.storage;
         this.rollbackTools = builder.rollbackTools;
         this.automaticPersistence = builder.automaticPersistence;
         this.clock = builder.clock;
         this.maxConflictRetries = builder.maxConflictRetries;
         this.checkpointIds = builder.checkpointIds;
-        this.metrics = new FacadeMetrics(builder.meterRegistry);
+        this.observations = new FacadeObservations(builder.observations);
     }
 
     /** A builder; {@link Builder#storage} is required. */
@@ -180,8 +178,7 @@ public final class AgentPersistence {
     public RollbackReport rollbackToCheckpoint(String checkpointId, AgentContext context) {
         Identifiers.requireValid(checkpointId, "checkpointId");
         Objects.requireNonNull(context, "context");
-        long start = metrics.start();
-        try {
+        return observations.rollback("checkpoint", observation -> {
             String agentId = Identifiers.requireValid(context.agentId(), "agentId");
             var checkpoint = storage.getCheckpoint(agentId, checkpointId)
                     .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
@@ -189,13 +186,8 @@ public final class AgentPersistence {
                 throw new IllegalArgumentException("Checkpoint '" + checkpointId + "' of agent '" + agentId
                         + "' is a tombstone marking a completed run; it cannot be restored");
             }
-            var report = restore(checkpoint, context);
-            metrics.recordRollback(start, "checkpoint", tag(report.outcome()));
-            return report;
-        } catch (RuntimeException e) {
-            metrics.recordRollback(start, "checkpoint", "error");
-            throw e;
-        }
+            return restore(checkpoint, context, observation);
+        });
     }
 
     /**
@@ -205,24 +197,16 @@ public final class AgentPersistence {
      */
     public RollbackReport rollbackToLatestCheckpoint(AgentContext context) {
         Objects.requireNonNull(context, "context");
-        long start = metrics.start();
-        try {
+        return observations.rollback("latest", observation -> {
             String agentId = Identifiers.requireValid(context.agentId(), "agentId");
             var latest = storage.getLatestCheckpoint(agentId);
-            RollbackReport report;
             if (latest.isEmpty()) {
-                report = RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT);
+                return RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT);
             } else if (latest.get().isTombstone()) {
-                report = RollbackReport.nothingRestored(RollbackReport.Outcome.RUN_COMPLETED);
-            } else {
-                report = restore(latest.get(), context);
+                return RollbackReport.nothingRestored(RollbackReport.Outcome.RUN_COMPLETED);
             }
-            metrics.recordRollback(start, "latest", tag(report.outcome()));
-            return report;
-        } catch (RuntimeException e) {
-            metrics.recordRollback(start, "latest", "error");
-            throw e;
-        }
+            return restore(latest.get(), context, observation);
+        });
     }
 
     /**
@@ -308,7 +292,7 @@ public final class AgentPersistence {
         return List.copyOf(chain);
     }
 
-    /** The storage checkpoints go to; a {@link MeteredStorageProvider} over it when built with a registry. */
+    /** The storage checkpoints go to. */
     public PersistenceStorageProvider<?> storage() {
         return storage;
     }
@@ -339,10 +323,12 @@ public final class AgentPersistence {
                 + automaticPersistence + ", maxConflictRetries=" + maxConflictRetries + "]";
     }
 
-    private RollbackReport restore(AgentCheckpoint checkpoint, AgentContext context) {
+    private RollbackReport restore(
+            AgentCheckpoint checkpoint, AgentContext context, AgentObservationContext observation) {
         var calls = ToolCallHistory.callsAfter(checkpoint.messageHistory(), context.messageHistory());
         var result = rollbackTools.undo(calls);
-        metrics.countInverseCalls(result.performed().size(), result.failures().size());
+        FacadeObservations.countInverseCalls(
+                observation, result.performed().size(), result.failures().size());
         context.restore(ExecutionPoint.of(checkpoint));
         LOG.debug(
                 "Agent '{}' rolled back to checkpoint '{}' (version {}): {} inverse calls, {} failed, {} without "
@@ -358,49 +344,49 @@ public final class AgentPersistence {
 
     /** Saves the checkpoint {@code next} builds from the current latest, retrying on version conflicts. */
     private AgentCheckpoint saveNext(String agentId, String kind, Function<Optional<Head>, AgentCheckpoint> next) {
-        long start = metrics.start();
+        return observations.create(kind, observation -> saveNext(agentId, kind, next, observation));
+    }
+
+    private AgentCheckpoint saveNext(
+            String agentId,
+            String kind,
+            Function<Optional<Head>, AgentCheckpoint> next,
+            AgentObservationContext observation) {
         CheckpointConflictException conflict = null;
-        try {
-            boolean trustHead = true;
-            int attempt = 0;
-            while (attempt <= maxConflictRetries) {
-                Head head = trustHead ? heads.get(agentId) : null;
-                var checkpoint = next.apply(
-                        head != null
-                                ? Optional.of(head)
-                                : storage.getLatestCheckpoint(agentId).map(Head::of));
-                try {
-                    storage.saveCheckpoint(agentId, checkpoint);
-                    remember(agentId, checkpoint);
-                    metrics.recordCreate(start, kind, "success");
-                    return checkpoint;
-                } catch (CheckpointConflictException e) {
-                    heads.remove(agentId);
-                    conflict = e;
-                    if (head != null) {
-                        // Another writer moved on since this facade's last save: reload and try again.
-                        // Counted as a conflict retry, but not against maxConflictRetries.
-                        trustHead = false;
-                        metrics.countConflictRetry();
-                        continue;
-                    }
-                    LOG.debug(
-                            "Version {} of agent '{}' was taken by another writer (attempt {} of {})",
-                            checkpoint.version(),
-                            agentId,
-                            attempt + 1,
-                            maxConflictRetries + 1);
-                    attempt++;
-                    if (attempt <= maxConflictRetries) {
-                        metrics.countConflictRetry();
-                    }
+        boolean trustHead = true;
+        int attempt = 0;
+        while (attempt <= maxConflictRetries) {
+            Head head = trustHead ? heads.get(agentId) : null;
+            var checkpoint = next.apply(
+                    head != null
+                            ? Optional.of(head)
+                            : storage.getLatestCheckpoint(agentId).map(Head::of));
+            try {
+                storage.saveCheckpoint(agentId, checkpoint);
+                remember(agentId, checkpoint);
+                return checkpoint;
+            } catch (CheckpointConflictException e) {
+                heads.remove(agentId);
+                conflict = e;
+                if (head != null) {
+                    // Another writer moved on since this facade's last save: reload and try again.
+                    // Counted as a conflict retry, but not against maxConflictRetries.
+                    trustHead = false;
+                    FacadeObservations.countConflictRetry(observation);
+                    continue;
+                }
+                LOG.debug(
+                        "Version {} of agent '{}' was taken by another writer (attempt {} of {})",
+                        checkpoint.version(),
+                        agentId,
+                        attempt + 1,
+                        maxConflictRetries + 1);
+                attempt++;
+                if (attempt <= maxConflictRetries) {
+                    FacadeObservations.countConflictRetry(observation);
                 }
             }
-        } catch (RuntimeException e) {
-            metrics.recordCreate(start, kind, "error");
-            throw e;
         }
-        metrics.recordCreate(start, kind, "conflict");
         var failure = new CheckpointConflictException(
                 agentId,
                 conflict.checkpointId(),
@@ -428,17 +414,13 @@ public final class AgentPersistence {
         }
     }
 
-    private static String tag(RollbackReport.Outcome outcome) {
-        return outcome.name().toLowerCase(Locale.ROOT);
-    }
-
     /** Configures an {@link AgentPersistence}. */
     public static final class Builder {
         private PersistenceStorageProvider<?> storage;
         private RollbackToolRegistry rollbackTools = RollbackToolRegistry.EMPTY;
         private boolean automaticPersistence;
         private Clock clock = Clock.systemUTC();
-        private MeterRegistry meterRegistry;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
         private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
 
@@ -468,9 +450,9 @@ public final class AgentPersistence {
             return this;
         }
 
-        /** Where to record metrics, the storage's included (see the class documentation); default none. */
-        public Builder meterRegistry(MeterRegistry meterRegistry) {
-            this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+        /** Where checkpoint creation and rollbacks are observed (see the class documentation); default none. */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
             return this;
         }
 

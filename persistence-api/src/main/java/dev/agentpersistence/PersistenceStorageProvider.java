@@ -1,5 +1,6 @@
 package dev.agentpersistence;
 
+import dev.agentpersistence.backend.StoredForm;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,11 +22,18 @@ import java.util.Optional;
  *   <li>Any valid id ({@link dev.agentpersistence.Identifiers}) is stored safely.
  * </ul>
  *
- * Implementations are thread-safe.
+ * <p>Beyond reading and writing, a provider offers expiry ({@link #deleteExpired()}), a health check
+ * ({@link #checkHealth()}) and, when it is built on the storage shell, its stored form ({@link #storedForm()}). A
+ * provider that wraps another forwards all three, so no capability is ever hidden behind a wrapper; callers ask the
+ * provider, never test its class.
+ *
+ * <p>Implementations are thread-safe.
  *
  * @param <F> the filter type; built-in providers use {@link dev.agentpersistence.CheckpointFilter}
  */
 public interface PersistenceStorageProvider<F> extends AutoCloseable {
+    /** The agent id the default {@link #checkHealth()} reads. */
+    String HEALTH_PROBE_AGENT = "agent-persistence-health-probe";
 
     /** The agent's checkpoints matching {@code filter} ({@code null}: all), ascending by version. */
     List<AgentCheckpoint> getCheckpoints(String agentId, F filter);
@@ -82,6 +90,32 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
      */
     default List<String> listAgents() {
         throw new UnsupportedOperationException(getClass().getName() + " does not support listAgents");
+    }
+
+    /**
+     * Deletes every checkpoint whose time to live has run out and returns how many were deleted. Default: 0, for a
+     * provider that keeps no expiry times or whose store expires data by itself.
+     */
+    default int deleteExpired() {
+        return 0;
+    }
+
+    /**
+     * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check). Default: reads the latest
+     * checkpoint of the agent {@value #HEALTH_PROBE_AGENT}.
+     *
+     * @throws StorageUnavailableException when the store cannot be reached
+     */
+    default void checkHealth() {
+        getLatestCheckpoint(HEALTH_PROBE_AGENT);
+    }
+
+    /**
+     * The stored form beneath the checkpoints (stored documents and their sizes, history segments and their
+     * collection), for a provider built on the storage shell; empty for a provider that keeps its own form.
+     */
+    default Optional<StoredForm> storedForm() {
+        return Optional.empty();
     }
 
     /** Releases connections, pools and files. Later calls throw {@link IllegalStateException}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentpersistence.observation.AgentObservations;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -424,7 +425,9 @@ class AgentPersistenceTest {
     @Test
     void metricsAreRecordedWhenARegistryIsGiven() throws Exception {
         var registry = new SimpleMeterRegistry();
-        var persistence = persistence().meterRegistry(registry).build();
+        var persistence = persistence()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .build();
         var ctx = new SimpleAgentContext("agent-1");
         var checkpoint = persistence.createCheckpoint(ctx, "n", null, null);
         recordedCall(ctx, createUser, "Daniel");
@@ -474,8 +477,10 @@ class AgentPersistenceTest {
     @Test
     void conflictRetriesAreCounted() {
         var registry = new SimpleMeterRegistry();
-        var persistence =
-                persistence().meterRegistry(registry).maxConflictRetries(0).build();
+        var persistence = persistence()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .maxConflictRetries(0)
+                .build();
         var ctx = new SimpleAgentContext("agent-1");
         storage.beforeSave(cp -> {
             if (!cp.checkpointId().equals("theirs")) {
@@ -500,7 +505,9 @@ class AgentPersistenceTest {
     @Test
     void theConflictRetryCounterIsPublishedBeforeTheFirstConflict() {
         var registry = new SimpleMeterRegistry();
-        persistence().meterRegistry(registry).build();
+        persistence()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .build();
 
         assertThat(registry.get("agent.persistence.checkpoint.conflict.retries")
                         .counter()
@@ -511,8 +518,12 @@ class AgentPersistenceTest {
     @Test
     void twoFacadesRacingOnOneAgentCountConflictRetries() throws Exception {
         var registry = new SimpleMeterRegistry();
-        var first = persistence().meterRegistry(registry).build();
-        var second = persistence().meterRegistry(registry).build();
+        var first = persistence()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .build();
+        var second = persistence()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .build();
         int rounds = 10;
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An optional provider capability: an area of immutable, content-addressed blobs ("history segments") per agent, kept
- * apart from the checkpoints so that deleting checkpoints never removes what a kept checkpoint still needs.
- * {@link dev.agentpersistence.history.IncrementalHistoryStorageProvider} stores the long, shared prefix of message
- * histories here and keeps only the newest messages in each checkpoint.
+ * An optional backend area of immutable, content-addressed blobs ("history segments") per agent, kept apart from the
+ * checkpoints so that deleting checkpoints never removes what a kept checkpoint still needs
+ * ({@link StorageBackend#segments()}). The storage shell stores the long, shared prefix of message histories here and
+ * keeps only the newest messages in each checkpoint.
  *
  * <p>A segment id names its content: whoever puts a given id puts the same logical content. Hence {@link #putSegment}
  * of an existing id keeps the stored bytes and only records the new write time, which protects the segment from
@@ -47,14 +47,4 @@ public interface HistorySegmentStore {
 
     /** The ids of agents with at least one segment, sorted (also agents without checkpoints). */
     List<String> listSegmentAgents();
-
-    /**
-     * Whether {@code PersistenceStorageProviders.load} stores histories incrementally on this provider when
-     * {@code agent.persistence.history.incremental} is not set (default {@code true}). A store that keeps checkpoints
-     * as shared immutable objects, where a history costs a reference per message and reads never decode, answers
-     * {@code false}: the layer would only add encoding.
-     */
-    default boolean incrementalByDefault() {
-        return true;
-    }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Immutable settings of {@link IncrementalHistoryStorageProvider}. Build with {@link #custom()}, start from
+ * Immutable settings of the incremental history the storage shell writes. Build with {@link #custom()}, start from
  * {@link #ofDefaults()}, or read {@link ProviderConfig} keys with {@link #of(ProviderConfig)}.
  *
  * <p>A history of {@code n} messages is cut into blocks of {@link #blockSize()} messages. The incomplete last block

@@ -4,8 +4,8 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.internal.StorageChecks;
-import dev.agentpersistence.spi.ExpiringStorage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,12 +28,13 @@ import org.slf4j.LoggerFactory;
  * needs. Run it once with {@link #sweep()} or on the application's own executor with {@link #schedule}; time comes from
  * the injected {@link Clock}.
  *
- * <p>A sweep: lets a provider with {@link ExpiringStorage} delete its expired checkpoints; then, per agent (those with
- * checkpoints and, for incremental storage, those with segments only), deletes the checkpoints the policy does not keep
- * with {@code deleteCheckpointsBefore} (filters pushed down to the backend; stored checkpoints are read without
- * reassembling their histories), and finally deletes the agent's segments that no remaining checkpoint references and
- * that were written more than the grace period ago. Deleting checkpoints therefore never breaks a kept one, and a save
- * running concurrently (segments written, checkpoint not yet) is safe.
+ * <p>A sweep: lets the provider delete its expired checkpoints ({@link PersistenceStorageProvider#deleteExpired()});
+ * then, per agent (those with checkpoints and, when the provider stores histories in segments
+ * ({@link PersistenceStorageProvider#storedForm()}), those with segments only), deletes the checkpoints the policy does
+ * not keep with {@code deleteCheckpointsBefore} (filters pushed down to the backend), and finally deletes the agent's
+ * segments that no remaining checkpoint references and that were written more than the grace period ago. Deleting
+ * checkpoints therefore never breaks a kept one, and a save running concurrently (segments written, checkpoint not yet)
+ * is safe.
  *
  * <p>An agent that fails (backend error, corrupt data) is logged at WARN, reported in
  * {@link SweepReport#failedAgents()} and retried by the next sweep; the others are swept.
@@ -42,24 +43,23 @@ public final class RetentionSweeper {
     private static final Logger LOG = LoggerFactory.getLogger(RetentionSweeper.class);
 
     private final PersistenceStorageProvider<CheckpointFilter> provider;
-    private final PersistenceStorageProvider<CheckpointFilter> stored;
-    private final SegmentedHistoryStorage incremental;
+    /** The provider's stored form when it has a segment area, else {@code null}. */
+    private final StoredForm segmented;
+
     private final RetentionPolicy policy;
     private final Clock clock;
     private final Duration gracePeriod;
 
     private RetentionSweeper(Builder builder) {
         this.provider = builder.provider;
-        this.incremental = builder.provider instanceof SegmentedHistoryStorage segmented ? segmented : null;
-        this.stored = builder.provider instanceof IncrementalHistoryStorageProvider layer
-                ? layer.delegate()
-                : builder.provider;
+        this.segmented =
+                builder.provider.storedForm().filter(StoredForm::hasSegments).orElse(null);
         this.policy = builder.policy;
         this.clock = builder.clock;
         this.gracePeriod = builder.gracePeriod != null
                 ? builder.gracePeriod
-                : incremental != null
-                        ? incremental.gracePeriod()
+                : segmented != null
+                        ? segmented.gracePeriod()
                         : IncrementalHistoryConfig.ofDefaults().gracePeriod();
     }
 
@@ -84,10 +84,10 @@ public final class RetentionSweeper {
      */
     public SweepReport sweep() {
         Instant now = clock.instant();
-        int expired = stored instanceof ExpiringStorage expiring ? expiring.deleteExpired() : 0;
+        int expired = provider.deleteExpired();
         var agents = new TreeSet<>(provider.listAgents());
-        if (incremental != null) {
-            agents.addAll(incremental.listSegmentAgents());
+        if (segmented != null) {
+            agents.addAll(segmented.listSegmentAgents());
         }
         return sweep(now, agents, expired);
     }
@@ -114,8 +114,8 @@ public final class RetentionSweeper {
         for (String agentId : agents) {
             try {
                 checkpoints += applyPolicy(agentId, now);
-                if (incremental != null) {
-                    segments += incremental.collectGarbage(agentId, now.minus(gracePeriod));
+                if (segmented != null) {
+                    segments += segmented.collectGarbage(agentId, now.minus(gracePeriod));
                 }
             } catch (PersistenceException e) {
                 LOG.warn("Retention sweep skipped agent '{}': {}", agentId, e.toString());
@@ -166,21 +166,21 @@ public final class RetentionSweeper {
 
     private int applyPolicy(String agentId, Instant now) {
         OptionalLong below = cutoff(agentId, now);
-        return below.isPresent() ? stored.deleteCheckpointsBefore(agentId, below.getAsLong()) : 0;
+        return below.isPresent() ? provider.deleteCheckpointsBefore(agentId, below.getAsLong()) : 0;
     }
 
     private OptionalLong cutoff(String agentId, Instant now) {
         long below = -1;
         if (policy.keepLatest().isPresent()) {
             int keep = policy.keepLatest().getAsInt();
-            List<AgentCheckpoint> newest = stored.getCheckpoints(
+            List<AgentCheckpoint> newest = provider.getCheckpoints(
                     agentId, CheckpointFilter.builder().limit(keep).build());
             if (newest.size() == keep) {
                 below = newest.get(0).version();
             }
         }
         if (policy.maxAge().isPresent()) {
-            Optional<AgentCheckpoint> expired = stored.getLatestCheckpoint(
+            Optional<AgentCheckpoint> expired = provider.getLatestCheckpoint(
                     agentId,
                     CheckpointFilter.builder()
                             .createdBefore(now.minus(policy.maxAge().get()))

@@ -1,8 +1,9 @@
 package dev.agentpersistence.metrics;
 
 /**
- * Names, tags and tag values of the storage meters recorded by {@link MeteredStorageProvider}. Every meter carries the
- * tag {@value #TAG_PROVIDER}. Timers record each call once, tagged with its {@value #TAG_OPERATION} and
+ * Names, tags and tag values of the storage observations and of the meters
+ * {@link dev.agentpersistence.observation.AgentMeterHandler} records from them. Every storage meter carries the tag
+ * {@value #TAG_PROVIDER}. Timers record each call once, tagged with its {@value #TAG_OPERATION} and
  * {@value #TAG_OUTCOME}.
  *
  * <table>
@@ -23,12 +24,22 @@ public final class StorageMetricNames {
     public static final String CHECKPOINT_DELETE = "agent.persistence.checkpoint.delete";
     /** Timer of {@code listAgents}; tags provider, operation=list, outcome. */
     public static final String AGENTS_LIST = "agent.persistence.agents.list";
-    /** Distribution of saved checkpoint sizes in bytes (their JSON form); tag provider. */
+    /** Distribution of saved checkpoint sizes in bytes, as the backend stored them; tag provider. */
     public static final String CHECKPOINT_SIZE = "agent.persistence.checkpoint.size";
     /** Counter of saves refused with a conflict; tag provider. */
     public static final String CHECKPOINT_CONFLICTS = "agent.persistence.checkpoint.conflicts";
     /** Counter of failed storage calls; tags provider, operation, exception (simple class name). */
     public static final String ERRORS = "agent.persistence.storage.errors";
+    /** Timer of checkpoint creation through the facade; tags kind (checkpoint, tombstone), outcome. */
+    public static final String CHECKPOINT_CREATE = "agent.persistence.checkpoint.create";
+    /**
+     * Timer of rollbacks; tags target (checkpoint, latest), outcome (restored, no_checkpoint, run_completed, error).
+     */
+    public static final String ROLLBACK = "agent.persistence.rollback";
+    /** Counter of inverse tool calls made by rollbacks; tag outcome (success, failure). */
+    public static final String INVERSE_CALLS = "agent.persistence.rollback.inverse.calls";
+    /** Counter of checkpoint saves tried again after another writer took the version. */
+    public static final String CONFLICT_RETRIES = "agent.persistence.checkpoint.conflict.retries";
 
     public static final String TAG_PROVIDER = "provider";
     public static final String TAG_OPERATION = "operation";
@@ -41,6 +52,7 @@ public final class StorageMetricNames {
     public static final String OP_LIST = "list";
     public static final String OP_DELETE_ALL = "delete_all";
     public static final String OP_DELETE_BEFORE = "delete_before";
+    public static final String OP_DELETE_EXPIRED = "delete_expired";
 
     public static final String OUTCOME_SUCCESS = "success";
     public static final String OUTCOME_NOT_FOUND = "not_found";
@@ -50,13 +62,19 @@ public final class StorageMetricNames {
 
     private StorageMetricNames() {}
 
-    /** The description registered with the timer {@code name}. */
-    static String describe(String name) {
+    /** The description registered with the meter {@code name}, or {@code null}. */
+    public static String describe(String name) {
         return switch (name) {
             case CHECKPOINT_SAVE -> "Time to save one checkpoint in the storage provider";
             case CHECKPOINT_LOAD -> "Time to read checkpoints from the storage provider";
             case CHECKPOINT_DELETE -> "Time to delete checkpoints in the storage provider";
             case AGENTS_LIST -> "Time to list the agents that have checkpoints";
+            case CHECKPOINT_CONFLICTS -> "Saves refused because another checkpoint holds the version or id";
+            case ERRORS -> "Storage calls that failed, by operation and exception type";
+            case CHECKPOINT_CREATE -> "Time to create and save one checkpoint through AgentPersistence";
+            case ROLLBACK -> "Time to roll an agent back: undo tool calls and restore a checkpoint";
+            case INVERSE_CALLS -> "Inverse tool calls made by rollbacks";
+            case CONFLICT_RETRIES -> "Checkpoint saves tried again after another writer took the version";
             default -> null;
         };
     }

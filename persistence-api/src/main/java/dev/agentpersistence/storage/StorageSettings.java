@@ -82,20 +82,13 @@ public final class StorageSettings {
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
      */
     public static StorageSettings from(ProviderConfig config) {
-        return from(config, true);
-    }
-
-    /**
-     * As {@link #from(ProviderConfig)}, with incremental history {@code incrementalByDefault} when the key is unset.
-     */
-    public static StorageSettings from(ProviderConfig config, boolean incrementalByDefault) {
         Objects.requireNonNull(config, "config");
         LayeredCheckpointCodec codec = CodecSettings.codec(config);
         return new StorageSettings(
                 ((JsonCheckpointCodec) codec.inner()).writeFormat(),
                 codec.layers(),
                 codec.maxDocumentSize(),
-                IncrementalHistoryConfig.ENABLED.find(config).orElse(incrementalByDefault),
+                IncrementalHistoryConfig.ENABLED.find(config).orElse(true),
                 IncrementalHistoryConfig.of(config),
                 null,
                 false);

@@ -12,10 +12,11 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.backend.WrittenForm;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.history.SegmentedHistoryStorage;
 import dev.agentpersistence.history.internal.ChainCache;
 import dev.agentpersistence.history.internal.ChainHasher;
 import dev.agentpersistence.history.internal.HistoryReader;
@@ -25,19 +26,27 @@ import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
 import dev.agentpersistence.internal.CheckpointContent;
 import dev.agentpersistence.internal.StorageChecks;
-import dev.agentpersistence.spi.ExpiringStorage;
+import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentObservationContext;
+import dev.agentpersistence.observation.StorageOperation;
+import dev.agentpersistence.observation.internal.Observer;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
 import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
 import dev.agentpersistence.storage.internal.FilterAttributes;
 import dev.agentpersistence.storage.internal.NoSegments;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -68,19 +77,21 @@ import org.slf4j.LoggerFactory;
  *         .build();
  * }</pre>
  *
- * Thread-safe. Metadata keys starting with {@value IncrementalHistoryStorageProvider#RESERVED_METADATA_PREFIX} are
- * reserved for the stored form and refused with {@link IllegalArgumentException}.
+ * Thread-safe. Metadata keys starting with {@value ReservedMetadata#PREFIX} are reserved for the stored form and
+ * refused with {@link IllegalArgumentException}.
  */
-public class StorageShell
-        implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage, SegmentedHistoryStorage {
+public class StorageShell implements PersistenceStorageProvider<CheckpointFilter> {
     private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
-    private static final String DESCRIPTOR_KEY = IncrementalHistoryStorageProvider.DESCRIPTOR_KEY;
+    private static final String DESCRIPTOR_KEY = ReservedMetadata.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
     private static final int MAX_INSERT_ATTEMPTS = 12;
 
     private static final int LAST_READ_AGENTS = 1024;
 
     private final StorageBackend backend;
+    private final String providerName;
+    private final Observer observer;
+    private final Map<StorageOperation, KeyValues> operationKeys;
     private final StorageSettings settings;
     private final Clock clock;
     private final LayeredCheckpointCodec codec;
@@ -96,6 +107,8 @@ public class StorageShell
     private final HistoryReader reader;
     private final SegmentCollector collector;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final boolean hasSegments;
+    private final StoredForm storedForm = new ShellStoredForm();
 
     /**
      * A shell over {@code backend}, for providers that extend it.
@@ -103,7 +116,34 @@ public class StorageShell
      * @throws IllegalArgumentException when the settings ask for a time to live the backend cannot keep
      */
     protected StorageShell(StorageBackend backend, StorageSettings settings, Clock clock) {
+        this(backend, settings, clock, ObservationRegistry.NOOP, null);
+    }
+
+    /**
+     * A shell over {@code backend} observed into {@code observations}, its observations tagged with
+     * {@code providerName} ({@code null}: named after the backend's class).
+     *
+     * @throws IllegalArgumentException when the settings ask for a time to live the backend cannot keep
+     */
+    protected StorageShell(
+            StorageBackend backend,
+            StorageSettings settings,
+            Clock clock,
+            ObservationRegistry observations,
+            String providerName) {
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.providerName = providerName != null ? providerName : defaultName(backend);
+        this.observer = Observer.of(observations);
+        this.operationKeys = new EnumMap<>(StorageOperation.class);
+        for (StorageOperation operation : StorageOperation.values()) {
+            operationKeys.put(
+                    operation,
+                    KeyValues.of(
+                            StorageMetricNames.TAG_PROVIDER,
+                            this.providerName,
+                            StorageMetricNames.TAG_OPERATION,
+                            operation.tag()));
+        }
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (settings.ttl().isPresent() && !backend.supportsExpiry()) {
@@ -114,6 +154,7 @@ public class StorageShell
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
         this.lastRead = DecodedDocuments.over(backend, LAST_READ_AGENTS);
         Optional<HistorySegmentStore> area = backend.segments();
+        this.hasSegments = area.isPresent();
         this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
         var history = settings.history();
@@ -133,11 +174,17 @@ public class StorageShell
                 DESCRIPTOR_KEY);
         this.reader =
                 new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
-        this.collector = new SegmentCollector(new StoredForm(), segments, reader);
+        this.collector = new SegmentCollector(new UndecodedView(), segments, reader);
         backend.useDocumentIdentity((agentId, checkpointId, document, where) -> {
             AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
             return new DocumentIdentity.Identity(stored.checkpointId(), stored.version());
         });
+    }
+
+    /** The backend's class name without a {@code StorageBackend} or {@code Backend} suffix, in lower case. */
+    private static String defaultName(StorageBackend backend) {
+        String name = backend.getClass().getSimpleName().replaceFirst("(Storage)?Backend$", "");
+        return name.isEmpty() ? "custom" : name.toLowerCase(Locale.ROOT);
     }
 
     /** A shell over {@code backend} with {@link StorageSettings#ofDefaults()} and the system clock. */
@@ -150,28 +197,50 @@ public class StorageShell
         return new Builder(Objects.requireNonNull(backend, "backend"));
     }
 
-    /** The settings new documents are written with. */
-    public StorageSettings settings() {
-        return settings;
-    }
-
-    /** The backend holding the records. */
-    public StorageBackend backend() {
-        return backend;
-    }
-
-    /** The backend's history segment area, ids checked (empty, and refusing writes, when it has none). */
-    public HistorySegmentStore segmentStore() {
-        return segments;
-    }
-
-    /** Whether the backend has a history segment area. */
-    public boolean hasSegmentStore() {
-        return backend.segments().isPresent();
+    @Override
+    public Optional<StoredForm> storedForm() {
+        return Optional.of(storedForm);
     }
 
     @Override
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
+        observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, context));
+    }
+
+    @Override
+    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+        return observe(StorageOperation.LIST, context -> checkpoints(agentId, filter));
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+        return observe(StorageOperation.LATEST, context -> latestCheckpoint(agentId, filter));
+    }
+
+    @Override
+    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+        return observe(StorageOperation.GET, context -> checkpoint(agentId, checkpointId));
+    }
+
+    @Override
+    public int deleteCheckpoints(String agentId) {
+        return observe(StorageOperation.DELETE_ALL, context -> deleteAll(agentId));
+    }
+
+    @Override
+    public int deleteCheckpointsBefore(String agentId, long version) {
+        return observe(StorageOperation.DELETE_BEFORE, context -> deleteBefore(agentId, version));
+    }
+
+    private <T> T observe(StorageOperation operation, Observer.Call<T> call) {
+        return observer.observe(
+                operation.observationName(),
+                "agent.persistence " + operation.tag(),
+                operationKeys.get(operation),
+                call);
+    }
+
+    private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
         requireOpen();
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
@@ -191,7 +260,10 @@ public class StorageShell
         for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
             InsertResult result = backend.insert(record);
             if (result.inserted()) {
-                return;
+                if (context != null) {
+                    context.bytesWritten(document.length);
+                }
+                return null;
             }
             if (!result.existing().isEmpty()) {
                 for (AgentCheckpoint existing : assemble(agentId, decodeStrictly(agentId, result.existing()))) {
@@ -199,7 +271,7 @@ public class StorageShell
                         throw CheckpointConflictException.of(agentId, checkpoint, existing);
                     }
                 }
-                return;
+                return null;
             }
             // the clashing records were deleted in between: try again, after a short random pause once
             // several writers race for the freed version
@@ -219,8 +291,7 @@ public class StorageShell
         }
     }
 
-    @Override
-    public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
+    private List<AgentCheckpoint> checkpoints(String agentId, CheckpointFilter filter) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         CheckpointFilter query = query(filter);
@@ -230,8 +301,7 @@ public class StorageShell
         return assemble(agentId, decode(agentId, list(agentId, query)));
     }
 
-    @Override
-    public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
+    private Optional<AgentCheckpoint> latestCheckpoint(String agentId, CheckpointFilter filter) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         CheckpointFilter query = query(filter);
@@ -288,8 +358,7 @@ public class StorageShell
         return Optional.ofNullable(newest);
     }
 
-    @Override
-    public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
+    private Optional<AgentCheckpoint> checkpoint(String agentId, String checkpointId) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         StorageChecks.requireCheckpointId(checkpointId);
@@ -307,8 +376,7 @@ public class StorageShell
     }
 
     /** Deletes the agent's checkpoints, then its history segments older than the grace period. */
-    @Override
-    public int deleteCheckpoints(String agentId) {
+    private int deleteAll(String agentId) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteAll(agentId);
@@ -318,8 +386,7 @@ public class StorageShell
     }
 
     /** Deletes the agent's checkpoints below {@code version}, then the segments no kept checkpoint needs. */
-    @Override
-    public int deleteCheckpointsBefore(String agentId, long version) {
+    private int deleteBefore(String agentId, long version) {
         requireOpen();
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteBefore(agentId, version);
@@ -332,51 +399,26 @@ public class StorageShell
 
     @Override
     public List<String> listAgents() {
-        requireOpen();
-        return backend.listAgents();
+        return observe(StorageOperation.LIST_AGENTS, context -> {
+            requireOpen();
+            return backend.listAgents();
+        });
     }
 
     /** Deletes the checkpoints whose time to live has run out; 0 when the backend keeps no expiry times. */
     @Override
     public int deleteExpired() {
-        requireOpen();
-        int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
-        if (deleted > 0) {
-            lastRead.clear();
-        }
-        return deleted;
+        return observe(StorageOperation.DELETE_EXPIRED, context -> {
+            requireOpen();
+            int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
+            if (deleted > 0) {
+                lastRead.clear();
+            }
+            return deleted;
+        });
     }
 
     @Override
-    public int collectGarbage(String agentId, Instant writtenBefore) {
-        requireOpen();
-        StorageChecks.requireAgentId(agentId);
-        Objects.requireNonNull(writtenBefore, "writtenBefore");
-        if (!hasSegmentStore()) {
-            return 0;
-        }
-        int deleted = collector.collect(agentId, writtenBefore);
-        if (deleted > 0) {
-            cache.forget(agentId);
-        }
-        return deleted;
-    }
-
-    @Override
-    public List<String> listSegmentAgents() {
-        return segments.listSegmentAgents();
-    }
-
-    @Override
-    public Duration gracePeriod() {
-        return settings.history().gracePeriod();
-    }
-
-    /**
-     * A cheap round trip to the store.
-     *
-     * @throws dev.agentpersistence.StorageUnavailableException when it cannot be reached
-     */
     public void checkHealth() {
         requireOpen();
         backend.checkHealth();
@@ -478,11 +520,12 @@ public class StorageShell
     }
 
     private void collectQuietly(String agentId) {
-        if (!hasSegmentStore()) {
+        if (!hasSegments) {
             return;
         }
         try {
-            collectGarbage(agentId, clock.instant().minus(gracePeriod()));
+            storedForm.collectGarbage(
+                    agentId, clock.instant().minus(settings.history().gracePeriod()));
         } catch (PersistenceException e) {
             LOG.warn(
                     "Could not collect the unused history segments of agent '{}' after a deletion; "
@@ -499,8 +542,78 @@ public class StorageShell
         }
     }
 
+    /** The shell's stored form, for inspection and segment collection. */
+    private final class ShellStoredForm implements StoredForm {
+        @Override
+        public WrittenForm writes() {
+            DocumentLayers layers = settings.layers();
+            return new WrittenForm(
+                    settings.formatVersion(),
+                    layers.compresses(),
+                    layers.checksum(),
+                    layers.encrypts(),
+                    settings.incrementalHistory() && hasSegments);
+        }
+
+        @Override
+        public String providerName() {
+            return providerName;
+        }
+
+        @Override
+        public List<StoredDocument> documents(String agentId, CheckpointFilter filter) {
+            requireOpen();
+            StorageChecks.requireAgentId(agentId);
+            CheckpointFilter versions = CheckpointFilter.builder()
+                    .maxVersion(filter == null ? null : filter.maxVersion())
+                    .limit(filter == null ? null : filter.limit())
+                    .build();
+            return backend.list(agentId, versions);
+        }
+
+        @Override
+        public String location(String agentId, String checkpointId) {
+            return backend.location(agentId, checkpointId);
+        }
+
+        @Override
+        public HistorySegmentStore segments() {
+            return segments;
+        }
+
+        @Override
+        public boolean hasSegments() {
+            return hasSegments;
+        }
+
+        @Override
+        public int collectGarbage(String agentId, Instant writtenBefore) {
+            requireOpen();
+            StorageChecks.requireAgentId(agentId);
+            Objects.requireNonNull(writtenBefore, "writtenBefore");
+            if (!hasSegments) {
+                return 0;
+            }
+            int deleted = collector.collect(agentId, writtenBefore);
+            if (deleted > 0) {
+                cache.forget(agentId);
+            }
+            return deleted;
+        }
+
+        @Override
+        public List<String> listSegmentAgents() {
+            return segments.listSegmentAgents();
+        }
+
+        @Override
+        public Duration gracePeriod() {
+            return settings.history().gracePeriod();
+        }
+    }
+
     /** The stored forms of an agent's checkpoints, for the segment collector (which reads their descriptors). */
-    private final class StoredForm implements PersistenceStorageProvider<CheckpointFilter> {
+    private final class UndecodedView implements PersistenceStorageProvider<CheckpointFilter> {
         @Override
         public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
             return decodeStrictly(agentId, backend.list(agentId, CheckpointFilter.ALL));
@@ -522,6 +635,8 @@ public class StorageShell
         private final StorageBackend backend;
         private StorageSettings settings = StorageSettings.ofDefaults();
         private Clock clock = Clock.systemUTC();
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
+        private String providerName;
 
         private Builder(StorageBackend backend) {
             this.backend = backend;
@@ -540,12 +655,32 @@ public class StorageShell
         }
 
         /**
+         * Where every operation is observed (default none): one observation per save, read, deletion and listing, with
+         * the low-cardinality keys {@code provider}, {@code operation} and {@code outcome}
+         * ({@link dev.agentpersistence.metrics.StorageMetricNames}).
+         */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
+            return this;
+        }
+
+        /** The {@code provider} key of the observations, e.g. {@code jdbc} (default: named after the backend). */
+        public Builder providerName(String providerName) {
+            Objects.requireNonNull(providerName, "providerName");
+            if (providerName.isBlank()) {
+                throw new IllegalArgumentException("providerName must not be blank");
+            }
+            this.providerName = providerName;
+            return this;
+        }
+
+        /**
          * Creates the shell.
          *
          * @throws IllegalArgumentException when a time to live is set and the backend keeps no expiry times
          */
         public StorageShell build() {
-            return new StorageShell(backend, settings, clock);
+            return new StorageShell(backend, settings, clock, observations, providerName);
         }
     }
 }

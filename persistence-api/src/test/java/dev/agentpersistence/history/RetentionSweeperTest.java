@@ -8,7 +8,10 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
-import dev.agentpersistence.spi.ExpiringStorage;
+import dev.agentpersistence.storage.MapBackend;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,20 +27,47 @@ class RetentionSweeperTest {
     private static final Instant T0 = Instant.parse("2026-03-14T15:09:26.535897932Z");
 
     private final MutableClock clock = new MutableClock(T0.plusSeconds(1000));
-    private final SegmentedHeapStorage heap = new SegmentedHeapStorage(clock);
-    private final IncrementalHistoryStorageProvider storage = IncrementalHistoryStorageProvider.builder(heap)
-            .clock(clock)
-            .config(IncrementalHistoryConfig.custom()
-                    .gracePeriod(Duration.ofMinutes(5))
+    private final StorageShell storage = MapBackend.shell(clock)
+            .settings(StorageSettings.custom()
+                    .history(IncrementalHistoryConfig.custom()
+                            .gracePeriod(Duration.ofMinutes(5))
+                            .build())
                     .build())
             .build();
+
+    static List<Message> grow(List<Message> history, int step, int padding) {
+        var next = new ArrayList<>(history);
+        String pad = "x".repeat(padding);
+        next.add(Message.user("question " + step + " " + pad));
+        next.add(Message.assistant("answer " + step + " " + pad).withMetadata("step", Integer.toString(step)));
+        return next;
+    }
+
+    static AgentCheckpoint checkpoint(String agent, long version, List<Message> history) {
+        return AgentCheckpoint.builder()
+                .checkpointId("cp-" + version)
+                .agentId(agent)
+                .version(version)
+                .createdAt(T0.plusSeconds(version))
+                .nodeId("node")
+                .messageHistory(history)
+                .build();
+    }
+
+    private int segmentCount(String agent) {
+        return storage.storedForm().orElseThrow().segments().listSegments(agent).size();
+    }
+
+    private List<String> segmentAgents() {
+        return storage.storedForm().orElseThrow().listSegmentAgents();
+    }
 
     private List<AgentCheckpoint> run(String agent, int steps) {
         var saved = new ArrayList<AgentCheckpoint>();
         List<Message> history = List.of();
         for (int step = 0; step < steps; step++) {
-            history = IncrementalHistoryStorageProviderTest.grow(history, step, 5);
-            var checkpoint = IncrementalHistoryStorageProviderTest.checkpoint(agent, step, history);
+            history = grow(history, step, 5);
+            var checkpoint = checkpoint(agent, step, history);
             storage.saveCheckpoint(agent, checkpoint);
             saved.add(checkpoint);
         }
@@ -64,7 +94,7 @@ class RetentionSweeperTest {
         var second = sweeper.sweep();
         assertThat(second.checkpointsDeleted()).isZero();
         assertThat(second.segmentsDeleted()).isPositive();
-        assertThat(heap.segmentCount("a")).isEqualTo(2);
+        assertThat(segmentCount("a")).isEqualTo(2);
         assertThat(storage.getCheckpoints("a")).containsExactlyElementsOf(a.subList(295, 300));
         assertThat(storage.getCheckpoints("b")).containsExactlyElementsOf(b.subList(15, 20));
         assertThat(sweeper.sweep().segmentsDeleted()).isZero();
@@ -118,20 +148,20 @@ class RetentionSweeperTest {
     @Test
     void agentsLeftWithSegmentsOnlyAreCollected() {
         run("gone", 50);
-        storage.delegate().deleteCheckpoints("gone");
-        assertThat(storage.listSegmentAgents()).containsExactly("gone");
+        storage.deleteCheckpoints("gone");
+        assertThat(segmentAgents()).containsExactly("gone");
         clock.advance(Duration.ofMinutes(6));
         var report = RetentionSweeper.builder(storage).clock(clock).build().sweep();
         assertThat(report.agentsVisited()).isEqualTo(1);
         assertThat(report.segmentsDeleted()).isPositive();
-        assertThat(storage.listSegmentAgents()).isEmpty();
+        assertThat(segmentAgents()).isEmpty();
     }
 
     @Test
     void backendExpiryRunsFirstAndFailuresOfOneAgentDoNotStopTheOthers() {
         var expiring = new ExpiringHeap();
-        expiring.storage.saveCheckpoint("a", IncrementalHistoryStorageProviderTest.checkpoint("a", 0, List.of()));
-        expiring.storage.saveCheckpoint("b", IncrementalHistoryStorageProviderTest.checkpoint("b", 0, List.of()));
+        expiring.storage.saveCheckpoint("a", checkpoint("a", 0, List.of()));
+        expiring.storage.saveCheckpoint("b", checkpoint("b", 0, List.of()));
         expiring.failAgent = "a";
         var report = RetentionSweeper.builder(expiring)
                 .clock(clock)
@@ -191,8 +221,8 @@ class RetentionSweeperTest {
     }
 
     /** A provider with backend expiry that fails reads of one agent. */
-    static class ExpiringHeap implements PersistenceStorageProvider<CheckpointFilter>, ExpiringStorage {
-        final SegmentedHeapStorage storage = new SegmentedHeapStorage();
+    static class ExpiringHeap implements PersistenceStorageProvider<CheckpointFilter> {
+        final StorageShell storage = StorageShell.of(new MapBackend(Clock.systemUTC()));
         volatile String failAgent;
 
         @Override

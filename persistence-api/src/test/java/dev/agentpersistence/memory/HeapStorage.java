@@ -29,14 +29,24 @@ final class HeapStorage extends AgentRecordsBackend {
         return StorageShell.of(new HeapStorage());
     }
 
-    /** The bytes of every document the provider's backend holds now, checkpoints and history segments. */
+    /** The bytes of every document the provider holds now for its agents, checkpoints and history segments. */
     static long storedBytes(StorageShell provider) {
-        var heap = (HeapStorage) provider.backend();
-        return heap.values.values().stream()
-                .flatMap(area -> area.values().stream())
-                .flatMap(List::stream)
-                .mapToLong(record -> record.document().length)
-                .sum();
+        var form = provider.storedForm().orElseThrow();
+        long bytes = 0;
+        for (String agentId : provider.listAgents()) {
+            for (var document : form.documents(agentId, dev.agentpersistence.CheckpointFilter.ALL)) {
+                bytes += document.size();
+            }
+        }
+        for (String agentId : form.listSegmentAgents()) {
+            var ids = form.segments().listSegments(agentId).stream()
+                    .map(dev.agentpersistence.backend.SegmentInfo::segmentId)
+                    .toList();
+            for (byte[] content : form.segments().getSegments(agentId, ids).values()) {
+                bytes += content.length;
+            }
+        }
+        return bytes;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.agentpersistence.file;
 
-import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -54,12 +53,10 @@ public final class FileStorageConfig {
             List.of(DIRECTORY, FSYNC, LAYOUT, SKIP_CORRUPT, CLEAN_UP_ON_OPEN, TEMP_FILE_GRACE_PERIOD);
 
     private final SettingValues values;
-    private final CheckpointCodec codec;
     private final Clock clock;
 
-    private FileStorageConfig(SettingValues values, CheckpointCodec codec, Clock clock) {
+    private FileStorageConfig(SettingValues values, Clock clock) {
         this.values = values;
-        this.codec = codec;
         this.clock = clock;
     }
 
@@ -70,13 +67,13 @@ public final class FileStorageConfig {
 
     /** A builder starting from the defaults. */
     public static Builder custom() {
-        return new Builder(SettingValues.defaults(SETTINGS), null, Clock.systemUTC());
+        return new Builder(SettingValues.defaults(SETTINGS), Clock.systemUTC());
     }
 
     /** A builder starting from {@code config}. */
     public static Builder from(FileStorageConfig config) {
         Objects.requireNonNull(config, "config");
-        return new Builder(config.values, config.codec, config.clock);
+        return new Builder(config.values, config.clock);
     }
 
     /**
@@ -85,23 +82,12 @@ public final class FileStorageConfig {
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting
      */
     public static FileStorageConfig of(ProviderConfig config) {
-        return new Builder(SettingValues.read(SETTINGS, config), null, Clock.systemUTC()).build();
+        return new Builder(SettingValues.read(SETTINGS, config), Clock.systemUTC()).build();
     }
 
     /** The root directory holding one directory per agent. */
     public Path directory() {
         return values.get(DIRECTORY);
-    }
-
-    /**
-     * The codec given to {@link Builder#codec}, or {@code null} when none was: then the provider's
-     * {@link dev.agentpersistence.storage.StorageSettings} choose what is written.
-     *
-     * @deprecated choose what is written with {@code FileStorageProvider.of(config, settings)}
-     */
-    @Deprecated
-    public CheckpointCodec codec() {
-        return codec;
     }
 
     /** Whether files and directories are forced to disk before a save returns (default {@code true}). */
@@ -147,19 +133,16 @@ public final class FileStorageConfig {
     /** The settings. */
     @Override
     public String toString() {
-        return "FileStorageConfig" + values
-                + (codec == null ? "" : " with codec " + codec.getClass().getSimpleName());
+        return "FileStorageConfig" + values;
     }
 
     /** Builds {@link FileStorageConfig}s; every method checks its argument against the declaration. */
     public static final class Builder {
         private SettingValues values;
-        private CheckpointCodec codec;
         private Clock clock;
 
-        private Builder(SettingValues values, CheckpointCodec codec, Clock clock) {
+        private Builder(SettingValues values, Clock clock) {
             this.values = values;
-            this.codec = codec;
             this.clock = clock;
         }
 
@@ -175,18 +158,6 @@ public final class FileStorageConfig {
                 throw new IllegalArgumentException(DIRECTORY.key() + " must not be blank");
             }
             return directory(Path.of(directory));
-        }
-
-        /**
-         * The layers and maximum size of a JSON codec, for what is written.
-         *
-         * @deprecated use {@code FileStorageProvider.of(config, settings)}; see
-         *     {@link dev.agentpersistence.storage.StorageSettings.Builder#codec(CheckpointCodec)}
-         */
-        @Deprecated
-        public Builder codec(CheckpointCodec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
-            return this;
         }
 
         /** Whether saves force files and directories to disk (default {@code true}). */
@@ -230,7 +201,7 @@ public final class FileStorageConfig {
 
         /** The settings. */
         public FileStorageConfig build() {
-            return new FileStorageConfig(values, codec, clock);
+            return new FileStorageConfig(values, clock);
         }
     }
 }

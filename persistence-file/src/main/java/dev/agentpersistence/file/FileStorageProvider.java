@@ -59,14 +59,10 @@ public final class FileStorageProvider extends StorageShell {
     }
 
     /** As {@link #of(FileStorageConfig)}, writing with {@code settings}. */
-    @SuppressWarnings("deprecation")
     public static FileStorageProvider of(FileStorageConfig config, StorageSettings settings) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(settings, "settings");
         var effective = StorageSettings.from(settings).skipCorrupt(config.skipCorrupt() || settings.skipCorrupt());
-        if (config.codec() != null) {
-            effective.codec(config.codec());
-        }
         return new FileStorageProvider(config, effective.build(), config.fsync() ? Fsync.system() : Fsync.none());
     }
 
@@ -83,16 +79,5 @@ public final class FileStorageProvider extends StorageShell {
     /** The settings this provider was opened with. */
     public FileStorageConfig config() {
         return config;
-    }
-
-    /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
-     * default) and every provider reads both forms.
-     *
-     * @deprecated incremental history is on by default; choose it with {@link #of(FileStorageConfig, StorageSettings)}
-     */
-    @Deprecated
-    public FileStorageProvider withIncrementalHistory() {
-        return this;
     }
 }

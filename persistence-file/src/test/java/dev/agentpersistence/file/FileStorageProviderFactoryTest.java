@@ -28,7 +28,10 @@ class FileStorageProviderFactoryTest {
             assertThat(provider)
                     .isInstanceOfSatisfying(
                             FileStorageProvider.class,
-                            file -> assertThat(file.settings().incrementalHistory())
+                            file -> assertThat(file.storedForm()
+                                            .orElseThrow()
+                                            .writes()
+                                            .incrementalHistory())
                                     .isTrue());
             provider.saveCheckpoint("a", checkpoint("a", 0));
         }
@@ -74,7 +77,6 @@ class FileStorageProviderFactoryTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FileStorageConfig.custom().directory(" "))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> FileStorageConfig.custom().codec(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

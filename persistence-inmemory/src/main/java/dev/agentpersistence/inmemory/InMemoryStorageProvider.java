@@ -43,15 +43,4 @@ public final class InMemoryStorageProvider extends StorageShell {
     public static StorageSettings defaultSettings() {
         return StorageSettings.ofDefaults();
     }
-
-    /**
-     * This store. Incremental history is a write setting now ({@link StorageSettings#incrementalHistory()}); every
-     * provider reads both forms. Pass settings with it on to the constructor instead.
-     *
-     * @deprecated use {@link #InMemoryStorageProvider(StorageSettings, Clock)}
-     */
-    @Deprecated
-    public InMemoryStorageProvider withIncrementalHistory() {
-        return this;
-    }
 }

@@ -3,6 +3,7 @@ package dev.agentpersistence.inmemory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentpersistence.backend.WrittenForm;
 import dev.agentpersistence.inmemory.internal.InMemoryStorageBackend;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageSettings;
@@ -22,13 +23,16 @@ class InMemorySettingsAndSharingTest {
                 var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
                 var switchedOff = (StorageShell) new InMemoryStorageProviderFactory()
                         .create(ProviderConfig.of(Map.of("agent.persistence.history.incremental", "false")))) {
-            assertThat(inCode.settings().incrementalHistory()).isTrue();
-            assertThat(discovered.settings().incrementalHistory()).isTrue();
-            assertThat(switchedOff.settings().incrementalHistory()).isFalse();
-            assertThat(inCode.settings().layers())
-                    .isEqualTo(StorageSettings.ofDefaults().layers());
-            assertThat(inCode.settings().maxCheckpointSize())
-                    .isEqualTo(StorageSettings.ofDefaults().maxCheckpointSize());
+            assertThat(inCode.storedForm().orElseThrow().writes().incrementalHistory())
+                    .isTrue();
+            assertThat(discovered.storedForm().orElseThrow().writes().incrementalHistory())
+                    .isTrue();
+            assertThat(switchedOff.storedForm().orElseThrow().writes().incrementalHistory())
+                    .isFalse();
+            var defaults = StorageSettings.ofDefaults().layers();
+            assertThat(inCode.storedForm().orElseThrow().writes())
+                    .extracting(WrittenForm::compression, WrittenForm::checksum, WrittenForm::encryption)
+                    .containsExactly(defaults.compresses(), defaults.checksum(), defaults.encrypts());
         }
     }
 

@@ -12,6 +12,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackReport;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.SimpleAgentContext;
+import dev.agentpersistence.observation.AgentObservations;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -141,16 +142,17 @@ class FacadeOverProvidersTest {
         // Two provider instances over one store where the backend shares storage across instances.
         var second = backend.provider().equals("inmemory") ? first : open(backend);
         var registry = new SimpleMeterRegistry();
+        var observations = AgentObservations.registryFor(registry);
         var facades = List.of(
                 AgentPersistence.builder()
                         .storage(first)
                         .maxConflictRetries(200)
-                        .meterRegistry(registry)
+                        .observationRegistry(observations)
                         .build(),
                 AgentPersistence.builder()
                         .storage(second)
                         .maxConflictRetries(200)
-                        .meterRegistry(registry)
+                        .observationRegistry(observations)
                         .build());
         int threads = 4;
         int perThread = 5;

@@ -1,7 +1,6 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.PersistenceException;
-import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.jdbc.internal.JdbcDatabase;
 import dev.agentpersistence.jdbc.internal.JdbcStorageBackend;
 import dev.agentpersistence.storage.StorageSettings;
@@ -50,17 +49,6 @@ public final class JdbcStorageProvider extends StorageShell {
         return new Builder();
     }
 
-    /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
-     * default) and every provider reads both forms.
-     *
-     * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
-     */
-    @Deprecated
-    public JdbcStorageProvider withIncrementalHistory() {
-        return this;
-    }
-
     /** Builds {@link JdbcStorageProvider}s. */
     public static final class Builder {
         private JdbcStorageConfig config = JdbcStorageConfig.ofDefaults();
@@ -97,18 +85,6 @@ public final class JdbcStorageProvider extends StorageShell {
          */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /**
-         * The layers and maximum size of a JSON codec.
-         *
-         * @deprecated use {@link #settings(StorageSettings)}; see
-         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
-         */
-        @Deprecated
-        public Builder codec(CheckpointCodec codec) {
-            this.settings = StorageSettings.from(settings).codec(codec).build();
             return this;
         }
 

@@ -155,9 +155,9 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         String agentId = agent("upgraded");
         try (var upgraded = database.newProvider()) {
             upgraded.saveCheckpoint(agentId, checkpoint(agentId, 0));
-            upgraded.segmentStore().putSegment(agentId, "s", new byte[] {1, 2});
+            upgraded.storedForm().orElseThrow().segments().putSegment(agentId, "s", new byte[] {1, 2});
             assertThat(upgraded.getCheckpoints(agentId)).containsExactly(checkpoint(agentId, 0));
-            assertThat(upgraded.segmentStore().getSegments(agentId, java.util.List.of("s")))
+            assertThat(upgraded.storedForm().orElseThrow().segments().getSegments(agentId, java.util.List.of("s")))
                     .containsOnlyKeys("s");
             assertThat(upgraded.getCheckpoints(before)).containsExactly(checkpoint(before, 0));
             upgraded.deleteCheckpointsBefore(before, 1);

@@ -1,6 +1,5 @@
 package dev.agentpersistence.redis;
 
-import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
@@ -47,17 +46,6 @@ public final class RedisStorageProvider extends StorageShell {
         return new Builder();
     }
 
-    /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
-     * default) and every provider reads both forms.
-     *
-     * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
-     */
-    @Deprecated
-    public RedisStorageProvider withIncrementalHistory() {
-        return this;
-    }
-
     /** Builds {@link RedisStorageProvider}s. */
     public static final class Builder {
         private RedisStorageConfig config = RedisStorageConfig.ofDefaults();
@@ -80,18 +68,6 @@ public final class RedisStorageProvider extends StorageShell {
          */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /**
-         * The layers and maximum size of a JSON codec.
-         *
-         * @deprecated use {@link #settings(StorageSettings)}; see
-         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
-         */
-        @Deprecated
-        public Builder codec(CheckpointCodec codec) {
-            this.settings = StorageSettings.from(settings).codec(codec).build();
             return this;
         }
 

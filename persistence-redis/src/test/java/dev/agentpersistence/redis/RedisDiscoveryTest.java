@@ -42,7 +42,10 @@ class RedisDiscoveryTest extends DiscoveryKit {
             assertThat(only)
                     .isInstanceOfSatisfying(
                             RedisStorageProvider.class,
-                            redis -> assertThat(redis.settings().incrementalHistory())
+                            redis -> assertThat(redis.storedForm()
+                                            .orElseThrow()
+                                            .writes()
+                                            .incrementalHistory())
                                     .isTrue());
         }
     }

@@ -60,7 +60,7 @@ class RedisSegmentTtlTest {
                     .isGreaterThan(left);
             assertThat(raw.pttl(segments.times())).isGreaterThan(left);
             assertThat(provider.getLatestCheckpoint("agent")).contains(checkpoint(1, history));
-            assertThat(provider.listSegmentAgents()).containsExactly("agent");
+            assertThat(provider.storedForm().orElseThrow().listSegmentAgents()).containsExactly("agent");
 
             long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
             while ((raw.exists(versions) || raw.exists(segments.contents())) && System.nanoTime() < deadline) {
@@ -69,7 +69,9 @@ class RedisSegmentTtlTest {
             assertThat(raw.exists(segments.contents())).isFalse();
             assertThat(raw.exists(segments.times())).isFalse();
             assertThat(provider.getCheckpoints("agent")).isEmpty();
-            assertThat(provider.listSegmentAgents()).as("stale entry dropped").isEmpty();
+            assertThat(provider.storedForm().orElseThrow().listSegmentAgents())
+                    .as("stale entry dropped")
+                    .isEmpty();
         }
     }
 }

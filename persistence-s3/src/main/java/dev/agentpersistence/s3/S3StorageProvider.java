@@ -1,6 +1,5 @@
 package dev.agentpersistence.s3;
 
-import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.s3.internal.S3Clients;
 import dev.agentpersistence.s3.internal.S3StorageBackend;
 import dev.agentpersistence.storage.StorageSettings;
@@ -63,17 +62,6 @@ public final class S3StorageProvider extends StorageShell {
         return config;
     }
 
-    /**
-     * This provider. Incremental history is a write setting ({@link StorageSettings#incrementalHistory()}, on by
-     * default) and every provider reads both forms.
-     *
-     * @deprecated incremental history is on by default; choose it with {@link Builder#settings(StorageSettings)}
-     */
-    @Deprecated
-    public S3StorageProvider withIncrementalHistory() {
-        return this;
-    }
-
     /** Builds {@link S3StorageProvider}s. */
     public static final class Builder {
         private final S3StorageConfig config;
@@ -99,18 +87,6 @@ public final class S3StorageProvider extends StorageShell {
          */
         public Builder settings(StorageSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /**
-         * The layers and maximum size of a JSON codec.
-         *
-         * @deprecated use {@link #settings(StorageSettings)}; see
-         *     {@link StorageSettings.Builder#codec(CheckpointCodec)}
-         */
-        @Deprecated
-        public Builder codec(CheckpointCodec codec) {
-            this.settings = StorageSettings.from(settings).codec(codec).build();
             return this;
         }
 

@@ -28,16 +28,6 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
                 .build();
     }
 
-    /**
-     * The {@link S3StorageConfig} the settings describe.
-     *
-     * @deprecated use {@link S3StorageConfig#of(ProviderConfig)}
-     */
-    @Deprecated
-    public static S3StorageConfig toConfig(ProviderConfig config) {
-        return S3StorageConfig.of(config);
-    }
-
     @Override
     public List<Setting<?>> settings() {
         return S3StorageConfig.SETTINGS;

@@ -4,13 +4,8 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.async.AsyncStorageProvider;
-import dev.agentpersistence.backend.HistorySegmentStore;
-import dev.agentpersistence.backend.SegmentInfo;
-import dev.agentpersistence.storage.StorageShell;
-import java.time.Instant;
-import java.util.Collection;
+import dev.agentpersistence.backend.StoredForm;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,7 +18,7 @@ import java.util.concurrent.CompletionException;
  *
  * @param <F> the provider's filter type
  */
-public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
+public final class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
     private final AsyncStorageProvider<F> view;
 
     private AsyncViewProvider(AsyncStorageProvider<F> view) {
@@ -31,16 +26,11 @@ public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
     }
 
     /**
-     * {@code provider} seen through its async view on {@code executor}; closing this closes the provider. When the
-     * provider is a {@link StorageShell} with a segment store, the result is also a {@link HistorySegmentStore} whose
-     * calls run on the same executor, so the kit's segment group runs too.
+     * {@code provider} seen through its async view on {@code executor}; closing this closes the provider. Expiry, the
+     * health check and the stored form are the provider's own, so the kit's groups on them run too.
      */
     public static <F> AsyncViewProvider<F> over(PersistenceStorageProvider<F> provider, AsyncExecutor executor) {
-        var view = AsyncStorageProvider.of(provider, executor);
-        if (provider instanceof StorageShell shell && shell.hasSegmentStore()) {
-            return new WithSegments<>(view, shell.segmentStore());
-        }
-        return new AsyncViewProvider<>(view);
+        return new AsyncViewProvider<>(AsyncStorageProvider.of(provider, executor));
     }
 
     @Override
@@ -89,56 +79,23 @@ public class AsyncViewProvider<F> implements PersistenceStorageProvider<F> {
     }
 
     @Override
-    public void close() {
-        view.provider().close();
+    public int deleteExpired() {
+        return view.provider().deleteExpired();
     }
 
-    /** The view of a provider with a segment store: segment calls run on the view's executor too. */
-    private static final class WithSegments<F> extends AsyncViewProvider<F> implements HistorySegmentStore {
-        private final HistorySegmentStore segments;
-        private final AsyncExecutor executor;
+    @Override
+    public void checkHealth() {
+        view.provider().checkHealth();
+    }
 
-        WithSegments(AsyncStorageProvider<F> view, HistorySegmentStore segments) {
-            super(view);
-            this.segments = segments;
-            this.executor = view.executor();
-        }
+    @Override
+    public Optional<StoredForm> storedForm() {
+        return view.provider().storedForm();
+    }
 
-        @Override
-        public void putSegment(String agentId, String segmentId, byte[] content) {
-            await(executor.submit("putSegment(" + agentId + ")", () -> {
-                segments.putSegment(agentId, segmentId, content);
-                return null;
-            }));
-        }
-
-        @Override
-        public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-            return await(
-                    executor.submit("getSegments(" + agentId + ")", () -> segments.getSegments(agentId, segmentIds)));
-        }
-
-        @Override
-        public List<SegmentInfo> listSegments(String agentId) {
-            return await(executor.submit("listSegments(" + agentId + ")", () -> segments.listSegments(agentId)));
-        }
-
-        @Override
-        public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return await(executor.submit(
-                    "deleteSegments(" + agentId + ")",
-                    () -> segments.deleteSegments(agentId, segmentIds, writtenBefore)));
-        }
-
-        @Override
-        public List<String> listSegmentAgents() {
-            return await(executor.submit("listSegmentAgents()", segments::listSegmentAgents));
-        }
-
-        @Override
-        public boolean incrementalByDefault() {
-            return segments.incrementalByDefault();
-        }
+    @Override
+    public void close() {
+        view.provider().close();
     }
 
     private static <T> T await(CompletableFuture<T> future) {

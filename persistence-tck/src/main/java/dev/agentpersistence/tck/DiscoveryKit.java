@@ -6,11 +6,9 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.history.IncrementalHistoryConfig;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,10 +38,7 @@ public abstract class DiscoveryKit {
     /** Settings that make a working provider in this test. */
     protected abstract ProviderConfig config() throws Exception;
 
-    /**
-     * The class (or a supertype) of the provider the factory creates (a custom factory may wrap it in
-     * {@link IncrementalHistoryStorageProvider}, which the checks look through).
-     */
+    /** The class (or a supertype) of the provider the factory creates. */
     protected abstract Class<?> expectedProviderType();
 
     /**
@@ -85,14 +80,14 @@ public abstract class DiscoveryKit {
     @DisplayName("load(name, config) creates the expected provider type")
     void loadByName() throws Exception {
         var provider = track(PersistenceStorageProviders.load(providerName(), config()));
-        assertThat(underneath(provider)).isInstanceOf(expectedProviderType());
+        assertThat(provider).isInstanceOf(expectedProviderType());
     }
 
     @Test
     @DisplayName("load(config) with agent.persistence.provider set to the name creates the expected provider type")
     void loadByConfig() throws Exception {
         var provider = track(PersistenceStorageProviders.load(config().with(ProviderConfig.PROVIDER, providerName())));
-        assertThat(underneath(provider)).isInstanceOf(expectedProviderType());
+        assertThat(provider).isInstanceOf(expectedProviderType());
     }
 
     @Test
@@ -105,10 +100,12 @@ public abstract class DiscoveryKit {
                 providerName(), config().with(IncrementalHistoryConfig.ENABLED.key(), "true")));
         assertThat(plain).isInstanceOf(expectedProviderType());
         assertThat(enabled).isInstanceOf(expectedProviderType());
-        if (plain instanceof StorageShell plainShell && enabled instanceof StorageShell enabledShell) {
-            assertThat(plainShell.settings().incrementalHistory()).isFalse();
-            assertThat(enabledShell.settings().incrementalHistory()).isTrue();
-        }
+        plain.storedForm()
+                .ifPresent(
+                        form -> assertThat(form.writes().incrementalHistory()).isFalse());
+        enabled.storedForm()
+                .ifPresent(
+                        form -> assertThat(form.writes().incrementalHistory()).isTrue());
     }
 
     @Test
@@ -149,12 +146,6 @@ public abstract class DiscoveryKit {
         assertThat(readByPlain.get().messageHistory()).as("messages read back").hasSize(600);
         assertThat(readByLayered.get().equals(first)).as("read back equal").isTrue();
         assertThat(readByPlain.get().equals(second)).as("read back equal").isTrue();
-    }
-
-    /** The provider itself, looking through an incremental history layer a custom factory may add. */
-    private static PersistenceStorageProvider<CheckpointFilter> underneath(
-            PersistenceStorageProvider<CheckpointFilter> provider) {
-        return provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
     }
 
     @Test

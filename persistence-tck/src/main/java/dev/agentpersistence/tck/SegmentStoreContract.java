@@ -8,22 +8,22 @@ import dev.agentpersistence.InvalidIdentifierException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
-import dev.agentpersistence.history.IncrementalHistoryStorageProvider;
-import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.backend.StoredForm;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link HistorySegmentStore} capability, for providers that have it (directly or under
- * {@link IncrementalHistoryStorageProvider}); aborted with the reason for the others.
+ * The history segment area of providers whose stored form has one ({@link PersistenceStorageProvider#storedForm()});
+ * aborted with the reason for the others.
  */
 abstract class SegmentStoreContract extends Contract {
 
@@ -36,17 +36,13 @@ abstract class SegmentStoreContract extends Contract {
     }
 
     private HistorySegmentStore store(PersistenceStorageProvider<CheckpointFilter> provider) {
-        if (provider instanceof StorageShell shell && shell.hasSegmentStore()) {
-            return shell.segmentStore();
-        }
-        var underneath =
-                provider instanceof IncrementalHistoryStorageProvider incremental ? incremental.delegate() : provider;
-        if (!(underneath instanceof HistorySegmentStore store)) {
-            Assumptions.abort("HistorySegmentStore not supported by " + providerName()
+        Optional<StoredForm> form = provider.storedForm().filter(StoredForm::hasSegments);
+        if (form.isEmpty()) {
+            Assumptions.abort("History segments not supported by " + providerName()
                     + ": the provider keeps whole histories in every checkpoint");
             throw new AssertionError("unreachable");
         }
-        return store;
+        return form.get().segments();
     }
 
     private static byte[] bytes(String text) {

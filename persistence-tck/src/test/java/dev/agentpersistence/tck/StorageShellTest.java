@@ -243,6 +243,7 @@ class StorageShellTest {
         shell.close();
         shell.close();
         assertThatThrownBy(() -> shell.getLatestCheckpoint("agent")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> shell.segmentStore().listSegments("agent")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> shell.storedForm().orElseThrow().segments().listSegments("agent"))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -16,6 +16,7 @@ import dev.agentpersistence.pipeline.internal.RunEvents;
 import dev.agentpersistence.pipeline.internal.RunWaits;
 import dev.agentpersistence.pipeline.internal.ToolJournal;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -531,7 +532,7 @@ public final class Pipeline<S> {
         private RetryPolicy checkpointRetry = DEFAULT_CHECKPOINT_RETRY;
         private Clock clock = Clock.systemUTC();
         private Sleeper sleeper = Sleeper.threadSleep();
-        private MeterRegistry meterRegistry;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
         private PipelineListener metricsListener;
 
         /** 3 retries, waiting 100 ms, 200 ms, 400 ms (at most 2 s). */
@@ -604,17 +605,24 @@ public final class Pipeline<S> {
         }
 
         /**
-         * Records metrics into {@code registry}: adds a {@link PipelineMetrics} listener and, with {@link #storage},
-         * builds the facade with the registry, so storage calls
-         * ({@link dev.agentpersistence.metrics.MeteredStorageProvider}) and checkpoint creation are metered too. A
-         * facade given through {@link #persistence} keeps its own metrics settings. Calling it again replaces the
-         * registry.
+         * Records the pipeline's metrics into {@code registry} (a {@link PipelineMetrics} listener). Calling it again
+         * replaces the registry.
          */
         public Builder<S> meterRegistry(MeterRegistry registry) {
-            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            Objects.requireNonNull(registry, "registry");
             listeners.remove(metricsListener);
             metricsListener = PipelineMetrics.bindTo(registry);
             listeners.add(metricsListener);
+            return this;
+        }
+
+        /**
+         * With {@link #storage}, builds the facade observed into {@code observations}, so checkpoint creation and
+         * rollbacks are observed too (the storage observes its own calls when it was built with the registry). A facade
+         * given through {@link #persistence} keeps its own settings.
+         */
+        public Builder<S> observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
             return this;
         }
 
@@ -661,10 +669,7 @@ public final class Pipeline<S> {
                         .storage(storage)
                         .rollbackTools(rollbackTools == null ? RollbackToolRegistry.EMPTY : rollbackTools)
                         .clock(clock);
-                if (meterRegistry != null) {
-                    facadeBuilder.meterRegistry(meterRegistry);
-                }
-                facade = facadeBuilder.build();
+                facade = facadeBuilder.observationRegistry(observations).build();
             } else {
                 throw new IllegalStateException("pipeline '" + name + "' needs storage for its checkpoints: call "
                         + "storage(...) or persistence(...)");

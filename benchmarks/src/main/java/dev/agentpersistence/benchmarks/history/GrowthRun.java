@@ -6,7 +6,6 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.benchmarks.fixture.TextSource;
-import dev.agentpersistence.storage.StorageShell;
 import java.time.Instant;
 import java.util.ArrayList;
 
@@ -78,15 +77,14 @@ final class GrowthRun {
 
     /** The stored bytes of what is kept: the stored documents of the agent's checkpoints plus every history segment. */
     private static long logicalBytes(PersistenceStorageProvider<CheckpointFilter> provider, String agentId) {
-        if (!(provider instanceof StorageShell shell)) {
-            throw new IllegalArgumentException(
-                    provider + " is not a storage shell: its stored bytes cannot be measured");
-        }
+        var form = provider.storedForm()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        provider + " is not a storage shell: its stored bytes cannot be measured"));
         long bytes = 0;
-        for (var document : shell.backend().list(agentId, CheckpointFilter.ALL)) {
+        for (var document : form.documents(agentId, CheckpointFilter.ALL)) {
             bytes += document.size();
         }
-        var segments = shell.segmentStore();
+        var segments = form.segments();
         var ids = segments.listSegments(agentId).stream()
                 .map(SegmentInfo::segmentId)
                 .toList();

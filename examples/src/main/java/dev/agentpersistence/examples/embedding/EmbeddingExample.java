@@ -13,6 +13,7 @@ import dev.agentpersistence.examples.ConsoleOutput;
 import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
 import dev.agentpersistence.examples.StorageSelection;
+import dev.agentpersistence.observation.AgentObservations;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -124,7 +125,7 @@ public final class EmbeddingExample implements Callable<Integer> {
                         .registerRollback(placeOrder, cancelOrder)
                         .build());
         if (registry != null) {
-            builder.meterRegistry(registry);
+            builder.observationRegistry(AgentObservations.registryFor(registry));
         }
         AgentPersistence persistence = builder.build();
         persistence.storage().deleteCheckpoints(agentId);

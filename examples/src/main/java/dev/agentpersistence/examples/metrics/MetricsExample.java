@@ -15,7 +15,6 @@ import dev.agentpersistence.examples.demo.DocumentPipeline;
 import dev.agentpersistence.examples.demo.ScriptedWriterModel;
 import dev.agentpersistence.examples.embedding.EmbeddingExample;
 import dev.agentpersistence.examples.embedding.OrdersStore;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.pipeline.FileWorkspace;
 import dev.agentpersistence.pipeline.PipelineMetrics;
@@ -149,9 +148,7 @@ public final class MetricsExample implements Callable<Integer> {
         Objects.requireNonNull(backend, "backend");
         PersistenceStorageProvider<CheckpointFilter> network =
                 blipEvery == 0 ? backend : new UnreliableNetwork<>(backend, blipEvery);
-        var storage = MeteredStorageProvider.builder(network, registry)
-                .providerName(providerName)
-                .build();
+        var storage = network;
         var results = new ArrayList<PipelineResult<FileWorkspace>>();
         for (int i = 1; i <= runs; i++) {
             String runId = "metrics-" + i;
@@ -184,13 +181,7 @@ public final class MetricsExample implements Callable<Integer> {
         }
         staleWriter(storage, out);
         // The embedded agent saves without the pipeline's checkpoint retries, so it talks to the backend directly.
-        embeddedAgent(
-                registry,
-                MeteredStorageProvider.builder(backend, registry)
-                        .providerName(providerName)
-                        .build(),
-                workspaces.resolve("orders.db"),
-                out);
+        embeddedAgent(registry, backend, workspaces.resolve("orders.db"), out);
         return results;
     }
 

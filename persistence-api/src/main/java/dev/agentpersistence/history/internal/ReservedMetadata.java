@@ -6,6 +6,8 @@ import java.util.Map;
 public final class ReservedMetadata {
     /** Metadata keys with this prefix are reserved for the library. */
     public static final String PREFIX = "__agent-persistence.";
+    /** The metadata entry holding a checkpoint's history descriptor when its history is stored in segments. */
+    public static final String DESCRIPTOR_KEY = PREFIX + "history";
 
     private ReservedMetadata() {}
 

@@ -4,11 +4,11 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
-import dev.agentpersistence.storage.StorageShell;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,9 +53,7 @@ public final class Store implements AutoCloseable {
         PersistenceStorageProvider<CheckpointFilter> provider = parsed.open();
         var store = new Store(provider, parsed.description(), Redactor.forCredentialsIn(uri), parsed.config());
         try {
-            if (provider instanceof StorageShell shell) {
-                shell.checkHealth();
-            }
+            provider.checkHealth();
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -117,7 +115,8 @@ public final class Store implements AutoCloseable {
      * version; empty when the provider does not show its stored form.
      */
     public Map<Long, Integer> storedSizes(String agentId, List<AgentCheckpoint> page) {
-        if (!(provider instanceof StorageShell shell) || page.isEmpty()) {
+        Optional<StoredForm> form = provider.storedForm();
+        if (form.isEmpty() || page.isEmpty()) {
             return Map.of();
         }
         long lowest = page.get(0).version();
@@ -126,7 +125,7 @@ public final class Store implements AutoCloseable {
         VersionPages.newestFirst(
                 CheckpointFilter.builder().maxVersion(highest).build(),
                 VersionPages.DEFAULT_PAGE,
-                filter -> shell.backend().list(agentId, filter),
+                filter -> form.get().documents(agentId, filter),
                 StoredDocument::version,
                 documents -> {
                     for (StoredDocument document : documents) {
@@ -145,11 +144,12 @@ public final class Store implements AutoCloseable {
     /** The agent's checkpoint count and stored bytes, read page by page without decoding where the store allows. */
     public Footprint footprint(String agentId) {
         long[] totals = new long[2];
-        if (provider instanceof StorageShell shell) {
+        Optional<StoredForm> form = provider.storedForm();
+        if (form.isPresent()) {
             VersionPages.newestFirst(
                     CheckpointFilter.builder().build(),
                     VersionPages.DEFAULT_PAGE,
-                    filter -> shell.backend().list(agentId, filter),
+                    filter -> form.get().documents(agentId, filter),
                     StoredDocument::version,
                     documents -> {
                         totals[0] += documents.size();

@@ -4,7 +4,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.backend.StoredDocument;
-import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.backend.StoredForm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,14 +33,16 @@ public final class StoreVerifier {
     public List<CheckpointProblem> verify(String agentId) {
         var problems = new ArrayList<CheckpointProblem>();
         try {
-            if (store.provider() instanceof StorageShell shell) {
+            Optional<StoredForm> form = store.provider().storedForm();
+            if (form.isPresent()) {
                 VersionPages.newestFirst(
                         CheckpointFilter.builder().build(),
                         VersionPages.DEFAULT_PAGE,
-                        filter -> shell.backend().list(agentId, filter),
+                        filter -> form.get().documents(agentId, filter),
                         StoredDocument::version,
                         documents -> {
-                            documents.forEach(document -> read(shell, document).ifPresent(problems::add));
+                            documents.forEach(
+                                    document -> read(form.get(), document).ifPresent(problems::add));
                             return true;
                         });
             } else {
@@ -55,12 +57,13 @@ public final class StoreVerifier {
         return problems;
     }
 
-    private Optional<CheckpointProblem> read(StorageShell shell, StoredDocument document) {
+    private Optional<CheckpointProblem> read(StoredForm form, StoredDocument document) {
+        var provider = store.provider();
         String agentId = document.agentId();
         try {
             Optional<AgentCheckpoint> read = document.checkpointId() != null
-                    ? shell.getCheckpoint(agentId, document.checkpointId())
-                    : shell.getLatestCheckpoint(
+                    ? provider.getCheckpoint(agentId, document.checkpointId())
+                    : provider.getLatestCheckpoint(
                                     agentId,
                                     CheckpointFilter.builder()
                                             .maxVersion(document.version())
@@ -71,7 +74,7 @@ public final class StoreVerifier {
                         agentId,
                         document.checkpointId(),
                         document.version(),
-                        location(shell, document),
+                        location(form, document),
                         "listed but not readable (deleted meanwhile?)"));
             }
             checked++;
@@ -81,9 +84,9 @@ public final class StoreVerifier {
         }
     }
 
-    private static String location(StorageShell shell, StoredDocument document) {
+    private static String location(StoredForm form, StoredDocument document) {
         return document.location() != null
                 ? document.location()
-                : shell.backend().location(document.agentId(), document.checkpointId());
+                : form.location(document.agentId(), document.checkpointId());
     }
 }

@@ -1,9 +1,7 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageShell;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +20,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     /** The agent whose latest checkpoint a provider without {@code checkHealth} is asked for. */
-    static final String PROBE_AGENT = "agent-persistence-health-probe";
+    static final String PROBE_AGENT = PersistenceStorageProvider.HEALTH_PROBE_AGENT;
 
     private static final Executor DAEMON_THREAD = task -> {
         Thread thread = new Thread(task, "agent-persistence-health");
@@ -34,10 +32,10 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     private final String providerName;
     private final Duration timeout;
 
-    /** Checks {@code provider} (metrics wrappers are looked through), waiting at most {@code timeout}. */
+    /** Checks {@code provider}, waiting at most {@code timeout}. */
     public AgentPersistenceHealthIndicator(PersistenceStorageProvider<?> provider, Duration timeout) {
-        this.provider = StorageProviderBeans.unwrap(Objects.requireNonNull(provider, "provider"));
-        this.providerName = MeteredStorageProvider.defaultProviderName(this.provider);
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.providerName = StorageProviderBeans.name(provider);
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
@@ -59,11 +57,7 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     }
 
     private void probe() {
-        if (provider instanceof StorageShell shell) {
-            shell.checkHealth();
-        } else {
-            provider.getLatestCheckpoint(PROBE_AGENT);
-        }
+        provider.checkHealth();
     }
 
     private Health down(String error) {

@@ -1,13 +1,12 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.codec.DocumentLayers;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
-import dev.agentpersistence.storage.StorageSettings;
-import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.backend.WrittenForm;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 
@@ -31,24 +30,22 @@ public final class AgentPersistenceInfoContributor implements InfoContributor {
 
     /** The details shown. */
     Map<String, Object> details() {
-        PersistenceStorageProvider<?> storage = StorageProviderBeans.unwrap(provider);
         var details = new LinkedHashMap<String, Object>();
-        details.put("provider", MeteredStorageProvider.defaultProviderName(storage));
-        details.put("providerClass", storage.getClass().getName());
-        details.put("metered", provider instanceof MeteredStorageProvider);
-        if (storage instanceof StorageShell shell) {
-            StorageSettings settings = shell.settings();
-            DocumentLayers layers = settings.layers();
+        details.put("provider", StorageProviderBeans.name(provider));
+        details.put("providerClass", provider.getClass().getName());
+        Optional<StoredForm> form = provider.storedForm();
+        if (form.isPresent()) {
+            WrittenForm writes = form.get().writes();
             details.put(
                     "layers",
                     Map.of(
                             "compression",
-                            layers.compresses(),
+                            writes.compression(),
                             "checksum",
-                            layers.checksum(),
+                            writes.checksum(),
                             "encryption",
-                            layers.encrypts()));
-            details.put("incrementalHistory", settings.incrementalHistory());
+                            writes.encryption()));
+            details.put("incrementalHistory", writes.incrementalHistory());
         }
         return details;
     }

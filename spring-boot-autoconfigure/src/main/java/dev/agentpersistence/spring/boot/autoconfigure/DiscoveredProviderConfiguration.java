@@ -4,8 +4,6 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,8 +18,7 @@ class DiscoveredProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
-            ProviderConfig config, ResourceLoader resourceLoader, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(
-                PersistenceStorageProviders.load(config, resourceLoader.getClassLoader()), meterRegistry);
+            ProviderConfig config, ResourceLoader resourceLoader) {
+        return PersistenceStorageProviders.load(config, resourceLoader.getClassLoader());
     }
 }

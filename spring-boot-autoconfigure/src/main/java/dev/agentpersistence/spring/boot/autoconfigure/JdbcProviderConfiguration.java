@@ -6,9 +6,7 @@ import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageSettings;
-import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -28,13 +26,11 @@ class JdbcProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
-            DataSource dataSource, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(
-                JdbcStorageProvider.builder()
-                        .dataSource(dataSource)
-                        .config(JdbcStorageConfig.from(config))
-                        .settings(StorageSettings.from(config))
-                        .build(),
-                meterRegistry);
+            DataSource dataSource, ProviderConfig config) {
+        return JdbcStorageProvider.builder()
+                .dataSource(dataSource)
+                .config(JdbcStorageConfig.from(config))
+                .settings(StorageSettings.from(config))
+                .build();
     }
 }

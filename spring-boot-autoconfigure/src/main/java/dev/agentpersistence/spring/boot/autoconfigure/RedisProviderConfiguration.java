@@ -6,8 +6,6 @@ import dev.agentpersistence.redis.RedisStorageConfig;
 import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageSettings;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -27,13 +25,11 @@ class RedisProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
-            UnifiedJedis client, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(
-                RedisStorageProvider.builder()
-                        .client(client)
-                        .config(RedisStorageConfig.of(config))
-                        .settings(StorageSettings.from(config))
-                        .build(),
-                meterRegistry);
+            UnifiedJedis client, ProviderConfig config) {
+        return RedisStorageProvider.builder()
+                .client(client)
+                .config(RedisStorageConfig.of(config))
+                .settings(StorageSettings.from(config))
+                .build();
     }
 }

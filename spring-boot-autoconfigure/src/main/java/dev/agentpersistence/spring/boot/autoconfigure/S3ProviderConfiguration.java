@@ -6,8 +6,6 @@ import dev.agentpersistence.s3.S3StorageConfig;
 import dev.agentpersistence.s3.S3StorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageSettings;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -27,12 +25,10 @@ class S3ProviderConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
-            S3Client client, ProviderConfig config, ObjectProvider<MeterRegistry> meterRegistry) {
-        return StorageProviderBeans.metered(
-                S3StorageProvider.builder(S3StorageConfig.of(config))
-                        .client(client)
-                        .settings(StorageSettings.from(config))
-                        .build(),
-                meterRegistry);
+            S3Client client, ProviderConfig config) {
+        return S3StorageProvider.builder(S3StorageConfig.of(config))
+                .client(client)
+                .settings(StorageSettings.from(config))
+                .build();
     }
 }

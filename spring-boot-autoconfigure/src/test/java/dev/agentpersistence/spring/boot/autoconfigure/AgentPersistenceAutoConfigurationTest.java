@@ -13,8 +13,8 @@ import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.Tool;
 import dev.agentpersistence.inmemory.InMemoryStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorageProvider;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentMeterHandler;
 import dev.agentpersistence.s3.S3StorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -141,10 +143,10 @@ class AgentPersistenceAutoConfigurationTest {
     @Test
     void withAMeterRegistryTheProviderAndTheFacadeAreMetered() {
         runnerWithOnly("inmemory")
+                .withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .run(context -> {
-                    assertThat(context.getBean(PersistenceStorageProvider.class))
-                            .isInstanceOf(MeteredStorageProvider.class);
+                    assertThat(context).hasSingleBean(AgentMeterHandler.class);
                     var persistence = context.getBean(AgentPersistence.class);
                     assertThat(persistence.storage()).isSameAs(context.getBean(PersistenceStorageProvider.class));
                     saveOne(persistence, "metered");
@@ -162,9 +164,7 @@ class AgentPersistenceAutoConfigurationTest {
 
     @Test
     void withoutAMeterRegistryNothingIsMetered() {
-        runnerWithOnly("inmemory")
-                .run(context -> assertThat(context.getBean(PersistenceStorageProvider.class))
-                        .isNotInstanceOf(MeteredStorageProvider.class));
+        runnerWithOnly("inmemory").run(context -> assertThat(context).doesNotHaveBean(AgentMeterHandler.class));
     }
 
     @Test
@@ -206,7 +206,7 @@ class AgentPersistenceAutoConfigurationTest {
     }
 
     static PersistenceStorageProvider<?> storage(AssertableApplicationContext context) {
-        return StorageProviderBeans.unwrap(context.getBean(PersistenceStorageProvider.class));
+        return context.getBean(PersistenceStorageProvider.class);
     }
 
     static DataSource h2(String name) {

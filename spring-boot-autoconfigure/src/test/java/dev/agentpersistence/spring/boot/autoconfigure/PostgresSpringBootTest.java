@@ -49,7 +49,7 @@ class PostgresSpringBootTest {
 
     @Test
     void theApplicationStoresThroughItsDataSourceAndReportsUp() throws Exception {
-        assertThat(StorageProviderBeans.unwrap(storage)).isInstanceOf(JdbcStorageProvider.class);
+        assertThat(storage).isInstanceOf(JdbcStorageProvider.class);
         try (var connection = dataSource.getConnection()) {
             assertThat(connection.getMetaData().getDatabaseProductName()).isEqualTo("PostgreSQL");
         }

@@ -45,7 +45,7 @@ class RedisSpringBootTest {
 
     @Test
     void theApplicationStoresInRedisAndReportsUp() {
-        assertThat(StorageProviderBeans.unwrap(storage)).isInstanceOf(RedisStorageProvider.class);
+        assertThat(storage).isInstanceOf(RedisStorageProvider.class);
         String agentId = "boot-app-redis-" + System.nanoTime();
         var saved = Contexts.saveOne(persistence, agentId);
         assertThat(persistence.latestCheckpoint(agentId)).contains(saved);

@@ -1,0 +1,49 @@
+package dev.agentpersistence.backend;
+
+import dev.agentpersistence.CheckpointFilter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a provider built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) shows of the form it
+ * stores and lets a caller tidy: the stored documents with their sizes (for inspection and verification without
+ * decoding), the history segment area, and the collection of segments no stored checkpoint needs any more. Reached
+ * through {@link dev.agentpersistence.PersistenceStorageProvider#storedForm()}; every call checks its ids and the
+ * provider's closed state like the provider's own calls.
+ */
+public interface StoredForm {
+
+    /** What new documents are written with: their layers and whether histories go to segments. */
+    WrittenForm writes();
+
+    /** The name the provider's observations are tagged with ({@code provider}), e.g. {@code jdbc}. */
+    String providerName();
+
+    /**
+     * The agent's stored documents matching {@code filter}'s versions and limit, ascending by version, as stored
+     * (undecoded). Attribute fields of the filter other than versions and limit are ignored.
+     */
+    List<StoredDocument> documents(String agentId, CheckpointFilter filter);
+
+    /** Where a record is or would be stored (a path, a table row, a key), for messages; never a secret. */
+    String location(String agentId, String checkpointId);
+
+    /** The history segment area, ids checked; an empty area refusing writes when the store has none. */
+    HistorySegmentStore segments();
+
+    /** Whether the store has a history segment area. */
+    boolean hasSegments();
+
+    /**
+     * Deletes the agent's segments that no stored checkpoint references and that were last written before
+     * {@code writtenBefore}; returns how many (0 without a segment area).
+     */
+    int collectGarbage(String agentId, Instant writtenBefore);
+
+    /** The agents that have segments, sorted; includes agents whose checkpoints are all gone. */
+    List<String> listSegmentAgents();
+
+    /** How long a segment is spared after it was written, so a save in flight never loses one. */
+    Duration gracePeriod();
+}

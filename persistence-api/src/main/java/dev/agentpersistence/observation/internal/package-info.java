@@ -1,0 +1,2 @@
+/** How the shell and the facade run a call inside an observation; not API. */
+package dev.agentpersistence.observation.internal;
