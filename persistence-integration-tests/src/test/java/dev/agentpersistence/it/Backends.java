@@ -53,6 +53,14 @@ final class Backends {
                                 TestServices.redisUri(null),
                                 "agent.persistence.redis.key-prefix",
                                 REDIS_PREFIX))));
+            // the JSON Lines example of the examples module, a backend written against the documented extension point
+            case "jsonl" ->
+                List.of(new Backend(
+                        "jsonl",
+                        "jsonl",
+                        dir -> ProviderConfig.of(Map.of(
+                                "agent.persistence.jsonl.dir",
+                                dir.resolve("checkpoints-jsonl").toString()))));
             // on the class path for the architecture rules only: S3 needs a server inside the JVM, which its own
             // module starts for the kit, and the reliability suite runs these scenarios on it
             case "s3" -> List.of();
