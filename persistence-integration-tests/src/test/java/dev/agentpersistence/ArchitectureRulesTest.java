@@ -74,8 +74,8 @@ class ArchitectureRulesTest {
     @Test
     void anIntegrationUsingAStorageModuleOrTheShellIsReported() {
         assertViolation(rules.integrationsUseThePublicApiOnly())
-                .hasMessageContaining(PLANTED + ".integration.PlantedSaver.open()> calls constructor"
-                        + " <dev.agentpersistence.inmemory.InMemoryStorageProvider.<init>()>")
+                .hasMessageContaining(
+                        PLANTED + ".integration.PlantedSaver.open()> calls constructor" + " <StorageShell.<init>()>")
                 .hasMessageContaining(PLANTED + ".integration.PlantedSaver.open()> has return type"
                         + " <dev.agentpersistence.storage.StorageShell>");
     }

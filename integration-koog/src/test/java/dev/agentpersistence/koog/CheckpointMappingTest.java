@@ -21,7 +21,8 @@ import ai.koog.serialization.JSONPrimitive;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class CheckpointMappingTest {
     static final kotlin.time.Instant T0 = kotlin.time.Instant.Companion.fromEpochSeconds(1_760_000_000L, 123_456_789);
 
-    private final InMemoryStorageProvider provider = new InMemoryStorageProvider();
+    private final StorageShell provider = InMemoryStorage.builder().build();
     private final KoogCheckpointStorage storage = KoogCheckpointStorage.of(provider);
 
     @AfterEach

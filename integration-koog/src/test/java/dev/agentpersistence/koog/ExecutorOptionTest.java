@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +29,7 @@ class ExecutorOptionTest {
     /** A store noting the thread of every call it gets. */
     private final class ThreadRecordingStore extends RequiredMethodsProvider<CheckpointFilter> {
         ThreadRecordingStore() {
-            super(new InMemoryStorageProvider());
+            super(InMemoryStorage.builder().build());
         }
 
         @Override
@@ -75,7 +75,7 @@ class ExecutorOptionTest {
 
     @Test
     void aConflictOnTheExecutorStillEndsTheRunWithOurException() {
-        try (var provider = new InMemoryStorageProvider()) {
+        try (var provider = InMemoryStorage.builder().build()) {
             var otherWriter = KoogCheckpointStorage.of(provider);
             var racing = new RacingWriterStore(
                     provider,

@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.file.FileStorage;
 import dev.agentpersistence.file.FileStorageConfig;
-import dev.agentpersistence.file.FileStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +12,7 @@ class FileAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(dir).build());
+        return FileStorage.builder(FileStorageConfig.custom().directory(dir).build())
+                .build();
     }
 }

@@ -3,8 +3,9 @@ package dev.agentpersistence.koog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +24,10 @@ class KilledJvmResumeTest {
     @TempDir
     Path dir;
 
-    private static JdbcStorageProvider open(Path db) {
-        return JdbcStorageProvider.create(
-                JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
+    private static StorageShell open(Path db) {
+        return JdbcStorage.builder(
+                        JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build())
+                .build();
     }
 
     /** Child JVM: {@code <database> <marker>}. Never returns on its own: the draft node hangs until killed. */

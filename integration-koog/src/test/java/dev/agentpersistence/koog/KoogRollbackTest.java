@@ -16,8 +16,8 @@ import ai.koog.prompt.message.MessagePart;
 import ai.koog.prompt.message.ResponseMetaInfo;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.Tool;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,9 +58,10 @@ class KoogRollbackTest {
                 .build();
         var rolledBack = new AtomicBoolean();
         String output;
-        try (var provider = JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("accounts.db"))
-                .build())) {
+        try (var provider = JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("accounts.db"))
+                        .build())
+                .build()) {
             var storage = KoogCheckpointStorage.of(provider);
             var strategy = AIAgentGraphStrategy.builder("accounts")
                     .withInput(String.class)

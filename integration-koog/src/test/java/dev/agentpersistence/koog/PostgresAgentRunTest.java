@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -17,6 +17,6 @@ class PostgresAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom().url(url).build()).build();
     }
 }

@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
-import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +19,8 @@ class RedisAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return RedisStorageProvider.create(
-                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .build();
     }
 }

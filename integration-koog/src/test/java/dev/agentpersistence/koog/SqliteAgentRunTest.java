@@ -1,8 +1,8 @@
 package dev.agentpersistence.koog;
 
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,8 +12,9 @@ class SqliteAgentRunTest extends AgentRunContractTest {
 
     @Override
     protected PersistenceStorageProvider<?> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("koog.db"))
-                .build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("koog.db"))
+                        .build())
+                .build();
     }
 }

@@ -9,11 +9,11 @@ import ai.koog.prompt.message.Message;
 import ai.koog.prompt.message.RequestMetaInfo;
 import ai.koog.prompt.message.ResponseMetaInfo;
 import ai.koog.serialization.JSONPrimitive;
+import dev.agentpersistence.file.FileStorage;
 import dev.agentpersistence.file.FileStorageConfig;
-import dev.agentpersistence.file.FileStorageProvider;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentObservations;
 import dev.agentpersistence.tck.StorageDumps;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -32,7 +32,9 @@ class StoreFeaturesTest {
     @Test
     void aMeteredStoreCountsTheAgentsSavesAndLoads() {
         var registry = new SimpleMeterRegistry();
-        try (var provider = MeteredStorageProvider.wrap(new InMemoryStorageProvider(), registry)) {
+        try (var provider = InMemoryStorage.builder()
+                .observationRegistry(AgentObservations.registryFor(registry))
+                .build()) {
             WriterAgent.create(KoogCheckpointStorage.of(provider), new ScriptedExecutor())
                     .run("metrics", "metered");
         }
@@ -48,8 +50,10 @@ class StoreFeaturesTest {
     @Test
     void aLongSessionStoresEachMessageOnceNotOncePerCheckpoint() throws Exception {
         int steps = 120;
-        try (var provider = FileStorageProvider.of(
-                FileStorageConfig.custom().directory(dir.resolve("ours")).build())) {
+        try (var provider = FileStorage.builder(FileStorageConfig.custom()
+                        .directory(dir.resolve("ours"))
+                        .build())
+                .build()) {
             var ours = KoogCheckpointStorage.of(provider);
             var koogs = new JVMFilePersistenceStorageProvider(dir.resolve("koog"));
             var history = new ArrayList<Message>();

@@ -2,8 +2,8 @@ package dev.agentpersistence.langchain4j;
 
 import dev.agentpersistence.Message;
 import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
@@ -40,8 +40,10 @@ public final class ChatMemoryExample {
         Files.deleteIfExists(database);
         var users = new Users();
         String checkpointBeforeTool;
-        try (var provider = JdbcStorageProvider.create(
-                JdbcStorageConfig.custom().url("jdbc:sqlite:" + database).build())) {
+        try (var provider = JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + database)
+                        .build())
+                .build()) {
             var store = AgentPersistenceChatMemoryStore.of(provider);
             Assistant assistant = assistant(store, users);
             out.println("> hello            : " + assistant.chat("user-42", "hello"));
@@ -53,8 +55,10 @@ public final class ChatMemoryExample {
             out.println("> create user ada  : " + assistant.chat("user-42", "create user ada"));
             out.println("users now          : " + users.names);
         }
-        try (var provider = JdbcStorageProvider.create(
-                JdbcStorageConfig.custom().url("jdbc:sqlite:" + database).build())) {
+        try (var provider = JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + database)
+                        .build())
+                .build()) {
             var store = AgentPersistenceChatMemoryStore.of(provider); // a restart: new provider, same file
             Assistant assistant = assistant(store, users);
             out.println("> thanks (restart) : " + assistant.chat("user-42", "thanks"));

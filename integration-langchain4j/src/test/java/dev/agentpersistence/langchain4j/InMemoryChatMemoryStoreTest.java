@@ -2,12 +2,13 @@ package dev.agentpersistence.langchain4j;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 
 /** On the heap provider; "another process" shares the same instance, as a heap can only be shared so. */
 class InMemoryChatMemoryStoreTest extends ChatMemoryStoreContract {
-    private final InMemoryStorageProvider shared = new InMemoryStorageProvider();
+    private final StorageShell shared = InMemoryStorage.builder().build();
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {

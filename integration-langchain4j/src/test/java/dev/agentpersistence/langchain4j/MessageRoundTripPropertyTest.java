@@ -3,7 +3,7 @@ package dev.agentpersistence.langchain4j;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.Message;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.langchain4j.data.message.ChatMessage;
 import java.util.List;
@@ -15,7 +15,8 @@ import net.jqwik.api.Provide;
 
 /** Every LangChain4j message type, with generated fields, reads back equal: from the mapping and from storage. */
 class MessageRoundTripPropertyTest {
-    private final ConversationStore conversations = ConversationStore.of(new InMemoryStorageProvider());
+    private final ConversationStore conversations =
+            ConversationStore.of(InMemoryStorage.builder().build());
 
     @Provide
     Arbitrary<List<ChatMessage>> conversation() {

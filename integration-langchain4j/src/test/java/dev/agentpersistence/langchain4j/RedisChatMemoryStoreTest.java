@@ -2,8 +2,8 @@ package dev.agentpersistence.langchain4j;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
-import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +20,8 @@ class RedisChatMemoryStoreTest extends ChatMemoryStoreContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return RedisStorageProvider.create(
-                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+        return RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .build();
     }
 }

@@ -2,8 +2,8 @@ package dev.agentpersistence.langchain4j;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,8 +14,9 @@ class SqliteChatMemoryStoreTest extends ChatMemoryStoreContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("chat.db"))
-                .build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("chat.db"))
+                        .build())
+                .build();
     }
 }

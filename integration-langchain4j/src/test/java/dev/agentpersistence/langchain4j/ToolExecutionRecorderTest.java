@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.Message;
 import dev.agentpersistence.RollbackToolRegistry;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.langchain4j.service.AiServices;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,8 @@ class ToolExecutionRecorderTest {
         }
     }
 
-    private final ConversationStore conversations = ConversationStore.of(new InMemoryStorageProvider());
+    private final ConversationStore conversations =
+            ConversationStore.of(InMemoryStorage.builder().build());
 
     @Test
     void executedToolCallsAreRecordedAndARollbackUndoesThem() {

@@ -5,8 +5,9 @@ import static org.bsc.langgraph4j.StateGraph.END;
 import static org.bsc.langgraph4j.StateGraph.START;
 import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +65,11 @@ class GraphResumeTest {
         return lines;
     }
 
-    private JdbcStorageProvider openSqlite() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("graph.db"))
-                .build());
+    private StorageShell openSqlite() {
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("graph.db"))
+                        .build())
+                .build();
     }
 
     @Test

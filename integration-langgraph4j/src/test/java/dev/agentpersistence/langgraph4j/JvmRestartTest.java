@@ -5,8 +5,9 @@ import static org.bsc.langgraph4j.StateGraph.END;
 import static org.bsc.langgraph4j.StateGraph.START;
 import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,9 +57,10 @@ class JvmRestartTest {
                 .addEdge("n3", END);
     }
 
-    private static JdbcStorageProvider open(Path db) {
-        return JdbcStorageProvider.create(
-                JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build());
+    private static StorageShell open(Path db) {
+        return JdbcStorage.builder(
+                        JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build())
+                .build();
     }
 
     /** Child JVM: {@code <database> <marker>}. Never returns on its own: node 2 hangs until killed. */

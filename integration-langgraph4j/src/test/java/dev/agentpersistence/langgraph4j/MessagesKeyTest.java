@@ -7,8 +7,8 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,9 +32,10 @@ class MessagesKeyTest {
     Path dir;
 
     private PersistenceStorageProvider<CheckpointFilter> sqlite(String name) {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve(name))
-                .build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve(name))
+                        .build())
+                .build();
     }
 
     private static Checkpoint step(int n, List<Object> messages) {

@@ -2,8 +2,8 @@ package dev.agentpersistence.langgraph4j;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -18,6 +18,6 @@ class PostgresSaverTest extends SaverContractTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom().url(url).build()).build();
     }
 }

@@ -2,8 +2,8 @@ package dev.agentpersistence.langgraph4j;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,8 +13,9 @@ class SqliteSaverTest extends SaverContractTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("checkpoints.db"))
-                .build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("checkpoints.db"))
+                        .build())
+                .build();
     }
 }

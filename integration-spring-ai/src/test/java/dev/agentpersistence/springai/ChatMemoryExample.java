@@ -1,8 +1,8 @@
 package dev.agentpersistence.springai;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,14 +33,14 @@ public final class ChatMemoryExample {
 
     static void run(Path db, PrintStream out) throws Exception {
         var config = JdbcStorageConfig.custom().url("jdbc:sqlite:" + db).build();
-        try (var storage = JdbcStorageProvider.create(config)) {
+        try (var storage = JdbcStorage.builder(config).build()) {
             ChatClient client = client(AgentPersistenceChatMemoryRepository.of(storage));
             ask(client, "Hello, I am Ana", out);
             ask(client, "What is the weather in Paris?", out);
             ask(client, "Thanks!", out);
         }
         out.println("-- restart: a new provider and repository over " + db.getFileName());
-        try (var storage = JdbcStorageProvider.create(config)) {
+        try (var storage = JdbcStorage.builder(config).build()) {
             var repository = AgentPersistenceChatMemoryRepository.of(storage);
             out.println("remembered: " + repository.findByConversationId("ana").size() + " messages");
             ask(client(repository), "Which city did I ask about?", out);

@@ -2,8 +2,8 @@ package dev.agentpersistence.springai;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -20,6 +20,6 @@ class PostgresConversationTest extends ChatClientConversationContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return JdbcStorageProvider.create(JdbcStorageConfig.custom().url(url).build());
+        return JdbcStorage.builder(JdbcStorageConfig.custom().url(url).build()).build();
     }
 }

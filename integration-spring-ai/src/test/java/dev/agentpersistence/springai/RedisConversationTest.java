@@ -2,8 +2,8 @@ package dev.agentpersistence.springai;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
-import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.tck.TestServices;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +20,10 @@ class RedisConversationTest extends ChatClientConversationContract {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
-        return RedisStorageProvider.create(
-                RedisStorageConfig.custom().uri(uri).keyPrefix(keyPrefix).build());
+        return RedisStorage.builder(RedisStorageConfig.custom()
+                        .uri(uri)
+                        .keyPrefix(keyPrefix)
+                        .build())
+                .build();
     }
 }

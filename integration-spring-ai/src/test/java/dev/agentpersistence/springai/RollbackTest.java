@@ -3,8 +3,8 @@ package dev.agentpersistence.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.RollbackToolRegistry;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,9 +23,10 @@ class RollbackTest {
     @Test
     void rollingBackAConversationUndoesTheToolCallsMadeSinceAndRestoresItsMemory() throws Exception {
         var booking = new BookingTool();
-        try (var storage = JdbcStorageProvider.create(JdbcStorageConfig.custom()
-                .url("jdbc:sqlite:" + dir.resolve("memory.db"))
-                .build())) {
+        try (var storage = JdbcStorage.builder(JdbcStorageConfig.custom()
+                        .url("jdbc:sqlite:" + dir.resolve("memory.db"))
+                        .build())
+                .build()) {
             var repository = AgentPersistenceChatMemoryRepository.of(storage);
             var memory = MessageWindowChatMemory.builder()
                     .chatMemoryRepository(repository)

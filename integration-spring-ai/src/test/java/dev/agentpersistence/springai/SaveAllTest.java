@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
+import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -20,7 +21,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 
 /** What {@code saveAll} writes, and every message type through a real stored form (the in-memory provider). */
 class SaveAllTest {
-    private final InMemoryStorageProvider provider = new InMemoryStorageProvider();
+    private final StorageShell provider = InMemoryStorage.builder().build();
     private final AgentPersistenceChatMemoryRepository repository = AgentPersistenceChatMemoryRepository.of(provider);
 
     @AfterEach

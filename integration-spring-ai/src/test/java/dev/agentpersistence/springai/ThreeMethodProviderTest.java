@@ -2,7 +2,7 @@ package dev.agentpersistence.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.tck.RequiredMethodsProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,8 +15,8 @@ class ThreeMethodProviderTest {
 
     @Test
     void conversationsAreSavedAndReadAndDeletingEmptiesThem() {
-        var repository =
-                AgentPersistenceChatMemoryRepository.of(new RequiredMethodsProvider<>(new InMemoryStorageProvider()));
+        var repository = AgentPersistenceChatMemoryRepository.of(
+                new RequiredMethodsProvider<>(InMemoryStorage.builder().build()));
         List<Message> messages = List.of(new UserMessage("hi"), new AssistantMessage("hello"));
 
         repository.saveAll("c", messages);

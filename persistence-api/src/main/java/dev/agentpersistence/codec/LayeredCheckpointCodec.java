@@ -14,10 +14,13 @@ import java.util.OptionalLong;
  *         .layers(DocumentLayers.custom().checksum(true).encryption(EncryptionKeys.parse(keys, "k2")).build())
  *         .maxDocumentSize(16 << 20)
  *         .build();
- * var storage = JdbcStorageProvider.builder().config(config).codec(codec).build();
+ * var document = codec.encode(checkpoint);
  * }</pre>
  *
- * Reading accepts documents with or without each layer (see {@link DocumentLayers}), so the layers can be turned on
+ * A storage provider builds its codec from {@code StorageSettings}; this class is for reading and writing documents
+ * outside one.
+ *
+ * <p>Reading accepts documents with or without each layer (see {@link DocumentLayers}), so the layers can be turned on
  * over existing plain JSON data. Immutable and thread-safe.
  *
  * <p><b>The maximum size</b> applies to the document both as encoded (the inner codec's bytes, before compression) and

@@ -4,6 +4,7 @@ import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingKeys;
 import dev.agentpersistence.settings.SettingSource;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -21,6 +22,9 @@ import java.util.regex.Pattern;
  * {@code AGENT_PERSISTENCE_JDBC_POOL_SIZE} answers the key {@code agent.persistence.jdbc.pool-size}.
  * {@link #toString()} hides passwords and secrets. Values are parsed and checked by the {@link Setting} that declares
  * their key.
+ *
+ * <p>Beside the settings it carries the {@link ObservationRegistry} the provider reports its operations to
+ * ({@link #withObservations}); without one the provider is not observed. Equality compares the settings only.
  */
 public final class ProviderConfig implements SettingSource {
     /** The key that chooses a provider by its factory name. */
@@ -32,13 +36,16 @@ public final class ProviderConfig implements SettingSource {
     private static final Pattern SECRET_KEY =
             Pattern.compile(".*(password|secret|token|credential|key\\.id|access\\.key|encryption\\.keys).*");
 
-    private static final ProviderConfig EMPTY = new ProviderConfig(Map.of());
+    private static final ProviderConfig EMPTY = new ProviderConfig(Map.of(), ObservationRegistry.NOOP);
 
     /** Normalized key → entry holding the original key and the value. */
     private final Map<String, Map.Entry<String, String>> entries;
 
-    private ProviderConfig(Map<String, Map.Entry<String, String>> entries) {
+    private final ObservationRegistry observations;
+
+    private ProviderConfig(Map<String, Map.Entry<String, String>> entries, ObservationRegistry observations) {
         this.entries = entries;
+        this.observations = observations;
     }
 
     /** No settings: every provider uses its defaults. */
@@ -53,7 +60,7 @@ public final class ProviderConfig implements SettingSource {
         settings.forEach((key, value) -> entries.put(
                 normalize(Objects.requireNonNull(key, "key")),
                 Map.entry(key, Objects.requireNonNull(value, () -> "value of " + key))));
-        return new ProviderConfig(Collections.unmodifiableMap(entries));
+        return new ProviderConfig(Collections.unmodifiableMap(entries), ObservationRegistry.NOOP);
     }
 
     /** System properties {@code agent.persistence.*} over environment variables {@code AGENT_PERSISTENCE_*}. */
@@ -81,7 +88,20 @@ public final class ProviderConfig implements SettingSource {
     public ProviderConfig with(String key, String value) {
         var copy = new LinkedHashMap<>(entries);
         copy.put(normalize(Objects.requireNonNull(key, "key")), Map.entry(key, Objects.requireNonNull(value, "value")));
-        return new ProviderConfig(Collections.unmodifiableMap(copy));
+        return new ProviderConfig(Collections.unmodifiableMap(copy), observations);
+    }
+
+    /** A copy whose provider reports its operations to {@code observations}. */
+    public ProviderConfig withObservations(ObservationRegistry observations) {
+        return new ProviderConfig(entries, Objects.requireNonNull(observations, "observations"));
+    }
+
+    /**
+     * The registry the created provider reports to; {@link ObservationRegistry#NOOP} unless {@link #withObservations}
+     * set one.
+     */
+    public ObservationRegistry observations() {
+        return observations;
     }
 
     /** The value of {@code key}, if set. */

@@ -23,8 +23,26 @@ import java.util.Optional;
  * history, a 64 MiB maximum checkpoint size, no time to live. Immutable and thread-safe.
  */
 public final class StorageSettings {
-    /** The settings every provider shares, each declared once: the stored form's, then incremental history's. */
-    public static final List<Setting<?>> SETTINGS = concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS);
+    /** How long a saved checkpoint is kept; none by default. */
+    public static final Setting<Duration> TTL = Setting.duration(
+                    "agent.persistence.ttl",
+                    null,
+                    "Time to live of saved checkpoints (30d, 12h, PT30M): a checkpoint expires this long after its save"
+                            + " (on Redis an agent's keys this long after its last save); expired ones go at the next"
+                            + " deleteExpired(). Backends that keep no expiry times refuse it.")
+            .checkedBy(ttl -> ttl.toMillis() < 1 ? "at least 1ms" : null);
+    /** Whether reads leave out corrupt documents. */
+    public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool(
+            "agent.persistence.skip-corrupt",
+            false,
+            "Reads leave out corrupt checkpoints with a WARN line instead of throwing; saves never skip.");
+
+    /**
+     * The settings every provider shares, each declared once: the stored form's, incremental history's, then the time
+     * to live and skipping corrupt documents.
+     */
+    public static final List<Setting<?>> SETTINGS =
+            concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS, List.of(TTL, SKIP_CORRUPT));
 
     private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
 
@@ -53,9 +71,12 @@ public final class StorageSettings {
         this.skipCorrupt = skipCorrupt;
     }
 
-    private static List<Setting<?>> concat(List<Setting<?>> first, List<Setting<?>> second) {
-        var all = new java.util.ArrayList<Setting<?>>(first);
-        all.addAll(second);
+    @SafeVarargs
+    private static List<Setting<?>> concat(List<Setting<?>>... lists) {
+        var all = new java.util.ArrayList<Setting<?>>();
+        for (List<Setting<?>> list : lists) {
+            all.addAll(list);
+        }
         return List.copyOf(all);
     }
 
@@ -76,8 +97,8 @@ public final class StorageSettings {
 
     /**
      * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings} and the
-     * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig}, with incremental history on unless
-     * {@code agent.persistence.history.incremental} says otherwise.
+     * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} (incremental history on unless
+     * {@code agent.persistence.history.incremental} says otherwise), {@link #TTL} and {@link #SKIP_CORRUPT}.
      *
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
      */
@@ -90,8 +111,8 @@ public final class StorageSettings {
                 codec.maxDocumentSize(),
                 IncrementalHistoryConfig.ENABLED.find(config).orElse(true),
                 IncrementalHistoryConfig.of(config),
-                null,
-                false);
+                TTL.find(config).orElse(null),
+                SKIP_CORRUPT.read(config));
     }
 
     /**

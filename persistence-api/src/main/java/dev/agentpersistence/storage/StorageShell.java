@@ -6,6 +6,8 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.BackendContext;
+import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.DocumentIdentity;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -30,6 +32,7 @@ import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
 import dev.agentpersistence.observation.StorageOperation;
 import dev.agentpersistence.observation.internal.Observer;
+import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
 import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
@@ -58,9 +61,10 @@ import org.slf4j.LoggerFactory;
  * The one storage shell: a {@link PersistenceStorageProvider} over any {@link StorageBackend}. It owns everything but
  * the bytes: id and argument checks, the closed state, the stored form (versioned JSON inside checksum, compression and
  * encryption layers, bounded reads), the filter attributes, the conflict protocol, time to live, incremental history,
- * garbage collection of history segments, and typed errors naming agent, checkpoint and location. Every built-in
- * provider is a shell over its backend, built in code or by discovery alike, so all of them read and behave the same
- * way.
+ * garbage collection of history segments, observation of every operation, and typed errors naming agent, checkpoint and
+ * location. It is the only provider class the project ships for storage: every backend module hands the shell's
+ * {@link Builder} a {@link BackendOpener} (its entry point, e.g. {@code JdbcStorage.builder(config)}), in code or by
+ * discovery alike, so all of them read and behave the same way.
  *
  * <p><b>Reading</b> follows the stored bytes, never the settings: a document with or without each layer, with its whole
  * history inline or in segments, reads back complete, or fails with a {@link CorruptCheckpointException} (an
@@ -80,7 +84,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe. Metadata keys starting with {@value ReservedMetadata#PREFIX} are reserved for the stored form and
  * refused with {@link IllegalArgumentException}.
  */
-public class StorageShell implements PersistenceStorageProvider<CheckpointFilter> {
+public final class StorageShell implements PersistenceStorageProvider<CheckpointFilter> {
     private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
     private static final String DESCRIPTOR_KEY = ReservedMetadata.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
@@ -110,21 +114,6 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
     private final boolean hasSegments;
     private final StoredForm storedForm = new ShellStoredForm();
 
-    /**
-     * A shell over {@code backend}, for providers that extend it.
-     *
-     * @throws IllegalArgumentException when the settings ask for a time to live the backend cannot keep
-     */
-    protected StorageShell(StorageBackend backend, StorageSettings settings, Clock clock) {
-        this(backend, settings, clock, ObservationRegistry.NOOP, null);
-    }
-
-    /**
-     * A shell over {@code backend} observed into {@code observations}, its observations tagged with
-     * {@code providerName} ({@code null}: named after the backend's class).
-     *
-     * @throws IllegalArgumentException when the settings ask for a time to live the backend cannot keep
-     */
     protected StorageShell(
             StorageBackend backend,
             StorageSettings settings,
@@ -187,14 +176,19 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         return name.isEmpty() ? "custom" : name.toLowerCase(Locale.ROOT);
     }
 
-    /** A shell over {@code backend} with {@link StorageSettings#ofDefaults()} and the system clock. */
-    public static StorageShell of(StorageBackend backend) {
-        return builder(backend).build();
+    /**
+     * A builder over a backend that is already open: a custom backend, or a test's. The settings' time to live, maximum
+     * size and skip-corrupt reach such a backend only if it was built with them; backend modules hand an
+     * {@link BackendOpener} instead.
+     */
+    public static Builder builder(StorageBackend backend) {
+        Objects.requireNonNull(backend, "backend");
+        return new Builder(context -> backend);
     }
 
-    /** A builder over {@code backend}. */
-    public static Builder builder(StorageBackend backend) {
-        return new Builder(Objects.requireNonNull(backend, "backend"));
+    /** A builder that opens its backend with {@code opener}, handing it the shell's {@link BackendContext} once. */
+    public static Builder builder(BackendOpener opener) {
+        return new Builder(Objects.requireNonNull(opener, "opener"));
     }
 
     @Override
@@ -632,14 +626,25 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
 
     /** Builds {@link StorageShell}s. */
     public static final class Builder {
-        private final StorageBackend backend;
+        private final BackendOpener opener;
         private StorageSettings settings = StorageSettings.ofDefaults();
         private Clock clock = Clock.systemUTC();
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private String providerName;
 
-        private Builder(StorageBackend backend) {
-            this.backend = backend;
+        private Builder(BackendOpener opener) {
+            this.opener = opener;
+        }
+
+        /**
+         * The settings and the observation registry of a discovery configuration:
+         * {@code settings(StorageSettings.from(config)).observationRegistry(config.observations())}.
+         *
+         * @throws dev.agentpersistence.PersistenceException naming a malformed setting
+         */
+        public Builder config(ProviderConfig config) {
+            Objects.requireNonNull(config, "config");
+            return settings(StorageSettings.from(config)).observationRegistry(config.observations());
         }
 
         /** What to write (default {@link StorageSettings#ofDefaults()}). */
@@ -675,12 +680,25 @@ public class StorageShell implements PersistenceStorageProvider<CheckpointFilter
         }
 
         /**
-         * Creates the shell.
+         * Opens the backend and creates the shell over it; a shell that cannot be created closes the backend.
          *
          * @throws IllegalArgumentException when a time to live is set and the backend keeps no expiry times
+         * @throws dev.agentpersistence.PersistenceException when the backend cannot be opened
          */
         public StorageShell build() {
-            return new StorageShell(backend, settings, clock, observations, providerName);
+            var context =
+                    new BackendContext(clock, settings.maxCheckpointSize(), settings.ttl(), settings.skipCorrupt());
+            StorageBackend backend = Objects.requireNonNull(opener.open(context), "the opener returned no backend");
+            try {
+                return new StorageShell(backend, settings, clock, observations, providerName);
+            } catch (RuntimeException e) {
+                try {
+                    backend.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
         }
     }
 }

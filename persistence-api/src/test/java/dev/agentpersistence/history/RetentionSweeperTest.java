@@ -222,7 +222,8 @@ class RetentionSweeperTest {
 
     /** A provider with backend expiry that fails reads of one agent. */
     static class ExpiringHeap implements PersistenceStorageProvider<CheckpointFilter> {
-        final StorageShell storage = StorageShell.of(new MapBackend(Clock.systemUTC()));
+        final StorageShell storage =
+                StorageShell.builder(new MapBackend(Clock.systemUTC())).build();
         volatile String failAgent;
 
         @Override

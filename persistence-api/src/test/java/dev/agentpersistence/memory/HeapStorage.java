@@ -26,7 +26,7 @@ final class HeapStorage extends AgentRecordsBackend {
 
     /** A provider over a new, empty heap. */
     static StorageShell provider() {
-        return StorageShell.of(new HeapStorage());
+        return StorageShell.builder(new HeapStorage()).build();
     }
 
     /** The bytes of every document the provider holds now for its agents, checkpoints and history segments. */

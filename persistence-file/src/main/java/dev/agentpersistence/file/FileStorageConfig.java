@@ -4,14 +4,14 @@ import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Immutable settings of a {@link FileStorageProvider}, each declared once below. Build with {@link #custom()}, take
- * {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
+ * Immutable settings of the file provider ({@link FileStorage}), each declared once below. Build with
+ * {@link #custom()}, take {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}; skipping corrupt
+ * records and the clock are the shell's ({@link dev.agentpersistence.storage.StorageSettings}).
  */
 public final class FileStorageConfig {
     /** The root directory, holding one directory per agent. */
@@ -26,11 +26,6 @@ public final class FileStorageConfig {
     /** Whether saves force files and directories to disk. */
     public static final Setting<Boolean> FSYNC = Setting.bool(
             "agent.persistence.file.fsync", true, "Force files and directories to disk before a save returns.");
-    /** Whether reads skip corrupt files. */
-    public static final Setting<Boolean> SKIP_CORRUPT = Setting.bool(
-            "agent.persistence.file.skip-corrupt",
-            false,
-            "Reads leave out corrupt checkpoints (files or journal records) with a WARN line instead of throwing.");
     /** Whether opening removes abandoned temporary files. */
     public static final Setting<Boolean> CLEAN_UP_ON_OPEN = Setting.bool(
             "agent.persistence.file.clean-up-on-open",
@@ -50,14 +45,12 @@ public final class FileStorageConfig {
                     + " per checkpoint). An agent keeps the form it was created in; every provider reads both.");
     /** Every file setting, in documentation order. */
     public static final List<Setting<?>> SETTINGS =
-            List.of(DIRECTORY, FSYNC, LAYOUT, SKIP_CORRUPT, CLEAN_UP_ON_OPEN, TEMP_FILE_GRACE_PERIOD);
+            List.of(DIRECTORY, FSYNC, LAYOUT, CLEAN_UP_ON_OPEN, TEMP_FILE_GRACE_PERIOD);
 
     private final SettingValues values;
-    private final Clock clock;
 
-    private FileStorageConfig(SettingValues values, Clock clock) {
+    private FileStorageConfig(SettingValues values) {
         this.values = values;
-        this.clock = clock;
     }
 
     /** Every setting at its default. */
@@ -67,13 +60,12 @@ public final class FileStorageConfig {
 
     /** A builder starting from the defaults. */
     public static Builder custom() {
-        return new Builder(SettingValues.defaults(SETTINGS), Clock.systemUTC());
+        return new Builder(SettingValues.defaults(SETTINGS));
     }
 
-    /** A builder starting from {@code config}. */
-    public static Builder from(FileStorageConfig config) {
-        Objects.requireNonNull(config, "config");
-        return new Builder(config.values, config.clock);
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(values);
     }
 
     /**
@@ -81,8 +73,8 @@ public final class FileStorageConfig {
      *
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting
      */
-    public static FileStorageConfig of(ProviderConfig config) {
-        return new Builder(SettingValues.read(SETTINGS, config), Clock.systemUTC()).build();
+    public static FileStorageConfig from(ProviderConfig config) {
+        return new Builder(SettingValues.read(SETTINGS, config)).build();
     }
 
     /** The root directory holding one directory per agent. */
@@ -104,14 +96,6 @@ public final class FileStorageConfig {
         return values.get(LAYOUT).equals("journal");
     }
 
-    /**
-     * Whether reads leave out corrupt files with a WARN log line instead of throwing
-     * {@link dev.agentpersistence.CorruptCheckpointException} (default {@code false}). Saves never skip.
-     */
-    public boolean skipCorrupt() {
-        return values.get(SKIP_CORRUPT);
-    }
-
     /** Whether opening the provider removes temporary files older than the grace period (default {@code true}). */
     public boolean cleanUpOnOpen() {
         return values.get(CLEAN_UP_ON_OPEN);
@@ -125,11 +109,6 @@ public final class FileStorageConfig {
         return values.get(TEMP_FILE_GRACE_PERIOD);
     }
 
-    /** The clock file ages are measured with. */
-    public Clock clock() {
-        return clock;
-    }
-
     /** The settings. */
     @Override
     public String toString() {
@@ -139,11 +118,9 @@ public final class FileStorageConfig {
     /** Builds {@link FileStorageConfig}s; every method checks its argument against the declaration. */
     public static final class Builder {
         private SettingValues values;
-        private Clock clock;
 
-        private Builder(SettingValues values, Clock clock) {
+        private Builder(SettingValues values) {
             this.values = values;
-            this.clock = clock;
         }
 
         /** The root directory; created when missing. */
@@ -175,12 +152,6 @@ public final class FileStorageConfig {
             return this;
         }
 
-        /** Whether reads leave out corrupt files with a WARN line (default {@code false}). */
-        public Builder skipCorrupt(boolean skipCorrupt) {
-            values = values.with(SKIP_CORRUPT, skipCorrupt);
-            return this;
-        }
-
         /** Whether opening removes abandoned temporary files (default {@code true}). */
         public Builder cleanUpOnOpen(boolean cleanUpOnOpen) {
             values = values.with(CLEAN_UP_ON_OPEN, cleanUpOnOpen);
@@ -193,15 +164,9 @@ public final class FileStorageConfig {
             return this;
         }
 
-        /** The clock file ages are measured with (default the system clock, UTC). */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
         /** The settings. */
         public FileStorageConfig build() {
-            return new FileStorageConfig(values, clock);
+            return new FileStorageConfig(values);
         }
     }
 }

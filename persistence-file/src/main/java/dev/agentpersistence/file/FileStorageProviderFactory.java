@@ -5,12 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
 
 /**
- * Creates {@link FileStorageProvider}s for discovery under the name {@value #NAME}, from the settings of
- * {@link FileStorageConfig} and the ones every provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Discovers the file provider under the name {@value #NAME}: {@link FileStorage#builder(FileStorageConfig)} over the
+ * {@code agent.persistence.file.*} keys of {@link FileStorageConfig}, with the keys every provider shares.
  */
 public final class FileStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -23,7 +22,9 @@ public final class FileStorageProviderFactory implements PersistenceStorageProvi
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return FileStorageProvider.of(FileStorageConfig.of(config), StorageSettings.from(config));
+        return FileStorage.builder(FileStorageConfig.from(config))
+                .config(config)
+                .build();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.file.internal.FileNames;
+import dev.agentpersistence.storage.StorageSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -116,8 +117,9 @@ class CorruptFileTest {
         var captured = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (var provider = FileStorageProvider.of(
-                FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
+        try (var provider = FileStorage.builder(FilePerCheckpoint.config(root).build())
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThat(provider.getCheckpoints(AGENT))
                     .extracting(AgentCheckpoint::version)
                     .containsExactly(0L, 1L, 3L, 4L);
@@ -134,8 +136,9 @@ class CorruptFileTest {
     @Test
     void aSaveNeverSkipsAndLeavesNoReservationWhenTheVersionIsCorrupt() throws Exception {
         truncate(2);
-        try (var provider = FileStorageProvider.of(
-                FilePerCheckpoint.config(root).skipCorrupt(true).build())) {
+        try (var provider = FileStorage.builder(FilePerCheckpoint.config(root).build())
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThatThrownBy(() -> provider.saveCheckpoint(AGENT, checkpoint(AGENT, 2, "new-id", "test")))
                     .isInstanceOf(CorruptCheckpointException.class);
             assertThat(LayoutInspection.idEntries(root, AGENT)).doesNotContain("new-id");
@@ -154,8 +157,9 @@ class CorruptFileTest {
         var oneMebibyte = dev.agentpersistence.storage.StorageSettings.custom()
                 .maxCheckpointSize(1 << 20)
                 .build();
-        try (var provider =
-                FileStorageProvider.of(FilePerCheckpoint.config(root).build(), oneMebibyte)) {
+        try (var provider = FileStorage.builder(FilePerCheckpoint.config(root).build())
+                .settings(oneMebibyte)
+                .build()) {
             assertThatThrownBy(() -> provider.getCheckpoints(
                             AGENT,
                             CheckpointFilter.builder().maxVersion(2L).limit(1).build()))

@@ -64,10 +64,9 @@ class CrashLeftoversTest {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(provider.getCheckpoints(AGENT)).hasSize(2);
         }
-        var sweepLater = FilePerCheckpoint.config(root)
+        try (var provider = FileStorage.builder(FilePerCheckpoint.config(root).build())
                 .clock(java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(1)))
-                .build();
-        try (var provider = FileStorageProvider.of(sweepLater)) {
+                .build()) {
             assertThat(liveTemp).doesNotExist();
             assertThat(LayoutInspection.names(directory)).noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));
             assertThat(provider.getCheckpoints(AGENT)).hasSize(2);
@@ -135,8 +134,9 @@ class CrashLeftoversTest {
         Files.createLink(ids.resolve(FileNames.encode("cp-1")), temp);
         Files.setLastModifiedTime(temp, LONG_AGO);
 
-        try (var provider = FileStorageProvider.of(
-                FilePerCheckpoint.config(root).cleanUpOnOpen(false).build())) {
+        try (var provider = FileStorage.builder(
+                        FilePerCheckpoint.config(root).cleanUpOnOpen(false).build())
+                .build()) {
             var replacement = checkpoint(AGENT, 3, "cp-1", "next writer");
             provider.saveCheckpoint(AGENT, replacement);
             assertThat(provider.getCheckpoint(AGENT, "cp-1")).contains(replacement);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.internal.FileNames;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ class CrossProcessRaceTest {
     }
 
     private static void race(
-            FileStorageProvider provider, String writer, long start, ConcurrentHashMap<String, Set<Integer>> outcomes) {
+            StorageShell provider, String writer, long start, ConcurrentHashMap<String, Set<Integer>> outcomes) {
         Set<Integer> wins = new TreeSet<>();
         RacingWriter.race(provider, writer, VERSIONS, start, line -> {
             if (line.startsWith("won ")) {
@@ -112,7 +113,7 @@ class CrossProcessRaceTest {
 
         Path directory = LayoutInspection.agentDirectory(root, RacingWriter.AGENT);
         try (var provider = FilePerCheckpoint.provider(root);
-                var journals = FileStorageProvider.of(root)) {
+                var journals = FileStorage.builder(root).build()) {
             assertThat(journals.getCheckpoints(RacingWriter.AGENT))
                     .isEqualTo(provider.getCheckpoints(RacingWriter.AGENT));
             List<AgentCheckpoint> stored = provider.getCheckpoints(RacingWriter.AGENT);

@@ -30,16 +30,17 @@ class FileAsyncViewCompatibilityTest extends StorageProviderCompatibilityKit {
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
         return AsyncViewProvider.over(
-                FileStorageProvider.of(
-                        FileStorageConfig.custom().directory(root).build()),
+                FileStorage.builder(FileStorageConfig.custom().directory(root).build())
+                        .build(),
                 executor);
     }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
         return AsyncViewProvider.over(
-                FileStorageProvider.of(
-                        FileStorageConfig.custom().directory(root).build(), settings),
+                FileStorage.builder(FileStorageConfig.custom().directory(root).build())
+                        .settings(settings)
+                        .build(),
                 executor);
     }
 

@@ -12,6 +12,8 @@ class FileEveryLayerTest extends FileStorageProviderCompatibilityTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), KitSettings.everyLayer());
+        return FileStorage.builder(FileStorageConfig.custom().directory(root).build())
+                .settings(KitSettings.everyLayer())
+                .build();
     }
 }

@@ -60,8 +60,9 @@ class FileLayoutSafetyTest {
     @ValueSource(booleans = {true, false})
     void hostileIdsStayInsideTheRootAndRoundTrip(boolean journal) throws Exception {
         Path root = sandbox.resolve("store");
-        try (var provider = FileStorageProvider.of(
-                FilePerCheckpoint.config(root).journal(journal).build())) {
+        try (var provider = FileStorage.builder(
+                        FilePerCheckpoint.config(root).journal(journal).build())
+                .build()) {
             var saved = new ArrayList<AgentCheckpoint>();
             for (String agentId : HOSTILE) {
                 for (int i = 0; i < HOSTILE.size(); i += 7) {
@@ -110,7 +111,7 @@ class FileLayoutSafetyTest {
     @Test
     void aTooLongAgentIdKeepsItsRealIdInsideItsDirectory() throws Exception {
         String agentId = "🙂".repeat(128);
-        try (var provider = FileStorageProvider.of(sandbox)) {
+        try (var provider = FileStorage.builder(sandbox).build()) {
             provider.saveCheckpoint(agentId, checkpoint(agentId, 0));
             Path directory = LayoutInspection.agentDirectory(sandbox, agentId);
             assertThat(FileNames.isHashed(directory.getFileName().toString())).isTrue();
@@ -122,7 +123,7 @@ class FileLayoutSafetyTest {
 
     @Test
     void theJournalLayoutIsOneDirectoryPerAgentHoldingOneFile() throws Exception {
-        try (var provider = FileStorageProvider.of(sandbox)) {
+        try (var provider = FileStorage.builder(sandbox).build()) {
             provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 0, "First", "test"));
             provider.saveCheckpoint("Agent/1", checkpoint("Agent/1", 12, "Second", "test"));
         }
@@ -153,7 +154,7 @@ class FileLayoutSafetyTest {
 
     @Test
     void emptyAgentDirectoriesAndForeignEntriesAreNotAgents() throws Exception {
-        try (var provider = FileStorageProvider.of(sandbox)) {
+        try (var provider = FileStorage.builder(sandbox).build()) {
             provider.saveCheckpoint("kept", checkpoint("kept", 0));
             provider.saveCheckpoint("emptied", checkpoint("emptied", 0));
             provider.deleteCheckpoints("emptied");

@@ -1,5 +1,6 @@
 package dev.agentpersistence.file;
 
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 
 /** Providers that keep new agents as one file per checkpoint, for the tests of that form. */
@@ -12,7 +13,7 @@ public final class FilePerCheckpoint {
     }
 
     /** A provider over {@code root} writing one file per checkpoint. */
-    public static FileStorageProvider provider(Path root) {
-        return FileStorageProvider.of(config(root).build());
+    public static StorageShell provider(Path root) {
+        return FileStorage.builder(config(root).build()).build();
     }
 }

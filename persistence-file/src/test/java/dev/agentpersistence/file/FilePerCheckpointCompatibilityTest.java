@@ -14,6 +14,8 @@ class FilePerCheckpointCompatibilityTest extends FileStorageProviderCompatibilit
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return FileStorageProvider.of(FilePerCheckpoint.config(root).build(), settings);
+        return FileStorage.builder(FilePerCheckpoint.config(root).build())
+                .settings(settings)
+                .build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 import java.nio.file.Path;
 import java.util.Map;
@@ -23,6 +24,6 @@ class FileStorageDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected Class<?> expectedProviderType() {
-        return FileStorageProvider.class;
+        return StorageShell.class;
     }
 }

@@ -15,12 +15,15 @@ class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityK
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build());
+        return FileStorage.builder(FileStorageConfig.custom().directory(root).build())
+                .build();
     }
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        return FileStorageProvider.of(FileStorageConfig.custom().directory(root).build(), settings);
+        return FileStorage.builder(FileStorageConfig.custom().directory(root).build())
+                .settings(settings)
+                .build();
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,7 +29,7 @@ class FileStorageProviderFactoryTest {
         try (var provider = PersistenceStorageProviders.load("file", config)) {
             assertThat(provider)
                     .isInstanceOfSatisfying(
-                            FileStorageProvider.class,
+                            StorageShell.class,
                             file -> assertThat(file.storedForm()
                                             .orElseThrow()
                                             .writes()
@@ -45,14 +47,16 @@ class FileStorageProviderFactoryTest {
         var config = ProviderConfig.of(Map.of(
                 "agent.persistence.file.dir", root.toString(),
                 "AGENT_PERSISTENCE_FILE_FSYNC", "false",
-                "agent.persistence.file.skip-corrupt", "true",
+                "agent.persistence.skip-corrupt", "true",
                 "agent.persistence.file.temp-file-grace-period", "2h"));
-        try (var provider = (FileStorageProvider) new FileStorageProviderFactory().create(config)) {
-            FileStorageConfig settings = provider.config();
-            assertThat(settings.directory()).isEqualTo(root);
-            assertThat(settings.fsync()).isFalse();
-            assertThat(settings.skipCorrupt()).isTrue();
-            assertThat(settings.tempFileGracePeriod()).isEqualTo(Duration.ofHours(2));
+        FileStorageConfig settings = FileStorageConfig.from(config);
+        assertThat(settings.directory()).isEqualTo(root);
+        assertThat(settings.fsync()).isFalse();
+        assertThat(settings.tempFileGracePeriod()).isEqualTo(Duration.ofHours(2));
+        assertThat(StorageSettings.from(config).skipCorrupt()).isTrue();
+        try (var provider = new FileStorageProviderFactory().create(config)) {
+            provider.saveCheckpoint("a", checkpoint("a", 0));
+            assertThat(root.resolve("a")).isDirectory();
         }
     }
 
@@ -61,7 +65,6 @@ class FileStorageProviderFactoryTest {
         FileStorageConfig defaults = FileStorageConfig.ofDefaults();
         assertThat(defaults.directory()).isEqualTo(Path.of("agent-checkpoints"));
         assertThat(defaults.fsync()).isTrue();
-        assertThat(defaults.skipCorrupt()).isFalse();
         assertThat(defaults.cleanUpOnOpen()).isTrue();
         assertThat(defaults.tempFileGracePeriod()).isEqualTo(Duration.ofMinutes(10));
     }
@@ -81,11 +84,10 @@ class FileStorageProviderFactoryTest {
 
     @Test
     void aConfigCanBeCopiedAndChanged() {
-        var original =
-                FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
-        var copy = FileStorageConfig.from(original).fsync(false).build();
+        var original = FileStorageConfig.custom().directory(root).journal(false).build();
+        var copy = original.toBuilder().fsync(false).build();
         assertThat(copy.directory()).isEqualTo(root);
-        assertThat(copy.skipCorrupt()).isTrue();
+        assertThat(copy.journal()).isFalse();
         assertThat(copy.fsync()).isFalse();
         assertThat(original.fsync()).isTrue();
     }

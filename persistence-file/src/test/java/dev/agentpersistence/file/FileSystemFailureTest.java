@@ -21,7 +21,7 @@ class FileSystemFailureTest {
 
     @Test
     void aBlockedAgentDirectoryFailsTheSaveAndTheSameProviderWorksOnceItIsFreed() throws Exception {
-        try (var provider = FileStorageProvider.of(sandbox)) {
+        try (var provider = FileStorage.builder(sandbox).build()) {
             Path blocker = Files.writeString(LayoutInspection.agentDirectory(sandbox, "agent"), "in the way");
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", checkpoint("agent", 0)))
                     .isInstanceOf(StorageUnavailableException.class)

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.file.internal.FileNames;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,11 +30,11 @@ class IdIndexConsistencyTest {
     @TempDir
     Path root;
 
-    FileStorageProvider provider;
+    StorageShell provider;
 
     @BeforeEach
     void open() {
-        provider = FileStorageProvider.of(FilePerCheckpoint.config(root).build());
+        provider = FileStorage.builder(FilePerCheckpoint.config(root).build()).build();
     }
 
     @AfterEach

@@ -21,13 +21,13 @@ class JournalAgentsTest {
     @Test
     void agentIdsThatAreHashedOrNotPlainNamesWorkAsJournals() {
         var agents = List.of("x".repeat(FileNames.MAX_PLAIN_LENGTH + 50), "ünïcødé/with:odd*chars", "..", "CON", "a b");
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             for (String agent : agents) {
                 provider.saveCheckpoint(agent, checkpoint(agent, 0));
                 provider.saveCheckpoint(agent, checkpoint(agent, 1));
             }
         }
-        try (var journals = FileStorageProvider.of(root);
+        try (var journals = FileStorage.builder(root).build();
                 var files = FilePerCheckpoint.provider(root)) {
             for (var provider : List.of(journals, files)) {
                 assertThat(provider.listAgents()).containsExactlyInAnyOrderElementsOf(agents);
@@ -50,7 +50,7 @@ class JournalAgentsTest {
         String agent = "talkative";
         var history = new ArrayList<Message>();
         var saved = new ArrayList<AgentCheckpoint>();
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             for (int version = 0; version < 40; version++) {
                 for (int i = 0; i < 10; i++) {
                     history.add(Message.user("turn " + version + " message " + i + " " + "words ".repeat(20))
@@ -71,7 +71,7 @@ class JournalAgentsTest {
             assertThat(provider.deleteCheckpointsBefore(agent, 30)).isEqualTo(30);
             assertThat(provider.getCheckpoints(agent)).containsExactlyElementsOf(saved.subList(30, 40));
         }
-        try (var fresh = FileStorageProvider.of(root)) {
+        try (var fresh = FileStorage.builder(root).build()) {
             assertThat(fresh.getLatestCheckpoint(agent)).contains(saved.get(39));
             assertThat(fresh.getCheckpoint(agent, "cp-30")).contains(saved.get(30));
             assertThat(fresh.getCheckpoint(agent, "cp-29")).isEmpty();
@@ -85,7 +85,7 @@ class JournalAgentsTest {
         String agent = "busy";
         int threads = 8;
         int perThread = 25;
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             AllAtOnce.run(threads, first -> {
                 for (int i = 0; i < perThread; i++) {
                     long version = first + (long) i * threads;
@@ -110,11 +110,11 @@ class JournalAgentsTest {
         String agent = "\u20ac".repeat(dev.agentpersistence.Identifiers.MAX_LENGTH);
         String id = "\u6f22".repeat(dev.agentpersistence.Identifiers.MAX_LENGTH);
         var stored = checkpoint(agent, 3, id, "test");
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(agent, checkpoint(agent, 1));
             provider.saveCheckpoint(agent, stored);
         }
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThat(provider.getCheckpoint(agent, id)).contains(stored);
             assertThat(provider.getLatestCheckpoint(agent)).contains(stored);
             assertThat(provider.listAgents()).containsExactly(agent);

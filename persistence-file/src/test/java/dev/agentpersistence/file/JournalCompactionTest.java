@@ -40,7 +40,7 @@ class JournalCompactionTest {
         Path journal = JournalFiles.journal(root, AGENT);
         long appended = 0;
         long largest = 0;
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             for (int version = 0; version < 300; version++) {
                 long before = Files.exists(journal) ? Files.size(journal) : JournalFiles.FILE_HEADER_SIZE;
                 provider.saveCheckpoint(AGENT, padded(version));
@@ -65,7 +65,7 @@ class JournalCompactionTest {
             assertThat(provider.getCheckpoint(AGENT, "cp-5")).contains(reused);
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(padded(299), reused);
         }
-        try (var fresh = FileStorageProvider.of(root)) {
+        try (var fresh = FileStorage.builder(root).build()) {
             assertThat(fresh.getCheckpoints(AGENT))
                     .extracting(AgentCheckpoint::checkpointId)
                     .containsExactly("cp-299", "cp-5");
@@ -92,8 +92,8 @@ class JournalCompactionTest {
         var reads = new AtomicInteger();
         var writerConfig =
                 FileStorageConfig.custom().directory(root).fsync(false).build();
-        try (var writer = FileStorageProvider.of(writerConfig);
-                var other = FileStorageProvider.of(root)) {
+        try (var writer = FileStorage.builder(writerConfig).build();
+                var other = FileStorage.builder(root).build()) {
             var reader = sameInstance ? writer : other;
             writer.saveCheckpoint(AGENT, padded(0));
             completed.set(0);
@@ -176,7 +176,7 @@ class JournalCompactionTest {
         var done = new AtomicBoolean();
         var failures = new ConcurrentLinkedQueue<String>();
         var config = FileStorageConfig.custom().directory(root).fsync(false).build();
-        try (var provider = FileStorageProvider.of(config)) {
+        try (var provider = FileStorage.builder(config).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0, "cp-0", big));
             completed.set(0);
             var readers = new ArrayList<CompletableFuture<Void>>();
@@ -226,7 +226,7 @@ class JournalCompactionTest {
     @Test
     void deletingEveryCheckpointRemovesTheJournalAndTheAgent() throws Exception {
         Path journal = JournalFiles.journal(root, AGENT);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             provider.saveCheckpoint("other", checkpoint("other", 0));
@@ -247,7 +247,7 @@ class JournalCompactionTest {
     @Test
     void deletingBeforeTheNewestOfAllRemovesTheJournalToo() {
         Path journal = JournalFiles.journal(root, AGENT);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(provider.deleteCheckpointsBefore(AGENT, 2)).isEqualTo(2);
@@ -263,8 +263,8 @@ class JournalCompactionTest {
 
     @Test
     void anotherInstanceReadsTheNewJournalAfterTheOldOneWasDeleted() {
-        try (var writer = FileStorageProvider.of(root);
-                var reader = FileStorageProvider.of(root)) {
+        try (var writer = FileStorage.builder(root).build();
+                var reader = FileStorage.builder(root).build()) {
             writer.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             writer.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             assertThat(reader.getCheckpoints(AGENT)).hasSize(2);
@@ -300,8 +300,8 @@ class JournalCompactionTest {
         var old1 = checkpoint(AGENT, 1, "cp-b", "old");
         var new0 = checkpoint(AGENT, 0, "cp-c", "new");
         var new1 = checkpoint(AGENT, 1, "cp-d", "new");
-        try (var writer = FileStorageProvider.of(root);
-                var reader = FileStorageProvider.of(root)) {
+        try (var writer = FileStorage.builder(root).build();
+                var reader = FileStorage.builder(root).build()) {
             writer.saveCheckpoint(AGENT, old0);
             writer.saveCheckpoint(AGENT, old1);
             assertThat(reader.getCheckpoints(AGENT)).containsExactly(old0, old1);

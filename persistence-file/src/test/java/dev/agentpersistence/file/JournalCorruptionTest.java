@@ -32,7 +32,7 @@ class JournalCorruptionTest {
 
     @BeforeEach
     void saveFive() {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             for (int version = 0; version < 5; version++) {
                 provider.saveCheckpoint(AGENT, checkpoint(AGENT, version));
             }
@@ -46,7 +46,7 @@ class JournalCorruptionTest {
     void aFlippedByteInAMiddleDocumentIsReportedForThatCheckpointOnly() {
         JournalFiles.Rec damaged = records.get(2);
         JournalFiles.flipByte(journal, damaged.documentOffset() + damaged.documentLength() / 2);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThatThrownBy(() -> provider.getCheckpoint(AGENT, "cp-2"))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.agentId()).isEqualTo(AGENT);
@@ -74,8 +74,9 @@ class JournalCorruptionTest {
                             CorruptCheckpointException.class,
                             e -> assertThat(e.checkpointId()).isEqualTo("cp-2"));
         }
-        try (var skipping = FileStorageProvider.of(
-                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var skipping = FileStorage.builder(root)
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThat(skipping.getCheckpoints(AGENT))
                     .extracting(AgentCheckpoint::version)
                     .containsExactly(0L, 1L, 3L, 4L);
@@ -95,7 +96,7 @@ class JournalCorruptionTest {
         JournalFiles.flipByte(journal, damaged.offset() + 7); // inside the version
         byte[] before = Files.readAllBytes(journal);
         String span = "bytes " + damaged.offset() + " to " + next.offset();
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint(AGENT))
                     .isInstanceOfSatisfying(
                             CorruptCheckpointException.class,
@@ -110,8 +111,9 @@ class JournalCorruptionTest {
                             e -> assertThat(e.checkpointId()).isEqualTo("cp-2"))
                     .hasMessageContaining(span);
         }
-        try (var skipping = FileStorageProvider.of(
-                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var skipping = FileStorage.builder(root)
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThat(skipping.getCheckpoints(AGENT))
                     .extracting(AgentCheckpoint::version)
                     .containsExactly(0L, 1L, 3L, 4L);
@@ -136,7 +138,7 @@ class JournalCorruptionTest {
     void aSaveWithoutSkippingStillAppendsAfterADamagedSpan() throws Exception {
         JournalFiles.flipByte(journal, records.get(2).offset() + 7);
         long before = Files.size(journal);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 5));
             assertThat(provider.getCheckpoint(AGENT, "cp-5")).contains(checkpoint(AGENT, 5));
         }
@@ -147,7 +149,7 @@ class JournalCorruptionTest {
     void aDamagedFileHeaderMakesReadsAndSavesThrowAndLeavesTheFileAlone() throws Exception {
         JournalFiles.flipByte(journal, 12); // inside the generation
         byte[] before = Files.readAllBytes(journal);
-        try (var provider = FileStorageProvider.of(root);
+        try (var provider = FileStorage.builder(root).build();
                 var files = FilePerCheckpoint.provider(root)) {
             for (var p : List.of(provider, files)) {
                 assertThatThrownBy(() -> p.getLatestCheckpoint(AGENT))
@@ -165,8 +167,9 @@ class JournalCorruptionTest {
             }
         }
         // skipping corrupt data applies to reads; a save never skips
-        try (var skipping = FileStorageProvider.of(
-                FileStorageConfig.custom().directory(root).skipCorrupt(true).build())) {
+        try (var skipping = FileStorage.builder(root)
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThat(skipping.getCheckpoint(AGENT, "cp-1")).isEmpty();
             assertThatThrownBy(() -> skipping.saveCheckpoint(AGENT, checkpoint(AGENT, 5)))
                     .isInstanceOf(CorruptCheckpointException.class);
@@ -178,7 +181,7 @@ class JournalCorruptionTest {
     @Test
     void aRecordLargerThanTheMaximumCheckpointSizeIsCorrupt() {
         AgentCheckpoint big = bigCheckpoint(5);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, big);
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 6));
         }
@@ -187,8 +190,10 @@ class JournalCorruptionTest {
         assertThat(bigRecord.documentLength()).isGreaterThan(8 * 1024);
 
         var small = StorageSettings.custom().maxCheckpointSize(8 * 1024).build();
-        try (var provider = FileStorageProvider.of(
-                FileStorageConfig.custom().directory(root).build(), small)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build())
+                .settings(small)
+                .build()) {
             assertThatThrownBy(() -> provider.getCheckpoint(AGENT, "big"))
                     .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
                         assertThat(e.checkpointId()).isEqualTo("big");
@@ -213,7 +218,7 @@ class JournalCorruptionTest {
     @Test
     void aSaveKeepsACompleteRecordAfterADamagedSpanEvenWhenItIsLargerThanTheMaximumSize() throws Exception {
         AgentCheckpoint big = bigCheckpoint(5);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, big);
         }
         JournalFiles.Rec bigRecord = JournalFiles.checkpoints(journal).get(5);
@@ -222,9 +227,9 @@ class JournalCorruptionTest {
         byte[] before = Files.readAllBytes(journal);
 
         var small = StorageSettings.custom().maxCheckpointSize(8 * 1024).build();
-        var skipping =
-                FileStorageConfig.custom().directory(root).skipCorrupt(true).build();
-        try (var provider = FileStorageProvider.of(skipping, small)) {
+        try (var provider = FileStorage.builder(root)
+                .settings(StorageSettings.from(small).skipCorrupt(true).build())
+                .build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 6));
         }
         byte[] after = Files.readAllBytes(journal);
@@ -233,7 +238,9 @@ class JournalCorruptionTest {
                         "the first byte the save changed (of %s before it; the big record is at %s to %s)",
                         before.length, bigRecord.offset(), bigRecord.end())
                 .isEqualTo(before.length);
-        try (var provider = FileStorageProvider.of(skipping)) {
+        try (var provider = FileStorage.builder(root)
+                .settings(StorageSettings.custom().skipCorrupt(true).build())
+                .build()) {
             assertThat(provider.getCheckpoint(AGENT, "big")).contains(big);
             assertThat(provider.getCheckpoint(AGENT, "cp-6")).contains(checkpoint(AGENT, 6));
         }
@@ -249,7 +256,7 @@ class JournalCorruptionTest {
     void aDamagedJournalIsNotCompactedSoItsDamageIsNeverDroppedSilently() throws Exception {
         String padding = noise(20_000);
         String agent = "big-records";
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             for (int version = 0; version < 10; version++) {
                 provider.saveCheckpoint(agent, checkpoint(agent, version, "cp-" + version, padding));
             }
@@ -257,7 +264,7 @@ class JournalCorruptionTest {
         Path bigJournal = JournalFiles.journal(root, agent);
         JournalFiles.flipByte(
                 bigJournal, JournalFiles.checkpoints(bigJournal).get(8).offset() + 7);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThatThrownBy(() -> provider.getCheckpoints(agent)).isInstanceOf(CorruptCheckpointException.class);
             long before = JournalFiles.size(bigJournal);
             assertThat(before).isGreaterThan(150_000);

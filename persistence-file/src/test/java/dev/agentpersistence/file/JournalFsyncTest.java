@@ -17,8 +17,9 @@ class JournalFsyncTest {
     @Test
     void theFirstSaveForcesTheJournalAndTheNewDirectoriesThenEachSaveForcesOnlyTheJournal() {
         var fsync = new FsyncTest.RecordingFsync();
-        try (var provider = new FileStorageProvider(
-                FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build(), fsync)
+                .build()) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             assertThat(fsync.events)
                     .as("the agent directory's entry in the root, the journal, its entry in the agent directory")
@@ -54,8 +55,9 @@ class JournalFsyncTest {
     @Test
     void theFirstSaveOfAnotherAgentSyncsItsNewDirectoryAgain() {
         var fsync = new FsyncTest.RecordingFsync();
-        try (var provider = new FileStorageProvider(
-                FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build(), fsync)
+                .build()) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             fsync.events.clear();
             provider.saveCheckpoint("b", checkpoint("b", 0));
@@ -67,8 +69,9 @@ class JournalFsyncTest {
     @Test
     void aSaveRefusedForATakenVersionForcesNothing() {
         var fsync = new FsyncTest.RecordingFsync();
-        try (var provider = new FileStorageProvider(
-                FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build(), fsync)
+                .build()) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             fsync.events.clear();
             try {
@@ -85,8 +88,9 @@ class JournalFsyncTest {
     void aCompactionForcesTheCutTheNewFileAndThenTheAgentDirectory() {
         var fsync = new FsyncTest.RecordingFsync();
         String padding = "p".repeat(2000);
-        try (var provider = new FileStorageProvider(
-                FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build(), fsync)
+                .build()) {
             int version = 0;
             while (true) {
                 provider.saveCheckpoint("a", checkpoint("a", version, "cp-" + version, padding));
@@ -123,8 +127,9 @@ class JournalFsyncTest {
         java.nio.file.Files.createDirectories(LayoutInspection.agentDirectory(root, "a"));
         java.nio.file.Files.createFile(JournalFiles.journal(root, "a"));
         var fsync = new FsyncTest.RecordingFsync();
-        try (var provider = new FileStorageProvider(
-                FileStorageConfig.custom().directory(root).build(), fsync)) {
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build(), fsync)
+                .build()) {
             provider.saveCheckpoint("a", checkpoint("a", 0));
             assertThat(provider.getCheckpoints("a")).containsExactly(checkpoint("a", 0));
         }

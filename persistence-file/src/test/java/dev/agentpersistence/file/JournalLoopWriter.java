@@ -22,11 +22,12 @@ public final class JournalLoopWriter {
         Path progressFile = Path.of(args[3]);
         int keep = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         String writer = keep > 0 ? PADDED_WRITER : WRITER;
-        try (var provider = FileStorageProvider.of(FileStorageConfig.custom()
-                        .directory(root)
-                        .journal(true)
-                        .fsync(true)
-                        .build());
+        try (var provider = FileStorage.builder(FileStorageConfig.custom()
+                                .directory(root)
+                                .journal(true)
+                                .fsync(true)
+                                .build())
+                        .build();
                 var progress = new java.io.FileOutputStream(progressFile.toFile(), true)) {
             for (long version = first; version < first + 1_000_000; version++) {
                 provider.saveCheckpoint(agentId, TestCheckpoints.checkpoint(agentId, version, "cp-" + version, writer));

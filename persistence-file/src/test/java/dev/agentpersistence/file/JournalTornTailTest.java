@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.storage.StorageShell;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ class JournalTornTailTest {
 
     @BeforeEach
     void saveThree() throws IOException {
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 1));
             journal = JournalFiles.journal(root, AGENT);
@@ -57,7 +58,7 @@ class JournalTornTailTest {
         long cutAt = kept > 0 ? twoRecords + kept : threeRecords.length + kept;
         assertThat(cutAt).isBetween(twoRecords + 1, twoRecords + lastRecord - 1);
         truncate(twoRecords);
-        try (var reader = FileStorageProvider.of(root)) {
+        try (var reader = FileStorage.builder(root).build()) {
             assertThat(reader.getCheckpoints(AGENT)).hasSize(2);
             // the append of version 2 got this far when the writer crashed
             Files.write(
@@ -65,7 +66,7 @@ class JournalTornTailTest {
                     Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) cutAt),
                     StandardOpenOption.APPEND);
             assertSeesVersionsZeroAndOne(reader);
-            try (var fresh = FileStorageProvider.of(root);
+            try (var fresh = FileStorage.builder(root).build();
                     var files = FilePerCheckpoint.provider(root)) {
                 assertSeesVersionsZeroAndOne(fresh);
                 assertSeesVersionsZeroAndOne(files);
@@ -87,7 +88,7 @@ class JournalTornTailTest {
     @Test
     void aRecordCutAtTheEndCanBeReplacedByAnotherCheckpointOfTheSameVersion() throws IOException {
         truncate(twoRecords + 40);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             var other = checkpoint(AGENT, 2, "another-id", "a longer writer name than before");
             provider.saveCheckpoint(AGENT, other);
             assertThat(provider.getCheckpoint(AGENT, "another-id")).contains(other);
@@ -105,11 +106,11 @@ class JournalTornTailTest {
     @ParameterizedTest(name = "{0} zero bytes at the end")
     @ValueSource(ints = {1, 22, 23, 100, 70_000})
     void zerosAtTheEndAreIgnoredByReadersAndRemovedByTheNextSave(int zeros) throws IOException {
-        try (var reader = FileStorageProvider.of(root)) {
+        try (var reader = FileStorage.builder(root).build()) {
             assertThat(reader.getCheckpoints(AGENT)).hasSize(3);
             Files.write(journal, new byte[zeros], StandardOpenOption.APPEND);
             assertSeesVersionsZeroToTwo(reader);
-            try (var fresh = FileStorageProvider.of(root)) {
+            try (var fresh = FileStorage.builder(root).build()) {
                 assertSeesVersionsZeroToTwo(fresh);
                 fresh.saveCheckpoint(AGENT, checkpoint(AGENT, 3));
             }
@@ -136,7 +137,7 @@ class JournalTornTailTest {
         Files.createDirectories(directory);
         Path torn = JournalFiles.journal(root, agent);
         Files.write(torn, Arrays.copyOf(threeRecords, length)); // a prefix of a real file header
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThat(provider.getLatestCheckpoint(agent)).isEmpty();
             assertThat(provider.getCheckpoints(agent)).isEmpty();
             assertThat(provider.getCheckpoint(agent, "cp-0")).isEmpty();
@@ -172,7 +173,7 @@ class JournalTornTailTest {
         int firstRecordEnd = (int) JournalFiles.checkpoints(journal).get(0).end();
         Files.write(torn, Arrays.copyOf(threeRecords, JournalFiles.FILE_HEADER_SIZE + kept));
         assertThat(JournalFiles.FILE_HEADER_SIZE + kept).isLessThan(firstRecordEnd);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThat(provider.getLatestCheckpoint(agent)).isEmpty();
             assertThat(provider.getCheckpoints(agent)).isEmpty();
             assertThat(provider.listAgents())
@@ -192,7 +193,7 @@ class JournalTornTailTest {
                 journal,
                 Arrays.copyOfRange(threeRecords, (int) twoRecords, (int) twoRecords + 50),
                 StandardOpenOption.APPEND);
-        try (var provider = FileStorageProvider.of(root)) {
+        try (var provider = FileStorage.builder(root).build()) {
             assertThat(provider.deleteCheckpointsBefore(AGENT, 1)).isEqualTo(1);
             assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 1));
             var records = JournalFiles.records(journal); // strict: the torn bytes are gone
@@ -217,7 +218,7 @@ class JournalTornTailTest {
         }
     }
 
-    private static void assertSeesVersionsZeroAndOne(FileStorageProvider provider) {
+    private static void assertSeesVersionsZeroAndOne(StorageShell provider) {
         assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 1));
         assertThat(provider.getCheckpoints(AGENT)).containsExactly(checkpoint(AGENT, 0), checkpoint(AGENT, 1));
         assertThat(provider.getCheckpoint(AGENT, "cp-2")).isEmpty();
@@ -228,7 +229,7 @@ class JournalTornTailTest {
         assertThat(provider.listAgents()).containsExactly(AGENT);
     }
 
-    private static void assertSeesVersionsZeroToTwo(FileStorageProvider provider) {
+    private static void assertSeesVersionsZeroToTwo(StorageShell provider) {
         assertThat(provider.getLatestCheckpoint(AGENT)).contains(checkpoint(AGENT, 2));
         assertThat(provider.getCheckpoints(AGENT))
                 .extracting(AgentCheckpoint::version)

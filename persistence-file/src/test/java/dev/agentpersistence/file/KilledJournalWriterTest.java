@@ -59,7 +59,7 @@ class KilledJournalWriterTest {
                 tail = "left a torn record (" + torn.getMessage() + ")";
             }
 
-            try (var provider = FileStorageProvider.of(root)) {
+            try (var provider = FileStorage.builder(root).build()) {
                 for (long version : printed) {
                     assertThat(provider.getCheckpoint(AGENT, "cp-" + version))
                             .as("round %s, version %s", round, version)
@@ -119,7 +119,7 @@ class KilledJournalWriterTest {
             }
             assertThat(saved).as("round %s", round).isNotEmpty();
             long lastPrinted = saved.get(saved.size() - 1);
-            try (var provider = FileStorageProvider.of(root)) {
+            try (var provider = FileStorage.builder(root).build()) {
                 assertThat(LayoutInspection.names(journal.getParent()))
                         .as("round %s", round)
                         .noneMatch(name -> name.startsWith(FileNames.TEMP_PREFIX));

@@ -63,7 +63,7 @@ class KilledWriterTest {
         kill();
         // no clean-up on open: the writer itself must recognise the dead holder
         var config = FilePerCheckpoint.config(root).cleanUpOnOpen(false).build();
-        try (var provider = FileStorageProvider.of(config)) {
+        try (var provider = FileStorage.builder(config).build()) {
             long started = System.nanoTime();
             provider.saveCheckpoint(AGENT, retried);
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(PROMPTLY);

@@ -7,6 +7,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.file.internal.FileNames;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class MixedFormsTest {
             files.saveCheckpoint("a", checkpoint("a", 0));
             files.saveCheckpoint("a", checkpoint("a", 1));
         }
-        try (var journals = FileStorageProvider.of(root)) {
+        try (var journals = FileStorage.builder(root).build()) {
             journals.saveCheckpoint("a", checkpoint("a", 2));
             journals.saveCheckpoint("a", checkpoint("a", 3));
             assertThat(journals.getCheckpoints("a"))
@@ -52,7 +53,7 @@ class MixedFormsTest {
 
     @Test
     void anAgentKeptAsAJournalGetsTheSavesOfAFilesProvider() {
-        try (var journals = FileStorageProvider.of(root)) {
+        try (var journals = FileStorage.builder(root).build()) {
             journals.saveCheckpoint("a", checkpoint("a", 0));
         }
         try (var files = FilePerCheckpoint.provider(root)) {
@@ -75,7 +76,7 @@ class MixedFormsTest {
     @Test
     void providersOfBothSettingsReadBothForms() {
         try (var files = FilePerCheckpoint.provider(root);
-                var journals = FileStorageProvider.of(root)) {
+                var journals = FileStorage.builder(root).build()) {
             for (int version = 0; version < 4; version++) {
                 files.saveCheckpoint("in-files", checkpoint("in-files", version));
                 journals.saveCheckpoint("in-journal", checkpoint("in-journal", version));
@@ -86,7 +87,7 @@ class MixedFormsTest {
         assertThat(LayoutInspection.agentDirectory(root, "in-files").resolve(FileNames.JOURNAL_FILE))
                 .doesNotExist();
         try (var files = FilePerCheckpoint.provider(root);
-                var journals = FileStorageProvider.of(root)) {
+                var journals = FileStorage.builder(root).build()) {
             for (var provider : List.of(files, journals)) {
                 assertThat(provider.listAgents()).containsExactlyInAnyOrder("in-files", "in-journal");
                 for (String agent : List.of("in-files", "in-journal")) {
@@ -134,9 +135,9 @@ class MixedFormsTest {
             String agent = "fresh-" + round;
             int threads = 8;
             int perThread = 6;
-            var providers = new ArrayList<FileStorageProvider>();
+            var providers = new ArrayList<StorageShell>();
             for (int thread = 0; thread < threads; thread++) {
-                providers.add(thread % 2 == 0 ? FileStorageProvider.of(root) : FilePerCheckpoint.provider(root));
+                providers.add(thread % 2 == 0 ? FileStorage.builder(root).build() : FilePerCheckpoint.provider(root));
             }
             try {
                 AllAtOnce.run(threads, first -> {
@@ -148,12 +149,12 @@ class MixedFormsTest {
                     }
                 });
             } finally {
-                providers.forEach(FileStorageProvider::close);
+                providers.forEach(StorageShell::close);
             }
 
             int count = threads * perThread;
             try (var files = FilePerCheckpoint.provider(root);
-                    var journals = FileStorageProvider.of(root)) {
+                    var journals = FileStorage.builder(root).build()) {
                 for (var provider : List.of(files, journals)) {
                     List<AgentCheckpoint> stored = provider.getCheckpoints(agent);
                     assertThat(stored)
@@ -199,7 +200,7 @@ class MixedFormsTest {
         for (int round = 0; round < 20; round++) {
             String agent = "contested-" + round;
             boolean existing = round % 2 == 1; // odd rounds: the agent has a checkpoint already (kept as a journal)
-            try (var journals = FileStorageProvider.of(root);
+            try (var journals = FileStorage.builder(root).build();
                     var files = FilePerCheckpoint.provider(root)) {
                 if (existing) {
                     journals.saveCheckpoint(agent, checkpoint(agent, 0));
@@ -230,7 +231,7 @@ class MixedFormsTest {
         }
     }
 
-    private static Object attempt(CyclicBarrier barrier, FileStorageProvider provider, AgentCheckpoint checkpoint) {
+    private static Object attempt(CyclicBarrier barrier, StorageShell provider, AgentCheckpoint checkpoint) {
         try {
             barrier.await(30, TimeUnit.SECONDS);
             provider.saveCheckpoint(checkpoint.agentId(), checkpoint);

@@ -1,6 +1,7 @@
 package dev.agentpersistence.file;
 
 import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -48,16 +49,19 @@ public final class RacingWriter {
      * A provider for racing, keeping new agents as a journal or as one file per checkpoint. Exclusivity rests on atomic
      * links and the agent's lock, not on fsync; without fsync saves are short enough for the slots.
      */
-    static FileStorageProvider open(Path root, boolean journal) {
-        return FileStorageProvider.of(
-                FilePerCheckpoint.config(root).journal(journal).fsync(false).build());
+    static StorageShell open(Path root, boolean journal) {
+        return FileStorage.builder(FilePerCheckpoint.config(root)
+                        .journal(journal)
+                        .fsync(false)
+                        .build())
+                .build();
     }
 
     /**
      * Runs the save and conflict paths a few times on a separate agent, so that class loading and compilation do not
      * make one writer start the race far behind.
      */
-    static void warmUp(FileStorageProvider provider, String writer) {
+    static void warmUp(StorageShell provider, String writer) {
         String agent = "warm-up-" + writer;
         for (int version = 0; version < 40; version++) {
             provider.saveCheckpoint(agent, TestCheckpoints.checkpoint(agent, version));
@@ -72,7 +76,7 @@ public final class RacingWriter {
     }
 
     /** Saves the versions from {@code startMillis} (epoch) on; reports each outcome to {@code out}. */
-    static void race(FileStorageProvider provider, String writer, int count, long startMillis, Consumer<String> out) {
+    static void race(StorageShell provider, String writer, int count, long startMillis, Consumer<String> out) {
         var random = new Random();
         for (int version = 0; version < count; version++) {
             long wait = startMillis + version * SLOT_MILLIS - System.currentTimeMillis();

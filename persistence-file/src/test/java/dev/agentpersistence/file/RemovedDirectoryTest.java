@@ -32,7 +32,7 @@ class RemovedDirectoryTest {
     @Test
     void aSaveAfterTheAgentDirectoryWasRemovedCreatesItAgain() throws IOException {
         try (var provider =
-                FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
+                FileStorage.builder(FilePerCheckpoint.config(root).build()).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT));
 
@@ -48,7 +48,7 @@ class RemovedDirectoryTest {
     @Test
     void aSaveAfterTheIdIndexWasRemovedCreatesItAgain() throws IOException {
         try (var provider =
-                FileStorageProvider.of(FilePerCheckpoint.config(root).build())) {
+                FileStorage.builder(FilePerCheckpoint.config(root).build()).build()) {
             provider.saveCheckpoint(AGENT, checkpoint(AGENT, 0));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.IDS_DIRECTORY));
 

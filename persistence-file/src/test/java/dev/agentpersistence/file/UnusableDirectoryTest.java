@@ -27,7 +27,7 @@ class UnusableDirectoryTest {
         Path file = Files.writeString(sandbox.resolve("a-file"), "x");
         Path root = file.resolve("checkpoints");
 
-        assertThatThrownBy(() -> FileStorageProvider.of(root))
+        assertThatThrownBy(() -> FileStorage.builder(root).build())
                 .isInstanceOf(StorageConfigurationException.class)
                 .isNotInstanceOf(StorageUnavailableException.class)
                 .hasMessageContaining(root.toString())
@@ -38,7 +38,7 @@ class UnusableDirectoryTest {
     void aRootThatIsAFileIsAConfigurationError() throws Exception {
         Path root = Files.writeString(sandbox.resolve("not-a-directory"), "x");
 
-        assertThatThrownBy(() -> FileStorageProvider.of(root))
+        assertThatThrownBy(() -> FileStorage.builder(root).build())
                 .isInstanceOf(StorageConfigurationException.class)
                 .hasMessageContaining(root.toString())
                 .hasMessageContaining("is not a directory");
@@ -55,12 +55,12 @@ class UnusableDirectoryTest {
                     "permissions are not enforced for this user (running as root?); the regular-file variant covers "
                             + "the check");
 
-            assertThatThrownBy(() -> FileStorageProvider.of(locked))
+            assertThatThrownBy(() -> FileStorage.builder(locked).build())
                     .isInstanceOf(StorageConfigurationException.class)
                     .hasMessageContaining(locked.toString())
                     .hasMessageContaining("not writable");
             Path below = locked.resolve("checkpoints");
-            assertThatThrownBy(() -> FileStorageProvider.of(below))
+            assertThatThrownBy(() -> FileStorage.builder(below).build())
                     .isInstanceOf(StorageConfigurationException.class)
                     .hasMessageContaining(below.toString())
                     .hasMessageContaining("cannot be created");
@@ -71,7 +71,7 @@ class UnusableDirectoryTest {
 
     @Test
     void aUsableRootLeavesNoProbeFileBehind() throws Exception {
-        try (var provider = FileStorageProvider.of(sandbox.resolve("fresh"))) {
+        try (var provider = FileStorage.builder(sandbox.resolve("fresh")).build()) {
             assertThat(provider).isNotNull();
         }
 

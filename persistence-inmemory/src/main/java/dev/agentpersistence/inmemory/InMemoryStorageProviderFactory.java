@@ -4,13 +4,10 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
-import java.time.Clock;
-import java.util.Objects;
 
 /**
- * Discovers {@link InMemoryStorageProvider} under the name {@value #NAME}; it reads the settings every provider shares
- * ({@link StorageSettings#from(ProviderConfig)}, incremental history on unless set).
+ * Discovers the in-memory provider under the name {@value #NAME}: {@link InMemoryStorage#builder()} with the keys every
+ * provider shares.
  */
 public final class InMemoryStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -24,7 +21,6 @@ public final class InMemoryStorageProviderFactory implements PersistenceStorageP
     /** A new, empty store; each call returns an independent one. */
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        return new InMemoryStorageProvider(StorageSettings.from(config), Clock.systemUTC());
+        return InMemoryStorage.builder().config(config).build();
     }
 }

@@ -19,7 +19,7 @@ class InMemoryDeletionRaceTest {
     @Test
     @Timeout(60)
     void everySaveIsEitherCountedByADeletionOrStillStored() throws Exception {
-        var provider = new InMemoryStorageProvider();
+        var provider = InMemoryStorage.builder().build();
         int savers = 6;
         int savesEach = 2_000;
         var pool = Executors.newFixedThreadPool(savers + 1);

@@ -1,6 +1,7 @@
 package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 
 /** {@code inmemory} is discovered through {@link java.util.ServiceLoader}. */
@@ -18,7 +19,7 @@ class InMemoryDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected Class<?> expectedProviderType() {
-        return InMemoryStorageProvider.class;
+        return StorageShell.class;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.agentpersistence.inmemory;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.KitSettings;
 import java.time.Clock;
 
@@ -13,6 +14,9 @@ class InMemoryEveryLayerTest extends InMemoryStorageProviderTest {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return new InMemoryStorageProvider(backend(), KitSettings.everyLayer(), Clock.systemUTC());
+        return StorageShell.builder(backend())
+                .settings(KitSettings.everyLayer())
+                .clock(Clock.systemUTC())
+                .build();
     }
 }

@@ -9,6 +9,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.Checkpoints;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** Callers cannot change stored checkpoints through JSON nodes they handed over or read back. */
 class InMemoryIsolationTest {
-    private final InMemoryStorageProvider provider = new InMemoryStorageProvider();
+    private final StorageShell provider = InMemoryStorage.builder().build();
 
     @AfterEach
     void close() {
@@ -118,7 +119,7 @@ class InMemoryIsolationTest {
 
     @Test
     void instancesAreIndependentStores() {
-        var other = new InMemoryStorageProvider();
+        var other = InMemoryStorage.builder().build();
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         assertThat(other.getCheckpoints("agent")).isEmpty();
         assertThat(other.listAgents()).isEmpty();

@@ -19,7 +19,7 @@ class InMemorySettingsAndSharingTest {
 
     @Test
     void incrementalHistoryIsOnByDefaultInCodeAndThroughDiscovery() {
-        try (var inCode = new InMemoryStorageProvider();
+        try (var inCode = InMemoryStorage.builder().build();
                 var discovered = (StorageShell) new InMemoryStorageProviderFactory().create(ProviderConfig.empty());
                 var switchedOff = (StorageShell) new InMemoryStorageProviderFactory()
                         .create(ProviderConfig.of(Map.of("agent.persistence.history.incremental", "false")))) {
@@ -39,7 +39,10 @@ class InMemorySettingsAndSharingTest {
     @Test
     void aClosingShellLeavesTheOthersOverTheSameBackendWorking() {
         var backend = new InMemoryStorageBackend(Clock.systemUTC());
-        var first = new InMemoryStorageProvider(backend, InMemoryStorageProvider.defaultSettings(), Clock.systemUTC());
+        var first = StorageShell.builder(backend)
+                .settings(StorageSettings.ofDefaults())
+                .clock(Clock.systemUTC())
+                .build();
         var second = StorageShell.builder(backend.share())
                 .settings(StorageSettings.ofDefaults())
                 .build();

@@ -28,7 +28,10 @@ class InMemoryStorageProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return new InMemoryStorageProvider(backend(), InMemoryStorageProvider.defaultSettings(), Clock.systemUTC());
+        return StorageShell.builder(backend())
+                .settings(StorageSettings.ofDefaults())
+                .clock(Clock.systemUTC())
+                .build();
     }
 
     @Override

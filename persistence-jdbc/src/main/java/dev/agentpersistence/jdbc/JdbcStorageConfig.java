@@ -3,14 +3,13 @@ package dev.agentpersistence.jdbc;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Immutable settings of a {@link JdbcStorageProvider}, each declared once below. Build with {@link #custom()}, start
+ * Immutable settings of the JDBC provider ({@link JdbcStorage}), each declared once below; the time to live and the
+ * clock are the shell's ({@link dev.agentpersistence.storage.StorageSettings}). Build with {@link #custom()}, start
  * from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
  * <p>When the provider is built over a {@code DataSource} or {@code Jdbi} the application already has, only
@@ -56,23 +55,16 @@ public final class JdbcStorageConfig {
                     Duration.ofSeconds(10),
                     "SQLite: how long a statement waits for another process's write lock.")
             .checkedBy(timeout -> timeout.toMillis() > Integer.MAX_VALUE ? "at most 24 days" : null);
-    /** Time to live of each checkpoint, counted from its save. */
-    public static final Setting<Duration> TTL = Setting.duration(
-            "agent.persistence.jdbc.ttl",
-            null,
-            "Time to live of each checkpoint from its save (30d, 12h); expired ones go at the next deleteExpired().");
     /** Every JDBC setting, in documentation order. */
     public static final List<Setting<?>> SETTINGS =
-            List.of(URL, USER, PASSWORD, POOL_SIZE, TABLE_PREFIX, MIGRATE, CONNECTION_TIMEOUT, BUSY_TIMEOUT, TTL);
+            List.of(URL, USER, PASSWORD, POOL_SIZE, TABLE_PREFIX, MIGRATE, CONNECTION_TIMEOUT, BUSY_TIMEOUT);
 
     private static final JdbcStorageConfig DEFAULTS = custom().build();
 
     private final SettingValues values;
-    private final Clock clock;
 
-    private JdbcStorageConfig(SettingValues values, Clock clock) {
+    private JdbcStorageConfig(SettingValues values) {
         this.values = values;
-        this.clock = clock;
     }
 
     /** The defaults: an SQLite file in the working directory, prefix {@code agent_}, migrations on. */
@@ -82,12 +74,12 @@ public final class JdbcStorageConfig {
 
     /** A builder holding the defaults. */
     public static Builder custom() {
-        return new Builder(SettingValues.defaults(SETTINGS), Clock.systemUTC());
+        return new Builder(SettingValues.defaults(SETTINGS));
     }
 
     /** A builder pre-filled with these settings. */
     public Builder toBuilder() {
-        return new Builder(values, clock);
+        return new Builder(values);
     }
 
     /**
@@ -96,7 +88,7 @@ public final class JdbcStorageConfig {
      * @throws dev.agentpersistence.PersistenceException when a value is malformed or out of range
      */
     public static JdbcStorageConfig from(ProviderConfig config) {
-        return new JdbcStorageConfig(SettingValues.read(SETTINGS, config), Clock.systemUTC());
+        return new JdbcStorageConfig(SettingValues.read(SETTINGS, config));
     }
 
     /** The JDBC URL. */
@@ -139,16 +131,6 @@ public final class JdbcStorageConfig {
         return values.get(BUSY_TIMEOUT);
     }
 
-    /** How long a checkpoint lives after its save, if limited (stored in the {@code expires_at} column). */
-    public Optional<Duration> ttl() {
-        return values.find(TTL);
-    }
-
-    /** The clock for expiry times and history segment write times. */
-    public Clock clock() {
-        return clock;
-    }
-
     /** The settings, password hidden. */
     @Override
     public String toString() {
@@ -158,11 +140,9 @@ public final class JdbcStorageConfig {
     /** Builds {@link JdbcStorageConfig}s; every setter checks its argument against the declaration. */
     public static final class Builder {
         private SettingValues values;
-        private Clock clock;
 
-        private Builder(SettingValues values, Clock clock) {
+        private Builder(SettingValues values) {
             this.values = values;
-            this.clock = clock;
         }
 
         /**
@@ -216,29 +196,9 @@ public final class JdbcStorageConfig {
             return this;
         }
 
-        /**
-         * Each checkpoint expires this long (positive) after its save; see {@code JdbcStorageProvider.deleteExpired()}.
-         */
-        public Builder ttl(Duration ttl) {
-            values = values.with(TTL, ttl);
-            return this;
-        }
-
-        /** Checkpoints never expire (the default). */
-        public Builder noTtl() {
-            values = values.without(TTL);
-            return this;
-        }
-
-        /** The clock for expiry and segment write times (default the system clock, UTC). */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
         /** The settings. */
         public JdbcStorageConfig build() {
-            return new JdbcStorageConfig(values, clock);
+            return new JdbcStorageConfig(values);
         }
     }
 }

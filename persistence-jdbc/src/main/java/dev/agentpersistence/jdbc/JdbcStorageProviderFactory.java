@@ -5,13 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * Discovers the JDBC provider under the name {@value #NAME}; reads the {@code agent.persistence.jdbc.*} keys described
- * in {@link JdbcStorageConfig}, and the keys every provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Discovers the JDBC provider under the name {@value #NAME}: {@link JdbcStorage#builder(JdbcStorageConfig)} over the
+ * {@code agent.persistence.jdbc.*} keys of {@link JdbcStorageConfig}, with the keys every provider shares.
  */
 public final class JdbcStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -27,10 +25,8 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        return JdbcStorageProvider.builder()
-                .config(JdbcStorageConfig.from(config))
-                .settings(StorageSettings.from(config))
+        return JdbcStorage.builder(JdbcStorageConfig.from(config))
+                .config(config)
                 .build();
     }
 

@@ -6,6 +6,7 @@ import dev.agentpersistence.jdbc.internal.Dialect;
 import dev.agentpersistence.jdbc.internal.Dialects;
 import dev.agentpersistence.jdbc.internal.Migration;
 import dev.agentpersistence.jdbc.internal.SchemaMigrator;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ class ConcurrentMigrationTest {
     @ValueSource(strings = {"sqlite", "h2", "postgres", "mariadb"})
     void providersStartingTogetherAllSucceed(String name) throws Exception {
         try (TestDatabase database = open(name)) {
-            var providers = new ArrayList<JdbcStorageProvider>();
+            var providers = new ArrayList<StorageShell>();
             try {
                 for (int i = 0; i < CONTENDERS; i++) {
                     providers.add(database.newProvider());
@@ -58,7 +59,7 @@ class ConcurrentMigrationTest {
                         .toList());
                 assertThat(counts).containsOnly(0);
             } finally {
-                providers.forEach(JdbcStorageProvider::close);
+                providers.forEach(StorageShell::close);
             }
             assertThat(versionRows(database))
                     .containsExactlyElementsOf(

@@ -1,7 +1,6 @@
 package dev.agentpersistence.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -10,7 +9,6 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * A provider over a data source or {@code Jdbi} the application owns: the dialect is detected, the source stays open.
@@ -26,10 +24,7 @@ class ExternalDataSourceTest {
             hikari.setJdbcUrl(database.url());
             hikari.setMaximumPoolSize(2);
             try (var pool = new HikariDataSource(hikari)) {
-                var provider = JdbcStorageProvider.builder()
-                        .config(database.config())
-                        .dataSource(pool)
-                        .build();
+                var provider = JdbcStorage.builder(database.config(), pool).build();
                 provider.saveCheckpoint("app", JdbcProviderTestBase.checkpoint("app", 0));
                 assertThat(provider.getLatestCheckpoint("app")).isPresent();
                 assertThat(provider.toString()).contains("SQLite").contains(database.url());
@@ -53,10 +48,7 @@ class ExternalDataSourceTest {
             var source = new JdbcDataSource();
             source.setURL(database.url());
             Jdbi jdbi = Jdbi.create(source);
-            try (var provider = JdbcStorageProvider.builder()
-                    .config(database.config())
-                    .jdbi(jdbi)
-                    .build()) {
+            try (var provider = JdbcStorage.builder(database.config(), jdbi).build()) {
                 provider.saveCheckpoint("app", JdbcProviderTestBase.checkpoint("app", 0));
                 assertThat(provider.getCheckpoints("app")).hasSize(1);
                 assertThat(provider.toString()).contains("H2");
@@ -67,15 +59,5 @@ class ExternalDataSourceTest {
                     .one());
             assertThat(rows).as("the application's Jdbi still works").isEqualTo(1);
         }
-    }
-
-    @Test
-    void eitherADataSourceOrAJdbi() {
-        var source = new SQLiteDataSource();
-        assertThatThrownBy(() -> JdbcStorageProvider.builder()
-                        .dataSource(source)
-                        .jdbi(Jdbi.create(source))
-                        .build())
-                .isInstanceOf(IllegalStateException.class);
     }
 }

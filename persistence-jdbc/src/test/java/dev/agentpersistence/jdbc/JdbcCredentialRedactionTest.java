@@ -36,7 +36,7 @@ class JdbcCredentialRedactionTest {
                 .connectionTimeout(Duration.ofMillis(500))
                 .build();
         assertThat(config.toString()).doesNotContain(SECRET).doesNotContain("abc");
-        try (var provider = JdbcStorageProvider.create(config)) {
+        try (var provider = JdbcStorage.builder(config).build()) {
             assertThat(provider.toString()).doesNotContain(SECRET).doesNotContain("abc");
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(StorageUnavailableException.class)
@@ -64,11 +64,13 @@ class JdbcCredentialRedactionTest {
     @ParameterizedTest
     @ValueSource(strings = {"jdbc:oracle://db/x?sslpassword=S3CRET", "postgresql://u:abc@defS3CRET@db/x"})
     void aRefusedUrlNeverShowsTheCredentials(String url) {
-        assertThatThrownBy(() -> JdbcStorageProvider.create(
-                        JdbcStorageConfig.custom().url(url).build()))
+        assertThatThrownBy(() -> JdbcStorage.builder(
+                                JdbcStorageConfig.custom().url(url).build())
+                        .build())
                 .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
-        assertThatThrownBy(() -> JdbcStorageProvider.create(
-                        JdbcStorageConfig.from(ProviderConfig.of(Map.of(JdbcStorageConfig.URL.key(), url)))))
+        assertThatThrownBy(() -> JdbcStorage.builder(
+                                JdbcStorageConfig.from(ProviderConfig.of(Map.of(JdbcStorageConfig.URL.key(), url))))
+                        .build())
                 .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 import java.nio.file.Path;
 import java.util.Map;
@@ -35,7 +36,7 @@ class JdbcDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected Class<?> expectedProviderType() {
-        return JdbcStorageProvider.class;
+        return StorageShell.class;
     }
 
     @Test
@@ -75,7 +76,7 @@ class JdbcDiscoveryTest extends DiscoveryKit {
                 .messageHistory(dev.agentpersistence.tck.Checkpoints.history(601))
                 .build();
         try (var discovered = PersistenceStorageProviders.load(providerName(), config);
-                var built = JdbcStorageProvider.create(JdbcStorageConfig.from(config))) {
+                var built = JdbcStorage.builder(JdbcStorageConfig.from(config)).build()) {
             discovered.saveCheckpoint(agent, saved);
             assertThat(built.getLatestCheckpoint(agent).orElseThrow().messageHistory())
                     .hasSize(600);

@@ -148,8 +148,9 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
                     + " (version, description) VALUES (1, 'checkpoints, metadata and their indexes')");
         }
         String before = agent("before-upgrade");
-        try (var versionOne = JdbcStorageProvider.create(
-                database.config().toBuilder().migrate(false).build())) {
+        try (var versionOne = JdbcStorage.builder(
+                        database.config().toBuilder().migrate(false).build())
+                .build()) {
             versionOne.saveCheckpoint(before, checkpoint(before, 0));
         }
         String agentId = agent("upgraded");

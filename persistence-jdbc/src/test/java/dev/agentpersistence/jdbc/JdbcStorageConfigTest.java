@@ -80,7 +80,7 @@ class JdbcStorageConfigTest {
     @Test
     void anInMemorySqliteUrlIsRefusedWithAReason() {
         var config = JdbcStorageConfig.custom().url("jdbc:sqlite::memory:").build();
-        assertThatThrownBy(() -> JdbcStorageProvider.create(config))
+        assertThatThrownBy(() -> JdbcStorage.builder(config).build())
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("in-memory SQLite");
     }

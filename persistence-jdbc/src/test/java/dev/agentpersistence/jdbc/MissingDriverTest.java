@@ -17,7 +17,7 @@ class MissingDriverTest {
         assumeFalse(driverPresent(MYSQL_URL), "a driver accepting " + MYSQL_URL + " is on the test class path");
         var config = JdbcStorageConfig.custom().url(MYSQL_URL).build();
 
-        assertThatThrownBy(() -> JdbcStorageProvider.create(config))
+        assertThatThrownBy(() -> JdbcStorage.builder(config).build())
                 .isInstanceOf(StorageConfigurationException.class)
                 .hasMessageContaining("jdbc:mysql:")
                 .hasMessageContaining("com.mysql:mysql-connector-j");
@@ -28,7 +28,7 @@ class MissingDriverTest {
         var config =
                 JdbcStorageConfig.custom().url("jdbc:oracle:thin:@//db:1521/x").build();
 
-        assertThatThrownBy(() -> JdbcStorageProvider.create(config))
+        assertThatThrownBy(() -> JdbcStorage.builder(config).build())
                 .isInstanceOf(StorageConfigurationException.class)
                 .hasMessageContaining("jdbc:oracle:thin")
                 .hasMessageContaining("jdbc:postgresql: (PostgreSQL, org.postgresql:postgresql)")

@@ -40,7 +40,7 @@ class OutageTest {
             int closedPort = closedPort();
             String url = withPort(database.url(), closedPort);
             try (var provider =
-                    JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
+                    JdbcStorage.builder(quickToGiveUp(database, url).build()).build()) {
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> provider.getCheckpoints("agent"))
                         .isInstanceOf(StorageUnavailableException.class)
@@ -60,7 +60,7 @@ class OutageTest {
                 var proxy = LoopbackProxy.inFrontOf(database.url())) {
             String url = proxy.route(database.url());
             try (var provider =
-                    JdbcStorageProvider.create(quickToGiveUp(database, url).build())) {
+                    JdbcStorage.builder(quickToGiveUp(database, url).build()).build()) {
                 String agent = "outage-" + database.prefix();
                 AgentCheckpoint before = JdbcProviderTestBase.checkpoint(agent, 0);
                 provider.saveCheckpoint(agent, before);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.storage.StorageShell;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -23,15 +24,15 @@ import org.junit.jupiter.api.Test;
 class PostgresRecoveryTest {
     private TestDatabase database;
     private String applicationName;
-    private JdbcStorageProvider provider;
+    private StorageShell provider;
 
     @BeforeEach
     void start() {
         database = TestDatabase.postgres();
         applicationName = "agent-persistence-recovery-" + database.prefix();
         String url = database.url() + (database.url().contains("?") ? "&" : "?") + "ApplicationName=" + applicationName;
-        provider = JdbcStorageProvider.create(
-                database.config().toBuilder().url(url).build());
+        provider = JdbcStorage.builder(database.config().toBuilder().url(url).build())
+                .build();
     }
 
     @AfterEach

@@ -35,10 +35,7 @@ class QueryPlanTest {
             source.setUrl(database.url());
             var executed = new CopyOnWriteArrayList<String>();
             Jdbi jdbi = Jdbi.create(recording(source, executed));
-            try (var provider = JdbcStorageProvider.builder()
-                    .config(database.config())
-                    .jdbi(jdbi)
-                    .build()) {
+            try (var provider = JdbcStorage.builder(database.config(), jdbi).build()) {
                 String agent = "planned";
                 for (long v = 0; v < 5; v++) {
                     provider.saveCheckpoint(agent, JdbcProviderTestBase.checkpoint(agent, v));

@@ -8,6 +8,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -40,7 +42,7 @@ class SaveStatementsTest {
     @Test
     void onPostgresACheckpointAndItsMetadataAreOneStatement() throws Exception {
         try (TestDatabase database = TestDatabase.postgres()) {
-            assertSavedInOneStatement(database, database.config());
+            assertSavedInOneStatement(database, StorageSettings.ofDefaults());
         }
     }
 
@@ -49,9 +51,7 @@ class SaveStatementsTest {
         try (TestDatabase database = TestDatabase.mariaDb()) {
             assertSavedInOneStatement(
                     database,
-                    database.config().toBuilder()
-                            .ttl(java.time.Duration.ofHours(1))
-                            .build());
+                    StorageSettings.custom().ttl(java.time.Duration.ofHours(1)).build());
             assertThat(expiryRows(database, "cp-1"))
                     .as("the expiry row, written in the same statement")
                     .isEqualTo(1);
@@ -59,11 +59,11 @@ class SaveStatementsTest {
     }
 
     /**
-     * A save with metadata (and an expiry, when {@code config} has a time to live) is one statement and no commit; a
+     * A save with metadata (and an expiry, when {@code settings} have a time to live) is one statement and no commit; a
      * refused save leaves the stored rows as they were and the connection fit for the next.
      */
-    private static void assertSavedInOneStatement(TestDatabase database, JdbcStorageConfig config) throws Exception {
-        withCountedProvider(database.url(), config, (provider, counted) -> {
+    private static void assertSavedInOneStatement(TestDatabase database, StorageSettings settings) throws Exception {
+        withCountedProvider(database.url(), database.config(), settings, (provider, counted) -> {
             provider.saveCheckpoint("a", checkpoint(0, Map.of()));
             counted.reset();
             provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "work", "team", "blue")));
@@ -156,17 +156,21 @@ class SaveStatementsTest {
     /** What a test does with a provider whose statements and commits {@code counted} counts. */
     @FunctionalInterface
     private interface CountedWork {
-        void run(JdbcStorageProvider provider, CountingDataSource counted) throws Exception;
+        void run(StorageShell provider, CountingDataSource counted) throws Exception;
     }
 
     /** Runs {@code work} with a provider over {@code url} reached through one counted, pooled connection. */
     private static void withCountedProvider(String url, JdbcStorageConfig config, CountedWork work) throws Exception {
+        withCountedProvider(url, config, StorageSettings.ofDefaults(), work);
+    }
+
+    /** As above, the provider writing with {@code settings}. */
+    private static void withCountedProvider(
+            String url, JdbcStorageConfig config, StorageSettings settings, CountedWork work) throws Exception {
         var counted = new CountingDataSource(url);
         try (var pool = pool(counted);
-                var provider = JdbcStorageProvider.builder()
-                        .config(config)
-                        .dataSource(pool)
-                        .build()) {
+                var provider =
+                        JdbcStorage.builder(config, pool).settings(settings).build()) {
             work.run(provider, counted);
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,7 +28,7 @@ class SqliteWriteSerializationTest {
     Path dir;
 
     private TestDatabase database;
-    private final List<JdbcStorageProvider> providers = new ArrayList<>();
+    private final List<StorageShell> providers = new ArrayList<>();
 
     @BeforeEach
     void open() {
@@ -36,12 +37,13 @@ class SqliteWriteSerializationTest {
 
     @AfterEach
     void close() {
-        providers.forEach(JdbcStorageProvider::close);
+        providers.forEach(StorageShell::close);
     }
 
-    private JdbcStorageProvider provider(Duration busyTimeout) {
-        var provider = JdbcStorageProvider.create(
-                database.config().toBuilder().busyTimeout(busyTimeout).build());
+    private StorageShell provider(Duration busyTimeout) {
+        var provider = JdbcStorage.builder(
+                        database.config().toBuilder().busyTimeout(busyTimeout).build())
+                .build();
         providers.add(provider);
         return provider;
     }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.jdbc;
 
 import dev.agentpersistence.jdbc.internal.Tables;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -67,19 +68,23 @@ final class TestDatabase implements AutoCloseable {
                 .build();
     }
 
-    JdbcStorageProvider newProvider() {
-        return JdbcStorageProvider.create(config());
+    StorageShell newProvider() {
+        return JdbcStorage.builder(config()).build();
     }
 
     /** A provider with a time to live and a clock of the test's choosing. */
     /** A provider over this database writing with {@code settings}. */
-    JdbcStorageProvider newProvider(dev.agentpersistence.storage.StorageSettings settings) {
-        return JdbcStorageProvider.builder().config(config()).settings(settings).build();
+    StorageShell newProvider(dev.agentpersistence.storage.StorageSettings settings) {
+        return JdbcStorage.builder(config()).settings(settings).build();
     }
 
-    JdbcStorageProvider newProvider(Duration ttl, java.time.Clock clock) {
-        return JdbcStorageProvider.create(
-                config().toBuilder().ttl(ttl).clock(clock).build());
+    StorageShell newProvider(Duration ttl, java.time.Clock clock) {
+        return JdbcStorage.builder(config())
+                .settings(dev.agentpersistence.storage.StorageSettings.custom()
+                        .ttl(ttl)
+                        .build())
+                .clock(clock)
+                .build();
     }
 
     /** A plain connection, outside any provider. */

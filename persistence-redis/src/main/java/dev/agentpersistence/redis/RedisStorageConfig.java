@@ -4,16 +4,16 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * Immutable settings of a {@link RedisStorageProvider}: where Redis is, how keys are named, how long they live and how
+ * Immutable settings of a {@link StorageShell}: where Redis is, how keys are named, how long they live and how
  * connections are pooled. Each setting is declared once below; build with {@link #custom()}, start from
  * {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
  *
@@ -39,12 +39,6 @@ public final class RedisStorageConfig {
             .checkedBy(v -> v.chars().anyMatch(c -> c == '{' || c == '}' || Character.isISOControl(c))
                     ? "free of '{', '}' (the cluster hash tag)" + " and control characters"
                     : null);
-    /** Optional lifetime of an agent's keys, refreshed on each save. */
-    public static final Setting<Duration> TTL = Setting.duration(
-                    "agent.persistence.redis.ttl",
-                    null,
-                    "Lifetime of every key of an agent, refreshed on each save (30d, 12h, PT30M).")
-            .checkedBy(ttl -> ttl.toMillis() < 1 ? "at least 1ms" : null);
     /** Most connections open at once (per node in cluster mode). */
     public static final Setting<Integer> POOL_MAX_TOTAL = Setting.integer(
             "agent.persistence.redis.pool.max-total",
@@ -91,7 +85,6 @@ public final class RedisStorageConfig {
             URI_SETTING,
             CLUSTER_NODES,
             KEY_PREFIX,
-            TTL,
             POOL_MAX_TOTAL,
             POOL_MAX_IDLE,
             POOL_MIN_IDLE,
@@ -109,7 +102,10 @@ public final class RedisStorageConfig {
         this.values = values;
     }
 
-    /** The defaults: a server on {@code localhost:6379}, prefix {@code agent-persistence:}, no TTL. */
+    /**
+     * The defaults: a server on {@code localhost:6379}, prefix {@code agent-persistence:}, no time to live (that is the
+     * shell's, {@link dev.agentpersistence.storage.StorageSettings#TTL}).
+     */
     public static RedisStorageConfig ofDefaults() {
         return DEFAULTS;
     }
@@ -119,9 +115,9 @@ public final class RedisStorageConfig {
         return new Builder(SettingValues.defaults(SETTINGS));
     }
 
-    /** A builder starting from {@code config}. */
-    public static Builder from(RedisStorageConfig config) {
-        return new Builder(Objects.requireNonNull(config, "config").values);
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(values);
     }
 
     /**
@@ -129,7 +125,7 @@ public final class RedisStorageConfig {
      *
      * @throws PersistenceException when a value cannot be parsed or is out of range, or the pool sizes do not nest
      */
-    public static RedisStorageConfig of(ProviderConfig config) {
+    public static RedisStorageConfig from(ProviderConfig config) {
         var values = SettingValues.read(SETTINGS, config);
         try {
             return new Builder(values).build();
@@ -156,11 +152,6 @@ public final class RedisStorageConfig {
     /** Prefix of every key; never contains <code>{</code> or <code>}</code>, which would break the hash tags. */
     public String keyPrefix() {
         return values.get(KEY_PREFIX);
-    }
-
-    /** The lifetime of an agent's keys, refreshed on each save; empty: keys never expire. */
-    public Optional<Duration> ttl() {
-        return values.find(TTL);
     }
 
     /** Most connections open at once (per node in cluster mode). */
@@ -237,18 +228,6 @@ public final class RedisStorageConfig {
         /** Prefix of every key: not empty, no control characters, no <code>{</code> or <code>}</code>. */
         public Builder keyPrefix(String keyPrefix) {
             values = values.with(KEY_PREFIX, keyPrefix);
-            return this;
-        }
-
-        /** Lifetime of an agent's keys, refreshed on each save; positive. */
-        public Builder ttl(Duration ttl) {
-            values = values.with(TTL, ttl);
-            return this;
-        }
-
-        /** Keys never expire (the default). */
-        public Builder noTtl() {
-            values = values.without(TTL);
             return this;
         }
 

@@ -5,13 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * Discovers the Redis provider under the name {@value #NAME}, configured by the {@code agent.persistence.redis.*} keys
- * described in {@link RedisStorageConfig}, and the checksum, encryption and size keys of {@link StorageSettings}.
+ * Discovers the Redis provider under the name {@value #NAME}: {@link RedisStorage#builder(RedisStorageConfig)} over the
+ * {@code agent.persistence.redis.*} keys of {@link RedisStorageConfig}, with the keys every provider shares.
  */
 public final class RedisStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The name that selects this provider. */
@@ -24,10 +22,8 @@ public final class RedisStorageProviderFactory implements PersistenceStorageProv
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        Objects.requireNonNull(config, "config");
-        return RedisStorageProvider.builder()
-                .config(RedisStorageConfig.of(config))
-                .settings(StorageSettings.from(config))
+        return RedisStorage.builder(RedisStorageConfig.from(config))
+                .config(config)
                 .build();
     }
 

@@ -3,6 +3,7 @@ package dev.agentpersistence.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.redis.internal.AgentKeys;
+import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -55,11 +56,12 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
     }
 
     @Override
-    RedisStorageProvider createProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom()
-                .clusterNodes(cluster.nodes())
-                .keyPrefix(prefix)
-                .build());
+    StorageShell createProvider() {
+        return RedisStorage.builder(RedisStorageConfig.custom()
+                        .clusterNodes(cluster.nodes())
+                        .keyPrefix(prefix)
+                        .build())
+                .build();
     }
 
     @Override
@@ -126,9 +128,8 @@ class ClusterRedisScenariosTest extends RedisProviderScenarios {
     void anApplicationSuppliedClusterClientIsUsedAndLeftOpen() {
         String agent = agent("supplied");
         try (var client = clusterClient(cluster)) {
-            var provider = RedisStorageProvider.builder()
-                    .client(client)
-                    .config(RedisStorageConfig.custom().keyPrefix(prefix).build())
+            var provider = RedisStorage.builder(
+                            RedisStorageConfig.custom().keyPrefix(prefix).build(), client)
                     .build();
             assertThat(provider.toString()).contains("cluster");
             provider.saveCheckpoint(agent, Fixtures.simple(agent, 0));

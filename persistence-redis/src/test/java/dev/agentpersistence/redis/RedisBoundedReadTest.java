@@ -45,9 +45,8 @@ class RedisBoundedReadTest {
         for (int i = 0; i < 3 << 20; i++) {
             text.append((char) ('!' + random.nextInt(90))); // hardly compressible: about 3 MiB stored
         }
-        try (var writer = RedisStorageProvider.create(config);
-                var reader = RedisStorageProvider.builder()
-                        .config(config)
+        try (var writer = RedisStorage.builder(config).build();
+                var reader = RedisStorage.builder(config)
                         .settings(StorageSettings.custom()
                                 .maxCheckpointSize(1 << 20)
                                 .build())

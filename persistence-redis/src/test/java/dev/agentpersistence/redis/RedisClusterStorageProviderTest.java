@@ -22,9 +22,10 @@ class RedisClusterStorageProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return RedisStorageProvider.create(RedisStorageConfig.custom()
-                .clusterNodes(cluster.nodes())
-                .keyPrefix(prefix)
-                .build());
+        return RedisStorage.builder(RedisStorageConfig.custom()
+                        .clusterNodes(cluster.nodes())
+                        .keyPrefix(prefix)
+                        .build())
+                .build();
     }
 }

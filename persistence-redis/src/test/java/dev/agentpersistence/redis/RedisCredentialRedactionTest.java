@@ -50,7 +50,7 @@ class RedisCredentialRedactionTest {
                 .connectTimeout(Duration.ofMillis(500))
                 .build();
         assertThat(config.toString()).doesNotContain(SECRET);
-        try (var provider = RedisStorageProvider.builder().config(config).build()) {
+        try (var provider = RedisStorage.builder(config).build()) {
             assertThat(provider.toString()).doesNotContain(SECRET);
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(StorageUnavailableException.class)
@@ -63,8 +63,8 @@ class RedisCredentialRedactionTest {
     void aPasswordTheServerRefusesIsNotShown() {
         URI shared = URI.create(SharedRedis.uri());
         String uri = "redis://nobody:p%40ss" + SECRET + "@" + shared.getHost() + ":" + shared.getPort();
-        try (var provider = RedisStorageProvider.builder()
-                .config(RedisStorageConfig.custom().uri(uri).build())
+        try (var provider = RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).build())
                 .build()) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(PersistenceException.class)
@@ -74,12 +74,19 @@ class RedisCredentialRedactionTest {
 
     @Test
     void anApplicationClientsEndpointIsShownRedacted() {
+        assertThatThrownBy(() -> RedisStorageConfig.custom()
+                        .uri("redis://:abc@def" + SECRET + "@127.0.0.1:1?apiToken=" + SECRET))
+                .as("a malformed endpoint is refused without showing its password")
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
         var client = redis.clients.jedis.RedisClient.create(URI.create("redis://127.0.0.1:1"));
-        try (var provider = RedisStorageProvider.builder()
-                .client(client)
-                .endpoint("redis://:abc@def" + SECRET + "@127.0.0.1:1?apiToken=" + SECRET)
+        try (var provider = RedisStorage.builder(
+                        RedisStorageConfig.custom()
+                                .uri("redis://abc:" + SECRET + "@127.0.0.1:1")
+                                .build(),
+                        client)
                 .build()) {
-            assertThat(provider.toString()).doesNotContain(SECRET).doesNotContain("abc");
+            assertThat(provider.toString()).doesNotContain(SECRET).contains("abc:****@127.0.0.1:1");
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .satisfies(e -> assertNowhere(e, SECRET, "abc@"));
         } finally {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +34,7 @@ class RedisDiscoveryTest extends DiscoveryKit {
 
     @Override
     protected Class<?> expectedProviderType() {
-        return RedisStorageProvider.class;
+        return StorageShell.class;
     }
 
     @Test
@@ -41,7 +42,7 @@ class RedisDiscoveryTest extends DiscoveryKit {
         try (var only = PersistenceStorageProviders.load(config())) {
             assertThat(only)
                     .isInstanceOfSatisfying(
-                            RedisStorageProvider.class,
+                            StorageShell.class,
                             redis -> assertThat(redis.storedForm()
                                             .orElseThrow()
                                             .writes()

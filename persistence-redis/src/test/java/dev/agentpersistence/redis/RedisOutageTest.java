@@ -31,7 +31,7 @@ class RedisOutageTest {
                     .socketTimeout(Duration.ofSeconds(2))
                     .poolMaxWait(Duration.ofMillis(500))
                     .build();
-            try (var provider = RedisStorageProvider.create(config)) {
+            try (var provider = RedisStorage.builder(config).build()) {
                 provider.saveCheckpoint("agent", Fixtures.simple("agent", 0));
                 assertThat(provider.getCheckpoints("agent")).hasSize(1);
 
@@ -66,7 +66,7 @@ class RedisOutageTest {
                     .connectTimeout(Duration.ofMillis(500))
                     .socketTimeout(Duration.ofSeconds(2))
                     .build();
-            try (var provider = RedisStorageProvider.create(config)) {
+            try (var provider = RedisStorage.builder(config).build()) {
                 provider.saveCheckpoint("agent", Fixtures.simple("agent", 0));
                 server.stop();
                 server.start();
@@ -84,7 +84,7 @@ class RedisOutageTest {
                 .connectTimeout(Duration.ofMillis(300))
                 .socketTimeout(Duration.ofMillis(300))
                 .build();
-        assertThatThrownBy(() -> RedisStorageProvider.create(config))
+        assertThatThrownBy(() -> RedisStorage.builder(config).build())
                 .isInstanceOf(StorageUnavailableException.class)
                 .hasMessageContaining("cluster 127.0.0.1:" + port)
                 .hasCauseInstanceOf(JedisException.class);
@@ -97,7 +97,7 @@ class RedisOutageTest {
                 .uri("redis://user:" + PASSWORD + "@127.0.0.1:" + port)
                 .connectTimeout(Duration.ofMillis(300))
                 .build();
-        try (var provider = RedisStorageProvider.create(config)) {
+        try (var provider = RedisStorage.builder(config).build()) {
             assertThat(provider.toString()).doesNotContain(PASSWORD);
             assertUnavailable(() -> provider.getCheckpoints("agent"), port);
         }

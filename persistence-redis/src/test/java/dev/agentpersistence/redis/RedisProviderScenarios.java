@@ -10,6 +10,7 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.redis.internal.AgentKeys;
 import dev.agentpersistence.redis.internal.IndexValues;
 import dev.agentpersistence.redis.internal.RedisKeys;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,11 +36,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * corrupt stored data, a flushed script cache, the key layout.
  */
 abstract class RedisProviderScenarios {
-    private final List<RedisStorageProvider> opened = new ArrayList<>();
+    private final List<StorageShell> opened = new ArrayList<>();
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
     /** A provider over this test's storage; every call in one test sees the same data. */
-    abstract RedisStorageProvider createProvider();
+    abstract StorageShell createProvider();
 
     /** A client over the same Redis, for looking at (and damaging) what the provider wrote. */
     abstract UnifiedJedis raw();
@@ -50,7 +51,7 @@ abstract class RedisProviderScenarios {
     /** Empties the server's script cache (every node of a cluster). */
     abstract void flushScripts();
 
-    final RedisStorageProvider provider() {
+    final StorageShell provider() {
         var provider = createProvider();
         opened.add(provider);
         return provider;
@@ -66,7 +67,7 @@ abstract class RedisProviderScenarios {
 
     @AfterEach
     void closeProviders() {
-        opened.forEach(RedisStorageProvider::close);
+        opened.forEach(StorageShell::close);
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.redis.internal.IndexValues;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -140,7 +141,7 @@ class RedisSaveProtocolTest {
                     .uri("redis://127.0.0.1:" + server.port())
                     .keyPrefix("p:")
                     .build();
-            try (var provider = RedisStorageProvider.create(config)) {
+            try (var provider = RedisStorage.builder(config).build()) {
                 var first = checkpoint(0, LARGE);
                 provider.saveCheckpoint(AGENT, first);
                 jedis.scriptFlush();
@@ -168,11 +169,12 @@ class RedisSaveProtocolTest {
         }
     }
 
-    private static RedisStorageProvider provider(String prefix) {
-        return RedisStorageProvider.create(RedisStorageConfig.custom()
-                .uri(SharedRedis.uri())
-                .keyPrefix(prefix)
-                .build());
+    private static StorageShell provider(String prefix) {
+        return RedisStorage.builder(RedisStorageConfig.custom()
+                        .uri(SharedRedis.uri())
+                        .keyPrefix(prefix)
+                        .build())
+                .build();
     }
 
     private static AgentCheckpoint checkpoint(long version, String text) {

@@ -6,6 +6,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.redis.internal.RedisKeys;
 import dev.agentpersistence.redis.internal.SegmentKeys;
+import dev.agentpersistence.storage.StorageSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,11 +34,12 @@ class RedisSegmentTtlTest {
     void segmentKeysExpireWithTheAgentAndEverySaveRefreshesThem() {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
-        var config =
-                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
+        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build();
         SegmentKeys segments = new RedisKeys(prefix).segments("agent");
         byte[] versions = new RedisKeys(prefix).agent("agent").versions();
-        try (var provider = RedisStorageProvider.create(config);
+        try (var provider = RedisStorage.builder(config)
+                        .settings(StorageSettings.custom().ttl(TTL).build())
+                        .build();
                 var raw = RedisClient.create(URI.create(uri))) {
             var history = new ArrayList<Message>();
             for (int i = 0; i < 40; i++) {

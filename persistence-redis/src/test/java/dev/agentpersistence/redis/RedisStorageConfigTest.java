@@ -19,9 +19,8 @@ class RedisStorageConfigTest {
         assertThat(config.uri()).isEqualTo("redis://localhost:6379");
         assertThat(config.isCluster()).isFalse();
         assertThat(config.keyPrefix()).isEqualTo("agent-persistence:");
-        assertThat(config.ttl()).isEmpty();
         assertThat(config.poolTestOnBorrow()).isTrue();
-        assertThat(RedisStorageConfig.of(ProviderConfig.empty()).toString()).isEqualTo(config.toString());
+        assertThat(RedisStorageConfig.from(ProviderConfig.empty()).toString()).isEqualTo(config.toString());
     }
 
     @Test
@@ -29,7 +28,6 @@ class RedisStorageConfigTest {
         var env = Map.of(
                 "AGENT_PERSISTENCE_REDIS_URI", "rediss://app:pw@redis.example:6380/2",
                 "AGENT_PERSISTENCE_REDIS_KEY_PREFIX", "app:",
-                "AGENT_PERSISTENCE_REDIS_TTL", "7d",
                 "AGENT_PERSISTENCE_REDIS_POOL_MAX_TOTAL", "32",
                 "AGENT_PERSISTENCE_REDIS_POOL_MAX_IDLE", "10",
                 "AGENT_PERSISTENCE_REDIS_POOL_MIN_IDLE", "2",
@@ -39,13 +37,12 @@ class RedisStorageConfigTest {
         properties.setProperty("agent.persistence.redis.connect-timeout", "3s");
         properties.setProperty("agent.persistence.redis.socket-timeout", "PT4S");
         properties.setProperty("agent.persistence.redis.cluster.max-attempts", "7");
-        var config = RedisStorageConfig.of(ProviderConfig.fromEnvironment(env, properties));
+        var config = RedisStorageConfig.from(ProviderConfig.fromEnvironment(env, properties));
 
         assertThat(config.uri()).isEqualTo("rediss://app:pw@redis.example:6380/2");
         assertThat(config.endpoint()).isEqualTo("rediss://app:****@redis.example:6380/2");
         assertThat(config.toString()).doesNotContain(":pw@");
         assertThat(config.keyPrefix()).isEqualTo("app:");
-        assertThat(config.ttl()).contains(Duration.ofDays(7));
         assertThat(config.poolMaxTotal()).isEqualTo(32);
         assertThat(config.poolMaxIdle()).isEqualTo(10);
         assertThat(config.poolMinIdle()).isEqualTo(2);
@@ -58,7 +55,7 @@ class RedisStorageConfigTest {
 
     @Test
     void clusterNodesSelectClusterMode() {
-        var config = RedisStorageConfig.of(
+        var config = RedisStorageConfig.from(
                 ProviderConfig.of(Map.of("agent.persistence.redis.cluster-nodes", " 10.0.0.1:7000, 10.0.0.2:7001 ,")));
         assertThat(config.isCluster()).isTrue();
         assertThat(config.clusterNodes()).containsExactly("10.0.0.1:7000", "10.0.0.2:7001");
@@ -77,8 +74,6 @@ class RedisStorageConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hash tag");
         assertThatThrownBy(() -> b.keyPrefix("")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> b.ttl(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> b.ttl(Duration.ofNanos(999))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.poolMaxTotal(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.poolMinIdle(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
@@ -106,21 +101,17 @@ class RedisStorageConfigTest {
                         () -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.pool.max-idle", "99"))))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("Invalid Redis settings");
-        assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.redis.ttl", "soon"))))
+        assertThatThrownBy(() -> factory.create(ProviderConfig.of(Map.of("agent.persistence.ttl", "soon"))))
                 .isInstanceOf(PersistenceException.class)
-                .hasMessageContaining("agent.persistence.redis.ttl");
+                .hasMessageContaining("agent.persistence.ttl");
     }
 
     @Test
     void copiesAreIndependent() {
-        var base = RedisStorageConfig.custom()
-                .keyPrefix("a:")
-                .ttl(Duration.ofHours(1))
-                .build();
-        var copy = RedisStorageConfig.from(base).keyPrefix("b:").noTtl().build();
+        var base = RedisStorageConfig.custom().keyPrefix("a:").poolMaxTotal(16).build();
+        var copy = base.toBuilder().keyPrefix("b:").build();
         assertThat(base.keyPrefix()).isEqualTo("a:");
-        assertThat(base.ttl()).contains(Duration.ofHours(1));
         assertThat(copy.keyPrefix()).isEqualTo("b:");
-        assertThat(copy.ttl()).isEmpty();
+        assertThat(copy.poolMaxTotal()).isEqualTo(16);
     }
 }

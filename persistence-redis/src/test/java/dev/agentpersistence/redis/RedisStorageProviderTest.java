@@ -3,6 +3,7 @@ package dev.agentpersistence.redis;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;
 
@@ -37,17 +38,17 @@ class RedisStorageProviderTest extends StorageProviderCompatibilityKit {
     }
 
     /** A provider under this test's key prefix. */
-    final RedisStorageProvider redisProvider() {
+    final StorageShell redisProvider() {
         return redisProvider(StorageSettings.ofDefaults());
     }
 
     /** A provider under this test's key prefix writing with {@code settings}. */
-    final RedisStorageProvider redisProvider(StorageSettings settings) {
+    final StorageShell redisProvider(StorageSettings settings) {
         if (uri == null) {
             uri = SharedRedis.uri();
         }
-        return RedisStorageProvider.builder()
-                .config(RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+        return RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
                 .settings(settings)
                 .build();
     }

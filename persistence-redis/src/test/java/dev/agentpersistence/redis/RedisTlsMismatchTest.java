@@ -29,7 +29,7 @@ class RedisTlsMismatchTest {
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> {
-                    try (var provider = RedisStorageProvider.create(config)) {
+                    try (var provider = RedisStorage.builder(config).build()) {
                         provider.getLatestCheckpoint("agent");
                     }
                 })

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.redis.internal.AgentKeys;
 import dev.agentpersistence.redis.internal.RedisKeys;
+import dev.agentpersistence.storage.StorageSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,10 +27,11 @@ class RedisTtlTest {
     void keysExpireTogetherAndEachSaveRefreshesThem() {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
-        var config =
-                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).ttl(TTL).build();
+        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build();
         AgentKeys keys = new RedisKeys(prefix).agent("ttl agent");
-        try (var provider = RedisStorageProvider.create(config);
+        try (var provider = RedisStorage.builder(config)
+                        .settings(StorageSettings.custom().ttl(TTL).build())
+                        .build();
                 var raw = RedisClient.create(URI.create(uri))) {
             provider.saveCheckpoint("ttl agent", Fixtures.simple("ttl agent", 0));
             for (byte[] key : keys.all()) {
@@ -73,14 +75,13 @@ class RedisTtlTest {
         String uri = SharedRedis.uri();
         String prefix = SharedRedis.uniquePrefix();
         AgentKeys keys = new RedisKeys(prefix).agent("agent");
-        var withTtl = RedisStorageConfig.custom()
-                .uri(uri)
-                .keyPrefix(prefix)
-                .ttl(Duration.ofMinutes(5))
-                .build();
-        try (var expiring = RedisStorageProvider.create(withTtl);
-                var lasting = RedisStorageProvider.create(
-                        RedisStorageConfig.from(withTtl).noTtl().build());
+        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build();
+        try (var expiring = RedisStorage.builder(config)
+                        .settings(StorageSettings.custom()
+                                .ttl(Duration.ofMinutes(5))
+                                .build())
+                        .build();
+                var lasting = RedisStorage.builder(config).build();
                 var raw = RedisClient.create(URI.create(uri))) {
             expiring.saveCheckpoint("agent", Fixtures.simple("agent", 0));
             assertThat(raw.pttl(keys.bodies())).isPositive();

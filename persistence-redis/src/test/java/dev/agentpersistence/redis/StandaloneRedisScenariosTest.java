@@ -2,6 +2,7 @@ package dev.agentpersistence.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpersistence.storage.StorageShell;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -40,10 +41,12 @@ class StandaloneRedisScenariosTest extends RedisProviderScenarios {
     @Test
     void anApplicationSuppliedClientIsUsedAndLeftOpen() {
         String agent = agent("supplied");
-        var provider = RedisStorageProvider.builder()
-                .client(raw)
-                .endpoint("redis://app:hunter2@cache.internal:6379")
-                .config(RedisStorageConfig.custom().keyPrefix(prefix).build())
+        var provider = RedisStorage.builder(
+                        RedisStorageConfig.custom()
+                                .keyPrefix(prefix)
+                                .uri("redis://app:hunter2@cache.internal:6379")
+                                .build(),
+                        raw)
                 .build();
         assertThat(provider.toString())
                 .contains("redis://app:****@cache.internal:6379")
@@ -56,9 +59,10 @@ class StandaloneRedisScenariosTest extends RedisProviderScenarios {
     }
 
     @Override
-    RedisStorageProvider createProvider() {
-        return RedisStorageProvider.create(
-                RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build());
+    StorageShell createProvider() {
+        return RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .build();
     }
 
     @Override

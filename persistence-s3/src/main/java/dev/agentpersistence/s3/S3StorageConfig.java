@@ -4,6 +4,7 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.settings.SettingValues;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,7 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Immutable settings of an {@link S3StorageProvider}, each declared once below. Build one with {@link #custom()}, take
+ * Immutable settings of an {@link StorageShell}, each declared once below. Build one with {@link #custom()}, take
  * {@link #ofDefaults(String)}, or read the keys with {@link #of(ProviderConfig)}.
  *
  * <p>Only {@link #bucket()} is required. Without {@link #endpoint()} the client talks to AWS S3 in {@link #region()}
@@ -114,7 +115,7 @@ public final class S3StorageConfig {
      *
      * @throws PersistenceException naming the setting (and its environment variable) that is missing or invalid
      */
-    public static S3StorageConfig of(ProviderConfig config) {
+    public static S3StorageConfig from(ProviderConfig config) {
         BUCKET.read(config); // a missing bucket is named with its key and environment variable
         var values = SettingValues.read(SETTINGS, config);
         if (values.find(ACCESS_KEY_ID).isPresent()

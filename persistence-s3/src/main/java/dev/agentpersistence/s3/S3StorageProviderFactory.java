@@ -5,12 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
 
 /**
- * Discovers the S3 provider under the name {@value #NAME}, from the settings of {@link S3StorageConfig} and the keys
- * every provider shares ({@link StorageSettings#from(ProviderConfig)}).
+ * Discovers the S3 provider under the name {@value #NAME}: {@link S3Storage#builder(S3StorageConfig)} over the
+ * {@code agent.persistence.s3.*} keys of {@link S3StorageConfig}, with the keys every provider shares.
  */
 public final class S3StorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
@@ -23,9 +22,7 @@ public final class S3StorageProviderFactory implements PersistenceStorageProvide
 
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return S3StorageProvider.builder(S3StorageConfig.of(config))
-                .settings(StorageSettings.from(config))
-                .build();
+        return S3Storage.builder(S3StorageConfig.from(config)).config(config).build();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.agentpersistence.s3;
 
+import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -15,7 +16,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 final class LoggedBucket implements BeforeEachCallback, AfterEachCallback {
     private final S3ProxyExtension s3;
     private final RequestLog log = new RequestLog();
-    private final List<S3StorageProvider> opened = new ArrayList<>();
+    private final List<StorageShell> opened = new ArrayList<>();
     private String bucket;
     private S3Client client;
 
@@ -31,7 +32,7 @@ final class LoggedBucket implements BeforeEachCallback, AfterEachCallback {
 
     @Override
     public void afterEach(ExtensionContext context) {
-        opened.forEach(S3StorageProvider::close);
+        opened.forEach(StorageShell::close);
         opened.clear();
         client.close();
     }
@@ -52,14 +53,13 @@ final class LoggedBucket implements BeforeEachCallback, AfterEachCallback {
     }
 
     /** A provider over the logging client, on the test's bucket under {@code prefix}. */
-    S3StorageProvider open(String prefix) {
+    StorageShell open(String prefix) {
         return open(s3.server().config(bucket).prefix(prefix).build());
     }
 
     /** A provider over the logging client with {@code config}. */
-    S3StorageProvider open(S3StorageConfig config) {
-        S3StorageProvider provider =
-                S3StorageProvider.builder(config).client(client).build();
+    StorageShell open(S3StorageConfig config) {
+        StorageShell provider = S3Storage.builder(config, client).build();
         opened.add(provider);
         return provider;
     }

@@ -127,12 +127,13 @@ class MinioStorageProviderCompatibilityTest extends StorageProviderCompatibility
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
-        return S3StorageProvider.create(S3StorageConfig.custom()
-                .bucket(bucket)
-                .endpoint(endpoint)
-                .credentials(user, password)
-                .prefix("checkpoints")
-                .build());
+        return S3Storage.builder(S3StorageConfig.custom()
+                        .bucket(bucket)
+                        .endpoint(endpoint)
+                        .credentials(user, password)
+                        .prefix("checkpoints")
+                        .build())
+                .build();
     }
 
     private static boolean answers(URI uri) {

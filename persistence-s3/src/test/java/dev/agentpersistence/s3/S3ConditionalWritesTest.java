@@ -83,10 +83,11 @@ class S3ConditionalWritesTest {
 
     @Test
     void withoutConditionalWritesSequentialConflictsAreStillDetected() {
-        try (var provider = S3StorageProvider.create(S3.server()
-                .config(S3.server().newBucket())
-                .conditionalWrites(false)
-                .build())) {
+        try (var provider = S3Storage.builder(S3.server()
+                        .config(S3.server().newBucket())
+                        .conditionalWrites(false)
+                        .build())
+                .build()) {
             var checkpoint = Checkpoints.full("agent", 0);
             provider.saveCheckpoint("agent", checkpoint);
             provider.saveCheckpoint("agent", checkpoint);

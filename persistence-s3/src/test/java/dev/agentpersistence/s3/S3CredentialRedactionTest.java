@@ -52,7 +52,7 @@ class S3CredentialRedactionTest {
                 .readTimeout(Duration.ofMillis(300))
                 .build();
         assertThat(config.toString()).doesNotContain(SECRET);
-        try (var provider = S3StorageProvider.create(config)) {
+        try (var provider = S3Storage.builder(config).build()) {
             assertThat(provider.toString()).doesNotContain(SECRET);
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(StorageUnavailableException.class)

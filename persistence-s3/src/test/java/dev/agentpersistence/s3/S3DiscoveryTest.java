@@ -1,6 +1,7 @@
 package dev.agentpersistence.s3;
 
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.DiscoveryKit;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +41,6 @@ class S3DiscoveryTest extends DiscoveryKit {
 
     @Override
     protected Class<?> expectedProviderType() {
-        return S3StorageProvider.class;
+        return StorageShell.class;
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.s3.internal.KeyLayout;
 import dev.agentpersistence.s3.internal.KeyParts;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.Checkpoints;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,7 +50,7 @@ class S3LatestPointerTest {
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private S3StorageProvider provider;
+    private StorageShell provider;
 
     @BeforeEach
     void setUp() {
@@ -195,10 +196,11 @@ class S3LatestPointerTest {
         var completed = new AtomicLong(-1);
         var stop = new AtomicBoolean();
         var failures = new ConcurrentLinkedQueue<String>();
-        var providers = new ArrayList<S3StorageProvider>();
+        var providers = new ArrayList<StorageShell>();
         for (int i = 0; i < instances + 1; i++) {
-            providers.add(S3StorageProvider.create(
-                    S3.server().config(s3.bucket()).prefix(PREFIX).build()));
+            providers.add(S3Storage.builder(
+                            S3.server().config(s3.bucket()).prefix(PREFIX).build())
+                    .build());
         }
         ExecutorService pool = Executors.newFixedThreadPool(instances * threadsEach + 1);
         try {
@@ -233,7 +235,7 @@ class S3LatestPointerTest {
         } finally {
             stop.set(true);
             pool.shutdownNow();
-            providers.forEach(S3StorageProvider::close);
+            providers.forEach(StorageShell::close);
         }
         assertThat(failures).isEmpty();
         assertThat(pointer(agentId)).isEqualTo("1\n" + (versions - 1));
@@ -246,11 +248,9 @@ class S3LatestPointerTest {
     }
 
     /** A provider whose client runs {@code steps} in order, each just before its request. */
-    private S3StorageProvider interrupted(Steps steps) {
+    private StorageShell interrupted(Steps steps) {
         S3Client cut = S3.server().interceptedClient(steps);
-        return S3StorageProvider.builder(
-                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
-                .client(cut)
+        return S3Storage.builder(S3.server().config(s3.bucket()).prefix(PREFIX).build(), cut)
                 .build();
     }
 

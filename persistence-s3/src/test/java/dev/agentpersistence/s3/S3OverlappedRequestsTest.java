@@ -7,6 +7,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.s3.internal.KeyLayout;
 import dev.agentpersistence.s3.internal.KeyParts;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.Checkpoints;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -30,14 +31,15 @@ class S3OverlappedRequestsTest {
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private S3StorageProvider reader;
-    private S3StorageProvider writer;
+    private StorageShell reader;
+    private StorageShell writer;
 
     @BeforeEach
     void setUp() {
         reader = s3.open(PREFIX);
-        writer = S3StorageProvider.create(
-                S3.server().config(s3.bucket()).prefix(PREFIX).build());
+        writer = S3Storage.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
+                .build();
     }
 
     @AfterEach

@@ -72,7 +72,7 @@ class S3StorageConfigTest {
 
     @Test
     void everySettingIsRead() {
-        var config = S3StorageConfig.of(ProviderConfig.of(Map.ofEntries(
+        var config = S3StorageConfig.from(ProviderConfig.of(Map.ofEntries(
                 Map.entry("agent.persistence.s3.bucket", "checkpoints"),
                 Map.entry("agent.persistence.s3.prefix", "prod"),
                 Map.entry("agent.persistence.s3.region", "eu-central-1"),
@@ -108,18 +108,18 @@ class S3StorageConfigTest {
     @Test
     void invalidSettingsNameTheirKey() {
         var base = ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "checkpoints"));
-        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.endpoint", "not a uri")))
+        assertThatThrownBy(() -> S3StorageConfig.from(base.with("agent.persistence.s3.endpoint", "not a uri")))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("agent.persistence.s3.endpoint")
                 .hasMessageContaining("AGENT_PERSISTENCE_S3_ENDPOINT");
-        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.access-key-id", "id")))
+        assertThatThrownBy(() -> S3StorageConfig.from(base.with("agent.persistence.s3.access-key-id", "id")))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("agent.persistence.s3.secret-access-key");
-        assertThatThrownBy(() -> S3StorageConfig.of(base.with("agent.persistence.s3.gzip", "maybe")))
+        assertThatThrownBy(() -> S3StorageConfig.from(base.with("agent.persistence.s3.gzip", "maybe")))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("agent.persistence.s3.gzip");
         assertThatThrownBy(() ->
-                        S3StorageConfig.of(ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "Not_Valid!"))))
+                        S3StorageConfig.from(ProviderConfig.of(Map.of("agent.persistence.s3.bucket", "Not_Valid!"))))
                 .isInstanceOf(PersistenceException.class)
                 .hasMessageContaining("agent.persistence.s3.bucket");
     }

@@ -44,7 +44,7 @@ class S3StorageErrorsTest {
                     .credentials("key", "secret")
                     .build();
 
-            assertThatThrownBy(() -> S3StorageProvider.create(config))
+            assertThatThrownBy(() -> S3Storage.builder(config).build())
                     .isInstanceOf(StorageConfigurationException.class)
                     .hasMessageContaining("s3://checkpoints/")
                     .hasMessageContaining("agent.persistence.s3.region")
@@ -66,8 +66,8 @@ class S3StorageErrorsTest {
     @Test
     void aMissingBucketIsReportedWithTheBucketAndTheSdkError() throws Exception {
         try (var server = S3ProxyServer.start();
-                var provider =
-                        S3StorageProvider.create(server.config("no-such-bucket").build())) {
+                var provider = S3Storage.builder(server.config("no-such-bucket").build())
+                        .build()) {
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0)))
                     .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("s3://no-such-bucket/")
@@ -88,9 +88,10 @@ class S3StorageErrorsTest {
     void wrongCredentialsAreReportedAsRefusedAccess() throws Exception {
         try (var server = S3ProxyServer.start()) {
             String bucket = server.newBucket();
-            try (var provider = S3StorageProvider.create(server.config(bucket)
-                    .credentials(S3ProxyServer.ACCESS_KEY, "not-the-secret")
-                    .build())) {
+            try (var provider = S3Storage.builder(server.config(bucket)
+                            .credentials(S3ProxyServer.ACCESS_KEY, "not-the-secret")
+                            .build())
+                    .build()) {
                 assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0)))
                         .isInstanceOf(StorageUnavailableException.class)
                         .hasMessageContaining("refused access")
@@ -112,12 +113,13 @@ class S3StorageErrorsTest {
             port = socket.getLocalPort();
         }
         URI endpoint = URI.create("http://127.0.0.1:" + port);
-        try (var provider = S3StorageProvider.create(S3StorageConfig.custom()
-                .bucket("checkpoints")
-                .endpoint(endpoint)
-                .credentials("key", "secret")
-                .connectTimeout(Duration.ofSeconds(1))
-                .build())) {
+        try (var provider = S3Storage.builder(S3StorageConfig.custom()
+                        .bucket("checkpoints")
+                        .endpoint(endpoint)
+                        .credentials("key", "secret")
+                        .connectTimeout(Duration.ofSeconds(1))
+                        .build())
+                .build()) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
                     .isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("Cannot reach S3")
@@ -133,7 +135,7 @@ class S3StorageErrorsTest {
         var first = S3ProxyServer.start();
         String bucket = first.newBucket();
         int port = first.port();
-        try (var provider = S3StorageProvider.create(first.config(bucket).build())) {
+        try (var provider = S3Storage.builder(first.config(bucket).build()).build()) {
             provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
             first.close();
             assertThatThrownBy(() -> provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1)))

@@ -3,6 +3,7 @@ package dev.agentpersistence.s3;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,13 +36,13 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
     }
 
     /** A provider over this test's fresh bucket. */
-    final S3StorageProvider s3Provider() {
+    final StorageShell s3Provider() {
         return s3Provider(StorageSettings.ofDefaults());
     }
 
     /** A provider over this test's fresh bucket writing with {@code settings}. */
-    final S3StorageProvider s3Provider(StorageSettings settings) {
-        return S3StorageProvider.builder(
+    final StorageShell s3Provider(StorageSettings settings) {
+        return S3Storage.builder(
                         S3.server().config(bucket).prefix("checkpoints").build())
                 .settings(settings)
                 .build();

@@ -13,6 +13,7 @@ import dev.agentpersistence.s3.internal.IndexEntry;
 import dev.agentpersistence.s3.internal.KeyLayout;
 import dev.agentpersistence.s3.internal.KeyParts;
 import dev.agentpersistence.s3.internal.TestRecords;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.Checkpoints;
 import dev.agentpersistence.tck.HostileIds;
 import java.util.ArrayList;
@@ -39,14 +40,14 @@ class S3StorageProviderTest {
     @RegisterExtension
     final LoggedBucket s3 = new LoggedBucket(S3);
 
-    private S3StorageProvider provider;
+    private StorageShell provider;
 
     @BeforeEach
     void setUp() {
         provider = s3.open(PREFIX);
     }
 
-    private S3StorageProvider open(S3StorageConfig config) {
+    private StorageShell open(S3StorageConfig config) {
         return s3.open(config);
     }
 
@@ -254,7 +255,7 @@ class S3StorageProviderTest {
             state.put("blob-" + i, mebibyte);
         }
         var big = Checkpoints.builder("big", 0).state(state).build();
-        var uncompressed = S3StorageProvider.builder(
+        var uncompressed = S3Storage.builder(
                         S3.server().config(s3.bucket()).prefix(PREFIX).build())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom()
                         .layers(dev.agentpersistence.codec.DocumentLayers.custom()
@@ -283,9 +284,8 @@ class S3StorageProviderTest {
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
         provider.saveCheckpoint("agent", Checkpoints.simple("agent", 2));
-        var oneMebibyte = S3StorageProvider.builder(
-                        S3.server().config(s3.bucket()).prefix(PREFIX).build())
-                .client(s3.client())
+        var oneMebibyte = S3Storage.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build(), s3.client())
                 .settings(dev.agentpersistence.storage.StorageSettings.custom()
                         .maxCheckpointSize(1 << 20)
                         .build())

@@ -88,14 +88,14 @@ class StorageShellTest {
                 .saveCheckpoint("agent", checkpoint("agent", 0, 600));
         var withoutSegments = new TestHeapBackend(false, false);
         withoutSegments.records.putAll(withSegments.records);
-        var reader = StorageShell.of(withoutSegments);
+        var reader = StorageShell.builder(withoutSegments).build();
         assertThatThrownBy(() -> reader.getLatestCheckpoint("agent"))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining("agent")
                 .hasMessageContaining("cp-0");
 
         withSegments.segments.get("agent").clear();
-        assertThatThrownBy(() -> StorageShell.of(withSegments).getCheckpoints("agent"))
+        assertThatThrownBy(() -> StorageShell.builder(withSegments).build().getCheckpoints("agent"))
                 .isInstanceOf(CorruptCheckpointException.class);
     }
 
@@ -118,11 +118,12 @@ class StorageShellTest {
                 .build();
         backend.tamper(
                 "agent", 0, dev.agentpersistence.codec.CheckpointCodec.json().encode(claim));
-        assertThatThrownBy(() -> StorageShell.of(backend).getCheckpoint("agent", "cp-0"))
+        assertThatThrownBy(() -> StorageShell.builder(backend).build().getCheckpoint("agent", "cp-0"))
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining(
                         "cp-0"); // the segment does not hold what the id claims: found before sizing anything
-        assertThat(StorageShell.of(backend).getLatestCheckpoint("agent")).contains(checkpoint("agent", 1, 2));
+        assertThat(StorageShell.builder(backend).build().getLatestCheckpoint("agent"))
+                .contains(checkpoint("agent", 1, 2));
     }
 
     @Test
@@ -147,7 +148,7 @@ class StorageShellTest {
     @DisplayName("tampered bytes are a CorruptCheckpointException naming agent, checkpoint and location")
     void tamperedBytes() {
         var backend = new TestHeapBackend(true, false);
-        var shell = StorageShell.of(backend);
+        var shell = StorageShell.builder(backend).build();
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 3));
         byte[] document = backend.records.get("agent").get(0L).document().clone();
         document[document.length - 3] ^= 1;
@@ -188,7 +189,7 @@ class StorageShellTest {
     @Test
     @DisplayName("filters reach the backend as attributes; reserved metadata keys are refused")
     void attributesAndReservedKeys() {
-        var shell = StorageShell.of(new TestHeapBackend(true, false));
+        var shell = StorageShell.builder(new TestHeapBackend(true, false)).build();
         shell.saveCheckpoint("agent", checkpoint("agent", 0, 1));
         shell.saveCheckpoint("agent", checkpoint("agent", 1, 1));
         assertThat(shell.getCheckpoints(
@@ -238,7 +239,7 @@ class StorageShellTest {
     @Test
     @DisplayName("after close every call throws IllegalStateException; ids are checked before the backend is called")
     void closedAndIds() {
-        var shell = StorageShell.of(new TestHeapBackend(true, false));
+        var shell = StorageShell.builder(new TestHeapBackend(true, false)).build();
         assertThatThrownBy(() -> shell.getCheckpoints("bad\u0000id")).isInstanceOf(InvalidIdentifierException.class);
         shell.close();
         shell.close();

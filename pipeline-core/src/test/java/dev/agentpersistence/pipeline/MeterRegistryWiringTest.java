@@ -3,13 +3,16 @@ package dev.agentpersistence.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
-import dev.agentpersistence.metrics.MeteredStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentObservations;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** {@link Pipeline.Builder#meterRegistry} meters the pipeline, the facade and the storage in one call. */
+/**
+ * {@link Pipeline.Builder#meterRegistry} meters the pipeline; with {@link Pipeline.Builder#observationRegistry} and a
+ * storage built with the same registry, the facade and the storage report to the same meters.
+ */
 class MeterRegistryWiringTest {
 
     private static Pipeline.Builder<Draft> twoNodes(AtomicInteger calls) {
@@ -25,15 +28,16 @@ class MeterRegistryWiringTest {
     @Test
     void storagePipelineAndFacadeAreMeteredFromOneRegistry() {
         var registry = new SimpleMeterRegistry();
+        var observations = AgentObservations.registryFor(registry);
         var pipeline = twoNodes(new AtomicInteger())
-                .storage(Storages.inMemory())
+                .storage(Storages.inMemory(observations))
                 .meterRegistry(registry)
+                .observationRegistry(observations)
                 .build();
 
         var result = pipeline.run("run-1", Draft.empty());
 
         assertThat(result.isCompleted()).isTrue();
-        assertThat(pipeline.persistence().storage()).isInstanceOf(MeteredStorageProvider.class);
         assertThat(registry.get(StorageMetricNames.CHECKPOINT_SAVE)
                         .tags("provider", "inmemory", "operation", "save", "outcome", "success")
                         .timer()

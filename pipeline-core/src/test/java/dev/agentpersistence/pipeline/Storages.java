@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -13,6 +14,11 @@ final class Storages {
 
     static PersistenceStorageProvider<CheckpointFilter> inMemory() {
         return PersistenceStorageProviders.load("inmemory", ProviderConfig.empty());
+    }
+
+    static PersistenceStorageProvider<CheckpointFilter> inMemory(ObservationRegistry observations) {
+        return PersistenceStorageProviders.load(
+                "inmemory", ProviderConfig.empty().withObservations(observations));
     }
 
     static PersistenceStorageProvider<CheckpointFilter> file(Path directory) {

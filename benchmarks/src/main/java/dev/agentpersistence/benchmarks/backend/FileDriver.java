@@ -4,8 +4,8 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawFileStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.file.FileStorage;
 import dev.agentpersistence.file.FileStorageConfig;
-import dev.agentpersistence.file.FileStorageProvider;
 import java.nio.file.Path;
 
 /**
@@ -25,13 +25,13 @@ final class FileDriver implements BackendDriver {
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return FileStorageProvider.of(
-                FileStorageConfig.custom()
+        return FileStorage.builder(FileStorageConfig.custom()
                         .directory(directory(settings, namespace))
                         .fsync(fsync && !bulk)
                         .journal(journal)
-                        .build(),
-                StoredForm.settings(incremental));
+                        .build())
+                .settings(StoredForm.settings(incremental))
+                .build();
     }
 
     @Override

@@ -4,7 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawMapStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 
 /**
  * The heap provider. It has no driver underneath; its "raw" store is a map of the encoded bytes, a reference point
@@ -15,7 +15,10 @@ final class InMemoryDriver implements BackendDriver {
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return new InMemoryStorageProvider(StoredForm.settings(incremental), java.time.Clock.systemUTC());
+        return InMemoryStorage.builder()
+                .settings(StoredForm.settings(incremental))
+                .clock(java.time.Clock.systemUTC())
+                .build();
     }
 
     @Override

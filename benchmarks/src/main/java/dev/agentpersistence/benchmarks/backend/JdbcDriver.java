@@ -4,8 +4,8 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawJdbcStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -42,8 +42,7 @@ final class JdbcDriver implements BackendDriver {
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return JdbcStorageProvider.builder()
-                .config(JdbcStorageConfig.custom()
+        return JdbcStorage.builder(JdbcStorageConfig.custom()
                         .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
                         .tablePrefix(tablePrefix(settings, namespace))
                         .poolSize(bulk ? Math.max(2, loadThreads()) : 2)

@@ -4,8 +4,8 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawRedisStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
-import dev.agentpersistence.redis.RedisStorageProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,8 +22,7 @@ final class RedisDriver implements BackendDriver {
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return RedisStorageProvider.builder()
-                .config(RedisStorageConfig.custom()
+        return RedisStorage.builder(RedisStorageConfig.custom()
                         .uri(settings.redisUri())
                         .keyPrefix(prefix(settings, namespace))
                         .build())

@@ -4,8 +4,8 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawS3Store;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.s3.S3Storage;
 import dev.agentpersistence.s3.S3StorageConfig;
-import dev.agentpersistence.s3.S3StorageProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -19,7 +19,7 @@ final class S3Driver implements BackendDriver {
     @Override
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return S3StorageProvider.builder(config(settings, namespace))
+        return S3Storage.builder(config(settings, namespace))
                 .settings(StoredForm.settings(incremental))
                 .build();
     }

@@ -5,8 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.StoredForm;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,9 +62,8 @@ final class MeasuredChatMemory implements AutoCloseable {
         var counter = new WriteCounter();
         Path file = database == Database.SQLITE ? dir.resolve("ours.db") : null;
         HikariDataSource pool = pool(database, postgresUrl, file);
-        var provider = JdbcStorageProvider.builder()
-                .dataSource(counter.wrap(pool))
-                .config(JdbcStorageConfig.custom().tablePrefix(tablePrefix).build())
+        var provider = JdbcStorage.builder(
+                        JdbcStorageConfig.custom().tablePrefix(tablePrefix).build(), counter.wrap(pool))
                 .settings(StoredForm.settings(true))
                 .build();
         var store = new MeasuredChatMemory(

@@ -3,7 +3,7 @@ package dev.agentpersistence.benchmarks.history;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.Message;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.langchain4j.AgentPersistenceChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import org.junit.jupiter.api.Test;
@@ -12,7 +12,7 @@ class ChatMemoryRunTest {
     @Test
     void theChatGoesThroughTheWindowMemoryAndOurStoreKeepsTheWholeHistory() {
         var run = new ChatMemoryRun(20, 200, 8);
-        var store = AgentPersistenceChatMemoryStore.of(new InMemoryStorageProvider());
+        var store = AgentPersistenceChatMemoryStore.of(InMemoryStorage.builder().build());
 
         var ours = run.run(store);
         var theirs = run.run(new InMemoryChatMemoryStore());

@@ -2,7 +2,7 @@ package dev.agentpersistence.benchmarks.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import org.junit.jupiter.api.Test;
 
 class GrowthRunTest {
@@ -15,12 +15,16 @@ class GrowthRunTest {
         // uncompressed, so that the bytes compare the two forms and not how well deflate does on each
         var plain = dev.agentpersistence.storage.StorageSettings.custom()
                 .layers(dev.agentpersistence.codec.DocumentLayers.none());
-        try (var provider =
-                new InMemoryStorageProvider(plain.incrementalHistory(false).build(), java.time.Clock.systemUTC())) {
+        try (var provider = InMemoryStorage.builder()
+                .settings(plain.incrementalHistory(false).build())
+                .clock(java.time.Clock.systemUTC())
+                .build()) {
             full = run.run(provider, "agent");
         }
-        try (var provider =
-                new InMemoryStorageProvider(plain.incrementalHistory(true).build(), java.time.Clock.systemUTC())) {
+        try (var provider = InMemoryStorage.builder()
+                .settings(plain.incrementalHistory(true).build())
+                .clock(java.time.Clock.systemUTC())
+                .build()) {
             incremental = run.run(provider, "agent");
         }
         assertThat(full.saveNanos()).hasSize(300);

@@ -23,7 +23,8 @@ class JsonLinesExampleTest {
                 .allSatisfy(line -> assertThat(line).startsWith("{\"agentId\":\"note-taker\",\"checkpointId\":"));
         Path file = JsonLinesStorageBackend.file(directory, "note-taker");
         assertThat(Files.readAllLines(file)).as("after pruning: the latest").hasSize(1);
-        try (var provider = dev.agentpersistence.storage.StorageShell.of(new JsonLinesStorageBackend(directory))) {
+        try (var provider = dev.agentpersistence.storage.StorageShell.builder(new JsonLinesStorageBackend(directory))
+                .build()) {
             assertThat(provider.getCheckpoints("note-taker"))
                     .singleElement()
                     .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo("summarize"));

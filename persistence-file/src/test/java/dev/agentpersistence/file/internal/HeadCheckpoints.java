@@ -2,7 +2,8 @@ package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.file.FilePerCheckpoint;
-import dev.agentpersistence.file.FileStorageProvider;
+import dev.agentpersistence.file.FileStorage;
+import dev.agentpersistence.storage.StorageShell;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,9 +30,9 @@ final class HeadCheckpoints {
     }
 
     /** A provider without fsync (the head protocol does not depend on it) that leaves the store as it is on open. */
-    static FileStorageProvider open(Path root) {
-        return FileStorageProvider.of(
-                FilePerCheckpoint.config(root).fsync(false).build());
+    static StorageShell open(Path root) {
+        return FileStorage.builder(FilePerCheckpoint.config(root).fsync(false).build())
+                .build();
     }
 
     static Path directory(Path root, String agentId) {

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.file.FileStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -339,7 +339,7 @@ class HeadFileTest {
 
     @Test
     void anAgentWithoutCheckpointsHasNoLatestAndNoHead() throws Exception {
-        try (FileStorageProvider provider = open(root)) {
+        try (StorageShell provider = open(root)) {
             assertThat(provider.getLatestCheckpoint("nobody")).isEmpty();
             assertThat(Files.exists(HeadCheckpoints.directory(root, "nobody"))).isFalse();
         }

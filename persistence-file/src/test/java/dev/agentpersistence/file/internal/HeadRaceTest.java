@@ -7,7 +7,7 @@ import static dev.agentpersistence.file.internal.HeadCheckpoints.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.file.FileStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,10 +58,10 @@ class HeadRaceTest {
         try (var first = open(root);
                 var second = open(root);
                 var reading = open(root)) {
-            List<FileStorageProvider> writers = List.of(first, second, first, second);
+            List<StorageShell> writers = List.of(first, second, first, second);
             var saves = new ArrayList<CompletableFuture<Void>>();
             for (int index = 0; index < writers.size(); index++) {
-                FileStorageProvider provider = writers.get(index);
+                StorageShell provider = writers.get(index);
                 List<Long> versions = share(index, writers.size(), VERSIONS);
                 saves.add(CompletableFuture.runAsync(() -> {
                     for (long version : versions) {
@@ -120,8 +120,7 @@ class HeadRaceTest {
     }
 
     /** Reads the latest checkpoint until stopped; each read at least the highest version saved before it. */
-    private static void readUntil(
-            FileStorageProvider provider, AtomicLong done, AtomicBoolean stop, AtomicInteger reads) {
+    private static void readUntil(StorageShell provider, AtomicLong done, AtomicBoolean stop, AtomicInteger reads) {
         while (!stop.get()) {
             long before = done.get();
             long latest = provider.getLatestCheckpoint(AGENT)
@@ -134,7 +133,7 @@ class HeadRaceTest {
         }
     }
 
-    private void verifyEnd(FileStorageProvider provider) throws Exception {
+    private void verifyEnd(StorageShell provider) throws Exception {
         assertThat(provider.getCheckpoints(AGENT)).hasSize(VERSIONS);
         assertThat(readHead(root, AGENT)).contains(head(VERSIONS - 1));
         assertThat(provider.getLatestCheckpoint(AGENT))

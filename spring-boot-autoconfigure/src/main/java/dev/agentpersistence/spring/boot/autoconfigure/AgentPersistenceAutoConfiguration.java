@@ -56,12 +56,16 @@ public class AgentPersistenceAutoConfiguration {
     /**
      * The settings every provider bean is built from. Which configuration builds the provider (over a
      * {@code DataSource}, a client, or by discovery) is decided from the {@code Environment} itself, so a replacement
-     * of this bean changes the settings, not that choice.
+     * of this bean changes the settings, not that choice. It carries the application's {@link ObservationRegistry}, so
+     * the provider observes its own operations.
      */
     @Bean
     @ConditionalOnMissingBean
-    public ProviderConfig agentPersistenceProviderConfig(Environment environment, ResourceLoader resourceLoader) {
-        return EnvironmentProviderConfig.from(environment, resourceLoader.getClassLoader());
+    public ProviderConfig agentPersistenceProviderConfig(
+            Environment environment, ResourceLoader resourceLoader, ObjectProvider<ObservationRegistry> observations) {
+        ProviderConfig config = EnvironmentProviderConfig.from(environment, resourceLoader.getClassLoader());
+        ObservationRegistry registry = observations.getIfUnique();
+        return registry == null ? config : config.withObservations(registry);
     }
 
     /** The inverses of the tools declared as {@link RollbackToolPair} beans, in bean order. */

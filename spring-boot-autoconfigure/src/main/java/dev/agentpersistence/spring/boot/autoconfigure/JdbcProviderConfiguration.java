@@ -2,10 +2,10 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
  * ttl) and the shared ones are read as discovery would; the URL, user and pool settings are the data source's.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(JdbcStorageProvider.class)
+@ConditionalOnClass(StorageShell.class)
 @ConditionalOnChosenProvider("jdbc")
 @ConditionalOnSingleCandidate(DataSource.class)
 class JdbcProviderConfiguration {
@@ -27,10 +27,8 @@ class JdbcProviderConfiguration {
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
             DataSource dataSource, ProviderConfig config) {
-        return JdbcStorageProvider.builder()
-                .dataSource(dataSource)
-                .config(JdbcStorageConfig.from(config))
-                .settings(StorageSettings.from(config))
+        return JdbcStorage.builder(JdbcStorageConfig.from(config), dataSource)
+                .config(config)
                 .build();
     }
 }

@@ -2,10 +2,10 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
-import dev.agentpersistence.redis.RedisStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -18,7 +18,7 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code agent.persistence.redis.*} settings (key prefix, ttl) and the shared ones apply.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass({RedisStorageProvider.class, UnifiedJedis.class})
+@ConditionalOnClass({StorageShell.class, UnifiedJedis.class})
 @ConditionalOnChosenProvider("redis")
 @ConditionalOnSingleCandidate(UnifiedJedis.class)
 class RedisProviderConfiguration {
@@ -26,10 +26,8 @@ class RedisProviderConfiguration {
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
             UnifiedJedis client, ProviderConfig config) {
-        return RedisStorageProvider.builder()
-                .client(client)
-                .config(RedisStorageConfig.of(config))
-                .settings(StorageSettings.from(config))
+        return RedisStorage.builder(RedisStorageConfig.from(config), client)
+                .config(config)
                 .build();
     }
 }

@@ -5,6 +5,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.history.RetentionPolicy;
 import dev.agentpersistence.history.RetentionSweeper;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -15,7 +16,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * The scheduled retention sweep: a {@link RetentionSweeper} with the policy of
  * {@code agent.persistence.retention.keep-latest} and {@code .max-age}, run every {@code .interval}; only when one of
- * the two is set.
+ * the two is set, or a time to live ({@code agent.persistence.ttl}), whose expired checkpoints each sweep deletes.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(RetentionConfiguration.PolicySet.class)
@@ -37,13 +38,14 @@ class RetentionConfiguration {
         return new ScheduledRetention(sweeper, StarterSettings.RETENTION_INTERVAL.read(config));
     }
 
-    /** Whether keep-latest or max-age is set, in any of the property forms the environment accepts. */
+    /** Whether keep-latest, max-age or a time to live is set, in any of the property forms the environment accepts. */
     static final class PolicySet implements org.springframework.context.annotation.Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
             ProviderConfig config = EnvironmentProviderConfig.from(context.getEnvironment(), context.getClassLoader());
             return StarterSettings.RETENTION_KEEP_LATEST.find(config).isPresent()
-                    || StarterSettings.RETENTION_MAX_AGE.find(config).isPresent();
+                    || StarterSettings.RETENTION_MAX_AGE.find(config).isPresent()
+                    || StorageSettings.TTL.find(config).isPresent();
         }
     }
 }

@@ -2,10 +2,10 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.s3.S3Storage;
 import dev.agentpersistence.s3.S3StorageConfig;
-import dev.agentpersistence.s3.S3StorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.storage.StorageShell;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code agent.persistence.s3.*} settings (bucket, prefix, …) and the shared ones apply.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass({S3StorageProvider.class, S3Client.class})
+@ConditionalOnClass({StorageShell.class, S3Client.class})
 @ConditionalOnChosenProvider("s3")
 @ConditionalOnSingleCandidate(S3Client.class)
 class S3ProviderConfiguration {
@@ -26,9 +26,8 @@ class S3ProviderConfiguration {
     @ConditionalOnMissingBean(PersistenceStorageProvider.class)
     PersistenceStorageProvider<CheckpointFilter> agentPersistenceStorageProvider(
             S3Client client, ProviderConfig config) {
-        return S3StorageProvider.builder(S3StorageConfig.of(config))
-                .client(client)
-                .settings(StorageSettings.from(config))
+        return S3Storage.builder(S3StorageConfig.from(config), client)
+                .config(config)
                 .build();
     }
 }

@@ -11,12 +11,10 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.Tool;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentMeterHandler;
-import dev.agentpersistence.s3.S3StorageProvider;
 import dev.agentpersistence.spi.NoPersistenceStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -51,7 +49,7 @@ class AgentPersistenceAutoConfigurationTest {
     @Test
     void theOnlyProviderModuleIsUsed() {
         runnerWithOnly("inmemory").run(context -> {
-            assertThat(storage(context)).isInstanceOf(InMemoryStorageProvider.class);
+            assertThat(storage(context)).isInstanceOf(StorageShell.class);
             var persistence = context.getBean(AgentPersistence.class);
             AgentCheckpoint saved = saveOne(persistence, "only-module");
             assertThat(persistence.latestCheckpoint("only-module")).contains(saved);
@@ -62,7 +60,7 @@ class AgentPersistenceAutoConfigurationTest {
     void theProviderPropertyChoosesAmongSeveral() {
         assertThat(Contexts.available()).contains("inmemory", "jdbc", "redis", "s3");
         runner().withPropertyValues("agent.persistence.provider=inmemory")
-                .run(context -> assertThat(storage(context)).isInstanceOf(InMemoryStorageProvider.class));
+                .run(context -> assertThat(storage(context)).isInstanceOf(StorageShell.class));
     }
 
     @Test
@@ -91,7 +89,7 @@ class AgentPersistenceAutoConfigurationTest {
                 .withPropertyValues("agent.persistence.provider=jdbc", "agent.persistence.jdbc.table-prefix=boot_")
                 .withBean(DataSource.class, () -> dataSource)
                 .run(context -> {
-                    assertThat(storage(context)).isInstanceOf(JdbcStorageProvider.class);
+                    assertThat(storage(context)).isInstanceOf(StorageShell.class);
                     saveOne(context.getBean(AgentPersistence.class), "reused-data-source");
                     assertThat(tables(dataSource)).isNotEmpty().allMatch(name -> name.startsWith("BOOT_"));
                 });
@@ -104,7 +102,7 @@ class AgentPersistenceAutoConfigurationTest {
                         "agent.persistence.jdbc.url=jdbc:h2:mem:own;DB_CLOSE_DELAY=-1",
                         "agent.persistence.jdbc.user=sa")
                 .run(context -> {
-                    assertThat(storage(context)).isInstanceOf(JdbcStorageProvider.class);
+                    assertThat(storage(context)).isInstanceOf(StorageShell.class);
                     saveOne(context.getBean(AgentPersistence.class), "own-pool");
                     assertThat(tables(h2("own"))).isNotEmpty().allMatch(name -> name.startsWith("AGENT_"));
                 });
@@ -123,8 +121,11 @@ class AgentPersistenceAutoConfigurationTest {
                 .run(context -> {
                     assertThat(storage(context))
                             .isInstanceOfSatisfying(
-                                    S3StorageProvider.class,
-                                    s3 -> assertThat(s3.config().bucket()).isEqualTo("app-bucket"));
+                                    StorageShell.class,
+                                    s3 -> assertThat(s3.storedForm()
+                                                    .orElseThrow()
+                                                    .location("agent", "cp"))
+                                            .contains("app-bucket"));
                     assertThat(context.getBean(AgentPersistenceHealthIndicator.class)
                                     .health()
                                     .getStatus())
@@ -137,7 +138,7 @@ class AgentPersistenceAutoConfigurationTest {
         runnerWithOnly("jdbc", "inmemory")
                 .withPropertyValues("agent.persistence.provider=inmemory")
                 .withBean(DataSource.class, () -> h2("unused"))
-                .run(context -> assertThat(storage(context)).isInstanceOf(InMemoryStorageProvider.class));
+                .run(context -> assertThat(storage(context)).isInstanceOf(StorageShell.class));
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.inmemory.InMemoryStorageProvider;
+import dev.agentpersistence.inmemory.InMemoryStorage;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
@@ -56,7 +56,7 @@ class ChatMemoryAutoConfigurationTest {
 
     @Test
     void theApplicationsOwnProviderIsUsed() {
-        var own = new InMemoryStorageProvider();
+        var own = InMemoryStorage.builder().build();
         Contexts.runnerWithOnly()
                 .withConfiguration(AutoConfigurations.of(AgentPersistenceChatMemoryAutoConfiguration.class))
                 .withBean("myStorage", PersistenceStorageProvider.class, () -> own)

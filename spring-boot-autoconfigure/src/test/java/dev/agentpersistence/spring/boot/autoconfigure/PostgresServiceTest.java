@@ -3,7 +3,7 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.TestServices;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class PostgresServiceTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(DataSource.class);
                     assertThat(AgentPersistenceAutoConfigurationTest.storage(context))
-                            .isInstanceOf(JdbcStorageProvider.class);
+                            .isInstanceOf(StorageShell.class);
                     var persistence = context.getBean(AgentPersistence.class);
                     String agentId = "boot-postgres-" + System.nanoTime();
                     var saved = Contexts.saveOne(persistence, agentId);

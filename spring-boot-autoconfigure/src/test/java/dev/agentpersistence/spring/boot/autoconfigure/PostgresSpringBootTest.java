@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.jdbc.JdbcStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.TestServices;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class PostgresSpringBootTest {
 
     @Test
     void theApplicationStoresThroughItsDataSourceAndReportsUp() throws Exception {
-        assertThat(storage).isInstanceOf(JdbcStorageProvider.class);
+        assertThat(storage).isInstanceOf(StorageShell.class);
         try (var connection = dataSource.getConnection()) {
             assertThat(connection.getMetaData().getDatabaseProductName()).isEqualTo("PostgreSQL");
         }

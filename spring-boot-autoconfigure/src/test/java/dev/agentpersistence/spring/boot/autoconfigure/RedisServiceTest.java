@@ -3,7 +3,7 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
-import dev.agentpersistence.redis.RedisStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.TestServices;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class RedisServiceTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(AgentPersistenceAutoConfigurationTest.storage(context))
-                            .isInstanceOf(RedisStorageProvider.class);
+                            .isInstanceOf(StorageShell.class);
                     var persistence = context.getBean(AgentPersistence.class);
                     String agentId = "boot-redis-" + System.nanoTime();
                     var saved = Contexts.saveOne(persistence, agentId);

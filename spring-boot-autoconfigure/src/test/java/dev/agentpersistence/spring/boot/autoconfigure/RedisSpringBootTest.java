@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.redis.RedisStorageProvider;
+import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.TestServices;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,7 +45,7 @@ class RedisSpringBootTest {
 
     @Test
     void theApplicationStoresInRedisAndReportsUp() {
-        assertThat(storage).isInstanceOf(RedisStorageProvider.class);
+        assertThat(storage).isInstanceOf(StorageShell.class);
         String agentId = "boot-app-redis-" + System.nanoTime();
         var saved = Contexts.saveOne(persistence, agentId);
         assertThat(persistence.latestCheckpoint(agentId)).contains(saved);

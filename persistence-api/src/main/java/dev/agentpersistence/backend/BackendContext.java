@@ -1,0 +1,30 @@
+package dev.agentpersistence.backend;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the storage shell hands a backend once, when it opens it: the values the shell owns and the backend needs too.
+ * The shell's settings declare each of them once; a backend never takes them from anywhere else.
+ *
+ * @param clock the clock for expiry times, segment write times and file ages
+ * @param maxCheckpointSize the largest document, in bytes, a read may allocate or a save may store
+ * @param ttl how long a saved checkpoint is kept, when it expires at all
+ * @param skipCorrupt whether reads leave out a corrupt record with a WARN line instead of throwing
+ */
+public record BackendContext(Clock clock, long maxCheckpointSize, Optional<Duration> ttl, boolean skipCorrupt) {
+
+    /** @throws IllegalArgumentException for a size that is not positive or a time to live that is not */
+    public BackendContext {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(ttl, "ttl");
+        if (maxCheckpointSize <= 0) {
+            throw new IllegalArgumentException("maxCheckpointSize must be positive but was " + maxCheckpointSize);
+        }
+        if (ttl.isPresent() && (ttl.get().isZero() || ttl.get().isNegative())) {
+            throw new IllegalArgumentException("ttl must be positive but was " + ttl.get());
+        }
+    }
+}
