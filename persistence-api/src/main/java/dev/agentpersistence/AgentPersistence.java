@@ -1,10 +1,10 @@
 package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentpersistence.internal.FacadeObservations;
 import dev.agentpersistence.internal.Forks;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
+import dev.agentpersistence.observation.internal.FacadeObservations;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -35,8 +34,17 @@ final class ArchitectureRules {
     /** The root package of the API: its data model, exceptions and facade. */
     static final String ROOT_PACKAGE = "dev.agentpersistence";
 
-    /** The facade: the one type of the root package that uses the packages below it. */
+    /** The facade: a type of the root package that uses the packages below it. */
     static final String FACADE = ROOT_PACKAGE + ".AgentPersistence";
+
+    /**
+     * The storage SPI: the other type of the root package that names a package below it (its {@code storedForm()}
+     * returns the backend package's {@code StoredForm}).
+     */
+    static final String STORAGE_SPI = ROOT_PACKAGE + ".PersistenceStorageProvider";
+
+    /** The root package's types that use the packages below it, each a slice of its own; the rest is the data model. */
+    static final List<String> ABOVE_THE_DATA_MODEL = List.of(FACADE, STORAGE_SPI);
 
     /** The storage shell, which integrations never use: they work over any provider. */
     static final String STORAGE_SHELL = ROOT_PACKAGE + ".storage";
@@ -50,12 +58,6 @@ final class ArchitectureRules {
             ROOT_PACKAGE + ".history",
             ROOT_PACKAGE + ".storage.internal",
             ROOT_PACKAGE + ".internal");
-
-    /**
-     * Types of {@link #ABOVE_THE_BACKENDS} that backend code may still name: the deprecated {@code codec(...)} builder
-     * methods of the storage modules take a {@code CheckpointCodec}. Make this {@code Set.of()} once they are gone.
-     */
-    static final Set<String> DEPRECATED_CODEC_BUILDER_TYPES = Set.of(ROOT_PACKAGE + ".codec.CheckpointCodec");
 
     /** What the root package's data model may depend on besides the root package and its internal package. */
     static final List<String> DATA_MODEL_LIBRARIES = List.of("java..", "com.fasterxml.jackson..", "org.slf4j..");
@@ -113,7 +115,7 @@ final class ArchitectureRules {
         Stream<String> packages = Stream.concat(ABOVE_THE_BACKENDS.stream(), Stream.of(ROOT_PACKAGE, STORAGE_SHELL))
                 .filter(name -> classes.stream().noneMatch(c -> inPackage(c.getPackageName(), name)));
         Stream<String> types = Stream.concat(
-                        Stream.concat(Stream.of(FACADE), DEPRECATED_CODEC_BUILDER_TYPES.stream()),
+                        ABOVE_THE_DATA_MODEL.stream(),
                         modules.stream().flatMap(module -> module.providerFactories().stream()))
                 .filter(name -> !classes.contain(name));
         return Stream.concat(packages, types).toList();
@@ -121,30 +123,32 @@ final class ArchitectureRules {
 
     /**
      * No cycles between packages, each taken with its {@code .internal} subpackages (public types delegate to their
-     * internals, which speak the public types). In the root package the facade is a slice of its own: the data model
-     * the packages below speak is one slice, the facade that uses them another.
+     * internals, which speak the public types). In the root package the facade and the storage SPI are slices of their
+     * own: the data model the packages below speak is one slice, each type that uses them another.
      */
     ArchRule packagesFreeOfCycles() {
         return slices().assignedFrom(new SliceAssignment() {
                     @Override
                     public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-                        return SliceIdentifier.of(isFacade(javaClass) ? FACADE : publicPackageOf(javaClass));
+                        return SliceIdentifier.of(
+                                aboveTheDataModel(javaClass).orElseGet(() -> publicPackageOf(javaClass)));
                     }
 
                     @Override
                     public String getDescription() {
-                        return "packages (each with its internal subpackages; the facade apart from the data model)";
+                        return "packages (each with its internal subpackages; the facade and the SPI apart from the"
+                                + " data model)";
                     }
                 })
                 .should()
                 .beFreeOfCycles()
-                .as("packages, each with its internal subpackages, and the facade apart from the root package's data"
-                        + " model, are free of cycles");
+                .as("packages, each with its internal subpackages, and the facade and the SPI apart from the root"
+                        + " package's data model, are free of cycles");
     }
 
     /**
-     * The root package's data model (all of it but the facade) depends on the JDK, Jackson, SLF4J and its own internal
-     * package only, never on the packages below that speak it.
+     * The root package's data model (all of it but the facade and the SPI) depends on the JDK, Jackson, SLF4J and its
+     * own internal package only, never on the packages below that speak it.
      */
     ArchRule rootDataModelDependsOnPlainTypesOnly() {
         var allowed = new ArrayList<>(DATA_MODEL_LIBRARIES);
@@ -153,12 +157,14 @@ final class ArchitectureRules {
         return classes()
                 .that()
                 .resideInAPackage(ROOT_PACKAGE)
-                .and(DescribedPredicate.describe("are not the facade", (JavaClass c) -> !isFacade(c)))
+                .and(DescribedPredicate.describe(
+                        "are not the facade or the SPI",
+                        (JavaClass c) -> aboveTheDataModel(c).isEmpty()))
                 .should()
                 .onlyDependOnClassesThat()
                 .resideInAnyPackage(allowed.toArray(String[]::new))
                 .as("the root package's data model depends on the JDK, Jackson, SLF4J and its internal package only")
-                .because("the packages below the root speak the data model; only the facade uses them");
+                .because("the packages below the root speak the data model; only the facade and the SPI use them");
     }
 
     /** Backend code (the packages of the registered provider factories) stays below the storage shell. */
@@ -174,8 +180,7 @@ final class ArchitectureRules {
                 .dependOnClassesThat(DescribedPredicate.describe(
                         "are the stored form, the history layer, the shell's internals or the API's internals",
                         (JavaClass target) ->
-                                ABOVE_THE_BACKENDS.stream().anyMatch(name -> inPackage(target.getPackageName(), name))
-                                        && !DEPRECATED_CODEC_BUILDER_TYPES.contains(target.getName())))
+                                ABOVE_THE_BACKENDS.stream().anyMatch(name -> inPackage(target.getPackageName(), name))))
                 .as("backend modules never reach the stored form, the history layer, the shell's internals or the"
                         + " API's internals")
                 .because("the storage shell owns ids, the stored form and history; a backend stores bytes");
@@ -269,8 +274,12 @@ final class ArchitectureRules {
         return module.rootPackage().orElseThrow().length();
     }
 
-    private static boolean isFacade(JavaClass javaClass) {
-        return javaClass.getName().equals(FACADE) || javaClass.getName().startsWith(FACADE + "$");
+    /** The type of {@link #ABOVE_THE_DATA_MODEL} that {@code javaClass} is or is nested in, if any. */
+    private static Optional<String> aboveTheDataModel(JavaClass javaClass) {
+        return ABOVE_THE_DATA_MODEL.stream()
+                .filter(type ->
+                        javaClass.getName().equals(type) || javaClass.getName().startsWith(type + "$"))
+                .findFirst();
     }
 
     /** The package with its {@code internal} segment and everything after it removed. */

@@ -74,8 +74,8 @@ class ArchitectureRulesTest {
     @Test
     void anIntegrationUsingAStorageModuleOrTheShellIsReported() {
         assertViolation(rules.integrationsUseThePublicApiOnly())
-                .hasMessageContaining(
-                        PLANTED + ".integration.PlantedSaver.open()> calls constructor" + " <StorageShell.<init>()>")
+                .hasMessageContaining(PLANTED + ".integration.PlantedSaver.open()> calls method"
+                        + " <dev.agentpersistence.inmemory.InMemoryStorage.builder()>")
                 .hasMessageContaining(PLANTED + ".integration.PlantedSaver.open()> has return type"
                         + " <dev.agentpersistence.storage.StorageShell>");
     }

@@ -2,7 +2,7 @@ package dev.agentpersistence.benchmarks;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.benchmarks.backend.StoredForm;
+import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
@@ -56,7 +56,7 @@ public class CodecBenchmarks {
         String agentId = "read-10x" + messages;
         codec = switch (layers) {
             case "json" -> CheckpointCodec.json();
-            case "stored" -> StoredForm.codec();
+            case "stored" -> BenchmarkedForm.codec();
             case "stored-deflate" ->
                 CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")));
             default -> throw new IllegalArgumentException("layers " + layers);

@@ -2,8 +2,8 @@ package dev.agentpersistence.benchmarks;
 
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
 import dev.agentpersistence.benchmarks.backend.Disks;
-import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The baseline: each backend's own client writing or reading, in one call, exactly the bytes our provider stores for
  * the latest checkpoint of the {@code 10x<messages>} agent of {@link ProviderBenchmarks} (its stored document: JSON
- * with the default layers, see {@code StoredForm}). Writes go to new keys, removed after each iteration.
+ * with the default layers, see {@code BenchmarkedForm}). Writes go to new keys, removed after each iteration.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,7 +44,7 @@ public class RawBenchmarks {
     public void open() {
         BenchSettings settings = BenchSettings.fromSystemProperties();
         String agentId = "read-10x" + messages;
-        document = StoredForm.codec().encode(Fixtures.checkpoint(agentId, 9, Fixtures.history(messages)));
+        document = BenchmarkedForm.codec().encode(Fixtures.checkpoint(agentId, 9, Fixtures.history(messages)));
         store = Backend.of(backend).driver().openRaw(settings, ProviderBenchmarks.NAMESPACE);
         String readKey = readKey();
         try {

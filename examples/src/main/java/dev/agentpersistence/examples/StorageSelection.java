@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -58,6 +59,11 @@ public record StorageSelection(String provider, ProviderConfig config, String de
     /** Opens the provider; creates the directory of a SQLite database file first. Close it when done. */
     public PersistenceStorageProvider<CheckpointFilter> open() {
         return new StorageUri(provider, config, description).open();
+    }
+
+    /** As {@link #open()}, the provider observed into {@code observations}. */
+    public PersistenceStorageProvider<CheckpointFilter> open(ObservationRegistry observations) {
+        return new StorageUri(provider, config.withObservations(observations), description).open();
     }
 
     @Override

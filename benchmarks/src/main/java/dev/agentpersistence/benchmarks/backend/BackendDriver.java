@@ -12,7 +12,7 @@ import dev.agentpersistence.benchmarks.raw.RawStore;
 public interface BackendDriver {
 
     /**
-     * Our provider over {@code namespace}, writing the stored form of {@link StoredForm#settings}.
+     * Our provider over {@code namespace}, writing the stored form of {@link BenchmarkedForm#settings}.
      *
      * @param bulk {@code true} for loading fixtures: the same storage with per-save durability relaxed where the
      *     backend allows it per connection (no fsync, {@code synchronous=OFF}, {@code synchronous_commit=off}); never

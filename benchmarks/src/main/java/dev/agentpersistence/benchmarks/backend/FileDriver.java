@@ -30,7 +30,7 @@ final class FileDriver implements BackendDriver {
                         .fsync(fsync && !bulk)
                         .journal(journal)
                         .build())
-                .settings(StoredForm.settings(incremental))
+                .settings(BenchmarkedForm.settings(incremental))
                 .build();
     }
 

@@ -16,7 +16,7 @@ final class InMemoryDriver implements BackendDriver {
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return InMemoryStorage.builder()
-                .settings(StoredForm.settings(incremental))
+                .settings(BenchmarkedForm.settings(incremental))
                 .clock(java.time.Clock.systemUTC())
                 .build();
     }

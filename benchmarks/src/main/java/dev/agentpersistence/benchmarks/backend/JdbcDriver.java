@@ -47,7 +47,7 @@ final class JdbcDriver implements BackendDriver {
                         .tablePrefix(tablePrefix(settings, namespace))
                         .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
                         .build())
-                .settings(StoredForm.settings(incremental))
+                .settings(BenchmarkedForm.settings(incremental))
                 .build();
     }
 

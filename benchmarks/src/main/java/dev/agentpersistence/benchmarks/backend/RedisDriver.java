@@ -26,7 +26,7 @@ final class RedisDriver implements BackendDriver {
                         .uri(settings.redisUri())
                         .keyPrefix(prefix(settings, namespace))
                         .build())
-                .settings(StoredForm.settings(incremental))
+                .settings(BenchmarkedForm.settings(incremental))
                 .build();
     }
 

@@ -20,7 +20,7 @@ final class S3Driver implements BackendDriver {
     public PersistenceStorageProvider<CheckpointFilter> open(
             BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return S3Storage.builder(config(settings, namespace))
-                .settings(StoredForm.settings(incremental))
+                .settings(BenchmarkedForm.settings(incremental))
                 .build();
     }
 

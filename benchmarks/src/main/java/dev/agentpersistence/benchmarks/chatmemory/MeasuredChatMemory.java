@@ -3,8 +3,8 @@ package dev.agentpersistence.benchmarks.chatmemory;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
 import dev.agentpersistence.benchmarks.backend.Directories;
-import dev.agentpersistence.benchmarks.backend.StoredForm;
 import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
@@ -64,7 +64,7 @@ final class MeasuredChatMemory implements AutoCloseable {
         HikariDataSource pool = pool(database, postgresUrl, file);
         var provider = JdbcStorage.builder(
                         JdbcStorageConfig.custom().tablePrefix(tablePrefix).build(), counter.wrap(pool))
-                .settings(StoredForm.settings(true))
+                .settings(BenchmarkedForm.settings(true))
                 .build();
         var store = new MeasuredChatMemory(
                 "agent-persistence", AgentPersistenceChatMemoryRepository.of(provider), counter, pool, file);

@@ -1,7 +1,7 @@
 package dev.agentpersistence.benchmarks.report;
 
 import dev.agentpersistence.AgentCheckpoint;
-import dev.agentpersistence.benchmarks.backend.StoredForm;
+import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
 import dev.agentpersistence.benchmarks.fixture.Fixtures;
 import dev.agentpersistence.codec.CheckpointCodec;
 
@@ -16,7 +16,7 @@ final class DocumentSizes {
 
     /** Bytes the providers store for it (JSON with the default layers). */
     static double stored(int messages) {
-        return StoredForm.codec().encode(checkpoint(messages)).length;
+        return BenchmarkedForm.codec().encode(checkpoint(messages)).length;
     }
 
     private static AgentCheckpoint checkpoint(int messages) {

@@ -3,9 +3,11 @@ package dev.agentpersistence.examples.metrics;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CheckpointTooLargeException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.codec.CodecSettings;
 import dev.agentpersistence.examples.ConsoleOutput;
 import dev.agentpersistence.examples.ExampleCommands;
 import dev.agentpersistence.examples.ExampleFiles;
@@ -16,12 +18,14 @@ import dev.agentpersistence.examples.demo.ScriptedWriterModel;
 import dev.agentpersistence.examples.embedding.EmbeddingExample;
 import dev.agentpersistence.examples.embedding.OrdersStore;
 import dev.agentpersistence.metrics.StorageMetricNames;
+import dev.agentpersistence.observation.AgentObservations;
 import dev.agentpersistence.pipeline.FileWorkspace;
 import dev.agentpersistence.pipeline.PipelineMetrics;
 import dev.agentpersistence.pipeline.PipelineResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.OutputStream;
@@ -29,6 +33,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -104,7 +109,7 @@ public final class MetricsExample implements Callable<Integer> {
                 : StorageSelection.parse(storage);
         PrometheusMeterRegistry registry = newRegistry();
         try (var endpoint = PrometheusEndpoint.start(registry, port);
-                PersistenceStorageProvider<CheckpointFilter> provider = selection.open()) {
+                PersistenceStorageProvider<CheckpointFilter> provider = openStorage(selection, registry)) {
             out.println("agent-persistence metrics example");
             out.println("  Prometheus endpoint  " + endpoint.uri());
             out.println("  storage              " + selection
@@ -128,10 +133,27 @@ public final class MetricsExample implements Callable<Integer> {
         return 0;
     }
 
+    /** The largest checkpoint the example's storage keeps; the workload tries one larger save. */
+    public static final String CHECKPOINT_CAP = "1MiB";
+
     /**
-     * Runs the pipeline {@code runs} times over {@code backend} (metered with the tag {@code provider=<providerName>}),
-     * then makes one stale-writer save that conflicts, then runs the embedding example's agent loop once (a rollback
-     * through {@code AgentPersistence}).
+     * Opens {@code selection} observed into {@code registry} (its meters carry {@code provider=<name>}), capping
+     * checkpoints at {@value #CHECKPOINT_CAP} unless the selection sets its own cap.
+     */
+    public static PersistenceStorageProvider<CheckpointFilter> openStorage(
+            StorageSelection selection, MeterRegistry registry) {
+        var config = selection.config();
+        if (config.get(CodecSettings.MAX_CHECKPOINT_SIZE.key()).isEmpty()) {
+            config = config.with(CodecSettings.MAX_CHECKPOINT_SIZE.key(), CHECKPOINT_CAP);
+        }
+        return new StorageSelection(selection.provider(), config, selection.description())
+                .open(AgentObservations.registryFor(registry));
+    }
+
+    /**
+     * Runs the pipeline {@code runs} times over {@code backend} (opened with {@link #openStorage}), then makes one
+     * stale-writer save that conflicts and one save over the size cap that is refused, then runs the embedding
+     * example's agent loop once (a rollback through {@code AgentPersistence}).
      *
      * @param blipEvery fail every n-th save as a network blip; 0 for never
      * @return the results of the runs
@@ -146,6 +168,7 @@ public final class MetricsExample implements Callable<Integer> {
             PrintStream out) {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(backend, "backend");
+        ObservationRegistry observations = AgentObservations.registryFor(registry);
         PersistenceStorageProvider<CheckpointFilter> network =
                 blipEvery == 0 ? backend : new UnreliableNetwork<>(backend, blipEvery);
         var storage = network;
@@ -164,6 +187,7 @@ public final class MetricsExample implements Callable<Integer> {
                             CrashSwitch.off())
                     .storage(storage)
                     .meterRegistry(registry)
+                    .observationRegistry(observations)
                     .listener(tally)
                     .build();
             long start = System.nanoTime();
@@ -180,6 +204,7 @@ public final class MetricsExample implements Callable<Integer> {
                     tally.describe());
         }
         staleWriter(storage, out);
+        oversizedSave(backend, out);
         // The embedded agent saves without the pipeline's checkpoint retries, so it talks to the backend directly.
         embeddedAgent(registry, backend, workspaces.resolve("orders.db"), out);
         return results;
@@ -230,6 +255,24 @@ public final class MetricsExample implements Callable<Integer> {
             } catch (StorageUnavailableException e) {
                 out.println("  stale writer: " + e.getMessage() + ", trying again");
             }
+        }
+    }
+
+    /** An agent tries to keep a tool output over the cap: refused before anything is written, counted as an error. */
+    private static void oversizedSave(PersistenceStorageProvider<CheckpointFilter> storage, PrintStream out) {
+        String runId = "metrics-oversized";
+        var checkpoint = AgentCheckpoint.builder()
+                .agentId(runId)
+                .checkpointId("cp-0")
+                .version(0)
+                .createdAt(Instant.now())
+                .message(Message.toolResult("call-1", "fetch_report", "pasted whole: " + "x".repeat(2 << 20)))
+                .build();
+        try {
+            storage.saveCheckpoint(runId, checkpoint);
+            out.println("  oversized save: stored (unexpected)");
+        } catch (CheckpointTooLargeException e) {
+            out.println("  oversized save: a 2 MiB tool output is refused (CheckpointTooLargeException)");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.agentpersistence.examples.metrics;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.backend.StoredForm;
 import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Simulates a flaky network in front of a real provider: every {@code n}-th save fails with
  * {@link StorageUnavailableException} before it reaches the backend (nothing is written), as a timed-out request would.
- * The pipeline retries such saves; the metrics show the errors.
+ * The pipeline retries such saves and its meters count them; the blip happens before the provider, so the storage's own
+ * meters see only what reached it. Every capability of the provider is forwarded.
  *
  * @param <F> the provider's filter type
  */
@@ -78,6 +80,21 @@ public final class UnreliableNetwork<F> implements PersistenceStorageProvider<F>
     @Override
     public List<String> listAgents() {
         return backend.listAgents();
+    }
+
+    @Override
+    public int deleteExpired() {
+        return backend.deleteExpired();
+    }
+
+    @Override
+    public void checkHealth() {
+        backend.checkHealth();
+    }
+
+    @Override
+    public Optional<StoredForm> storedForm() {
+        return backend.storedForm();
     }
 
     @Override

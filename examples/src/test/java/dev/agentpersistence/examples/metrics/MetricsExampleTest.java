@@ -46,7 +46,7 @@ class MetricsExampleTest {
         endpoint = PrometheusEndpoint.start(registry, 0);
         var out = new PrintStream(printed, true, StandardCharsets.UTF_8);
         try (var storage =
-                StorageSelection.sqlite(directory.resolve("metrics.db")).open()) {
+                MetricsExample.openStorage(StorageSelection.sqlite(directory.resolve("metrics.db")), registry)) {
             var results =
                     MetricsExample.runWorkload(registry, storage, "jdbc", directory.resolve("workspaces"), 4, 5, out);
             assertThat(results)
@@ -125,10 +125,13 @@ class MetricsExampleTest {
                 .isEqualTo(1);
         assertThat(value(
                         "agent_persistence_storage_errors_total",
-                        "exception=\"StorageUnavailableException\"",
+                        "exception=\"CheckpointTooLargeException\"",
                         "operation=\"save\""))
-                .as("every 5th save is a simulated network blip")
-                .isGreaterThanOrEqualTo(4);
+                .as("the save over the size cap")
+                .isEqualTo(1);
+        assertThat(value("agent_persistence_checkpoint_save_seconds_count", "outcome=\"error\""))
+                .as("the network blips fail before the storage, so only the oversized save reached it and failed")
+                .isEqualTo(1);
     }
 
     @Test

@@ -93,8 +93,7 @@ class ActuatorTest {
             var details = (Map<String, Object>) builder.build().getDetails().get("agentPersistence");
             assertThat(details)
                     .containsEntry("provider", "inmemory")
-                    .containsEntry("providerClass", "StorageShell")
-                    .containsEntry("metered", false)
+                    .containsEntry("providerClass", "dev.agentpersistence.storage.StorageShell")
                     .containsEntry("incrementalHistory", true)
                     .containsEntry("layers", Map.of("compression", true, "checksum", true, "encryption", false));
         });

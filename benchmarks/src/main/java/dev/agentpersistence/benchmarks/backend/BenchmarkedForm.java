@@ -11,10 +11,10 @@ import dev.agentpersistence.storage.StorageSettings;
  * ({@code CodecSettings}); with none set, the default a user runs (JSON, a CRC32C checksum, LZ4 compression of
  * documents from 4 KiB). The raw baselines write the same bytes.
  */
-public final class StoredForm {
+public final class BenchmarkedForm {
     private static final CheckpointCodec CODEC = CodecSettings.codec(ProviderConfig.fromEnvironment());
 
-    private StoredForm() {}
+    private BenchmarkedForm() {}
 
     /** The default codec; immutable and thread-safe. */
     public static CheckpointCodec codec() {

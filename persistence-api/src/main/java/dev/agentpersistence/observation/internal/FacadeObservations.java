@@ -1,9 +1,8 @@
-package dev.agentpersistence.internal;
+package dev.agentpersistence.observation.internal;
 
 import dev.agentpersistence.RollbackReport;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
-import dev.agentpersistence.observation.internal.Observer;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
