@@ -10,7 +10,7 @@ import java.util.List;
  * @param agentsVisited agents whose checkpoints and segments were looked at
  * @param checkpointsDeleted checkpoints deleted by the policy
  * @param expiredDeleted checkpoints deleted by the backend's own expiry
- *     ({@link dev.agentpersistence.spi.ExpiringStorage})
+ *     ({@link dev.agentpersistence.PersistenceStorageProvider#deleteExpired()})
  * @param segmentsDeleted history segments no kept checkpoint needed
  * @param failedAgents agents the sweep could not finish (logged at WARN; retried by the next sweep)
  */
