@@ -6,7 +6,6 @@ import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -28,7 +27,8 @@ public record StorageSelection(String provider, ProviderConfig config, String de
 
     /** An embedded SQLite database in {@code file} (its directory is created when opened). */
     public static StorageSelection sqlite(Path file) {
-        return of(StorageUri.sqlite(file));
+        Objects.requireNonNull(file, "file");
+        return parse("jdbc:sqlite:" + file.toAbsolutePath().normalize(), ProviderConfig.empty());
     }
 
     /** Parses {@code spec} over settings from the environment. */
@@ -42,18 +42,7 @@ public record StorageSelection(String provider, ProviderConfig config, String de
      * @throws IllegalArgumentException when {@code spec} has none of the accepted forms
      */
     public static StorageSelection parse(String spec, ProviderConfig base) {
-        Objects.requireNonNull(spec, "spec");
-        Objects.requireNonNull(base, "base");
-        if (spec.strip().toLowerCase(Locale.ROOT).startsWith("jsonl:")) {
-            Path directory = StorageUri.directory(spec, "jsonl:");
-            return of(StorageUri.select(
-                    "jsonl", base.with("agent.persistence.jsonl.dir", directory.toString()), "jsonl:" + directory));
-        }
-        try {
-            return of(StorageUri.parse(spec, base));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (or jsonl:<dir>)", e);
-        }
+        return of(StorageUri.parse(spec, base));
     }
 
     /** Opens the provider; creates the directory of a SQLite database file first. Close it when done. */

@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Creates a storage provider from configuration; the {@link java.util.ServiceLoader} service through which
@@ -31,6 +32,22 @@ public interface PersistenceStorageProviderFactory {
      * metadata; the settings every provider shares are listed by {@code StorageSettings.SETTINGS}. Default: none.
      */
     default List<Setting<?>> settings() {
+        return List.of();
+    }
+
+    /**
+     * The store {@code uri} names, when it has one of this factory's {@linkplain #uriForms() forms}: {@code base} with
+     * the keys the URI sets and the provider named ({@link StorageUri#select}), described without passwords. Default:
+     * no form, for factories selected by name only. {@link StorageUri#parse} asks every factory in turn.
+     *
+     * @throws IllegalArgumentException when {@code uri} has this factory's scheme but not a form it accepts
+     */
+    default Optional<StorageUri> parseUri(String uri, ProviderConfig base) {
+        return Optional.empty();
+    }
+
+    /** The URI forms {@link #parseUri} accepts, for help and error messages, e.g. {@code jdbc:<url>}. Default: none. */
+    default List<String> uriForms() {
         return List.of();
     }
 }

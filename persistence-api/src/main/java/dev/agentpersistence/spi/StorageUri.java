@@ -3,30 +3,21 @@ package dev.agentpersistence.spi;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A store named by one string, turned into the provider settings {@link PersistenceStorageProviders} reads. The
  * provider is always named explicitly ({@value ProviderConfig#PROVIDER}), so the string decides even when several
  * providers are on the class path. The demo's {@code --storage} option and the command line both take these forms.
  *
- * <table>
- *   <caption>Accepted forms</caption>
- *   <tr><td>{@code jdbc:<any JDBC URL>}</td><td>{@code jdbc} provider, e.g. {@code jdbc:sqlite:demo.db},
- *       {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres},
- *       {@code jdbc:mariadb://127.0.0.1:3306/test?user=root}</td></tr>
- *   <tr><td>{@code file:<directory>}</td><td>{@code file} provider, one directory per agent</td></tr>
- *   <tr><td>{@code redis://host:port[/db]}, {@code rediss://…}</td><td>{@code redis} provider</td></tr>
- *   <tr><td>{@code s3://bucket[/prefix][?endpoint=…&region=…&path-style=true]}</td><td>{@code s3} provider;
- *       query parameters become {@code agent.persistence.s3.*} settings</td></tr>
- *   <tr><td>a provider name</td><td>that provider with the base settings only</td></tr>
- * </table>
- *
- * Other settings (a JDBC password, S3 credentials, encryption keys) come from the base settings, usually
+ * <p>Each provider factory declares the URI forms it opens ({@link PersistenceStorageProviderFactory#parseUri},
+ * {@link PersistenceStorageProviderFactory#uriForms}): the built-in ones take {@code jdbc:<any JDBC URL>},
+ * {@code file:<directory>}, {@code redis://host:port[/db]} (and {@code rediss://}) and
+ * {@code s3://bucket[/prefix][?setting=value…]}. A bare provider name selects that provider with the base settings
+ * only. Other settings (a JDBC password, S3 credentials, encryption keys) come from the base settings, usually
  * {@link ProviderConfig#fromEnvironment()}. The {@link #description()} never holds a password.
  *
  * @param provider the provider name
@@ -35,20 +26,10 @@ import java.util.Objects;
  */
 public record StorageUri(String provider, ProviderConfig config, String description) {
 
-    /** What {@link #parse} accepts, for error messages. */
-    public static final String FORMS =
-            "jdbc:<url>, file:<dir>, redis://host:port, s3://bucket[/prefix] or a provider name";
-
     public StorageUri {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(description, "description");
-    }
-
-    /** An embedded SQLite database in {@code file} (its directory is created when opened). */
-    public static StorageUri sqlite(Path file) {
-        Objects.requireNonNull(file, "file");
-        return parse("jdbc:sqlite:" + file.toAbsolutePath().normalize(), ProviderConfig.empty());
     }
 
     /** Parses {@code spec} over settings from the environment. */
@@ -62,27 +43,44 @@ public record StorageUri(String provider, ProviderConfig config, String descript
      * @throws IllegalArgumentException when {@code spec} has none of the accepted forms
      */
     public static StorageUri parse(String spec, ProviderConfig base) {
+        return parse(spec, base, PersistenceStorageProviders.available());
+    }
+
+    /**
+     * Parses {@code spec} over {@code base} settings with the URI forms of {@code factories}.
+     *
+     * @throws IllegalArgumentException when {@code spec} has none of their forms and is not a provider name
+     */
+    public static StorageUri parse(
+            String spec, ProviderConfig base, List<? extends PersistenceStorageProviderFactory> factories) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(factories, "factories");
         String value = spec.strip();
-        String lower = value.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("jdbc:")) {
-            return select("jdbc", base.with("agent.persistence.jdbc.url", value), ProviderConfig.redact(value));
-        }
-        if (lower.startsWith("file:")) {
-            Path dir = directory(value, "file:");
-            return select("file", base.with("agent.persistence.file.dir", dir.toString()), "file:" + dir);
-        }
-        if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
-            return select("redis", base.with("agent.persistence.redis.uri", value), ProviderConfig.redact(value));
-        }
-        if (lower.startsWith("s3://")) {
-            return s3(value, base);
+        for (PersistenceStorageProviderFactory factory : factories) {
+            Optional<StorageUri> parsed = factory.parseUri(value, base);
+            if (parsed.isPresent()) {
+                return parsed.get();
+            }
         }
         if (value.matches("[a-z0-9-]+")) {
             return select(value, base, value + " (settings from the environment)");
         }
-        throw new IllegalArgumentException("unknown storage '" + ProviderConfig.redact(spec) + "': use " + FORMS);
+        throw new IllegalArgumentException(
+                "unknown storage '" + ProviderConfig.redact(spec) + "': use " + forms(factories));
+    }
+
+    /** The forms {@code factories} accept, then "or a provider name", for help and error messages. */
+    public static String forms(List<? extends PersistenceStorageProviderFactory> factories) {
+        var forms = factories.stream()
+                .flatMap(factory -> factory.uriForms().stream())
+                .toList();
+        return forms.isEmpty() ? "a provider name" : String.join(", ", forms) + " or a provider name";
+    }
+
+    /** Whether {@code value} starts with {@code scheme}, ignoring case: for factories' {@code parseUri}. */
+    public static boolean hasScheme(String value, String scheme) {
+        return value.regionMatches(true, 0, scheme, 0, scheme.length());
     }
 
     /**
@@ -111,7 +109,7 @@ public record StorageUri(String provider, ProviderConfig config, String descript
         return new StorageUri(provider, config.with(ProviderConfig.PROVIDER, provider), description);
     }
 
-    /** Opens the provider (the JDBC provider creates the folder of a SQLite database file). Close it when done. */
+    /** Opens the provider. Close it when done. */
     public PersistenceStorageProvider<CheckpointFilter> open() {
         return PersistenceStorageProviders.load(config);
     }
@@ -119,33 +117,5 @@ public record StorageUri(String provider, ProviderConfig config, String descript
     @Override
     public String toString() {
         return provider + " (" + description + ")";
-    }
-
-    private static StorageUri s3(String value, ProviderConfig base) {
-        URI uri = URI.create(value);
-        String bucket = uri.getHost();
-        if (bucket == null || bucket.isBlank()) {
-            throw new IllegalArgumentException("s3 storage needs a bucket: s3://bucket[/prefix]");
-        }
-        ProviderConfig config = base.with("agent.persistence.s3.bucket", bucket);
-        String prefix = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
-        if (!prefix.isEmpty()) {
-            config = config.with("agent.persistence.s3.prefix", prefix);
-        }
-        if (uri.getRawQuery() != null) {
-            for (String pair : uri.getRawQuery().split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("s3 option '" + pair + "' is not key=value");
-                }
-                config = config.with(
-                        "agent.persistence.s3." + decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
-            }
-        }
-        return select("s3", config, "s3://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix));
-    }
-
-    private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 }

@@ -16,8 +16,9 @@ public final class StoreOptions {
             names = {"-s", "--store"},
             paramLabel = "URI",
             defaultValue = "${env:AGENT_PERSISTENCE_STORE}",
-            description = "The store: jdbc:<url>, file:<dir>, redis://host:port, s3://bucket[/prefix] "
-                    + "(default: the AGENT_PERSISTENCE_STORE environment variable).")
+            description = "The store, in a URI form of a provider module on the class path, e.g. jdbc:<url> or"
+                    + " file:<dir> (an unknown form is answered with the list of forms; default: the"
+                    + " AGENT_PERSISTENCE_STORE environment variable).")
     String uri;
 
     @Option(

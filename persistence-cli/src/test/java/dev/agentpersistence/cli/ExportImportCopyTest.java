@@ -34,7 +34,8 @@ class ExportImportCopyTest {
 
     private String sqlite() {
         Path file = directory.resolve("source.db");
-        try (var provider = StorageUri.sqlite(file).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(provider);
         }
         return "jdbc:sqlite:" + file;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.cli.internal.Json;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -24,7 +25,8 @@ class InspectCommandsTest {
     @BeforeEach
     void seed() {
         Path file = directory.resolve("agents.db");
-        try (var provider = StorageUri.sqlite(file).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(provider);
         }
         store = "jdbc:sqlite:" + file;

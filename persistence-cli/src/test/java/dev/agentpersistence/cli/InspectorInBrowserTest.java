@@ -29,7 +29,8 @@ class InspectorInBrowserTest {
     @Test
     void browsesAgentsTimelineConversationAndDiff() throws Exception {
         Path file = directory.resolve("agents.db");
-        try (var provider = StorageUri.sqlite(file).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(provider);
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
@@ -99,7 +100,8 @@ class InspectorInBrowserTest {
     @Test
     void showsAPipelineRunWithItsRetriedNodeAndTheFeedbackInTheConversation() throws Exception {
         Path file = directory.resolve("pipeline.db");
-        try (var provider = StorageUri.sqlite(file).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             assertThat(PipelineRuns.run(provider, "release-1").isCompleted()).isTrue();
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());

@@ -28,7 +28,8 @@ class InspectorServerTest {
     @Test
     void servesThePageAndTheApiAndRefusesEverythingElse() throws Exception {
         Path file = directory.resolve("agents.db");
-        try (var provider = StorageUri.sqlite(file).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(provider);
         }
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());

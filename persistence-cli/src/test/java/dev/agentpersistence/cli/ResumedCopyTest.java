@@ -12,6 +12,7 @@ import dev.agentpersistence.cli.internal.Copier;
 import dev.agentpersistence.cli.internal.Progress;
 import dev.agentpersistence.cli.internal.Selection;
 import dev.agentpersistence.cli.internal.Store;
+import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.io.PrintWriter;
@@ -35,7 +36,8 @@ class ResumedCopyTest {
     void aSecondRunCopiesOnlyWhatTheFirstDidNot() {
         Path source = directory.resolve("source.db");
         Path target = directory.resolve("target.db");
-        try (var provider = StorageUri.sqlite(source).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + source.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             for (String agent : List.of("a", "b")) {
                 for (int version = 0; version < PER_AGENT; version++) {
                     provider.saveCheckpoint(agent, checkpoint(agent, version));
@@ -44,8 +46,12 @@ class ResumedCopyTest {
         }
         var err = new StringWriter();
         try (var from = Store.open("jdbc:sqlite:" + source, dev.agentpersistence.spi.ProviderConfig.empty());
-                var to =
-                        Store.of(new FailingAfterSaves(StorageUri.sqlite(target).open(), 600), "target")) {
+                var to = Store.of(
+                        new FailingAfterSaves(
+                                StorageUri.parse("jdbc:sqlite:" + target.toAbsolutePath(), ProviderConfig.empty())
+                                        .open(),
+                                600),
+                        "target")) {
             // one thread, so exactly the first 600 saves land (with several, a save in flight on another
             // thread when the target fails may or may not finish; the resumed run below uses several)
             var copier = new Copier(
@@ -68,7 +74,8 @@ class ResumedCopyTest {
 
         var third = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target, "--json");
         assertThat(third.json().get("copied").asInt()).isZero();
-        try (var copy = StorageUri.sqlite(target).open()) {
+        try (var copy = StorageUri.parse("jdbc:sqlite:" + target.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             assertThat(copy.getCheckpoints("a")).hasSize(PER_AGENT).last().isEqualTo(checkpoint("a", PER_AGENT - 1));
         }
     }
@@ -77,10 +84,12 @@ class ResumedCopyTest {
     void aTargetThatDiffersIsNotVerified() {
         Path source = directory.resolve("s.db");
         Path target = directory.resolve("t.db");
-        try (var provider = StorageUri.sqlite(source).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + source.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(provider);
         }
-        try (var provider = StorageUri.sqlite(target).open()) {
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + target.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             provider.saveCheckpoint(
                     "billing",
                     Fixtures.billing().toBuilder()

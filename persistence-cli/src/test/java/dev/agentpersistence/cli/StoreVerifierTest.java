@@ -8,6 +8,7 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.StoreVerifier;
+import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.nio.file.Path;
@@ -25,7 +26,9 @@ class StoreVerifierTest {
 
     @Test
     void anUnreadablePageOfACustomProviderIsReportedAndTheOtherAgentsAreRead() {
-        try (var sqlite = StorageUri.sqlite(directory.resolve("agents.db")).open()) {
+        try (var sqlite = StorageUri.parse(
+                        "jdbc:sqlite:" + directory.resolve("agents.db").toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
             Fixtures.seed(sqlite);
             try (Store store = Store.of(new CorruptForOneAgent(sqlite, "support"), "custom provider")) {
                 var verifier = new StoreVerifier(store);

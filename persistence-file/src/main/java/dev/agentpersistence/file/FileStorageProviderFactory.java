@@ -5,7 +5,10 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.StorageUri;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Discovers the file provider under the name {@value #NAME}: {@link FileStorage#builder(FileStorageConfig)} over the
@@ -14,6 +17,8 @@ import java.util.List;
 public final class FileStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "file";
+
+    private static final String SCHEME = "file:";
 
     @Override
     public String name() {
@@ -30,5 +35,21 @@ public final class FileStorageProviderFactory implements PersistenceStorageProvi
     @Override
     public List<Setting<?>> settings() {
         return FileStorageConfig.SETTINGS;
+    }
+
+    /** {@code file:<directory>}: relative, absolute or {@code file:///absolute}. */
+    @Override
+    public Optional<StorageUri> parseUri(String uri, ProviderConfig base) {
+        if (!StorageUri.hasScheme(uri, SCHEME)) {
+            return Optional.empty();
+        }
+        Path directory = StorageUri.directory(uri, SCHEME);
+        return Optional.of(StorageUri.select(
+                NAME, base.with(FileStorageConfig.DIRECTORY.key(), directory.toString()), SCHEME + directory));
+    }
+
+    @Override
+    public List<String> uriForms() {
+        return List.of("file:<dir>");
     }
 }

@@ -5,7 +5,9 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.StorageUri;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Discovers the JDBC provider under the name {@value #NAME}: {@link JdbcStorage#builder(JdbcStorageConfig)} over the
@@ -33,5 +35,20 @@ public final class JdbcStorageProviderFactory implements PersistenceStorageProvi
     @Override
     public List<Setting<?>> settings() {
         return JdbcStorageConfig.SETTINGS;
+    }
+
+    /** {@code jdbc:<any JDBC URL>}, e.g. {@code jdbc:sqlite:checkpoints.db}. */
+    @Override
+    public Optional<StorageUri> parseUri(String uri, ProviderConfig base) {
+        if (!StorageUri.hasScheme(uri, "jdbc:")) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                StorageUri.select(NAME, base.with(JdbcStorageConfig.URL.key(), uri), ProviderConfig.redact(uri)));
+    }
+
+    @Override
+    public List<String> uriForms() {
+        return List.of("jdbc:<url>");
     }
 }

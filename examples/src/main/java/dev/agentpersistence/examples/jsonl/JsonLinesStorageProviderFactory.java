@@ -5,10 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.ProviderConfig;
-import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Makes {@link JsonLinesStorageBackend} discoverable under the storage shell: listed in
@@ -18,6 +19,8 @@ import java.util.List;
 public final class JsonLinesStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "jsonl";
+
+    private static final String SCHEME = "jsonl:";
     /** The directory holding one file per agent. */
     public static final Setting<String> DIRECTORY = Setting.text(
             "agent.persistence.jsonl.dir",
@@ -32,11 +35,26 @@ public final class JsonLinesStorageProviderFactory implements PersistenceStorage
     /** A storage shell over the directory, writing with the settings every provider shares. */
     @Override
     public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        StorageSettings settings = StorageSettings.from(config);
-        return StorageShell.builder(
-                        new JsonLinesStorageBackend(Path.of(DIRECTORY.read(config)), settings.maxCheckpointSize()))
-                .settings(settings)
+        Path directory = Path.of(DIRECTORY.read(config));
+        return StorageShell.builder(context -> new JsonLinesStorageBackend(directory, context.maxCheckpointSize()))
+                .config(config)
                 .build();
+    }
+
+    /** {@code jsonl:<directory>}. */
+    @Override
+    public Optional<StorageUri> parseUri(String uri, ProviderConfig base) {
+        if (!StorageUri.hasScheme(uri, SCHEME)) {
+            return Optional.empty();
+        }
+        Path directory = StorageUri.directory(uri, SCHEME);
+        return Optional.of(
+                StorageUri.select(NAME, base.with(DIRECTORY.key(), directory.toString()), SCHEME + directory));
+    }
+
+    @Override
+    public List<String> uriForms() {
+        return List.of("jsonl:<dir>");
     }
 
     @Override
