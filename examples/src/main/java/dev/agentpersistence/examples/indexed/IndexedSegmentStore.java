@@ -1,0 +1,96 @@
+package dev.agentpersistence.examples.indexed;
+
+import static dev.agentpersistence.examples.indexed.Sql.query;
+import static dev.agentpersistence.examples.indexed.Sql.update;
+
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.backend.SegmentInfo;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The segment area of {@link IndexedStorageBackend}: one row per segment, keyed by agent and segment id. */
+final class IndexedSegmentStore implements HistorySegmentStore {
+    static final String SCHEMA = "CREATE TABLE IF NOT EXISTS segments (agent_id VARCHAR NOT NULL,"
+            + " segment_id VARCHAR NOT NULL, content VARBINARY NOT NULL, written_at BIGINT NOT NULL,"
+            + " PRIMARY KEY (agent_id, segment_id))";
+    private static final String TOUCH = "UPDATE segments SET written_at = ? WHERE agent_id = ? AND segment_id = ?";
+
+    private final Sql sql;
+    private final Clock clock;
+
+    IndexedSegmentStore(Sql sql, Clock clock) {
+        this.sql = sql;
+        this.clock = clock;
+    }
+
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        sql.run("writing segment " + segmentId, c -> {
+            long now = clock.millis();
+            if (update(c, TOUCH, now, agentId, segmentId) == 0) {
+                try {
+                    update(c, "INSERT INTO segments VALUES (?, ?, ?, ?)", agentId, segmentId, content, now);
+                } catch (SQLException e) {
+                    if (!Sql.DUPLICATE_KEY.equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    update(c, TOUCH, now, agentId, segmentId); // another writer inserted it meanwhile
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        return sql.run("reading segments of " + agentId, c -> {
+            var found = new HashMap<String, byte[]>();
+            String one = "SELECT content FROM segments WHERE agent_id = ? AND segment_id = ?";
+            for (String id : segmentIds) {
+                try (ResultSet rows = query(c, one, agentId, id)) {
+                    if (rows.next()) {
+                        found.put(id, rows.getBytes(1));
+                    }
+                }
+            }
+            return found;
+        });
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        return sql.run("listing segments of " + agentId, c -> {
+            var infos = new ArrayList<SegmentInfo>();
+            try (ResultSet rows = query(c, "SELECT segment_id, written_at FROM segments WHERE agent_id = ?", agentId)) {
+                while (rows.next()) {
+                    infos.add(new SegmentInfo(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2))));
+                }
+            }
+            return infos;
+        });
+    }
+
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        String one = "DELETE FROM segments WHERE agent_id = ? AND segment_id = ? AND written_at < ?";
+        return sql.run("deleting segments of " + agentId, c -> {
+            int deleted = 0;
+            for (String id : segmentIds) {
+                deleted += update(c, one, agentId, id, writtenBefore.toEpochMilli());
+            }
+            return deleted;
+        });
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        return sql.strings("listing segment agents", "SELECT DISTINCT agent_id FROM segments");
+    }
+}
