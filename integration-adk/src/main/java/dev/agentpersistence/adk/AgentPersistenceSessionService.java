@@ -248,7 +248,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         String userId = session.userId();
         try {
             String agentId = AdkIds.session(appName, userId, session.id());
-            if (conversations.load(agentId).isEmpty()) {
+            if (conversations.load(agentId).checkpoint().isEmpty()) {
                 throw new SessionNotFoundException("ADK session '" + session.id() + "' of user '" + userId
                         + "' in app '" + appName + "' is not stored");
             }
@@ -289,7 +289,9 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
     private Optional<StoredSession> load(String appName, String userId, String sessionId) {
         String agentId = AdkIds.session(appName, userId, sessionId);
         var conversation = conversations.load(agentId);
-        return conversation.isEmpty() ? Optional.empty() : Optional.of(StoredSession.of(conversation, agentId));
+        return conversation.checkpoint().isEmpty()
+                ? Optional.empty()
+                : Optional.of(StoredSession.of(conversation, agentId));
     }
 
     private Session session(String appName, String userId, String sessionId, StoredSession stored, List<Event> events) {
