@@ -1,0 +1,27 @@
+package dev.agentpersistence.adk;
+
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.redis.RedisStorage;
+import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.tck.TestServices;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Against the local Redis (or {@code AGENT_PERSISTENCE_TEST_REDIS_URI}) under a key prefix of its own. */
+class RedisMemoryServiceTest extends StoredMemoryContract {
+    private static String uri;
+    private final String prefix = "adk-test-" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void locate() {
+        uri = TestServices.redisUri(null);
+    }
+
+    @Override
+    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return RedisStorage.builder(
+                        RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
+                .build();
+    }
+}
