@@ -120,7 +120,8 @@ class ArchitectureRulesTest {
         assertThat(ReactorModules.describe("persistence-jdbc").providerPackages())
                 .containsExactly("dev.agentpersistence.jdbc");
         assertThat(ReactorModules.describe("examples").providerPackages())
-                .containsExactly("dev.agentpersistence.examples.jsonl");
+                .containsExactlyInAnyOrder(
+                        "dev.agentpersistence.examples.jsonl", "dev.agentpersistence.examples.indexed");
         assertThat(ReactorModules.describe("spring-boot-starter").hasMainCode()).isFalse();
         assertThat(ReactorModules.describe("integration-spring-ai").rootPackage())
                 .contains("dev.agentpersistence.springai");

@@ -61,6 +61,14 @@ final class Backends {
                         dir -> ProviderConfig.of(Map.of(
                                 "agent.persistence.jsonl.dir",
                                 dir.resolve("checkpoints-jsonl").toString()))));
+            // the indexed example of the examples module, over an H2 database through plain JDBC
+            case "indexed" ->
+                List.of(new Backend(
+                        "indexed",
+                        "indexed",
+                        dir -> ProviderConfig.of(Map.of(
+                                "agent.persistence.indexed.url",
+                                "jdbc:h2:file:" + dir.resolve("checkpoints-indexed")))));
             // on the class path for the architecture rules only: S3 needs a server inside the JVM, which its own
             // module starts for the kit, and the reliability suite runs these scenarios on it
             case "s3" -> List.of();

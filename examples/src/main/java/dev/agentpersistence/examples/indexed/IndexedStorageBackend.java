@@ -31,8 +31,9 @@ import java.util.Optional;
 public final class IndexedStorageBackend implements StorageBackend {
     private static final String[] SCHEMA = {
         "CREATE TABLE IF NOT EXISTS checkpoints (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,"
-                + " version BIGINT NOT NULL, created_at NUMERIC(30) NOT NULL, node_id VARCHAR, tombstone BOOLEAN NOT NULL,"
-                + " size BIGINT NOT NULL, document VARBINARY NOT NULL, PRIMARY KEY (agent_id, version),"
+                + " version BIGINT NOT NULL, created_at NUMERIC(30) NOT NULL, node_id VARCHAR,"
+                + " tombstone BOOLEAN NOT NULL, size BIGINT NOT NULL, document VARBINARY NOT NULL,"
+                + " PRIMARY KEY (agent_id, version),"
                 + " UNIQUE (agent_id, checkpoint_id))",
         "CREATE TABLE IF NOT EXISTS checkpoint_metadata (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,"
                 + " name VARCHAR NOT NULL, val VARCHAR NOT NULL, PRIMARY KEY (agent_id, checkpoint_id, name),"

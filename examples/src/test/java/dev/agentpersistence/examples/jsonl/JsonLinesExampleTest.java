@@ -30,6 +30,7 @@ class JsonLinesExampleTest {
                     .satisfies(cp -> assertThat(cp.nodeId()).isEqualTo("summarize"));
         }
         assertThat(printed.toString(StandardCharsets.UTF_8))
-                .contains("file, indexed, jdbc, jsonl, redis, s3", "latest v2 at node 'summarize' with 6 messages", "removed 2");
+                .contains("file, indexed, jdbc, jsonl, redis, s3")
+                .contains("latest v2 at node 'summarize' with 6 messages", "removed 2");
     }
 }
