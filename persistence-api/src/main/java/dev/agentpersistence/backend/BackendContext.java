@@ -13,13 +13,17 @@ import java.util.Optional;
  * @param maxCheckpointSize the largest document, in bytes, a read may allocate or a save may store
  * @param ttl how long a saved checkpoint is kept, when it expires at all
  * @param skipCorrupt whether reads leave out a corrupt record with a WARN line instead of throwing
+ * @param identities reads which checkpoint a stored document is, for layouts that must learn it from the bytes (it
+ *     decodes the document, so a backend calls it on rare paths only)
  */
-public record BackendContext(Clock clock, long maxCheckpointSize, Optional<Duration> ttl, boolean skipCorrupt) {
+public record BackendContext(
+        Clock clock, long maxCheckpointSize, Optional<Duration> ttl, boolean skipCorrupt, DocumentIdentity identities) {
 
     /** @throws IllegalArgumentException for a size that is not positive or a time to live that is not */
     public BackendContext {
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(ttl, "ttl");
+        Objects.requireNonNull(identities, "identities");
         if (maxCheckpointSize <= 0) {
             throw new IllegalArgumentException("maxCheckpointSize must be positive but was " + maxCheckpointSize);
         }

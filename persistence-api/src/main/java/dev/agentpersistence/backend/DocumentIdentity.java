@@ -2,9 +2,9 @@ package dev.agentpersistence.backend;
 
 /**
  * Reads which checkpoint a stored document is (its id and version) without the backend knowing the stored form: the
- * storage shell hands one to {@link StorageBackend#useDocumentIdentity} for backends whose layout must learn a
- * document's version from its bytes (the file backend's id index). It decodes the document, so backends call it only on
- * rare paths.
+ * storage shell hands one to every backend it opens ({@link BackendContext#identities()}), for layouts that must learn
+ * a document's version from its bytes (the file backend's id index). It decodes the document, so backends call it only
+ * on rare paths.
  */
 @FunctionalInterface
 public interface DocumentIdentity {

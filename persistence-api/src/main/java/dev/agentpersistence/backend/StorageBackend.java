@@ -120,9 +120,6 @@ public interface StorageBackend extends AutoCloseable {
         return false;
     }
 
-    /** Receives, once and before any other call, the shell's reader of document identities. Default: ignored. */
-    default void useDocumentIdentity(DocumentIdentity identity) {}
-
     /**
      * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check).
      *

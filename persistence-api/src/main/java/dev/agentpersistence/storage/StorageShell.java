@@ -164,10 +164,6 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.reader =
                 new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new UndecodedView(), segments, reader);
-        backend.useDocumentIdentity((agentId, checkpointId, document, where) -> {
-            AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
-            return new DocumentIdentity.Identity(stored.checkpointId(), stored.version());
-        });
     }
 
     /** The backend's class name without a {@code StorageBackend} or {@code Backend} suffix, in lower case. */
@@ -624,6 +620,15 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
     }
 
+    /** Reads the id and version of a stored document with the codec of {@code settings}. */
+    private static DocumentIdentity identities(StorageSettings settings) {
+        LayeredCheckpointCodec codec = settings.codec();
+        return (agentId, checkpointId, document, where) -> {
+            AgentCheckpoint stored = codec.decode(document, new CheckpointLocation(agentId, checkpointId, where));
+            return new DocumentIdentity.Identity(stored.checkpointId(), stored.version());
+        };
+    }
+
     /** Builds {@link StorageShell}s. */
     public static final class Builder {
         private final BackendOpener opener;
@@ -686,8 +691,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
          * @throws dev.agentpersistence.PersistenceException when the backend cannot be opened
          */
         public StorageShell build() {
-            var context =
-                    new BackendContext(clock, settings.maxCheckpointSize(), settings.ttl(), settings.skipCorrupt());
+            var context = new BackendContext(
+                    clock, settings.maxCheckpointSize(), settings.ttl(), settings.skipCorrupt(), identities(settings));
             StorageBackend backend = Objects.requireNonNull(opener.open(context), "the opener returned no backend");
             try {
                 return new StorageShell(backend, settings, clock, observations, providerName);

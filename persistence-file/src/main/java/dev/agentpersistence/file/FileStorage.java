@@ -47,11 +47,9 @@ public final class FileStorage {
         return StorageShell.builder(context -> new FileStorageBackend(
                 config.directory(),
                 fsync,
-                context.clock(),
                 config.tempFileGracePeriod(),
                 config.cleanUpOnOpen(),
-                context.maxCheckpointSize(),
-                context.skipCorrupt(),
-                config.journal()));
+                config.journal(),
+                context));
     }
 }

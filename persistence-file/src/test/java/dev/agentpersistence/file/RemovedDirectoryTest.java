@@ -60,8 +60,11 @@ class RemovedDirectoryTest {
 
     @Test
     void aSegmentAfterTheSegmentDirectoryWasRemovedCreatesItAgain() throws IOException {
-        try (var backend = new FileStorageBackend(
-                root, Fsync.system(), Clock.systemUTC(), Duration.ofMinutes(10), true, 1 << 20, false, true)) {
+        var context = new dev.agentpersistence.backend.BackendContext(
+                Clock.systemUTC(), 1 << 20, java.util.Optional.empty(), false, (agent, id, document, where) -> {
+                    throw new AssertionError("segments only: no document is identified");
+                });
+        try (var backend = new FileStorageBackend(root, Fsync.system(), Duration.ofMinutes(10), true, true, context)) {
             var segments = backend.segments().orElseThrow();
             segments.putSegment(AGENT, "s-1", bytes("one"));
             deleteTree(LayoutInspection.agentDirectory(root, AGENT).resolve(FileNames.SEGMENTS_DIRECTORY));

@@ -54,8 +54,7 @@ public final class S3Storage {
                 endpoint,
                 config.conditionalWrites(),
                 config.gzip(),
-                context.clock(),
-                context.maxCheckpointSize(),
-                config.location());
+                config.location(),
+                context);
     }
 }

@@ -19,17 +19,10 @@ import java.util.Optional;
  */
 public final class CheckpointReader {
     private final long maxSize;
-    private volatile DocumentIdentity identity = (agentId, checkpointId, document, where) -> {
-        throw new IllegalStateException(
-                "the storage shell has not given the file backend its document identity reader");
-    };
+    private final DocumentIdentity identity;
 
-    public CheckpointReader(long maxSize) {
+    public CheckpointReader(long maxSize, DocumentIdentity identity) {
         this.maxSize = maxSize;
-    }
-
-    /** The reader of document identities, from the shell. */
-    public void useIdentity(DocumentIdentity identity) {
         this.identity = Objects.requireNonNull(identity, "identity");
     }
 

@@ -1,7 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.backend.DocumentIdentity;
+import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -54,25 +54,26 @@ public final class FileStorageBackend implements StorageBackend {
      * @throws dev.agentpersistence.StorageConfigurationException when the root is not a directory this process can
      *     create, read and write (see {@link RootDirectory})
      * @throws dev.agentpersistence.StorageUnavailableException on other I/O errors
-     * @param maxDocumentSize the largest file read as a checkpoint
-     * @param skipCorrupt whether reads leave out corrupt journal records and agent directories whose agent id file is
-     *     unreadable, with a WARN line
      * @param writeJournals whether new agents are kept as a journal rather than one file per checkpoint
+     * @param context the shell's clock (file ages), size limit (the largest file read as a checkpoint), skip-corrupt
+     *     (reads leave out corrupt journal records and agent directories whose agent id file is unreadable, with a WARN
+     *     line) and document identities (the id index)
      */
     public FileStorageBackend(
             Path root,
             Fsync fsync,
-            Clock clock,
             Duration gracePeriod,
             boolean cleanUpOnOpen,
-            long maxDocumentSize,
-            boolean skipCorrupt,
-            boolean writeJournals) {
+            boolean writeJournals,
+            BackendContext context) {
+        Clock clock = context.clock();
+        long maxDocumentSize = context.maxCheckpointSize();
+        boolean skipCorrupt = context.skipCorrupt();
         this.root = root.toAbsolutePath().normalize();
         var files = new DurableFiles(fsync);
         this.layout = new FileLayout(this.root, files);
         Path realRoot = RootDirectory.open(layout, files);
-        this.reader = new CheckpointReader(maxDocumentSize);
+        this.reader = new CheckpointReader(maxDocumentSize, context.identities());
         var head = new AgentHead(layout, files, clock, gracePeriod, realRoot);
         this.writer = new CheckpointWriter(layout, files, reader, clock, gracePeriod, head);
         this.query = new CheckpointQuery(layout, files, reader, head);
@@ -84,11 +85,6 @@ public final class FileStorageBackend implements StorageBackend {
         if (cleanUpOnOpen) {
             new StaleFileSweeper(layout, files, clock, gracePeriod, head).sweep();
         }
-    }
-
-    @Override
-    public void useDocumentIdentity(DocumentIdentity identity) {
-        reader.useIdentity(identity);
     }
 
     /**

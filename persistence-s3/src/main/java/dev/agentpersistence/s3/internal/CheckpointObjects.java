@@ -16,14 +16,13 @@ public final class CheckpointObjects {
     private final S3Objects objects;
     private final KeyLayout layout;
     private final BodyFormat format;
-    private volatile DocumentIdentity identity = (agentId, checkpointId, document, where) -> {
-        throw new IllegalStateException("the storage shell has not given the S3 backend its document identity reader");
-    };
+    private final DocumentIdentity identity;
 
-    public CheckpointObjects(S3Objects objects, KeyLayout layout, BodyFormat format) {
+    public CheckpointObjects(S3Objects objects, KeyLayout layout, BodyFormat format, DocumentIdentity identity) {
         this.objects = Objects.requireNonNull(objects, "objects");
         this.layout = Objects.requireNonNull(layout, "layout");
         this.format = Objects.requireNonNull(format, "format");
+        this.identity = Objects.requireNonNull(identity, "identity");
     }
 
     public S3Objects objects() {
@@ -36,11 +35,6 @@ public final class CheckpointObjects {
 
     public BodyFormat format() {
         return format;
-    }
-
-    /** The reader of document identities, from the shell. */
-    public void useIdentity(DocumentIdentity identity) {
-        this.identity = Objects.requireNonNull(identity, "identity");
     }
 
     /** The document stored at {@code version}, or empty when there is none. */

@@ -2,7 +2,7 @@ package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.backend.DocumentIdentity;
+import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -49,26 +49,22 @@ public final class S3StorageBackend implements StorageBackend {
             String endpoint,
             boolean conditionalWrites,
             boolean gzip,
-            Clock clock,
-            long maxDocumentSize,
-            String description) {
+            String description,
+            BackendContext context) {
+        Clock clock = context.clock();
+        long maxDocumentSize = context.maxCheckpointSize();
         this.client = client;
         this.ownsClient = ownsClient;
         this.description = description;
         var objects = new S3Objects(client, bucket, endpoint, conditionalWrites, maxDocumentSize);
         var layout = new KeyLayout(prefix);
-        this.store = new CheckpointObjects(objects, layout, new BodyFormat(gzip));
+        this.store = new CheckpointObjects(objects, layout, new BodyFormat(gzip), context.identities());
         this.requests = OverlappedRequests.pooled("agent-persistence-s3");
         this.saver = new CheckpointSaver(store, clock, requests);
         this.queries = new CheckpointQueries(store, requests);
         this.deletions = new CheckpointDeletions(store);
         this.agents = new AgentDirectory(store);
         this.segments = new Segments(new SegmentObjects(objects, layout));
-    }
-
-    @Override
-    public void useDocumentIdentity(DocumentIdentity identity) {
-        store.useIdentity(identity);
     }
 
     @Override

@@ -42,8 +42,7 @@ class ClaimLeaseTest {
             client.createBucket(b -> b.bucket("lease"));
             var objects = new S3Objects(client, "lease", "S3Proxy", true, 1 << 20);
             var layout = new KeyLayout("");
-            var store = new CheckpointObjects(objects, layout, new BodyFormat(false));
-            store.useIdentity(TestRecords.IDENTITY);
+            var store = new CheckpointObjects(objects, layout, new BodyFormat(false), TestRecords.IDENTITY);
             String agent = KeyParts.encode("agent");
             objects.put(layout.markerKey(agent, KeyParts.encode("cp-1")), new IdMarker(1, "cp-1").toBytes(), Map.of());
 
