@@ -2,7 +2,10 @@ package dev.agentpersistence.jdbc.internal;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Properties;
 import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -71,6 +74,36 @@ final class ConnectionSource {
             return work.call(connection);
         } catch (SQLException e) {
             throw new UnableToExecuteStatementException(e, null);
+        }
+    }
+
+    /**
+     * Opens and closes one connection of the owned pool's settings straight through the driver, outside the pool, so
+     * that an answer the pool would keep retrying until its timeout (credentials refused, no such database) comes back
+     * at once; does nothing for an application's data source. Fails as JDBI's {@link ConnectionException}.
+     */
+    void probe() {
+        if (ownedPool == null) {
+            return;
+        }
+        String url = ownedPool.getJdbcUrl();
+        var properties = new Properties();
+        properties.putAll(ownedPool.getDataSourceProperties());
+        if (ownedPool.getUsername() != null) {
+            properties.setProperty("user", ownedPool.getUsername());
+        }
+        if (ownedPool.getPassword() != null) {
+            properties.setProperty("password", ownedPool.getPassword());
+        }
+        try {
+            Driver driver = DriverManager.getDriver(url);
+            try (Connection connection = driver.connect(url, properties)) {
+                if (connection == null) {
+                    throw new SQLException("the driver " + driver.getClass().getName() + " refused the URL", "08001");
+                }
+            }
+        } catch (SQLException e) {
+            throw new ConnectionException(e);
         }
     }
 

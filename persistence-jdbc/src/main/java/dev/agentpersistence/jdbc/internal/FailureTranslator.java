@@ -1,6 +1,8 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageAuthenticationException;
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.redaction.Redactor;
 import java.sql.SQLException;
@@ -25,7 +27,18 @@ final class FailureTranslator {
         detail = redactor.redact(detail);
         Throwable cause = redactor.redact(driver != null ? driver : failure);
         String where = identity.where();
+        String reason = driver == null ? detail : redactor.redact(driver.getMessage());
         return switch (kind) {
+            case REFUSED_CREDENTIALS ->
+                new StorageAuthenticationException(
+                        reason + " (" + where + ", " + operation + "): the server refused the credentials; a retry "
+                                + "does not help: fix the user and password",
+                        cause);
+            case UNKNOWN_DATABASE ->
+                new StorageConfigurationException(
+                        reason + " (" + where + ", " + operation + "): the database named in the URL does not exist; "
+                                + "a retry does not help: fix the URL or create the database",
+                        cause);
             case UNAVAILABLE, CONNECTION_LOST ->
                 new StorageUnavailableException(where + " is unavailable (" + operation + "): " + detail, cause);
             case STATEMENT_TOO_LARGE ->

@@ -6,9 +6,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jdbi.v3.core.ConnectionException;
 
 /**
- * Makes the database ready before the first operation, once: detects the dialect of an application's data source and
- * migrates the schema when the configuration asks for it. Each step runs with the operations' retry rules; a failed
- * step is tried again by the next operation.
+ * Makes the database ready before the first operation, once: connects once outside the pool it owns (so refused
+ * credentials and unknown databases fail at once), detects the dialect of an application's data source and migrates the
+ * schema when the configuration asks for it. Each step runs with the operations' retry rules; a failed step is tried
+ * again by the next operation.
  */
 final class SchemaReadiness {
     private final ConnectionSource source;
@@ -45,6 +46,7 @@ final class SchemaReadiness {
             if (ready) {
                 return;
             }
+            retrier.run("connecting", source::probe);
             if (!identity.known()) {
                 detectDialect();
             }
