@@ -1,6 +1,6 @@
 package dev.agentpersistence.settings;
 
-import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.redaction.Redactor;
 import java.time.Duration;
 import java.util.List;
@@ -314,8 +314,8 @@ public final class Setting<T> {
     /**
      * The value set in {@code config}, parsed and checked, or empty when it is unset or blank.
      *
-     * @throws PersistenceException naming the key, its environment variable and what is expected; the value is shown
-     *     unless the setting is a secret
+     * @throws StorageConfigurationException naming the key, its environment variable, the value (hidden when the
+     *     setting is a secret, credentials hidden when it is redacted) and the accepted form
      */
     public Optional<T> find(SettingSource config) {
         Objects.requireNonNull(config, "config");
@@ -339,13 +339,14 @@ public final class Setting<T> {
     /**
      * The value set in {@code config}, or the default.
      *
-     * @throws PersistenceException when the value is malformed, or unset without a default
+     * @throws StorageConfigurationException when the value is malformed, or unset without a default
      */
     public T read(SettingSource config) {
         return find(config)
                 .or(this::defaultValue)
-                .orElseThrow(() -> new PersistenceException("Missing required setting '" + key + "' (system property -D"
-                        + key + "=… or environment variable " + environmentName() + "): " + description));
+                .orElseThrow(() ->
+                        new StorageConfigurationException("Missing required setting '" + key + "' (system property -D"
+                                + key + "=… or environment variable " + environmentName() + "): " + description));
     }
 
     /**
@@ -380,11 +381,11 @@ public final class Setting<T> {
                 + defaultText().map(d -> ", default " + (secret ? "****" : d)).orElse("") + "]";
     }
 
-    private PersistenceException invalid(String raw, String wanted) {
+    private StorageConfigurationException invalid(String raw, String wanted) {
         String shown =
                 secret ? "a value that is not shown (secret)" : "'" + (redacted ? Redactor.redactText(raw) : raw) + "'";
-        return new PersistenceException("Setting '" + key + "' (environment " + environmentName() + ") must be "
-                + wanted + " but was " + shown);
+        return new StorageConfigurationException("Setting '" + key + "' (environment " + environmentName()
+                + ") must be " + wanted + " but was " + shown);
     }
 
     private static String bounds(String what, long min, long max) {

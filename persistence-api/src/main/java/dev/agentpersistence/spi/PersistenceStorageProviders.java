@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * {@link NoPersistenceStorageProvider}); otherwise the only factory found is used; several and no choice is an error
  * naming them; none gives {@link NoPersistenceStorageProvider} with one WARN line (and, when SLF4J has no binding, one
  * line on standard error, once per JVM; an explicit {@code none} is silent). A factory that fails to load is logged and
- * skipped, never hiding the others.
+ * skipped, never hiding the others. An {@code agent.persistence.*} key that no setting declares is reported once with a
+ * WARN naming the nearest declared key, and a provider name that no factory has names the nearest one.
  *
  * <p>A factory hands out the provider as its builder would with the same settings: every built-in one is a
  * {@link dev.agentpersistence.storage.StorageShell} over its backend, which reads every stored form and writes the one
@@ -64,6 +65,7 @@ public final class PersistenceStorageProviders {
             return load(explicit.get(), config, classLoader);
         }
         var factories = available(classLoader);
+        UnknownSettingKeys.report(config, factories, classLoader);
         if (factories.isEmpty()) {
             notice.noProviderFound();
             return new NoPersistenceStorageProvider();
@@ -90,14 +92,21 @@ public final class PersistenceStorageProviders {
             return new NoPersistenceStorageProvider();
         }
         var factories = available(classLoader);
+        UnknownSettingKeys.report(config, factories, classLoader);
         for (var factory : factories) {
             if (factory.name().equalsIgnoreCase(name.trim())) {
                 return create(factory, config);
             }
         }
-        throw new ProviderNotFoundException("No storage provider named '" + name + "' on the class path; found "
+        var nearest = NearestName.of(
+                name.trim(),
+                factories.stream().map(PersistenceStorageProviderFactory::name).toList());
+        throw new ProviderNotFoundException("No storage provider named '" + name + "' on the class path"
+                + nearest.map(n -> " (did you mean '" + n + "'?)").orElse("") + "; found "
                 + (factories.isEmpty() ? "none" : names(factories))
-                + ". Add the module that provides it (for example persistence-" + name.toLowerCase(Locale.ROOT) + ").");
+                + ". Add the module that provides it (for example persistence-" + name.toLowerCase(Locale.ROOT) + ")"
+                + nearest.map(n -> " or set " + ProviderConfig.PROVIDER + "=" + n)
+                        .orElse("") + ".");
     }
 
     /** Every factory that loads, sorted by name. Broken ones are logged at WARN and left out. */

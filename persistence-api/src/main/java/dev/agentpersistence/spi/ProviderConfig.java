@@ -159,7 +159,15 @@ public final class ProviderConfig implements SettingSource {
         return map;
     }
 
-    private static String normalize(String key) {
+    /** Normalized key ({@link #normalize}) → the key as given, for every setting. */
+    Map<String, String> givenKeys() {
+        var keys = new LinkedHashMap<String, String>();
+        entries.forEach((normalized, entry) -> keys.put(normalized, entry.getKey()));
+        return keys;
+    }
+
+    /** {@code key} lower case with dashes and underscores as dots: the form keys are compared in. */
+    static String normalize(String key) {
         return key.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
     }
 }

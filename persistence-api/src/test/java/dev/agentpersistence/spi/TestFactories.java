@@ -53,6 +53,29 @@ final class TestFactories {
         }
     }
 
+    /** Declares two settings of its own. */
+    public static final class Gamma implements PersistenceStorageProviderFactory {
+        static final dev.agentpersistence.settings.Setting<String> URL =
+                dev.agentpersistence.settings.Setting.text("agent.persistence.gamma.url", "g://local", "The URL.");
+        static final dev.agentpersistence.settings.Setting<Integer> POOL_SIZE =
+                dev.agentpersistence.settings.Setting.integer("agent.persistence.gamma.pool-size", 4, 1, 64, "Pool.");
+
+        @Override
+        public String name() {
+            return "gamma";
+        }
+
+        @Override
+        public List<dev.agentpersistence.settings.Setting<?>> settings() {
+            return List.of(URL, POOL_SIZE);
+        }
+
+        @Override
+        public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
+            return new MadeProvider(name(), config);
+        }
+    }
+
     /** Cannot even be instantiated. */
     public static final class ThrowsInConstructor implements PersistenceStorageProviderFactory {
         public ThrowsInConstructor() {

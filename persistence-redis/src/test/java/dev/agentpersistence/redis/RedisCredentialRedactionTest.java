@@ -67,7 +67,7 @@ class RedisCredentialRedactionTest {
                         RedisStorageConfig.custom().uri(uri).build())
                 .build()) {
             assertThatThrownBy(() -> provider.getLatestCheckpoint("agent"))
-                    .isInstanceOf(PersistenceException.class)
+                    .isInstanceOf(dev.agentpersistence.StorageAuthenticationException.class)
                     .satisfies(e -> assertNowhere(e, SECRET, "p@ss", "p%40ss"));
         }
     }

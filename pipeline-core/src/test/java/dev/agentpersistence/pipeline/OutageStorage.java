@@ -9,6 +9,7 @@ import java.net.ConnectException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A real provider behind a switch that simulates a store outage: while {@link #failSaves} has saves left to fail, saves
@@ -21,6 +22,8 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     private volatile Predicate<AgentCheckpoint> affected = cp -> true;
     private final AtomicInteger failedSaves = new AtomicInteger();
     private final AtomicInteger loadsToFail = new AtomicInteger();
+    private volatile Supplier<RuntimeException> failure = () ->
+            new StorageUnavailableException("checkpoint store unreachable", new ConnectException("Connection refused"));
 
     OutageStorage(PersistenceStorageProvider<CheckpointFilter> store) {
         super(store);
@@ -37,6 +40,14 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
         loadsToFail.set(count);
     }
 
+    /**
+     * Failing saves and loads throw what {@code failure} makes instead of {@link StorageUnavailableException} (a
+     * provider refusing its credentials throws a {@code StorageConfigurationException}).
+     */
+    void failWith(Supplier<RuntimeException> failure) {
+        this.failure = failure;
+    }
+
     int failedSaves() {
         return failedSaves.get();
     }
@@ -45,8 +56,7 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         if (affected.test(checkpoint) && savesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             failedSaves.incrementAndGet();
-            throw new StorageUnavailableException(
-                    "checkpoint store unreachable", new ConnectException("Connection refused"));
+            throw failure.get();
         }
         super.saveCheckpoint(agentId, checkpoint);
     }
@@ -54,8 +64,7 @@ final class OutageStorage extends RequiredMethodsProvider<CheckpointFilter> {
     @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
         if (loadsToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            throw new StorageUnavailableException(
-                    "checkpoint store unreachable", new ConnectException("Connection refused"));
+            throw failure.get();
         }
         return super.getLatestCheckpoint(agentId, filter);
     }

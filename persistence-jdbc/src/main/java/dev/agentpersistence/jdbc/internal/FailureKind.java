@@ -16,6 +16,10 @@ enum FailureKind {
     CONNECTION_LOST,
     /** No connection could be obtained: the database is down or unreachable. */
     UNAVAILABLE,
+    /** The server refused the credentials (wrong password, unknown user or role, no access): never retried. */
+    REFUSED_CREDENTIALS,
+    /** The database named in the URL does not exist: never retried. */
+    UNKNOWN_DATABASE,
     /** Anything else: a bug, a permission or a schema problem. */
     OTHER;
 
@@ -25,6 +29,14 @@ enum FailureKind {
         boolean acquiring = failure instanceof ConnectionException;
         if (found.isEmpty()) {
             return acquiring ? UNAVAILABLE : OTHER;
+        }
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLException sql && SqlStates.refusesCredentials(sql)) {
+                return REFUSED_CREDENTIALS;
+            }
+            if (t instanceof SQLException sql && SqlStates.isUnknownDatabase(sql)) {
+                return UNKNOWN_DATABASE;
+            }
         }
         if (dialect != null && tooLarge(failure, dialect)) {
             return STATEMENT_TOO_LARGE;

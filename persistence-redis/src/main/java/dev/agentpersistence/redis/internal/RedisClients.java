@@ -1,6 +1,6 @@
 package dev.agentpersistence.redis.internal;
 
-import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.redis.RedisStorageConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -70,7 +70,7 @@ public final class RedisClients {
         try {
             return new URI(config.uri());
         } catch (URISyntaxException e) {
-            throw new PersistenceException("Malformed Redis URI " + config.endpoint() + " (" + e.getReason()
+            throw new StorageConfigurationException("Malformed Redis URI " + config.endpoint() + " (" + e.getReason()
                     + " at index " + e.getIndex() + ")");
         }
     }

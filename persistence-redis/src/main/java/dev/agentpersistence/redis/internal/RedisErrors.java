@@ -1,6 +1,7 @@
 package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageAuthenticationException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.redaction.Redactor;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
@@ -10,12 +11,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Turns Jedis exceptions into this library's: anything that says the server cannot serve now (connection refused or
- * lost, timeouts, pool exhausted, cluster down, loading, busy script, credentials refused, a failed TLS handshake,
- * named as such) becomes {@link StorageUnavailableException}; other error replies become {@link PersistenceException}.
- * Messages name the endpoint with its password hidden.
+ * Turns Jedis exceptions into this library's: credentials the server refuses ({@code WRONGPASS}, {@code NOAUTH},
+ * {@code NOPERM}, an {@code AUTH} the server does not expect) become {@link StorageAuthenticationException}, with the
+ * server's reply first (a retry does not help); anything that says the server cannot serve now (connection refused or
+ * lost, timeouts, pool exhausted, cluster down, loading, busy script, a failed TLS handshake, named as such) becomes
+ * {@link StorageUnavailableException}; other error replies become {@link PersistenceException}. Messages name the
+ * endpoint with its password hidden.
  */
 public final class RedisErrors {
+    private static final String[] REFUSED_CREDENTIALS_REPLIES = {
+        "WRONGPASS", "NOAUTH", "NOPERM", "ERR AUTH ", "ERR invalid password", "ERR invalid username-password"
+    };
     private static final String[] UNAVAILABLE_REPLIES = {
         "LOADING", "MASTERDOWN", "TRYAGAIN", "READONLY", "CLUSTERDOWN", "BUSY"
     };
@@ -41,6 +47,14 @@ public final class RedisErrors {
     public PersistenceException translate(JedisException e, String operation) {
         String message = redactor.redact(e.getMessage());
         Throwable cause = redactor.redact(e);
+        var refused = refusedCredentials(e);
+        if (refused != null) {
+            return new StorageAuthenticationException(
+                    redactor.redact(refused.getMessage()) + " (" + endpoint + ", " + operation
+                            + "): the server refused the credentials; a retry does not help: fix the user and "
+                            + "password of the URI",
+                    cause);
+        }
         var handshake = tlsHandshakeFailure(e);
         if (handshake != null) {
             return new StorageUnavailableException(
@@ -51,6 +65,24 @@ public final class RedisErrors {
             return new StorageUnavailableException(endpoint + " is unavailable (" + operation + "): " + message, cause);
         }
         return new PersistenceException(endpoint + " rejected " + operation + ": " + message, cause);
+    }
+
+    /** The error reply behind {@code e} that refuses the credentials, or {@code null}. */
+    private static Throwable refusedCredentials(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof JedisDataException) {
+                String message = t.getMessage() == null ? "" : t.getMessage();
+                if (t instanceof JedisAccessControlException) {
+                    return t;
+                }
+                for (String reply : REFUSED_CREDENTIALS_REPLIES) {
+                    if (message.startsWith(reply)) {
+                        return t;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** The failed TLS handshake behind {@code e}, or {@code null}; its message says what to check. */
@@ -67,9 +99,7 @@ public final class RedisErrors {
         if (!(e instanceof JedisDataException)) {
             return true;
         }
-        if (e instanceof JedisBusyException
-                || e instanceof JedisClusterException
-                || e instanceof JedisAccessControlException) {
+        if (e instanceof JedisBusyException || e instanceof JedisClusterException) {
             return true;
         }
         String message = e.getMessage() == null ? "" : e.getMessage();
