@@ -1,43 +1,35 @@
 package dev.agentpersistence.spi;
 
 import dev.agentpersistence.settings.Setting;
+import dev.agentpersistence.settings.SettingDeclarations;
 import dev.agentpersistence.settings.SettingKeys;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Warns, once per key and JVM, about {@code agent.persistence.*} keys of a discovery configuration that no setting
- * declares — a mistyped key is otherwise silently ignored — naming the nearest declared key.
+ * Warns, at each discovery, about {@code agent.persistence.*} keys of its configuration that no setting declares — a
+ * mistyped key is otherwise silently ignored — naming the nearest declared key.
  *
  * <p>The declared keys are {@value ProviderConfig#PROVIDER}, every discovered factory's
- * {@link PersistenceStorageProviderFactory#settings()}, and the {@code SETTINGS} lists of the holders named in
- * {@link #SHARED_HOLDERS} when they are on the class path: the settings every provider shares (the storage shell's, in
- * a package that depends on this one, so it is looked up by name) and those of the Spring Boot integration.
+ * {@link PersistenceStorageProviderFactory#settings()}, and the settings of every {@link SettingDeclarations} found
+ * through {@link ServiceLoader} (the ones every provider shares, retention's, the Spring Boot starter's).
  */
 final class UnknownSettingKeys {
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
 
-    /** Classes with a {@code public static final List<Setting<?>> SETTINGS} of keys no factory declares. */
-    static final List<String> SHARED_HOLDERS = List.of(
-            "dev.agentpersistence.storage.StorageSettings",
-            "dev.agentpersistence.spring.boot.autoconfigure.StarterSettings");
-
     /** Keys under it name the endpoints of this project's own tests ({@code AGENT_PERSISTENCE_TEST_*}), no setting. */
     static final String TEST_ENDPOINTS = SettingKeys.PREFIX + "test.";
 
-    private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
-
     private UnknownSettingKeys() {}
 
-    /** Logs one WARN for each key of {@code config} not reported before that no known setting declares. */
+    /** Logs one WARN for each key of {@code config} that no known setting declares. */
     static void report(
             ProviderConfig config, List<PersistenceStorageProviderFactory> factories, ClassLoader classLoader) {
         for (String warning : warnings(config, factories, classLoader)) {
@@ -45,7 +37,7 @@ final class UnknownSettingKeys {
         }
     }
 
-    /** The warnings {@link #report} would log now (each key at most once per JVM), marking them reported. */
+    /** The warnings {@link #report} logs. */
     static List<String> warnings(
             ProviderConfig config, List<PersistenceStorageProviderFactory> factories, ClassLoader classLoader) {
         var unknown = new ArrayList<String>();
@@ -57,10 +49,7 @@ final class UnknownSettingKeys {
         String prefix = ProviderConfig.normalize(SettingKeys.PREFIX);
         String tests = ProviderConfig.normalize(TEST_ENDPOINTS);
         given.forEach((normalized, original) -> {
-            if (!normalized.startsWith(prefix)
-                    || normalized.startsWith(tests)
-                    || known.containsKey(normalized)
-                    || !REPORTED.add(normalized)) {
+            if (!normalized.startsWith(prefix) || normalized.startsWith(tests) || known.containsKey(normalized)) {
                 return;
             }
             String hint = NearestName.of(normalized, known.keySet())
@@ -83,29 +72,26 @@ final class UnknownSettingKeys {
                 LOG.debug("The settings of factory {} could not be listed: {}", factory.name(), e.toString());
             }
         }
-        for (String holder : SHARED_HOLDERS) {
-            sharedSettings(holder, classLoader).forEach(s -> keys.put(ProviderConfig.normalize(s.key()), s.key()));
+        for (Setting<?> setting : declaredElsewhere(classLoader)) {
+            keys.put(ProviderConfig.normalize(setting.key()), setting.key());
         }
         return keys;
     }
 
-    private static List<Setting<?>> sharedSettings(String holder, ClassLoader classLoader) {
-        for (ClassLoader loader : new ClassLoader[] {classLoader, UnknownSettingKeys.class.getClassLoader()}) {
+    /** The settings of every {@link SettingDeclarations} that loads; a broken one is logged at DEBUG and skipped. */
+    private static List<Setting<?>> declaredElsewhere(ClassLoader classLoader) {
+        var settings = new ArrayList<Setting<?>>();
+        Iterator<SettingDeclarations> found =
+                ServiceLoader.load(SettingDeclarations.class, classLoader).iterator();
+        while (true) {
             try {
-                Field field = Class.forName(holder, true, loader).getField("SETTINGS");
-                if (Modifier.isStatic(field.getModifiers()) && field.get(null) instanceof List<?> list) {
-                    var settings = new ArrayList<Setting<?>>();
-                    for (Object item : list) {
-                        if (item instanceof Setting<?> setting) {
-                            settings.add(setting);
-                        }
-                    }
+                if (!found.hasNext()) {
                     return settings;
                 }
-            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                // not on this class path
+                settings.addAll(found.next().settings());
+            } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+                LOG.debug("Skipping setting declarations that failed to load: {}", e.toString());
             }
         }
-        return List.of();
     }
 }

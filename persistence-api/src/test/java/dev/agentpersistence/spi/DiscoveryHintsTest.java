@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Discovery points at mistakes: an {@code agent.persistence.*} key no setting declares is reported once with a WARN
- * naming the nearest declared key (the factories' settings, the shared ones, in property or environment form), and a
- * provider name no factory has names the nearest factory.
+ * Discovery points at mistakes: an {@code agent.persistence.*} key no setting declares is reported with a WARN at each
+ * discovery naming the nearest declared key (the factories' settings, the shared ones, in property or environment
+ * form), and a provider name no factory has names the nearest factory.
  */
 class DiscoveryHintsTest {
     private static final String SERVICES = "META-INF/services/" + PersistenceStorageProviderFactory.class.getName();
@@ -49,7 +49,7 @@ class DiscoveryHintsTest {
     }
 
     @Test
-    void aMistypedKeyIsReportedOnceWithTheNearestKey() {
+    void aMistypedKeyIsReportedAtEachDiscoveryWithTheNearestKey() {
         var config = ProviderConfig.of(
                 Map.of(ProviderConfig.PROVIDER, "gamma", "agent.persistence.gama.url", "g://elsewhere"));
 
@@ -61,7 +61,7 @@ class DiscoveryHintsTest {
                 .asString()
                 .contains("Unknown setting 'agent.persistence.gama.url' is ignored")
                 .contains("did you mean agent.persistence.gamma.url?");
-        assertThat(second).as("reported once").isEmpty();
+        assertThat(second).as("reported again by the next discovery").isEqualTo(first);
     }
 
     @Test
@@ -80,6 +80,8 @@ class DiscoveryHintsTest {
         var known = ProviderConfig.of(Map.of(
                 "agent.persistence.ttl",
                 "1h",
+                "agent.persistence.retention.keep-latest",
+                "5",
                 "agent.persistence.gamma.url",
                 "g://x",
                 "AGENT_PERSISTENCE_GAMMA_POOL_SIZE",
