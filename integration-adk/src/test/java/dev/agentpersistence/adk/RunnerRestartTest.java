@@ -85,7 +85,9 @@ class RunnerRestartTest {
         Path marker = dir.resolve("turn-1-done");
         try (var child = ChildJvm.start(RunnerRestartTest.class, db.toString(), marker.toString())) {
             child.awaitFile(marker, Duration.ofSeconds(90));
-            assertThat(child.output()).contains("TURN1 " + ScriptedLlm.reply(1, "what is tea?"));
+            // the marker is written after the line; the line may still be on its way through the pipe
+            assertThat(child.awaitLine("TURN1 ", Duration.ofSeconds(30)))
+                    .isEqualTo("TURN1 " + ScriptedLlm.reply(1, "what is tea?"));
             assertThat(child.kill()).as("killed by SIGKILL").isEqualTo(137);
         }
 

@@ -6,7 +6,9 @@ import com.google.adk.artifacts.BaseArtifactService;
 import com.google.genai.types.Part;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,18 +16,36 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The artifact scenarios plus user-scoped files, reopening and concurrent saves, on one provider. */
-abstract class StoredArtifactContract extends ArtifactScenarios {
+/**
+ * The artifact scenarios plus user-scoped files, reopening and concurrent saves, on every provider of {@link AdkStore}.
+ */
+@ParameterizedClass
+@EnumSource(AdkStore.class)
+class StoredArtifactServiceTest extends ArtifactScenarios {
     private PersistenceStorageProvider<CheckpointFilter> provider;
     private AgentPersistenceArtifactService artifacts;
 
+    @Parameter
+    AdkStore store;
+
+    @TempDir
+    Path dir;
+
+    private final String prefix = "adk-test-" + UUID.randomUUID() + ":";
+
     /** Opens a provider on the test's store; each call opens a new one on the same data (the heap: a new heap). */
-    protected abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
+    private PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return store.open(dir, prefix);
+    }
 
     /** Whether a second {@link #openProvider()} sees the first one's data. */
-    protected boolean reopenable() {
-        return true;
+    private boolean reopenable() {
+        return store.reopenable();
     }
 
     @BeforeEach

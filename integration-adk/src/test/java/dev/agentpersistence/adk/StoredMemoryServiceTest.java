@@ -5,22 +5,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.adk.memory.BaseMemoryService;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The memory scenarios plus reopening and the result bound, on one provider. */
-abstract class StoredMemoryContract extends MemoryScenarios {
+/** The memory scenarios plus reopening and the result bound, on every provider of {@link AdkStore}. */
+@ParameterizedClass
+@EnumSource(AdkStore.class)
+class StoredMemoryServiceTest extends MemoryScenarios {
     private PersistenceStorageProvider<CheckpointFilter> provider;
     private AgentPersistenceMemoryService memory;
 
+    @Parameter
+    AdkStore store;
+
+    @TempDir
+    Path dir;
+
+    private final String prefix = "adk-test-" + UUID.randomUUID() + ":";
+
     /** Opens a provider on the test's store; each call opens a new one on the same data (the heap: a new heap). */
-    protected abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
+    private PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return store.open(dir, prefix);
+    }
 
     /** Whether a second {@link #openProvider()} sees the first one's data. */
-    protected boolean reopenable() {
-        return true;
+    private boolean reopenable() {
+        return store.reopenable();
     }
 
     @BeforeEach

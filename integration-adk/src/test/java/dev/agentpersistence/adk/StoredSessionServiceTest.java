@@ -9,11 +9,13 @@ import com.google.adk.sessions.Session;
 import com.google.adk.sessions.SessionNotFoundException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,25 +24,38 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The shared scenarios plus what only a stored session service promises, for {@link AgentPersistenceSessionService} on
- * one provider: survival across a reopened provider, {@code temp:} never stored, escaping of ids, refusals, and
- * concurrent appends from two services.
+ * every provider of {@link AdkStore}: survival across a reopened provider, {@code temp:} never stored, escaping of ids,
+ * refusals, and concurrent appends from two services.
  */
-abstract class StoredSessionContract extends SessionScenarios {
+@ParameterizedClass
+@EnumSource(AdkStore.class)
+class StoredSessionServiceTest extends SessionScenarios {
     private PersistenceStorageProvider<CheckpointFilter> provider;
     private AgentPersistenceSessionService service;
 
-    /** Opens a provider on the test's store; each call opens a new one on the same data. */
-    protected abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
+    @Parameter
+    AdkStore store;
 
-    /**
-     * Whether {@link #openProvider()} reaches the data of the providers opened before it; when not (the heap), the
-     * reopen scenario opens a new service over the same provider and the concurrency scenario shares the provider.
-     */
-    protected boolean reopenable() {
-        return true;
+    @TempDir
+    Path dir;
+
+    private final String prefix = "adk-test-" + UUID.randomUUID() + ":";
+
+    /** Opens a provider on the test's store; each call opens a new one on the same data (the heap: a new heap). */
+    private PersistenceStorageProvider<CheckpointFilter> openProvider() {
+        return store.open(dir, prefix);
+    }
+
+    /** Whether a second {@link #openProvider()} sees the first one's data. */
+    private boolean reopenable() {
+        return store.reopenable();
     }
 
     @BeforeEach
