@@ -40,7 +40,8 @@ class ReadmeConsumerProjectTest {
         }
         installBuiltArtifacts();
 
-        String output = maven(project, "-q", "compile", "exec:java");
+        // The README's second way: the installed snapshot in place of the released version it names.
+        String output = maven(project, "-q", "-Dagent-persistence.version=" + VERSION, "compile", "exec:java");
         assertThat(output).contains("Restored first at node plan with 1 message(s)");
         assertThat(project.resolve("agent-checkpoints.db"))
                 .as("the embedded SQLite default")

@@ -15,7 +15,7 @@ import java.util.Objects;
 /**
  * Immutable settings of a {@link StorageShell}: where Redis is, how keys are named, how long they live and how
  * connections are pooled. Each setting is declared once below; build with {@link #custom()}, start from
- * {@link #ofDefaults()}, or read the keys with {@link #of(ProviderConfig)}.
+ * {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
  * <p>With {@link #clusterNodes()} set the provider talks to a Redis Cluster seeded by those nodes; {@link #uri()} then
  * only supplies the user, password and TLS ({@code rediss://}).

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Immutable settings of an {@link StorageShell}, each declared once below. Build one with {@link #custom()}, take
- * {@link #ofDefaults(String)}, or read the keys with {@link #of(ProviderConfig)}.
+ * {@link #ofDefaults(String)}, or read the keys with {@link #from(ProviderConfig)}.
  *
  * <p>Only {@link #bucket()} is required. Without {@link #endpoint()} the client talks to AWS S3 in {@link #region()}
  * (or the region of the SDK's default chain); with one it talks to an S3-compatible store. Without explicit keys the

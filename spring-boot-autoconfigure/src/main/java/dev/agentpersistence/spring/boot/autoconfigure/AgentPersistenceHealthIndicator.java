@@ -13,10 +13,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * UP when the store answers a cheap round trip within the timeout: {@link StorageShell#checkHealth()} for the built-in
- * providers, reading the latest checkpoint of a probe agent for others. DOWN with the exception's message (credentials
- * already hidden by the library, and hidden again here), or with the timeout. The check runs on its own daemon thread,
- * so a hung store never holds the caller longer than the timeout.
+ * UP when the store answers a cheap round trip within the timeout:
+ * {@link dev.agentpersistence.storage.StorageShell#checkHealth()} for the built-in providers, reading the latest
+ * checkpoint of a probe agent for others. DOWN with the exception's message (credentials already hidden by the library,
+ * and hidden again here), or with the timeout. The check runs on its own daemon thread, so a hung store never holds the
+ * caller longer than the timeout.
  */
 public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     /** The agent whose latest checkpoint a provider without {@code checkHealth} is asked for. */
