@@ -95,6 +95,34 @@ public class ObservedSaveBenchmarks {
         }
     }
 
+    /**
+     * A call that does almost nothing (the agents of an empty store): its time with {@code observed=meters} less the
+     * time with {@code none} is what one observation costs.
+     */
+    @State(Scope.Benchmark)
+    public static class Empty {
+        PersistenceStorageProvider<CheckpointFilter> provider;
+
+        @Setup(Level.Trial)
+        public void open(Target target) {
+            ObservationRegistry observations = target.observed.equals("meters")
+                    ? AgentObservations.registryFor(new SimpleMeterRegistry())
+                    : ObservationRegistry.NOOP;
+            provider =
+                    InMemoryStorage.builder().observationRegistry(observations).build();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            provider.close();
+        }
+    }
+
+    @Benchmark
+    public List<String> emptyCall(Empty empty) {
+        return empty.provider.listAgents();
+    }
+
     @Benchmark
     public void save(Target target) {
         long version = target.nextVersion++;
