@@ -49,13 +49,16 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
 
     @Override
     public void onStart(AgentObservationContext context) {
-        context.put(Timer.Sample.class, Timer.start(registry));
+        context.sample = Timer.start(registry);
     }
 
     @Override
     public void onStop(AgentObservationContext context) {
         KeyValues keys = context.getLowCardinalityKeyValues();
-        Timer.Sample sample = context.getRequired(Timer.Sample.class);
+        Timer.Sample sample = context.sample;
+        if (sample == null) {
+            return; // started before this handler was registered
+        }
         sample.stop(timers.computeIfAbsent(
                 new MeterKey(context.getName(), keys),
                 key -> Timer.builder(key.name())
@@ -73,7 +76,6 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
     }
 
     private void recordStorage(AgentObservationContext context, KeyValues keys, String provider) {
-        KeyValues byProvider = KeyValues.of(StorageMetricNames.TAG_PROVIDER, provider);
         if (context.bytesWritten() >= 0) {
             sizes.computeIfAbsent(
                             provider,
@@ -88,6 +90,7 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
                     .record(context.bytesWritten());
         }
         String outcome = value(keys, StorageMetricNames.TAG_OUTCOME);
+        KeyValues byProvider = KeyValues.of(StorageMetricNames.TAG_PROVIDER, provider);
         if (StorageMetricNames.OUTCOME_CONFLICT.equals(outcome)) {
             counter(StorageMetricNames.CHECKPOINT_CONFLICTS, byProvider).increment();
         } else if (StorageMetricNames.OUTCOME_ERROR.equals(outcome) && context.getError() != null) {

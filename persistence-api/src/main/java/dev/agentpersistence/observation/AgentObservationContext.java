@@ -1,6 +1,9 @@
 package dev.agentpersistence.observation;
 
+import dev.agentpersistence.metrics.StorageMetricNames;
+import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +13,52 @@ import java.util.Objects;
  * The context of one observation of agent-persistence: its low-cardinality key values (for example {@code provider},
  * {@code operation} and {@code outcome}), for saves the bytes the backend wrote, and the counts the operation made
  * (conflict retries, inverse tool calls), which a meter handler adds to counters.
+ *
+ * <p>The keys it is created with and the outcome are kept apart from the keys handlers and filters add, and both are
+ * part of {@link #getLowCardinalityKeyValues()}: an observation that nobody else adds to costs no map entries.
  */
 public final class AgentObservationContext extends Observation.Context {
+    private final KeyValues keys;
     private long bytesWritten = -1;
     private String outcome;
     private final List<Count> counts = new ArrayList<>(0);
+    /** The running timer of {@link AgentMeterHandler}. */
+    Timer.Sample sample;
+
+    /** A context without keys of its own. */
+    public AgentObservationContext() {
+        this(KeyValues.empty());
+    }
+
+    /** A context with the low-cardinality {@code keys} of its operation (for example provider and operation). */
+    public AgentObservationContext(KeyValues keys) {
+        this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    /** The keys it was created with, the outcome once known, and any key a handler or filter added. */
+    @Override
+    public KeyValues getLowCardinalityKeyValues() {
+        KeyValues own = outcome == null ? keys : keys.and(StorageMetricNames.TAG_OUTCOME, outcome);
+        KeyValues added = super.getLowCardinalityKeyValues();
+        return added.iterator().hasNext() ? own.and(added) : own;
+    }
+
+    @Override
+    public KeyValue getLowCardinalityKeyValue(String key) {
+        KeyValue added = super.getLowCardinalityKeyValue(key);
+        if (added != null) {
+            return added;
+        }
+        if (outcome != null && StorageMetricNames.TAG_OUTCOME.equals(key)) {
+            return KeyValue.of(key, outcome);
+        }
+        for (KeyValue own : keys) {
+            if (own.getKey().equals(key)) {
+                return own;
+            }
+        }
+        return null;
+    }
 
     /** The bytes the operation wrote, or -1 when it wrote none or did not say. */
     public long bytesWritten() {

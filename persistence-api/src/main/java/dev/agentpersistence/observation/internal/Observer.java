@@ -3,7 +3,6 @@ package dev.agentpersistence.observation.internal;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
-import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -43,8 +42,7 @@ public final class Observer {
         if (registry.isNoop()) {
             return call.run(null);
         }
-        var context = new AgentObservationContext();
-        context.addLowCardinalityKeyValues(keys);
+        var context = new AgentObservationContext(keys);
         Observation observation = Observation.createNotStarted(name, () -> context, registry)
                 .contextualName(contextualName)
                 .start();
@@ -68,7 +66,7 @@ public final class Observer {
             observation.error(e);
             throw e;
         } finally {
-            context.addLowCardinalityKeyValue(KeyValue.of(StorageMetricNames.TAG_OUTCOME, outcome));
+            context.outcome(outcome);
             observation.stop();
         }
     }
