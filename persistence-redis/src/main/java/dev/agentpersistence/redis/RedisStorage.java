@@ -56,7 +56,7 @@ public final class RedisStorage {
     /**
      * A provider over a client the application already has ({@code RedisClient}, {@code RedisClusterClient},
      * {@code JedisCluster}, …), which it does not close; of {@code config} only the key prefix applies, and its
-     * {@code uri} (password hidden) names the endpoint in messages. A {@code RedisClusterClient} or
+     * {@code uri}, when set, names the endpoint in messages (password hidden). A {@code RedisClusterClient} or
      * {@code JedisCluster}, or a config naming cluster nodes, is taken as a cluster.
      */
     @SuppressWarnings("deprecation")
@@ -64,10 +64,13 @@ public final class RedisStorage {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(client, "client");
         boolean cluster = config.isCluster() || client instanceof RedisClusterClient || client instanceof JedisCluster;
+        // a config left at the default URI says nothing of where the application's client connects
+        boolean named = !config.uri().equals(RedisStorageConfig.ofDefaults().uri()) || config.isCluster();
+        String where = named
+                ? "Redis at " + config.endpoint() + " (an application-supplied client)"
+                : "Redis through an application-supplied " + (cluster ? "cluster client" : "client");
         return StorageShell.builder(context -> {
-            var errors = new RedisErrors(
-                    "Redis at " + config.endpoint() + " (an application-supplied client)",
-                    Redactor.forCredentialsIn(config.uri()));
+            var errors = new RedisErrors(where, Redactor.forCredentialsIn(config.uri()));
             return backend(context, config, client, false, cluster, errors);
         });
     }
