@@ -51,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * {@code failure}). The storage observes its own operations when it was built with the registry
  * ({@code observationRegistry} on its builder; discovery passes it on).
  *
+ * <p><b>Namespaces.</b> A facade built without an {@link AgentNamespace} writes only agent ids that are not reserved
+ * for one ({@link AgentNamespace#requireUnreserved}), so plain code cannot write onto a pipeline run, a journal or a
+ * chat memory; a facade {@link #inNamespace in a namespace} writes only that namespace's stored ids. Reads take any
+ * valid id.
+ *
  * <p>Immutable and thread-safe. It does not own the storage: close the provider yourself.
  */
 public final class AgentPersistence {
@@ -68,6 +73,8 @@ public final class AgentPersistence {
     private final int maxConflictRetries;
     private final Supplier<String> checkpointIds;
     private final FacadeObservations observations;
+    private final ObservationRegistry observationRegistry;
+    private final AgentNamespace namespace;
     /**
      * The newest checkpoint this facade saved per agent, so the next save needs no read: the version after it is tried
      * first, and only a conflict (another writer) reloads the latest.
@@ -82,6 +89,8 @@ public final class AgentPersistence {
         this.maxConflictRetries = builder.maxConflictRetries;
         this.checkpointIds = builder.checkpointIds;
         this.observations = new FacadeObservations(builder.observations);
+        this.observationRegistry = builder.observations;
+        this.namespace = builder.namespace;
     }
 
     /** A builder; {@link Builder#storage} is required. */
@@ -113,7 +122,7 @@ public final class AgentPersistence {
             Map<String, String> metadata) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(metadata, "metadata");
-        String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+        String agentId = writable(context.agentId(), "agentId");
         var history = context.messageHistory();
         var state = context.state();
         String checkpointId = Identifiers.requireValid(checkpointIds.get(), "generated checkpointId");
@@ -159,7 +168,7 @@ public final class AgentPersistence {
      */
     public AgentCheckpoint markRunCompleted(AgentContext context) {
         Objects.requireNonNull(context, "context");
-        String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+        String agentId = writable(context.agentId(), "agentId");
         return saveNext(agentId, "tombstone", latest -> {
             long version = latest.map(cp -> cp.version() + 1).orElse(0L);
             return AgentCheckpoint.tombstone(agentId, version, clock.instant()).toBuilder()
@@ -179,7 +188,7 @@ public final class AgentPersistence {
         Identifiers.requireValid(checkpointId, "checkpointId");
         Objects.requireNonNull(context, "context");
         return observations.rollback("checkpoint", observation -> {
-            String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+            String agentId = writable(context.agentId(), "agentId");
             var checkpoint = storage.getCheckpoint(agentId, checkpointId)
                     .orElseThrow(() -> new CheckpointNotFoundException(agentId, checkpointId));
             if (checkpoint.isTombstone()) {
@@ -198,7 +207,7 @@ public final class AgentPersistence {
     public RollbackReport rollbackToLatestCheckpoint(AgentContext context) {
         Objects.requireNonNull(context, "context");
         return observations.rollback("latest", observation -> {
-            String agentId = Identifiers.requireValid(context.agentId(), "agentId");
+            String agentId = writable(context.agentId(), "agentId");
             var latest = storage.getLatestCheckpoint(agentId);
             if (latest.isEmpty()) {
                 return RollbackReport.nothingRestored(RollbackReport.Outcome.NO_CHECKPOINT);
@@ -251,7 +260,7 @@ public final class AgentPersistence {
     public AgentCheckpoint fork(String agentId, String checkpointId, String newAgentId) {
         Identifiers.requireValid(agentId, "agentId");
         Identifiers.requireValid(checkpointId, "checkpointId");
-        Identifiers.requireValid(newAgentId, "newAgentId");
+        writable(newAgentId, "newAgentId");
         if (agentId.equals(newAgentId)) {
             throw new IllegalArgumentException("cannot fork agent '" + agentId + "' into itself");
         }
@@ -292,6 +301,32 @@ public final class AgentPersistence {
         return List.copyOf(chain);
     }
 
+    /**
+     * A facade over the same storage, rollback tools, clock and settings that writes the agents of {@code namespace}:
+     * the agent ids it is given are stored ids of that namespace ({@link AgentNamespace#agentId}).
+     */
+    public AgentPersistence inNamespace(AgentNamespace namespace) {
+        Objects.requireNonNull(namespace, "namespace");
+        if (namespace.equals(this.namespace)) {
+            return this;
+        }
+        return builder()
+                .storage(storage)
+                .rollbackTools(rollbackTools)
+                .automaticPersistence(automaticPersistence)
+                .clock(clock)
+                .observationRegistry(observationRegistry)
+                .maxConflictRetries(maxConflictRetries)
+                .checkpointIds(checkpointIds)
+                .namespace(namespace)
+                .build();
+    }
+
+    /** The namespace this facade writes, or empty when it writes ids given without one. */
+    public Optional<AgentNamespace> namespace() {
+        return Optional.ofNullable(namespace);
+    }
+
     /** The storage checkpoints go to. */
     public PersistenceStorageProvider<?> storage() {
         return storage;
@@ -321,6 +356,19 @@ public final class AgentPersistence {
     public String toString() {
         return "AgentPersistence[storage=" + storage + ", rollbackTools=" + rollbackTools + ", automaticPersistence="
                 + automaticPersistence + ", maxConflictRetries=" + maxConflictRetries + "]";
+    }
+
+    /** {@code agentId} when this facade may write it: valid, and in its namespace (or in none when it has none). */
+    private String writable(String agentId, String what) {
+        if (namespace == null) {
+            return AgentNamespace.requireUnreserved(agentId, what);
+        }
+        Identifiers.requireValid(agentId, what);
+        if (!namespace.contains(agentId)) {
+            throw new InvalidIdentifierException(what + " '" + agentId + "' is not an agent of namespace '" + namespace
+                    + "': this facade writes only ids starting with '" + namespace.prefix() + "'");
+        }
+        return agentId;
     }
 
     private RollbackReport restore(
@@ -423,8 +471,18 @@ public final class AgentPersistence {
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
         private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
+        private AgentNamespace namespace;
 
         private Builder() {}
+
+        /**
+         * The namespace the facade writes (see {@link AgentPersistence#inNamespace}); default none: ids given without
+         * a namespace, none of them reserved.
+         */
+        public Builder namespace(AgentNamespace namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
 
         /** Where checkpoints are stored. Required. */
         public Builder storage(PersistenceStorageProvider<?> storage) {

@@ -1,5 +1,6 @@
 package dev.agentpersistence.pipeline;
 
+import dev.agentpersistence.AgentNamespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -219,6 +220,6 @@ class BackoffTest {
      * A checkpoint of node b of the run (not an entry of the run's tool journal, whose entries name their node too).
      */
     private static boolean nodeBCheckpoint(AgentCheckpoint checkpoint) {
-        return "b".equals(checkpoint.nodeId()) && !checkpoint.agentId().startsWith("__journal__/");
+        return "b".equals(checkpoint.nodeId()) && !AgentNamespace.TOOL_JOURNALS.contains(checkpoint.agentId());
     }
 }

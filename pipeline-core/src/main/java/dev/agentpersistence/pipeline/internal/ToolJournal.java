@@ -2,6 +2,7 @@ package dev.agentpersistence.pipeline.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.ExecutionPoint;
 import dev.agentpersistence.Identifiers;
@@ -48,14 +49,13 @@ public final class ToolJournal {
     private volatile long trimmedBefore;
 
     public ToolJournal(AgentPersistence persistence, String runId) {
-        this.persistence = persistence;
+        this.persistence = persistence.inNamespace(AgentNamespace.TOOL_JOURNALS);
         this.journalId = journalId(runId);
     }
 
-    /** The agent id holding the journal of run {@code runId}: a prefix and the run id (hashed when too long). */
+    /** The agent id holding the journal of run {@code runId}, in the namespace of tool journals. */
     public static String journalId(String runId) {
-        String id = ID_PREFIX + runId;
-        return id.length() <= Identifiers.MAX_LENGTH ? id : ID_PREFIX + sha256(runId);
+        return AgentNamespace.TOOL_JOURNALS.agentId(runId, "runId");
     }
 
     public String journalId() {
@@ -161,14 +161,5 @@ public final class ToolJournal {
         AgentCheckpoint saved = persistence.createCheckpoint(
                 context, entry.node(), null, null, Map.of(KIND_KEY, entry.kind().name()));
         lastVersion.accumulateAndGet(saved.version(), Math::max);
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }
