@@ -123,8 +123,8 @@ public record AgentNamespace(String name) {
      * Returns {@code agentId} when it is valid and not reserved for namespaces.
      *
      * @param what what the id names, for the message
-     * @throws InvalidIdentifierException when it breaks the rules of {@link Identifiers} or starts with {@value #MARKER}
-     *     or {@value #LEGACY_JOURNAL_PREFIX}
+     * @throws InvalidIdentifierException when it breaks the rules of {@link Identifiers} or starts with
+     *     {@value #MARKER} or {@value #LEGACY_JOURNAL_PREFIX}
      */
     public static String requireUnreserved(String agentId, String what) {
         Identifiers.requireValid(agentId, what);

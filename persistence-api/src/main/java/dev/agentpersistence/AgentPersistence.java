@@ -476,8 +476,8 @@ public final class AgentPersistence {
         private Builder() {}
 
         /**
-         * The namespace the facade writes (see {@link AgentPersistence#inNamespace}); default none: ids given without
-         * a namespace, none of them reserved.
+         * The namespace the facade writes (see {@link AgentPersistence#inNamespace}); default none: ids given without a
+         * namespace, none of them reserved.
          */
         public Builder namespace(AgentNamespace namespace) {
             this.namespace = Objects.requireNonNull(namespace, "namespace");

@@ -42,9 +42,8 @@ class AgentNamespaceTest {
 
     @Test
     void aFacadeWithoutNamespaceRefusesToWriteReservedIds() {
-        var persistence = AgentPersistence.builder()
-                .storage(new HeapTestStorage())
-                .build();
+        var persistence =
+                AgentPersistence.builder().storage(new HeapTestStorage()).build();
 
         for (String id : List.of("@journal/victim", "@run/x", "__journal__/victim")) {
             assertThatThrownBy(() -> persistence.createCheckpoint(new SimpleAgentContext(id), null, null, null))
@@ -56,9 +55,7 @@ class AgentNamespaceTest {
 
     @Test
     void aFacadeInANamespaceWritesOnlyThatNamespace() {
-        var plain = AgentPersistence.builder()
-                .storage(new HeapTestStorage())
-                .build();
+        var plain = AgentPersistence.builder().storage(new HeapTestStorage()).build();
         var chats = plain.inNamespace(CHAT);
 
         var saved = chats.createCheckpoint(new SimpleAgentContext(CHAT.agentId("m1")), null, null, null);

@@ -1,11 +1,11 @@
 package dev.agentpersistence.pipeline;
 
-import dev.agentpersistence.AgentNamespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.Tool;
