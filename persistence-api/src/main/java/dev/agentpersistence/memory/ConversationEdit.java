@@ -71,7 +71,7 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         }
         for (int i = 0; i < base.window().size(); i++) {
             int p = base.window().position(i);
-            if (!current.history().get(p).id().equals(base.history().get(p).id())) {
+            if (!current.history().get(p).equals(base.history().get(p))) {
                 return false;
             }
         }
