@@ -287,6 +287,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Leases: one live owner per resource, takeover after expiry with a larger fencing token")
+    class Leases extends LeaseContract {
+        Leases() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Lifecycle: after close() every call throws IllegalStateException")
     class Lifecycle extends LifecycleContract {
         Lifecycle() {
