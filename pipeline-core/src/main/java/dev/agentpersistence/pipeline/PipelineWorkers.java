@@ -56,6 +56,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     private final RetryPolicy retryPolicy;
     private final int maxRunning;
     private final Clock clock;
+    private final List<WorkerListener> listeners;
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
     private final Map<String, Lease> inFlight = new ConcurrentHashMap<>();
     private final ScheduledExecutorService renewals;
@@ -74,6 +75,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         this.pollInterval = builder.pollInterval;
         this.retryPolicy = builder.retryPolicy;
         this.maxRunning = builder.maxRunning;
+        this.listeners = List.copyOf(builder.listeners);
         this.renewals = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "pipeline-workers-" + pipeline.name() + "-leases");
             thread.setDaemon(true);
@@ -250,6 +252,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                 runnable.add(run);
             }
         }
+        publish(new WorkerEvent.QueuePolled(pipeline.name(), owner, now, runnable.size(), inFlight.size()));
         if (runnable.isEmpty()) {
             return false;
         }
@@ -262,6 +265,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                 if (closed) {
                     return false;
                 }
+                Optional<Lease> previous = leases.current(leaseName(candidate.runId()));
                 Lease lease;
                 try {
                     lease = leases.acquire(leaseName(candidate.runId()), owner, leaseTime);
@@ -273,7 +277,9 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                     releaseQuietly(lease); // another worker finished it between our read and our lease
                     continue;
                 }
-                execute(fresh.get(), lease, slot);
+                publish(new WorkerEvent.RunClaimed(
+                        pipeline.name(), owner, clock.instant(), candidate.runId(), recovery(fresh.get(), previous)));
+                execute(fresh.get(), lease, slot, owner);
                 return true;
             }
             return false;
@@ -297,9 +303,24 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         return Optional.empty();
     }
 
-    private void execute(RunQueue.Run run, Lease lease, Optional<Lease> slot) {
+    /**
+     * How long after the end of another worker's lease this claim came, when that worker left the run unfinished: it
+     * died (the run shows no outcome since it was submitted or answered) or handed it back on close.
+     */
+    private Optional<Duration> recovery(RunQueue.Run run, Optional<Lease> previous) {
+        boolean unfinished = run.status() == RunQueue.Kind.SUBMITTED
+                || run.status() == RunQueue.Kind.ANSWERED
+                || run.status() == RunQueue.Kind.RETRY && "interrupted".equals(run.detail());
+        if (previous.isEmpty() || !unfinished) {
+            return Optional.empty();
+        }
+        Duration after = Duration.between(previous.get().expiresAt(), clock.instant());
+        return Optional.of(after.isNegative() ? Duration.ZERO : after);
+    }
+
+    private void execute(RunQueue.Run run, Lease lease, Optional<Lease> slot, String owner) {
         inFlight.put(run.runId(), lease);
-        var renewal = new Renewal(lease, slot.orElse(null));
+        var renewal = new Renewal(lease, slot.orElse(null), owner);
         long period = Math.max(1, leaseTime.toMillis() / 3);
         renewal.future = renewals.scheduleAtFixedRate(renewal, period, period, TimeUnit.MILLISECONDS);
         try {
@@ -314,6 +335,25 @@ public final class PipelineWorkers<S> implements AutoCloseable {
             renewal.future.cancel(false);
             inFlight.remove(run.runId());
             releaseQuietly(renewal.lease);
+            publish(new WorkerEvent.RunReleased(pipeline.name(), owner, clock.instant(), run.runId(), outcome(run)));
+        }
+    }
+
+    private QueuedRun.Status outcome(RunQueue.Run run) {
+        try {
+            return queue.run(run.runId()).map(now -> status(now, false)).orElse(QueuedRun.Status.QUEUED);
+        } catch (RuntimeException e) {
+            return QueuedRun.Status.QUEUED;
+        }
+    }
+
+    private void publish(WorkerEvent event) {
+        for (WorkerListener listener : listeners) {
+            try {
+                listener.onEvent(event);
+            } catch (RuntimeException e) {
+                LOG.warn("Worker listener {} failed on {}: {}", listener, event, e.toString());
+            }
         }
     }
 
@@ -403,13 +443,15 @@ public final class PipelineWorkers<S> implements AutoCloseable {
 
     /** Renews one run's lease while it works. */
     private final class Renewal implements Runnable {
+        final String owner;
         volatile Lease lease;
         volatile Lease slot;
         volatile ScheduledFuture<?> future;
 
-        Renewal(Lease lease, Lease slot) {
+        Renewal(Lease lease, Lease slot, String owner) {
             this.lease = lease;
             this.slot = slot;
+            this.owner = owner;
         }
 
         @Override
@@ -420,8 +462,11 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                 }
                 lease = leases.renew(lease, leaseTime);
                 inFlight.computeIfPresent(runIdOf(lease), (id, old) -> lease);
+                publish(new WorkerEvent.LeaseRenewed(pipeline.name(), owner, clock.instant(), runIdOf(lease)));
             } catch (LeaseLostException e) {
                 LOG.warn("Lost the lease of '{}': {}", lease.name(), e.getMessage());
+                publish(new WorkerEvent.LeaseLost(
+                        pipeline.name(), owner, clock.instant(), runIdOf(lease), e.getMessage()));
                 future.cancel(false);
             } catch (RuntimeException e) {
                 LOG.warn("Could not renew the lease of '{}' (tried again): {}", lease.name(), e.toString());
@@ -443,6 +488,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         private RetryPolicy retryPolicy = RetryPolicy.noRetries();
         private int maxRunning;
         private Clock clock = Clock.systemUTC();
+        private final List<WorkerListener> listeners = new ArrayList<>();
 
         private Builder(Pipeline<S> pipeline) {
             this.pipeline = pipeline;
@@ -498,6 +544,12 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         /** The clock leases and retry times are judged by; default {@link Clock#systemUTC()}. */
         public Builder<S> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Adds a listener for the workers' events ({@link PipelineWorkersMetrics} records them as meters). */
+        public Builder<S> listener(WorkerListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
