@@ -354,4 +354,33 @@ class ConversationStoreTest {
             return delegate.getLatestCheckpoint(agentId, filter);
         }
     }
+
+    @Test
+    void overlappingWindowRangesAreACorruptCheckpointReadWithBoundedAllocation() {
+        var history = new ArrayList<Message>();
+        for (int i = 0; i < 1000; i++) {
+            history.add(Message.user("m" + i));
+        }
+        String ranges = String.join(",", java.util.Collections.nCopies(1400, "0-1000"));
+        assertThat(ranges.length()).isGreaterThan(9_000);
+        storage.saveCheckpoint(
+                "overlap",
+                AgentCheckpoint.builder()
+                        .checkpointId("cp-0")
+                        .agentId("overlap")
+                        .version(0)
+                        .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+                        .nodeId(ConversationStore.NODE_ID)
+                        .messageHistory(history)
+                        .metadata(ConversationStore.WINDOW_METADATA_KEY, ranges)
+                        .build());
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+
+        assertThatThrownBy(() -> store.load("overlap"))
+                .isInstanceOf(dev.agentpersistence.CorruptCheckpointException.class)
+                .hasMessageContaining(ConversationStore.WINDOW_METADATA_KEY)
+                .hasMessageContaining("ascending and disjoint");
+        assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(16L << 20);
+    }
 }
