@@ -54,7 +54,9 @@ import java.util.function.Supplier;
  * change is then applied again to the reloaded conversation, at most {@link Builder#maxConflictRetries(int)} more
  * times, then {@link ConversationConflictException}. Appends therefore never lose a message, and each writer's messages
  * keep their order. {@link #replace(Conversation, List)} applies a framework's list to the conversation as the
- * framework read it, so messages other writers added meanwhile are kept.
+ * framework read it, so messages other writers added meanwhile are kept (an append re-applied on a newer head is such a
+ * merge); a replace whose base another writer has since rolled back or rewritten would drop that writer's messages and
+ * is refused with {@link ConversationConflictException}, writing nothing.
  *
  * <p><b>Retention.</b> Every checkpoint holds the whole history, so trimming old checkpoints (for example a
  * {@link dev.agentpersistence.history.RetentionSweeper} with {@code RetentionPolicy.custom().keepLatest(n)}) never

@@ -383,4 +383,38 @@ class ConversationStoreTest {
                 .hasMessageContaining("ascending and disjoint");
         assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(16L << 20);
     }
+
+    @Test
+    void aReplaceBuiltFromAConversationAnotherWriterRolledBackIsRefusedAndDropsNothing() {
+        var start = store.append("stale", List.of(Message.system("s"), Message.user("u1")));
+        store.append("stale", Message.assistant("a1"));
+        Conversation base = store.load("stale");
+        // another writer rolls the conversation back and goes on with a message of its own
+        store.rollbackTo(
+                "stale",
+                start.checkpoint().orElseThrow().checkpointId(),
+                dev.agentpersistence.RollbackToolRegistry.EMPTY);
+        var theirs = store.append("stale", Message.user("other"));
+
+        var list = new ArrayList<>(base.messages());
+        list.add(Message.user("u2"));
+        assertThatThrownBy(() -> store.replace(base, list))
+                .isInstanceOf(ConversationConflictException.class)
+                .hasMessageContaining("rolled the conversation back or rewritten it");
+
+        var now = store.load("stale");
+        assertThat(now.version()).isEqualTo(theirs.version());
+        assertThat(now.messages()).extracting(Message::content).containsExactly("s", "u1", "other");
+    }
+
+    @Test
+    void aReplaceAfterTheConversationWasDeletedWritesItAsANewConversation() {
+        store.append("gone", List.of(Message.user("u1")));
+        Conversation base = store.load("gone");
+        store.delete("gone");
+
+        var saved = store.replace(base, List.of(Message.user("u1"), Message.user("u2")));
+
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("u1", "u2");
+    }
 }
