@@ -332,7 +332,8 @@ class CompatibilityKitVerdictTest {
             Map.entry("Retention", StorageProviderCompatibilityKit.Retention.class),
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
-            Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class));
+            Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
+            Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class));
 
     /** The tests that write with chosen settings, which a provider without a configurable stored form aborts. */
     private static final List<String> READ_MATRIX = List.of(
