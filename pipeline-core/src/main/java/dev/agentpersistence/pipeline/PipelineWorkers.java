@@ -1,6 +1,5 @@
 package dev.agentpersistence.pipeline;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.lease.Lease;
 import dev.agentpersistence.lease.LeaseHeldException;
@@ -47,7 +46,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PipelineWorkers.class);
 
     private final Pipeline<S> pipeline;
-    private final RunQueue queue;
+    private final PipelineQueue queue;
     private final Leases leases;
     private final String workerId;
     private final int threads;
@@ -67,7 +66,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         this.pipeline = builder.pipeline;
         this.clock = builder.clock;
         var storage = pipeline.persistence().storage();
-        this.queue = new RunQueue(storage, pipeline.name(), clock);
+        this.queue = PipelineQueue.of(storage, pipeline.name(), clock);
         this.leases = Leases.of(storage, clock);
         this.workerId = builder.workerId;
         this.threads = builder.threads;
@@ -96,78 +95,18 @@ public final class PipelineWorkers<S> implements AutoCloseable {
      * @throws IllegalArgumentException when the pipeline's codec cannot encode {@code input}
      */
     public boolean submit(String runId, S input) {
-        leaseName(Identifiers.requireValid(runId, "runId"));
         Objects.requireNonNull(input, "input");
-        if (queue.run(runId).isPresent()) {
-            return false;
-        }
-        queue.append(RunQueue.Kind.SUBMITTED, runId, pipeline.codec().encode(input), 0, null, null);
-        return true;
+        return queue.submit(runId, pipeline.codec().encode(input));
     }
 
-    /**
-     * Answers the question run {@code runId} waits on; a worker continues the run with it ({@link Pipeline#resume}).
-     *
-     * @return whether the run was waiting
-     */
-    public boolean answer(String runId, JsonNode answer) {
-        Objects.requireNonNull(answer, "answer");
-        Optional<RunQueue.Run> run = queue.run(runId);
-        if (run.isEmpty() || run.get().status() != RunQueue.Kind.WAITING) {
-            return false;
-        }
-        queue.append(RunQueue.Kind.ANSWERED, runId, answer, run.get().attempt(), null, null);
-        return true;
+    /** The durable queue these workers take runs from: listing, answers, cancelling and re-queueing. */
+    public PipelineQueue queue() {
+        return queue;
     }
 
-    /**
-     * Takes a run out of the queue before a worker starts it again; a run a worker holds now finishes its current try.
-     *
-     * @return whether the run was in the queue and not finished
-     */
-    public boolean cancel(String runId, String reason) {
-        Optional<RunQueue.Run> run = queue.run(runId);
-        if (run.isEmpty() || isFinished(run.get().status())) {
-            return false;
-        }
-        queue.append(RunQueue.Kind.CANCELLED, runId, null, run.get().attempt(), null, reason);
-        return true;
-    }
-
-    /**
-     * Puts a failed or cancelled run back in the queue, with its retries counted from zero.
-     *
-     * @return whether the run was failed or cancelled
-     */
-    public boolean retry(String runId) {
-        Optional<RunQueue.Run> run = queue.run(runId);
-        if (run.isEmpty()
-                || run.get().status() != RunQueue.Kind.FAILED && run.get().status() != RunQueue.Kind.CANCELLED) {
-            return false;
-        }
-        queue.append(RunQueue.Kind.RETRY, runId, null, 0, null, "re-queued");
-        return true;
-    }
-
-    /** The runs in the queue, in the order they were submitted, with the holder of each live lease. */
+    /** The runs in the queue ({@link PipelineQueue#runs()}). */
     public List<QueuedRun> runs() {
-        Instant now = clock.instant();
-        var result = new ArrayList<QueuedRun>();
-        for (RunQueue.Run run : queue.runs().values()) {
-            Optional<String> holder = isFinished(run.status())
-                    ? Optional.empty()
-                    : leases.current(leaseName(run.runId()))
-                            .filter(lease -> lease.isLiveAt(now))
-                            .map(Lease::owner);
-            result.add(new QueuedRun(
-                    run.runId(),
-                    status(run, holder.isPresent()),
-                    run.attempt(),
-                    Optional.ofNullable(run.status() == RunQueue.Kind.RETRY ? run.notBefore() : null),
-                    holder,
-                    Optional.ofNullable(run.detail())));
-        }
-        return result;
+        return queue.runs();
     }
 
     /** Starts the worker threads; they poll the queue until {@link #close()}. */
@@ -247,7 +186,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     private boolean runNext(String owner) {
         Instant now = clock.instant();
         List<RunQueue.Run> runnable = new ArrayList<>();
-        for (RunQueue.Run run : queue.runs().values()) {
+        for (RunQueue.Run run : queue.log().runs().values()) {
             if (run.isRunnable(now)) {
                 runnable.add(run);
             }
@@ -272,7 +211,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                 } catch (LeaseHeldException e) {
                     continue;
                 }
-                Optional<RunQueue.Run> fresh = queue.run(candidate.runId());
+                Optional<RunQueue.Run> fresh = queue.log().run(candidate.runId());
                 if (fresh.isEmpty() || !fresh.get().isRunnable(clock.instant())) {
                     releaseQuietly(lease); // another worker finished it between our read and our lease
                     continue;
@@ -341,7 +280,10 @@ public final class PipelineWorkers<S> implements AutoCloseable {
 
     private QueuedRun.Status outcome(RunQueue.Run run) {
         try {
-            return queue.run(run.runId()).map(now -> status(now, false)).orElse(QueuedRun.Status.QUEUED);
+            return queue.log()
+                    .run(run.runId())
+                    .map(now -> PipelineQueue.status(now, false))
+                    .orElse(QueuedRun.Status.QUEUED);
         } catch (RuntimeException e) {
             return QueuedRun.Status.QUEUED;
         }
@@ -370,13 +312,13 @@ public final class PipelineWorkers<S> implements AutoCloseable {
             return;
         }
         switch (result.status()) {
-            case COMPLETED -> queue.append(RunQueue.Kind.COMPLETED, run.runId(), null, run.attempt(), null, null);
-            case WAITING -> queue.append(RunQueue.Kind.WAITING, run.runId(), null, run.attempt(), null, null);
+            case COMPLETED -> queue.log().append(RunQueue.Kind.COMPLETED, run.runId(), null, run.attempt(), null, null);
+            case WAITING -> queue.log().append(RunQueue.Kind.WAITING, run.runId(), null, run.attempt(), null, null);
             case FAILED -> {
                 PipelineFailure failure = result.failure().orElseThrow();
                 if (failure.reason() == PipelineFailure.Reason.INTERRUPTED) {
                     // handed back (close): the next worker goes on at once, no retry used up
-                    queue.append(RunQueue.Kind.RETRY, run.runId(), null, run.attempt(), null, "interrupted");
+                    queue.log().append(RunQueue.Kind.RETRY, run.runId(), null, run.attempt(), null, "interrupted");
                 } else {
                     recordFailure(run, failure.describe(), renewal);
                 }
@@ -390,10 +332,10 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         }
         int retry = run.attempt() + 1;
         if (retry > retryPolicy.maxRetries()) {
-            queue.append(RunQueue.Kind.FAILED, run.runId(), null, run.attempt(), null, detail);
+            queue.log().append(RunQueue.Kind.FAILED, run.runId(), null, run.attempt(), null, detail);
         } else {
             Instant notBefore = clock.instant().plus(retryPolicy.backoff().delayBeforeRetry(retry));
-            queue.append(RunQueue.Kind.RETRY, run.runId(), null, retry, notBefore, detail);
+            queue.log().append(RunQueue.Kind.RETRY, run.runId(), null, retry, notBefore, detail);
         }
     }
 
@@ -418,27 +360,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     }
 
     private String leaseName(String runId) {
-        String name = pipeline.name() + "/" + runId;
-        Leases.NAMESPACE.agentId(name, "pipeline name and runId");
-        return name;
-    }
-
-    private static boolean isFinished(RunQueue.Kind status) {
-        return status == RunQueue.Kind.COMPLETED || status == RunQueue.Kind.FAILED || status == RunQueue.Kind.CANCELLED;
-    }
-
-    private static QueuedRun.Status status(RunQueue.Run run, boolean leased) {
-        return switch (run.status()) {
-            case COMPLETED -> QueuedRun.Status.COMPLETED;
-            case FAILED -> QueuedRun.Status.FAILED;
-            case CANCELLED -> QueuedRun.Status.CANCELLED;
-            case WAITING -> QueuedRun.Status.WAITING;
-            case RETRY ->
-                leased
-                        ? QueuedRun.Status.RUNNING
-                        : run.notBefore() == null ? QueuedRun.Status.QUEUED : QueuedRun.Status.RETRY_WAIT;
-            case SUBMITTED, ANSWERED -> leased ? QueuedRun.Status.RUNNING : QueuedRun.Status.QUEUED;
-        };
+        return queue.leaseName(runId);
     }
 
     /** Renews one run's lease while it works. */

@@ -106,9 +106,9 @@ class PipelineWorkersTest {
                         .hasValueSatisfying(detail -> assertThat(detail).contains("broken"));
 
                 failing.set(false);
-                assertThat(workers.retry("r")).isTrue();
+                assertThat(workers.queue().retry("r")).isTrue();
                 awaitAll(workers, QueuedRun.Status.COMPLETED, Duration.ofSeconds(30));
-                assertThat(workers.retry("r")).as("a completed run").isFalse();
+                assertThat(workers.queue().retry("r")).as("a completed run").isFalse();
             }
         }
     }
@@ -132,11 +132,12 @@ class PipelineWorkersTest {
                 workers.submit("q", List.of());
                 awaitAll(workers, QueuedRun.Status.WAITING, Duration.ofSeconds(30));
 
-                var elsewhere = PipelineWorkers.builder(Pipeline.builder("ask", WorkerFixture.CODEC)
-                                .storage(other)
-                                .node(Node.of("ask", context -> List.of("never")))
-                                .build())
-                        .build();
+                // answered from another process that has the store but not the pipeline's code
+                var elsewhere = PipelineQueue.of(other, "ask", java.time.Clock.systemUTC());
+                assertThat(elsewhere.runs())
+                        .singleElement()
+                        .extracting(QueuedRun::status)
+                        .isEqualTo(QueuedRun.Status.WAITING);
                 assertThat(elsewhere.answer("q", TextNode.valueOf("yes"))).isTrue();
                 awaitAll(workers, QueuedRun.Status.COMPLETED, Duration.ofSeconds(30));
             }
@@ -168,7 +169,7 @@ class PipelineWorkersTest {
                     .pollInterval(Duration.ofMillis(20))
                     .build();
             first.submit("cancelled", List.of());
-            assertThat(first.cancel("cancelled", "not needed")).isTrue();
+            assertThat(first.queue().cancel("cancelled", "not needed")).isTrue();
             first.submit("long", List.of());
             first.start();
             assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
