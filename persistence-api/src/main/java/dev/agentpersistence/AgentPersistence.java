@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Checkpoints.</b> {@link #createCheckpoint} snapshots an {@link AgentContext} and saves it with a fresh unique
  * id, the next version of the agent (latest + 1, or 0 for the first) and the previous latest checkpoint as parent. When
  * another writer takes that version first ({@link CheckpointConflictException}), it reloads the latest and tries again,
- * at most {@link Builder#maxConflictRetries(int)} times.
+ * at most {@link Builder#maxConflictRetries(int)} times. {@link #createCheckpointAfter} and
+ * {@link #markRunCompletedAfter} instead save only right after the head the caller read (compare-and-set): a writer
+ * that another writer overtook is refused with {@link CheckpointConflictException} and stores nothing.
  *
  * <p><b>Automatic persistence.</b> With {@link Builder#automaticPersistence(boolean)} on, the framework integration
  * calls {@link #onNodeCompleted} after every node (which then creates a checkpoint) and {@link #markRunCompleted} when
@@ -142,6 +144,69 @@ public final class AgentPersistence {
                         .metadata(metadata)
                         .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
                         .build());
+    }
+
+    /**
+     * Saves a checkpoint only if {@code expectedHead} is still the agent's newest: a compare-and-set on the agent's
+     * head. The checkpoint gets version {@code expectedHead.version() + 1} and {@code expectedHead} as its parent
+     * (version 0 and no parent when {@code expectedHead} is empty: the agent must have no checkpoint yet). Unlike
+     * {@link #createCheckpoint}, it never reloads the latest and tries again: when another writer saved since
+     * {@code expectedHead} was read, the save is refused and nothing is stored. For writers that must not build on a
+     * state they did not read (a pipeline runner that claimed a run, the answer to a waiting run); the retrying
+     * {@link #createCheckpoint} stays the method for single-writer code.
+     *
+     * @param expectedHead the newest checkpoint the caller read ({@link #latestCheckpoint}), or empty for a new agent
+     * @param metadata filterable metadata
+     * @return the saved checkpoint, whose parent is {@code expectedHead}
+     * @throws CheckpointConflictException when the version after {@code expectedHead} is already taken
+     * @throws IllegalArgumentException when {@code expectedHead} is a checkpoint of another agent
+     */
+    public AgentCheckpoint createCheckpointAfter(
+            Optional<AgentCheckpoint> expectedHead,
+            AgentContext context,
+            String nodeId,
+            JsonNode lastInput,
+            String lastInputType,
+            Map<String, String> metadata) {
+        Objects.requireNonNull(expectedHead, "expectedHead");
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(metadata, "metadata");
+        String agentId = writable(context.agentId(), "agentId");
+        Optional<Head> head = expectedHead.map(cp -> requireHeadOf(agentId, cp));
+        String checkpointId = Identifiers.requireValid(checkpointIds.get(), "generated checkpointId");
+        var checkpoint = AgentCheckpoint.builder()
+                .checkpointId(checkpointId)
+                .agentId(agentId)
+                .version(head.map(h -> h.version() + 1).orElse(0L))
+                .createdAt(clock.instant())
+                .nodeId(nodeId)
+                .lastInput(lastInput)
+                .lastInputType(lastInputType)
+                .messageHistory(context.messageHistory())
+                .state(context.state())
+                .metadata(metadata)
+                .parentCheckpointId(head.map(Head::checkpointId).orElse(null))
+                .build();
+        return observations.create("checkpoint", observation -> saveAfter(agentId, head, checkpoint));
+    }
+
+    /**
+     * As {@link #markRunCompleted}, but only if {@code expectedHead} is still the agent's newest (see
+     * {@link #createCheckpointAfter}): the tombstone gets the version after it and it as parent, never a later one.
+     *
+     * @return the tombstone saved
+     * @throws CheckpointConflictException when the version after {@code expectedHead} is already taken
+     * @throws IllegalArgumentException when {@code expectedHead} is a checkpoint of another agent
+     */
+    public AgentCheckpoint markRunCompletedAfter(AgentCheckpoint expectedHead, AgentContext context) {
+        Objects.requireNonNull(expectedHead, "expectedHead");
+        Objects.requireNonNull(context, "context");
+        String agentId = writable(context.agentId(), "agentId");
+        Head head = requireHeadOf(agentId, expectedHead);
+        var tombstone = AgentCheckpoint.tombstone(agentId, head.version() + 1, clock.instant()).toBuilder()
+                .parentCheckpointId(head.checkpointId())
+                .build();
+        return observations.create("tombstone", observation -> saveAfter(agentId, Optional.of(head), tombstone));
     }
 
     /**
@@ -307,19 +372,29 @@ public final class AgentPersistence {
      */
     public AgentPersistence inNamespace(AgentNamespace namespace) {
         Objects.requireNonNull(namespace, "namespace");
-        if (namespace.equals(this.namespace)) {
-            return this;
-        }
-        return builder()
+        return namespace.equals(this.namespace) ? this : withNamespace(namespace);
+    }
+
+    /**
+     * A facade over the same storage, rollback tools, clock and settings that writes agent ids given without a
+     * namespace (none of them reserved), as one built without {@link Builder#namespace}.
+     */
+    public AgentPersistence withoutNamespace() {
+        return namespace == null ? this : withNamespace(null);
+    }
+
+    private AgentPersistence withNamespace(AgentNamespace namespace) {
+        var builder = builder()
                 .storage(storage)
                 .rollbackTools(rollbackTools)
                 .automaticPersistence(automaticPersistence)
                 .clock(clock)
                 .observationRegistry(observationRegistry)
                 .maxConflictRetries(maxConflictRetries)
-                .checkpointIds(checkpointIds)
-                .namespace(namespace)
-                .build();
+                .checkpointIds(checkpointIds);
+        return namespace == null
+                ? builder.build()
+                : builder.namespace(namespace).build();
     }
 
     /** The namespace this facade writes, or empty when it writes ids given without one. */
@@ -446,6 +521,36 @@ public final class AgentPersistence {
                         + "; last: " + conflict.getMessage());
         failure.addSuppressed(conflict);
         throw failure;
+    }
+
+    /** Saves {@code checkpoint} right after {@code head}; a conflict is reported, never retried. */
+    private AgentCheckpoint saveAfter(String agentId, Optional<Head> head, AgentCheckpoint checkpoint) {
+        try {
+            storage.saveCheckpoint(agentId, checkpoint);
+        } catch (CheckpointConflictException e) {
+            heads.remove(agentId);
+            var refused = new CheckpointConflictException(
+                    agentId,
+                    checkpoint.checkpointId(),
+                    checkpoint.version(),
+                    "Agent '" + agentId + "' is no longer at "
+                            + head.map(h -> "version " + h.version() + " (checkpoint '" + h.checkpointId() + "')")
+                                    .orElse("no checkpoint")
+                            + ": another writer saved version " + checkpoint.version()
+                            + " first; nothing was saved (" + e.getMessage() + ")");
+            refused.addSuppressed(e);
+            throw refused;
+        }
+        remember(agentId, checkpoint);
+        return checkpoint;
+    }
+
+    private static Head requireHeadOf(String agentId, AgentCheckpoint expectedHead) {
+        if (!agentId.equals(expectedHead.agentId())) {
+            throw new IllegalArgumentException("expected head '" + expectedHead.checkpointId() + "' is a checkpoint of "
+                    + "agent '" + expectedHead.agentId() + "', not of '" + agentId + "'");
+        }
+        return Head.of(expectedHead);
     }
 
     private void remember(String agentId, AgentCheckpoint saved) {

@@ -2,7 +2,10 @@ package dev.agentpersistence.pipeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.CheckpointConflictException;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
@@ -13,6 +16,7 @@ import dev.agentpersistence.pipeline.internal.NodeOutcome;
 import dev.agentpersistence.pipeline.internal.NodeRunner;
 import dev.agentpersistence.pipeline.internal.RunCheckpoints;
 import dev.agentpersistence.pipeline.internal.RunEvents;
+import dev.agentpersistence.pipeline.internal.RunIds;
 import dev.agentpersistence.pipeline.internal.RunWaits;
 import dev.agentpersistence.pipeline.internal.ToolJournal;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +80,9 @@ import org.slf4j.LoggerFactory;
  * @param <S> the state type
  */
 public final class Pipeline<S> {
+    /** Longest run id: its tool journal's stored id ({@code "@journal/"} + run id) must be a valid agent id. */
+    public static final int MAX_RUN_ID_LENGTH = RunIds.MAX_LENGTH;
+
     /** The node id of the checkpoint holding a run's input, saved before the first node. */
     public static final String START_NODE_ID = "__start__";
 
@@ -85,6 +93,11 @@ public final class Pipeline<S> {
     private final List<Node<S>> nodes;
     private final Map<String, Integer> positions;
     private final AgentPersistence persistence;
+    /** The facade writing the runs' namespace. */
+    private final AgentPersistence runs;
+    /** The facade continuing runs of earlier versions, stored under their raw run ids. */
+    private final AgentPersistence legacyRuns;
+
     private final RetryPolicy retryPolicy;
     private final RetryPolicy checkpointRetry;
     private final List<PipelineListener> listeners;
@@ -97,6 +110,8 @@ public final class Pipeline<S> {
         this.nodes = List.copyOf(builder.nodes);
         this.positions = Map.copyOf(positions);
         this.persistence = persistence;
+        this.runs = persistence.inNamespace(AgentNamespace.PIPELINE_RUNS);
+        this.legacyRuns = persistence.withoutNamespace();
         this.retryPolicy = builder.retryPolicy;
         this.checkpointRetry = builder.checkpointRetry;
         this.listeners = List.copyOf(builder.listeners);
@@ -136,8 +151,12 @@ public final class Pipeline<S> {
      * Runs (or resumes, or reports the completed) run {@code runId}; see the class documentation. Node failures are
      * returned in the result, not thrown.
      *
-     * @param runId the run's id, stored as the checkpoints' agent id ({@link Identifiers} rules)
+     * @param runId the run's id ({@link Identifiers} rules, at most {@link #MAX_RUN_ID_LENGTH} characters), stored as
+     *     agent {@link #storedRunId}
      * @param input the state the first node receives in a fresh run
+     * @throws dev.agentpersistence.InvalidIdentifierException when {@code runId} is not a valid run id
+     * @throws RunBusyException when another runner saved a checkpoint of the run after the one this call read (before
+     *     any node ran, or at this runner's next save, which then runs nothing more)
      * @throws dev.agentpersistence.StorageUnavailableException when the run's checkpoints cannot be read even after the
      *     {@link Builder#checkpointRetry checkpoint retries}
      * @throws IllegalStateException when the run's checkpoints belong to another pipeline, name a node this pipeline
@@ -145,21 +164,32 @@ public final class Pipeline<S> {
      * @throws IllegalArgumentException when the codec cannot encode {@code input} (fresh runs)
      */
     public PipelineResult<S> run(String runId, S input) {
-        Identifiers.requireValid(runId, "runId");
+        RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(input, "input");
         return execute(runId, input);
     }
 
     /**
+     * The agent id run {@code runId} is stored under: {@code AgentNamespace.PIPELINE_RUNS.agentId(runId)}. (A run
+     * written before namespaces keeps its raw run id and is continued there.) Its tool journal is
+     * {@code AgentNamespace.TOOL_JOURNALS.agentId(runId)}.
+     *
+     * @throws dev.agentpersistence.InvalidIdentifierException when {@code runId} is not a valid run id
+     */
+    public static String storedRunId(String runId) {
+        return RunIds.storedId(runId);
+    }
+
+    /**
      * {@link #run} without blocking the caller: the run goes on a thread of {@code executor} and the future completes
      * with its result (node failures are results, as with {@code run}; what {@code run} throws fails the future with
-     * that exception). Cancelling the future interrupts the run: the node running is rolled back and the run ends
-     * {@link PipelineFailure.Reason#INTERRUPTED}, its checkpoints kept for a later resume. Back-pressure as documented
-     * on {@link AsyncExecutor}: a run refused for capacity fails at once with
+     * that exception, {@link RunBusyException} included). Cancelling the future interrupts the run: the node running is
+     * rolled back and the run ends {@link PipelineFailure.Reason#INTERRUPTED}, its checkpoints kept for a later resume.
+     * Back-pressure as documented on {@link AsyncExecutor}: a run refused for capacity fails at once with
      * {@link dev.agentpersistence.async.AsyncRejectedException}.
      */
     public CompletableFuture<PipelineResult<S>> runAsync(String runId, S input, AsyncExecutor executor) {
-        Identifiers.requireValid(runId, "runId");
+        RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(executor, "executor");
         return executor.submit("pipeline " + name + " run(" + runId + ")", () -> run(runId, input));
@@ -167,7 +197,7 @@ public final class Pipeline<S> {
 
     /** {@link #resume} without blocking the caller; see {@link #runAsync}. */
     public CompletableFuture<PipelineResult<S>> resumeAsync(String runId, JsonNode answer, AsyncExecutor executor) {
-        Identifiers.requireValid(runId, "runId");
+        RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(answer, "answer");
         Objects.requireNonNull(executor, "executor");
         return executor.submit("pipeline " + name + " resume(" + runId + ")", () -> resume(runId, answer));
@@ -175,26 +205,30 @@ public final class Pipeline<S> {
 
     /**
      * Answers the question run {@code runId} waits on and continues it: checks the answer against the question's
-     * {@link AnswerSchema}, saves it in a checkpoint (so a crash from here on keeps it), then runs as {@link #run}
-     * does; the node that asked runs again from its start and {@link NodeContext#awaitInput} returns the answer. Any
-     * process with this pipeline and the run's storage can resume it.
+     * {@link AnswerSchema}, saves it in a checkpoint right after the waiting one (so a crash from here on keeps it),
+     * then runs as {@link #run} does; the node that asked runs again from its start and {@link NodeContext#awaitInput}
+     * returns the answer. Any process with this pipeline and the run's storage can resume it. The answer applies only
+     * if the waiting checkpoint is still the run's newest when it is saved (compare-and-set): of two concurrent
+     * answers, one continues the run and the other gets {@link RunBusyException} and changes nothing.
      *
      * @param answer the answer (JSON; {@code NullNode} for JSON null)
      * @throws RunNotWaitingException when the run does not exist, completed, or is not waiting
      * @throws InvalidAnswerException when the schema refuses the answer; the run keeps waiting
+     * @throws RunBusyException when another answer or runner saved a checkpoint of the run first
      */
     public PipelineResult<S> resume(String runId, JsonNode answer) {
-        Identifiers.requireValid(runId, "runId");
+        RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(answer, "answer");
         var events = new RunEvents(name, runId, clock, listeners);
-        var checkpoints = new RunCheckpoints(persistence, checkpointRetry, sleeper, events);
-        AgentCheckpoint latest = load(checkpoints::latest)
-                .orElseThrow(() -> new RunNotWaitingException(name, runId, "it has no checkpoints"));
+        Instant started = events.now();
+        Located run = locate(runId, events);
+        AgentCheckpoint latest =
+                run.latest().orElseThrow(() -> new RunNotWaitingException(name, runId, "it has no checkpoints"));
         if (latest.isTombstone()) {
             throw new RunNotWaitingException(name, runId, "it has completed");
         }
         requireOwn(latest);
-        InputRequest request = RunWaits.waiting(latest)
+        InputRequest request = RunWaits.waiting(latest, runId)
                 .orElseThrow(() -> new RunNotWaitingException(
                         name, runId, "its newest checkpoint (after node '" + latest.nodeId() + "') holds no question"));
         List<String> problems = request.schema().validate(answer);
@@ -203,73 +237,115 @@ public final class Pipeline<S> {
         }
         var answers = RunWaits.answers(latest);
         answers.put(request.requestId(), answer);
-        var journal = new ToolJournal(persistence, runId);
-        var metadata = new HashMap<>(journal.markMetadata(journal.markIn(latest)));
+        var metadata = new HashMap<String, String>();
+        for (String key : List.of(ToolJournal.MARK_KEY, ToolJournal.JOURNAL_KEY)) {
+            Optional.ofNullable(latest.metadata().get(key)).ifPresent(value -> metadata.put(key, value));
+        }
         metadata.put(RunWaits.ANSWERS_KEY, RunWaits.encode(answers));
-        load(() -> checkpoints.saveWith(
-                latest.nodeId(), latest.state().get(RunCheckpoints.STATE_KEY), latest.messageHistory(), metadata));
+        AgentCheckpoint answered = load(() -> run.checkpoints()
+                .saveWith(
+                        latest.nodeId(),
+                        latest.state().get(RunCheckpoints.STATE_KEY),
+                        latest.messageHistory(),
+                        metadata));
         events.publish(new PipelineEvent.InputReceived(
                 name, runId, events.now(), request, Duration.between(request.since(), events.now())));
-        return execute(runId, null);
+        return proceed(run, answered, events, started, false);
     }
 
     /**
      * Replays run {@code runId} from node {@code nodeId} into a new run {@code newRunId}: the new run is a fork
      * ({@link AgentPersistence#fork}) of the old one at the checkpoint saved before {@code nodeId} ran (the input for
      * the first node), so {@code nodeId} and every node after it run again, while the old run's checkpoints stay as
-     * they are. {@code persistence().lineage(newRunId)} names the old run. A {@link FileWorkspace} state is decoded
-     * into its directory as on any resume, so its files become those of the fork point.
+     * they are. {@code persistence().lineage(Pipeline.storedRunId(newRunId))} names the old run's stored id. A
+     * {@link FileWorkspace} state is decoded into its directory as on any resume, so its files become those of the fork
+     * point. The replay claims the new run as {@link #run} does.
      *
      * @throws IllegalArgumentException when the pipeline has no node {@code nodeId}
      * @throws IllegalStateException when the old run never got to {@code nodeId}, or belongs to another pipeline
      * @throws dev.agentpersistence.AgentAlreadyExistsException when {@code newRunId} has checkpoints
+     * @throws RunBusyException when another call forked into or claimed {@code newRunId} at the same time
      */
     public PipelineResult<S> rerunFrom(String runId, String nodeId, String newRunId) {
-        Identifiers.requireValid(runId, "runId");
+        RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(nodeId, "nodeId");
-        Identifiers.requireValid(newRunId, "newRunId");
+        RunIds.requireValid(newRunId, "newRunId");
         Integer position = positions.get(nodeId);
         if (position == null) {
             throw new IllegalArgumentException(
                     "pipeline '" + name + "' has no node '" + nodeId + "'; nodes: " + positions.keySet());
         }
         String before = position == 0 ? START_NODE_ID : nodes.get(position - 1).name();
-        AgentCheckpoint forkPoint = persistence.checkpoints(runId).stream()
+        String oldId = RunIds.storedId(runId);
+        List<AgentCheckpoint> old = runs.checkpoints(oldId);
+        if (old.isEmpty() && RunIds.legacyId(runId).isPresent()) {
+            oldId = RunIds.legacyId(runId).get();
+            old = runs.checkpoints(oldId);
+        }
+        AgentCheckpoint forkPoint = old.stream()
                 .filter(cp -> !cp.isTombstone() && before.equals(cp.nodeId()))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("run '" + runId + "' of pipeline '" + name
                         + "' has no checkpoint after '" + before + "', so it never got to node '" + nodeId + "'"));
         requireOwn(forkPoint);
-        persistence.fork(runId, forkPoint.checkpointId(), newRunId);
+        try {
+            runs.fork(oldId, forkPoint.checkpointId(), RunIds.storedId(newRunId));
+        } catch (CheckpointConflictException e) {
+            throw new RunBusyException(name, newRunId, null, e);
+        }
         return execute(newRunId, null);
     }
 
     /**
-     * The runs of this pipeline waiting for input, with their questions. Looks at the newest checkpoint of every agent
-     * in the storage ({@code listAgents()}), so it reads as many checkpoints as the store holds agents.
+     * The runs of this pipeline waiting for input, with their questions; see {@link #scanWaitingRuns()}, whose
+     * {@link WaitingRuns#waiting()} this is. A run whose newest checkpoint cannot be read is skipped (and logged).
      */
     public List<InputRequest> waitingRuns() {
+        return scanWaitingRuns().waiting();
+    }
+
+    /**
+     * The runs of this pipeline waiting for input, and the runs skipped because their newest checkpoint or its wait
+     * cannot be read (each logged as a warning), so one damaged run does not hide the others. Looks at the newest
+     * checkpoint of every agent in the storage that may be a run ({@code listAgents()}: the runs' namespace, and ids
+     * without namespace, where runs of earlier versions live), so it reads as many checkpoints as the store holds such
+     * agents.
+     */
+    public WaitingRuns scanWaitingRuns() {
         var storage = persistence.storage();
         var waiting = new ArrayList<InputRequest>();
+        var unreadable = new ArrayList<WaitingRuns.Unreadable>();
         for (String agentId : storage.listAgents()) {
-            if (agentId.startsWith(ToolJournal.ID_PREFIX)) {
+            Optional<String> runId = RunIds.runIdOf(agentId);
+            if (runId.isEmpty()) {
                 continue;
             }
-            storage.getLatestCheckpoint(agentId)
-                    .filter(cp -> !cp.isTombstone() && name.equals(cp.metadata().get(RunCheckpoints.PIPELINE_KEY)))
-                    .flatMap(RunWaits::waiting)
-                    .ifPresent(waiting::add);
+            try {
+                storage.getLatestCheckpoint(agentId)
+                        .filter(cp ->
+                                !cp.isTombstone() && name.equals(cp.metadata().get(RunCheckpoints.PIPELINE_KEY)))
+                        .flatMap(cp -> RunWaits.waiting(cp, runId.get()))
+                        .ifPresent(waiting::add);
+            } catch (CorruptCheckpointException e) {
+                LOG.warn(
+                        "Run '{}' of pipeline '{}' is skipped in the list of waiting runs: {}",
+                        runId.get(),
+                        name,
+                        e.getMessage());
+                unreadable.add(new WaitingRuns.Unreadable(runId.get(), agentId, e));
+            }
         }
-        return waiting;
+        return new WaitingRuns(waiting, unreadable);
     }
 
     /** Runs, resumes or reports run {@code runId}; {@code input} may be null when the run has checkpoints. */
     private PipelineResult<S> execute(String runId, S input) {
         var events = new RunEvents(name, runId, clock, listeners);
-        var checkpoints = new RunCheckpoints(persistence, checkpointRetry, sleeper, events);
         Instant started = events.now();
+        Located run = locate(runId, events);
+        var checkpoints = run.checkpoints();
 
-        Optional<AgentCheckpoint> latest = load(checkpoints::latest);
+        Optional<AgentCheckpoint> latest = run.latest();
         if (latest.isPresent() && latest.get().isTombstone()) {
             AgentCheckpoint last = load(() -> checkpoints.completedCheckpoint(latest.get()))
                     .orElseThrow(() -> new IllegalStateException(
@@ -283,7 +359,7 @@ public final class Pipeline<S> {
                             name, runId, decode(last), last.messageHistory(), List.of(), last.nodeId(), null, true));
         }
 
-        Optional<InputRequest> waiting = latest.flatMap(RunWaits::waiting);
+        Optional<InputRequest> waiting = latest.flatMap(cp -> RunWaits.waiting(cp, runId));
         if (waiting.isPresent()) {
             requireOwn(latest.get());
             events.publish(new PipelineEvent.RunStarted(
@@ -303,51 +379,56 @@ public final class Pipeline<S> {
                             waiting.get()));
         }
 
-        S state;
-        List<Message> history;
-        int next;
-        String resumedAfter = latest.map(AgentCheckpoint::nodeId).orElse(null);
         if (latest.isPresent()) {
-            AgentCheckpoint checkpoint = latest.get();
-            next = positionAfter(checkpoint);
-            state = decode(checkpoint);
-            history = checkpoint.messageHistory();
-            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), resumedAfter));
-        } else {
-            state = Objects.requireNonNull(input, "input");
-            history = List.of();
-            next = 0;
-            JsonNode encodedInput = codec.encode(input);
-            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), null));
+            positionAfter(latest.get());
+            AgentCheckpoint claimed;
             try {
-                checkpoints.save(START_NODE_ID, encodedInput, history, 0);
+                claimed = checkpoints.claim(latest.get());
             } catch (InterruptedException | RuntimeException e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                var reason = e instanceof InterruptedException
-                        ? PipelineFailure.Reason.INTERRUPTED
-                        : PipelineFailure.Reason.CHECKPOINT_FAILED;
-                return finish(
-                        events,
-                        started,
-                        new PipelineResult<>(
-                                name,
-                                runId,
-                                state,
-                                history,
-                                List.of(),
-                                null,
-                                new PipelineFailure(reason, START_NODE_ID, 0, List.of(), e),
-                                false));
+                rethrowIfBusy(e);
+                return saveFailed(
+                        events, started, runId, null, List.of(), latest.get().nodeId(), e);
             }
+            return proceed(run, claimed, events, started, false);
         }
+        S state = Objects.requireNonNull(input, "input");
+        JsonNode encodedInput = codec.encode(input);
+        events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), null));
+        AgentCheckpoint first;
+        try {
+            first = checkpoints.save(START_NODE_ID, encodedInput, List.of(), 0);
+        } catch (InterruptedException | RuntimeException e) {
+            rethrowIfBusy(e);
+            return saveFailed(events, started, runId, state, List.of(), START_NODE_ID, e);
+        }
+        return proceed(run, first, events, started, true);
+    }
 
+    /**
+     * Goes on from {@code head}, the checkpoint this runner saved last (its claim): undoes the attempts a crash cut
+     * off, then runs the nodes after {@code head}'s node.
+     */
+    private PipelineResult<S> proceed(
+            Located run, AgentCheckpoint head, RunEvents events, Instant started, boolean fresh) {
+        String runId = events.runId();
+        int next = positionAfter(head);
+        S state = decode(head);
+        List<Message> history = head.messageHistory();
+        String resumedAfter = fresh ? null : head.nodeId();
+        if (!fresh) {
+            events.publish(new PipelineEvent.RunStarted(name, runId, events.now(), resumedAfter));
+        }
+        var checkpoints = run.checkpoints();
         var journal = new ToolJournal(persistence, runId);
-        long mark = latest.map(journal::markIn).orElse(-1L);
-        Map<String, JsonNode> answers = latest.map(RunWaits::answers).orElse(Map.of());
-        String lastNode = latest.map(AgentCheckpoint::nodeId).orElse(START_NODE_ID);
-        var recovered = load(() -> JournalRecovery.recover(journal, mark, persistence.rollbackTools(), events))
+        var sources = new ArrayList<JournalRecovery.Source>();
+        if (run.legacy() && !journal.journalId().equals(head.metadata().get(ToolJournal.JOURNAL_KEY))) {
+            var legacyJournal = ToolJournal.legacy(persistence, runId);
+            sources.add(new JournalRecovery.Source(legacyJournal, legacyJournal.markIn(head)));
+        }
+        sources.add(new JournalRecovery.Source(journal, journal.markIn(head)));
+        Map<String, JsonNode> answers = RunWaits.answers(head);
+        String lastNode = head.nodeId();
+        var recovered = load(() -> JournalRecovery.recover(sources, persistence.rollbackTools(), events))
                 .orElse(null);
         var runner = new NodeRunner<>(
                 codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints, journal);
@@ -363,6 +444,7 @@ public final class Pipeline<S> {
             }
             answers = Map.of();
             if (!outcome.passed()) {
+                rethrowIfBusy(outcome.failure().exception());
                 return finish(
                         events,
                         started,
@@ -378,6 +460,7 @@ public final class Pipeline<S> {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            rethrowIfBusy(e);
             LOG.warn(
                     "Run '{}' of pipeline '{}' completed and its final state is checkpointed, but the completion "
                             + "marker could not be saved; the next run() of this id will write it: {}",
@@ -385,12 +468,66 @@ public final class Pipeline<S> {
                     name,
                     e.toString());
         }
-        boolean alreadyCompleted = latest.isPresent() && next == nodes.size();
+        boolean alreadyCompleted = !fresh && next == nodes.size();
         return finish(
                 events,
                 started,
                 new PipelineResult<>(name, runId, state, history, executed, resumedAfter, null, alreadyCompleted));
     }
+
+    /** The result of a run whose claim (its first save) failed for another reason than another runner. */
+    private PipelineResult<S> saveFailed(
+            RunEvents events, Instant started, String runId, S state, List<Message> history, String node, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        var reason = e instanceof InterruptedException
+                ? PipelineFailure.Reason.INTERRUPTED
+                : PipelineFailure.Reason.CHECKPOINT_FAILED;
+        return finish(
+                events,
+                started,
+                new PipelineResult<>(
+                        name,
+                        runId,
+                        state,
+                        history,
+                        List.of(),
+                        null,
+                        new PipelineFailure(reason, node, 0, List.of(), e),
+                        false));
+    }
+
+    /** Throws {@code e} when it says another runner took the run: this runner stops. */
+    private static void rethrowIfBusy(Throwable e) {
+        if (e instanceof RunBusyException busy) {
+            throw busy;
+        }
+    }
+
+    /**
+     * Where run {@code runId} is stored, and its newest checkpoint: its id in the runs' namespace, or, when nothing is
+     * stored there, the raw id of an earlier version when that holds checkpoints.
+     */
+    private Located locate(String runId, RunEvents events) {
+        String runner = UUID.randomUUID().toString();
+        var current = new RunCheckpoints(runs, RunIds.storedId(runId), runner, checkpointRetry, sleeper, events);
+        Optional<AgentCheckpoint> latest = load(current::latest);
+        if (latest.isEmpty() && RunIds.legacyId(runId).isPresent()) {
+            var legacy = new RunCheckpoints(
+                    legacyRuns, RunIds.legacyId(runId).get(), runner, checkpointRetry, sleeper, events);
+            if (load(legacy::probe).isPresent()) {
+                return new Located(legacy, load(legacy::latest), true);
+            }
+        }
+        return new Located(current, latest, false);
+    }
+
+    /**
+     * One call's view of a run: its checkpoints, its newest checkpoint when the call began, and whether it is a run of
+     * an earlier version (stored under the raw run id).
+     */
+    private record Located(RunCheckpoints checkpoints, Optional<AgentCheckpoint> latest, boolean legacy) {}
 
     /** Saves the checkpoint of a run that waits for input and reports it waiting. */
     private PipelineResult<S> waitAt(
@@ -465,7 +602,7 @@ public final class Pipeline<S> {
         Integer position = positions.get(checkpoint.nodeId());
         if (position == null) {
             throw new IllegalStateException(
-                    "run '" + checkpoint.agentId() + "' was checkpointed after node '" + checkpoint.nodeId()
+                    "run '" + runIdOf(checkpoint) + "' was checkpointed after node '" + checkpoint.nodeId()
                             + "', which pipeline '" + name + "' does not have; nodes: " + positions.keySet());
         }
         return position + 1;
@@ -478,8 +615,8 @@ public final class Pipeline<S> {
             return Objects.requireNonNull(codec.decode(json), "codec decoded null");
         } catch (RuntimeException e) {
             throw new IllegalStateException(
-                    "checkpoint '" + checkpoint.checkpointId() + "' of run '" + checkpoint.agentId()
-                            + "' holds a state " + codec + " cannot decode: " + e.getMessage(),
+                    "checkpoint '" + checkpoint.checkpointId() + "' of run '" + runIdOf(checkpoint) + "' holds a state "
+                            + codec + " cannot decode: " + e.getMessage(),
                     e);
         }
     }
@@ -488,12 +625,17 @@ public final class Pipeline<S> {
         JsonNode owner = checkpoint.state().get(RunCheckpoints.PIPELINE_KEY);
         if (owner == null || !checkpoint.state().containsKey(RunCheckpoints.STATE_KEY)) {
             throw new IllegalStateException("checkpoint '" + checkpoint.checkpointId() + "' of run '"
-                    + checkpoint.agentId() + "' was not written by a pipeline");
+                    + runIdOf(checkpoint) + "' was not written by a pipeline");
         }
         if (!name.equals(owner.asText())) {
-            throw new IllegalStateException("run '" + checkpoint.agentId() + "' belongs to pipeline '" + owner.asText()
+            throw new IllegalStateException("run '" + runIdOf(checkpoint) + "' belongs to pipeline '" + owner.asText()
                     + "', not '" + name + "'");
         }
+    }
+
+    /** The run id a checkpoint of a run belongs to, for messages. */
+    private static String runIdOf(AgentCheckpoint checkpoint) {
+        return RunIds.runIdOf(checkpoint.agentId()).orElse(checkpoint.agentId());
     }
 
     private static <T> T load(Loader<T> loader) {

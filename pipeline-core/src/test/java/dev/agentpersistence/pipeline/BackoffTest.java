@@ -120,7 +120,7 @@ class BackoffTest {
                 .singleElement()
                 .extracting(PipelineEvent.CheckpointSaved::saveAttempts)
                 .isEqualTo(3);
-        assertThat(storage.getCheckpoints("outage-1"))
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("outage-1")))
                 .extracting(AgentCheckpoint::nodeId)
                 .containsExactly(Pipeline.START_NODE_ID, "a", "b", AgentCheckpoint.TOMBSTONE_NODE_ID);
     }
@@ -179,7 +179,7 @@ class BackoffTest {
         storage.failLoads(3);
         assertThatThrownBy(() -> pipeline.run("outage-5", Draft.empty()))
                 .isInstanceOf(StorageUnavailableException.class);
-        assertThat(storage.getCheckpoints("outage-5")).isEmpty();
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("outage-5"))).isEmpty();
     }
 
     @Test
@@ -191,7 +191,7 @@ class BackoffTest {
             assertThat(f.reason()).isEqualTo(PipelineFailure.Reason.CHECKPOINT_FAILED);
             assertThat(f.node()).isEqualTo(Pipeline.START_NODE_ID);
         });
-        assertThat(storage.getCheckpoints("outage-3")).isEmpty();
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("outage-3"))).isEmpty();
     }
 
     /** Nodes "a" and "b"; "b" calls a tool whose inverse decrements {@code toolCalls}. */

@@ -85,7 +85,7 @@ class DocumentPipelineTest {
                         "- visualization-writer: done");
         assertThat(FileWorkspace.at(wsDir).exists("visualization.mmd")).isTrue();
 
-        List<AgentCheckpoint> saved = storage.getCheckpoints(RUN);
+        List<AgentCheckpoint> saved = storage.getCheckpoints(Pipeline.storedRunId(RUN));
         assertThat(saved)
                 .extracting(AgentCheckpoint::nodeId)
                 .containsExactly(
@@ -183,7 +183,7 @@ class DocumentPipelineTest {
                         org.assertj.core.groups.Tuple.tuple("concepts-writer", 2),
                         org.assertj.core.groups.Tuple.tuple("visualization-writer", 1));
         assertThat(storage.getCheckpoints(
-                        RUN,
+                        Pipeline.storedRunId(RUN),
                         CheckpointFilter.builder().nodeId("concepts-writer").build()))
                 .singleElement()
                 .satisfies(cp -> assertThat(cp.metadata()).containsEntry("pipeline.attempts", "2"));
@@ -241,7 +241,7 @@ class DocumentPipelineTest {
                 .containsExactly(true, true, true, false);
         assertThat(events.of(RetryScheduled.class)).hasSize(3);
         assertThat(events.of(RollbackPerformed.class)).hasSize(4);
-        assertThat(storage.getLatestCheckpoint(RUN))
+        assertThat(storage.getLatestCheckpoint(Pipeline.storedRunId(RUN)))
                 .get()
                 .extracting(AgentCheckpoint::nodeId)
                 .isEqualTo("overview-writer");
@@ -293,7 +293,7 @@ class DocumentPipelineTest {
         assertThat(events.of(ValidationFailed.class))
                 .singleElement()
                 .satisfies(v -> assertThat(v.phase()).isEqualTo(ConditionPhase.PRECONDITION));
-        assertThat(storage.getCheckpoints(RUN))
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId(RUN)))
                 .extracting(AgentCheckpoint::nodeId)
                 .containsExactly(Pipeline.START_NODE_ID);
     }

@@ -70,11 +70,12 @@ class KillResumeTest {
             assertThat(result.alreadyCompleted()).isTrue();
             assertThat(result.executedNodes()).isEmpty();
             assertThat(Docs.read(result.state())).isEqualTo(doc);
-            assertThat(storage.getCheckpoints(ResumeChildMain.RUN_ID))
+            assertThat(storage.getCheckpoints(Pipeline.storedRunId(ResumeChildMain.RUN_ID)))
                     .extracting(AgentCheckpoint::nodeId)
                     .containsExactly(
                             Pipeline.START_NODE_ID,
                             "overview-writer",
+                            "overview-writer", // the resumed run's claim: a copy of the newest checkpoint
                             "concepts-writer",
                             "visualization-writer",
                             AgentCheckpoint.TOMBSTONE_NODE_ID);

@@ -39,14 +39,17 @@ class NodeFailureModesTest {
                 .run("modes-1", Draft.empty());
 
         AgentCheckpoint checkpoint = storage.getCheckpoints(
-                        "modes-1", CheckpointFilter.builder().nodeId("greet").build())
+                        Pipeline.storedRunId("modes-1"),
+                        CheckpointFilter.builder().nodeId("greet").build())
                 .get(0);
-        assertThat(checkpoint.agentId()).isEqualTo("modes-1");
+        assertThat(checkpoint.agentId()).isEqualTo("@run/modes-1");
         assertThat(Draft.CODEC.decode(checkpoint.state().get("pipeline.state"))).isEqualTo(result.state());
         assertThat(checkpoint.state().get("pipeline").asText()).isEqualTo("modes");
         assertThat(checkpoint.messageHistory()).extracting(Message::content).containsExactly("hi", "hello");
         assertThat(checkpoint.parentCheckpointId())
-                .isEqualTo(storage.getCheckpoints("modes-1").get(0).checkpointId());
+                .isEqualTo(storage.getCheckpoints(Pipeline.storedRunId("modes-1"))
+                        .get(0)
+                        .checkpointId());
     }
 
     @Test

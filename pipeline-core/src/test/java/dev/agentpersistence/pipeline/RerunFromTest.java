@@ -67,7 +67,7 @@ class RerunFromTest {
     @Test
     void aRunIsReplayedFromANodeIntoANewRunAndTheOldRunStaysAsItWas() {
         assertThat(pipeline.run("original", "in").state()).isEqualTo("in first second(v1) third");
-        List<AgentCheckpoint> before = storage.getCheckpoints("original");
+        List<AgentCheckpoint> before = storage.getCheckpoints(Pipeline.storedRunId("original"));
         version.set(2);
 
         var replay = pipeline.rerunFrom("original", "second", "replay");
@@ -76,14 +76,17 @@ class RerunFromTest {
         assertThat(replay.resumedAfter()).contains("first");
         assertThat(replay.executedNodes()).containsExactly("second", "third");
         assertThat(replay.state()).isEqualTo("in first second(v2) third");
-        assertThat(storage.getCheckpoints("original")).isEqualTo(before);
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("original"))).isEqualTo(before);
         assertThat(pipeline.run("original", "ignored").state()).isEqualTo("in first second(v1) third");
-        assertThat(pipeline.persistence().lineage("replay")).singleElement().satisfies(origin -> {
-            assertThat(origin.parentAgentId()).isEqualTo("original");
-            assertThat(origin.parentCheckpointId()).isEqualTo(before.get(1).checkpointId());
-        });
-        assertThat(storage.getCheckpoints("replay").get(0).metadata())
-                .containsEntry(ForkOrigin.PARENT_AGENT_KEY, "original");
+        assertThat(pipeline.persistence().lineage(Pipeline.storedRunId("replay")))
+                .singleElement()
+                .satisfies(origin -> {
+                    assertThat(origin.parentAgentId()).isEqualTo("@run/original");
+                    assertThat(origin.parentCheckpointId())
+                            .isEqualTo(before.get(1).checkpointId());
+                });
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("replay")).get(0).metadata())
+                .containsEntry(ForkOrigin.PARENT_AGENT_KEY, "@run/original");
         assertThat(effects).containsExactly("original/second", "original", "replay/second", "replay");
     }
 

@@ -85,7 +85,7 @@ class ResumeTest {
         String finalDoc = Docs.read(first.state());
         FileWorkspace.at(wsDir).write(Docs.FILE, "edited after completion");
         FileWorkspace.at(wsDir).write("stray.txt", "x");
-        int checkpoints = storage.getCheckpoints("done-1").size();
+        int checkpoints = storage.getCheckpoints(Pipeline.storedRunId("done-1")).size();
 
         var model = ScriptedModel.allCorrect();
         var events = new RecordingListener();
@@ -103,7 +103,7 @@ class ResumeTest {
         assertThat(Docs.read(again.state())).isEqualTo(finalDoc);
         assertThat(FileWorkspace.at(wsDir).files()).containsExactly(Docs.FILE, "visualization.mmd");
         DocumentPipeline.AGENTS.forEach(agent -> assertThat(model.calls(agent)).isZero());
-        assertThat(storage.getCheckpoints("done-1")).hasSize(checkpoints);
+        assertThat(storage.getCheckpoints(Pipeline.storedRunId("done-1"))).hasSize(checkpoints);
         assertThat(events.of(PipelineEvent.RunFinished.class))
                 .singleElement()
                 .satisfies(f -> assertThat(f.alreadyCompleted()).isTrue());
@@ -123,7 +123,7 @@ class ResumeTest {
 
             var first = pipeline.run("r2", Draft.empty());
             assertThat(first.isCompleted()).isTrue();
-            assertThat(outage.getLatestCheckpoint("r2"))
+            assertThat(outage.getLatestCheckpoint(Pipeline.storedRunId("r2")))
                     .get()
                     .extracting(AgentCheckpoint::nodeId)
                     .isEqualTo("a");
@@ -133,7 +133,9 @@ class ResumeTest {
             assertThat(second.alreadyCompleted()).isTrue();
             assertThat(second.executedNodes()).isEmpty();
             assertThat(second.state().text()).isEqualTo("a");
-            assertThat(outage.getLatestCheckpoint("r2")).get().matches(AgentCheckpoint::isTombstone);
+            assertThat(outage.getLatestCheckpoint(Pipeline.storedRunId("r2")))
+                    .get()
+                    .matches(AgentCheckpoint::isTombstone);
             assertThat(runsOf("a")).isEqualTo(1);
         }
     }

@@ -88,7 +88,7 @@ class ToolJournalTest {
 
         assertThat(result.isCompleted()).isTrue();
         assertThat(seenBeforeRun).containsExactly("INTENT inspect", "INTENT inspect");
-        var checkpoint = storage.getCheckpoints("run-journaled").stream()
+        var checkpoint = storage.getCheckpoints(Pipeline.storedRunId("run-journaled")).stream()
                 .filter(cp -> "first".equals(cp.nodeId()))
                 .findFirst()
                 .orElseThrow();

@@ -115,7 +115,7 @@ class ToolRollbackTest {
 
         // The checkpoint after "provision" holds the tool messages of register and of the passing attempt only.
         AgentCheckpoint provisioned = storage.getLatestCheckpoint(
-                        "tools-1",
+                        Pipeline.storedRunId("tools-1"),
                         CheckpointFilter.builder().includeTombstones(false).build())
                 .orElseThrow();
         assertThat(provisioned.nodeId()).isEqualTo("provision");

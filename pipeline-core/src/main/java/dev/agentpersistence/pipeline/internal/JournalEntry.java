@@ -69,8 +69,17 @@ public record JournalEntry(
         return json;
     }
 
+    /** @throws IllegalArgumentException when the entry's kind is missing or unknown */
     static JournalEntry fromJson(JsonNode json) {
-        Kind kind = Kind.valueOf(json.path("kind").asText());
+        String kindName = json.path("kind").asText();
+        Kind kind;
+        try {
+            kind = Kind.valueOf(kindName);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "unknown journal entry kind '" + kindName + "'; known: " + java.util.Arrays.toString(Kind.values()),
+                    e);
+        }
         String callId = json.hasNonNull("callId") ? json.get("callId").asText() : null;
         ToolCall call =
                 kind == Kind.INTENT ? new ToolCall(callId, json.path("tool").asText(), json.get("arguments")) : null;

@@ -24,12 +24,29 @@ public final class JournalRecovery {
      */
     public static Optional<Recovered> recover(
             ToolJournal journal, long mark, RollbackToolRegistry tools, RunEvents events) {
-        List<OpenAttempt> open = journal.openAttempts(mark);
+        return recover(List.of(new Source(journal, mark)), tools, events);
+    }
+
+    /**
+     * Recovers the open attempts of several journals of one run, oldest journal first (a journal of an earlier version,
+     * then the run's journal): each attempt is closed in the journal it was found in.
+     *
+     * @return the newest recovered attempt (the one the run retries), empty when none was open
+     */
+    public static Optional<Recovered> recover(List<Source> sources, RollbackToolRegistry tools, RunEvents events) {
+        var open = new ArrayList<OpenAttempt>();
+        var journals = new ArrayList<ToolJournal>();
+        for (Source source : sources) {
+            for (OpenAttempt attempt : source.journal().openAttempts(source.mark())) {
+                open.add(attempt);
+                journals.add(source.journal());
+            }
+        }
         Recovered newest = null;
         for (int i = open.size() - 1; i >= 0; i--) {
             OpenAttempt attempt = open.get(i);
             UndoResult undo = tools.undo(attempt.calls(), call -> attempt.keys().get(call.id()));
-            journal.closeQuietly(attempt.node(), attempt.attempt());
+            journals.get(i).closeQuietly(attempt.node(), attempt.attempt());
             events.publish(new PipelineEvent.AttemptRecovered(
                     events.pipeline(), events.runId(), events.now(), attempt.node(), attempt.attempt(), undo));
             events.publish(new PipelineEvent.RollbackPerformed(
@@ -53,6 +70,14 @@ public final class JournalRecovery {
         }
         return Optional.ofNullable(newest);
     }
+
+    /**
+     * A journal to recover and the mark of the run's newest checkpoint in it.
+     *
+     * @param journal the journal
+     * @param mark the version of its last settled entry, or -1
+     */
+    public record Source(ToolJournal journal, long mark) {}
 
     /**
      * A cut-off attempt that was undone.

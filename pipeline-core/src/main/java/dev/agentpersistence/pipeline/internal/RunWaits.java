@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.pipeline.AnswerSchema;
 import dev.agentpersistence.pipeline.InputRequest;
 import java.time.Instant;
@@ -28,23 +29,27 @@ public final class RunWaits {
 
     private RunWaits() {}
 
-    /** The request a checkpoint waits on. */
-    public static Optional<InputRequest> waiting(AgentCheckpoint checkpoint) {
+    /** The request a checkpoint of run {@code runId} waits on. */
+    public static Optional<InputRequest> waiting(AgentCheckpoint checkpoint, String runId) {
         String text = checkpoint.metadata().get(WAITING_KEY);
         if (text == null) {
             return Optional.empty();
         }
         JsonNode json = parse(text, checkpoint);
-        var problems = new ArrayList<String>();
-        json.path("problems").forEach(p -> problems.add(p.asText()));
-        return Optional.of(new InputRequest(
-                checkpoint.agentId(),
-                json.path("node").asText(),
-                json.path("requestId").asText(),
-                json.path("question").asText(),
-                AnswerSchema.fromJson(json.path("schema")),
-                Instant.parse(json.path("since").asText()),
-                problems));
+        try {
+            var problems = new ArrayList<String>();
+            json.path("problems").forEach(p -> problems.add(p.asText()));
+            return Optional.of(new InputRequest(
+                    runId,
+                    json.path("node").asText(),
+                    json.path("requestId").asText(),
+                    json.path("question").asText(),
+                    AnswerSchema.fromJson(json.path("schema")),
+                    Instant.parse(json.path("since").asText()),
+                    problems));
+        } catch (RuntimeException e) {
+            throw unreadable(checkpoint, "a wait that is not a question (" + e.getMessage() + ")", e);
+        }
     }
 
     /** The answers a checkpoint carries for the next node. */
@@ -79,10 +84,16 @@ public final class RunWaits {
         try {
             return JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException(
-                    "checkpoint '" + checkpoint.checkpointId() + "' of run '" + checkpoint.agentId()
-                            + "' holds unreadable wait metadata: " + e.getOriginalMessage(),
-                    e);
+            throw unreadable(checkpoint, "unreadable JSON (" + e.getOriginalMessage() + ")", e);
         }
+    }
+
+    private static CorruptCheckpointException unreadable(AgentCheckpoint checkpoint, String problem, Exception e) {
+        return new CorruptCheckpointException(
+                checkpoint.agentId(),
+                checkpoint.checkpointId(),
+                "the wait metadata of version " + checkpoint.version(),
+                "it holds " + problem,
+                e);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.AgentPersistence;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.ExecutionPoint;
 import dev.agentpersistence.SimpleAgentContext;
 import dev.agentpersistence.ToolCall;
@@ -11,17 +12,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The write-ahead tool journal of one run, kept in the run's storage as the checkpoints of a derived agent id
- * ({@link #journalId}): one save per entry, so an entry is either fully stored or absent, on every provider. Entries
- * are written through {@link AgentPersistence} (which assigns versions); an entry's version orders it. The run's node
- * checkpoints record the version of the last entry of the attempt they commit ({@link #MARK_KEY}); entries after that
- * mark belong to attempts that did not pass, and those without a {@link JournalEntry.Kind#CLOSED} entry were cut off by
- * a crash.
+ * ({@link RunIds#journalId}, in the namespace of tool journals): one save per entry, so an entry is either fully stored
+ * or absent, on every provider. Entries are written through {@link AgentPersistence} (which assigns versions); an
+ * entry's version orders it. The run's node checkpoints record the version of the last entry of the attempt they commit
+ * ({@link #MARK_KEY}); entries after that mark belong to attempts that did not pass, and those without a
+ * {@link JournalEntry.Kind#CLOSED} entry were cut off by a crash.
  */
 public final class ToolJournal {
     /** Metadata key of a node checkpoint: the journal version of the last entry its attempt wrote. */
@@ -31,8 +34,6 @@ public final class ToolJournal {
      * {@code rerunFrom}) keeps its metadata, and its mark does not apply there.
      */
     public static final String JOURNAL_KEY = "pipeline.journal";
-    /** The prefix of a journal's agent id. */
-    public static final String ID_PREFIX = "__journal__/";
 
     private static final String ENTRY_KEY = "journal.entry";
     private static final String KIND_KEY = "journal.kind";
@@ -40,17 +41,32 @@ public final class ToolJournal {
 
     private final AgentPersistence persistence;
     private final String journalId;
+    private final boolean legacy;
     private final AtomicLong lastVersion = new AtomicLong(-1);
     private volatile long trimmedBefore;
 
+    /** The journal of run {@code runId}, in the namespace of tool journals. */
     public ToolJournal(AgentPersistence persistence, String runId) {
-        this.persistence = persistence.inNamespace(AgentNamespace.TOOL_JOURNALS);
-        this.journalId = journalId(runId);
+        this(persistence.inNamespace(AgentNamespace.TOOL_JOURNALS), RunIds.journalId(runId), false);
+    }
+
+    private ToolJournal(AgentPersistence persistence, String journalId, boolean legacy) {
+        this.persistence = persistence;
+        this.journalId = journalId;
+        this.legacy = legacy;
+    }
+
+    /**
+     * The journal an earlier version kept for run {@code runId} ({@link RunIds#legacyJournalId}): read for open
+     * attempts, which are closed there once undone; new entries go to the run's journal in the namespace.
+     */
+    public static ToolJournal legacy(AgentPersistence persistence, String runId) {
+        return new ToolJournal(persistence, RunIds.legacyJournalId(runId), true);
     }
 
     /** The agent id holding the journal of run {@code runId}, in the namespace of tool journals. */
     public static String journalId(String runId) {
-        return AgentNamespace.TOOL_JOURNALS.agentId(runId, "runId");
+        return RunIds.journalId(runId);
     }
 
     public String journalId() {
@@ -121,7 +137,7 @@ public final class ToolJournal {
             if (checkpoint.version() <= mark || json == null) {
                 continue;
             }
-            JournalEntry entry = JournalEntry.fromJson(json);
+            JournalEntry entry = read(checkpoint, json);
             String id = entry.node() + "#" + entry.attempt();
             if (entry.kind() == JournalEntry.Kind.CLOSED) {
                 attempts.remove(id);
@@ -150,11 +166,49 @@ public final class ToolJournal {
         }
     }
 
+    private JournalEntry read(AgentCheckpoint checkpoint, JsonNode json) {
+        try {
+            return JournalEntry.fromJson(json);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptCheckpointException(
+                    journalId,
+                    checkpoint.checkpointId(),
+                    "tool journal entry, version " + checkpoint.version(),
+                    e.getMessage() + "; the run cannot tell which tool calls to undo, so it does not resume",
+                    e);
+        }
+    }
+
     private void write(JournalEntry entry) {
+        if (legacy) {
+            writeLegacy(entry);
+            return;
+        }
         var context = new SimpleAgentContext(journalId);
         context.restore(new ExecutionPoint(entry.node(), List.of(), null, Map.of(ENTRY_KEY, entry.toJson())));
         AgentCheckpoint saved = persistence.createCheckpoint(
                 context, entry.node(), null, null, Map.of(KIND_KEY, entry.kind().name()));
         lastVersion.accumulateAndGet(saved.version(), Math::max);
+    }
+
+    /**
+     * Appends to a journal of an earlier version, whose id no facade writes (it is reserved): straight through the
+     * provider, right after its newest entry.
+     */
+    private void writeLegacy(JournalEntry entry) {
+        var storage = persistence.storage();
+        Optional<AgentCheckpoint> newest = storage.getLatestCheckpoint(journalId);
+        var checkpoint = AgentCheckpoint.builder()
+                .checkpointId(UUID.randomUUID().toString())
+                .agentId(journalId)
+                .version(newest.map(cp -> cp.version() + 1).orElse(0L))
+                .createdAt(persistence.clock().instant())
+                .nodeId(entry.node())
+                .state(Map.of(ENTRY_KEY, entry.toJson()))
+                .metadata(Map.of(KIND_KEY, entry.kind().name()))
+                .parentCheckpointId(newest.map(AgentCheckpoint::checkpointId).orElse(null))
+                .build();
+        storage.saveCheckpoint(journalId, checkpoint);
+        lastVersion.accumulateAndGet(checkpoint.version(), Math::max);
     }
 }
