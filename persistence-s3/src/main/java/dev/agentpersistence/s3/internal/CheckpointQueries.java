@@ -47,13 +47,19 @@ public final class CheckpointQueries {
     /** The version at which {@link #latest} last found each agent's latest (for a bounded number of agents). */
     private final RecentlyUsed<String, Long> latestFound = new RecentlyUsed<>(REMEMBERED);
 
+    private final boolean readOnly;
+
     /** Queries sending their requests one by one. */
     public CheckpointQueries(CheckpointObjects store) {
-        this(store, OverlappedRequests.inline());
+        this(store, OverlappedRequests.inline(), false);
     }
 
-    /** Queries whose independent requests overlap through {@code requests}. */
-    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests) {
+    /**
+     * Queries whose independent requests overlap through {@code requests}; {@code readOnly} ones never write a missing
+     * latest pointer.
+     */
+    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests, boolean readOnly) {
+        this.readOnly = readOnly;
         this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
@@ -111,7 +117,7 @@ public final class CheckpointQueries {
         latestFound.remove(agent);
         var walk = new BodyWalk(agentId, maxVersion, 1);
         Optional<StoredDocument> newest = walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
-        if (pointed.isEmpty() && newest.isPresent()) {
+        if (pointed.isEmpty() && newest.isPresent() && !readOnly) {
             repair(agent, newest.get().version());
         }
         return newest;
