@@ -112,7 +112,7 @@ final class TestDatabase implements AutoCloseable {
             @Override
             public boolean exists() throws SQLException {
                 if (sqlite) {
-                    return java.nio.file.Files.exists(file) || java.nio.file.Files.exists(file.getParent());
+                    return java.nio.file.Files.exists(file);
                 }
                 return !tablesWithPrefix(absentPrefix).isEmpty();
             }

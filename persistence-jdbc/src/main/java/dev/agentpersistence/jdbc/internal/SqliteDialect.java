@@ -87,6 +87,7 @@ final class SqliteDialect implements Dialect {
                     + " does not exist; a read-only provider creates none (check agent.persistence.jdbc.url)");
         }
         pool.addDataSourceProperty("open_mode", Integer.toString(READ_ONLY_OPEN_MODE));
+        pool.setReadOnly(true);
         pool.addDataSourceProperty(
                 "busy_timeout", Long.toString(config.busyTimeout().toMillis()));
     }
