@@ -10,8 +10,10 @@ import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
 
 /**
  * A provider opened read-only ({@code agent.persistence.read-only}) reads everything written normally, changes nothing
@@ -40,7 +42,7 @@ abstract class ReadOnlyContract extends Contract {
                 Checkpoints.builder(agent, 1).nodeId("review").build(),
                 Checkpoints.simple(agent, 2));
         saveAll(agent, saved);
-        byte[] before = dump();
+        byte[] before = dumpIfAny();
 
         var reader = newProvider(READ_ONLY);
         assertThat(reader.getCheckpoints(agent, CheckpointFilter.ALL)).containsExactlyElementsOf(saved);
@@ -50,7 +52,7 @@ abstract class ReadOnlyContract extends Contract {
                 .containsExactly(saved.get(1));
         assertThat(reader.getCheckpoint(agent, saved.get(0).checkpointId())).contains(saved.get(0));
         assertThat(reader.listAgents()).contains(agent);
-        assertThat(dump()).as("the store after reads of a read-only provider").isEqualTo(before);
+        assertUnchanged(before, "the store after reads of a read-only provider");
 
         refused(() -> reader.saveCheckpoint(agent, Checkpoints.simple(agent, 3)));
         refused(() -> reader.saveCheckpoint(agent("fresh"), Checkpoints.simple(agent("fresh"), 0)));
