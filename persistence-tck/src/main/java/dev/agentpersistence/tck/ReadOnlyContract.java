@@ -41,10 +41,13 @@ abstract class ReadOnlyContract extends Contract {
                 Checkpoints.full(agent, 0),
                 Checkpoints.builder(agent, 1).nodeId("review").build(),
                 Checkpoints.simple(agent, 2));
-        saveAll(agent, saved);
+        // written and read with every layer, so the reader holds the writer's keys whatever the test's provider writes
+        var writer = newProvider(KitSettings.everyLayer());
+        saved.forEach(checkpoint -> writer.saveCheckpoint(agent, checkpoint));
         byte[] before = dumpIfAny();
 
-        var reader = newProvider(READ_ONLY);
+        var reader = newProvider(
+                StorageSettings.from(KitSettings.everyLayer()).readOnly(true).build());
         assertThat(reader.getCheckpoints(agent, CheckpointFilter.ALL)).containsExactlyElementsOf(saved);
         assertThat(reader.getLatestCheckpoint(agent, CheckpointFilter.ALL)).contains(saved.get(2));
         assertThat(reader.getCheckpoints(
@@ -59,12 +62,32 @@ abstract class ReadOnlyContract extends Contract {
         refused(() -> reader.deleteCheckpoints(agent));
         refused(() -> reader.deleteCheckpointsBefore(agent, 2));
         refused(reader::deleteExpired);
-        assertThat(dump())
-                .as("the store after writes refused by a read-only provider")
-                .isEqualTo(before);
-        assertThat(provider().getCheckpoints(agent, CheckpointFilter.ALL)).containsExactlyElementsOf(saved);
-        assertThat(reader.getLatestCheckpoint(agent("fresh"), CheckpointFilter.ALL))
+        assertUnchanged(before, "the store after writes refused by a read-only provider");
+        assertThat(writer.getCheckpoints(agent, CheckpointFilter.ALL)).containsExactlyElementsOf(saved);
+        assertThat(writer.getLatestCheckpoint(agent("fresh"), CheckpointFilter.ALL))
                 .isEmpty();
+        if (before == null) {
+            Assumptions.abort(
+                    "reads and refused writes were checked, but the store's bytes were not compared: " + dumpSkipped);
+        }
+    }
+
+    private String dumpSkipped;
+
+    /** The store's bytes, or {@code null} (the reason kept) when the test has no dump hook. */
+    private byte[] dumpIfAny() {
+        try {
+            return dump();
+        } catch (TestAbortedException e) {
+            dumpSkipped = e.getMessage();
+            return null;
+        }
+    }
+
+    private void assertUnchanged(byte[] before, String what) {
+        if (before != null) {
+            assertThat(dump()).as(what).isEqualTo(before);
+        }
     }
 
     @Test
