@@ -77,7 +77,7 @@ public final class FileStorageBackend implements StorageBackend {
         this.reader = new CheckpointReader(maxDocumentSize, context.identities());
         var head = new AgentHead(layout, files, clock, gracePeriod, realRoot);
         this.writer = new CheckpointWriter(layout, files, reader, clock, gracePeriod, head);
-        this.query = new CheckpointQuery(layout, files, reader, head);
+        this.query = new CheckpointQuery(layout, files, reader, head, context.readOnly());
         this.deleter = new CheckpointDeleter(layout, files, reader, head);
         this.lister = new AgentLister(layout, skipCorrupt);
         this.journals = new AgentJournals(layout, files, head, maxDocumentSize, skipCorrupt);
