@@ -1,5 +1,6 @@
 package dev.agentpersistence;
 
+import dev.agentpersistence.internal.LegacyMessageIds;
 import dev.agentpersistence.internal.Maps;
 import java.util.List;
 import java.util.Map;
@@ -9,12 +10,14 @@ import java.util.UUID;
 /**
  * One entry of an agent's conversation.
  *
- * <p>Every message has a stable id: the one its author gave, or a random UUID assigned when it is created without one.
- * The id is stored with the message and comes back unchanged, so it names the message across checkpoints, restarts and
- * frameworks. Messages read from documents written before ids existed get an id derived from their content and
- * position, the same on every read.
+ * <p>A message is a value: two messages saying the same thing are equal. An id is part of a message only when its
+ * author or a framework gives one (it is then stored with the message and comes back unchanged, naming the message
+ * across checkpoints, restarts and frameworks); the factories give none. A message stored without an id reads back with
+ * an id derived from its place in the history and its content ({@link #hasDerivedId()}), the same on every read, so
+ * frameworks that need ids get stable ones; a derived id is not part of the message's identity: such a message equals
+ * the one that was saved without an id. {@link #newId()} makes a random id for callers that want one.
  *
- * @param id the message's id; {@code null} assigns a new random one
+ * @param id the message's id, or {@code null} when none was given
  * @param role who produced the message
  * @param content the text; never {@code null} ({@code null} becomes the empty string)
  * @param parts the message's content parts in order (text, images, audio, video, files); empty for a text-only message,
@@ -45,14 +48,14 @@ public record Message(
     public static final String TOOL_NAME = "toolName";
 
     public Message {
-        id = id == null ? newId() : requireUsableId(id);
+        id = id == null ? null : requireUsableId(id);
         Objects.requireNonNull(role, "role");
         content = content == null ? "" : content;
         parts = parts == null || parts.isEmpty() ? List.of() : List.copyOf(parts);
         metadata = Maps.sortedStringMap(metadata, "metadata");
     }
 
-    /** A message with a new random id and no content parts. */
+    /** A message without an id and without content parts. */
     public Message(Role role, String content, ToolCall toolCall, Map<String, String> metadata) {
         this(null, role, content, List.of(), toolCall, metadata);
     }
@@ -108,6 +111,35 @@ public record Message(
         var copy = new java.util.TreeMap<>(metadata);
         copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return new Message(id, role, content, parts, toolCall, copy);
+    }
+
+    /**
+     * Whether this message's id was derived on reading it (it was stored without one) rather than given by its author.
+     */
+    public boolean hasDerivedId() {
+        return LegacyMessageIds.isDerived(id);
+    }
+
+    /** The id that is part of this message's identity: the given one, or {@code null} when none or a derived one. */
+    private String identity() {
+        return id == null || LegacyMessageIds.isDerived(id) ? null : id;
+    }
+
+    /**
+     * Equal when both say the same thing ({@link #sameContentAs}) and carry the same given id; a message without an id
+     * and one whose id was derived on reading count as having none.
+     */
+    @Override
+    public boolean equals(Object other) {
+        return this == other
+                || other instanceof Message message
+                        && Objects.equals(identity(), message.identity())
+                        && sameContentAs(message);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(identity(), role, content, parts, toolCall, metadata);
     }
 
     /** Whether {@code other} says the same thing: equal apart from the id. */

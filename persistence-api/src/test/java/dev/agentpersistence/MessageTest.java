@@ -12,15 +12,27 @@ import org.junit.jupiter.api.Test;
 class MessageTest {
 
     @Test
-    void everyMessageGetsAnIdOfItsOwnUnlessOneIsGiven() {
+    void aMessageHasAnIdOnlyWhenOneIsGiven() {
+        assertThat(Message.user("same text").id()).isNull();
+        assertThat(Message.user("same text")).isEqualTo(Message.user("same text"));
+        assertThat(Message.user("same text")).hasSameHashCodeAs(Message.user("same text"));
         var ids = new HashSet<String>();
         for (int i = 0; i < 1000; i++) {
-            ids.add(Message.user("same text").id());
+            ids.add(Message.newId());
         }
         assertThat(ids).hasSize(1000);
         assertThat(Message.user("x").withId("mine").id()).isEqualTo("mine");
         assertThat(new Message("given", Message.Role.USER, "x", List.of(), null, Map.of()).id())
                 .isEqualTo("given");
+    }
+
+    @Test
+    void anIdDerivedOnReadingIsNotPartOfTheIdentity() {
+        Message derived = Message.user("hi").withId("v2-00000003" + "0123456789abcdef");
+        assertThat(derived.hasDerivedId()).isTrue();
+        assertThat(derived).isEqualTo(Message.user("hi")).hasSameHashCodeAs(Message.user("hi"));
+        assertThat(derived).isNotEqualTo(Message.user("hi").withId("given"));
+        assertThat(Message.user("hi").withId("given").hasDerivedId()).isFalse();
     }
 
     @Test
@@ -32,7 +44,8 @@ class MessageTest {
 
     @Test
     void sameContentIgnoresOnlyTheId() {
-        Message a = Message.user("hi");
+        Message a = Message.user("hi").withId("a");
+        assertThat(a).isNotEqualTo(Message.user("hi").withId("b"));
         assertThat(a).isNotEqualTo(Message.user("hi"));
         assertThat(a.sameContentAs(Message.user("hi"))).isTrue();
         assertThat(a.sameContentAs(Message.user("ho"))).isFalse();

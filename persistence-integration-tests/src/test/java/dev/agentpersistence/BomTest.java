@@ -28,6 +28,31 @@ class BomTest {
         assertThat(bom).contains("<groupId>software.amazon.awssdk</groupId><artifactId>bom</artifactId>");
     }
 
+    @Test
+    void theBomManagesTheFrameworkOfEveryIntegrationModule() throws Exception {
+        String bom = Files.readString(ROOT.resolve("bom/pom.xml"));
+        var provided = Pattern.compile(
+                "<groupId>([^<]+)</groupId>\\s*<artifactId>([^<]+)</artifactId>\\s*" + "<scope>provided</scope>");
+        int frameworks = 0;
+        try (var modules = Files.list(ROOT)) {
+            for (Path module : modules.filter(
+                            dir -> dir.getFileName().toString().startsWith("integration-"))
+                    .toList()) {
+                var matcher = provided.matcher(Files.readString(module.resolve("pom.xml")));
+                while (matcher.find()) {
+                    frameworks++;
+                    assertThat(bom)
+                            .as("the BOM manages %s:%s of %s", matcher.group(1), matcher.group(2), module)
+                            .contains("<groupId>" + matcher.group(1) + "</groupId><artifactId>" + matcher.group(2)
+                                    + "</artifactId>");
+                }
+            }
+        }
+        assertThat(frameworks)
+                .as("provided framework dependencies of the integration modules")
+                .isGreaterThan(4);
+    }
+
     private static Map<String, String> properties(String pom) {
         var properties = new LinkedHashMap<String, String>();
         var matcher = PROPERTY.matcher(pom);

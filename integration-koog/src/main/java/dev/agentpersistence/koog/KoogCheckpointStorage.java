@@ -4,9 +4,10 @@ import ai.koog.agents.snapshot.feature.AgentCheckpointData;
 import ai.koog.agents.snapshot.providers.AsyncPersistenceStorageProvider;
 import ai.koog.agents.snapshot.providers.filters.AgentCheckpointPredicateFilter;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.memory.WriterHeads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,45 +32,74 @@ import java.util.function.Supplier;
  *         .build();
  * }</pre>
  *
- * <p>Koog's session id becomes the agent id {@code koog:<session id>} (prefix configurable). A Koog checkpoint
- * round-trips exactly; the module's README documents how its fields map onto ours. No checkpoint is cached: every call
- * reads the store, so several JVMs share a session (only message mappings are remembered, see {@code MessageMemo}). Two
- * writers that take the same version of one session do not fork it: the second save fails with
- * {@link KoogCheckpointConflictException} and writes nothing.
+ * <p>Koog's session id becomes the agent id {@code @koog/<prefix><session id>} in the namespace {@link #NAMESPACE}
+ * (prefix empty unless set), so that no session id can name a pipeline run, a chat memory or another framework's agent.
+ * A store written before namespaces (agent {@value #DEFAULT_AGENT_ID_PREFIX}{@code <session id>}) stays readable and
+ * writable with {@link Builder#withoutNamespace()}. A Koog checkpoint round-trips exactly; the module's README
+ * documents how its fields map onto ours. No checkpoint is cached: every call reads the store, so several JVMs share a
+ * session (only message mappings are remembered, see {@code MessageMemo}).
+ *
+ * <p><b>A stale writer never appends.</b> The storage remembers per session the head its run is on: the checkpoint it
+ * last wrote, or the one it served when the session had no run of this storage in progress (nothing remembered, or a
+ * tombstone: the run finished). Each save must continue that head (it becomes the parent). Koog reads the latest
+ * checkpoint before each save, so without this a run that waited inside a node while another run of the session resumed
+ * and finished would append after the other run's tombstone; instead its save fails with
+ * {@link KoogCheckpointConflictException} and writes nothing, and so does the second of two writers that take the same
+ * version. After a refusal the session is forgotten: the next run starts from the session's latest checkpoint. A run
+ * that failed without its tombstone leaves its head remembered, so a new run on the same storage after another writer
+ * continued the session is refused once. Heads of at most {@value WriterHeads#DEFAULT_CAPACITY} sessions are
+ * remembered.
  *
  * <p>Calls run on the caller's thread, unless an {@link Builder#executor executor} is given (for a backend whose calls
  * block for long, e.g. a remote database).
  */
 public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider<AgentCheckpointPredicateFilter> {
-    /** The default prefix of the agent ids Koog sessions are stored under. */
+    /** The namespace of Koog sessions: agent id {@code @koog/<prefix><session id>}. */
+    public static final AgentNamespace NAMESPACE = AgentNamespace.of("koog");
+
+    /**
+     * The prefix of the agent ids of a storage {@linkplain Builder#withoutNamespace() without a namespace}, unless
+     * {@link Builder#agentIdPrefix} says otherwise: the form of versions before namespaces.
+     */
     public static final String DEFAULT_AGENT_ID_PREFIX = "koog:";
 
     private final PersistenceStorageProvider<?> storage;
     private final String agentIdPrefix;
     private final Executor executor;
+    private final AgentNamespace namespace;
     private final MessageMemo memo = new MessageMemo();
+    private final WriterHeads heads = WriterHeads.bounded(WriterHeads.DEFAULT_CAPACITY);
 
     private KoogCheckpointStorage(Builder builder) {
         this.storage = builder.storage;
-        this.agentIdPrefix = builder.agentIdPrefix;
+        this.namespace = builder.namespace;
+        this.agentIdPrefix = builder.agentIdPrefix != null
+                ? builder.agentIdPrefix
+                : namespace == null ? DEFAULT_AGENT_ID_PREFIX : "";
         this.executor = builder.executor;
     }
 
-    /** Koog checkpoints in {@code storage}, under agent ids {@code koog:<session id>}, on the caller's thread. */
+    /** Koog checkpoints in {@code storage}, under agent ids {@code @koog/<session id>}, on the caller's thread. */
     public static KoogCheckpointStorage of(PersistenceStorageProvider<?> storage) {
         return builder(storage).build();
     }
 
+    /** A builder over {@code storage}. */
     public static Builder builder(PersistenceStorageProvider<?> storage) {
         return new Builder(storage);
     }
 
-    /** The agent id the checkpoints of a Koog session are stored under. */
+    /**
+     * The agent id the checkpoints of a Koog session are stored under.
+     *
+     * @throws dev.agentpersistence.InvalidIdentifierException when the session id is not valid, too long for the
+     *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
+     */
     public String agentId(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
-        String agentId = agentIdPrefix + sessionId;
-        Identifiers.requireValid(agentId, "agentId");
-        return agentId;
+        return namespace == null
+                ? AgentNamespace.requireUnreserved(agentIdPrefix + sessionId, "Koog session agent id")
+                : namespace.agentId(agentIdPrefix + sessionId, "Koog session id");
     }
 
     /** The store the checkpoints go to. */
@@ -82,7 +112,9 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
             String sessionId, AgentCheckpointPredicateFilter filter) {
         return call(() -> {
             var matching = new ArrayList<AgentCheckpointData>();
-            for (AgentCheckpoint record : storage.getCheckpoints(agentId(sessionId))) {
+            List<AgentCheckpoint> records = storage.getCheckpoints(agentId(sessionId));
+            served(sessionId, records);
+            for (AgentCheckpoint record : records) {
                 AgentCheckpointData data = KoogCheckpoints.fromRecord(record, memo);
                 if (filter == null || filter.check(data)) {
                     matching.add(data);
@@ -97,12 +129,37 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
         Objects.requireNonNull(checkpoint, "checkpoint");
         return call(() -> {
             AgentCheckpoint record = KoogCheckpoints.toRecord(agentId(sessionId), sessionId, checkpoint, memo);
+            var head = heads.get(sessionId);
+            var latest = storage.getLatestCheckpoint(record.agentId());
+            long version = record.version();
+            boolean retry = latest.isPresent()
+                    && latest.get().checkpointId().equals(record.checkpointId())
+                    && latest.get().version() == version;
+            if (head.isPresent() && !head.get().isStill(latest) && !retry) {
+                heads.forget(sessionId);
+                throw KoogCheckpointConflictException.superseded(
+                        sessionId,
+                        checkpoint.getCheckpointId(),
+                        version,
+                        head.get().toString(),
+                        latest.map(c -> "'" + c.checkpointId() + "' (version " + c.version() + ")")
+                                .orElse("deleted"),
+                        latest.isPresent() && latest.get().version() >= version);
+            }
+            String parent = retry
+                    ? latest.get().parentCheckpointId()
+                    : latest.filter(c -> c.version() == version - 1)
+                            .map(AgentCheckpoint::checkpointId)
+                            .orElse(null);
+            record = record.toBuilder().parentCheckpointId(parent).build();
             try {
                 storage.saveCheckpoint(record.agentId(), record);
             } catch (CheckpointConflictException e) {
+                heads.forget(sessionId);
                 throw new KoogCheckpointConflictException(
                         sessionId, checkpoint.getCheckpointId(), checkpoint.getVersion(), e);
             }
+            heads.remember(sessionId, record);
             return Boolean.TRUE;
         });
     }
@@ -112,11 +169,13 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
             String sessionId, AgentCheckpointPredicateFilter filter) {
         return call(() -> {
             if (filter == null) {
-                return storage.getLatestCheckpoint(agentId(sessionId))
-                        .map(record -> KoogCheckpoints.fromRecord(record, memo))
+                var latest = storage.getLatestCheckpoint(agentId(sessionId));
+                latest.ifPresent(record -> heads.rememberUnlessRunning(sessionId, record));
+                return latest.map(record -> KoogCheckpoints.fromRecord(record, memo))
                         .orElse(null);
             }
             List<AgentCheckpoint> records = storage.getCheckpoints(agentId(sessionId));
+            served(sessionId, records);
             for (int i = records.size() - 1; i >= 0; i--) {
                 AgentCheckpointData data = KoogCheckpoints.fromRecord(records.get(i), memo);
                 if (filter.check(data)) {
@@ -133,7 +192,15 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
      * @return how many checkpoints were deleted
      */
     public int deleteSession(String sessionId) {
+        heads.forget(sessionId);
         return storage.deleteCheckpoints(agentId(sessionId));
+    }
+
+    /** Remembers the newest of {@code records} as the session's head unless a run of this storage is on one. */
+    private void served(String sessionId, List<AgentCheckpoint> records) {
+        if (!records.isEmpty()) {
+            heads.rememberUnlessRunning(sessionId, records.get(records.size() - 1));
+        }
     }
 
     private <T> CompletableFuture<T> call(Supplier<T> work) {
@@ -149,22 +216,43 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
 
     @Override
     public String toString() {
-        return "KoogCheckpointStorage[" + storage + ", agentIdPrefix=" + agentIdPrefix + "]";
+        return "KoogCheckpointStorage[" + storage + (namespace == null ? "" : ", namespace=" + namespace)
+                + ", agentIdPrefix=" + agentIdPrefix + "]";
     }
 
     /** Options of a {@link KoogCheckpointStorage}. */
     public static final class Builder {
         private final PersistenceStorageProvider<?> storage;
-        private String agentIdPrefix = DEFAULT_AGENT_ID_PREFIX;
+        private String agentIdPrefix;
+        private AgentNamespace namespace = NAMESPACE;
         private Executor executor;
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.storage = Objects.requireNonNull(storage, "storage");
         }
 
-        /** The prefix of the agent ids sessions are stored under; may be empty. Default {@code koog:}. */
+        /**
+         * The prefix put before a session id to form its local id in the namespace (or, without a namespace, its agent
+         * id); may be empty. Default: empty, and {@value #DEFAULT_AGENT_ID_PREFIX} without a namespace.
+         */
         public Builder agentIdPrefix(String prefix) {
             this.agentIdPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /** Stores sessions in {@code namespace} instead of {@link #NAMESPACE}. */
+        public Builder namespace(AgentNamespace namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /**
+         * Stores sessions as versions before namespaces did, agent id {@code prefix + sessionId} (prefix
+         * {@value #DEFAULT_AGENT_ID_PREFIX} unless set), to keep reading and writing a store they wrote. Session agent
+         * ids reserved for namespaces (starting with {@code @}) are then refused.
+         */
+        public Builder withoutNamespace() {
+            this.namespace = null;
             return this;
         }
 
@@ -174,6 +262,7 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
             return this;
         }
 
+        /** The storage. */
         public KoogCheckpointStorage build() {
             return new KoogCheckpointStorage(this);
         }

@@ -59,7 +59,7 @@ abstract class AgentRunContractTest {
                 WriterAgent.create(KoogCheckpointStorage.of(provider), executor).run("q3 report", session);
 
         assertThat(output).isEqualTo(WriterAgent.expectedOutput("q3 report"));
-        List<AgentCheckpoint> records = provider.getCheckpoints("koog:" + session);
+        List<AgentCheckpoint> records = provider.getCheckpoints("@koog/" + session);
         assertThat(records).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L);
         assertThat(records.subList(0, 3))
                 .extracting(AgentCheckpoint::nodeId)
@@ -116,7 +116,7 @@ abstract class AgentRunContractTest {
                 .as("plan was not run again")
                 .isZero();
         assertThat(executor.requests("draft: plan: q4 report -> done")).isEqualTo(1);
-        List<AgentCheckpoint> records = resumedProvider.getCheckpoints("koog:" + session);
+        List<AgentCheckpoint> records = resumedProvider.getCheckpoints("@koog/" + session);
         assertThat(records)
                 .extracting(AgentCheckpoint::nodeId)
                 .containsExactly(
@@ -188,10 +188,109 @@ abstract class AgentRunContractTest {
                 .hasStackTraceContaining(KoogCheckpointConflictException.class.getName())
                 .hasStackTraceContaining("version 1 was taken by another writer");
 
-        assertThat(store.getCheckpoints("koog:" + session))
+        assertThat(store.getCheckpoints("@koog/" + session))
                 .extracting(AgentCheckpoint::checkpointId)
                 .hasSize(2)
                 .endsWith("other-writer");
+    }
+
+    @Test
+    void anAgentThatWaitedWhileAnotherResumedAndFinishedTheSessionIsRefusedAndAppendsNothing() throws Exception {
+        var firstAttempt = new AtomicBoolean(true);
+        var broken = WriterAgent.create(KoogCheckpointStorage.of(open()), new ScriptedExecutor(), input -> {
+            if (firstAttempt.getAndSet(false)) {
+                throw new IllegalStateException("draft failed");
+            }
+        });
+        assertThatThrownBy(() -> broken.run("q5 report", session)).hasStackTraceContaining("draft failed");
+
+        var inside = new java.util.concurrent.CountDownLatch(1);
+        var goOn = new java.util.concurrent.CountDownLatch(1);
+        var agentB = WriterAgent.create(KoogCheckpointStorage.of(open()), new ScriptedExecutor(), input -> {
+            inside.countDown();
+            try {
+                goOn.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var b = CompletableFuture.supplyAsync(() -> agentB.run("q5 report", session));
+        try {
+            assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+            var storeA = open();
+            String output = WriterAgent.create(KoogCheckpointStorage.of(storeA), new ScriptedExecutor())
+                    .run("q5 report", session);
+            assertThat(output).isEqualTo(WriterAgent.expectedOutput("q5 report"));
+            String agentId = KoogCheckpointStorage.of(storeA).agentId(session);
+            List<String> afterA = storeA.getCheckpoints(agentId).stream()
+                    .map(AgentCheckpoint::checkpointId)
+                    .toList();
+            assertThat(storeA.getLatestCheckpoint(agentId).orElseThrow().isTombstone())
+                    .isTrue();
+
+            goOn.countDown();
+            assertThatThrownBy(() -> b.get(30, TimeUnit.SECONDS))
+                    .hasStackTraceContaining(KoogCheckpointConflictException.class.getName())
+                    .hasStackTraceContaining("moved the session on");
+            assertThat(storeA.getCheckpoints(agentId))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .isEqualTo(afterA);
+        } finally {
+            goOn.countDown();
+        }
+    }
+
+    @Test
+    void aSessionAndAChatMemoryWithTheSameIdStayApart() throws Exception {
+        var provider = open();
+        var chat = dev.agentpersistence.memory.ConversationStore.of(provider);
+        chat.append(KoogCheckpointStorage.DEFAULT_AGENT_ID_PREFIX + session, dev.agentpersistence.Message.user("hi"));
+        var storage = KoogCheckpointStorage.of(provider);
+        try {
+            storage.saveCheckpointAsync(
+                            session,
+                            CheckpointMappingTest.checkpoint("mine", 0, CheckpointMappingTest.everyKindOfMessage()))
+                    .get();
+            assertThat(chat.load(KoogCheckpointStorage.DEFAULT_AGENT_ID_PREFIX + session)
+                            .history())
+                    .extracting(dev.agentpersistence.Message::content)
+                    .containsExactly("hi");
+            assertThat(storage.getCheckpointsAsync(session, null).get())
+                    .extracting(AgentCheckpointData::getCheckpointId)
+                    .containsExactly("mine");
+        } finally {
+            chat.delete(KoogCheckpointStorage.DEFAULT_AGENT_ID_PREFIX + session);
+        }
+    }
+
+    @Test
+    void aSessionWrittenWithoutNamespacesStaysReadableAndWritableWhenOptedIn() throws Exception {
+        var provider = open();
+        var legacy = KoogCheckpointStorage.builder(provider).withoutNamespace().build();
+        var history = CheckpointMappingTest.everyKindOfMessage();
+        // what earlier versions stored, under 'koog:<session>'
+        provider.saveCheckpoint(
+                "koog:" + session,
+                KoogCheckpoints.toRecord(
+                        "koog:" + session,
+                        session,
+                        CheckpointMappingTest.checkpoint("old", 0, history.subList(0, 2)),
+                        new MessageMemo()));
+        try {
+            assertThat(KoogCheckpointStorage.of(provider)
+                            .getCheckpointsAsync(session, null)
+                            .get())
+                    .isEmpty();
+            assertThat(legacy.getLatestCheckpointAsync(session, null).get().getCheckpointId())
+                    .isEqualTo("old");
+            legacy.saveCheckpointAsync(session, CheckpointMappingTest.checkpoint("next", 1, history))
+                    .get();
+            assertThat(provider.getCheckpoints("koog:" + session))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .containsExactly("old", "next");
+        } finally {
+            legacy.deleteSession(session);
+        }
     }
 
     /** Saves once both writers are ready; the failure, or {@code null} when the save went through. */

@@ -147,7 +147,7 @@ class CheckpointMappingTest {
         storage.saveCheckpointAsync("expenses", checkpoint("cp-1", 0, everyKindOfMessage()))
                 .get();
 
-        AgentCheckpoint record = provider.getLatestCheckpoint("koog:expenses").orElseThrow();
+        AgentCheckpoint record = provider.getLatestCheckpoint("@koog/expenses").orElseThrow();
 
         assertThat(record.checkpointId()).isEqualTo("cp-1");
         assertThat(record.createdAt()).isEqualTo(Instant.ofEpochSecond(1_760_000_000L, 123_456_789));
@@ -194,7 +194,7 @@ class CheckpointMappingTest {
                 .get();
         storage.saveCheckpointAsync("ids", checkpoint("cp-2", 1, history)).get();
 
-        var checkpoints = provider.getCheckpoints("koog:ids");
+        var checkpoints = provider.getCheckpoints("@koog/ids");
 
         var first = checkpoints.get(0).messageHistory();
         var second = checkpoints.get(1).messageHistory();
@@ -211,7 +211,7 @@ class CheckpointMappingTest {
         AgentCheckpointData tombstone = AgentCheckpointDataKt.tombstoneCheckpoint(T0, 4);
         storage.saveCheckpointAsync("done", tombstone).get();
 
-        assertThat(provider.getLatestCheckpoint("koog:done").orElseThrow().isTombstone())
+        assertThat(provider.getLatestCheckpoint("@koog/done").orElseThrow().isTombstone())
                 .isTrue();
         AgentCheckpointData read =
                 storage.getLatestCheckpointAsync("done", null).get();
@@ -239,7 +239,7 @@ class CheckpointMappingTest {
                 3);
         storage.saveCheckpointAsync("planner", saved).get();
 
-        assertThat(provider.getLatestCheckpoint("koog:planner").orElseThrow().metadata())
+        assertThat(provider.getLatestCheckpoint("@koog/planner").orElseThrow().metadata())
                 .containsEntry("koog.kind", "planner");
         AgentCheckpointData read =
                 storage.getLatestCheckpointAsync("planner", null).get();
@@ -277,10 +277,10 @@ class CheckpointMappingTest {
     @Test
     void aCheckpointNotWrittenByThisModuleIsReportedNotGuessed() {
         provider.saveCheckpoint(
-                "koog:foreign",
+                "@koog/foreign",
                 AgentCheckpoint.builder()
                         .checkpointId("f-0")
-                        .agentId("koog:foreign")
+                        .agentId("@koog/foreign")
                         .version(0)
                         .createdAt(Instant.now())
                         .build());
@@ -290,7 +290,7 @@ class CheckpointMappingTest {
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining("koog:foreign")
+                .hasMessageContaining("@koog/foreign")
                 .hasMessageContaining("f-0")
                 .hasMessageContaining("koog.checkpoint");
     }

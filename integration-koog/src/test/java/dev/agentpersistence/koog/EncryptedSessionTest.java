@@ -38,7 +38,7 @@ class EncryptedSessionTest {
         try (var provider = PersistenceStorageProviders.load(config)) {
             output = WriterAgent.create(KoogCheckpointStorage.of(provider), new ScriptedExecutor())
                     .run(SECRET, "board");
-            assertThat(provider.getCheckpoints("koog:board")).hasSize(4);
+            assertThat(provider.getCheckpoints("@koog/board")).hasSize(4);
         }
         WriterAgent.create(new JVMFilePersistenceStorageProvider(dir.resolve("koog")), new ScriptedExecutor())
                 .run(SECRET, "board");

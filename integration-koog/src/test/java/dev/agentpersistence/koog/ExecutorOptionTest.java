@@ -68,8 +68,8 @@ class ExecutorOptionTest {
 
             assertThat(output).isEqualTo(WriterAgent.expectedOutput("on io"));
             assertThat(threads).containsExactly("store-io");
-            assertThat(provider.getCheckpoints("team-a/s-1")).hasSize(4);
-            assertThat(storage.agentId("s-1")).isEqualTo("team-a/s-1");
+            assertThat(provider.getCheckpoints("@koog/team-a/s-1")).hasSize(4);
+            assertThat(storage.agentId("s-1")).isEqualTo("@koog/team-a/s-1");
         }
     }
 
@@ -89,7 +89,7 @@ class ExecutorOptionTest {
             assertThatThrownBy(() ->
                             WriterAgent.create(storage, new ScriptedExecutor()).run("raced", "s-2"))
                     .hasStackTraceContaining(KoogCheckpointConflictException.class.getName());
-            assertThat(provider.getCheckpoints("koog:s-2"))
+            assertThat(provider.getCheckpoints("@koog/s-2"))
                     .extracting(AgentCheckpoint::checkpointId)
                     .endsWith("other");
         }

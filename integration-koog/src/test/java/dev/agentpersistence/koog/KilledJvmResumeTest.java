@@ -51,7 +51,7 @@ class KilledJvmResumeTest {
         }
 
         try (var provider = open(db)) {
-            assertThat(provider.getCheckpoints("koog:" + SESSION))
+            assertThat(provider.getCheckpoints("@koog/" + SESSION))
                     .extracting(AgentCheckpoint::nodeId)
                     .containsExactly("writer/writer/plan");
             var executor = new ScriptedExecutor();
@@ -63,7 +63,7 @@ class KilledJvmResumeTest {
             assertThat(executor.requests("plan: " + INPUT))
                     .as("plan was not run again")
                     .isZero();
-            var records = provider.getCheckpoints("koog:" + SESSION);
+            var records = provider.getCheckpoints("@koog/" + SESSION);
             assertThat(records)
                     .extracting(AgentCheckpoint::nodeId)
                     .containsExactly(

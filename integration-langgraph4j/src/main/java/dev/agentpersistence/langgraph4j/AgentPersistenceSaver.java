@@ -3,9 +3,11 @@ package dev.agentpersistence.langgraph4j;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.memory.WriterHeads;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,9 +29,12 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  * <h2>Mapping</h2>
  *
  * <ul>
- *   <li>Thread id → agent id {@code prefix + threadId} (prefix {@value #DEFAULT_PREFIX} unless set; a config without a
- *       thread id uses {@link BaseCheckpointSaver#THREAD_ID_DEFAULT}).
- *   <li>Each {@code put} → one new {@link AgentCheckpoint}: version = the thread's latest version + 1 (0 for the
+ *   <li>Thread id → agent id {@code @langgraph4j/<prefix><threadId>} in the namespace {@link #NAMESPACE} (prefix empty
+ *       unless set; a config without a thread id uses {@link BaseCheckpointSaver#THREAD_ID_DEFAULT}), so that no thread
+ *       id can name a pipeline run, a chat memory or another framework's agent. A store written before namespaces
+ *       (agent {@value #DEFAULT_PREFIX}{@code <threadId>}) stays readable and writable with
+ *       {@link Builder#withoutNamespace()}.
+ *   <li>Each {@code put} → one new {@link AgentCheckpoint}: version = the version of the thread's head + 1 (0 for the
  *       first), node id = the checkpoint's node, state = the state map as JSON ({@link StateValues}), metadata
  *       {@value #ID} = LangGraph4j's checkpoint id, {@value #NEXT_NODE} = the next node, {@value #THREAD} = the thread
  *       id, and the parent = the previous stored checkpoint. The stored checkpoint id is LangGraph4j's id, or
@@ -46,16 +51,27 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  *
  * <h2>Sharing a thread</h2>
  *
- * Nothing is cached: every call reads the provider, so savers in several JVMs over one store see the same thread. When
- * two writers put on the same thread at once, the provider accepts one checkpoint per version; the loser gets a
- * {@link ThreadConflictException} and its checkpoint is not written, so the history never forks silently. The saver
- * does not retry on its own (a retry would splice two runs into one history): re-read the thread and continue from its
- * latest checkpoint.
+ * No checkpoint is cached: every call reads the provider, so savers in several JVMs over one store see the same thread.
+ * The saver remembers per thread the head it last served ({@code get}, {@code list}) or wrote ({@code put}) and writes
+ * the next checkpoint on that head (its version + 1, the head as parent): a {@code put} after another writer moved the
+ * thread on (a graph that resumed the thread while this one waited inside a node, then finished) is refused with
+ * {@link ThreadConflictException} and nothing is written, and when two writers put on the same head at once, the
+ * provider accepts one checkpoint per version and the other is refused the same way. So the history never forks, and
+ * nothing is appended after another writer's end. The saver does not retry on its own (a retry would splice two runs
+ * into one history): re-read the thread and continue from its latest checkpoint. Each saver is one writer: graphs that
+ * must be kept apart use savers of their own. It remembers the heads of at most {@value WriterHeads#DEFAULT_CAPACITY}
+ * threads; a forgotten thread's next {@code put} is based on its latest checkpoint, as a first one is.
  *
  * <p>Thread-safe as long as the provider is.
  */
 public final class AgentPersistenceSaver implements BaseCheckpointSaver {
-    /** Agent id prefix used unless {@link Builder#agentIdPrefix(String)} says otherwise. */
+    /** The namespace of LangGraph4j threads: agent id {@code @langgraph4j/<prefix><threadId>}. */
+    public static final AgentNamespace NAMESPACE = AgentNamespace.of("langgraph4j");
+
+    /**
+     * Agent id prefix of a saver {@linkplain Builder#withoutNamespace() without a namespace}, unless
+     * {@link Builder#agentIdPrefix(String)} says otherwise: the form of versions before namespaces.
+     */
     public static final String DEFAULT_PREFIX = "langgraph4j:";
     /** Metadata key: LangGraph4j's checkpoint id. */
     public static final String ID = "langgraph4j.checkpointId";
@@ -72,50 +88,66 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     private final String prefix;
     private final Clock clock;
     private final String messagesKey;
+    private final AgentNamespace namespace;
+    private final WriterHeads heads = WriterHeads.bounded(WriterHeads.DEFAULT_CAPACITY);
 
     private AgentPersistenceSaver(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider");
-        this.prefix = Objects.requireNonNull(builder.prefix, "agentIdPrefix");
+        this.namespace = builder.namespace;
+        this.prefix = builder.prefix != null ? builder.prefix : namespace == null ? DEFAULT_PREFIX : "";
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.messagesKey = builder.messagesKey;
     }
 
-    /** A saver over {@code provider} with the default prefix. */
+    /** A saver over {@code provider} in the namespace {@link #NAMESPACE}. */
     public static AgentPersistenceSaver of(PersistenceStorageProvider<CheckpointFilter> provider) {
         return builder(provider).build();
     }
 
+    /** A builder over {@code provider}. */
     public static Builder builder(PersistenceStorageProvider<CheckpointFilter> provider) {
         return new Builder(provider);
     }
 
-    /** The agent id that holds {@code threadId}. */
+    /**
+     * The agent id that holds {@code threadId}.
+     *
+     * @throws dev.agentpersistence.InvalidIdentifierException when the thread id is not valid, too long for the
+     *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
+     */
     public String agentId(String threadId) {
-        return prefix + threadId;
+        Objects.requireNonNull(threadId, "threadId");
+        return namespace == null
+                ? AgentNamespace.requireUnreserved(prefix + threadId, "LangGraph4j thread agent id")
+                : namespace.agentId(prefix + threadId, "LangGraph4j thread id");
     }
 
     /** The checkpoints of the config's thread, newest first. */
     @Override
     public Collection<Checkpoint> list(RunnableConfig config) {
-        return Collections.unmodifiableList(view(agentId(threadId(config))));
+        String threadId = threadId(config);
+        return Collections.unmodifiableList(view(threadId, agentId(threadId)));
     }
 
     /** The checkpoint named by the config's checkpoint id, else the thread's latest. */
     @Override
     public Optional<Checkpoint> get(RunnableConfig config) {
-        String agentId = agentId(threadId(config));
+        String threadId = threadId(config);
+        String agentId = agentId(threadId);
         Optional<String> wanted = config.checkPointId();
         if (wanted.isEmpty()) {
             // The newest stored checkpoint is the newest in LangGraph4j's view unless it replaces another.
             Optional<AgentCheckpoint> latest = provider.getLatestCheckpoint(agentId);
             if (latest.isEmpty()) {
+                heads.forget(threadId);
                 return Optional.empty();
             }
+            heads.remember(threadId, latest.get());
             if (!latest.get().isTombstone() && !latest.get().metadata().containsKey(REPLACES)) {
                 return Optional.of(toLangGraph(latest.get()));
             }
         }
-        List<Checkpoint> checkpoints = view(agentId);
+        List<Checkpoint> checkpoints = view(threadId, agentId);
         if (wanted.isPresent()) {
             return checkpoints.stream()
                     .filter(c -> c.getId().equals(wanted.get()))
@@ -125,10 +157,11 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     }
 
     /**
-     * Stores {@code checkpoint} as the thread's next version; with a checkpoint id in the config, as the replacement of
-     * that checkpoint.
+     * Stores {@code checkpoint} as the thread's next version, on the head this saver last served or wrote; with a
+     * checkpoint id in the config, as the replacement of that checkpoint.
      *
-     * @throws ThreadConflictException when another writer took the version first; nothing written
+     * @throws ThreadConflictException when another writer moved the thread on since this saver's head, or took the
+     *     version first; nothing written
      * @throws UnsupportedStateValueException when a state value is not JSON-mappable; nothing written
      * @throws NoSuchElementException when the config names a checkpoint the thread does not have
      */
@@ -140,8 +173,19 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         var state = StateValues.toJson(checkpoint.getState());
 
         Optional<String> replaced = config.checkPointId();
+        Optional<WriterHeads.Head> head = heads.get(threadId);
         Optional<AgentCheckpoint> latest = provider.getLatestCheckpoint(agentId);
-        if (replaced.isPresent() && get(config).isEmpty()) {
+        if (head.isPresent() && !head.get().isStill(latest)) {
+            throw ThreadConflictException.superseded(
+                    threadId,
+                    checkpoint.getId(),
+                    head.get().version() + 1,
+                    head.get().toString(),
+                    latest.map(c -> "'" + c.checkpointId() + "' (version " + c.version() + ")")
+                            .orElse("deleted"));
+        }
+        if (replaced.isPresent()
+                && view(threadId, agentId).stream().noneMatch(c -> c.getId().equals(replaced.get()))) {
             throw new NoSuchElementException(
                     "Checkpoint with id " + replaced.get() + " not found in thread '" + threadId + "'");
         }
@@ -169,11 +213,13 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
             builder.state(rest).messageHistory(MessageChannel.toMessages(list)).metadata(MESSAGES_KEY, messagesKey);
         }
         replaced.ifPresent(id -> builder.metadata(REPLACES, id));
+        AgentCheckpoint next = builder.build();
         try {
-            provider.saveCheckpoint(agentId, builder.build());
+            provider.saveCheckpoint(agentId, next);
         } catch (CheckpointConflictException e) {
             throw new ThreadConflictException(threadId, checkpoint.getId(), version, e);
         }
+        heads.remember(threadId, next);
         return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
     }
 
@@ -182,15 +228,22 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     public Tag release(RunnableConfig config) {
         String threadId = threadId(config);
         String agentId = agentId(threadId);
-        List<Checkpoint> checkpoints = view(agentId);
+        List<Checkpoint> checkpoints = view(threadId, agentId);
         provider.deleteCheckpoints(agentId);
+        heads.forget(threadId);
         return new Tag(threadId, checkpoints);
     }
 
     /** LangGraph4j's view of a thread, newest first: replacements take the place of what they replace. */
-    private List<Checkpoint> view(String agentId) {
+    private List<Checkpoint> view(String threadId, String agentId) {
         var slots = new ArrayList<Checkpoint>();
-        for (AgentCheckpoint stored : provider.getCheckpoints(agentId)) {
+        List<AgentCheckpoint> all = provider.getCheckpoints(agentId);
+        if (all.isEmpty()) {
+            heads.forget(threadId);
+        } else {
+            heads.remember(threadId, all.get(all.size() - 1));
+        }
+        for (AgentCheckpoint stored : all) {
             if (stored.isTombstone()) {
                 continue;
             }
@@ -233,7 +286,8 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     /** Builds {@link AgentPersistenceSaver}s. */
     public static final class Builder {
         private final PersistenceStorageProvider<CheckpointFilter> provider;
-        private String prefix = DEFAULT_PREFIX;
+        private String prefix;
+        private AgentNamespace namespace = NAMESPACE;
         private Clock clock = Clock.systemUTC();
         private String messagesKey;
 
@@ -241,9 +295,28 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
             this.provider = Objects.requireNonNull(provider, "provider");
         }
 
-        /** The prefix put before a thread id to form the agent id; may be empty. */
+        /**
+         * The prefix put before a thread id to form its local id in the namespace (or, without a namespace, its agent
+         * id); may be empty. Default: empty, and {@value #DEFAULT_PREFIX} without a namespace.
+         */
         public Builder agentIdPrefix(String prefix) {
             this.prefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /** Stores threads in {@code namespace} instead of {@link #NAMESPACE}. */
+        public Builder namespace(AgentNamespace namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /**
+         * Stores threads as versions before namespaces did, agent id {@code prefix + threadId} (prefix
+         * {@value #DEFAULT_PREFIX} unless set), to keep reading and writing a store they wrote. Thread agent ids
+         * reserved for namespaces (starting with {@code @}) are then refused.
+         */
+        public Builder withoutNamespace() {
+            this.namespace = null;
             return this;
         }
 

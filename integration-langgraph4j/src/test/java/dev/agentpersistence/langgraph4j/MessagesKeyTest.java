@@ -73,7 +73,7 @@ class MessagesKeyTest {
             messages.add(turn("assistant", "done"));
             saver.put(THREAD, step(1, messages));
 
-            List<AgentCheckpoint> stored = provider.getCheckpoints("langgraph4j:chat");
+            List<AgentCheckpoint> stored = provider.getCheckpoints("@langgraph4j/chat");
             AgentCheckpoint last = stored.get(1);
             assertThat(last.state()).containsOnlyKeys("turn");
             assertThat(last.metadata()).containsEntry(AgentPersistenceSaver.MESSAGES_KEY, "messages");
@@ -123,7 +123,7 @@ class MessagesKeyTest {
                             .state(Map.of("messages", "not a list"))
                             .build());
             AgentCheckpoint stored =
-                    provider.getLatestCheckpoint("langgraph4j:chat").orElseThrow();
+                    provider.getLatestCheckpoint("@langgraph4j/chat").orElseThrow();
             assertThat(stored.messageHistory()).isEmpty();
             assertThat(stored.metadata()).doesNotContainKey(AgentPersistenceSaver.MESSAGES_KEY);
             assertThat(saver.get(THREAD))

@@ -21,8 +21,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.bsc.langgraph4j.CompileConfig;
+import org.bsc.langgraph4j.CompiledGraph;
+import org.bsc.langgraph4j.GraphInput;
 import org.bsc.langgraph4j.RunnableConfig;
+import org.bsc.langgraph4j.StateGraph;
+import org.bsc.langgraph4j.action.AsyncNodeAction;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
+import org.bsc.langgraph4j.state.AgentState;
+import org.bsc.langgraph4j.state.Channels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +86,119 @@ abstract class SaverContractTest {
                 .build();
     }
 
+    /** {@code n1 → n2 → n3}, interrupted before n2; {@code insideN2} runs inside n2 before it returns. */
+    private static CompiledGraph<AgentState> graph(AgentPersistenceSaver saver, Runnable insideN2) throws Exception {
+        return new StateGraph<>(Map.of("steps", Channels.appender(ArrayList::new)), AgentState::new)
+                .addNode("n1", AsyncNodeAction.node_async(state -> Map.of("steps", "n1")))
+                .addNode("n2", AsyncNodeAction.node_async(state -> {
+                    insideN2.run();
+                    return Map.of("steps", "n2");
+                }))
+                .addNode("n3", AsyncNodeAction.node_async(state -> Map.of("steps", "n3", "done", true)))
+                .addEdge(StateGraph.START, "n1")
+                .addEdge("n1", "n2")
+                .addEdge("n2", "n3")
+                .addEdge("n3", StateGraph.END)
+                .compile(CompileConfig.builder()
+                        .checkpointSaver(saver)
+                        .interruptBefore("n2")
+                        .build());
+    }
+
+    @Test
+    void aGraphThatWaitedWhileAnotherResumedAndFinishedTheThreadIsRefusedAndAppendsNothing() throws Exception {
+        RunnableConfig config = config(threadId);
+        graph(newSaver(provider), () -> {}).invoke(Map.of("input", "go"), config);
+        var inside = new java.util.concurrent.CountDownLatch(1);
+        var goOn = new java.util.concurrent.CountDownLatch(1);
+        var providerB = openProvider();
+        var providerA = openProvider();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            var graphB = graph(newSaver(providerB), () -> {
+                inside.countDown();
+                try {
+                    goOn.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Future<?> b = pool.submit(() -> graphB.invoke(GraphInput.resume(), config));
+            assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+
+            var finished = graph(newSaver(providerA), () -> {})
+                    .invoke(GraphInput.resume(), config)
+                    .orElseThrow();
+            assertThat(finished.data()).containsEntry("done", true);
+            List<String> afterA = provider.getCheckpoints(saver.agentId(threadId)).stream()
+                    .map(AgentCheckpoint::checkpointId)
+                    .toList();
+
+            goOn.countDown();
+            assertThatThrownBy(() -> b.get(30, TimeUnit.SECONDS))
+                    .hasStackTraceContaining(ThreadConflictException.class.getName())
+                    .hasStackTraceContaining("another writer has moved the thread on");
+            assertThat(provider.getCheckpoints(saver.agentId(threadId)))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .isEqualTo(afterA);
+        } finally {
+            goOn.countDown();
+            pool.shutdownNow();
+            providerA.close();
+            providerB.close();
+        }
+    }
+
+    @Test
+    void aThreadAndAChatMemoryWithTheSameIdStayApart() {
+        var chat = dev.agentpersistence.memory.ConversationStore.of(provider);
+        chat.append(AgentPersistenceSaver.DEFAULT_PREFIX + threadId, dev.agentpersistence.Message.user("hi"));
+        try {
+            saver.put(config(threadId), checkpoint("a", "__END__", Map.of("k", "v")));
+
+            assertThat(chat.load(AgentPersistenceSaver.DEFAULT_PREFIX + threadId)
+                            .history())
+                    .extracting(dev.agentpersistence.Message::content)
+                    .containsExactly("hi");
+            assertThat(saver.list(config(threadId))).hasSize(1);
+            assertThat(saver.agentId(threadId)).isEqualTo("@langgraph4j/" + threadId);
+        } finally {
+            chat.delete(AgentPersistenceSaver.DEFAULT_PREFIX + threadId);
+        }
+    }
+
+    @Test
+    void aThreadWrittenWithoutNamespacesStaysReadableAndWritableWhenOptedIn() {
+        String legacyId = AgentPersistenceSaver.DEFAULT_PREFIX + threadId;
+        provider.saveCheckpoint(
+                legacyId,
+                AgentCheckpoint.builder()
+                        .checkpointId("old-0")
+                        .agentId(legacyId)
+                        .version(0)
+                        .createdAt(java.time.Instant.parse("2026-01-01T00:00:00Z"))
+                        .nodeId("agent_1")
+                        .state("input", com.fasterxml.jackson.databind.node.TextNode.valueOf("hello"))
+                        .metadata(AgentPersistenceSaver.ID, "old-0")
+                        .metadata(AgentPersistenceSaver.THREAD, threadId)
+                        .metadata(AgentPersistenceSaver.NEXT_NODE, "agent_2")
+                        .build());
+        var legacy = AgentPersistenceSaver.builder(provider).withoutNamespace().build();
+        try {
+            assertThat(saver.get(config(threadId))).isEmpty();
+            assertThat(legacy.get(config(threadId))).get().satisfies(c -> {
+                assertThat(c.getId()).isEqualTo("old-0");
+                assertThat(c.getState()).containsEntry("input", "hello");
+            });
+            legacy.put(config(threadId), checkpoint("agent_2", "__END__", Map.of("input", "hello")));
+            assertThat(provider.getCheckpoints(legacyId))
+                    .extracting(AgentCheckpoint::version)
+                    .containsExactly(0L, 1L);
+        } finally {
+            provider.deleteCheckpoints(legacyId);
+        }
+    }
+
     @Test
     void anEmptyThreadHasNoCheckpoints() {
         assertThat(saver.list(config(threadId))).isEmpty();
@@ -118,7 +238,7 @@ abstract class SaverContractTest {
         saver.put(config(threadId), first);
         saver.put(config(threadId), second);
 
-        List<AgentCheckpoint> stored = provider.getCheckpoints("langgraph4j:" + threadId);
+        List<AgentCheckpoint> stored = provider.getCheckpoints("@langgraph4j/" + threadId);
         assertThat(stored).extracting(AgentCheckpoint::version).containsExactly(0L, 1L);
         assertThat(stored).extracting(AgentCheckpoint::checkpointId).containsExactly(first.getId(), second.getId());
         assertThat(stored).extracting(AgentCheckpoint::nodeId).containsExactly("agent_1", "agent_2");
@@ -271,7 +391,8 @@ abstract class SaverContractTest {
                 AgentPersistenceSaver.builder(provider).agentIdPrefix("team-a/").build();
         prefixed.put(config(threadId), checkpoint("a", "__END__", Map.of()));
         try {
-            assertThat(provider.getCheckpoints("team-a/" + threadId)).hasSize(1);
+            assertThat(provider.getCheckpoints("@langgraph4j/team-a/" + threadId))
+                    .hasSize(1);
             assertThat(saver.list(config(threadId))).isEmpty();
         } finally {
             prefixed.release(config(threadId));

@@ -1,5 +1,6 @@
 package dev.agentpersistence.springai;
 
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.memory.ConversationConflictException;
 import dev.agentpersistence.memory.ConversationStore;
@@ -36,11 +37,24 @@ import org.springframework.ai.chat.messages.Message;
  * than strings, numbers, booleans, lists and maps are stored as their JSON form (Jackson) and read back as plain JSON
  * values.
  *
- * <p>Conversation {@code id} is stored as agent {@code prefix + id} (prefix {@value #DEFAULT_PREFIX} unless set).
- * Thread-safe. It does not own the provider: close it yourself.
+ * <h2>Agent ids</h2>
+ *
+ * Conversation {@code id} is stored as agent {@code @spring-ai/<prefix><id>}, in the namespace {@link #NAMESPACE}
+ * (prefix empty unless set), so that no conversation id can name a pipeline run, a tool journal or another framework's
+ * agent. A store written before namespaces (agent {@value #DEFAULT_PREFIX}{@code <id>}) stays readable and writable
+ * with {@link Builder#withoutNamespace()}. Like Spring AI's own repositories, a {@code null} or empty conversation id
+ * is refused with {@link IllegalArgumentException}.
+ *
+ * <p>Thread-safe. It does not own the provider: close it yourself.
  */
 public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRepository {
-    /** The agent id prefix used unless {@link Builder#conversationIdPrefix(String)} says otherwise. */
+    /** The namespace of Spring AI conversations: agent id {@code @spring-ai/<prefix><id>}. */
+    public static final AgentNamespace NAMESPACE = AgentNamespace.of("spring-ai");
+
+    /**
+     * The agent id prefix of a repository {@linkplain Builder#withoutNamespace() without a namespace}, unless
+     * {@link Builder#conversationIdPrefix(String)} says otherwise: the form of versions before namespaces.
+     */
     public static final String DEFAULT_PREFIX = "spring-ai:";
 
     private final ConversationStore store;
@@ -48,16 +62,19 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
     private final String prefix;
 
     private AgentPersistenceChatMemoryRepository(Builder builder) {
-        this.prefix = builder.prefix;
-        this.store = ConversationStore.builder(builder.provider)
-                .agentIdPrefix(builder.prefix)
+        this.prefix = builder.prefix != null ? builder.prefix : builder.namespace == null ? DEFAULT_PREFIX : "";
+        var conversations = ConversationStore.builder(builder.provider)
+                .agentIdPrefix(prefix)
                 .clock(builder.clock)
-                .maxConflictRetries(builder.maxConflictRetries)
-                .build();
+                .maxConflictRetries(builder.maxConflictRetries);
+        if (builder.namespace != null) {
+            conversations.namespace(builder.namespace);
+        }
+        this.store = conversations.build();
         this.reads = ReadThenReplace.over(store);
     }
 
-    /** A repository over {@code provider} with the default prefix. */
+    /** A repository over {@code provider} in the namespace {@link #NAMESPACE}. */
     public static AgentPersistenceChatMemoryRepository of(PersistenceStorageProvider<?> provider) {
         return builder(provider).build();
     }
@@ -68,22 +85,22 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
     }
 
     /**
-     * The ids of the stored conversations under this repository's prefix, sorted.
+     * The ids of the stored conversations of this repository (its namespace and prefix), sorted.
      *
      * @throws UnsupportedOperationException when the provider cannot list its agents
      */
     @Override
     public List<String> findConversationIds() {
         return store.storage().listAgents().stream()
-                .filter(agentId -> agentId.startsWith(prefix))
-                .map(agentId -> agentId.substring(prefix.length()))
+                .map(store::conversationIdOf)
+                .flatMap(java.util.Optional::stream)
                 .toList();
     }
 
     /** The conversation's window, as Spring AI messages; empty when nothing is stored. */
     @Override
     public List<Message> findByConversationId(String conversationId) {
-        Objects.requireNonNull(conversationId, "conversationId");
+        requireConversationId(conversationId);
         return FromStoredMessages.of(conversationId, reads.read(conversationId));
     }
 
@@ -95,8 +112,10 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
      */
     @Override
     public void saveAll(String conversationId, List<Message> messages) {
-        Objects.requireNonNull(conversationId, "conversationId");
-        Objects.requireNonNull(messages, "messages");
+        requireConversationId(conversationId);
+        if (messages == null) {
+            throw new IllegalArgumentException("messages of conversation '" + conversationId + "' must not be null");
+        }
         for (int i = 0; i < messages.size(); i++) {
             if (messages.get(i) == null) {
                 throw new IllegalArgumentException(
@@ -113,7 +132,7 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
      */
     @Override
     public void deleteByConversationId(String conversationId) {
-        Objects.requireNonNull(conversationId, "conversationId");
+        requireConversationId(conversationId);
         try {
             store.delete(conversationId);
         } catch (UnsupportedOperationException e) {
@@ -140,10 +159,18 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         return "AgentPersistenceChatMemoryRepository[prefix=" + prefix + ", " + store + "]";
     }
 
+    /** Spring AI's own repositories refuse a null or empty conversation id with an IllegalArgumentException. */
+    private static void requireConversationId(String conversationId) {
+        if (conversationId == null || conversationId.isEmpty()) {
+            throw new IllegalArgumentException("conversationId cannot be null or empty");
+        }
+    }
+
     /** Builds {@link AgentPersistenceChatMemoryRepository}s. */
     public static final class Builder {
         private final PersistenceStorageProvider<?> provider;
-        private String prefix = DEFAULT_PREFIX;
+        private String prefix;
+        private AgentNamespace namespace = NAMESPACE;
         private Clock clock = Clock.systemUTC();
         private int maxConflictRetries = ConversationStore.DEFAULT_MAX_CONFLICT_RETRIES;
 
@@ -151,9 +178,28 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
             this.provider = Objects.requireNonNull(provider, "provider");
         }
 
-        /** Put in front of every conversation id to make its agent id; may be empty. */
+        /**
+         * Put in front of every conversation id to make its local id in the namespace (or, without a namespace, its
+         * agent id); may be empty. Default: empty, and {@value #DEFAULT_PREFIX} without a namespace.
+         */
         public Builder conversationIdPrefix(String conversationIdPrefix) {
             this.prefix = Objects.requireNonNull(conversationIdPrefix, "conversationIdPrefix");
+            return this;
+        }
+
+        /** Stores conversations in {@code namespace} instead of {@link #NAMESPACE}. */
+        public Builder namespace(AgentNamespace namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /**
+         * Stores conversations as versions before namespaces did, agent id {@code prefix + id} (prefix
+         * {@value #DEFAULT_PREFIX} unless set), to keep reading and writing a store they wrote. Ids reserved for
+         * namespaces (starting with {@code @}) are then refused.
+         */
+        public Builder withoutNamespace() {
+            this.namespace = null;
             return this;
         }
 
@@ -169,6 +215,7 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
             return this;
         }
 
+        /** The repository. */
         public AgentPersistenceChatMemoryRepository build() {
             return new AgentPersistenceChatMemoryRepository(this);
         }

@@ -28,6 +28,9 @@ import java.util.TreeMap;
  * recorded.
  */
 final class MetadataValues {
+    /** How deep lists and maps may nest in a metadata value. */
+    static final int MAX_DEPTH = 256;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -36,14 +39,16 @@ final class MetadataValues {
     /**
      * The metadata as JSON text.
      *
-     * @throws IllegalArgumentException naming the key whose value Jackson cannot write
+     * @throws IllegalArgumentException naming the key whose value Jackson cannot write, or whose list or map contains
+     *     itself, or which nests lists and maps deeper than {@value #MAX_DEPTH} levels
      */
     static String write(Map<String, Object> metadata) {
         if (metadata.containsKey(null)) {
             throw new IllegalArgumentException("metadata has a null key");
         }
         ObjectNode object = NODES.objectNode();
-        new TreeMap<>(metadata).forEach((key, value) -> object.set(key, encode(key, value)));
+        var containers = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<Object, Boolean>());
+        new TreeMap<>(metadata).forEach((key, value) -> object.set(key, encode(key, value, containers)));
         try {
             return JSON.writeValueAsString(object);
         } catch (JsonProcessingException e) {
@@ -69,7 +74,25 @@ final class MetadataValues {
         return decodeObject(object);
     }
 
-    private static JsonNode encode(String path, Object value) {
+    /** {@code containers}: the lists and maps {@code value} is nested in, to refuse one that contains itself. */
+    private static JsonNode encode(String path, Object value, java.util.Set<Object> containers) {
+        if ((value instanceof List<?> || value instanceof Map<?, ?>) && !containers.add(value)) {
+            throw new IllegalArgumentException("metadata value '" + path + "' contains itself; it cannot be stored");
+        }
+        if (containers.size() > MAX_DEPTH) {
+            throw new IllegalArgumentException(
+                    "metadata value '" + path + "' nests lists and maps deeper than " + MAX_DEPTH + " levels");
+        }
+        try {
+            return encodeValue(path, value, containers);
+        } finally {
+            if (value instanceof List<?> || value instanceof Map<?, ?>) {
+                containers.remove(value);
+            }
+        }
+    }
+
+    private static JsonNode encodeValue(String path, Object value, java.util.Set<Object> containers) {
         if (value == null) {
             return NODES.nullNode();
         }
@@ -106,15 +129,14 @@ final class MetadataValues {
         if (value instanceof List<?> list) {
             ArrayNode array = NODES.arrayNode().add("[");
             for (int i = 0; i < list.size(); i++) {
-                array.add(encode(path + "[" + i + "]", list.get(i)));
+                array.add(encode(path + "[" + i + "]", list.get(i), containers));
             }
             return array;
         }
-        if (value instanceof Map<?, ?> map
-                && map.keySet().stream().allMatch(String.class::isInstance)
-                && !map.containsKey(null)) {
+        // a null key is no String instance (and immutable maps refuse containsKey(null))
+        if (value instanceof Map<?, ?> map && map.keySet().stream().allMatch(String.class::isInstance)) {
             ObjectNode object = NODES.objectNode();
-            new TreeMap<>(map).forEach((k, v) -> object.set((String) k, encode(path + "." + k, v)));
+            new TreeMap<>(map).forEach((k, v) -> object.set((String) k, encode(path + "." + k, v, containers)));
             return object;
         }
         return other(path, value);

@@ -112,7 +112,7 @@ abstract class ChatClientConversationContract {
 
         var provider = openProvider();
         opened.add(provider);
-        var stored = provider.getLatestCheckpoint(prefix + conversation, CheckpointFilter.ALL)
+        var stored = provider.getLatestCheckpoint("@spring-ai/" + prefix + conversation, CheckpointFilter.ALL)
                 .orElseThrow()
                 .messageHistory();
         assertThat(stored)

@@ -25,7 +25,7 @@ class ChatMemoryExampleTest {
                         "< The weather in Paris: sunny, 21°C",
                         "remembered: 8 messages",
                         "< You said: Which city did I ask about?. I see 9 messages, the first: Hello, I am Ana",
-                        "stored as agent 'spring-ai:ana', version 9, roles: [USER, ASSISTANT, USER, ASSISTANT, "
+                        "stored as agent '@spring-ai/ana', version 9, roles: [USER, ASSISTANT, USER, ASSISTANT, "
                                 + "TOOL_CALL, "
                                 + "TOOL_RESULT, ASSISTANT, USER, ASSISTANT, USER, ASSISTANT]");
     }

@@ -176,12 +176,13 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     }
 
     /**
-     * Encodes one message in the form of format {@value #FORMAT_VERSION}, with or without its id; without an id and
-     * content parts this is exactly format 1's form. History hash chains use it.
+     * Encodes one message in the form of format {@value #FORMAT_VERSION}, with or without its id (written only when
+     * {@code withId} and the message has a given id: none, or one derived on reading, is never stored); without an id
+     * and content parts this is exactly format 1's form. History hash chains use it.
      */
     public static void writeMessage(JsonGenerator g, Message message, boolean withId) throws IOException {
         g.writeStartObject();
-        if (withId) {
+        if (withId && message.id() != null && !message.hasDerivedId()) {
             g.writeStringField("id", message.id());
         }
         g.writeStringField("role", message.role().name());
@@ -255,13 +256,13 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
                     null);
         }
         try {
-            return read(root);
+            return read(root, format.intValue() == 1);
         } catch (PersistenceException | IllegalArgumentException | NullPointerException | DateTimeParseException e) {
             throw corrupt(where, e.getMessage(), e);
         }
     }
 
-    private AgentCheckpoint read(JsonNode root) {
+    private AgentCheckpoint read(JsonNode root, boolean format1) {
         var history = new ArrayList<Message>();
         JsonNode messages = required(root, "messageHistory");
         if (!messages.isArray()) {
@@ -269,7 +270,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         }
         int index = 0;
         for (JsonNode message : messages) {
-            history.add(readMessage(message, index++));
+            history.add(readMessage(message, index++, format1));
         }
         var state = new LinkedHashMap<String, JsonNode>();
         Iterator<Map.Entry<String, JsonNode>> fields =
@@ -293,7 +294,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
                 text(root, "parentCheckpointId", false));
     }
 
-    private Message readMessage(JsonNode node, int index) {
+    private Message readMessage(JsonNode node, int index, boolean format1) {
         if (!node.isObject()) {
             throw new IllegalArgumentException("messageHistory[" + index + "] is not an object");
         }
@@ -305,7 +306,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         }
         String id = text(node, "id", false);
         return new Message(
-                id == null ? LegacyMessageIds.of(node, index) : id,
+                id == null && format1 ? LegacyMessageIds.of(node, index) : id,
                 Message.Role.valueOf(text(node, "role", true)),
                 text(node, "content", false),
                 ContentParts.read(node.get("parts"), index),

@@ -23,10 +23,10 @@ import java.util.Set;
  * input, state, tool arguments, content parts — become trees).
  *
  * <p>It only takes documents in the shape the codec writes: format {@value JsonCheckpointCodec#FORMAT_VERSION} named
- * first, every field once, every value of its type, every message with an id. For anything else (an older format, a
- * malformed or unexpected document) it returns empty and the codec reads the document as a tree, which decides what it
- * holds or what is wrong with it. So both paths give the same checkpoint for every document the fast path takes, and
- * every error comes from one place.
+ * first, every field once, every value of its type. For anything else (an older format, a malformed or unexpected
+ * document) it returns empty and the codec reads the document as a tree, which decides what it holds or what is wrong
+ * with it. So both paths give the same checkpoint for every document the fast path takes, and every error comes from
+ * one place.
  */
 final class StreamingCheckpointReader {
     private final ObjectMapper mapper;
@@ -154,7 +154,7 @@ final class StreamingCheckpointReader {
             expect((seen & bit) == 0);
             seen |= bit;
         }
-        expect(id != null && role != null);
+        expect(role != null);
         return new Message(id, Message.Role.valueOf(role), content, ContentParts.read(parts, index), call, metadata);
     }
 

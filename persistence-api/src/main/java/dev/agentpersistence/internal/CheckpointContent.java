@@ -56,7 +56,7 @@ public final class CheckpointContent {
     }
 
     private static boolean sameId(String a, String b) {
-        return a.equals(b) || LegacyMessageIds.isDerived(a) || LegacyMessageIds.isDerived(b);
+        return Objects.equals(a, b) || LegacyMessageIds.isDerived(a) || LegacyMessageIds.isDerived(b);
     }
 
     private static boolean sameToolCall(ToolCall a, ToolCall b) {

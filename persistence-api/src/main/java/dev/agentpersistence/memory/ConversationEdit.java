@@ -30,11 +30,18 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
      * that do not carry ids match too): its longest leading part that is a subsequence of the base window is kept, the
      * base window's other messages are evicted, and the rest of the list is appended. Applied to {@code current},
      * messages that other writers added or kept stay, so concurrent changes never drop each other's messages. A base
-     * the current history no longer extends (the conversation was deleted or rewritten since) is replaced by
-     * {@code current}.
+     * the current history no longer extends (the conversation was rolled back or deleted and written again since) is
+     * stale: applying the list would evict the other writer's messages, so the change is refused; after a deletion that
+     * left nothing stored, the list is written as a new conversation.
+     *
+     * @throws ConversationConflictException when {@code base} is stale and {@code current} holds messages
      */
     static ConversationEdit replace(Conversation base, Conversation current, List<Message> messages) {
-        Conversation from = extendsBase(current, base) ? base : current;
+        boolean extendsBase = extendsBase(current, base);
+        if (!extendsBase && !current.history().isEmpty()) {
+            throw ConversationConflictException.staleBase(current.conversationId(), base.version(), current.version());
+        }
+        Conversation from = extendsBase ? base : current;
         List<Message> baseWindow = from.messages();
         int[] kept = new int[messages.size()];
         int matched = 0;
@@ -71,7 +78,7 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         }
         for (int i = 0; i < base.window().size(); i++) {
             int p = base.window().position(i);
-            if (!current.history().get(p).id().equals(base.history().get(p).id())) {
+            if (!current.history().get(p).equals(base.history().get(p))) {
                 return false;
             }
         }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.memory;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointNotFoundException;
 import dev.agentpersistence.CorruptCheckpointException;
@@ -29,13 +30,15 @@ import java.util.function.Supplier;
  * Chat memory over any {@link PersistenceStorageProvider}: the conversation core the framework adapters (LangChain4j,
  * Spring AI) are built on.
  *
- * <p><b>Stored form.</b> A conversation is an agent whose id is the conversation id (after an optional
- * {@linkplain Builder#agentIdPrefix prefix}). Every change saves one new checkpoint, built from the previous one (same
- * node, input, state and metadata; next version; the previous one as parent), whose
- * {@link AgentCheckpoint#messageHistory()} is the whole history: nothing is ever deleted and re-inserted, and a
- * provider with incremental history writes only the new messages. The window, the part of the history a framework hands
- * to its model, is recorded in the checkpoint's metadata under {@value #WINDOW_METADATA_KEY} (as ranges of history
- * positions; absent when the window is the whole history). Checkpoints written by
+ * <p><b>Stored form.</b> A conversation is an agent whose id is the conversation id after an optional
+ * {@linkplain Builder#agentIdPrefix prefix}, in the store's {@linkplain Builder#namespace namespace} when it has one
+ * ({@code "@" + namespace + "/" + prefix + conversationId}, so no conversation id can name an agent of another kind);
+ * without a namespace, ids reserved for namespaces ({@link AgentNamespace#isReserved}) are refused. Every change saves
+ * one new checkpoint, built from the previous one (same node, input, state and metadata; next version; the previous one
+ * as parent), whose {@link AgentCheckpoint#messageHistory()} is the whole history: nothing is ever deleted and
+ * re-inserted, and a provider with incremental history writes only the new messages. The window, the part of the
+ * history a framework hands to its model, is recorded in the checkpoint's metadata under {@value #WINDOW_METADATA_KEY}
+ * (as ranges of history positions; absent when the window is the whole history). Checkpoints written by
  * {@link dev.agentpersistence.AgentPersistence} for the same agent read as conversations whose window is their whole
  * history, and rollbacks to any of these checkpoints undo the tool calls recorded after it
  * ({@link dev.agentpersistence.RollbackToolRegistry}).
@@ -51,7 +54,9 @@ import java.util.function.Supplier;
  * change is then applied again to the reloaded conversation, at most {@link Builder#maxConflictRetries(int)} more
  * times, then {@link ConversationConflictException}. Appends therefore never lose a message, and each writer's messages
  * keep their order. {@link #replace(Conversation, List)} applies a framework's list to the conversation as the
- * framework read it, so messages other writers added meanwhile are kept.
+ * framework read it, so messages other writers added meanwhile are kept (an append re-applied on a newer head is such a
+ * merge); a replace whose base another writer has since rolled back or rewritten would drop that writer's messages and
+ * is refused with {@link ConversationConflictException}, writing nothing.
  *
  * <p><b>Retention.</b> Every checkpoint holds the whole history, so trimming old checkpoints (for example a
  * {@link dev.agentpersistence.history.RetentionSweeper} with {@code RetentionPolicy.custom().keepLatest(n)}) never
@@ -75,6 +80,7 @@ public final class ConversationStore {
     private final int maxConflictRetries;
     private final Supplier<String> checkpointIds;
     private final String agentIdPrefix;
+    private final AgentNamespace namespace;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
 
     private ConversationStore(Builder builder) {
@@ -83,6 +89,7 @@ public final class ConversationStore {
         this.maxConflictRetries = builder.maxConflictRetries;
         this.checkpointIds = builder.checkpointIds;
         this.agentIdPrefix = builder.agentIdPrefix;
+        this.namespace = builder.namespace;
         for (int i = 0; i < LOCK_STRIPES; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -173,10 +180,37 @@ public final class ConversationStore {
         return storage.deleteCheckpoints(agentId(conversationId));
     }
 
-    /** The agent id the conversation is stored under: the prefix followed by the conversation id. */
+    /**
+     * The agent id the conversation is stored under: the prefix followed by the conversation id, in the namespace when
+     * the store has one.
+     *
+     * @throws dev.agentpersistence.InvalidIdentifierException when the id is not a valid agent id, is too long for the
+     *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
+     */
     public String agentId(String conversationId) {
         Objects.requireNonNull(conversationId, "conversationId");
-        return Identifiers.requireValid(agentIdPrefix + conversationId, "conversation agent id");
+        String localId = agentIdPrefix + conversationId;
+        return namespace == null
+                ? AgentNamespace.requireUnreserved(localId, "conversation agent id")
+                : namespace.agentId(localId, "conversation id");
+    }
+
+    /**
+     * The conversation id stored under {@code agentId}: empty when the agent is not a conversation of this store
+     * (another namespace, another prefix).
+     */
+    public Optional<String> conversationIdOf(String agentId) {
+        Objects.requireNonNull(agentId, "agentId");
+        Optional<String> local = namespace == null
+                ? AgentNamespace.isReserved(agentId) ? Optional.empty() : Optional.of(agentId)
+                : namespace.localId(agentId);
+        return local.filter(id -> id.startsWith(agentIdPrefix) && id.length() > agentIdPrefix.length())
+                .map(id -> id.substring(agentIdPrefix.length()));
+    }
+
+    /** The namespace conversations are stored in; empty when their agent ids carry none. */
+    public Optional<AgentNamespace> namespace() {
+        return Optional.ofNullable(namespace);
     }
 
     /** The storage conversations are kept in. */
@@ -186,8 +220,8 @@ public final class ConversationStore {
 
     @Override
     public String toString() {
-        return "ConversationStore[storage=" + storage + ", agentIdPrefix='" + agentIdPrefix + "', maxConflictRetries="
-                + maxConflictRetries + "]";
+        return "ConversationStore[storage=" + storage + (namespace == null ? "" : ", namespace=" + namespace)
+                + ", agentIdPrefix='" + agentIdPrefix + "', maxConflictRetries=" + maxConflictRetries + "]";
     }
 
     /**
@@ -330,6 +364,7 @@ public final class ConversationStore {
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
         private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
         private String agentIdPrefix = "";
+        private AgentNamespace namespace;
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.storage = storage;
@@ -368,6 +403,23 @@ public final class ConversationStore {
             return this;
         }
 
+        /**
+         * Stores conversations in {@code namespace}: agent id {@code namespace.agentId(prefix + conversationId)}, so
+         * that no conversation id can name an agent of another kind. Default none: the agent id is the prefix followed
+         * by the conversation id, and ids reserved for namespaces are refused.
+         */
+        public Builder namespace(AgentNamespace namespace) {
+            this.namespace = Objects.requireNonNull(namespace, "namespace");
+            return this;
+        }
+
+        /** Stores conversations without a namespace (the default): see {@link #namespace(AgentNamespace)}. */
+        public Builder withoutNamespace() {
+            this.namespace = null;
+            return this;
+        }
+
+        /** The store. */
         public ConversationStore build() {
             return new ConversationStore(this);
         }

@@ -354,4 +354,67 @@ class ConversationStoreTest {
             return delegate.getLatestCheckpoint(agentId, filter);
         }
     }
+
+    @Test
+    void overlappingWindowRangesAreACorruptCheckpointReadWithBoundedAllocation() {
+        var history = new ArrayList<Message>();
+        for (int i = 0; i < 1000; i++) {
+            history.add(Message.user("m" + i));
+        }
+        String ranges = String.join(",", java.util.Collections.nCopies(1400, "0-1000"));
+        assertThat(ranges.length()).isGreaterThan(9_000);
+        storage.saveCheckpoint(
+                "overlap",
+                AgentCheckpoint.builder()
+                        .checkpointId("cp-0")
+                        .agentId("overlap")
+                        .version(0)
+                        .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+                        .nodeId(ConversationStore.NODE_ID)
+                        .messageHistory(history)
+                        .metadata(ConversationStore.WINDOW_METADATA_KEY, ranges)
+                        .build());
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+
+        assertThatThrownBy(() -> store.load("overlap"))
+                .isInstanceOf(dev.agentpersistence.CorruptCheckpointException.class)
+                .hasMessageContaining(ConversationStore.WINDOW_METADATA_KEY)
+                .hasMessageContaining("ascending and disjoint");
+        assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(16L << 20);
+    }
+
+    @Test
+    void aReplaceBuiltFromAConversationAnotherWriterRolledBackIsRefusedAndDropsNothing() {
+        var start = store.append("stale", List.of(Message.system("s"), Message.user("u1")));
+        store.append("stale", Message.assistant("a1"));
+        Conversation base = store.load("stale");
+        // another writer rolls the conversation back and goes on with a message of its own
+        store.rollbackTo(
+                "stale",
+                start.checkpoint().orElseThrow().checkpointId(),
+                dev.agentpersistence.RollbackToolRegistry.EMPTY);
+        var theirs = store.append("stale", Message.user("other"));
+
+        var list = new ArrayList<>(base.messages());
+        list.add(Message.user("u2"));
+        assertThatThrownBy(() -> store.replace(base, list))
+                .isInstanceOf(ConversationConflictException.class)
+                .hasMessageContaining("rolled the conversation back or rewritten it");
+
+        var now = store.load("stale");
+        assertThat(now.version()).isEqualTo(theirs.version());
+        assertThat(now.messages()).extracting(Message::content).containsExactly("s", "u1", "other");
+    }
+
+    @Test
+    void aReplaceAfterTheConversationWasDeletedWritesItAsANewConversation() {
+        store.append("gone", List.of(Message.user("u1")));
+        Conversation base = store.load("gone");
+        store.delete("gone");
+
+        var saved = store.replace(base, List.of(Message.user("u1"), Message.user("u2")));
+
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("u1", "u2");
+    }
 }

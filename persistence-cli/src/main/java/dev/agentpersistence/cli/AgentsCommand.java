@@ -7,8 +7,14 @@ import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.TextTable;
 import picocli.CommandLine.Command;
 
-/** {@code agents}: every agent with its checkpoint count, stored bytes, latest version, node and time. */
-@Command(name = "agents", description = "List the agents: checkpoints, stored size, latest version, node and time.")
+/**
+ * {@code agents}: every agent with its kind (namespace), its checkpoint count, stored bytes, latest version, node and
+ * time.
+ */
+@Command(
+        name = "agents",
+        description = "List the agents: kind (run, journal, langchain4j, …, plain), checkpoints, stored size, "
+                + "latest version, node and time.")
 final class AgentsCommand extends StoreCommand {
 
     @Override
@@ -19,10 +25,11 @@ final class AgentsCommand extends StoreCommand {
         } else if (agents.isEmpty()) {
             out().println("no agents in " + store.description());
         } else {
-            var table = new TextTable("AGENT", "CHECKPOINTS", "SIZE", "LATEST", "NODE", "CREATED");
+            var table = new TextTable("AGENT", "KIND", "CHECKPOINTS", "SIZE", "LATEST", "NODE", "CREATED");
             for (JsonNode agent : agents) {
                 table.row(
                         agent.get("agentId").asText(),
+                        agent.get("kind").asText(),
                         agent.get("checkpoints").asLong(),
                         agent.has("bytes") ? TextTable.bytes(agent.get("bytes").asLong()) : null,
                         text(agent, "latestVersion"),

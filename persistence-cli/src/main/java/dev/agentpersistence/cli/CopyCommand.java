@@ -4,6 +4,7 @@ import dev.agentpersistence.cli.internal.Copier;
 import dev.agentpersistence.cli.internal.Json;
 import dev.agentpersistence.cli.internal.Progress;
 import dev.agentpersistence.cli.internal.Store;
+import dev.agentpersistence.cli.internal.TerminalText;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -110,7 +111,7 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
                         + " checkpoints (counts and SHA-256 per agent)");
             } else {
                 out.println("NOT verified: " + result.mismatches().size() + " agents differ");
-                result.mismatches().forEach(mismatch -> out.println("  " + mismatch));
+                result.mismatches().forEach(mismatch -> out.println("  " + TerminalText.escape(mismatch)));
             }
         }
         out.flush();

@@ -51,10 +51,12 @@ final class ImportCommand extends StoreCommand {
             var json = Json.object();
             json.put("checkpoints", summary.checkpoints());
             json.put("agents", summary.agents());
+            json.put("imported", summary.saved());
+            json.put("alreadyThere", summary.alreadyThere());
             printJson(json);
         } else {
-            out().println("imported " + summary.checkpoints() + " checkpoints of " + summary.agents() + " agents into "
-                    + store.description());
+            out().println("imported " + summary.saved() + " checkpoints of " + summary.agents() + " agents into "
+                    + store.description() + " (" + summary.alreadyThere() + " already there)");
             out().flush();
         }
         return ExitCode.OK;

@@ -1,6 +1,7 @@
 package dev.agentpersistence.cli;
 
 import dev.agentpersistence.cli.internal.Failures;
+import dev.agentpersistence.cli.internal.TerminalText;
 import dev.agentpersistence.redaction.Redactor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -55,14 +56,14 @@ public final class PersistenceCli implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((e, arguments) -> {
-            err.println(NAME + ": " + redactor.redact(e.getMessage()));
+            err.println(NAME + ": " + TerminalText.escape(redactor.redact(e.getMessage())));
             err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             err.flush();
             return ExitCode.USAGE;
         });
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             boolean verbose = cmd.getCommand() instanceof Verbosity command && command.verbose();
-            err.println(NAME + ": " + redactor.redact(Failures.describe(e)));
+            err.println(NAME + ": " + TerminalText.escape(redactor.redact(Failures.describe(e))));
             if (verbose) {
                 var trace = new StringWriter();
                 redactor.redact(e).printStackTrace(new PrintWriter(trace));

@@ -40,7 +40,7 @@ class InspectorInBrowserTest {
             browser.waitFor("main[data-ready=agents]");
             List<String> rows = browser.findAll("#agents tbody tr");
             assertThat(rows).hasSize(2);
-            assertThat(browser.text(rows.get(1))).contains("support", "3", "answer");
+            assertThat(browser.text(rows.get(1))).contains("support", "plain", "3", "answer");
             browser.screenshot(screenshots().resolve("inspector-agents.png"));
 
             browser.click(browser.findAll("a.agent-link").get(1));
@@ -49,6 +49,9 @@ class InspectorInBrowserTest {
             List<String> versions = browser.findAll("#timeline tbody tr");
             assertThat(versions).hasSize(3);
             assertThat(browser.text(versions.get(1))).contains("lookup", "4", "support-cp-1");
+            assertThat(browser.pageText())
+                    .as("the timeline of an agent that is not a pipeline run")
+                    .doesNotContain("null");
 
             browser.click(browser.findAll("a.version-link").get(2));
             browser.waitFor("main[data-ready=checkpoint]");

@@ -28,13 +28,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * therefore be idempotent. Operations the SPI lets a provider leave out ({@code deleteCheckpoints},
  * {@code deleteCheckpointsBefore}, {@code listAgents}, an overridden {@code getCheckpoint} or {@code close}) are
  * detected: their tests are aborted with the reason, so they show as skipped, never as passed. Failures are prefixed
- * with the name of the provider test class, since reports file the inherited groups under the kit's own class names.
+ * with the name of the provider test class, since reports file the inherited groups under the kit's own class names. A
+ * run in which none of the contract groups ran (a runner that does not run {@code @Nested} classes) fails the provider
+ * test class instead of passing.
  *
  * <p>Providers built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) should override
  * {@link #createProvider(StorageSettings)}, which runs the read matrix, and run the kit a second time writing with
  * every layer ({@link KitSettings#everyLayer()}).
  */
-@ExtendWith(ProviderTestNaming.class)
+@ExtendWith({ProviderTestNaming.class, ContractTally.class})
 public abstract class StorageProviderCompatibilityKit {
 
     private final KitSession session = new KitSession(
@@ -306,6 +308,14 @@ public abstract class StorageProviderCompatibilityKit {
     @DisplayName("Read-only: a read-only provider reads everything, writes and creates nothing")
     class ReadOnly extends ReadOnlyContract {
         ReadOnly() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Leases: one live owner per resource, takeover after expiry with a larger fencing token")
+    class Leases extends LeaseContract {
+        Leases() {
             super(StorageProviderCompatibilityKit.this.session);
         }
     }

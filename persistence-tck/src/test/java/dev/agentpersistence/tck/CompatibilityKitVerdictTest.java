@@ -406,6 +406,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
+            Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class),
             Map.entry("ReadOnly", StorageProviderCompatibilityKit.ReadOnly.class));
 
     /** The read-only group's test that needs {@code createProvider(StorageSettings)}. */

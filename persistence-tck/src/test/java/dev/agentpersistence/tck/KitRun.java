@@ -35,6 +35,11 @@ record KitRun(
         return execute(List.of(selectClass(kit)));
     }
 
+    /** Runs only the top-level test method {@code method} of {@code kit}, as a runner blind to nested classes would. */
+    static KitRun ofTopLevelMethod(Class<?> kit, String method) {
+        return execute(List.of(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(kit, method)));
+    }
+
     /** Runs only the given groups of {@code kit}. */
     static KitRun of(Class<? extends StorageProviderCompatibilityKit> kit, List<Class<?>> groups) {
         var selectors = new ArrayList<DiscoverySelector>();

@@ -25,7 +25,9 @@ public final class ProgressPrinter implements PipelineListener {
                     Pipeline.START_NODE_ID.equals(e.resumedAfter())
                             ? "  resumed before the first node (only the input was checkpointed)"
                             : "  resumed after " + e.resumedAfter()
-                                    + ": the nodes up to it are finished and are skipped");
+                                    + ": the nodes up to it are finished and are skipped;\n"
+                                    + "  the workspace is put back as that checkpoint saved it: the half-written "
+                                    + "section of the crashed node is discarded");
         } else if (event instanceof PipelineEvent.NodeStarted e) {
             line(e.node(), "attempt " + e.attempt() + "/" + e.maxAttempts());
         } else if (event instanceof PipelineEvent.ValidationFailed e) {

@@ -61,6 +61,7 @@ class DocumentPipelineDemoTest {
                         "retry 1/3 with this feedback",
                         "CRASH: simulated crash",
                         "resumed after concepts-writer",
+                        "the half-written section of the crashed node is discarded",
                         "nodes run: [visualization-writer], skipped: [overview-writer, concepts-writer]",
                         "passes all 14 postconditions");
         assertThat(text.lines().count()).as("the demo's output stays short").isLessThan(60);

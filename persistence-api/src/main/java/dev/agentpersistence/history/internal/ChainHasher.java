@@ -17,9 +17,10 @@ import java.util.List;
 /**
  * The SHA-256 hash chain over blocks of messages: {@code c(0)} is 32 zero bytes and {@code c(k+1) = SHA-256(c(k) ‖
  * block k)}, each message in the canonical JSON form of {@link JsonCheckpointCodec#writeMessage(JsonGenerator, Message,
- * boolean)}: with its id when ids are stored and the id is not {@linkplain JsonCheckpointCodec#isDerivedMessageId
- * derived}, so a message stored without an id (format 1) hashes alike when written and when read back. {@code c(k)}
- * thus names the first {@code k} blocks exactly, whatever bytes a codec stores them as. Stateless and thread-safe.
+ * boolean)}: with its id when ids are stored and the message has a given one (not none, not one
+ * {@linkplain Message#hasDerivedId() derived} on reading), so a message stored without an id hashes alike when written
+ * and when read back. {@code c(k)} thus names the first {@code k} blocks exactly, whatever bytes a codec stores them
+ * as. Stateless and thread-safe.
  */
 public final class ChainHasher {
     private static final byte[] ORIGIN = new byte[32];
@@ -65,8 +66,7 @@ public final class ChainHasher {
         try (OutputStream out = new DigestOutputStream(OutputStream.nullOutputStream(), sha);
                 JsonGenerator g = json.createGenerator(out)) {
             for (Message message : messages) {
-                JsonCheckpointCodec.writeMessage(
-                        g, message, idsStored && !JsonCheckpointCodec.isDerivedMessageId(message.id()));
+                JsonCheckpointCodec.writeMessage(g, message, idsStored);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not hash messages", e);

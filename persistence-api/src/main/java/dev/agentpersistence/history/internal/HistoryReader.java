@@ -75,7 +75,10 @@ public final class HistoryReader {
         for (int i = 0; i < stored.size(); i++) {
             AgentCheckpoint checkpoint = stored.get(i);
             HistoryDescriptor descriptor = descriptors.get(i);
-            result.add(descriptor == null ? new Assembled(checkpoint, 0, null) : read.assemble(checkpoint, descriptor));
+            Assembled assembled =
+                    descriptor == null ? new Assembled(checkpoint, 0, null) : read.assemble(checkpoint, descriptor);
+            result.add(new Assembled(
+                    DerivedMessageIds.assign(assembled.checkpoint()), assembled.blockSize(), assembled.chain()));
         }
         return result;
     }

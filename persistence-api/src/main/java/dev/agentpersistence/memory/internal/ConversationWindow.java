@@ -47,7 +47,9 @@ public final class ConversationWindow {
     /**
      * Reads the stored form written by {@link #encode()}: {@code null} is the whole history.
      *
-     * @throws IllegalArgumentException when {@code ranges} is malformed or names a position outside the history
+     * @throws IllegalArgumentException when {@code ranges} is malformed, names a position outside the history, or its
+     *     ranges are not ascending and disjoint (as {@link #encode} writes them), so that reading allocates at most one
+     *     position per history message
      */
     public static ConversationWindow decode(String ranges, int historySize) {
         if (ranges == null) {
@@ -57,6 +59,7 @@ public final class ConversationWindow {
             return EMPTY;
         }
         var positions = new ArrayList<Integer>();
+        int end = 0;
         for (String range : ranges.split(",", -1)) {
             int dash = range.indexOf('-');
             if (dash <= 0 || dash == range.length() - 1) {
@@ -74,6 +77,11 @@ public final class ConversationWindow {
                 throw new IllegalArgumentException(
                         "window range '" + range + "' lies outside a history of " + historySize + " messages");
             }
+            if (from < end) {
+                throw new IllegalArgumentException("window range '" + range
+                        + "' overlaps or precedes the range before it; ranges must be ascending and disjoint");
+            }
+            end = to;
             for (int p = from; p < to; p++) {
                 positions.add(p);
             }

@@ -75,35 +75,64 @@ public record CheckpointDiff(
         stateRemoved.forEach(removedKeys::add);
         var changedKeys = state.putArray("changed");
         stateChanged.forEach(changedKeys::add);
+        ObjectNode values = state.putObject("changes");
+        stateChanged.forEach(key -> values.putObject(key)
+                .<ObjectNode>set("from", from.state().get(key))
+                .set("to", to.state().get(key)));
         var metadataKeys = json.putArray("metadataChanged");
         metadataChanged.forEach(metadataKeys::add);
+        ObjectNode metadataValues = json.putObject("metadataChanges");
+        metadataChanged.forEach(key -> metadataValues
+                .putObject(key)
+                .put("from", from.metadata().get(key))
+                .put("to", to.metadata().get(key)));
         return json;
     }
 
-    /** The difference for people. */
+    /**
+     * The difference for people: each changed state key and metadata key with its old and new value, every stored value
+     * escaped for the terminal ({@link TerminalText}).
+     */
     public void print(PrintWriter out) {
-        out.println("agent " + to.agentId() + ": version " + from.version() + " -> " + to.version());
+        out.println("agent " + e(to.agentId()) + ": version " + from.version() + " -> " + to.version());
         out.println("node: "
-                + (nodeChanged()
-                        ? name(from.nodeId()) + " -> " + name(to.nodeId())
-                        : name(to.nodeId()) + " (unchanged)"));
+                + (nodeChanged() ? e(from.nodeId()) + " -> " + e(to.nodeId()) : e(to.nodeId()) + " (unchanged)"));
         out.println("messages: " + added.size() + " added, " + removed.size() + " removed");
         added.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  + ")));
         removed.forEach(m -> out.println(ConversationPrinter.line(m.index(), m.message(), "  - ")));
         out.println("state: " + keys("added", stateAdded) + ", " + keys("removed", stateRemoved) + ", "
                 + keys("changed", stateChanged));
+        stateAdded.forEach(key ->
+                out.println("  + " + e(key) + " = " + e(Json.line(to.state().get(key)))));
+        stateRemoved.forEach(key ->
+                out.println("  - " + e(key) + " = " + e(Json.line(from.state().get(key)))));
+        stateChanged.forEach(key ->
+                out.println("  ~ " + e(key) + ": " + e(Json.line(from.state().get(key))) + " -> "
+                        + e(Json.line(to.state().get(key)))));
         if (!metadataChanged.isEmpty()) {
-            out.println("metadata changed: " + String.join(", ", metadataChanged));
+            out.println("metadata changed: "
+                    + String.join(
+                            ", ",
+                            metadataChanged.stream().map(CheckpointDiff::e).toList()));
+            metadataChanged.forEach(key -> out.println(
+                    "  ~ " + e(key) + ": " + value(from.metadata(), key) + " -> " + value(to.metadata(), key)));
         }
         out.flush();
     }
 
-    private static String keys(String what, Set<String> keys) {
-        return keys.isEmpty() ? "none " + what : what + " " + String.join(", ", keys);
+    private static String value(Map<String, String> metadata, String key) {
+        return metadata.containsKey(key) ? e(metadata.get(key)) : "(none)";
     }
 
-    private static String name(String nodeId) {
-        return nodeId == null ? "-" : nodeId;
+    private static String keys(String what, Set<String> keys) {
+        return keys.isEmpty()
+                ? "none " + what
+                : what + " "
+                        + String.join(", ", keys.stream().map(CheckpointDiff::e).toList());
+    }
+
+    private static String e(String text) {
+        return TerminalText.escape(text);
     }
 
     private static ObjectNode side(AgentCheckpoint checkpoint) {

@@ -21,22 +21,22 @@ public final class ConversationPrinter {
     /** Prints {@code checkpoint}. */
     public static void print(AgentCheckpoint checkpoint, PrintWriter out) {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        out.println("agent    " + checkpoint.agentId());
+        out.println("agent    " + e(checkpoint.agentId()));
         out.println("version  " + checkpoint.version()
                 + (checkpoint.isTombstone() ? " (tombstone: the run finished)" : ""));
-        out.println("id       " + checkpoint.checkpointId());
+        out.println("id       " + e(checkpoint.checkpointId()));
         out.println("created  " + checkpoint.createdAt());
-        out.println("node     " + (checkpoint.nodeId() == null ? "-" : checkpoint.nodeId()));
+        out.println("node     " + e(checkpoint.nodeId()));
         if (checkpoint.parentCheckpointId() != null) {
-            out.println("parent   " + checkpoint.parentCheckpointId());
+            out.println("parent   " + e(checkpoint.parentCheckpointId()));
         }
         if (checkpoint.lastInput() != null) {
-            out.println(
-                    "input    " + (checkpoint.lastInputType() == null ? "" : "(" + checkpoint.lastInputType() + ") ")
-                            + Json.line(checkpoint.lastInput()));
+            out.println("input    "
+                    + (checkpoint.lastInputType() == null ? "" : "(" + e(checkpoint.lastInputType()) + ") ")
+                    + e(Json.line(checkpoint.lastInput())));
         }
-        checkpoint.metadata().forEach((key, value) -> out.println("meta     " + key + " = " + value));
-        checkpoint.state().forEach((key, value) -> out.println("state    " + key + " = " + Json.line(value)));
+        checkpoint.metadata().forEach((key, value) -> out.println("meta     " + e(key) + " = " + e(value)));
+        checkpoint.state().forEach((key, value) -> out.println("state    " + e(key) + " = " + e(Json.line(value))));
         out.println();
         print(checkpoint.messageHistory(), 0, out);
         out.flush();
@@ -81,19 +81,19 @@ public final class ConversationPrinter {
         var text =
                 new StringBuilder(indent).append('[').append(index).append("] ").append(String.format("%-11s ", role));
         if (message.toolCall() != null) {
-            text.append(message.toolCall().toolName())
+            text.append(e(message.toolCall().toolName()))
                     .append(' ')
-                    .append(Json.line(message.toolCall().arguments()))
+                    .append(e(Json.line(message.toolCall().arguments())))
                     .append("  (call ")
-                    .append(message.toolCall().id())
+                    .append(e(message.toolCall().id()))
                     .append(')');
             if (!message.content().isEmpty()) {
                 text.append(' ').append(escape(message.content()));
             }
         } else if (message.role() == Message.Role.TOOL_RESULT) {
-            text.append(message.metadata().getOrDefault(Message.TOOL_NAME, "?"))
+            text.append(e(message.metadata().getOrDefault(Message.TOOL_NAME, "?")))
                     .append(" (call ")
-                    .append(message.metadata().getOrDefault(Message.TOOL_CALL_ID, "?"))
+                    .append(e(message.metadata().getOrDefault(Message.TOOL_CALL_ID, "?")))
                     .append("): ")
                     .append(escape(message.content()));
         } else {
@@ -104,8 +104,8 @@ public final class ConversationPrinter {
                 text.append("  [")
                         .append(media.kind().toString().toLowerCase(java.util.Locale.ROOT))
                         .append(' ')
-                        .append(media.mimeType() == null ? "" : media.mimeType())
-                        .append(media.url() != null ? " " + media.url() : " " + media.size() + " bytes")
+                        .append(media.mimeType() == null ? "" : e(media.mimeType()))
+                        .append(media.url() != null ? " " + e(media.url()) : " " + media.size() + " bytes")
                         .append(']');
             }
         }
@@ -113,6 +113,10 @@ public final class ConversationPrinter {
     }
 
     private static String escape(String content) {
-        return content.replace("\r", "").replace("\n", "\\n");
+        return TerminalText.escape(content.replace("\r\n", "\n"));
+    }
+
+    private static String e(String text) {
+        return TerminalText.escape(text);
     }
 }

@@ -6,8 +6,9 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.cli.ExitCode;
 import dev.agentpersistence.codec.CheckpointLocation;
-import java.io.BufferedReader;
+import dev.agentpersistence.codec.CodecSettings;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.Objects;
@@ -20,19 +21,37 @@ import java.util.Set;
  * checkpoints before it are saved.
  */
 public final class Importer {
-    /** What was read and saved. */
-    public record Summary(long checkpoints, long agents) {}
+    /**
+     * What was read and saved.
+     *
+     * @param checkpoints the checkpoint lines of the file
+     * @param agents the agents they belong to
+     * @param alreadyThere the checkpoints the store already held (left alone)
+     */
+    public record Summary(long checkpoints, long agents, long alreadyThere) {
+        /** The checkpoints this import saved. */
+        public long saved() {
+            return checkpoints - alreadyThere;
+        }
+    }
+
+    /** Room for a checkpoint line's envelope besides the checkpoint. */
+    private static final long ENVELOPE = 64 * 1024;
 
     private Importer() {}
 
     /**
-     * Imports from {@code in} (named {@code source} in errors) into {@code store}.
+     * Imports from {@code in} (named {@code source} in errors) into {@code store}. No line longer than the store's
+     * largest checkpoint ({@link CodecSettings#MAX_CHECKPOINT_SIZE}) and its envelope is held in memory.
      *
-     * @throws CliException when the file is not in the format, is newer, or does not end as its end line says
+     * @throws CliException when the file is not in the format, is newer, has a line longer than that, or does not end
+     *     as its end line says
      */
-    public static Summary importFrom(BufferedReader in, String source, Store store, Progress progress) {
+    public static Summary importFrom(Reader in, String source, Store store, Progress progress) {
         Objects.requireNonNull(in, "in");
         Objects.requireNonNull(store, "store");
+        var lines = new BoundedLines(in, CodecSettings.MAX_CHECKPOINT_SIZE.read(store.config()) + ENVELOPE, source);
+        long alreadyThere = 0;
         var digest = new Digest();
         Set<String> agents = new HashSet<>();
         long count = 0;
@@ -41,8 +60,8 @@ public final class Importer {
         progress.start("checkpoints imported", -1);
         try {
             String line;
-            while ((line = in.readLine()) != null) {
-                lineNumber++;
+            while ((line = lines.next()) != null) {
+                lineNumber = lines.lineNumber();
                 if (line.isBlank()) {
                     continue;
                 }
@@ -65,6 +84,11 @@ public final class Importer {
                                                 .path("checkpointId")
                                                 .asText("?"),
                                         source + " line " + lineNumber));
+                        if (store.provider()
+                                .getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId())
+                                .isPresent()) {
+                            alreadyThere++;
+                        }
                         store.provider().saveCheckpoint(checkpoint.agentId(), checkpoint);
                         digest.addLine(line);
                         agents.add(checkpoint.agentId());
@@ -85,7 +109,7 @@ public final class Importer {
             throw CliException.usage(source + " is empty: no export header");
         }
         checkEnd(end, count, digest, source);
-        return new Summary(count, agents.size());
+        return new Summary(count, agents.size(), alreadyThere);
     }
 
     private static JsonNode parse(String line, String source, long lineNumber) {

@@ -1,28 +1,28 @@
 package dev.agentpersistence.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.cli.ExitCode;
+import dev.agentpersistence.cli.internal.LoopbackHttpServer.Request;
+import dev.agentpersistence.cli.internal.LoopbackHttpServer.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The read-only web inspector: the JDK's HTTP server on 127.0.0.1, serving the static page ({@code index.html},
- * {@code app.js}, {@code style.css} from the jar) and a small JSON API over one store. Only {@code GET}; requests whose
- * {@code Host} is not this loopback address are refused (so a web page elsewhere cannot reach it through DNS
- * rebinding).
+ * The read-only web inspector: a small HTTP server on 127.0.0.1 ({@link LoopbackHttpServer}: a bounded pool of workers,
+ * each request read within a deadline), serving the static page ({@code index.html}, {@code app.js}, {@code style.css}
+ * from the jar) and a small JSON API over one store. Only {@code GET}; requests whose {@code Host} is not this loopback
+ * address are refused (so a web page elsewhere cannot reach it through DNS rebinding), and so are requests a browser
+ * marks as coming from another site ({@code Origin}, {@code Sec-Fetch-Site}) with 403.
  *
  * <table>
  *   <caption>API</caption>
@@ -40,12 +40,14 @@ public final class InspectorServer implements AutoCloseable {
     private static final Map<String, String> STATIC =
             Map.of("/", "index.html", "/index.html", "index.html", "/app.js", "app.js", "/style.css", "style.css");
 
-    private final Store store;
-    private final HttpServer server;
+    private static final int WORKERS = 8;
+    private static final Duration REQUEST_DEADLINE = Duration.ofSeconds(10);
 
-    private InspectorServer(Store store, HttpServer server) {
+    private final Store store;
+    private LoopbackHttpServer server;
+
+    private InspectorServer(Store store) {
         this.store = store;
-        this.server = server;
     }
 
     /**
@@ -57,11 +59,9 @@ public final class InspectorServer implements AutoCloseable {
         if (port < 0 || port > 65_535) {
             throw CliException.usage("--port must be 0 to 65535 but was " + port);
         }
+        var inspector = new InspectorServer(store);
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
-            var inspector = new InspectorServer(store, server);
-            server.createContext("/", inspector::handle);
-            server.start();
+            inspector.server = LoopbackHttpServer.start(port, WORKERS, REQUEST_DEADLINE, inspector::handle);
             return inspector;
         } catch (IOException e) {
             throw new CliException(ExitCode.USAGE, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
@@ -70,43 +70,63 @@ public final class InspectorServer implements AutoCloseable {
 
     /** Where the inspector is, e.g. {@code http://127.0.0.1:8080/}. */
     public URI uri() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+        return URI.create("http://127.0.0.1:" + server.port() + "/");
     }
 
     /** Stops serving (the store is not closed). */
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-            exchange.getResponseHeaders().set("Cache-Control", "no-store");
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                exchange.getResponseHeaders().set("Allow", "GET");
-                send(exchange, 405, "application/json", error("only GET: the inspector is read-only"));
-                return;
-            }
-            if (!isLocalHost(exchange.getRequestHeaders().getFirst("Host"))) {
-                send(exchange, 403, "application/json", error("unexpected Host header"));
-                return;
-            }
-            String path = exchange.getRequestURI().getPath();
-            if (STATIC.containsKey(path)) {
-                sendStatic(exchange, STATIC.get(path));
-            } else if (path.startsWith("/api/")) {
-                sendApi(
-                        exchange,
-                        path.substring("/api/".length()),
-                        exchange.getRequestURI().getRawQuery());
-            } else {
-                send(exchange, 404, "application/json", error("no page " + path));
-            }
+    private Response handle(Request request) {
+        var headers = new LinkedHashMap<String, String>();
+        headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("Cache-Control", "no-store");
+        if (!"GET".equals(request.method())) {
+            headers.put("Allow", "GET");
+            return json(405, headers, error("only GET: the inspector is read-only"));
         }
+        if (!isLocalHost(request.header("Host"))) {
+            return json(403, headers, error("unexpected Host header"));
+        }
+        if (isCrossSite(request)) {
+            return json(403, headers, error("a request from another site: the inspector answers its own page only"));
+        }
+        URI target;
+        try {
+            target = URI.create(request.target());
+        } catch (IllegalArgumentException e) {
+            return json(400, headers, error("malformed request target"));
+        }
+        String path = target.getPath() == null ? "" : target.getPath();
+        if (STATIC.containsKey(path)) {
+            return sendStatic(headers, STATIC.get(path));
+        } else if (path.startsWith("/api/")) {
+            return sendApi(headers, path.substring("/api/".length()), target.getRawQuery());
+        }
+        return json(404, headers, error("no page " + path));
     }
 
-    private void sendApi(HttpExchange exchange, String call, String rawQuery) throws IOException {
+    /**
+     * Whether a browser says the request comes from a page of another origin: an {@code Origin} other than this
+     * inspector's, or {@code Sec-Fetch-Site} {@code cross-site} or {@code same-site}.
+     */
+    private boolean isCrossSite(Request request) {
+        String origin = request.header("Origin");
+        if (origin != null && !isLocalOrigin(origin)) {
+            return true;
+        }
+        String site = request.header("Sec-Fetch-Site");
+        return site != null && (site.equalsIgnoreCase("cross-site") || site.equalsIgnoreCase("same-site"));
+    }
+
+    private boolean isLocalOrigin(String origin) {
+        String lower = origin.toLowerCase(Locale.ROOT);
+        return lower.startsWith("http://") && isLocalHost(lower.substring("http://".length()));
+    }
+
+    private Response sendApi(Map<String, String> headers, String call, String rawQuery) {
         JsonNode answer;
         int status = 200;
         try {
@@ -134,31 +154,29 @@ public final class InspectorServer implements AutoCloseable {
             };
             answer = Json.object().put("error", store.redact(Failures.describe(e)));
         }
-        send(exchange, status, "application/json", Json.line(answer).getBytes(StandardCharsets.UTF_8));
+        return json(status, headers, Json.line(answer).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void sendStatic(HttpExchange exchange, String name) throws IOException {
+    private static Response sendStatic(Map<String, String> headers, String name) {
         try (InputStream in = InspectorServer.class.getResourceAsStream(WEB + name)) {
             if (in == null) {
-                send(exchange, 404, "application/json", error("missing resource " + name));
-                return;
+                return json(404, headers, error("missing resource " + name));
             }
             String type = name.endsWith(".html")
                     ? "text/html; charset=utf-8"
                     : name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
-            exchange.getResponseHeaders()
-                    .set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
-            send(exchange, 200, type, in.readAllBytes());
+            headers.put("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+            headers.put("Content-Type", type);
+            return new Response(200, Map.copyOf(headers), in.readAllBytes());
+        } catch (IOException e) {
+            return json(500, headers, error("cannot read resource " + name));
         }
     }
 
-    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
-        exchange.getResponseHeaders()
-                .set("Content-Type", type.startsWith("application/json") ? "application/json; charset=utf-8" : type);
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+    private static Response json(int status, Map<String, String> headers, byte[] body) {
+        var all = new LinkedHashMap<>(headers);
+        all.put("Content-Type", "application/json; charset=utf-8");
+        return new Response(status, all, body);
     }
 
     private static byte[] error(String message) {
@@ -169,7 +187,7 @@ public final class InspectorServer implements AutoCloseable {
         if (host == null) {
             return false;
         }
-        int port = server.getAddress().getPort();
+        int port = server.port();
         String lower = host.toLowerCase(Locale.ROOT);
         return lower.equals("127.0.0.1:" + port) || lower.equals("localhost:" + port);
     }

@@ -3,6 +3,7 @@ package dev.agentpersistence.cli.internal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.cli.CliException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,8 +18,9 @@ public final class Reports {
     private Reports() {}
 
     /**
-     * Every agent: {@code agentId}, {@code checkpoints}, {@code bytes} (when known), and its latest checkpoint's
-     * version, node and time.
+     * Every agent: {@code agentId}, {@code kind} (its {@link AgentNamespace}: {@code run}, {@code journal},
+     * {@code langchain4j}, …, or {@code plain} for an id given without one), {@code checkpoints}, {@code bytes} (when
+     * known), and its latest checkpoint's version, node and time.
      */
     public static ArrayNode agents(Store store) {
         ArrayNode json = Json.array();
@@ -27,6 +29,7 @@ public final class Reports {
             AgentCheckpoint latest = store.latest(agentId).orElse(null);
             ObjectNode agent = json.addObject();
             agent.put("agentId", agentId);
+            agent.put("kind", kind(agentId));
             agent.put("checkpoints", footprint.checkpoints());
             if (footprint.bytes() >= 0) {
                 agent.put("bytes", footprint.bytes());
@@ -38,6 +41,11 @@ public final class Reports {
             }
         }
         return json;
+    }
+
+    /** The kind of agent an id names: its namespace's name, or {@code plain}. */
+    public static String kind(String agentId) {
+        return AgentNamespace.containing(agentId).map(AgentNamespace::name).orElse("plain");
     }
 
     /**

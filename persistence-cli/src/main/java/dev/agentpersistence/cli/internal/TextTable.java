@@ -82,6 +82,6 @@ public final class TextTable {
     }
 
     private static String oneLine(String text) {
-        return text.replaceAll("[\\r\\n\\t]+", " ");
+        return TerminalText.oneLine(text);
     }
 }

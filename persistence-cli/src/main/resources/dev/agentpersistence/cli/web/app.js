@@ -53,8 +53,9 @@ function setCrumbs(...links) {
   crumbs.replaceChildren(el('a', { href: '#/' }, 'Agents'), ...links.flatMap(link => [' / ', link]));
 }
 
+// Absent parts (null, undefined) are left out: replaceChildren would insert them as the text "null".
 function show(name, ...content) {
-  view.replaceChildren(...content);
+  view.replaceChildren(...content.filter(part => part !== null && part !== undefined));
   view.dataset.ready = name;
 }
 
@@ -64,9 +65,10 @@ async function agentsPage() {
   const max = Math.max(1, ...agents.map(agent => agent.bytes || 0));
   show('agents', el('h1', {}, 'Agents'), agents.length === 0 ? el('p', {}, 'No agents in this store.') :
     el('table', { id: 'agents' },
-      el('thead', {}, el('tr', {}, ['Agent', 'Checkpoints', 'Size', '', 'Latest', 'Node', 'Created'].map(h => el('th', {}, h)))),
+      el('thead', {}, el('tr', {}, ['Agent', 'Kind', 'Checkpoints', 'Size', '', 'Latest', 'Node', 'Created'].map(h => el('th', {}, h)))),
       el('tbody', {}, agents.map(agent => el('tr', {},
         el('td', {}, el('a', { href: agentHash(agent.agentId), class: 'agent-link' }, agent.agentId)),
+        el('td', { class: 'kind' }, agent.kind || 'plain'),
         el('td', { class: 'num' }, agent.checkpoints),
         el('td', { class: 'num' }, bytes(agent.bytes)),
         el('td', {}, bar((agent.bytes || 0) / max)),

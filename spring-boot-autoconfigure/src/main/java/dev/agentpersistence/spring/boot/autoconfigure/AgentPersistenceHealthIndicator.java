@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -16,8 +17,11 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * UP when the store answers a cheap round trip within the timeout:
  * {@link dev.agentpersistence.storage.StorageShell#checkHealth()} for the built-in providers, reading the latest
  * checkpoint of a probe agent for others. DOWN with the exception's message (credentials already hidden by the library,
- * and hidden again here), or with the timeout. The check runs on its own daemon thread, so a hung store never holds the
- * caller longer than the timeout.
+ * and hidden again here), or with the timeout and the last failure seen. The check runs on its own daemon thread, so a
+ * hung store never holds the caller longer than the timeout; a check still running is waited for again by the next call
+ * rather than started twice, and when it fails after its caller stopped waiting (a store that is down can take longer
+ * than the timeout to refuse: a pool's connection timeout), its failure is reported from then on, so the reason names
+ * the cause and not only the wait.
  */
 public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     /** The agent whose latest checkpoint a provider without {@code checkHealth} is asked for. */
@@ -32,6 +36,8 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     private final PersistenceStorageProvider<?> provider;
     private final String providerName;
     private final Duration timeout;
+    private final AtomicReference<CompletableFuture<Void>> running = new AtomicReference<>();
+    private final AtomicReference<String> lastFailure = new AtomicReference<>();
 
     /** Checks {@code provider}, waiting at most {@code timeout}. */
     public AgentPersistenceHealthIndicator(PersistenceStorageProvider<?> provider, Duration timeout) {
@@ -42,19 +48,33 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        CompletableFuture<Void> check = CompletableFuture.runAsync(this::probe, DAEMON_THREAD);
+        CompletableFuture<Void> check =
+                running.updateAndGet(current -> current != null && !current.isDone() ? current : start());
         try {
             check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return Health.up().withDetail("provider", providerName).build();
         } catch (ExecutionException e) {
             return down(describe(e.getCause()));
         } catch (TimeoutException e) {
-            check.cancel(true);
-            return down("no answer within " + StarterSettings.HEALTH_TIMEOUT.show(timeout));
+            String last = lastFailure.get();
+            return down("no answer within " + StarterSettings.HEALTH_TIMEOUT.show(timeout)
+                    + (last == null ? "" : "; the last check failed with " + last));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return down("interrupted while waiting for the store");
         }
+    }
+
+    private CompletableFuture<Void> start() {
+        CompletableFuture<Void> check = CompletableFuture.runAsync(this::probe, DAEMON_THREAD);
+        check.whenComplete((ok, failure) -> lastFailure.set(failure == null ? null : describe(unwrap(failure))));
+        return check;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
     }
 
     private void probe() {

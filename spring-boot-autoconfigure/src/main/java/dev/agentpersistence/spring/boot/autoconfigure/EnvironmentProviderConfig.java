@@ -17,8 +17,8 @@ import org.springframework.core.env.Environment;
 /**
  * Reads the {@code agent.persistence.*} settings from a Spring {@link Environment} into a {@link ProviderConfig}. The
  * keys are those the library declares ({@link Setting}s of every provider factory on the class path,
- * {@link StorageSettings#SETTINGS}, {@link StarterSettings#SETTINGS} and {@value ProviderConfig#PROVIDER}), so there is
- * no second list of keys to keep in step.
+ * {@link StorageSettings#SETTINGS}, {@link StarterSettings#SETTINGS}, which holds {@value ProviderConfig#PROVIDER}), so
+ * there is no second list of keys to keep in step.
  *
  * <p>Each key is bound with Spring's relaxed names ({@code table-prefix}, {@code tablePrefix},
  * {@code AGENT_PERSISTENCE_JDBC_TABLEPREFIX}), then, when unset, looked up under the library's own environment variable
@@ -34,8 +34,6 @@ public final class EnvironmentProviderConfig {
     public static ProviderConfig from(Environment environment, ClassLoader classLoader) {
         Binder binder = Binder.get(environment);
         var values = new LinkedHashMap<String, String>();
-        read(binder, environment, ProviderConfig.PROVIDER, false)
-                .ifPresent(v -> values.put(ProviderConfig.PROVIDER, v));
         for (Setting<?> setting : settings(classLoader)) {
             boolean list = setting.type().startsWith(LIST_TYPE);
             read(binder, environment, setting.key(), list).ifPresent(v -> values.put(setting.key(), v));

@@ -10,6 +10,13 @@ import java.util.List;
  * documented and listed in configuration metadata the same way.
  */
 public final class StarterSettings {
+    /** Which provider the starter opens, by its registered name; unset: the only one on the class path. */
+    public static final Setting<String> PROVIDER = Setting.text(
+            dev.agentpersistence.spi.ProviderConfig.PROVIDER,
+            null,
+            "The storage provider to open, by name (inmemory, file, jdbc, redis, s3, or a custom provider's name); "
+                    + "unset: the only provider on the class path.");
+
     /** How long the health indicator waits for the store before reporting DOWN. */
     public static final Setting<Duration> HEALTH_TIMEOUT = Setting.duration(
             "agent.persistence.health.timeout",
@@ -28,7 +35,7 @@ public final class StarterSettings {
 
     /** Every setting of this module. */
     public static final List<Setting<?>> SETTINGS =
-            List.of(HEALTH_TIMEOUT, RETENTION_KEEP_LATEST, RETENTION_MAX_AGE, RETENTION_INTERVAL);
+            List.of(PROVIDER, HEALTH_TIMEOUT, RETENTION_KEEP_LATEST, RETENTION_MAX_AGE, RETENTION_INTERVAL);
 
     private StarterSettings() {}
 }

@@ -63,6 +63,32 @@ class ActuatorTest {
     }
 
     @Test
+    void aStoreThatFailsAfterTheTimeoutIsReportedWithItsCauseNotOnlyTheWait() throws Exception {
+        var calls = new java.util.concurrent.atomic.AtomicInteger();
+        var refusing = new Unanswering(() -> {
+            calls.incrementAndGet();
+            try {
+                Thread.sleep(600); // like a pool waiting its connection timeout before giving up
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new StorageUnavailableException(
+                    "Connection to 127.0.0.1:5432 refused", new java.net.ConnectException("Connection refused"));
+        });
+        var indicator = new AgentPersistenceHealthIndicator(refusing, Duration.ofMillis(200));
+        assertThat((String) indicator.health().getDetails().get("error")).startsWith("no answer within");
+        assertThat((String) indicator.health().getDetails().get("error"))
+                .as("a check still running is waited for again, not started twice")
+                .startsWith("no answer within");
+        assertThat(calls).hasValue(1);
+        Thread.sleep(600);
+        Health health = indicator.health();
+        assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+        assertThat((String) health.getDetails().get("error"))
+                .contains("the last check failed with", "Connection to 127.0.0.1:5432 refused");
+    }
+
+    @Test
     void healthIsDownWhenTheStoreDoesNotAnswerWithinTheTimeout() {
         var hanging = new Unanswering(() -> {
             try {

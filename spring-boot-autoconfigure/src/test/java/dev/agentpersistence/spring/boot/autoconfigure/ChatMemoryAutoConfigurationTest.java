@@ -39,7 +39,8 @@ class ChatMemoryAutoConfigurationTest {
             context.getBean(ChatMemory.class).add("order-42", new UserMessage("Where is my parcel?"));
 
             var storage = context.getBean(PersistenceStorageProvider.class);
-            assertThat(storage.listAgents()).contains(AgentPersistenceChatMemoryRepository.DEFAULT_PREFIX + "order-42");
+            assertThat(storage.listAgents())
+                    .contains(AgentPersistenceChatMemoryRepository.NAMESPACE.agentId("order-42"));
             assertThat(context.getBean(ChatMemoryRepository.class).findConversationIds())
                     .containsExactly("order-42");
         });
@@ -63,7 +64,7 @@ class ChatMemoryAutoConfigurationTest {
                 .run(context -> {
                     context.getBean(ChatMemoryRepository.class).saveAll("c", List.of(new UserMessage("hi")));
                     assertThat(own.listAgents())
-                            .containsExactly(AgentPersistenceChatMemoryRepository.DEFAULT_PREFIX + "c");
+                            .containsExactly(AgentPersistenceChatMemoryRepository.NAMESPACE.agentId("c"));
                 });
     }
 

@@ -64,6 +64,19 @@ class EnvironmentProviderConfigTest {
     }
 
     @Test
+    void theProviderKeyHasConfigurationMetadata() throws Exception {
+        String metadata = java.nio.file.Files.readString(
+                Path.of("src/main/resources/META-INF/spring-configuration-metadata.json"));
+        assertThat(metadata).contains("\"name\" : \"agent.persistence.provider\"");
+        assertThat(StarterSettings.SETTINGS).contains(StarterSettings.PROVIDER);
+        assertThat(EnvironmentProviderConfig.from(
+                                environment(Map.of("agent.persistence.provider", "inmemory")),
+                                getClass().getClassLoader())
+                        .get(ProviderConfig.PROVIDER))
+                .contains("inmemory");
+    }
+
+    @Test
     void configurationMetadataMatchesTheDeclarations() throws Exception {
         var file = Path.of("src/main/resources/META-INF/spring-configuration-metadata.json");
         String expected =
