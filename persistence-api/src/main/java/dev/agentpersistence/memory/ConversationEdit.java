@@ -32,7 +32,8 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
      * messages that other writers added or kept stay, so concurrent changes never drop each other's messages. A base
      * the current history no longer extends (the conversation was rolled back or deleted and written again since) is
      * stale: applying the list would evict the other writer's messages, so the change is refused; after a deletion that
-     * left nothing stored, the list is written as a new conversation.
+     * left nothing stored, the list is written as a new conversation. The window's head is aligned when the edit is
+     * saved ({@link #aligned}).
      *
      * @throws ConversationConflictException when {@code base} is stale and {@code current} holds messages
      */
@@ -62,8 +63,7 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
                 .minus(evicted)
                 .plus(keptWindow)
                 .plus(ConversationWindow.range(size, size + appended.size()));
-        boolean evicts = !current.window().minus(window).equals(ConversationWindow.empty());
-        return new ConversationEdit(appended, evicts ? alignHead(current.history(), appended, window) : window);
+        return new ConversationEdit(appended, window);
     }
 
     /** Whether the edit changes nothing in {@code current}. */
@@ -94,15 +94,27 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         return -1;
     }
 
-    private static ConversationWindow alignHead(
-            List<Message> history, List<Message> appended, ConversationWindow window) {
-        var messages = new java.util.ArrayList<Message>(window.size());
-        for (int i = 0; i < window.size(); i++) {
-            int position = window.position(i);
-            messages.add(position < history.size() ? history.get(position) : appended.get(position - history.size()));
+    /**
+     * This edit with its window's head aligned by {@link WindowRule} over the history it grows from {@code history}.
+     */
+    ConversationEdit aligned(List<Message> history) {
+        var grown = new java.util.ArrayList<Message>(history.size() + appended.size());
+        grown.addAll(history);
+        grown.addAll(appended);
+        return new ConversationEdit(appended, alignHead(grown, window));
+    }
+
+    /**
+     * {@code window} over {@code history} without the messages {@link WindowRule#alignHead} drops from its head: the
+     * one place the rule is applied, to every window saved and read.
+     */
+    static ConversationWindow alignHead(List<Message> history, ConversationWindow window) {
+        List<Message> messages = window.select(history);
+        int orphaned = WindowRule.orphanedHeadLength(messages);
+        if (orphaned == 0) {
+            return window;
         }
         int pinned = WindowRule.leadingSystemMessages(messages);
-        int orphaned = WindowRule.orphanedHeadLength(messages);
         return window.withoutIndexes(pinned, pinned + orphaned);
     }
 }
