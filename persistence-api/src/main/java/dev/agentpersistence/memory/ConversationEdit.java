@@ -43,19 +43,13 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
             throw ConversationConflictException.staleBase(current.conversationId(), base.version(), current.version());
         }
         Conversation from = extendsBase ? base : current;
-        List<Message> baseWindow = from.messages();
-        int[] kept = new int[messages.size()];
-        int matched = 0;
-        int next = 0;
-        for (Message message : messages) {
-            int found = indexOfSameContent(baseWindow, message, next);
-            if (found < 0) {
-                break;
-            }
-            kept[matched++] = from.window().position(found);
-            next = found + 1;
+        int[] keptIndexes = keptIndexes(from.messages(), messages);
+        int matched = keptIndexes.length;
+        int[] kept = new int[matched];
+        for (int i = 0; i < matched; i++) {
+            kept[i] = from.window().position(keptIndexes[i]);
         }
-        ConversationWindow keptWindow = ConversationWindow.of(Arrays.copyOf(kept, matched));
+        ConversationWindow keptWindow = ConversationWindow.of(kept);
         ConversationWindow evicted = from.window().minus(keptWindow);
         List<Message> appended = messages.subList(matched, messages.size());
         int size = current.history().size();
@@ -79,6 +73,48 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
         for (int i = 0; i < base.window().size(); i++) {
             int p = base.window().position(i);
             if (!current.history().get(p).equals(base.history().get(p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The indexes in {@code window} of the longest leading part of {@code messages} found in it in order, by content:
+     * the messages a replace keeps.
+     */
+    private static int[] keptIndexes(List<Message> window, List<Message> messages) {
+        int[] kept = new int[messages.size()];
+        int matched = 0;
+        int next = 0;
+        for (Message message : messages) {
+            int found = indexOfSameContent(window, message, next);
+            if (found < 0) {
+                break;
+            }
+            kept[matched++] = found;
+            next = found + 1;
+        }
+        return Arrays.copyOf(kept, matched);
+    }
+
+    /**
+     * Whether the messages of {@code window} that a replace by {@code messages} drops (system messages aside) all come
+     * before the first non-system message it keeps.
+     */
+    static boolean dropsOnlyTheHead(List<Message> window, List<Message> messages) {
+        int[] kept = keptIndexes(window, messages);
+        int k = 0;
+        while (k < kept.length && window.get(kept[k]).role() == Message.Role.SYSTEM) {
+            k++;
+        }
+        if (k == kept.length) {
+            return true;
+        }
+        for (int i = kept[k] + 1, next = k + 1; i < window.size(); i++) {
+            if (next < kept.length && kept[next] == i) {
+                next++;
+            } else if (window.get(i).role() != Message.Role.SYSTEM) {
                 return false;
             }
         }
