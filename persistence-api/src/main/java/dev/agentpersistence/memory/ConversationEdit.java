@@ -2,6 +2,7 @@ package dev.agentpersistence.memory;
 
 import dev.agentpersistence.Message;
 import dev.agentpersistence.memory.internal.ConversationWindow;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -134,9 +135,18 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
      * This edit with its window's head aligned by {@link WindowRule} over the history it grows from {@code history}.
      */
     ConversationEdit aligned(List<Message> history) {
-        var grown = new java.util.ArrayList<Message>(history.size() + appended.size());
-        grown.addAll(history);
-        grown.addAll(appended);
+        int size = history.size();
+        List<Message> grown = new AbstractList<>() { // a view: nothing is copied
+                    @Override
+                    public Message get(int index) {
+                        return index < size ? history.get(index) : appended.get(index - size);
+                    }
+
+                    @Override
+                    public int size() {
+                        return size + appended.size();
+                    }
+                };
         return new ConversationEdit(appended, alignHead(grown, window));
     }
 
@@ -145,7 +155,17 @@ record ConversationEdit(List<Message> appended, ConversationWindow window) {
      * one place the rule is applied, to every window saved and read.
      */
     static ConversationWindow alignHead(List<Message> history, ConversationWindow window) {
-        List<Message> messages = window.select(history);
+        List<Message> messages = new AbstractList<>() { // a view: the rule looks at the head only
+                    @Override
+                    public Message get(int index) {
+                        return history.get(window.position(index));
+                    }
+
+                    @Override
+                    public int size() {
+                        return window.size();
+                    }
+                };
         int orphaned = WindowRule.orphanedHeadLength(messages);
         if (orphaned == 0) {
             return window;
