@@ -26,10 +26,11 @@ import java.util.TreeSet;
  *
  * <p>Each artifact is an agent whose checkpoints are its versions (checkpoint version {@code n} is artifact version
  * {@code n}; the {@link Part} is the checkpoint's state entry {@value #PART_KEY}, as ADK's JSON): session artifacts
- * under {@code adk/artifact/<app>/<user>/<session>/<file>}, and artifacts whose file name starts with {@code user:}
- * under {@code adk/user-artifact/<app>/<user>/<file>}, shared by all the user's sessions. Saving the same file from
- * several writers gives each save its own version (a save that lost a race takes the next one). Parts are stored like
- * any checkpoint, so the provider's limits, compression and encryption apply.
+ * under {@code @adk/artifact/<app>/<user>/<session>/<file>}, and artifacts whose file name starts with {@code user:}
+ * under {@code @adk/user-artifact/<app>/<user>/<file>}, shared by all the user's sessions (in the namespace
+ * {@code adk}; {@link Builder#withoutNamespace()} keeps a store written before namespaces, {@code adk/artifact/...}, in
+ * use). Saving the same file from several writers gives each save its own version (a save that lost a race takes the
+ * next one). Parts are stored like any checkpoint, so the provider's limits, compression and encryption apply.
  *
  * <p>Every method does its work when called and reports failures through the returned reactive type. Thread-safe; it
  * does not own the storage.
@@ -42,10 +43,18 @@ public final class AgentPersistenceArtifactService implements BaseArtifactServic
 
     private final PersistenceStorageProvider<CheckpointFilter> storage;
     private final Clock clock;
+    private final AdkIds ids;
 
-    private AgentPersistenceArtifactService(PersistenceStorageProvider<CheckpointFilter> storage, Clock clock) {
+    private AgentPersistenceArtifactService(
+            PersistenceStorageProvider<CheckpointFilter> storage, Clock clock, AdkIds ids) {
         this.storage = storage;
         this.clock = clock;
+        this.ids = ids;
+    }
+
+    /** A builder over {@code storage}. */
+    public static Builder builder(PersistenceStorageProvider<CheckpointFilter> storage) {
+        return new Builder(Objects.requireNonNull(storage, "storage"));
     }
 
     /** A service over {@code storage}. */
@@ -56,8 +65,7 @@ public final class AgentPersistenceArtifactService implements BaseArtifactServic
     /** A service over {@code storage} whose checkpoints are stamped by {@code clock}. */
     public static AgentPersistenceArtifactService of(
             PersistenceStorageProvider<CheckpointFilter> storage, Clock clock) {
-        return new AgentPersistenceArtifactService(
-                Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(clock, "clock"));
+        return builder(storage).clock(clock).build();
     }
 
     /** Stores {@code artifact} as the file's next version and returns that version (0 for the first). */
@@ -111,8 +119,8 @@ public final class AgentPersistenceArtifactService implements BaseArtifactServic
     @Override
     public Single<ListArtifactsResponse> listArtifactKeys(String appName, String userId, String sessionId) {
         try {
-            String sessionPrefix = AdkIds.artifactsOf(appName, userId, sessionId);
-            String userPrefix = AdkIds.userArtifactsOf(appName, userId);
+            String sessionPrefix = ids.artifactsOf(appName, userId, sessionId);
+            String userPrefix = ids.userArtifactsOf(appName, userId);
             var names = new TreeSet<String>();
             for (String agentId : storage.listAgents()) {
                 if (agentId.startsWith(sessionPrefix)) {
@@ -156,17 +164,48 @@ public final class AgentPersistenceArtifactService implements BaseArtifactServic
 
     @Override
     public String toString() {
-        return "AgentPersistenceArtifactService[" + storage + "]";
+        return "AgentPersistenceArtifactService[" + storage + ", " + ids + "]";
     }
 
-    private static String agentId(String appName, String userId, String sessionId, String filename) {
+    /** Builds {@link AgentPersistenceArtifactService}s. */
+    public static final class Builder {
+        private final PersistenceStorageProvider<CheckpointFilter> storage;
+        private Clock clock = Clock.systemUTC();
+        private boolean namespaced = true;
+
+        private Builder(PersistenceStorageProvider<CheckpointFilter> storage) {
+            this.storage = storage;
+        }
+
+        /** The clock checkpoints are stamped with; default UTC system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Stores artifacts as versions before namespaces did ({@code adk/artifact/...}, {@code adk/user-artifact/...}),
+         * to keep reading and writing a store they wrote.
+         */
+        public Builder withoutNamespace() {
+            this.namespaced = false;
+            return this;
+        }
+
+        /** The service. */
+        public AgentPersistenceArtifactService build() {
+            return new AgentPersistenceArtifactService(storage, clock, AdkIds.of(namespaced));
+        }
+    }
+
+    private String agentId(String appName, String userId, String sessionId, String filename) {
         Objects.requireNonNull(appName, "appName");
         Objects.requireNonNull(userId, "userId");
         Objects.requireNonNull(filename, "filename");
         if (filename.startsWith(USER_PREFIX)) {
-            return AdkIds.userArtifact(appName, userId, filename);
+            return ids.userArtifact(appName, userId, filename);
         }
-        return AdkIds.artifact(appName, userId, Objects.requireNonNull(sessionId, "sessionId"), filename);
+        return ids.artifact(appName, userId, Objects.requireNonNull(sessionId, "sessionId"), filename);
     }
 
     private static Part part(AgentCheckpoint checkpoint) {

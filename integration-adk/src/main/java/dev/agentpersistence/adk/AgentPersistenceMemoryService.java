@@ -30,10 +30,11 @@ import java.util.regex.Pattern;
  * {@code InMemoryMemoryService} does.
  *
  * <p>{@link #addSessionToMemory} stores the session's events that have content parts as a new checkpoint of the agent
- * {@code adk/memory/<app>/<user>/<session>} (adding a session again replaces what memory holds of it; earlier
- * checkpoints stay as history). {@link #searchMemory} reads the newest checkpoint of each of the user's memorised
- * sessions, in agent id order, and returns the events sharing a word with the query: the query is lower-cased and split
- * at whitespace, an event's words are the runs of ASCII letters of its text parts, lower-cased. At most
+ * {@code @adk/memory/<app>/<user>/<session>} (in the namespace {@code adk}; {@link Builder#withoutNamespace()} keeps a
+ * store written before namespaces, {@code adk/memory/...}, in use; adding a session again replaces what memory holds of
+ * it; earlier checkpoints stay as history). {@link #searchMemory} reads the newest checkpoint of each of the user's
+ * memorised sessions, in agent id order, and returns the events sharing a word with the query: the query is lower-cased
+ * and split at whitespace, an event's words are the runs of ASCII letters of its text parts, lower-cased. At most
  * {@link #maxResults()} entries are returned (a scan bounded by that limit: it stops at the limit). A memory entry's
  * timestamp is written as {@code InMemoryMemoryService} writes it ({@code Instant.ofEpochSecond} of the event's
  * timestamp).
@@ -50,11 +51,19 @@ public final class AgentPersistenceMemoryService implements BaseMemoryService {
     private final PersistenceStorageProvider<?> storage;
     private final Clock clock;
     private final int maxResults;
+    private final AdkIds ids;
 
-    private AgentPersistenceMemoryService(PersistenceStorageProvider<?> storage, Clock clock, int maxResults) {
+    private AgentPersistenceMemoryService(
+            PersistenceStorageProvider<?> storage, Clock clock, int maxResults, AdkIds ids) {
         this.storage = storage;
         this.clock = clock;
         this.maxResults = maxResults;
+        this.ids = ids;
+    }
+
+    /** A builder over {@code storage}. */
+    public static Builder builder(PersistenceStorageProvider<?> storage) {
+        return new Builder(Objects.requireNonNull(storage, "storage"));
     }
 
     /** A service over {@code storage} returning at most {@value #DEFAULT_MAX_RESULTS} entries per search. */
@@ -66,11 +75,7 @@ public final class AgentPersistenceMemoryService implements BaseMemoryService {
      * A service over {@code storage} stamping checkpoints with {@code clock} and returning at most {@code maxResults}.
      */
     public static AgentPersistenceMemoryService of(PersistenceStorageProvider<?> storage, Clock clock, int maxResults) {
-        if (maxResults < 1) {
-            throw new IllegalArgumentException("maxResults must be >= 1 but was " + maxResults);
-        }
-        return new AgentPersistenceMemoryService(
-                Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(clock, "clock"), maxResults);
+        return builder(storage).clock(clock).maxResults(maxResults).build();
     }
 
     /** The most entries a search returns. */
@@ -83,7 +88,7 @@ public final class AgentPersistenceMemoryService implements BaseMemoryService {
     public Completable addSessionToMemory(Session session) {
         Objects.requireNonNull(session, "session");
         try {
-            String agentId = AdkIds.memory(session.appName(), session.userId(), session.id());
+            String agentId = ids.memory(session.appName(), session.userId(), session.id());
             var records = new ArrayList<Message>();
             for (Event event : session.events()) {
                 boolean hasParts = event.content()
@@ -115,7 +120,7 @@ public final class AgentPersistenceMemoryService implements BaseMemoryService {
         Objects.requireNonNull(query, "query");
         try {
             Set<String> queryWords = Set.of(query.toLowerCase(Locale.ROOT).split("\\s+"));
-            String prefix = AdkIds.memoriesOf(appName, userId);
+            String prefix = ids.memoriesOf(appName, userId);
             List<MemoryEntry> found = new ArrayList<>();
             for (String agentId : storage.listAgents()) {
                 if (!agentId.startsWith(prefix)) {
@@ -148,7 +153,51 @@ public final class AgentPersistenceMemoryService implements BaseMemoryService {
 
     @Override
     public String toString() {
-        return "AgentPersistenceMemoryService[" + storage + ", maxResults=" + maxResults + "]";
+        return "AgentPersistenceMemoryService[" + storage + ", " + ids + ", maxResults=" + maxResults + "]";
+    }
+
+    /** Builds {@link AgentPersistenceMemoryService}s. */
+    public static final class Builder {
+        private final PersistenceStorageProvider<?> storage;
+        private Clock clock = Clock.systemUTC();
+        private int maxResults = DEFAULT_MAX_RESULTS;
+        private boolean namespaced = true;
+
+        private Builder(PersistenceStorageProvider<?> storage) {
+            this.storage = storage;
+        }
+
+        /** The clock checkpoints are stamped with; default UTC system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How many entries a search returns at most; default
+         * {@value AgentPersistenceMemoryService#DEFAULT_MAX_RESULTS}.
+         */
+        public Builder maxResults(int maxResults) {
+            if (maxResults < 1) {
+                throw new IllegalArgumentException("maxResults must be >= 1 but was " + maxResults);
+            }
+            this.maxResults = maxResults;
+            return this;
+        }
+
+        /**
+         * Stores memorised sessions as versions before namespaces did ({@code adk/memory/...}), to keep reading and
+         * writing a store they wrote.
+         */
+        public Builder withoutNamespace() {
+            this.namespaced = false;
+            return this;
+        }
+
+        /** The service. */
+        public AgentPersistenceMemoryService build() {
+            return new AgentPersistenceMemoryService(storage, clock, maxResults, AdkIds.of(namespaced));
+        }
     }
 
     private static SearchMemoryResponse response(List<MemoryEntry> entries) {

@@ -36,11 +36,13 @@ import java.util.function.Supplier;
  * {@code app:}/{@code user:} state survive the process and are shared by every service over the same storage.
  *
  * <p><b>Stored form.</b> A session is a conversation of a {@link ConversationStore} under the agent id
- * {@code adk/session/<app>/<user>/<session>}: its first message is the creation record (creation time and initial
+ * {@code @adk/session/<app>/<user>/<session>}: its first message is the creation record (creation time and initial
  * state), each appended event one more message holding the event's JSON. {@link #appendEvent} appends, it never
- * rewrites the session. App state lives under {@code adk/app-state/<app>} and user state under
- * {@code adk/user-state/<app>/<user>}, each as a list of deltas. ADK ids are escaped so that any id is stored and no id
- * of one kind names an agent of another.
+ * rewrites the session. App state lives under {@code @adk/app-state/<app>} and user state under
+ * {@code @adk/user-state/<app>/<user>}, each as a list of deltas. Every id is in the namespace {@code adk}, so no id
+ * given to the facade or another kind of agent names an ADK agent; ADK ids are escaped so that any id is stored and no
+ * id of one kind names an agent of another. A store written before namespaces ({@code adk/session/...}) stays readable
+ * and writable with {@link Builder#withoutNamespace()}.
  *
  * <p><b>State.</b> Deltas are applied with the prefix rules of ADK's {@code InMemorySessionService}: {@code app:} keys
  * go to the app's shared state, {@code user:} keys to the user's, other keys to the session; a read merges the current
@@ -63,14 +65,16 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
     private final SharedState shared;
     private final Clock clock;
     private final Supplier<String> sessionIds;
+    private final AdkIds ids;
 
     private AgentPersistenceSessionService(Builder builder) {
         this.storage = builder.storage;
         this.clock = builder.clock;
         this.sessionIds = builder.sessionIds;
-        this.conversations = ConversationStore.builder(builder.storage)
-                .clock(builder.clock)
-                .maxConflictRetries(builder.maxConflictRetries)
+        this.ids = AdkIds.of(builder.namespaced);
+        this.conversations = ids.configure(ConversationStore.builder(builder.storage)
+                        .clock(builder.clock)
+                        .maxConflictRetries(builder.maxConflictRetries))
                 .build();
         this.shared = new SharedState(conversations);
     }
@@ -106,7 +110,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
                 .filter(s -> !s.isEmpty())
                 .orElseGet(sessionIds);
         try {
-            String agentId = AdkIds.session(appName, userId, id);
+            String agentId = ids.session(appName, userId, id);
             Instant now = clock.instant();
             var initial = state == null ? new ConcurrentHashMap<String, Object>() : new ConcurrentHashMap<>(state);
             if (storage.getLatestCheckpoint(agentId).isPresent()) {
@@ -178,7 +182,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         Objects.requireNonNull(appName, "appName cannot be null");
         Objects.requireNonNull(userId, "userId cannot be null");
         try {
-            String prefix = AdkIds.sessionsOf(appName, userId);
+            String prefix = ids.sessionsOf(appName, userId);
             var sessions = new ArrayList<Session>();
             for (String agentId : storage.listAgents()) {
                 if (!agentId.startsWith(prefix)) {
@@ -204,7 +208,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         Objects.requireNonNull(userId, "userId cannot be null");
         Objects.requireNonNull(sessionId, "sessionId cannot be null");
         try {
-            conversations.delete(AdkIds.session(appName, userId, sessionId));
+            conversations.delete(AdkIds.sessionConversation(appName, userId, sessionId));
             return Completable.complete();
         } catch (RuntimeException e) {
             return Completable.error(e);
@@ -247,12 +251,12 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         String appName = session.appName();
         String userId = session.userId();
         try {
-            String agentId = AdkIds.session(appName, userId, session.id());
-            if (conversations.load(agentId).checkpoint().isEmpty()) {
+            String conversationId = AdkIds.sessionConversation(appName, userId, session.id());
+            if (conversations.load(conversationId).checkpoint().isEmpty()) {
                 throw new SessionNotFoundException("ADK session '" + session.id() + "' of user '" + userId
                         + "' in app '" + appName + "' is not stored");
             }
-            conversations.append(agentId, AdkRecords.event(event));
+            conversations.append(conversationId, AdkRecords.event(event));
             Map<String, Object> delta =
                     event.actions() == null ? null : event.actions().stateDelta();
             shared.apply(appName, userId, delta);
@@ -283,12 +287,13 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
 
     @Override
     public String toString() {
-        return "AgentPersistenceSessionService[" + storage + "]";
+        return "AgentPersistenceSessionService[" + storage + ", " + ids + "]";
     }
 
     private Optional<StoredSession> load(String appName, String userId, String sessionId) {
-        String agentId = AdkIds.session(appName, userId, sessionId);
-        var conversation = conversations.load(agentId);
+        String conversationId = AdkIds.sessionConversation(appName, userId, sessionId);
+        String agentId = conversations.agentId(conversationId);
+        var conversation = conversations.load(conversationId);
         return conversation.checkpoint().isEmpty()
                 ? Optional.empty()
                 : Optional.of(StoredSession.of(conversation, agentId));
@@ -312,9 +317,20 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         private Clock clock = Clock.systemUTC();
         private Supplier<String> sessionIds = () -> UUID.randomUUID().toString();
         private int maxConflictRetries = ConversationStore.DEFAULT_MAX_CONFLICT_RETRIES;
+        private boolean namespaced = true;
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.storage = storage;
+        }
+
+        /**
+         * Stores sessions and shared state as versions before namespaces did ({@code adk/session/...},
+         * {@code adk/app-state/...}, {@code adk/user-state/...}), to keep reading and writing a store they wrote. Such
+         * ids can be written by any plain id given to the facade.
+         */
+        public Builder withoutNamespace() {
+            this.namespaced = false;
+            return this;
         }
 
         /** The clock creation times and checkpoints are stamped with; default UTC system clock. */
@@ -341,6 +357,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
             return this;
         }
 
+        /** The service. */
         public AgentPersistenceSessionService build() {
             return new AgentPersistenceSessionService(this);
         }

@@ -3,6 +3,7 @@ package dev.agentpersistence.adk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.InvalidIdentifierException;
 import dev.agentpersistence.adk.internal.AdkIds;
@@ -40,7 +41,7 @@ class AdkIdsTest {
         var agentIds = new HashSet<String>();
         for (String app : IDS.subList(0, 11)) {
             for (String user : IDS.subList(0, 11)) {
-                String agentId = AdkIds.session(app, user, "s");
+                String agentId = AdkIds.NAMESPACED.session(app, user, "s");
                 assertThat(Identifiers.isValid(agentId)).as(agentId).isTrue();
                 agentIds.add(agentId);
             }
@@ -49,21 +50,27 @@ class AdkIdsTest {
     }
 
     @Test
-    void kindsNeverShareAnAgentId() {
-        var agentIds = List.of(
-                AdkIds.session("a", "u", "s"),
-                AdkIds.appState("a"),
-                AdkIds.userState("a", "u"),
-                AdkIds.artifact("a", "u", "s", "f"),
-                AdkIds.userArtifact("a", "u", "user:f"),
-                AdkIds.memory("a", "u", "s"));
-        assertThat(new HashSet<>(agentIds)).hasSize(agentIds.size());
-        assertThat(agentIds).allSatisfy(id -> assertThat(id).startsWith(AdkIds.ROOT));
+    void kindsNeverShareAnAgentIdAndLiveInTheNamespace() {
+        for (AdkIds ids : List.of(AdkIds.NAMESPACED, AdkIds.LEGACY)) {
+            var agentIds = List.of(
+                    ids.session("a", "u", "s"),
+                    ids.appState("a"),
+                    ids.userState("a", "u"),
+                    ids.artifact("a", "u", "s", "f"),
+                    ids.userArtifact("a", "u", "user:f"),
+                    ids.memory("a", "u", "s"));
+            assertThat(new HashSet<>(agentIds)).hasSize(agentIds.size());
+            assertThat(agentIds).allSatisfy(id -> assertThat(id).startsWith(ids.root()));
+        }
+        assertThat(AdkIds.NAMESPACED.session("a", "u", "s")).isEqualTo("@adk/session/a/u/s");
+        assertThat(AdkIds.LEGACY.session("a", "u", "s")).isEqualTo("adk/session/a/u/s");
+        assertThat(AgentNamespace.containing(AdkIds.NAMESPACED.memory("a", "u", "s")))
+                .contains(AdkIds.NAMESPACE);
     }
 
     @Test
     void anIdTooLongForTheStoreIsATypedError() {
-        assertThatThrownBy(() -> AdkIds.session("app", "user", "x".repeat(300)))
+        assertThatThrownBy(() -> AdkIds.NAMESPACED.session("app", "user", "x".repeat(300)))
                 .isInstanceOf(InvalidIdentifierException.class);
     }
 }

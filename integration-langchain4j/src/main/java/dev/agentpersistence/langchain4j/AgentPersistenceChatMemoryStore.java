@@ -20,11 +20,11 @@ import java.util.Objects;
  * stays readable and writable with {@link Builder#withoutNamespace()}. {@link #updateMessages} stores only what is new:
  * the messages the memory still holds are recognised in the stored window and stay where they are, evicted ones leave
  * the window but stay in the history, and the new tail is appended, in one atomic save (with incremental history, only
- * the new messages are written). Concurrent updates of one memory id never lose a message: each update applies to what
- * its thread read ({@link ReadThenReplace}), and a save that lost a race is applied again to the reloaded conversation.
- * Every LangChain4j message type reads back equal ({@link LangChain4jMessages}); tool execution requests are stored as
- * {@code TOOL_CALL} messages, so the tool calls an AI Service executes can be undone with
- * {@link ConversationStore#rollbackTo}.
+ * the new messages are written). Concurrent updates of one memory id never lose a message: each update applies to the
+ * version it was built from, among those served to any thread ({@link ReadThenReplace}), and a save that lost a race is
+ * applied again to the reloaded conversation. Every LangChain4j message type reads back equal
+ * ({@link LangChain4jMessages}); tool execution requests are stored as {@code TOOL_CALL} messages, so the tool calls an
+ * AI Service executes can be undone with {@link ConversationStore#rollbackTo}.
  *
  * <p>{@link #deleteMessages} (what {@code ChatMemory.clear()} calls) deletes the conversation's checkpoints; built with
  * {@link #keepingHistory(ConversationStore)} it only empties the window. Thread-safe.

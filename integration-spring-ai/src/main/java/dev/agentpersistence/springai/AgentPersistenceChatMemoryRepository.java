@@ -18,13 +18,14 @@ import org.springframework.ai.chat.messages.Message;
  *
  * <h2>Saving</h2>
  *
- * {@link #saveAll} never deletes and re-inserts: it compares the list with what this thread last read of the
- * conversation ({@link ReadThenReplace}), keeps what is unchanged, evicts from the window what the list dropped (as
- * {@link MessageWindowChatMemory} does) and appends the new tail, all in one atomic save; with incremental history only
- * the new messages are written. Evicted messages stay in the conversation's stored history. When another writer
- * (thread, process) saved in between, the change is applied again to the conversation as it is then, so concurrent
- * writers never lose each other's messages; after {@link ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES} lost races it
- * throws {@link ConversationConflictException}. A list equal to the stored window writes nothing.
+ * {@link #saveAll} never deletes and re-inserts: it compares the list with the version of the conversation it was built
+ * from, among those served to any thread ({@link ReadThenReplace}), keeps what is unchanged, evicts from the window
+ * what the list dropped (as {@link MessageWindowChatMemory} does) and appends the new tail, all in one atomic save;
+ * with incremental history only the new messages are written. Evicted messages stay in the conversation's stored
+ * history. When another writer (thread, process) saved in between, the change is applied again to the conversation as
+ * it is then, so concurrent writers never lose each other's messages; after
+ * {@link ConversationStore#DEFAULT_MAX_CONFLICT_RETRIES} lost races it throws {@link ConversationConflictException}. A
+ * list equal to the stored window writes nothing.
  *
  * <h2>Mapping</h2>
  *

@@ -47,7 +47,8 @@ import java.util.function.Supplier;
  * List)} takes the whole window from a framework that hands over its complete list: the longest leading part of the
  * list found in order in the stored window is kept (compared by content, so ids need not survive the framework), other
  * stored window messages are evicted from the window (they stay in the history), and the rest of the list is appended.
- * When a save evicts messages, the window's head is aligned by {@link WindowRule}.
+ * The window's head is aligned by {@link WindowRule} in every save and every read, so a window never starts with an
+ * orphaned tool result, whatever a framework hands over or an earlier version stored.
  *
  * <p><b>Concurrency.</b> Each change is one atomic save. Writers in this store take turns per conversation; writers
  * elsewhere (other stores, other processes) are detected by the storage ({@link CheckpointConflictException}): the
@@ -266,7 +267,7 @@ public final class ConversationStore {
     private Conversation save(String conversationId, Function<Conversation, ConversationEdit> change) {
         String agentId = agentId(conversationId);
         return saveNext(conversationId, current -> {
-            var edit = change.apply(current);
+            var edit = change.apply(current).aligned(current.history());
             return edit.changesNothing(current)
                     ? Optional.empty()
                     : Optional.of(nextCheckpoint(agentId, current, edit));
@@ -322,7 +323,8 @@ public final class ConversationStore {
                     e.getMessage(),
                     e);
         }
-        return new Conversation(conversationId, checkpoint, checkpoint.messageHistory(), window);
+        var history = checkpoint.messageHistory();
+        return new Conversation(conversationId, checkpoint, history, ConversationEdit.alignHead(history, window));
     }
 
     private AgentCheckpoint nextCheckpoint(String agentId, Conversation current, ConversationEdit edit) {

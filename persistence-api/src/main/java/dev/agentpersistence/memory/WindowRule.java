@@ -21,7 +21,9 @@ import java.util.Objects;
  * </ul>
  *
  * A tool call at the very end of the window, followed only by tool calls and results, is pending (its tool has not run
- * yet) and stays. {@link ConversationStore} applies the rule whenever a save evicts messages from a window.
+ * yet) and stays. {@link ConversationStore} applies the rule to every window it saves (appends and replaces alike) and
+ * to every window it reads, so a window stored unaligned (by an earlier version, or by a framework that evicted a call
+ * and then handed over its result alone) is read aligned too.
  */
 public final class WindowRule {
     private WindowRule() {}

@@ -167,6 +167,58 @@ class ConversationStoreTest {
     }
 
     @Test
+    void anAppendThatWouldHeadTheWindowWithAnOrphanedToolResultAlignsIt() {
+        var call = Message.toolCall(new ToolCall("call-1", "lookup", IntNode.valueOf(1)));
+        store.append("c6", List.of(Message.system("s"), Message.user("find 1"), call));
+        store.replace("c6", List.of(Message.system("s"))); // a window of 1 evicted the call
+
+        var appended = store.append("c6", Message.toolResult("call-1", "lookup", "found"));
+
+        assertThat(appended.messages()).extracting(Message::content).containsExactly("s");
+        assertThat(appended.history()).extracting(Message::role).endsWith(Message.Role.TOOL_RESULT);
+        assertThat(storage.getLatestCheckpoint("c6").orElseThrow().metadata())
+                .containsEntry(ConversationStore.WINDOW_METADATA_KEY, "0-1");
+        var next = store.append("c6", Message.user("thanks"));
+        assertThat(next.messages()).extracting(Message::content).containsExactly("s", "thanks");
+    }
+
+    @Test
+    void aFirstAppendStartingWithAToolResultKeepsOnlyTheSystemMessageInTheWindow() {
+        var saved = store.append("c7", List.of(Message.system("s"), Message.toolResult("call-9", "lookup", "found")));
+
+        assertThat(saved.messages()).extracting(Message::content).containsExactly("s");
+        assertThat(store.load("c7").messages()).extracting(Message::content).containsExactly("s");
+    }
+
+    @Test
+    void aWindowStoredWithAnOrphanedHeadReadsAligned() {
+        var call = Message.toolCall(new ToolCall("call-1", "lookup", IntNode.valueOf(1)));
+        storage.saveCheckpoint(
+                "old",
+                AgentCheckpoint.builder()
+                        .checkpointId("cp-0")
+                        .agentId("old")
+                        .version(0)
+                        .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+                        .nodeId(ConversationStore.NODE_ID)
+                        .messageHistory(List.of(
+                                Message.system("s"),
+                                Message.user("find 1"),
+                                call,
+                                Message.toolResult("call-1", "lookup", "found"),
+                                Message.assistant("found it")))
+                        .metadata(ConversationStore.WINDOW_METADATA_KEY, "0-1,3-5")
+                        .build());
+
+        var read = store.load("old");
+
+        assertThat(read.messages()).extracting(Message::content).containsExactly("s", "found it");
+        assertThat(read.history()).hasSize(5);
+        // the framework hands back what it read: nothing to write
+        assertThat(store.replace(read, read.messages()).version()).isZero();
+    }
+
+    @Test
     void aListSharingNothingWithTheWindowReplacesIt() {
         store.append("c6", List.of(Message.user("old"), Message.assistant("old answer")));
         var fresh = List.of(Message.user("new"));

@@ -24,12 +24,12 @@ public final class SharedState {
 
     /** The shared state of {@code app}, keys without their prefix. */
     public Map<String, Object> app(String app) {
-        return read(AdkIds.appState(app));
+        return read(AdkIds.appStateConversation(app));
     }
 
     /** The shared state of {@code user} in {@code app}, keys without their prefix. */
     public Map<String, Object> user(String app, String user) {
-        return read(AdkIds.userState(app, user));
+        return read(AdkIds.userStateConversation(app, user));
     }
 
     /** Adds the current shared state of the app and the user to {@code state}, with the keys' prefixes. */
@@ -43,11 +43,11 @@ public final class SharedState {
         if (stateDelta == null || stateDelta.isEmpty()) {
             return;
         }
-        store(AdkIds.appState(app), stateDelta, State.APP_PREFIX);
-        store(AdkIds.userState(app, user), stateDelta, State.USER_PREFIX);
+        store(AdkIds.appStateConversation(app), stateDelta, State.APP_PREFIX);
+        store(AdkIds.userStateConversation(app, user), stateDelta, State.USER_PREFIX);
     }
 
-    private void store(String agentId, Map<String, Object> stateDelta, String prefix) {
+    private void store(String conversationId, Map<String, Object> stateDelta, String prefix) {
         var set = new LinkedHashMap<String, Object>();
         List<String> removed = new ArrayList<>();
         stateDelta.forEach((key, value) -> {
@@ -61,13 +61,14 @@ public final class SharedState {
             }
         });
         if (!set.isEmpty() || !removed.isEmpty()) {
-            conversations.append(agentId, AdkRecords.delta(set, removed));
+            conversations.append(conversationId, AdkRecords.delta(set, removed));
         }
     }
 
-    private Map<String, Object> read(String agentId) {
+    private Map<String, Object> read(String conversationId) {
         var state = new LinkedHashMap<String, Object>();
-        for (Message record : conversations.load(agentId).history()) {
+        String agentId = conversations.agentId(conversationId);
+        for (Message record : conversations.load(conversationId).history()) {
             if (AdkRecords.DELTA.equals(AdkRecords.kind(record))) {
                 AdkRecords.applyDelta(record, state, agentId);
             }

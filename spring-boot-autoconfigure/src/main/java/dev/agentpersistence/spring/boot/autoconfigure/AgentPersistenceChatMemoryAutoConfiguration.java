@@ -13,8 +13,11 @@ import org.springframework.context.annotation.Conditional;
 /**
  * Spring AI chat memory in the application's storage provider: when Spring AI and {@code agent-persistence-spring-ai}
  * are on the class path, a {@link ChatMemoryRepository} over the {@link PersistenceStorageProvider} bean
- * ({@link AgentPersistenceChatMemoryRepository}, conversation ids stored as agent ids
- * {@value AgentPersistenceChatMemoryRepository#DEFAULT_PREFIX}{@code <id>}). It runs before Spring AI's own chat memory
+ * ({@link AgentPersistenceChatMemoryRepository}: conversation {@code <id>} stored as agent {@code @spring-ai/<id>}, in
+ * the namespace {@link AgentPersistenceChatMemoryRepository#NAMESPACE}, so no conversation id can name another kind of
+ * agent). A store written before namespaces (agent ids {@value AgentPersistenceChatMemoryRepository#DEFAULT_PREFIX}
+ * {@code <id>}) is read and written by a {@code ChatMemoryRepository} bean of the application's own, built with
+ * {@link AgentPersistenceChatMemoryRepository.Builder#withoutNamespace()}. It runs before Spring AI's own chat memory
  * auto-configuration, so Spring AI's {@code ChatMemory} beans use it instead of the in-memory repository. It backs off
  * when the application defines a {@code ChatMemoryRepository}, and when the provider is the no-op one (nothing would be
  * remembered).
