@@ -130,6 +130,15 @@ public interface StorageBackend extends AutoCloseable {
     /** Where a record is or would be stored (a path, a table row, a key), for error messages; never a secret. */
     String location(String agentId, String checkpointId);
 
+    /**
+     * What and where the store is, for people (health details, info, the command line): its kind and its address with
+     * credentials hidden, e.g. {@code "PostgreSQL (table agent_checkpoints) at jdbc:postgresql://db:5432/agents"};
+     * never a secret. The default is the backend's class name.
+     */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
+
     /** Releases connections and files. Called once by the shell; the default holds nothing to release. */
     @Override
     default void close() {}

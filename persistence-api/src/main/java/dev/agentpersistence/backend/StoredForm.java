@@ -20,6 +20,9 @@ public interface StoredForm {
     /** The name the provider's observations are tagged with ({@code provider}), e.g. {@code jdbc}. */
     String providerName();
 
+    /** What and where the store is, credentials hidden ({@link StorageBackend#describe()}). */
+    String description();
+
     /**
      * The agent's stored documents matching {@code filter}'s versions and limit, ascending by version, as stored
      * (undecoded). Attribute fields of the filter other than versions and limit are ignored.

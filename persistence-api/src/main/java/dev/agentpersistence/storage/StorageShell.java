@@ -572,6 +572,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
 
         @Override
+        public String description() {
+            return backend.describe();
+        }
+
+        @Override
         public List<StoredDocument> documents(String agentId, CheckpointFilter filter) {
             requireOpen();
             StorageChecks.requireAgentId(agentId);

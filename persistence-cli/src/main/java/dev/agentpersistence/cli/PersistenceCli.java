@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
             ImportCommand.class,
             CopyCommand.class,
             ServeCommand.class,
+            RunsCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class PersistenceCli implements Runnable {

@@ -217,6 +217,11 @@ public final class FileStorageBackend implements StorageBackend {
     }
 
     @Override
+    public String describe() {
+        return "files under " + root;
+    }
+
+    @Override
     public String location(String agentId, String checkpointId) {
         return "file of checkpoint '" + checkpointId + "' of agent '" + agentId + "' under " + root;
     }

@@ -108,6 +108,11 @@ public final class InMemoryStorageBackend implements StorageBackend {
     public void checkHealth() {}
 
     @Override
+    public String describe() {
+        return "the heap of this JVM";
+    }
+
+    @Override
     public String location(String agentId, String checkpointId) {
         return "heap record '" + checkpointId + "' of agent '" + agentId + "'";
     }

@@ -156,6 +156,11 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     /** The same text for every row; built again only when the endpoint became known (an application's data source). */
     @Override
+    public String describe() {
+        return database.dialectName() + " (table " + database.tables().checkpoints() + ") at " + database.endpoint();
+    }
+
+    @Override
     public String location(String agentId, String checkpointId) {
         String endpoint = database.endpoint();
         Location known = location;

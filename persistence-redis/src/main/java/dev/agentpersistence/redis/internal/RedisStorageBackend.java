@@ -110,6 +110,11 @@ public final class RedisStorageBackend implements StorageBackend {
     }
 
     @Override
+    public String describe() {
+        return "redis at " + description;
+    }
+
+    @Override
     public String location(String agentId, String checkpointId) {
         return errors.endpoint() + ", checkpoint '" + checkpointId + "' of agent '" + agentId + "'";
     }

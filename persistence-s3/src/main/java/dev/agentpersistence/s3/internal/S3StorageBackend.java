@@ -127,6 +127,11 @@ public final class S3StorageBackend implements StorageBackend {
     }
 
     @Override
+    public String describe() {
+        return "s3 at " + description;
+    }
+
+    @Override
     public String location(String agentId, String checkpointId) {
         return description + ", checkpoint '" + checkpointId + "' of agent '" + agentId + "'";
     }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,6 +36,7 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
 
     private final PersistenceStorageProvider<?> provider;
     private final String providerName;
+    private final String store;
     private final Duration timeout;
     private final AtomicReference<CompletableFuture<Void>> running = new AtomicReference<>();
     private final AtomicReference<String> lastFailure = new AtomicReference<>();
@@ -43,6 +45,7 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     public AgentPersistenceHealthIndicator(PersistenceStorageProvider<?> provider, Duration timeout) {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.providerName = StorageProviderBeans.name(provider);
+        this.store = provider.storedForm().map(StoredForm::description).orElse(null);
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
@@ -52,7 +55,7 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
                 running.updateAndGet(current -> current != null && !current.isDone() ? current : start());
         try {
             check.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return Health.up().withDetail("provider", providerName).build();
+            return details(Health.up()).build();
         } catch (ExecutionException e) {
             return down(describe(e.getCause()));
         } catch (TimeoutException e) {
@@ -82,10 +85,16 @@ public final class AgentPersistenceHealthIndicator implements HealthIndicator {
     }
 
     private Health down(String error) {
-        return Health.down()
-                .withDetail("provider", providerName)
-                .withDetail("error", error)
-                .build();
+        return details(Health.down()).withDetail("error", error).build();
+    }
+
+    /** The provider's name and, for a storage shell, what and where its store is (credentials hidden). */
+    private Health.Builder details(Health.Builder health) {
+        health.withDetail("provider", providerName);
+        if (store != null) {
+            health.withDetail("store", ProviderConfig.redact(store));
+        }
+        return health;
     }
 
     private static String describe(Throwable failure) {

@@ -3,6 +3,7 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.backend.WrittenForm;
+import dev.agentpersistence.spi.ProviderConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +36,7 @@ public final class AgentPersistenceInfoContributor implements InfoContributor {
         details.put("providerClass", provider.getClass().getName());
         Optional<StoredForm> form = provider.storedForm();
         if (form.isPresent()) {
+            details.put("store", ProviderConfig.redact(form.get().description()));
             WrittenForm writes = form.get().writes();
             details.put(
                     "layers",

@@ -8,6 +8,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
+import dev.agentpersistence.tck.TestServices;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -121,8 +122,34 @@ class ActuatorTest {
                     .containsEntry("provider", "inmemory")
                     .containsEntry("providerClass", "dev.agentpersistence.storage.StorageShell")
                     .containsEntry("incrementalHistory", true)
-                    .containsEntry("layers", Map.of("compression", true, "checksum", true, "encryption", false));
+                    .containsEntry("layers", Map.of("compression", true, "checksum", true, "encryption", false))
+                    .containsEntry("store", "the heap of this JVM");
         });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void healthAndInfoNameTheDatabaseKindAndItsUrlWithoutThePassword() {
+        String url = TestServices.postgresUrl(null);
+        String withPassword = url + (url.contains("?") ? "&" : "?") + "password=s3cr3t-pw";
+        runnerWithOnly("jdbc")
+                .withPropertyValues(
+                        "agent.persistence.jdbc.url=" + withPassword, "agent.persistence.jdbc.table-prefix=health_")
+                .run(context -> {
+                    Health health = context.getBean(AgentPersistenceHealthIndicator.class)
+                            .health();
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+                    assertThat((String) health.getDetails().get("store"))
+                            .startsWith("PostgreSQL (table health_checkpoints) at jdbc:postgresql://")
+                            .doesNotContain("s3cr3t-pw");
+                    var builder = new Info.Builder();
+                    context.getBean(AgentPersistenceInfoContributor.class).contribute(builder);
+                    var details =
+                            (Map<String, Object>) builder.build().getDetails().get("agentPersistence");
+                    assertThat((String) details.get("store"))
+                            .startsWith("PostgreSQL (table health_checkpoints) at jdbc:postgresql://")
+                            .doesNotContain("s3cr3t-pw");
+                });
     }
 
     @Test
