@@ -86,6 +86,12 @@ public final class Pipeline<S> {
     /** The node id of the checkpoint holding a run's input, saved before the first node. */
     public static final String START_NODE_ID = "__start__";
 
+    /**
+     * Metadata key of a claim checkpoint, the first save of a runner that continues a run: a copy of the run's newest
+     * checkpoint whose value under this key is the id of the checkpoint it copies.
+     */
+    public static final String CLAIMED_METADATA_KEY = RunCheckpoints.CLAIMED_KEY;
+
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
 
     private final String name;
