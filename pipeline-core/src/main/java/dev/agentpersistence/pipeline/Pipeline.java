@@ -11,6 +11,7 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.async.AsyncExecutor;
+import dev.agentpersistence.pipeline.internal.FailedAttempts;
 import dev.agentpersistence.pipeline.internal.JournalRecovery;
 import dev.agentpersistence.pipeline.internal.NodeOutcome;
 import dev.agentpersistence.pipeline.internal.NodeRunner;
@@ -91,6 +92,13 @@ public final class Pipeline<S> {
      * checkpoint whose value under this key is the id of the checkpoint it copies.
      */
     public static final String CLAIMED_METADATA_KEY = RunCheckpoints.CLAIMED_KEY;
+
+    /**
+     * Metadata key of the checkpoint of a node that needed more than one attempt: what its failed attempts broke, as a
+     * bounded JSON array (oldest first) of {@code {"attempt": n, "violations": [{"condition": …, "message": …}],
+     * "error": …}}; see the module README for the bounds.
+     */
+    public static final String FAILED_ATTEMPTS_METADATA_KEY = FailedAttempts.KEY;
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
 
