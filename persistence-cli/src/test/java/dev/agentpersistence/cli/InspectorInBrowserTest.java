@@ -125,11 +125,17 @@ class InspectorInBrowserTest {
                             "__start__: run started",
                             "outline: passed on the first attempt",
                             "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
+            assertThat(browser.text(browser.waitFor("#pipeline-run .failed-attempts li")))
+                    .as("the failed attempt's violation, as text")
+                    .isEqualTo("attempt 1 failed\n[finished] " + PipelineRuns.VIOLATION);
+            assertThat(browser.findAll("#pipeline-run b"))
+                    .as("no stored text became markup")
+                    .isEmpty();
             browser.screenshot(screenshots().resolve("inspector-pipeline-run.png"));
 
             browser.click(browser.waitForAll("#pipeline-run li.retried a").get(0));
             browser.waitFor("main[data-ready=checkpoint]");
-            assertThat(browser.pageText()).contains("the text does not end with done", "draft, done");
+            assertThat(browser.pageText()).contains(PipelineRuns.VIOLATION, "draft, done");
         }
     }
 

@@ -132,8 +132,28 @@ function pipelineRun(agent, rows) {
       return el('li', { class: attempts > 1 ? 'retried' : 'first-try' },
         el('a', { href: checkpointHash(agent, row.version) }, row.nodeId), ': ',
         attempts === 0 ? 'run started' : attempts === 1 ? 'passed on the first attempt'
-          : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)');
+          : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)',
+        failedAttempts(row.metadata['pipeline.failed-attempts']));
     })));
+}
+
+// What a node's failed attempts broke ('pipeline.failed-attempts': a JSON array of attempt, violations, error),
+// one line per attempt; damaged metadata is shown as it is stored.
+function failedAttempts(text) {
+  if (!text) return null;
+  let attempts;
+  try {
+    attempts = JSON.parse(text);
+    if (!Array.isArray(attempts)) throw new Error('not an array');
+  } catch (e) {
+    return el('ul', { class: 'failed-attempts' }, el('li', {}, 'failed attempts (unreadable): ' + text));
+  }
+  return el('ul', { class: 'failed-attempts' }, attempts.map(attempt => el('li', {},
+    (attempt.omittedAttempts ? attempt.omittedAttempts + ' earlier failed attempts not kept; ' : '')
+      + 'attempt ' + attempt.attempt + ' failed',
+    (attempt.violations || []).map(v => el('div', { class: 'violation' }, '[' + v.condition + '] ' + v.message)),
+    attempt.omitted ? el('div', { class: 'violation' }, '… and ' + attempt.omitted + ' more violations') : null,
+    attempt.error ? el('div', { class: 'violation error' }, 'threw ' + attempt.error) : null)));
 }
 
 function roleName(role) {
