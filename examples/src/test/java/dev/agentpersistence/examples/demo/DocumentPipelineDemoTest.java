@@ -136,6 +136,30 @@ class DocumentPipelineDemoTest {
         assertThat(output()).contains("6 checkpoints of an earlier demo run deleted");
     }
 
+    @Test
+    void aDemoRunOfAnEarlierVersionUnderTheRawRunIdIsDeletedTooSoTheRunStartsClean() {
+        var storage = StorageSelection.sqlite(directory.resolve("demo.db"));
+        run(storage, "doc-old");
+        try (var provider = storage.open()) {
+            // as an earlier version stored the run: under the raw run id
+            for (AgentCheckpoint checkpoint : provider.getCheckpoints(Pipeline.storedRunId("doc-old"))) {
+                provider.saveCheckpoint(
+                        "doc-old", checkpoint.toBuilder().agentId("doc-old").build());
+            }
+            provider.deleteCheckpoints(Pipeline.storedRunId("doc-old"));
+        }
+
+        var again = run(storage, "doc-old");
+
+        assertThat(again.removedEarlier()).isEqualTo(6);
+        assertThat(again.crashed()).as("run 1 started from scratch").isTrue();
+        assertThat(again.succeeded()).isTrue();
+        assertHistory(again.history());
+        try (var provider = storage.open()) {
+            assertThat(provider.getCheckpoints("doc-old")).isEmpty();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"file", "jsonl", "postgresql", "mariadb", "redis"})
     void theStorageOptionSwitchesBackendsWithTheSameOutcome(String backend) {
