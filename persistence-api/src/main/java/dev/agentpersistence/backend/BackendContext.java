@@ -15,9 +15,28 @@ import java.util.Optional;
  * @param skipCorrupt whether reads leave out a corrupt record with a WARN line instead of throwing
  * @param identities reads which checkpoint a stored document is, for layouts that must learn it from the bytes (it
  *     decodes the document, so a backend calls it on rare paths only)
+ * @param readOnly whether the backend only reads: it creates no directory, file, table, index, key or bucket, runs no
+ *     migration and writes nothing when it opens or reads, and reports a store that does not exist as a
+ *     {@link dev.agentpersistence.StorageNotFoundException} naming it (at open or first use); the shell refuses every
+ *     write before it reaches the backend
  */
 public record BackendContext(
-        Clock clock, long maxCheckpointSize, Optional<Duration> ttl, boolean skipCorrupt, DocumentIdentity identities) {
+        Clock clock,
+        long maxCheckpointSize,
+        Optional<Duration> ttl,
+        boolean skipCorrupt,
+        DocumentIdentity identities,
+        boolean readOnly) {
+
+    /** A context for a backend that reads and writes. */
+    public BackendContext(
+            Clock clock,
+            long maxCheckpointSize,
+            Optional<Duration> ttl,
+            boolean skipCorrupt,
+            DocumentIdentity identities) {
+        this(clock, maxCheckpointSize, ttl, skipCorrupt, identities, false);
+    }
 
     /** @throws IllegalArgumentException for a size that is not positive or a time to live that is not */
     public BackendContext {

@@ -22,10 +22,10 @@ import java.util.regex.Pattern;
  * <p>{@link #redactText(String)} (also {@link ProviderConfig#redact(String)}) hides, wherever they appear:
  *
  * <ul>
- *   <li>the user information of {@code scheme://userinfo@host}: everything between {@code ://} and the <em>last</em>
- *       {@code @} before the next {@code /} or white space (or before the next {@code /} only, when the whole text
- *       starts with the URL), so a password holding an unencoded {@code @}, {@code :}, {@code ?} or space is hidden
- *       whole; the user name before the first {@code :} stays, unless it holds an {@code @} itself;
+ *   <li>the user information of {@code scheme://userinfo@host}: everything between {@code ://} and the authority's
+ *       <em>last</em> {@code @} (the last one followed by a host, up to white space or, when the whole text starts with
+ *       the URL, the end), so a password holding any unencoded reserved character, {@code /} and {@code @} included, or
+ *       a space is hidden whole; the user name before the first {@code :} stays, unless it holds an {@code @} itself;
  *   <li>the value of every parameter whose name contains {@code password}, {@code passwd}, {@code pwd}, {@code secret},
  *       {@code token}, {@code key} or {@code credential} (any case), in query strings ({@code ?name=value&…}, up to the
  *       next {@code &}) and in {@code ;name=value} lists (up to the next {@code ;}, or a whole {@code {…}} value).
@@ -53,6 +53,9 @@ public final class Redactor {
             Pattern.compile("(?i)((?:^|[;\\s])" + CREDENTIAL_NAME + "=)(\\{[^}]*}|[^;#\\s]*)");
     /** A text starting with {@code scheme://} (a URL given as a setting), also {@code jdbc:x://}. */
     private static final Pattern WHOLE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.\\-]*(?::[A-Za-z0-9+.\\-]+)*://");
+
+    /** What a host part may hold: names, IPv4 and bracketed IPv6 addresses, ports, comma-separated lists. */
+    private static final String HOST_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789.-_~%[]:,";
 
     private static final Pattern CREDENTIAL_NAME_ONLY = Pattern.compile("(?i)" + CREDENTIAL_NAME);
     private static final Redactor PATTERNS_ONLY = new Redactor(List.of());
@@ -198,11 +201,7 @@ public final class Redactor {
         int first = scheme;
         while (scheme >= 0) {
             int start = scheme + 3;
-            int end = start;
-            while (end < text.length() && !endsAuthority(text.charAt(end), wholeUrl && scheme == first)) {
-                end++;
-            }
-            int at = text.lastIndexOf('@', end - 1);
+            int at = userInfoEnd(text, start, wholeUrl && scheme == first);
             if (at >= start) {
                 out.append(text, copied, start).append(hiddenUserInfo(text.substring(start, at), found));
                 copied = at;
@@ -212,8 +211,44 @@ public final class Redactor {
         return copied == 0 ? text : out.append(text, copied, text.length()).toString();
     }
 
-    private static boolean endsAuthority(char c, boolean inWholeUrl) {
-        return c == '/' || !inWholeUrl && (c == '"' || c == '\'' || c == '<' || c == '>' || Character.isWhitespace(c));
+    /**
+     * Where the user information of the URL whose authority starts at {@code start} ends: the last {@code @} before the
+     * first {@code /}, or, when a {@code :} comes before that {@code /} (a password follows), the last {@code @} of the
+     * URL followed by a host (so a password holding an unencoded {@code /} is hidden whole); {@code -1} when there is
+     * none.
+     */
+    private static int userInfoEnd(String text, int start, boolean inWholeUrl) {
+        int end = start;
+        while (end < text.length() && !endsUrl(text.charAt(end), inWholeUrl)) {
+            end++;
+        }
+        int slash = text.indexOf('/', start);
+        int authorityEnd = slash < 0 || slash > end ? end : slash;
+        int at = text.lastIndexOf('@', authorityEnd - 1);
+        int colon = text.indexOf(':', start);
+        if (authorityEnd < end && colon >= start && colon < authorityEnd) {
+            for (int candidate = text.lastIndexOf('@', end - 1);
+                    candidate >= authorityEnd;
+                    candidate = text.lastIndexOf('@', candidate - 1)) {
+                if (hostFollows(text, candidate + 1, end)) {
+                    return candidate;
+                }
+            }
+        }
+        return at >= start ? at : -1;
+    }
+
+    /** Whether a host (names, addresses, ports, lists of them) runs from {@code from} to a path, query or the end. */
+    private static boolean hostFollows(String text, int from, int end) {
+        int i = from;
+        while (i < end && HOST_CHARACTERS.indexOf(Character.toLowerCase(text.charAt(i))) >= 0) {
+            i++;
+        }
+        return i > from && (i == end || "/?#;".indexOf(text.charAt(i)) >= 0);
+    }
+
+    private static boolean endsUrl(char c, boolean inWholeUrl) {
+        return !inWholeUrl && (c == '"' || c == '\'' || c == '<' || c == '>' || Character.isWhitespace(c));
     }
 
     private static String hiddenUserInfo(String userInfo, Consumer<String> found) {

@@ -37,12 +37,20 @@ public final class StorageSettings {
             false,
             "Reads leave out corrupt checkpoints with a WARN line instead of throwing; saves never skip.");
 
+    /** Whether the provider only reads. */
+    public static final Setting<Boolean> READ_ONLY = Setting.bool(
+            "agent.persistence.read-only",
+            false,
+            "Opens the store for reading only: no directory, file, table, index, key or bucket is created and no"
+                    + " schema migration runs; a store that does not exist is a StorageNotFoundException, and every"
+                    + " save or deletion a ReadOnlyStorageException.");
+
     /**
      * The settings every provider shares, each declared once: the stored form's, incremental history's, then the time
-     * to live and skipping corrupt documents.
+     * to live, skipping corrupt documents and the read-only mode.
      */
     public static final List<Setting<?>> SETTINGS =
-            concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS, List.of(TTL, SKIP_CORRUPT));
+            concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS, List.of(TTL, SKIP_CORRUPT, READ_ONLY));
 
     private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
 
@@ -53,6 +61,7 @@ public final class StorageSettings {
     private final IncrementalHistoryConfig history;
     private final Duration ttl;
     private final boolean skipCorrupt;
+    private final boolean readOnly;
 
     private StorageSettings(
             int formatVersion,
@@ -61,7 +70,8 @@ public final class StorageSettings {
             boolean incrementalHistory,
             IncrementalHistoryConfig history,
             Duration ttl,
-            boolean skipCorrupt) {
+            boolean skipCorrupt,
+            boolean readOnly) {
         this.formatVersion = formatVersion;
         this.layers = layers;
         this.maxCheckpointSize = maxCheckpointSize;
@@ -69,6 +79,7 @@ public final class StorageSettings {
         this.history = history;
         this.ttl = ttl;
         this.skipCorrupt = skipCorrupt;
+        this.readOnly = readOnly;
     }
 
     @SafeVarargs
@@ -98,7 +109,8 @@ public final class StorageSettings {
     /**
      * The settings of the {@code agent.persistence.*} keys: the codec keys of {@link CodecSettings} and the
      * {@code agent.persistence.history.*} keys of {@link IncrementalHistoryConfig} (incremental history on unless
-     * {@code agent.persistence.history.incremental} says otherwise), {@link #TTL} and {@link #SKIP_CORRUPT}.
+     * {@code agent.persistence.history.incremental} says otherwise), {@link #TTL}, {@link #SKIP_CORRUPT} and
+     * {@link #READ_ONLY}.
      *
      * @throws dev.agentpersistence.PersistenceException naming a malformed setting (never a key's value)
      */
@@ -112,7 +124,8 @@ public final class StorageSettings {
                 IncrementalHistoryConfig.ENABLED.find(config).orElse(true),
                 IncrementalHistoryConfig.of(config),
                 TTL.find(config).orElse(null),
-                SKIP_CORRUPT.read(config));
+                SKIP_CORRUPT.read(config),
+                READ_ONLY.read(config));
     }
 
     /**
@@ -160,6 +173,15 @@ public final class StorageSettings {
         return skipCorrupt;
     }
 
+    /**
+     * Whether the provider only reads (default {@code false}): it creates nothing and migrates nothing when it opens, a
+     * store that does not exist is a {@link dev.agentpersistence.StorageNotFoundException}, and every write a
+     * {@link dev.agentpersistence.ReadOnlyStorageException}.
+     */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
     /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
     public LayeredCheckpointCodec codec() {
         return LayeredCheckpointCodec.custom()
@@ -175,7 +197,7 @@ public final class StorageSettings {
                 + (formatVersion == JsonCheckpointCodec.FORMAT_VERSION ? "" : "format " + formatVersion + ", ") + layers
                 + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
                 + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl)
-                + (skipCorrupt ? ", skipCorrupt" : "") + "]";
+                + (skipCorrupt ? ", skipCorrupt" : "") + (readOnly ? ", readOnly" : "") + "]";
     }
 
     /** Builds {@link StorageSettings}; every method validates its argument. */
@@ -187,6 +209,7 @@ public final class StorageSettings {
         private IncrementalHistoryConfig history;
         private Duration ttl;
         private boolean skipCorrupt;
+        private boolean readOnly;
 
         private Builder(StorageSettings from) {
             this.formatVersion = from.formatVersion;
@@ -196,6 +219,7 @@ public final class StorageSettings {
             this.history = from.history;
             this.ttl = from.ttl;
             this.skipCorrupt = from.skipCorrupt;
+            this.readOnly = from.readOnly;
         }
 
         /** The layers (compression, checksum, encryption keys); see {@link CodecSettings#layers(ProviderConfig)}. */
@@ -274,9 +298,16 @@ public final class StorageSettings {
             return this;
         }
 
+        /** Whether the provider only reads (default {@code false}); see {@link StorageSettings#readOnly()}. */
+        public Builder readOnly(boolean readOnly) {
+            this.readOnly = readOnly;
+            return this;
+        }
+
+        /** The settings. */
         public StorageSettings build() {
             return new StorageSettings(
-                    formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt);
+                    formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt, readOnly);
         }
     }
 }

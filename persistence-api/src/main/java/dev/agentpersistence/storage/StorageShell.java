@@ -6,6 +6,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.DocumentIdentity;
@@ -111,6 +112,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final HistoryReader reader;
     private final SegmentCollector collector;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final boolean readOnly;
     private final boolean hasSegments;
     private final StoredForm storedForm = new ShellStoredForm();
 
@@ -134,6 +136,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                             operation.tag()));
         }
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.readOnly = settings.readOnly();
         this.clock = Objects.requireNonNull(clock, "clock");
         if (settings.ttl().isPresent() && !backend.supportsExpiry()) {
             throw new IllegalArgumentException("A time to live is set but " + backend + " does not keep expiry times");
@@ -144,7 +147,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.lastRead = DecodedDocuments.over(backend, LAST_READ_AGENTS);
         Optional<HistorySegmentStore> area = backend.segments();
         this.hasSegments = area.isPresent();
-        this.segments = new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen);
+        this.segments =
+                new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen, this::requireWritable);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
         var history = settings.history();
         // format 1 stores no message ids: the cache would hand back ids a reader elsewhere cannot see
@@ -232,6 +236,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
         requireOpen();
+        requireWritable("saveCheckpoint");
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
@@ -368,6 +373,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     /** Deletes the agent's checkpoints, then its history segments older than the grace period. */
     private int deleteAll(String agentId) {
         requireOpen();
+        requireWritable("deleteCheckpoints");
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteAll(agentId);
         lastRead.forget(agentId);
@@ -378,6 +384,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     /** Deletes the agent's checkpoints below {@code version}, then the segments no kept checkpoint needs. */
     private int deleteBefore(String agentId, long version) {
         requireOpen();
+        requireWritable("deleteCheckpointsBefore");
         StorageChecks.requireAgentId(agentId);
         int deleted = backend.deleteBefore(agentId, version);
         if (deleted > 0) {
@@ -400,6 +407,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     public int deleteExpired() {
         return observe(StorageOperation.DELETE_EXPIRED, context -> {
             requireOpen();
+            requireWritable("deleteExpired");
             int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
             if (deleted > 0) {
                 lastRead.clear();
@@ -525,6 +533,19 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
     }
 
+    /** Whether this shell was opened read-only ({@link StorageSettings#readOnly()}): it refuses every write. */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** Refuses {@code operation} when the shell only reads, before anything reaches the backend. */
+    private void requireWritable(String operation) {
+        if (readOnly) {
+            throw new ReadOnlyStorageException(operation + " refused: " + this + " was opened read-only ("
+                    + StorageSettings.READ_ONLY.key() + "); nothing was written");
+        }
+    }
+
     /** Names the provider only when it is closed: its description is built from the backend's on every call. */
     private void requireOpen() {
         if (closed.get()) {
@@ -579,6 +600,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         @Override
         public int collectGarbage(String agentId, Instant writtenBefore) {
             requireOpen();
+            requireWritable("collectGarbage");
             StorageChecks.requireAgentId(agentId);
             Objects.requireNonNull(writtenBefore, "writtenBefore");
             if (!hasSegments) {
@@ -636,6 +658,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         private Clock clock = Clock.systemUTC();
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private String providerName;
+        private boolean readOnly;
 
         private Builder(BackendOpener opener) {
             this.opener = opener;
@@ -674,6 +697,17 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             return this;
         }
 
+        /**
+         * Opens the store for reading only, whatever the settings say ({@link StorageSettings#readOnly()}): the backend
+         * creates and migrates nothing, a store that does not exist is a
+         * {@link dev.agentpersistence.StorageNotFoundException} naming it, and every save or deletion a
+         * {@link ReadOnlyStorageException} that stores nothing.
+         */
+        public Builder readOnly() {
+            this.readOnly = true;
+            return this;
+        }
+
         /** The {@code provider} key of the observations, e.g. {@code jdbc} (default: named after the backend). */
         public Builder providerName(String providerName) {
             Objects.requireNonNull(providerName, "providerName");
@@ -689,10 +723,20 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
          *
          * @throws IllegalArgumentException when a time to live is set and the backend keeps no expiry times
          * @throws dev.agentpersistence.PersistenceException when the backend cannot be opened
+         * @throws dev.agentpersistence.StorageNotFoundException when the shell is read-only and the store does not
+         *     exist (some backends find out at first use instead)
          */
         public StorageShell build() {
+            StorageSettings settings = readOnly && !this.settings.readOnly()
+                    ? StorageSettings.from(this.settings).readOnly(true).build()
+                    : this.settings;
             var context = new BackendContext(
-                    clock, settings.maxCheckpointSize(), settings.ttl(), settings.skipCorrupt(), identities(settings));
+                    clock,
+                    settings.maxCheckpointSize(),
+                    settings.ttl(),
+                    settings.skipCorrupt(),
+                    identities(settings),
+                    settings.readOnly());
             StorageBackend backend = Objects.requireNonNull(opener.open(context), "the opener returned no backend");
             try {
                 return new StorageShell(backend, settings, clock, observations, providerName);

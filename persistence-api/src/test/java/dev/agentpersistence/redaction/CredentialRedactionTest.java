@@ -62,6 +62,32 @@ class CredentialRedactionTest {
         assertThat(ProviderConfig.redact("redis://user@localhost:6379")).isEqualTo("redis://user@localhost:6379");
     }
 
+    /** Every reserved character of RFC 3986, and {@code %}, unencoded inside a password. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {"/", "?", "#", "[", "]", "@", ":", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", "%"})
+    void aPasswordHoldingAReservedCharacterIsHiddenWhole(String reserved) {
+        String password = "pa" + reserved + "ss" + SECRET;
+        String url = "jdbc:postgresql://app:" + password + "@db.example:5432/orders?ssl=true";
+        var config = ProviderConfig.of(Map.of("agent.persistence.jdbc.url", url));
+
+        String shown = config.toString();
+        assertThat(shown).doesNotContain(SECRET).doesNotContain("ss" + SECRET).contains("db.example:5432/orders");
+        assertThat(ProviderConfig.redact(url)).isEqualTo("jdbc:postgresql://app:****@db.example:5432/orders?ssl=true");
+
+        String driverMessage = "Connection to " + url + " refused; password was " + password + " for app";
+        String hidden = Redactor.forCredentialsIn(url).redact(driverMessage);
+        assertThat(hidden).doesNotContain(SECRET).doesNotContain("ss" + SECRET).contains("db.example:5432/orders");
+    }
+
+    @Test
+    void aSlashInThePasswordOfAUrlInsideAMessageIsHidden() {
+        assertThat(ProviderConfig.redact("failed: jdbc:postgresql://app:pa/ss" + SECRET + "@db/x?ssl=true, retrying"))
+                .isEqualTo("failed: jdbc:postgresql://app:****@db/x?ssl=true, retrying");
+        assertThat(ProviderConfig.redact("redis://:a/b/c" + SECRET + "@cache:6379/0"))
+                .isEqualTo("redis://:****@cache:6379/0");
+    }
+
     @Test
     void harmlessParametersStay() {
         String url = "jdbc:postgresql://db:5432/app?user=app&ssl=true&sslmode=verify-full&ApplicationName=x";

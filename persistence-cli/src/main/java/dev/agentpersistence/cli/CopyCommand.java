@@ -68,7 +68,7 @@ final class CopyCommand implements Callable<Integer>, Verbosity {
 
     @Override
     public Integer call() {
-        try (Store source = Store.open(from, StoreOptions.settings(merged(fromSettings)));
+        try (Store source = Store.open(from, StoreOptions.readOnly(StoreOptions.settings(merged(fromSettings))));
                 Store target = Store.open(to, StoreOptions.settings(merged(toSettings)))) {
             var progress = new Progress(spec.commandLine().getErr(), System.console() != null, System::nanoTime);
             Copier.Result result = new Copier(source, target, selection.selection(), progress, threads).copy();

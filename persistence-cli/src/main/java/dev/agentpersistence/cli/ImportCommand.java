@@ -30,6 +30,11 @@ final class ImportCommand extends StoreCommand {
     Path input;
 
     @Override
+    boolean writes() {
+        return true;
+    }
+
+    @Override
     int run(Store store) {
         Importer.Summary summary;
         try (BufferedReader reader = input == null

@@ -44,7 +44,7 @@ final class ServeCommand implements Callable<Integer>, Verbosity {
 
     @Override
     public Integer call() throws InterruptedException {
-        try (Store store = Store.open(uri, StoreOptions.settings(settings));
+        try (Store store = Store.open(uri, StoreOptions.readOnly(StoreOptions.settings(settings)));
                 InspectorServer server = InspectorServer.start(store, port)) {
             spec.commandLine()
                     .getOut()

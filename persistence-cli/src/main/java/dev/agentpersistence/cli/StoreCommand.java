@@ -26,9 +26,14 @@ abstract class StoreCommand implements Callable<Integer>, Verbosity {
 
     @Override
     public final Integer call() {
-        try (Store opened = store.open()) {
+        try (Store opened = store.open(writes())) {
             return run(opened);
         }
+    }
+
+    /** Whether this command writes to its store; every other command opens it read-only. */
+    boolean writes() {
+        return false;
     }
 
     /** Runs over the open store; returns the exit code. */

@@ -2,6 +2,7 @@ package dev.agentpersistence.cli;
 
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.StorageSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -29,12 +30,26 @@ public final class StoreOptions {
                     + "agent.persistence.* system properties and AGENT_PERSISTENCE_* variables apply too).")
     Map<String, String> settings = new LinkedHashMap<>();
 
-    /** Opens the store named by {@code --store}. */
+    /** Opens the store named by {@code --store} for reading only. */
     public Store open() {
+        return open(false);
+    }
+
+    /**
+     * Opens the store named by {@code --store}; unless {@code writes}, read-only ({@code agent.persistence.read-only}):
+     * nothing is created or migrated, and a store that does not exist fails.
+     */
+    public Store open(boolean writes) {
         if (uri == null || uri.isBlank()) {
             throw CliException.usage("no store given: pass --store URI or set AGENT_PERSISTENCE_STORE");
         }
-        return Store.open(uri, settings(settings));
+        ProviderConfig config = settings(settings);
+        return Store.open(uri, writes ? config : readOnly(config));
+    }
+
+    /** {@code config} opening the store for reading only. */
+    static ProviderConfig readOnly(ProviderConfig config) {
+        return config.with(StorageSettings.READ_ONLY.key(), "true");
     }
 
     /** The environment's settings with {@code overrides} on top. */

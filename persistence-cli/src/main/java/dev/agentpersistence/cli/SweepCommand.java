@@ -39,6 +39,11 @@ final class SweepCommand extends StoreCommand {
     boolean apply;
 
     @Override
+    boolean writes() {
+        return apply;
+    }
+
+    @Override
     int run(Store store) {
         ProviderConfig config = store.config();
         if (keepLatest != null) {

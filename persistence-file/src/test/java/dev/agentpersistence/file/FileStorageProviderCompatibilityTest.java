@@ -3,6 +3,7 @@ package dev.agentpersistence.file;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.tck.AbsentStore;
 import dev.agentpersistence.tck.StorageDumps;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import java.nio.file.Path;
@@ -29,5 +30,21 @@ class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityK
     @Override
     protected byte[] dumpStorage() {
         return StorageDumps.directory(root);
+    }
+
+    @Override
+    protected AbsentStore absentStore() {
+        Path absent = root.resolve("absent").resolve("checkpoints");
+        return new AbsentStore() {
+            @Override
+            public PersistenceStorageProvider<CheckpointFilter> open(StorageSettings settings) {
+                return FileStorage.builder(absent).settings(settings).build();
+            }
+
+            @Override
+            public boolean exists() {
+                return java.nio.file.Files.exists(absent.getParent());
+            }
+        };
     }
 }

@@ -1,6 +1,5 @@
 package dev.agentpersistence.jackson3;
 
-import dev.agentpersistence.pipeline.StateCodec;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
@@ -9,9 +8,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A Jackson 3 application's own {@link JsonMapper} (its modules, naming, date formats) applied to what the data model
- * stores as JSON: checkpoint state values, node inputs, tool arguments, and pipeline states ({@link #stateCodec}). The
- * trees are converted exactly ({@link Jackson3Nodes}), so a value stored through this mapping is stored in the same
- * bytes as the same tree built with Jackson 2, and reads back through either.
+ * stores as JSON: checkpoint state values, node inputs, tool arguments, and pipeline states
+ * ({@link Jackson3StateCodec}). The trees are converted exactly ({@link Jackson3Nodes}), so a value stored through this
+ * mapping is stored in the same bytes as the same tree built with Jackson 2, and reads back through either.
  *
  * <p>Immutable and thread-safe when the mapper is (a {@link JsonMapper} is).
  */
@@ -70,19 +69,8 @@ public final class Jackson3Mapping {
         return fromStored(json, mapper.getTypeFactory().constructType(type));
     }
 
-    /** A pipeline state codec mapping {@code type} with this mapping's mapper. */
-    public <S> StateCodec<S> stateCodec(Class<S> type) {
-        Objects.requireNonNull(type, "type");
-        return new Jackson3StateCodec<>(this, mapper.constructType(type));
-    }
-
-    /** A pipeline state codec mapping a generic type with this mapping's mapper. */
-    public <S> StateCodec<S> stateCodec(TypeReference<S> type) {
-        Objects.requireNonNull(type, "type");
-        return new Jackson3StateCodec<>(this, mapper.getTypeFactory().constructType(type));
-    }
-
-    <T> T fromStored(com.fasterxml.jackson.databind.JsonNode json, JavaType type) {
+    /** As {@link #fromStored(com.fasterxml.jackson.databind.JsonNode, Class)} for a constructed type. */
+    public <T> T fromStored(com.fasterxml.jackson.databind.JsonNode json, JavaType type) {
         if (json == null) {
             return null;
         }

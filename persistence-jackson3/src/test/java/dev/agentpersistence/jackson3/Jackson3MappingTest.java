@@ -88,7 +88,7 @@ class Jackson3MappingTest {
     @ParameterizedTest
     @EnumSource(Store.class)
     void aPipelineStateMappedWithJackson3SurvivesTheStore(Store store) {
-        StateCodec<Trip> codec = Jackson3Mapping.of(APPLICATION_MAPPER).stateCodec(Trip.class);
+        StateCodec<Trip> codec = Jackson3StateCodec.of(Jackson3Mapping.of(APPLICATION_MAPPER), Trip.class);
         try (var storage = store.open.apply(dir)) {
             var pipeline = Pipeline.builder("trips", codec)
                     .storage(storage)
@@ -123,7 +123,7 @@ class Jackson3MappingTest {
         assertThatThrownBy(() -> mapping.fromStored(json, Booking.class))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Jackson3MappingTest$Booking");
-        assertThatThrownBy(() -> mapping.stateCodec(Trip.class)
+        assertThatThrownBy(() -> Jackson3StateCodec.of(mapping, Trip.class)
                         .decode(com.fasterxml.jackson.databind.node.NullNode.getInstance()))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(mapping.toStored(null)).isNull();

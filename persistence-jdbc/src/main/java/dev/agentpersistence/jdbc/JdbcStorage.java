@@ -41,7 +41,8 @@ public final class JdbcStorage {
      */
     public static StorageShell.Builder builder(JdbcStorageConfig config) {
         Objects.requireNonNull(config, "config");
-        return StorageShell.builder(context -> new JdbcStorageBackend(JdbcDatabase.pooled(config), context.clock()));
+        return StorageShell.builder(
+                context -> new JdbcStorageBackend(JdbcDatabase.pooled(config, context.readOnly()), context.clock()));
     }
 
     /**
@@ -57,7 +58,7 @@ public final class JdbcStorage {
     public static StorageShell.Builder builder(JdbcStorageConfig config, Jdbi jdbi) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(jdbi, "jdbi");
-        return StorageShell.builder(
-                context -> new JdbcStorageBackend(JdbcDatabase.external(jdbi, config), context.clock()));
+        return StorageShell.builder(context ->
+                new JdbcStorageBackend(JdbcDatabase.external(jdbi, config, context.readOnly()), context.clock()));
     }
 }

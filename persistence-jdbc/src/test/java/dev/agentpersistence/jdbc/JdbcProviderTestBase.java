@@ -60,6 +60,11 @@ abstract class JdbcProviderTestBase extends StorageProviderCompatibilityKit {
         return database.dump();
     }
 
+    @Override
+    protected dev.agentpersistence.tck.AbsentStore absentStore() {
+        return database.absent(dir);
+    }
+
     String agent(String label) {
         return uniqueAgentId(label);
     }

@@ -87,6 +87,53 @@ final class TestDatabase implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * A store nobody created: for SQLite a database file that does not exist in {@code dir}, elsewhere a table prefix
+     * no table of this database has.
+     */
+    dev.agentpersistence.tck.AbsentStore absent(Path dir) {
+        boolean sqlite = url.startsWith("jdbc:sqlite:");
+        Path file = dir.resolve("absent-" + randomPrefix() + "checkpoints.db");
+        String absentUrl = sqlite ? "jdbc:sqlite:" + file : url;
+        String absentPrefix = randomPrefix();
+        return new dev.agentpersistence.tck.AbsentStore() {
+            @Override
+            public StorageShell open(dev.agentpersistence.storage.StorageSettings settings) {
+                return JdbcStorage.builder(JdbcStorageConfig.custom()
+                                .url(absentUrl)
+                                .tablePrefix(absentPrefix)
+                                .poolSize(2)
+                                .connectionTimeout(Duration.ofSeconds(10))
+                                .build())
+                        .settings(settings)
+                        .build();
+            }
+
+            @Override
+            public boolean exists() throws SQLException {
+                if (sqlite) {
+                    return java.nio.file.Files.exists(file);
+                }
+                return !tablesWithPrefix(absentPrefix).isEmpty();
+            }
+        };
+    }
+
+    /** The names of this database's tables starting with {@code prefix}, in any case. */
+    java.util.List<String> tablesWithPrefix(String prefix) throws SQLException {
+        var found = new java.util.ArrayList<String>();
+        try (var connection = connect();
+                var tables = connection.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            while (tables.next()) {
+                String name = tables.getString("TABLE_NAME");
+                if (name.toLowerCase(java.util.Locale.ROOT).startsWith(prefix.toLowerCase(java.util.Locale.ROOT))) {
+                    found.add(name);
+                }
+            }
+        }
+        return found;
+    }
+
     /** A plain connection, outside any provider. */
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url);

@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
+import dev.agentpersistence.tck.AbsentStore;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +34,26 @@ class S3StorageProviderCompatibilityTest extends StorageProviderCompatibilityKit
     @Override
     protected byte[] dumpStorage() {
         return S3.server().dump(bucket);
+    }
+
+    @Override
+    protected AbsentStore absentStore() {
+        String absent = "absent-" + bucket;
+        return new AbsentStore() {
+            @Override
+            public PersistenceStorageProvider<CheckpointFilter> open(StorageSettings settings) {
+                return S3Storage.builder(
+                                S3.server().config(absent).prefix("checkpoints").build())
+                        .settings(settings)
+                        .build();
+            }
+
+            @Override
+            public boolean exists() {
+                return S3.server().admin().listBuckets().buckets().stream()
+                        .anyMatch(found -> found.name().equals(absent));
+            }
+        };
     }
 
     /** A provider over this test's fresh bucket. */

@@ -346,6 +346,42 @@ class S3StorageProviderTest {
     }
 
     @Test
+    void aBodyReplacedByAnotherCheckpointsIsCorruptOnEveryReadPathLookupIncluded() {
+        var encrypting = S3Storage.builder(
+                        S3.server().config(s3.bucket()).prefix(PREFIX).build(), s3.client())
+                .settings(dev.agentpersistence.storage.StorageSettings.custom()
+                        .layers(dev.agentpersistence.codec.DocumentLayers.custom()
+                                .checksum(true)
+                                .encryption(dev.agentpersistence.codec.EncryptionKeys.custom()
+                                        .key("k1", new byte[32])
+                                        .build())
+                                .build())
+                        .build())
+                .build();
+        encrypting.saveCheckpoint("agent", Checkpoints.simple("agent", 0));
+        encrypting.saveCheckpoint("agent", Checkpoints.simple("agent", 1));
+        String first = LAYOUT.bodyKey(KeyParts.encode("agent"), 0);
+        byte[] second = S3.server()
+                .admin()
+                .getObjectAsBytes(b -> b.bucket(s3.bucket()).key(LAYOUT.bodyKey(KeyParts.encode("agent"), 1)))
+                .asByteArray();
+        put(first, second);
+
+        assertThatThrownBy(() -> encrypting.getCheckpoint("agent", "cp-0"))
+                .isInstanceOfSatisfying(CorruptCheckpointException.class, e -> {
+                    assertThat(e.checkpointId()).isEqualTo("cp-0");
+                    assertThat(e.location()).isEqualTo("s3://" + s3.bucket() + "/" + first);
+                })
+                .hasMessageContaining("cp-0")
+                .hasMessageContaining("version 0");
+        assertThatThrownBy(() -> encrypting.getCheckpoints("agent"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("filed as version 0");
+        assertThat(encrypting.getCheckpoint("agent", "cp-1")).contains(Checkpoints.simple("agent", 1));
+        encrypting.close();
+    }
+
+    @Test
     void leftoversOfAnInterruptedSaveAreInvisibleAndDoNotBlockIt() {
         var checkpoint = Checkpoints.builder("agent", 4).nodeId("ghost").build();
         String agent = KeyParts.encode("agent");

@@ -41,15 +41,34 @@ final class KitSession {
     private final SettingsSource settingsSource;
     private final BooleanSupplier sharesStorage;
     private final DumpSource dumpSource;
+    private final AbsentSource absentSource;
     private final String runId = randomId(10);
     private final List<PersistenceStorageProvider<CheckpointFilter>> created = new ArrayList<>();
     private PersistenceStorageProvider<CheckpointFilter> primary;
+
+    /** The kit's hook for a store that does not exist, which may throw anything. */
+    @FunctionalInterface
+    interface AbsentSource {
+        AbsentStore absent() throws Exception;
+    }
 
     KitSession(
             ProviderSource source,
             SettingsSource settingsSource,
             BooleanSupplier sharesStorage,
             DumpSource dumpSource) {
+        this(source, settingsSource, sharesStorage, dumpSource, () -> {
+            throw new TestAbortedException("this kit run has no absentStore() hook");
+        });
+    }
+
+    KitSession(
+            ProviderSource source,
+            SettingsSource settingsSource,
+            BooleanSupplier sharesStorage,
+            DumpSource dumpSource,
+            AbsentSource absentSource) {
+        this.absentSource = Objects.requireNonNull(absentSource, "absentSource");
         this.source = Objects.requireNonNull(source, "source");
         this.settingsSource = Objects.requireNonNull(settingsSource, "settingsSource");
         this.sharesStorage = Objects.requireNonNull(sharesStorage, "sharesStorage");
@@ -98,6 +117,17 @@ final class KitSession {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException("dumpStorage() failed: " + e, e);
+        }
+    }
+
+    /** A store that does not exist, from the test's hook. */
+    AbsentStore absentStore() {
+        try {
+            return Objects.requireNonNull(absentSource.absent(), "absentStore() returned null");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("absentStore() failed: " + e, e);
         }
     }
 

@@ -40,7 +40,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public abstract class StorageProviderCompatibilityKit {
 
     private final KitSession session = new KitSession(
-            this::createProvider, this::createProvider, this::sharesStorageAcrossInstances, this::dumpStorage);
+            this::createProvider,
+            this::createProvider,
+            this::sharesStorageAcrossInstances,
+            this::dumpStorage,
+            this::absentStore);
 
     /**
      * A provider over this test's storage. Every call within one test returns a provider over the SAME underlying
@@ -77,6 +81,18 @@ public abstract class StorageProviderCompatibilityKit {
      */
     protected byte[] dumpStorage() throws Exception {
         Assumptions.abort("the encryption-at-rest group needs dumpStorage(), which "
+                + getClass().getName() + " does not override");
+        throw new AssertionError("unreachable");
+    }
+
+    /**
+     * A store that does not exist (a fresh directory path, database file, table prefix or bucket nobody created), for
+     * the read-only group, which opens it read-only and checks it fails with
+     * {@link dev.agentpersistence.StorageNotFoundException} and stays absent. The default aborts that test with the
+     * reason (a store kept in the heap always exists).
+     */
+    protected AbsentStore absentStore() throws Exception {
+        Assumptions.abort("the read-only group's absent-store test needs absentStore(), which "
                 + getClass().getName() + " does not override");
         throw new AssertionError("unreachable");
     }
@@ -284,6 +300,14 @@ public abstract class StorageProviderCompatibilityKit {
     @DisplayName("Forks: a fork copies the chosen checkpoint into a new agent, records its origin, leaves the parent")
     class Forks extends ForkContract {
         Forks() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Read-only: a read-only provider reads everything, writes and creates nothing")
+    class ReadOnly extends ReadOnlyContract {
+        ReadOnly() {
             super(StorageProviderCompatibilityKit.this.session);
         }
     }

@@ -82,6 +82,79 @@ class CompatibilityKitVerdictTest {
         }
     }
 
+    /** A store that appears once opened: {@code creates} tells whether opening it read-only creates it anyway. */
+    private static AbsentStore heapAbsentStore(boolean creates) {
+        var created = new java.util.concurrent.atomic.AtomicBoolean();
+        return new AbsentStore() {
+            @Override
+            public PersistenceStorageProvider<CheckpointFilter> open(
+                    dev.agentpersistence.storage.StorageSettings settings) {
+                if (settings.readOnly() && !creates) {
+                    throw new dev.agentpersistence.StorageNotFoundException("heap store 'absent' does not exist");
+                }
+                created.set(true);
+                return dev.agentpersistence.storage.StorageShell.builder(new TestHeapBackend())
+                        .settings(settings)
+                        .build();
+            }
+
+            @Override
+            public boolean exists() {
+                return created.get();
+            }
+        };
+    }
+
+    static final class ReadOnlyShellKit extends StorageProviderCompatibilityKit {
+        private final ShellKit shell = new ShellKit();
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+            return shell.createProvider();
+        }
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider(
+                dev.agentpersistence.storage.StorageSettings settings) {
+            return shell.createProvider(settings);
+        }
+
+        @Override
+        protected byte[] dumpStorage() {
+            return shell.dumpStorage();
+        }
+
+        @Override
+        protected AbsentStore absentStore() {
+            return heapAbsentStore(false);
+        }
+    }
+
+    static final class CreatesAbsentStoreKit extends StorageProviderCompatibilityKit {
+        private final ShellKit shell = new ShellKit();
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+            return shell.createProvider();
+        }
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider(
+                dev.agentpersistence.storage.StorageSettings settings) {
+            return shell.createProvider(settings);
+        }
+
+        @Override
+        protected byte[] dumpStorage() {
+            return shell.dumpStorage();
+        }
+
+        @Override
+        protected AbsentStore absentStore() {
+            return heapAbsentStore(true);
+        }
+    }
+
     static final class NoLookupKit extends SharedStoreKit {
         NoLookupKit() {
             super(NoLookupProvider::new);
@@ -333,7 +406,22 @@ class CompatibilityKitVerdictTest {
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
-            Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class));
+            Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class),
+            Map.entry("ReadOnly", StorageProviderCompatibilityKit.ReadOnly.class));
+
+    /** The read-only group's test that needs {@code createProvider(StorageSettings)}. */
+    private static final String READ_ONLY_READS = "ReadOnly.readsEverythingAndChangesNothing";
+
+    /** The read-only group's test that needs {@code absentStore()}. */
+    private static final String READ_ONLY_ABSENT = "ReadOnly.anAbsentStoreIsATypedErrorAndStaysAbsent";
+
+    /** The reason a provider without the hooks of the stored form (seed-style) gives for {@code test}, if any. */
+    private static String hookReason(String test) {
+        if (READ_MATRIX.contains(test) || test.equals(READ_ONLY_READS)) {
+            return "createProvider(StorageSettings)";
+        }
+        return test.equals(READ_ONLY_ABSENT) ? "absentStore()" : null;
+    }
 
     /** The tests that write with chosen settings, which a provider without a configurable stored form aborts. */
     private static final List<String> READ_MATRIX = List.of(
@@ -375,14 +463,13 @@ class CompatibilityKitVerdictTest {
         assertThat(run.failed()).as(run.summary()).isEmpty();
         var unsupported = new ArrayList<>(READ_MATRIX);
         unsupported.addAll(segmentTests());
+        unsupported.add(READ_ONLY_READS);
+        unsupported.add(READ_ONLY_ABSENT);
         assertThat(run.aborted()).as(run.summary()).containsOnlyKeys(unsupported);
         run.aborted()
                 .forEach((test, reason) -> assertThat(reason)
                         .as(test)
-                        .contains(
-                                READ_MATRIX.contains(test)
-                                        ? "createProvider(StorageSettings)"
-                                        : "History segments not supported by"));
+                        .contains(hookReason(test) != null ? hookReason(test) : "History segments not supported by"));
         assertThat(run.containerFailures()).as(run.summary()).isEmpty();
         var runnable = new ArrayList<>(allKitTests());
         runnable.removeAll(unsupported);
@@ -398,6 +485,23 @@ class CompatibilityKitVerdictTest {
         assertThat(run.aborted()).as(run.summary()).isEmpty();
         assertThat(run.containerFailures()).as(run.summary()).isEmpty();
         assertThat(run.passed()).as(run.summary()).hasSizeGreaterThanOrEqualTo(49);
+    }
+
+    @Test
+    @DisplayName("the read-only group runs on a provider built on the storage shell with dump and absent-store hooks")
+    void readOnlyRunsOnAStorageShell() {
+        var run = KitRun.of(ReadOnlyShellKit.class, List.of(StorageProviderCompatibilityKit.ReadOnly.class));
+        assertThat(run.failed()).as(run.summary()).isEmpty();
+        assertThat(run.aborted()).as(run.summary()).isEmpty();
+        assertThat(run.passed()).as(run.summary()).containsExactlyInAnyOrder(READ_ONLY_READS, READ_ONLY_ABSENT);
+    }
+
+    @Test
+    @DisplayName("the read-only group fails a provider that creates an absent store instead of refusing it")
+    void readOnlyFailsAProviderCreatingAnAbsentStore() {
+        var run = KitRun.of(CreatesAbsentStoreKit.class, List.of(StorageProviderCompatibilityKit.ReadOnly.class));
+        assertThat(run.failed()).as(run.summary()).containsOnlyKeys(READ_ONLY_ABSENT);
+        assertThat(run.passed()).as(run.summary()).containsExactly(READ_ONLY_READS);
     }
 
     @Test
@@ -432,8 +536,8 @@ class CompatibilityKitVerdictTest {
                 .forEach((test, reason) -> assertThat(reason)
                         .as(test)
                         .contains(
-                                READ_MATRIX.contains(test)
-                                        ? "createProvider(StorageSettings)"
+                                hookReason(test) != null
+                                        ? hookReason(test)
                                         : "not supported by " + MinimalProvider.class.getName()));
         assertThat(run.aborted().get("Deletion.deleteAgent")).startsWith("deleteCheckpoints not supported by");
         assertThat(run.aborted().get("Lifecycle.closeTwice")).startsWith("close() not supported by");
@@ -458,6 +562,8 @@ class CompatibilityKitVerdictTest {
         var aborted = new java.util.TreeMap<>(run.aborted());
         READ_MATRIX.forEach(aborted::remove); // no configurable stored form, as for every seed-style provider
         segmentTests().forEach(aborted::remove); // nor a segment area
+        aborted.remove(READ_ONLY_READS); // nor a read-only mode
+        aborted.remove(READ_ONLY_ABSENT);
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);
         aborted.values()
                 .forEach(reason -> assertThat(reason)

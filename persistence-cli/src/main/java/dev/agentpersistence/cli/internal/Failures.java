@@ -6,6 +6,7 @@ import dev.agentpersistence.InvalidIdentifierException;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ProviderNotFoundException;
 import dev.agentpersistence.StorageConfigurationException;
+import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.cli.ExitCode;
@@ -18,6 +19,9 @@ public final class Failures {
     public static int exitCode(Throwable failure) {
         if (failure instanceof CliException cli) {
             return cli.exitCode();
+        }
+        if (failure instanceof StorageNotFoundException) {
+            return ExitCode.NOT_FOUND;
         }
         if (failure instanceof StorageUnavailableException) {
             return ExitCode.UNAVAILABLE;

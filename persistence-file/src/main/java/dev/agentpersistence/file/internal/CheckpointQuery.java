@@ -28,8 +28,16 @@ public final class CheckpointQuery {
     private final DurableFiles files;
     private final CheckpointReader reader;
     private final AgentHead head;
+    private final boolean readOnly;
 
     public CheckpointQuery(FileLayout layout, DurableFiles files, CheckpointReader reader, AgentHead head) {
+        this(layout, files, reader, head, false);
+    }
+
+    /** Queries that, when {@code readOnly}, never rebuild a head file: they list the directory instead. */
+    public CheckpointQuery(
+            FileLayout layout, DurableFiles files, CheckpointReader reader, AgentHead head, boolean readOnly) {
+        this.readOnly = readOnly;
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
         this.reader = Objects.requireNonNull(reader, "reader");
@@ -108,6 +116,9 @@ public final class CheckpointQuery {
 
     /** The listing taken while rebuilding the head; {@code null} when it was not rebuilt (the caller lists). */
     private long[] rebuilt(AgentPaths paths) {
+        if (readOnly) {
+            return null;
+        }
         try {
             return head.rebuild(paths).orElse(null);
         } catch (IOException | RuntimeException e) {

@@ -49,7 +49,8 @@ public final class FileStorageBackend implements StorageBackend {
 
     /**
      * Opens the storage under {@code root}, creating it when missing and, with {@code cleanUpOnOpen}, removing
-     * temporary files older than {@code gracePeriod}.
+     * temporary files older than {@code gracePeriod}; a read-only context creates and removes nothing, and a missing
+     * root is a {@link dev.agentpersistence.StorageNotFoundException}.
      *
      * @throws dev.agentpersistence.StorageConfigurationException when the root is not a directory this process can
      *     create, read and write (see {@link RootDirectory})
@@ -72,17 +73,17 @@ public final class FileStorageBackend implements StorageBackend {
         this.root = root.toAbsolutePath().normalize();
         var files = new DurableFiles(fsync);
         this.layout = new FileLayout(this.root, files);
-        Path realRoot = RootDirectory.open(layout, files);
+        Path realRoot = context.readOnly() ? RootDirectory.openReadOnly(layout) : RootDirectory.open(layout, files);
         this.reader = new CheckpointReader(maxDocumentSize, context.identities());
         var head = new AgentHead(layout, files, clock, gracePeriod, realRoot);
         this.writer = new CheckpointWriter(layout, files, reader, clock, gracePeriod, head);
-        this.query = new CheckpointQuery(layout, files, reader, head);
+        this.query = new CheckpointQuery(layout, files, reader, head, context.readOnly());
         this.deleter = new CheckpointDeleter(layout, files, reader, head);
         this.lister = new AgentLister(layout, skipCorrupt);
         this.journals = new AgentJournals(layout, files, head, maxDocumentSize, skipCorrupt);
         this.writeJournals = writeJournals;
         this.segments = new Segments(new SegmentFiles(layout, files, clock));
-        if (cleanUpOnOpen) {
+        if (cleanUpOnOpen && !context.readOnly()) {
             new StaleFileSweeper(layout, files, clock, gracePeriod, head).sweep();
         }
     }

@@ -1,6 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.StorageConfigurationException;
+import dev.agentpersistence.StorageNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -51,6 +52,31 @@ final class RootDirectory {
             throw unusable(root, "it is not writable by this process", null);
         }
         probe(root, files);
+        try {
+            return root.toRealPath();
+        } catch (IOException e) {
+            throw IoFailures.unavailable("resolve the root directory", root, e);
+        }
+    }
+
+    /**
+     * Checks {@code layout}'s root for reading only, creating nothing.
+     *
+     * @return the root's real path
+     * @throws dev.agentpersistence.StorageNotFoundException when the root does not exist
+     */
+    static Path openReadOnly(FileLayout layout) {
+        Path root = layout.root();
+        if (!Files.exists(root)) {
+            throw new StorageNotFoundException("File storage directory " + root
+                    + " does not exist; a read-only provider" + " creates none (check agent.persistence.file.dir)");
+        }
+        if (!Files.isDirectory(root)) {
+            throw unusable(root, "it exists but is not a directory", null);
+        }
+        if (!Files.isReadable(root)) {
+            throw unusable(root, "it is not readable by this process", null);
+        }
         try {
             return root.toRealPath();
         } catch (IOException e) {

@@ -59,6 +59,17 @@ public interface Dialect {
     /** Adds the dialect's settings to a pool the provider creates itself. */
     default void configurePool(HikariConfig pool, JdbcStorageConfig config) {}
 
+    /**
+     * Configures a pool whose connections only read: creates nothing (no file, no directory). Default: the pool of
+     * {@link #configurePool} with read-only connections.
+     *
+     * @throws dev.agentpersistence.StorageNotFoundException when the database is a file that does not exist
+     */
+    default void configureReadOnlyPool(HikariConfig pool, JdbcStorageConfig config) {
+        configurePool(pool, config);
+        pool.setReadOnly(true);
+    }
+
     /** Statements to run on every connection of a data source the application supplied. */
     default List<String> sessionSetup(JdbcStorageConfig config) {
         return List.of();

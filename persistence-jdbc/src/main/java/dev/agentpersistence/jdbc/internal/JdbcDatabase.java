@@ -35,7 +35,12 @@ public final class JdbcDatabase implements AutoCloseable {
     private final PreparedStatements preparedStatements;
 
     private JdbcDatabase(
-            Jdbi jdbi, HikariDataSource ownedPool, JdbcStorageConfig config, Dialect dialect, String endpoint) {
+            Jdbi jdbi,
+            HikariDataSource ownedPool,
+            JdbcStorageConfig config,
+            Dialect dialect,
+            String endpoint,
+            boolean readOnly) {
         Redactor redactor = Redactor.forCredentialsIn(config.url())
                 .andSecret(config.password().orElse(null));
         this.source = new ConnectionSource(jdbi, ownedPool);
@@ -43,7 +48,7 @@ public final class JdbcDatabase implements AutoCloseable {
         this.tables = new Tables(config.tablePrefix());
         this.retrier = new Retrier(identity);
         this.writes = new WriteSerializer(identity);
-        this.readiness = new SchemaReadiness(source, identity, config, tables, retrier, writes);
+        this.readiness = new SchemaReadiness(source, identity, config, tables, retrier, writes, readOnly);
         this.saveForms = new SaveFormChoice(identity);
         this.statementLimit = new StatementLimit(() -> read(
                 "reading the statement size limit", handle -> identity.dialect().maxStatementBytes(handle)));
@@ -58,21 +63,32 @@ public final class JdbcDatabase implements AutoCloseable {
      *     on the class path accepts it (naming the Maven artifact to add)
      */
     public static JdbcDatabase pooled(JdbcStorageConfig config) {
+        return pooled(config, false);
+    }
+
+    /**
+     * As {@link #pooled(JdbcStorageConfig)}; {@code readOnly} opens connections that only read, runs no migration and
+     * checks the schema version instead.
+     *
+     * @throws dev.agentpersistence.StorageNotFoundException when read-only and the database file does not exist
+     */
+    public static JdbcDatabase pooled(JdbcStorageConfig config, boolean readOnly) {
         Objects.requireNonNull(config, "config");
         Dialect dialect = Dialects.forUrl(config.url());
         Dialects.requireDriver(config.url());
-        HikariDataSource pool = PoolFactory.create(config, dialect);
-        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect, config.url());
+        HikariDataSource pool = PoolFactory.create(config, dialect, readOnly);
+        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect, config.url(), readOnly);
     }
 
     /** A database reached through the application's {@code Jdbi}; the dialect is detected on first use. */
-    public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config) {
+    public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config, boolean readOnly) {
         return new JdbcDatabase(
                 Objects.requireNonNull(jdbi, "jdbi"),
                 null,
                 Objects.requireNonNull(config, "config"),
                 null,
-                "the application's data source");
+                "the application's data source",
+                readOnly);
     }
 
     /** The prepared statements of saves and checkpoint reads, kept per connection where the dialect asks for it. */

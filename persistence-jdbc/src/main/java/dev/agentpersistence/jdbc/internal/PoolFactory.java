@@ -20,7 +20,7 @@ final class PoolFactory {
      * A pool that starts without connecting (so a provider can be created while the database is down), waits at most
      * the configured connection timeout for a connection, and replaces broken connections on the next borrow.
      */
-    static HikariDataSource create(JdbcStorageConfig config, Dialect dialect) {
+    static HikariDataSource create(JdbcStorageConfig config, Dialect dialect, boolean readOnly) {
         var pool = new HikariConfig();
         // Credentials written as jdbc:x://user:password@host are handed over as properties: drivers
         // do not parse them there and would quote the password in their error messages. The password
@@ -43,7 +43,11 @@ final class PoolFactory {
         pool.setInitializationFailTimeout(-1);
         pool.setAutoCommit(true);
         pool.setPoolName("agent-persistence-" + config.tablePrefix());
-        dialect.configurePool(pool, config);
+        if (readOnly) {
+            dialect.configureReadOnlyPool(pool, config);
+        } else {
+            dialect.configurePool(pool, config);
+        }
         return new HikariDataSource(pool);
     }
 

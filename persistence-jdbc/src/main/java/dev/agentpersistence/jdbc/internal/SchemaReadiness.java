@@ -1,15 +1,21 @@
 package dev.agentpersistence.jdbc.internal;
 
+import dev.agentpersistence.StorageConfigurationException;
+import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.JdbiException;
 
 /**
  * Makes the database ready before the first operation, once: connects once outside the pool it owns (so refused
  * credentials and unknown databases fail at once), detects the dialect of an application's data source and migrates the
- * schema when the configuration asks for it. Each step runs with the operations' retry rules; a failed step is tried
- * again by the next operation.
+ * schema when the configuration asks for it; a read-only database is never migrated, its schema version is checked.
+ * Each step runs with the operations' retry rules; a failed step is tried again by the next operation.
  */
 final class SchemaReadiness {
     private final ConnectionSource source;
@@ -18,6 +24,7 @@ final class SchemaReadiness {
     private final Tables tables;
     private final Retrier retrier;
     private final WriteSerializer writes;
+    private final boolean readOnly;
     private final ReentrantLock initLock = new ReentrantLock();
     private volatile boolean ready;
 
@@ -27,7 +34,9 @@ final class SchemaReadiness {
             JdbcStorageConfig config,
             Tables tables,
             Retrier retrier,
-            WriteSerializer writes) {
+            WriteSerializer writes,
+            boolean readOnly) {
+        this.readOnly = readOnly;
         this.source = source;
         this.identity = identity;
         this.config = config;
@@ -50,7 +59,9 @@ final class SchemaReadiness {
             if (!identity.known()) {
                 detectDialect();
             }
-            if (config.migrate()) {
+            if (readOnly) {
+                retrier.run("schema check", this::checkSchema);
+            } else if (config.migrate()) {
                 Dialect dialect = identity.dialect();
                 var migrator = new SchemaMigrator(
                         dialect, tables, config, dialect.ddl().migrations(tables));
@@ -64,6 +75,49 @@ final class SchemaReadiness {
             ready = true;
         } finally {
             initLock.unlock();
+        }
+    }
+
+    /**
+     * For a reader that may not migrate: the schema version table must exist and hold exactly the migrations this
+     * version knows.
+     */
+    private void checkSchema() {
+        Dialect dialect = identity.dialect();
+        Set<Integer> applied;
+        try {
+            List<Integer> rows = source.jdbi()
+                    .withHandle(handle -> handle.createQuery("SELECT version FROM " + tables.schemaVersion())
+                            .mapTo(Integer.class)
+                            .list());
+            applied = new TreeSet<Integer>(rows);
+        } catch (JdbiException e) {
+            if (FailureKind.of(e, dialect) != FailureKind.OTHER) {
+                throw e;
+            }
+            throw new StorageNotFoundException(
+                    "The checkpoint tables '" + tables.prefix() + "*' do not exist in "
+                            + identity.redactor().redact(identity.endpoint()) + " (table " + tables.schemaVersion()
+                            + " does not exist); a read-only provider creates none (check agent.persistence.jdbc.table-prefix)");
+        }
+        int known = dialect.ddl().migrations(tables).stream()
+                .mapToInt(Migration::version)
+                .max()
+                .orElse(0);
+        int stored = applied.stream().mapToInt(Integer::intValue).max().orElse(0);
+        if (stored > known) {
+            throw new StorageConfigurationException("The checkpoint tables '" + tables.prefix()
+                    + "*' have schema version "
+                    + stored + ", newer than version " + known + ", the newest this reader knows; use a newer version"
+                    + " of agent-persistence");
+        }
+        for (Migration migration : dialect.ddl().migrations(tables)) {
+            if (!applied.contains(migration.version())) {
+                throw new StorageConfigurationException("The checkpoint tables '" + tables.prefix()
+                        + "*' have schema version " + stored + ", older than version " + known
+                        + ", which this reader needs (migration " + migration.version() + " is missing); open them"
+                        + " once for writing with migration on to bring them up to date");
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc.internal;
 
 import com.zaxxer.hikari.HikariConfig;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,8 @@ final class SqliteDialect implements Dialect {
     private static final int BUSY = 5;
     private static final int LOCKED = 6;
     private static final int CANTOPEN = 14;
+    /** SQLITE_OPEN_READONLY: the file must exist and is never written. */
+    private static final int READ_ONLY_OPEN_MODE = 1;
 
     @Override
     public String name() {
@@ -72,6 +75,23 @@ final class SqliteDialect implements Dialect {
         pool.addDataSourceProperty("foreign_keys", "true");
     }
 
+    /**
+     * Opens the database file read-only (SQLITE_OPEN_READONLY), so a missing file is not created; the journal mode is
+     * left as the writers set it.
+     */
+    @Override
+    public void configureReadOnlyPool(HikariConfig pool, JdbcStorageConfig config) {
+        String path = filePath(config.url());
+        if (path.isEmpty() || !path.startsWith("file:") && !Files.exists(Path.of(path))) {
+            throw new StorageNotFoundException("SQLite database " + (path.isEmpty() ? "(no file named)" : path)
+                    + " does not exist; a read-only provider creates none (check agent.persistence.jdbc.url)");
+        }
+        pool.addDataSourceProperty("open_mode", Integer.toString(READ_ONLY_OPEN_MODE));
+        pool.setReadOnly(true);
+        pool.addDataSourceProperty(
+                "busy_timeout", Long.toString(config.busyTimeout().toMillis()));
+    }
+
     @Override
     public List<String> sessionSetup(JdbcStorageConfig config) {
         return List.of("PRAGMA busy_timeout = " + config.busyTimeout().toMillis());
@@ -98,13 +118,16 @@ final class SqliteDialect implements Dialect {
         return (e.getErrorCode() & 0xFF) == CANTOPEN || Dialect.super.isConnectionFailure(e);
     }
 
-    /** For {@code jdbc:sqlite:dir/file.db}, creates {@code dir} so the first start does not fail. */
-    private static void createParentDirectory(String url) {
+    /** The path of {@code jdbc:sqlite:path?options}. */
+    private static String filePath(String url) {
         String path = url.substring("jdbc:sqlite:".length());
         int query = path.indexOf('?');
-        if (query >= 0) {
-            path = path.substring(0, query);
-        }
+        return query >= 0 ? path.substring(0, query) : path;
+    }
+
+    /** For {@code jdbc:sqlite:dir/file.db}, creates {@code dir} so the first start does not fail. */
+    private static void createParentDirectory(String url) {
+        String path = filePath(url);
         if (path.isEmpty() || path.startsWith("file:")) {
             return;
         }

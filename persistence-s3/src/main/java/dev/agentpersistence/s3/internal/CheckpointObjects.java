@@ -47,8 +47,12 @@ public final class CheckpointObjects {
 
     /** The id of the checkpoint a body holds. */
     public String checkpointIdOf(StoredDocument body) {
-        return identity.of(body.agentId(), null, body.document(), body.location())
-                .checkpointId();
+        return identityOf(body).checkpointId();
+    }
+
+    /** The id and version of the checkpoint a body holds. */
+    public DocumentIdentity.Identity identityOf(StoredDocument body) {
+        return identity.of(body.agentId(), null, body.document(), body.location());
     }
 
     /** The id marker of {@code idPart}, or empty when there is none. */

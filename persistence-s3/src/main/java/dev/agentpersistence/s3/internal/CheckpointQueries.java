@@ -1,7 +1,9 @@
 package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.backend.DocumentIdentity;
 import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.StoredDocument;
 import java.util.Iterator;
@@ -45,13 +47,19 @@ public final class CheckpointQueries {
     /** The version at which {@link #latest} last found each agent's latest (for a bounded number of agents). */
     private final RecentlyUsed<String, Long> latestFound = new RecentlyUsed<>(REMEMBERED);
 
+    private final boolean readOnly;
+
     /** Queries sending their requests one by one. */
     public CheckpointQueries(CheckpointObjects store) {
-        this(store, OverlappedRequests.inline());
+        this(store, OverlappedRequests.inline(), false);
     }
 
-    /** Queries whose independent requests overlap through {@code requests}. */
-    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests) {
+    /**
+     * Queries whose independent requests overlap through {@code requests}; {@code readOnly} ones never write a missing
+     * latest pointer.
+     */
+    CheckpointQueries(CheckpointObjects store, OverlappedRequests requests, boolean readOnly) {
+        this.readOnly = readOnly;
         this.requests = Objects.requireNonNull(requests, "requests");
         this.store = Objects.requireNonNull(store, "store");
         this.pointer = new LatestPointer(store);
@@ -109,7 +117,7 @@ public final class CheckpointQueries {
         latestFound.remove(agent);
         var walk = new BodyWalk(agentId, maxVersion, 1);
         Optional<StoredDocument> newest = walk.hasNext() ? Optional.of(walk.next()) : Optional.empty();
-        if (pointed.isEmpty() && newest.isPresent()) {
+        if (pointed.isEmpty() && newest.isPresent() && !readOnly) {
             repair(agent, newest.get().version());
         }
         return newest;
@@ -130,15 +138,34 @@ public final class CheckpointQueries {
                 : new IndexWalk(agentId, filter);
     }
 
-    /** The checkpoint with {@code checkpointId}: its id marker names the version, whose body must hold that id. */
+    /**
+     * The checkpoint with {@code checkpointId}: its id marker names the version, whose body must hold that id. A body
+     * holding another checkpoint of that version is a newer save after a deletion (the marker is stale: empty); a body
+     * holding a checkpoint of another version was replaced, and is a {@link CorruptCheckpointException} naming the
+     * checkpoint and the body, as every other read of that body reports it.
+     */
     public Optional<StoredDocument> byId(String agentId, String checkpointId) {
         String agent = KeyParts.encode(agentId);
         return store.readMarker(agentId, agent, KeyParts.encode(checkpointId))
                 .filter(marker -> marker.checkpointId().equals(checkpointId))
                 .flatMap(marker -> store.readBody(agentId, agent, marker.version()))
-                .filter(body -> store.checkpointIdOf(body).equals(checkpointId))
+                .filter(body -> holds(body, checkpointId))
                 .map(body ->
                         new StoredDocument(agentId, checkpointId, body.version(), body.document(), body.location()));
+    }
+
+    private boolean holds(StoredDocument body, String checkpointId) {
+        DocumentIdentity.Identity held = store.identityOf(body);
+        if (held.version() != body.version()) {
+            throw new CorruptCheckpointException(
+                    body.agentId(),
+                    checkpointId,
+                    body.location(),
+                    "the body filed as version " + body.version() + " of checkpoint '" + checkpointId
+                            + "' holds checkpoint '" + held.checkpointId() + "' of version " + held.version(),
+                    null);
+        }
+        return held.checkpointId().equals(checkpointId);
     }
 
     private static boolean onlyVersionBound(CheckpointFilter filter) {

@@ -1,6 +1,7 @@
 package dev.agentpersistence.s3.internal;
 
 import dev.agentpersistence.PersistenceException;
+import dev.agentpersistence.StorageNotFoundException;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -120,6 +121,25 @@ public final class S3Objects {
     /** One {@code HeadBucket}: the bucket exists and answers. */
     public void checkBucket() {
         call("checking", "", () -> client.headBucket(b -> b.bucket(bucket)));
+    }
+
+    /**
+     * One {@code HeadBucket} for a reader that creates nothing.
+     *
+     * @throws StorageNotFoundException when the bucket does not exist
+     */
+    public void requireBucket() {
+        try {
+            client.headBucket(b -> b.bucket(bucket));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new StorageNotFoundException("S3 bucket " + location("") + " does not exist; a read-only provider"
+                        + " creates none (check agent.persistence.s3.bucket)");
+            }
+            checkBucket();
+        } catch (SdkException e) {
+            checkBucket();
+        }
     }
 
     /** The largest object {@link #get} reads. */

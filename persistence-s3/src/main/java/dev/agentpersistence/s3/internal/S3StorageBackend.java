@@ -57,11 +57,14 @@ public final class S3StorageBackend implements StorageBackend {
         this.ownsClient = ownsClient;
         this.description = description;
         var objects = new S3Objects(client, bucket, endpoint, conditionalWrites, maxDocumentSize);
+        if (context.readOnly()) {
+            objects.requireBucket();
+        }
         var layout = new KeyLayout(prefix);
         this.store = new CheckpointObjects(objects, layout, new BodyFormat(gzip), context.identities());
         this.requests = OverlappedRequests.pooled("agent-persistence-s3");
         this.saver = new CheckpointSaver(store, clock, requests);
-        this.queries = new CheckpointQueries(store, requests);
+        this.queries = new CheckpointQueries(store, requests, context.readOnly());
         this.deletions = new CheckpointDeletions(store);
         this.agents = new AgentDirectory(store);
         this.segments = new Segments(new SegmentObjects(objects, layout));
