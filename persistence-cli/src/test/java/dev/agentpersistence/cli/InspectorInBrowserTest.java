@@ -110,20 +110,32 @@ class InspectorInBrowserTest {
         try (Store store = Store.open("jdbc:sqlite:" + file, ProviderConfig.empty());
                 InspectorServer server = InspectorServer.start(store, 0);
                 HeadlessChromium browser = HeadlessChromium.start(directory)) {
-            browser.open(server.uri().resolve("/#/agent/release-1"));
+            browser.open(server.uri());
+            browser.waitFor("main[data-ready=agents]");
+            assertThat(browser.text(browser.findAll("#agents tbody tr").get(0)))
+                    .as("the run is listed under its stored id, of kind run")
+                    .contains("@run/release-1", "run");
+            browser.click(browser.findAll("a.agent-link").get(0));
             browser.waitFor("main[data-ready=timeline]");
+            assertThat(browser.currentUrl()).endsWith("#/agent/%40run%2Frelease-1");
             String run = browser.text(browser.waitFor("#pipeline-run"));
             assertThat(run)
                     .contains(
-                            "Pipeline run of release-note: completed",
+                            "Pipeline run release-1 of release-note: completed",
                             "__start__: run started",
                             "outline: passed on the first attempt",
                             "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
+            assertThat(browser.text(browser.waitFor("#pipeline-run .failed-attempts li")))
+                    .as("the failed attempt's violation, as text")
+                    .isEqualTo("attempt 1 failed\n[finished] " + PipelineRuns.VIOLATION);
+            assertThat(browser.findAll("#pipeline-run b"))
+                    .as("no stored text became markup")
+                    .isEmpty();
             browser.screenshot(screenshots().resolve("inspector-pipeline-run.png"));
 
             browser.click(browser.waitForAll("#pipeline-run li.retried a").get(0));
             browser.waitFor("main[data-ready=checkpoint]");
-            assertThat(browser.pageText()).contains("the text does not end with done", "draft, done");
+            assertThat(browser.pageText()).contains(PipelineRuns.VIOLATION, "draft, done");
         }
     }
 

@@ -17,6 +17,9 @@ final class PipelineRuns {
     /** The pipeline's state. */
     public record Draft(String outline, String text) {}
 
+    /** The violation of the failed attempt, with characters that are markup in HTML. */
+    static final String VIOLATION = "the text does not end with <b>done</b> & is 'open'";
+
     private PipelineRuns() {}
 
     static PipelineResult<Draft> run(PersistenceStorageProvider<CheckpointFilter> storage, String runId) {
@@ -36,8 +39,7 @@ final class PipelineRuns {
                     context.addMessage(Message.assistant(text));
                     return new Draft(context.state().outline(), text);
                 })
-                .postcondition(Conditions.of(
-                        "finished", draft -> draft.text().endsWith("done"), draft -> "the text does not end with done"))
+                .postcondition(Conditions.of("finished", draft -> draft.text().endsWith("done"), draft -> VIOLATION))
                 .build();
         return Pipeline.builder("release-note", StateCodec.jackson(Draft.class))
                 .node(outline)

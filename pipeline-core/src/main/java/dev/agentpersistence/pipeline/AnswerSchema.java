@@ -3,19 +3,30 @@ package dev.agentpersistence.pipeline;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What an answer to an {@link InputRequest} must look like: a small subset of JSON Schema ({@code type}
  * string/number/integer/boolean/object/array, {@code enum}, {@code minimum}, {@code maximum}, {@code minLength},
  * {@code properties}, {@code required}). It is stored with the waiting run as JSON, so another process can show it and
  * check an answer before resuming. Immutable; build with the factories or {@link #fromJson}.
+ *
+ * <p>Numbers are compared as exact decimals ({@link BigDecimal}), so {@code 10.0000000000000000001} (read as a decimal
+ * node) is above a maximum of 10 while {@code 10} and {@code 10.0} are not; {@code NaN} and the infinities are not
+ * numbers to a schema. An answer nested deeper than {@link #MAX_DEPTH} levels is refused before anything else is
+ * checked.
  */
 public final class AnswerSchema {
+    /** Deepest nesting of arrays and objects an answer may have (a scalar answer has depth 0). */
+    public static final int MAX_DEPTH = 64;
+
     private final ObjectNode json;
 
     private AnswerSchema(ObjectNode json) {
@@ -48,8 +59,17 @@ public final class AnswerSchema {
         return new AnswerSchema(node);
     }
 
-    /** A number between {@code minimum} and {@code maximum}, both inclusive. */
+    /**
+     * A number between {@code minimum} and {@code maximum}, both inclusive; a bound is compared as the decimal
+     * {@link BigDecimal#valueOf(double)} gives ({@code 0.1} is 0.1, not the binary double nearest to it).
+     *
+     * @throws IllegalArgumentException when a bound is NaN or infinite, or {@code minimum > maximum}
+     */
     public static AnswerSchema number(double minimum, double maximum) {
+        if (!Double.isFinite(minimum) || !Double.isFinite(maximum) || minimum > maximum) {
+            throw new IllegalArgumentException(
+                    "number bounds must be finite with minimum <= maximum, but were " + minimum + " and " + maximum);
+        }
         return new AnswerSchema(JsonNodeFactory.instance
                 .objectNode()
                 .put("type", "number")
@@ -85,9 +105,49 @@ public final class AnswerSchema {
 
     /** What is wrong with {@code answer}; empty when it conforms. */
     public List<String> validate(JsonNode answer) {
+        JsonNode value = answer == null ? JsonNodeFactory.instance.nullNode() : answer;
+        int depth = depthBeyond(value, MAX_DEPTH);
+        if (depth > MAX_DEPTH) {
+            return List.of(
+                    "answer is nested more than " + MAX_DEPTH + " levels deep; at most " + MAX_DEPTH + " are allowed");
+        }
         var problems = new ArrayList<String>();
-        check(json, answer == null ? JsonNodeFactory.instance.nullNode() : answer, "answer", problems);
+        check(json, value, "answer", problems);
         return problems;
+    }
+
+    /** The nesting depth of {@code value}, counted without recursion and only up to {@code limit + 1}. */
+    private static int depthBeyond(JsonNode value, int limit) {
+        var pending = new ArrayDeque<Map.Entry<JsonNode, Integer>>();
+        pending.push(Map.entry(value, 0));
+        int deepest = 0;
+        while (!pending.isEmpty()) {
+            var next = pending.pop();
+            int depth = next.getValue();
+            deepest = Math.max(deepest, depth);
+            if (deepest > limit) {
+                return deepest;
+            }
+            if (next.getKey().isContainerNode()) {
+                for (JsonNode child : next.getKey()) {
+                    if (child.isContainerNode()) {
+                        pending.push(Map.entry(child, depth + 1));
+                    }
+                }
+            }
+        }
+        return deepest;
+    }
+
+    /** The exact decimal of a number node; empty for NaN and the infinities. */
+    private static Optional<BigDecimal> decimal(JsonNode number) {
+        if ((number.isDouble() || number.isFloat()) && !Double.isFinite(number.doubleValue())) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                number.isDouble() || number.isFloat()
+                        ? BigDecimal.valueOf(number.doubleValue())
+                        : number.decimalValue());
     }
 
     private static void check(JsonNode schema, JsonNode value, String path, List<String> problems) {
@@ -111,15 +171,11 @@ public final class AnswerSchema {
                 && value.textValue().length() < schema.get("minLength").asInt()) {
             problems.add(path + " must have at least " + schema.get("minLength").asInt() + " character(s)");
         }
-        if (schema.has("minimum")
-                && value.isNumber()
-                && value.asDouble() < schema.get("minimum").asDouble()) {
-            problems.add(path + " must be at least " + schema.get("minimum") + " but was " + value);
-        }
-        if (schema.has("maximum")
-                && value.isNumber()
-                && value.asDouble() > schema.get("maximum").asDouble()) {
-            problems.add(path + " must be at most " + schema.get("maximum") + " but was " + value);
+        boolean bounded = schema.has("minimum") || schema.has("maximum");
+        if (value.isNumber() && decimal(value).isEmpty() && (bounded || type.equals("number"))) {
+            problems.add(path + " must be a finite number but was " + value);
+        } else if (value.isNumber() && bounded) {
+            checkBounds(schema, value, path, problems);
         }
         if (value.isObject()) {
             for (JsonNode name : schema.path("required")) {
@@ -136,6 +192,26 @@ public final class AnswerSchema {
                 }
             }
         }
+    }
+
+    private static void checkBounds(JsonNode schema, JsonNode value, String path, List<String> problems) {
+        BigDecimal number = decimal(value).orElseThrow();
+        if (schema.has("minimum") && number.compareTo(bound(schema, "minimum")) < 0) {
+            problems.add(path + " must be at least " + schema.get("minimum") + " but was " + value);
+        }
+        if (schema.has("maximum") && number.compareTo(bound(schema, "maximum")) > 0) {
+            problems.add(path + " must be at most " + schema.get("maximum") + " but was " + value);
+        }
+    }
+
+    private static BigDecimal bound(JsonNode schema, String name) {
+        JsonNode bound = schema.get(name);
+        if (!bound.isNumber()) {
+            throw new IllegalArgumentException("answer schema " + name + " must be a number but was " + bound);
+        }
+        return decimal(bound)
+                .orElseThrow(() ->
+                        new IllegalArgumentException("answer schema " + name + " must be finite but was " + bound));
     }
 
     private static boolean hasType(JsonNode value, String type) {

@@ -11,6 +11,7 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.async.AsyncExecutor;
+import dev.agentpersistence.pipeline.internal.FailedAttempts;
 import dev.agentpersistence.pipeline.internal.JournalRecovery;
 import dev.agentpersistence.pipeline.internal.NodeOutcome;
 import dev.agentpersistence.pipeline.internal.NodeRunner;
@@ -40,11 +41,19 @@ import org.slf4j.LoggerFactory;
  * before every attempt, rolled back and retried with {@link RetryFeedback} when it fails, and checkpointed when it
  * passes.
  *
- * <p><b>Runs and resume.</b> {@link #run(String, Object)} stores checkpoints under the run id (as the agent id): first
- * the input (node id {@value #START_NODE_ID}), then the state after each node. Calling {@code run} again with the same
- * run id resumes after the newest checkpoint: finished nodes do not run again, and a node that was interrupted (JVM
- * exit, failure) starts over from the state of the last checkpoint, which is decoded and so put back (files included
- * for a {@link FileWorkspace}); the {@code input} argument is then ignored.
+ * <p><b>Run ids.</b> Run {@code r} is stored as agent {@link #storedRunId storedRunId(r)} ({@code "@run/" + r}, the
+ * namespace {@link AgentNamespace#PIPELINE_RUNS}) and its tool journal as {@code "@journal/" + r}
+ * ({@link AgentNamespace#TOOL_JOURNALS}); both are injective and the facade refuses ids of a namespace written without
+ * it, so no run id (nor any other agent's id) names another run's checkpoints or journal. A run id has at most
+ * {@link #MAX_RUN_ID_LENGTH} characters. A run an earlier version stored under its raw id (journal
+ * {@value AgentNamespace#LEGACY_JOURNAL_PREFIX} + run id) is found when nothing is stored in the namespace, and
+ * continued where it is; the open attempts of its old journal are undone and closed there.
+ *
+ * <p><b>Runs and resume.</b> {@link #run(String, Object)} stores the run's checkpoints: first the input (node id
+ * {@value #START_NODE_ID}), then the state after each node. Calling {@code run} again with the same run id resumes
+ * after the newest checkpoint: finished nodes do not run again, and a node that was interrupted (JVM exit, failure)
+ * starts over from the state of the last checkpoint, which is decoded and so put back (files included for a
+ * {@link FileWorkspace}); the {@code input} argument is then ignored.
  *
  * <p><b>Completion.</b> When the last node has passed and been checkpointed, the run is marked completed with a
  * tombstone ({@link AgentPersistence#markRunCompleted}) written after the final checkpoint. Running a completed run id
@@ -55,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Write-ahead tool journal.</b> Every tool call an action makes through {@link NodeContext#callTool} (or
  * announces with {@link NodeContext#recordToolCall}) is journaled in the run's storage before the tool runs (tool,
  * arguments, idempotency key) and after (result or failure), one save per entry, as the checkpoints of the agent id
- * {@code "__journal__/" + runId}. A run resumed after a crash first undoes, through the inverse tools, every journaled
+ * {@code "@journal/" + runId}. A run resumed after a crash first undoes, through the inverse tools, every journaled
  * call of the attempt the crash cut off (newest first; a call without a recorded result counts as possibly done; a
  * {@link dev.agentpersistence.KeyedTool} inverse receives the call's key), then retries that node with an
  * {@link AttemptAbandonedException} as feedback. Attempt numbers continue after the cut-off attempt, which counts
@@ -73,9 +82,20 @@ import org.slf4j.LoggerFactory;
  * fork of the old one), leaving the old run as it was.
  *
  * <p><b>Failure.</b> A failed run ({@link PipelineResult#failure()}) keeps its checkpoints, so a later {@code run} with
- * the same id retries the failed node. One runner per run id at a time.
+ * the same id retries the failed node. The checkpoint of a node that needed more than one attempt records what the
+ * failed attempts broke ({@link #FAILED_ATTEMPTS_METADATA_KEY}).
  *
- * <p>Immutable and thread-safe; different run ids may run concurrently.
+ * <p><b>One runner per run.</b> Every save of a runner is a compare-and-set right after the checkpoint it last read or
+ * saved ({@link AgentPersistence#createCheckpointAfter}, {@link AgentPersistence#markRunCompletedAfter}), never retried
+ * on a newer head. A runner that continues a run with checkpoints first saves a claim, a copy of the run's newest
+ * checkpoint (metadata {@link #CLAIMED_METADATA_KEY}), before it undoes anything or runs a node. Of two runners that
+ * read the same head, one saves and the other gets {@link RunBusyException} and runs nothing more; a runner overtaken
+ * while in a node (paused, partitioned) is refused at its next save, so nothing it does after the takeover is stored
+ * and its next node never runs. This holds in any number of processes on every provider. For a fleet of workers that
+ * take runs from a durable queue, with leases and automatic recovery, see {@link PipelineWorkers}.
+ *
+ * <p>Immutable and thread-safe; different run ids may run concurrently, and calls on one run id exclude each other as
+ * described above.
  *
  * @param <S> the state type
  */
@@ -85,6 +105,19 @@ public final class Pipeline<S> {
 
     /** The node id of the checkpoint holding a run's input, saved before the first node. */
     public static final String START_NODE_ID = "__start__";
+
+    /**
+     * Metadata key of a claim checkpoint, the first save of a runner that continues a run: a copy of the run's newest
+     * checkpoint whose value under this key is the id of the checkpoint it copies.
+     */
+    public static final String CLAIMED_METADATA_KEY = RunCheckpoints.CLAIMED_KEY;
+
+    /**
+     * Metadata key of the checkpoint of a node that needed more than one attempt: what its failed attempts broke, as a
+     * bounded JSON array (oldest first) of {@code {"attempt": n, "violations": [{"condition": …, "message": …}],
+     * "error": …}}; see the module README for the bounds.
+     */
+    public static final String FAILED_ATTEMPTS_METADATA_KEY = FailedAttempts.KEY;
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
 

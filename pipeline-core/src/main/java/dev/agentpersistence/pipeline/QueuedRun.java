@@ -30,7 +30,7 @@ public record QueuedRun(
         RUNNING,
         /** It failed and waits for its next try. */
         RETRY_WAIT,
-        /** It asked a question; {@link PipelineWorkers#answer} continues it. */
+        /** It asked a question; {@link PipelineQueue#answer} continues it. */
         WAITING,
         COMPLETED,
         /** It failed and has no retries left. */

@@ -3,12 +3,19 @@ package dev.agentpersistence.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,5 +65,57 @@ class AnswerSchemaTest {
         assertThatThrownBy(() -> unknown.validate(TextNode.valueOf("x")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown answer schema type 'date'");
+    }
+
+    @Test
+    void numberBoundsAreExactDecimalsAndNaNAndInfinitiesAreRefused() throws Exception {
+        var schema = AnswerSchema.number(0, 10);
+        var decimals = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+        assertThat(schema.validate(decimals.readTree("10.0000000000000000001")))
+                .containsExactly("answer must be at most 10.0 but was 10.0000000000000000001");
+        assertThat(schema.validate(DecimalNode.valueOf(new BigDecimal("-0.0000000000000000001"))))
+                .containsExactly("answer must be at least 0.0 but was -1E-19");
+        assertThat(schema.validate(IntNode.valueOf(10))).isEmpty();
+        assertThat(schema.validate(DoubleNode.valueOf(10.0))).isEmpty();
+        assertThat(schema.validate(decimals.readTree("10.0"))).isEmpty();
+        assertThat(schema.validate(decimals.readTree("10"))).isEmpty();
+        assertThat(schema.validate(BigIntegerNode.valueOf(new BigInteger("100000000000000000000"))))
+                .containsExactly("answer must be at most 10.0 but was 100000000000000000000");
+        for (double notANumber : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            assertThat(schema.validate(DoubleNode.valueOf(notANumber)))
+                    .as("%s", notANumber)
+                    .containsExactly("answer must be a finite number but was " + DoubleNode.valueOf(notANumber));
+            assertThat(AnswerSchema.fromJson(JSON.readTree("{\"type\":\"number\"}"))
+                            .validate(DoubleNode.valueOf(notANumber)))
+                    .as("unbounded %s", notANumber)
+                    .hasSize(1);
+        }
+        assertThat(AnswerSchema.number(0, 0.1).validate(decimals.readTree("0.1")))
+                .as("a double bound is the decimal it prints as, not the binary value nearest to it")
+                .isEmpty();
+        assertThat(AnswerSchema.number(0, 0.1).validate(decimals.readTree("0.10000000000000001")))
+                .hasSize(1);
+        assertThatThrownBy(() -> AnswerSchema.number(Double.NaN, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerSchema.number(2, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAnswerNestedTooDeepIsRefusedWithoutRecursion() throws Exception {
+        String deep = "[".repeat(1_500) + "]".repeat(1_500);
+        JsonNode answer = new ObjectMapper()
+                .getFactory()
+                .setStreamReadConstraints(
+                        StreamReadConstraints.builder().maxNestingDepth(2_000).build())
+                .createParser(deep)
+                .readValueAsTree();
+
+        assertThat(AnswerSchema.any().validate(answer))
+                .containsExactly("answer is nested more than " + AnswerSchema.MAX_DEPTH + " levels deep; at most "
+                        + AnswerSchema.MAX_DEPTH + " are allowed");
+        assertThat(AnswerSchema.any()
+                        .validate(
+                                JSON.readTree("[".repeat(AnswerSchema.MAX_DEPTH) + "]".repeat(AnswerSchema.MAX_DEPTH))))
+                .isEmpty();
     }
 }

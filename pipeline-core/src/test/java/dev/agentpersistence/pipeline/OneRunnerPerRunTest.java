@@ -1,22 +1,29 @@
 package dev.agentpersistence.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.Tool;
+import dev.agentpersistence.pipeline.internal.RunCheckpoints;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +161,69 @@ class OneRunnerPerRunTest {
             assertThat(completed).isEqualTo(1);
             assertThat(busy).isEqualTo(1);
             assertThat(approvals).hasValue(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inmemory", "sqlite"})
+    void aRunnerOvertakenInsideANodeIsRefusedAtItsNextSaveAndItsNextToolNeverRuns(String kind) throws Exception {
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        var entered = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var blockOnce = new AtomicBoolean(true);
+        var shippedBy = new CopyOnWriteArrayList<String>();
+        Tool ship = Tool.of("ship", args -> {
+            shippedBy.add(Thread.currentThread().getName());
+            return TextNode.valueOf("shipped");
+        });
+        try (var storage = storage(kind)) {
+            var pipeline = Pipeline.builder("orders", StateCodec.jackson(String.class))
+                    .storage(storage)
+                    .node(Node.of("pack", ctx -> {
+                        if (blockOnce.getAndSet(false)) {
+                            entered.countDown();
+                            assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+                        }
+                        return ctx.state() + " packed";
+                    }))
+                    .node(Node.of("ship", ctx -> {
+                        ctx.callTool(ship, null);
+                        return ctx.state() + " shipped";
+                    }))
+                    .build();
+            Future<PipelineResult<String>> stale = threads.submit(() -> pipeline.run("taken", "order"));
+            assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+            var takeover = pipeline.run("taken", "ignored");
+            release.countDown();
+
+            assertThat(takeover.isCompleted()).isTrue();
+            assertThat(takeover.executedNodes()).containsExactly("pack", "ship");
+            assertThatThrownBy(() -> stale.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(RunBusyException.class)
+                    .satisfies(e -> assertThat(((RunBusyException) e).runId()).isEqualTo("taken"));
+            assertThat(shippedBy)
+                    .as("the stale runner's next step never ran its tool")
+                    .containsExactly(Thread.currentThread().getName());
+            List<AgentCheckpoint> saved = storage.getCheckpoints(Pipeline.storedRunId("taken"));
+            assertThat(saved)
+                    .extracting(AgentCheckpoint::nodeId)
+                    .containsExactly(
+                            Pipeline.START_NODE_ID,
+                            Pipeline.START_NODE_ID,
+                            "pack",
+                            "ship",
+                            AgentCheckpoint.TOMBSTONE_NODE_ID);
+            assertThat(saved.get(1).metadata()).containsKey(Pipeline.CLAIMED_METADATA_KEY);
+            String taker = saved.get(1).metadata().get(RunCheckpoints.RUNNER_KEY);
+            assertThat(saved.subList(1, 4))
+                    .as("after its first checkpoint the stale runner stored nothing")
+                    .allSatisfy(cp -> assertThat(cp.metadata()).containsEntry(RunCheckpoints.RUNNER_KEY, taker));
+            assertThat(saved.get(0).metadata().get(RunCheckpoints.RUNNER_KEY)).isNotEqualTo(taker);
         } finally {
             threads.shutdownNow();
         }

@@ -160,7 +160,7 @@ class OutageTest {
                     if (name.equals("step-3")) {
                         server.stop();
                         try {
-                            storage.getLatestCheckpoint(runId);
+                            storage.getLatestCheckpoint(Pipeline.storedRunId(runId));
                         } catch (Throwable e) {
                             whileDown.set(e);
                         }
@@ -196,10 +196,10 @@ class OutageTest {
             var expected = new ArrayList<String>(List.of(Pipeline.START_NODE_ID));
             expected.addAll(NODES);
             expected.add(AgentCheckpoint.TOMBSTONE_NODE_ID);
-            assertThat(storage.getCheckpoints(runId))
+            assertThat(storage.getCheckpoints(Pipeline.storedRunId(runId)))
                     .extracting(AgentCheckpoint::nodeId)
                     .containsExactlyElementsOf(expected);
-            storage.deleteCheckpoints(runId);
+            storage.deleteCheckpoints(Pipeline.storedRunId(runId));
         }
         Figures.record(
                 "outage mid-run",

@@ -100,10 +100,23 @@ class PipelineKillTest {
                 var expected = new ArrayList<String>(List.of(Pipeline.START_NODE_ID));
                 expected.addAll(PipelineChildMain.nodeNames());
                 expected.add(AgentCheckpoint.TOMBSTONE_NODE_ID);
-                assertThat(storage.getCheckpoints(runId))
+                List<AgentCheckpoint> stored = storage.getCheckpoints(Pipeline.storedRunId(runId));
+                assertThat(stored)
+                        .filteredOn(cp -> !cp.metadata().containsKey(Pipeline.CLAIMED_METADATA_KEY))
                         .extracting(AgentCheckpoint::nodeId)
-                        .as("one checkpoint per node, in order")
+                        .as("one checkpoint per node, in order, besides the claims of restarted processes")
                         .containsExactlyElementsOf(expected);
+                for (int i = 1; i < stored.size(); i++) {
+                    String claimed = stored.get(i).metadata().get(Pipeline.CLAIMED_METADATA_KEY);
+                    if (claimed != null) {
+                        AgentCheckpoint copied = stored.get(i - 1);
+                        assertThat(claimed)
+                                .as("a claim copies the checkpoint right before it")
+                                .isEqualTo(copied.checkpointId());
+                        assertThat(stored.get(i).nodeId()).isEqualTo(copied.nodeId());
+                        assertThat(stored.get(i).state()).isEqualTo(copied.state());
+                    }
+                }
                 var result = PipelineChildMain.pipeline(storage, journal)
                         .run(runId, new PipelineChildMain.Progress(List.of()));
                 assertThat(result.alreadyCompleted()).isTrue();

@@ -1,6 +1,7 @@
 package dev.agentpersistence.examples.demo;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.examples.ConsoleOutput;
@@ -9,6 +10,7 @@ import dev.agentpersistence.examples.ExampleFiles;
 import dev.agentpersistence.examples.StorageSelection;
 import dev.agentpersistence.pipeline.Condition;
 import dev.agentpersistence.pipeline.FileWorkspace;
+import dev.agentpersistence.pipeline.Pipeline;
 import dev.agentpersistence.pipeline.PipelineResult;
 import dev.agentpersistence.pipeline.Violation;
 import java.io.PrintStream;
@@ -28,12 +30,14 @@ import picocli.CommandLine.Option;
  *   <li>Run 1: concepts-writer breaks a rule (7 concept blocks, 3-5 allowed), its attempt is rolled back and retried
  *       with feedback, and passes; then the process "crashes" while visualization-writer is writing
  *       ({@link SimulatedCrash}).
- *   <li>Run 2, as a restarted process (storage reopened, same run id): resumes after concepts-writer, so only
- *       visualization-writer runs.
+ *   <li>Run 2, as a restarted process (storage reopened, same run id): claims the run (a copy of its newest checkpoint
+ *       saved right after it, so no second runner could save after that checkpoint too), resumes after concepts-writer,
+ *       so only visualization-writer runs.
  *   <li>The run's checkpoint history as a table, and the final document checked against every postcondition.
  * </ol>
  *
- * Every invocation starts the run from scratch: it deletes the run's earlier checkpoints first.
+ * Every invocation starts the run from scratch: it deletes the run's earlier checkpoints first (stored as
+ * {@link Pipeline#storedRunId}, and under the raw run id where earlier versions stored runs).
  */
 @Command(
         name = "document-pipeline-demo",
@@ -116,7 +120,7 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
         boolean crashed = false;
         ScriptedWriterModel model = ScriptedWriterModel.demo();
         try (PersistenceStorageProvider<CheckpointFilter> provider = storage.open()) {
-            removed = provider.deleteCheckpoints(runId);
+            removed = deleteEarlierRun(provider, runId);
             out.println("  run id     " + runId
                     + (removed == 0 ? "" : " (" + removed + " checkpoints of an earlier demo run deleted)"));
             out.println();
@@ -155,11 +159,11 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
                             0,
                             DocumentPipeline.AGENTS.size()
                                     - result.executedNodes().size()));
-            history = provider.getCheckpoints(runId);
+            history = provider.getCheckpoints(Pipeline.storedRunId(runId));
         }
 
         out.println();
-        out.println("Checkpoint history of run " + runId);
+        out.println("Checkpoint history of run " + runId + " (stored as " + Pipeline.storedRunId(runId) + ")");
         HistoryTable.lines(history).forEach(out::println);
 
         var violations = new ArrayList<Violation>();
@@ -184,5 +188,17 @@ public final class DocumentPipelineDemo implements Callable<Integer> {
                 history,
                 List.copyOf(violations),
                 model.prompts(DocumentPipeline.CONCEPTS_WRITER));
+    }
+
+    /**
+     * Deletes the checkpoints of an earlier demo run of {@code runId}: those in the runs' namespace, and those an
+     * earlier version stored under the raw run id (which the pipeline would otherwise continue).
+     */
+    private static int deleteEarlierRun(PersistenceStorageProvider<CheckpointFilter> provider, String runId) {
+        int removed = provider.deleteCheckpoints(Pipeline.storedRunId(runId));
+        if (!AgentNamespace.isReserved(runId)) {
+            removed += provider.deleteCheckpoints(runId);
+        }
+        return removed;
     }
 }

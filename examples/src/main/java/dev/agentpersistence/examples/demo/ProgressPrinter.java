@@ -10,9 +10,14 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Objects;
 
-/** Prints a pipeline's progress, one short line per step, and the retry feedback the model gets. */
+/**
+ * Prints a pipeline's progress, one short line per step, and the retry feedback the model gets. For one run at a time:
+ * a checkpoint saved before the run started is the claim of a continued run.
+ */
 public final class ProgressPrinter implements PipelineListener {
     private final PrintStream out;
+    /** Whether the current run has started (its {@code RunStarted} event came); saves before that are claims. */
+    private boolean started;
 
     public ProgressPrinter(PrintStream out) {
         this.out = Objects.requireNonNull(out, "out");
@@ -20,7 +25,11 @@ public final class ProgressPrinter implements PipelineListener {
 
     @Override
     public void onEvent(PipelineEvent event) {
-        if (event instanceof PipelineEvent.RunStarted e && e.resumed()) {
+        if (event instanceof PipelineEvent.RunStarted e) {
+            started = true;
+            if (!e.resumed()) {
+                return;
+            }
             out.println(
                     Pipeline.START_NODE_ID.equals(e.resumedAfter())
                             ? "  resumed before the first node (only the input was checkpointed)"
@@ -50,12 +59,18 @@ public final class ProgressPrinter implements PipelineListener {
                             + " with this feedback at the top of the prompt:");
             e.feedback().toPrompt().lines().forEach(text -> out.println("      | " + text));
         } else if (event instanceof PipelineEvent.CheckpointSaved e) {
-            if (Pipeline.START_NODE_ID.equals(e.node())) {
+            if (!started) {
+                line(
+                        "(claim)",
+                        "checkpoint v" + e.version() + " saved: a copy of v" + (e.version() - 1) + " (" + e.node()
+                                + ") that makes this process the run's only runner");
+            } else if (Pipeline.START_NODE_ID.equals(e.node())) {
                 line("(input)", "checkpoint v" + e.version() + " saved: the run's input");
             } else if (!AgentCheckpoint.TOMBSTONE_NODE_ID.equals(e.node())) {
                 line(e.node(), "passed, checkpoint v" + e.version() + " saved (" + size(e.sizeBytes()) + ")");
             }
         } else if (event instanceof PipelineEvent.RunFinished e) {
+            started = false;
             out.println(
                     e.failure() == null
                             ? "  run " + e.runId() + " completed in "

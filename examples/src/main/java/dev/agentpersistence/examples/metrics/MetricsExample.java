@@ -20,6 +20,7 @@ import dev.agentpersistence.examples.embedding.OrdersStore;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservations;
 import dev.agentpersistence.pipeline.FileWorkspace;
+import dev.agentpersistence.pipeline.Pipeline;
 import dev.agentpersistence.pipeline.PipelineMetrics;
 import dev.agentpersistence.pipeline.PipelineResult;
 import io.micrometer.core.instrument.Counter;
@@ -178,7 +179,7 @@ public final class MetricsExample implements Callable<Integer> {
             int slot = (i - 1) % (DocumentPipeline.AGENTS.size() + 1);
             // runs 1-3 (and 5-7, ...): one agent breaks a rule once; every 4th run goes through cleanly
             String flawed = slot < DocumentPipeline.AGENTS.size() ? DocumentPipeline.AGENTS.get(slot) : null;
-            storage.deleteCheckpoints(runId);
+            storage.deleteCheckpoints(Pipeline.storedRunId(runId));
             Path directory = workspaces.resolve(runId);
             var tally = new RunTally();
             var pipeline = DocumentPipeline.builder(
@@ -231,7 +232,7 @@ public final class MetricsExample implements Callable<Integer> {
 
     /** A writer that missed the newer checkpoints saves a version that is taken: refused, nothing overwritten. */
     private static void staleWriter(PersistenceStorageProvider<CheckpointFilter> storage, PrintStream out) {
-        String runId = "metrics-1";
+        String runId = Pipeline.storedRunId("metrics-1");
         AgentCheckpoint first =
                 storage
                         .getCheckpoints(

@@ -82,7 +82,7 @@ class DocumentPipelineDemoS3Test {
         assertThat(outcome.succeeded())
                 .as(printed.toString(StandardCharsets.UTF_8))
                 .isTrue();
-        assertThat(outcome.history()).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(outcome.history()).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
         assertThat(outcome.resumed().executedNodes()).containsExactly(DocumentPipeline.VISUALIZATION_WRITER);
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("storage    s3 (s3://demo-bucket/runs)")

@@ -60,7 +60,10 @@ class DocumentPipelineDemoTest {
                         "rolled back: workspace restored to its state before attempt 1",
                         "retry 1/3 with this feedback",
                         "CRASH: simulated crash",
+                        "(claim)               checkpoint v3 saved: a copy of v2 (concepts-writer) that makes this"
+                                + " process the run's only runner",
                         "resumed after concepts-writer",
+                        "visualization-writer  passed, checkpoint v4 saved",
                         "the half-written section of the crashed node is discarded",
                         "nodes run: [visualization-writer], skipped: [overview-writer, concepts-writer]",
                         "passes all 14 postconditions");
@@ -93,14 +96,19 @@ class DocumentPipelineDemoTest {
                         Pipeline.START_NODE_ID,
                         DocumentPipeline.OVERVIEW_WRITER,
                         DocumentPipeline.CONCEPTS_WRITER,
+                        DocumentPipeline.CONCEPTS_WRITER,
                         DocumentPipeline.VISUALIZATION_WRITER,
                         AgentCheckpoint.TOMBSTONE_NODE_ID);
-        assertThat(history).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(history).extracting(AgentCheckpoint::version).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
         assertThat(history.get(2).metadata()).containsEntry("pipeline.attempts", "2");
         assertThat(history.get(2).messageHistory())
                 .as("the failed attempt's messages are not kept")
                 .hasSize(4);
-        assertThat(history.get(3).messageHistory()).hasSize(6);
+        assertThat(history.get(3).metadata())
+                .as("run 2 claims the run with a copy of the newest checkpoint of run 1")
+                .containsEntry(Pipeline.CLAIMED_METADATA_KEY, history.get(2).checkpointId());
+        assertThat(history.get(3).state()).isEqualTo(history.get(2).state());
+        assertThat(history.get(4).messageHistory()).hasSize(6);
     }
 
     @Test
@@ -108,9 +116,10 @@ class DocumentPipelineDemoTest {
         var outcome = run(StorageSelection.sqlite(directory.resolve("demo.db")), "doc-table");
 
         var lines = HistoryTable.lines(outcome.history());
-        assertThat(lines).hasSize(6);
+        assertThat(lines).hasSize(7);
         assertThat(lines.get(0)).contains("version", "node", "created (UTC)", "messages", "size");
         assertThat(lines.get(3)).contains("2", "concepts-writer", " 4 ").matches(".*\\d+(\\.\\d)? k?B$");
+        assertThat(lines.get(4)).contains("3", "concepts-writer").endsWith("claim: a copy of v2");
         assertThat(output()).contains(lines.toArray(String[]::new));
     }
 
@@ -121,10 +130,34 @@ class DocumentPipelineDemoTest {
         var second = run(storage, "doc-again");
 
         assertThat(first.removedEarlier()).isZero();
-        assertThat(second.removedEarlier()).isEqualTo(5);
+        assertThat(second.removedEarlier()).isEqualTo(6);
         assertThat(second.succeeded()).isTrue();
-        assertThat(second.history()).hasSize(5);
-        assertThat(output()).contains("5 checkpoints of an earlier demo run deleted");
+        assertThat(second.history()).hasSize(6);
+        assertThat(output()).contains("6 checkpoints of an earlier demo run deleted");
+    }
+
+    @Test
+    void aDemoRunOfAnEarlierVersionUnderTheRawRunIdIsDeletedTooSoTheRunStartsClean() {
+        var storage = StorageSelection.sqlite(directory.resolve("demo.db"));
+        run(storage, "doc-old");
+        try (var provider = storage.open()) {
+            // as an earlier version stored the run: under the raw run id
+            for (AgentCheckpoint checkpoint : provider.getCheckpoints(Pipeline.storedRunId("doc-old"))) {
+                provider.saveCheckpoint(
+                        "doc-old", checkpoint.toBuilder().agentId("doc-old").build());
+            }
+            provider.deleteCheckpoints(Pipeline.storedRunId("doc-old"));
+        }
+
+        var again = run(storage, "doc-old");
+
+        assertThat(again.removedEarlier()).isEqualTo(6);
+        assertThat(again.crashed()).as("run 1 started from scratch").isTrue();
+        assertThat(again.succeeded()).isTrue();
+        assertHistory(again.history());
+        try (var provider = storage.open()) {
+            assertThat(provider.getCheckpoints("doc-old")).isEmpty();
+        }
     }
 
     @ParameterizedTest
@@ -148,7 +181,7 @@ class DocumentPipelineDemoTest {
         assertHistory(outcome.history());
         assertFinishedDocument(outcome);
         try (var provider = storage.open()) {
-            assertThat(provider.deleteCheckpoints(runId)).isEqualTo(5);
+            assertThat(provider.deleteCheckpoints(Pipeline.storedRunId(runId))).isEqualTo(6);
         }
     }
 }

@@ -33,7 +33,9 @@ import java.util.Objects;
  *   <tr><td>{@code /api/diff?agent=A&from=V1&to=V2}</td><td>as {@code diff A V1 V2 --json}</td></tr>
  * </table>
  *
- * Failures answer {@code {"error": …}} with 400, 404, 503 or 500.
+ * Failures answer {@code {"error": …}} with 400, 404, 503 or 500. Answers are JSON whose strings hold no {@code <},
+ * {@code >}, {@code &} or {@code '} unescaped ({@link Json#htmlSafeLine}), and the page inserts stored text as text
+ * only, so stored text (a violation message, a node id) never becomes markup.
  */
 public final class InspectorServer implements AutoCloseable {
     private static final String WEB = "/dev/agentpersistence/cli/web/";
@@ -154,7 +156,7 @@ public final class InspectorServer implements AutoCloseable {
             };
             answer = Json.object().put("error", store.redact(Failures.describe(e)));
         }
-        return json(status, headers, Json.line(answer).getBytes(StandardCharsets.UTF_8));
+        return json(status, headers, Json.htmlSafeLine(answer).getBytes(StandardCharsets.UTF_8));
     }
 
     private static Response sendStatic(Map<String, String> headers, String name) {

@@ -1,9 +1,12 @@
 package dev.agentpersistence.cli.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -29,6 +32,9 @@ public final class Json {
             .build();
 
     private static final JsonCheckpointCodec CODEC = JsonCheckpointCodec.instance();
+
+    /** Writes {@code <}, {@code >}, {@code &} and {@code '} as Unicode escapes, so no JSON text holds markup. */
+    private static final ObjectWriter HTML_SAFE = MAPPER.writer().with(new HtmlSafeEscapes());
 
     private Json() {}
 
@@ -81,6 +87,40 @@ public final class Json {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * As {@link #line}, with every {@code <}, {@code >}, {@code &} and {@code '} inside strings written as a Unicode
+     * escape: the same JSON value, but no stored text in it can be taken for HTML.
+     */
+    public static String htmlSafeLine(JsonNode node) {
+        try {
+            return HTML_SAFE.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The standard JSON escapes plus the characters that are significant in HTML. */
+    private static final class HtmlSafeEscapes extends CharacterEscapes {
+        private final int[] escapes;
+
+        HtmlSafeEscapes() {
+            escapes = CharacterEscapes.standardAsciiEscapesForJSON();
+            for (char c : new char[] {'<', '>', '&', '\''}) {
+                escapes[c] = CharacterEscapes.ESCAPE_STANDARD;
+            }
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return escapes.clone();
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return null;
         }
     }
 }

@@ -104,22 +104,56 @@ async function timelinePage(agent) {
         el('td', { class: 'mono' }, row.checkpointId))))));
 }
 
-// A pipeline run (pipeline-core checkpoints every finished node with metadata 'pipeline' and
-// 'pipeline.attempts'; a tombstone marks the run completed): its nodes in order with their attempts.
+// A pipeline run (pipeline-core stores run r as agent '@run/' + r, or as r itself when an earlier version wrote
+// it; it checkpoints every finished node with metadata 'pipeline' and 'pipeline.attempts', a runner continuing
+// the run first saves a claim, a copy of the newest checkpoint with 'pipeline.claimed'; a tombstone marks the
+// run completed): its nodes in order with their attempts.
+const RUN_PREFIX = '@run/';
+const runIdOf = agent => agent.startsWith(RUN_PREFIX) ? agent.substring(RUN_PREFIX.length) : agent;
+
 function pipelineRun(agent, rows) {
   const nodes = rows.filter(row => row.metadata && row.metadata.pipeline);
   if (nodes.length === 0) return null;
   const completed = rows.length > 0 && rows[rows.length - 1].tombstone;
+  const versions = new Map(rows.map(row => [row.checkpointId, row.version]));
+  const finished = nodes.filter(row => !row.metadata['pipeline.claimed']);
   return el('section', { id: 'pipeline-run', class: 'facts-box' },
-    el('h2', {}, 'Pipeline run of ', el('span', { class: 'mono' }, nodes[0].metadata.pipeline), ': ',
-      completed ? 'completed' : 'not completed (last finished node: ' + nodes[nodes.length - 1].nodeId + ')'),
+    el('h2', {}, 'Pipeline run ', el('span', { class: 'mono run-id' }, runIdOf(agent)), ' of ',
+      el('span', { class: 'mono' }, nodes[0].metadata.pipeline), ': ',
+      completed ? 'completed' : 'not completed (last finished node: ' + finished[finished.length - 1].nodeId + ')'),
     el('ol', { class: 'pipeline-nodes' }, nodes.map(row => {
+      const claimed = row.metadata['pipeline.claimed'];
+      if (claimed) {
+        return el('li', { class: 'claim' },
+          el('a', { href: checkpointHash(agent, row.version) }, row.nodeId), ': claimed by a runner continuing the run'
+            + ' (a copy of version ' + (versions.has(claimed) ? versions.get(claimed) : claimed) + ')');
+      }
       const attempts = Number(row.metadata['pipeline.attempts'] ?? 1);
       return el('li', { class: attempts > 1 ? 'retried' : 'first-try' },
         el('a', { href: checkpointHash(agent, row.version) }, row.nodeId), ': ',
         attempts === 0 ? 'run started' : attempts === 1 ? 'passed on the first attempt'
-          : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)');
+          : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)',
+        failedAttempts(row.metadata['pipeline.failed-attempts']));
     })));
+}
+
+// What a node's failed attempts broke ('pipeline.failed-attempts': a JSON array of attempt, violations, error),
+// one line per attempt; damaged metadata is shown as it is stored.
+function failedAttempts(text) {
+  if (!text) return null;
+  let attempts;
+  try {
+    attempts = JSON.parse(text);
+    if (!Array.isArray(attempts)) throw new Error('not an array');
+  } catch (e) {
+    return el('ul', { class: 'failed-attempts' }, el('li', {}, 'failed attempts (unreadable): ' + text));
+  }
+  return el('ul', { class: 'failed-attempts' }, attempts.map(attempt => el('li', {},
+    (attempt.omittedAttempts ? attempt.omittedAttempts + ' earlier failed attempts not kept; ' : '')
+      + 'attempt ' + attempt.attempt + ' failed',
+    (attempt.violations || []).map(v => el('div', { class: 'violation' }, '[' + v.condition + '] ' + v.message)),
+    attempt.omitted ? el('div', { class: 'violation' }, '… and ' + attempt.omitted + ' more violations') : null,
+    attempt.error ? el('div', { class: 'violation error' }, 'threw ' + attempt.error) : null)));
 }
 
 function roleName(role) {

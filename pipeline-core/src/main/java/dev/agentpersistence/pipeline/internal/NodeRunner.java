@@ -76,6 +76,7 @@ public final class NodeRunner<S> {
         }
         RetryPolicy policy = node.retryPolicy().orElse(defaultPolicy);
         RetryFeedback feedback = null;
+        var failures = new FailedAttempts();
         int first = 1;
         if (recovered != null && recovered.node().equals(name)) {
             if (recovered.attempt() >= policy.maxAttempts()) {
@@ -91,6 +92,7 @@ public final class NodeRunner<S> {
             first = recovered.attempt() + 1;
             feedback = new RetryFeedback(
                     name, recovered.attempt(), policy.maxRetries(), List.of(), recovered.cause(), recovered.undo());
+            failures.add(feedback);
         }
         for (int attempt = first; ; attempt++) {
             if (feedback != null) {
@@ -114,7 +116,7 @@ public final class NodeRunner<S> {
             }
             Attempt<S> result;
             try {
-                result = attempt(node, state, history, attempt, policy, feedback, backup, answers);
+                result = attempt(node, state, history, attempt, policy, feedback, failures, backup, answers);
             } finally {
                 backup.discard();
             }
@@ -123,6 +125,7 @@ public final class NodeRunner<S> {
             }
             state = result.restored;
             feedback = result.feedback;
+            failures.add(feedback);
         }
     }
 
@@ -134,6 +137,7 @@ public final class NodeRunner<S> {
             int attempt,
             RetryPolicy policy,
             RetryFeedback feedback,
+            FailedAttempts failures,
             StateBackup<S> backup,
             Map<String, JsonNode> answers) {
         String name = node.name();
@@ -178,6 +182,9 @@ public final class NodeRunner<S> {
                 long mark = journal.lastVersion();
                 var metadata = new HashMap<>(journal.markMetadata(mark));
                 metadata.put(RunCheckpoints.ATTEMPTS_KEY, Integer.toString(attempt));
+                if (!failures.isEmpty()) {
+                    metadata.put(FailedAttempts.KEY, failures.encode());
+                }
                 checkpoints.saveWith(name, codec.encode(output), newHistory, metadata);
                 journal.trimBefore(mark);
                 return Attempt.done(new NodeOutcome<>(output, newHistory, null));
