@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.UndoResult;
+import dev.agentpersistence.pipeline.RunBusyException;
 import dev.agentpersistence.pipeline.AttemptOutcome;
 import dev.agentpersistence.pipeline.ConditionPhase;
 import dev.agentpersistence.pipeline.InputRequest;
@@ -188,6 +189,10 @@ public final class NodeRunner<S> {
                 checkpoints.saveWith(name, codec.encode(output), newHistory, metadata);
                 journal.trimBefore(mark);
                 return Attempt.done(new NodeOutcome<>(output, newHistory, null));
+            } catch (RunBusyException busy) {
+                // Another runner took the run over: this attempt is abandoned as it stands, without undoing its tool
+                // calls or writing to the journal; the new owner undoes its journaled calls, as after a crash.
+                throw busy;
             } catch (InterruptedException | RuntimeException saveError) {
                 // Nothing of an attempt that could not be checkpointed survives: a resume re-runs the node.
                 var undone = rollBack(name, attempt, context, backup, output, history);
