@@ -116,8 +116,12 @@ class FleetPauseTest {
                     .filteredOn(undo -> undo.deleted() > 0)
                     .singleElement()
                     .satisfies(undo -> assertThat(undo.worker()).isEqualTo("taker"));
-            assertThat(undosOfStopped).as("the stopped worker does not undo its own attempt").hasSize(1);
-            assertThat(fleet.effects.undos()).as("undo calls after SIGCONT: none").hasSize(undos.size());
+            assertThat(undosOfStopped)
+                    .as("the stopped worker does not undo its own attempt")
+                    .hasSize(1);
+            assertThat(fleet.effects.undos())
+                    .as("undo calls after SIGCONT: none")
+                    .hasSize(undos.size());
             assertThat(paused.jvm().lines())
                     .as("the stopped worker noticed it lost the lease")
                     .anyMatch(line -> line.startsWith("LOST " + run + " "));
