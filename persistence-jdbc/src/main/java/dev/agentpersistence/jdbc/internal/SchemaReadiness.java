@@ -98,7 +98,8 @@ final class SchemaReadiness {
             throw new StorageNotFoundException(
                     "The checkpoint tables '" + tables.prefix() + "*' do not exist in "
                             + identity.redactor().redact(identity.endpoint()) + " (table " + tables.schemaVersion()
-                            + " does not exist); a read-only provider creates none (check agent.persistence.jdbc.table-prefix)");
+                            + " does not exist); a read-only provider creates none"
+                            + " (check agent.persistence.jdbc.table-prefix)");
         }
         int known = dialect.ddl().migrations(tables).stream()
                 .mapToInt(Migration::version)
