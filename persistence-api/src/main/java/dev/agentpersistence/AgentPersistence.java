@@ -158,7 +158,9 @@ public final class AgentPersistence {
      * @param expectedHead the newest checkpoint the caller read ({@link #latestCheckpoint}), or empty for a new agent
      * @param metadata filterable metadata
      * @return the saved checkpoint, whose parent is {@code expectedHead}
-     * @throws CheckpointConflictException when the version after {@code expectedHead} is already taken
+     * @throws CheckpointConflictException when the agent's newest checkpoint is no longer {@code expectedHead} (checked
+     *     before the save, so a version freed by a deletion cannot be reused by a stale writer), or the version after
+     *     it is already taken
      * @throws IllegalArgumentException when {@code expectedHead} is a checkpoint of another agent
      */
     public AgentCheckpoint createCheckpointAfter(
@@ -525,6 +527,29 @@ public final class AgentPersistence {
 
     /** Saves {@code checkpoint} right after {@code head}; a conflict is reported, never retried. */
     private AgentCheckpoint saveAfter(String agentId, Optional<Head> head, AgentCheckpoint checkpoint) {
+        // The version after the head may have been freed by a deletion (retention, a journal's trimming), so being
+        // free is not enough: the newest stored checkpoint must still be the head.
+        Optional<AgentCheckpoint> newest = storage.getLatestCheckpoint(agentId);
+        boolean stillHead = head.isEmpty()
+                ? newest.isEmpty()
+                : newest.isPresent()
+                        && newest.get().version() == head.get().version()
+                        && newest.get().checkpointId().equals(head.get().checkpointId());
+        if (!stillHead) {
+            heads.remove(agentId);
+            throw new CheckpointConflictException(
+                    agentId,
+                    checkpoint.checkpointId(),
+                    checkpoint.version(),
+                    "Agent '" + agentId + "' is no longer at "
+                            + head.map(h -> "version " + h.version() + " (checkpoint '" + h.checkpointId() + "')")
+                                    .orElse("no checkpoint")
+                            + ": "
+                            + newest.map(n -> "its newest is version " + n.version() + " (checkpoint '"
+                                            + n.checkpointId() + "')")
+                                    .orElse("its checkpoints were deleted")
+                            + "; nothing was saved");
+        }
         try {
             storage.saveCheckpoint(agentId, checkpoint);
         } catch (CheckpointConflictException e) {

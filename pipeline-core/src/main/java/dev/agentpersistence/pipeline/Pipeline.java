@@ -463,6 +463,16 @@ public final class Pipeline<S> {
         String lastNode = head.nodeId();
         var recovered = load(() -> JournalRecovery.recover(sources, persistence.rollbackTools(), events))
                 .orElse(null);
+        if (!fresh) {
+            try {
+                load(() -> {
+                    journal.claimed();
+                    return null;
+                });
+            } catch (CheckpointConflictException e) {
+                throw new RunBusyException(name, runId, null, e);
+            }
+        }
         var runner = new NodeRunner<>(
                 codec, retryPolicy, persistence.rollbackTools(), sleeper, events, checkpoints, journal);
         var executed = new ArrayList<String>();

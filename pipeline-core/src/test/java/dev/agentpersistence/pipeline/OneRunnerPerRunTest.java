@@ -228,4 +228,49 @@ class OneRunnerPerRunTest {
             threads.shutdownNow();
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inmemory", "sqlite"})
+    void aRunnerOvertakenInsideANodeCannotCallAnotherToolOfThatNode(String kind) throws Exception {
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        var entered = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var blockOnce = new AtomicBoolean(true);
+        var labelledBy = new CopyOnWriteArrayList<String>();
+        Tool reserve = Tool.of("reserve", args -> TextNode.valueOf("reserved"));
+        Tool label = Tool.of("label", args -> {
+            labelledBy.add(Thread.currentThread().getName());
+            return TextNode.valueOf("labelled");
+        });
+        try (var storage = storage(kind)) {
+            var pipeline = Pipeline.builder("parcels", StateCodec.jackson(String.class))
+                    .storage(storage)
+                    .node(Node.of("pack", ctx -> {
+                        ctx.callTool(reserve, null);
+                        if (blockOnce.getAndSet(false)) {
+                            entered.countDown();
+                            assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+                        }
+                        ctx.callTool(label, null);
+                        return ctx.state() + " packed";
+                    }))
+                    .build();
+            Future<PipelineResult<String>> stale = threads.submit(() -> pipeline.run("parcel", "box"));
+            assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+            var takeover = pipeline.run("parcel", "ignored");
+            release.countDown();
+
+            assertThat(takeover.isCompleted()).isTrue();
+            assertThatThrownBy(() -> stale.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(RunBusyException.class);
+            assertThat(labelledBy)
+                    .as("the overtaken runner never called the next tool of its node")
+                    .containsExactly(Thread.currentThread().getName());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
 }

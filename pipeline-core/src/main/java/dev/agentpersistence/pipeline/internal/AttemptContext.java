@@ -2,6 +2,7 @@ package dev.agentpersistence.pipeline.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.KeyedTool;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.Tool;
@@ -10,6 +11,7 @@ import dev.agentpersistence.pipeline.AnswerSchema;
 import dev.agentpersistence.pipeline.InputRequest;
 import dev.agentpersistence.pipeline.NodeContext;
 import dev.agentpersistence.pipeline.RetryFeedback;
+import dev.agentpersistence.pipeline.RunBusyException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -121,7 +123,7 @@ public final class AttemptContext<S> implements NodeContext<S> {
     public void recordToolCall(ToolCall call) {
         Objects.requireNonNull(call, "call");
         String key = UUID.randomUUID().toString();
-        journal.intent(nodeName, attempt, call, key);
+        journaled(() -> journal.intent(nodeName, attempt, call, key));
         synchronized (this) {
             toolCalls.add(call);
             keys.put(call.id(), key);
@@ -140,7 +142,7 @@ public final class AttemptContext<S> implements NodeContext<S> {
                     ? runId + "/" + nodeName + "/" + tool.name() + "#" + nth
                     : UUID.randomUUID().toString();
         }
-        journal.intent(nodeName, attempt, call, key);
+        journaled(() -> journal.intent(nodeName, attempt, call, key));
         synchronized (this) {
             toolCalls.add(call);
             keys.put(call.id(), key);
@@ -160,10 +162,22 @@ public final class AttemptContext<S> implements NodeContext<S> {
             throw e;
         }
         JsonNode shown = result == null ? NullNode.getInstance() : result;
-        journal.result(nodeName, attempt, call.id(), shown);
+        journaled(() -> journal.result(nodeName, attempt, call.id(), shown));
         addMessage(
                 Message.toolResult(call.id(), tool.name(), shown.isTextual() ? shown.textValue() : shown.toString()));
         return result;
+    }
+
+    /**
+     * Runs a journal write; a write refused because another runner journaled since this one read the journal means the
+     * run was taken over: this runner stops ({@link RunBusyException}) before it calls another tool.
+     */
+    private void journaled(Runnable write) {
+        try {
+            write.run();
+        } catch (CheckpointConflictException e) {
+            throw new RunBusyException(pipelineName, runId, null, e);
+        }
     }
 
     @Override

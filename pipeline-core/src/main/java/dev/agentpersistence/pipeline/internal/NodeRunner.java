@@ -164,6 +164,8 @@ public final class NodeRunner<S> {
             if (output == null) {
                 error = new IllegalStateException("the action of node '" + name + "' returned null instead of a state");
             }
+        } catch (RunBusyException busy) {
+            throw busy; // taken over while the node ran: abandoned as it stands, the new owner undoes it
         } catch (Exception e) {
             error = e;
         }

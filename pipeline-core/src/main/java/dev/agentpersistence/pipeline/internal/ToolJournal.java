@@ -37,6 +37,9 @@ public final class ToolJournal {
 
     private static final String ENTRY_KEY = "journal.entry";
     private static final String KIND_KEY = "journal.kind";
+    /** The node name of the entry {@link #claimed()} writes. */
+    public static final String CLAIM_NODE = "__claim__";
+
     private static final Logger LOG = LoggerFactory.getLogger(ToolJournal.class);
 
     private final AgentPersistence persistence;
@@ -44,6 +47,10 @@ public final class ToolJournal {
     private final boolean legacy;
     private final AtomicLong lastVersion = new AtomicLong(-1);
     private volatile long trimmedBefore;
+    /** The newest entry this journal read or wrote: every write is compare-and-set on it. */
+    private volatile AgentCheckpoint head;
+
+    private volatile boolean headRead;
 
     /** The journal of run {@code runId}, in the namespace of tool journals. */
     public ToolJournal(AgentPersistence persistence, String runId) {
@@ -86,6 +93,18 @@ public final class ToolJournal {
     /** Journals a call's failure. */
     public void failure(String node, int attempt, String callId, Throwable error) {
         write(JournalEntry.failure(node, attempt, callId, String.valueOf(error)));
+    }
+
+    /**
+     * Journals that this runner took the run over, right after it read the journal ({@link #openAttempts}): a runner
+     * the run was taken from then cannot journal another call (its next entry is refused with
+     * {@link dev.agentpersistence.CheckpointConflictException}), so it never calls another tool. The entry closes an
+     * attempt that never was ({@link #CLAIM_NODE}), which every reader of the journal skips.
+     *
+     * @throws dev.agentpersistence.CheckpointConflictException when another runner journaled since this one read
+     */
+    public void claimed() {
+        write(JournalEntry.closed(CLAIM_NODE, 0));
     }
 
     /** Journals that an attempt's calls were undone; a failure is logged, since recovery undoes again idempotently. */
@@ -131,7 +150,12 @@ public final class ToolJournal {
      */
     public List<OpenAttempt> openAttempts(long mark) {
         var attempts = new LinkedHashMap<String, OpenAttempt.Builder>();
-        for (AgentCheckpoint checkpoint : persistence.storage().getCheckpoints(journalId)) {
+        List<AgentCheckpoint> entries = persistence.storage().getCheckpoints(journalId);
+        if (!legacy) {
+            head = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+            headRead = true;
+        }
+        for (AgentCheckpoint checkpoint : entries) {
             lastVersion.accumulateAndGet(checkpoint.version(), Math::max);
             JsonNode json = checkpoint.state().get(ENTRY_KEY);
             if (checkpoint.version() <= mark || json == null) {
@@ -186,8 +210,18 @@ public final class ToolJournal {
         }
         var context = new SimpleAgentContext(journalId);
         context.restore(new ExecutionPoint(entry.node(), List.of(), null, Map.of(ENTRY_KEY, entry.toJson())));
-        AgentCheckpoint saved = persistence.createCheckpoint(
-                context, entry.node(), null, null, Map.of(KIND_KEY, entry.kind().name()));
+        if (!headRead) {
+            head = persistence.storage().getLatestCheckpoint(journalId).orElse(null);
+            headRead = true;
+        }
+        AgentCheckpoint saved = persistence.createCheckpointAfter(
+                Optional.ofNullable(head),
+                context,
+                entry.node(),
+                null,
+                null,
+                Map.of(KIND_KEY, entry.kind().name()));
+        head = saved;
         lastVersion.accumulateAndGet(saved.version(), Math::max);
     }
 
