@@ -95,11 +95,10 @@ final class SchemaReadiness {
             if (FailureKind.of(e, dialect) != FailureKind.OTHER) {
                 throw e;
             }
-            throw new StorageNotFoundException(
-                    "The checkpoint tables '" + tables.prefix() + "*' do not exist in "
-                            + identity.redactor().redact(identity.endpoint()) + " (table " + tables.schemaVersion()
-                            + " does not exist); a read-only provider creates none"
-                            + " (check agent.persistence.jdbc.table-prefix)");
+            throw new StorageNotFoundException("The checkpoint tables '" + tables.prefix() + "*' do not exist in "
+                    + identity.redactor().redact(identity.endpoint()) + " (table " + tables.schemaVersion()
+                    + " does not exist); a read-only provider creates none"
+                    + " (check agent.persistence.jdbc.table-prefix)");
         }
         int known = dialect.ddl().migrations(tables).stream()
                 .mapToInt(Migration::version)
