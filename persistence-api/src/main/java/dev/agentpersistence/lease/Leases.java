@@ -156,6 +156,11 @@ public final class Leases {
         } catch (CheckpointConflictException e) {
             return false;
         }
+        // A version freed by the trimming below can be written by a writer that read the record long ago; such a write
+        // lands under a newer one and grants nothing.
+        if (storage.getLatestCheckpoint(agentId).map(AgentCheckpoint::version).orElse(-1L) != lease.version()) {
+            return false;
+        }
         trimBefore(agentId, lease.version());
         return true;
     }
