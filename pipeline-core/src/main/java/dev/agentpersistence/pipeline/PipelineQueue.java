@@ -46,7 +46,7 @@ public final class PipelineQueue {
 
     /**
      * Puts run {@code runId} in the queue with {@code input} (the JSON form of the pipeline state); a run already in
-     * the queue is not submitted again.
+     * the queue is not submitted again (of two callers submitting one run at once, exactly one adds it).
      *
      * @return whether it was added
      * @throws dev.agentpersistence.InvalidIdentifierException when the run id is not valid or too long for the queue
@@ -54,62 +54,81 @@ public final class PipelineQueue {
     public boolean submit(String runId, JsonNode input) {
         leaseName(Identifiers.requireValid(runId, "runId"));
         Objects.requireNonNull(input, "input");
-        if (log.run(runId).isPresent()) {
-            return false;
-        }
-        log.append(RunQueue.Kind.SUBMITTED, runId, input, 0, null, null);
-        return true;
+        return log.update(
+                runId,
+                run -> run.isPresent()
+                        ? RunQueue.Decision.keep(false)
+                        : RunQueue.Decision.append(
+                                new RunQueue.Change(RunQueue.Kind.SUBMITTED, input, 0, null, null), true));
     }
 
     /**
-     * Answers the question run {@code runId} waits on; a worker continues the run with it ({@link Pipeline#resume}).
+     * Answers the question run {@code runId} waits on; a worker continues the run with it ({@link Pipeline#resume}). Of
+     * two answers given at once, exactly one is taken.
      *
-     * @return whether the run was waiting
+     * @return whether the run was waiting (and this answer was taken)
      */
     public boolean answer(String runId, JsonNode answer) {
+        Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(answer, "answer");
-        Optional<RunQueue.Run> run = log.run(runId);
-        if (run.isEmpty() || run.get().status() != RunQueue.Kind.WAITING) {
-            return false;
-        }
-        log.append(RunQueue.Kind.ANSWERED, runId, answer, run.get().attempt(), null, null);
-        return true;
+        return log.update(
+                runId,
+                run -> run.isEmpty() || run.get().status() != RunQueue.Kind.WAITING
+                        ? RunQueue.Decision.keep(false)
+                        : RunQueue.Decision.append(
+                                new RunQueue.Change(
+                                        RunQueue.Kind.ANSWERED,
+                                        answer,
+                                        run.get().attempt(),
+                                        null,
+                                        null),
+                                true));
     }
 
     /**
-     * Takes a run out of the queue before a worker starts it again; a run a worker holds now finishes its current try.
+     * Takes a run out of the queue before a worker starts it again; a run a worker holds now finishes its current try,
+     * and a try that completes leaves the run completed. A cancellation decided on a state another writer changed first
+     * is decided again: one that loses to the run's completion cancels nothing.
      *
-     * @return whether the run was in the queue and not finished
+     * @return whether the run was in the queue and not finished when the cancellation was recorded
      */
     public boolean cancel(String runId, String reason) {
-        Optional<RunQueue.Run> run = log.run(runId);
-        if (run.isEmpty() || isFinished(run.get().status())) {
-            return false;
-        }
-        log.append(RunQueue.Kind.CANCELLED, runId, null, run.get().attempt(), null, reason);
-        return true;
+        Objects.requireNonNull(runId, "runId");
+        return log.update(
+                runId,
+                run -> run.isEmpty() || RunQueue.isFinished(run.get().status())
+                        ? RunQueue.Decision.keep(false)
+                        : RunQueue.Decision.append(
+                                new RunQueue.Change(
+                                        RunQueue.Kind.CANCELLED, null, run.get().attempt(), null, reason),
+                                true));
     }
 
     /**
      * Puts a failed or cancelled run back in the queue, with its retries counted from zero.
      *
-     * @return whether the run was failed or cancelled
+     * @return whether the run was failed or cancelled (and is queued again)
      */
     public boolean retry(String runId) {
-        Optional<RunQueue.Run> run = log.run(runId);
-        if (run.isEmpty()
-                || run.get().status() != RunQueue.Kind.FAILED && run.get().status() != RunQueue.Kind.CANCELLED) {
-            return false;
-        }
-        log.append(RunQueue.Kind.RETRY, runId, null, 0, null, "re-queued");
-        return true;
+        Objects.requireNonNull(runId, "runId");
+        return log.update(
+                runId,
+                run -> run.isEmpty()
+                                || run.get().status() != RunQueue.Kind.FAILED
+                                        && run.get().status() != RunQueue.Kind.CANCELLED
+                        ? RunQueue.Decision.keep(false)
+                        : RunQueue.Decision.append(
+                                new RunQueue.Change(RunQueue.Kind.RETRY, null, 0, null, "re-queued"), true));
     }
 
-    /** The runs in the queue, in the order they were submitted, with the holder of each live lease. */
+    /**
+     * The runs in the queue, in the order they were submitted, with the holder of each live lease; of the finished runs
+     * the queue keeps the newest thousand.
+     */
     public List<QueuedRun> runs() {
         Instant now = clock.instant();
         var result = new ArrayList<QueuedRun>();
-        for (RunQueue.Run run : log.runs().values()) {
+        for (RunQueue.Run run : log.runs()) {
             Optional<String> holder = isFinished(run.status())
                     ? Optional.empty()
                     : leases.current(leaseName(run.runId()))
@@ -138,7 +157,7 @@ public final class PipelineQueue {
     }
 
     static boolean isFinished(RunQueue.Kind status) {
-        return status == RunQueue.Kind.COMPLETED || status == RunQueue.Kind.FAILED || status == RunQueue.Kind.CANCELLED;
+        return RunQueue.isFinished(status);
     }
 
     static QueuedRun.Status status(RunQueue.Run run, boolean leased) {

@@ -185,12 +185,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     /** Runs the oldest runnable run this worker can lease; {@code false} when there was none. */
     private boolean runNext(String owner) {
         Instant now = clock.instant();
-        List<RunQueue.Run> runnable = new ArrayList<>();
-        for (RunQueue.Run run : queue.log().runs().values()) {
-            if (run.isRunnable(now)) {
-                runnable.add(run);
-            }
-        }
+        List<RunQueue.Run> runnable = queue.log().runnable(now);
         publish(new WorkerEvent.QueuePolled(pipeline.name(), owner, now, runnable.size(), inFlight.size()));
         if (runnable.isEmpty()) {
             return false;
@@ -312,13 +307,14 @@ public final class PipelineWorkers<S> implements AutoCloseable {
             return;
         }
         switch (result.status()) {
-            case COMPLETED -> queue.log().append(RunQueue.Kind.COMPLETED, run.runId(), null, run.attempt(), null, null);
-            case WAITING -> queue.log().append(RunQueue.Kind.WAITING, run.runId(), null, run.attempt(), null, null);
+            case COMPLETED ->
+                append(run, new RunQueue.Change(RunQueue.Kind.COMPLETED, null, run.attempt(), null, null));
+            case WAITING -> append(run, new RunQueue.Change(RunQueue.Kind.WAITING, null, run.attempt(), null, null));
             case FAILED -> {
                 PipelineFailure failure = result.failure().orElseThrow();
                 if (failure.reason() == PipelineFailure.Reason.INTERRUPTED) {
                     // handed back (close): the next worker goes on at once, no retry used up
-                    queue.log().append(RunQueue.Kind.RETRY, run.runId(), null, run.attempt(), null, "interrupted");
+                    append(run, new RunQueue.Change(RunQueue.Kind.RETRY, null, run.attempt(), null, "interrupted"));
                 } else {
                     recordFailure(run, failure.describe(), renewal);
                 }
@@ -332,10 +328,34 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         }
         int retry = run.attempt() + 1;
         if (retry > retryPolicy.maxRetries()) {
-            queue.log().append(RunQueue.Kind.FAILED, run.runId(), null, run.attempt(), null, detail);
+            append(run, new RunQueue.Change(RunQueue.Kind.FAILED, null, run.attempt(), null, detail));
         } else {
             Instant notBefore = clock.instant().plus(retryPolicy.backoff().delayBeforeRetry(retry));
-            queue.log().append(RunQueue.Kind.RETRY, run.runId(), null, retry, notBefore, detail);
+            append(run, new RunQueue.Change(RunQueue.Kind.RETRY, null, retry, notBefore, detail));
+        }
+    }
+
+    /**
+     * Appends the outcome of the try of {@code claimed}, decided on the queue's head: only while the run is still as it
+     * was claimed, or when an operator cancelled it during the try and the try completed it (the run did complete). An
+     * outcome another writer made stale appends nothing.
+     */
+    private void append(RunQueue.Run claimed, RunQueue.Change outcome) {
+        boolean appended = queue.log().update(claimed.runId(), now -> {
+            if (now.isPresent()
+                    && (now.get().version() == claimed.version()
+                            || now.get().status() == RunQueue.Kind.CANCELLED
+                                    && outcome.kind() == RunQueue.Kind.COMPLETED)) {
+                return RunQueue.Decision.append(outcome, true);
+            }
+            return RunQueue.Decision.keep(false);
+        });
+        if (!appended) {
+            LOG.info(
+                    "Run '{}' of pipeline '{}' changed in the queue during its try; its outcome {} was not recorded",
+                    claimed.runId(),
+                    pipeline.name(),
+                    outcome.kind());
         }
     }
 
