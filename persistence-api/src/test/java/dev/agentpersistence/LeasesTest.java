@@ -1,5 +1,6 @@
 package dev.agentpersistence;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.lease.LeaseHeldException;
@@ -53,5 +54,19 @@ class LeasesTest {
         assertThatThrownBy(() -> leases.acquire("run", "worker-2", Duration.ofSeconds(30)))
                 .isInstanceOf(LeaseHeldException.class)
                 .hasMessage("'run' is leased by 'worker-1' until 2026-06-01T00:00:30Z");
+    }
+
+    @Test
+    void aGrantTellsWhichGrantItReplaced() {
+        var first = leases.grant("job", "worker-1", Duration.ofSeconds(30));
+        assertThat(first.previous()).isEmpty();
+        leases.release(first.lease());
+        var second = leases.grant("job", "worker-2", Duration.ofSeconds(30));
+        assertThat(second.previous()).hasValueSatisfying(previous -> {
+            assertThat(previous.owner()).isEqualTo("worker-1");
+            assertThat(previous.token()).isEqualTo(first.lease().token());
+            assertThat(previous.isLiveAt(Instant.parse("2026-06-01T00:00:00Z"))).isFalse();
+        });
+        assertThat(second.lease().token()).isGreaterThan(first.lease().token());
     }
 }

@@ -65,6 +65,16 @@ public final class Leases {
      * @throws LeaseHeldException when another owner holds a live lease
      */
     public Lease acquire(String name, String owner, Duration ttl) {
+        return grant(name, owner, ttl).lease();
+    }
+
+    /**
+     * As {@link #acquire}, and tells which grant the new one replaced (for example to see how long after the end of a
+     * dead holder's lease the name was taken over), without another read.
+     *
+     * @throws LeaseHeldException when another owner holds a live lease
+     */
+    public LeaseGrant grant(String name, String owner, Duration ttl) {
         Objects.requireNonNull(owner, "owner");
         requirePositive(ttl);
         String agentId = agentId(name);
@@ -80,7 +90,7 @@ public final class Leases {
             long version = latest.map(lease -> lease.version() + 1).orElse(0L);
             var grant = new Lease(name, owner, version, version, now.plus(ttl));
             if (write(agentId, grant, now)) {
-                return grant;
+                return new LeaseGrant(grant, latest);
             }
             if (attempt + 1 >= MAX_ATTEMPTS) {
                 throw new LeaseHeldException(name, "another worker", now.plus(ttl));
