@@ -2,6 +2,7 @@ package dev.agentpersistence.pipeline;
 
 import dev.agentpersistence.Identifiers;
 import dev.agentpersistence.lease.Lease;
+import dev.agentpersistence.lease.LeaseGrant;
 import dev.agentpersistence.lease.LeaseHeldException;
 import dev.agentpersistence.lease.LeaseLostException;
 import dev.agentpersistence.lease.Leases;
@@ -199,13 +200,14 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                 if (closed) {
                     return false;
                 }
-                Optional<Lease> previous = leases.current(leaseName(candidate.runId()));
-                Lease lease;
+                LeaseGrant grant;
                 try {
-                    lease = leases.acquire(leaseName(candidate.runId()), owner, leaseTime);
+                    grant = leases.grant(leaseName(candidate.runId()), owner, leaseTime);
                 } catch (LeaseHeldException e) {
                     continue;
                 }
+                Lease lease = grant.lease();
+                Optional<Lease> previous = grant.previous();
                 Optional<RunQueue.Run> fresh = queue.log().run(candidate.runId());
                 if (fresh.isEmpty() || !fresh.get().isRunnable(clock.instant())) {
                     releaseQuietly(lease); // another worker finished it between our read and our lease
@@ -257,26 +259,28 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         var renewal = new Renewal(lease, slot.orElse(null), owner);
         long period = Math.max(1, leaseTime.toMillis() / 3);
         renewal.future = renewals.scheduleAtFixedRate(renewal, period, period, TimeUnit.MILLISECONDS);
+        Optional<RunQueue.Run> recorded = Optional.empty();
         try {
             PipelineResult<S> result = run.answer() != null && run.status() == RunQueue.Kind.ANSWERED
                     ? resumeOrRun(run)
                     : pipeline.run(run.runId(), pipeline.codec().decode(run.input()));
-            record(run, result, renewal);
+            recorded = record(run, result, renewal);
         } catch (RuntimeException e) {
             LOG.warn("Run '{}' of pipeline '{}' ended with {}", run.runId(), pipeline.name(), e.toString());
-            recordFailure(run, e.toString(), renewal);
+            recorded = recordFailure(run, e.toString(), renewal);
         } finally {
             renewal.future.cancel(false);
             inFlight.remove(run.runId());
             releaseQuietly(renewal.lease);
-            publish(new WorkerEvent.RunReleased(pipeline.name(), owner, clock.instant(), run.runId(), outcome(run)));
+            publish(new WorkerEvent.RunReleased(
+                    pipeline.name(), owner, clock.instant(), run.runId(), outcome(run, recorded)));
         }
     }
 
-    private QueuedRun.Status outcome(RunQueue.Run run) {
+    /** Where the run stands after its try: as this worker recorded it, or else as the queue says now. */
+    private QueuedRun.Status outcome(RunQueue.Run run, Optional<RunQueue.Run> recorded) {
         try {
-            return queue.log()
-                    .run(run.runId())
+            return recorded.or(() -> queue.log().run(run.runId()))
                     .map(now -> PipelineQueue.status(now, false))
                     .orElse(QueuedRun.Status.QUEUED);
         } catch (RuntimeException e) {
@@ -302,61 +306,71 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         }
     }
 
-    private void record(RunQueue.Run run, PipelineResult<S> result, Renewal renewal) {
-        if (!stillHeld(renewal)) {
-            return;
-        }
-        switch (result.status()) {
+    /**
+     * Appends the try's outcome. A completion or a question needs no look at the lease first: the run's own checkpoints
+     * are compare-and-set, so a try that saved its end (or its question) was not overtaken by a new owner; a failure is
+     * recorded only while the lease is still held, so that a worker that lost the run cannot re-queue or fail it under
+     * its new owner.
+     *
+     * @return the run as recorded, or empty when nothing was appended
+     */
+    private Optional<RunQueue.Run> record(RunQueue.Run run, PipelineResult<S> result, Renewal renewal) {
+        return switch (result.status()) {
             case COMPLETED ->
                 append(run, new RunQueue.Change(RunQueue.Kind.COMPLETED, null, run.attempt(), null, null));
             case WAITING -> append(run, new RunQueue.Change(RunQueue.Kind.WAITING, null, run.attempt(), null, null));
             case FAILED -> {
                 PipelineFailure failure = result.failure().orElseThrow();
-                if (failure.reason() == PipelineFailure.Reason.INTERRUPTED) {
-                    // handed back (close): the next worker goes on at once, no retry used up
-                    append(run, new RunQueue.Change(RunQueue.Kind.RETRY, null, run.attempt(), null, "interrupted"));
-                } else {
-                    recordFailure(run, failure.describe(), renewal);
+                if (failure.reason() != PipelineFailure.Reason.INTERRUPTED) {
+                    yield recordFailure(run, failure.describe(), renewal);
                 }
+                // handed back (close): the next worker goes on at once, no retry used up
+                yield stillHeld(renewal)
+                        ? append(
+                                run, new RunQueue.Change(RunQueue.Kind.RETRY, null, run.attempt(), null, "interrupted"))
+                        : Optional.empty();
             }
-        }
+        };
     }
 
-    private void recordFailure(RunQueue.Run run, String detail, Renewal renewal) {
+    private Optional<RunQueue.Run> recordFailure(RunQueue.Run run, String detail, Renewal renewal) {
         if (!stillHeld(renewal)) {
-            return;
+            return Optional.empty();
         }
         int retry = run.attempt() + 1;
         if (retry > retryPolicy.maxRetries()) {
-            append(run, new RunQueue.Change(RunQueue.Kind.FAILED, null, run.attempt(), null, detail));
-        } else {
-            Instant notBefore = clock.instant().plus(retryPolicy.backoff().delayBeforeRetry(retry));
-            append(run, new RunQueue.Change(RunQueue.Kind.RETRY, null, retry, notBefore, detail));
+            return append(run, new RunQueue.Change(RunQueue.Kind.FAILED, null, run.attempt(), null, detail));
         }
+        Instant notBefore = clock.instant().plus(retryPolicy.backoff().delayBeforeRetry(retry));
+        return append(run, new RunQueue.Change(RunQueue.Kind.RETRY, null, retry, notBefore, detail));
     }
 
     /**
      * Appends the outcome of the try of {@code claimed}, decided on the queue's head: only while the run is still as it
      * was claimed, or when an operator cancelled it during the try and the try completed it (the run did complete). An
      * outcome another writer made stale appends nothing.
+     *
+     * @return the run as the outcome leaves it, or empty when nothing was appended
      */
-    private void append(RunQueue.Run claimed, RunQueue.Change outcome) {
-        boolean appended = queue.log().update(claimed.runId(), now -> {
+    private Optional<RunQueue.Run> append(RunQueue.Run claimed, RunQueue.Change outcome) {
+        Optional<RunQueue.Run> appended = queue.log().update(claimed.runId(), now -> {
             if (now.isPresent()
                     && (now.get().version() == claimed.version()
                             || now.get().status() == RunQueue.Kind.CANCELLED
                                     && outcome.kind() == RunQueue.Kind.COMPLETED)) {
-                return RunQueue.Decision.append(outcome, true);
+                return RunQueue.Decision.append(
+                        outcome, Optional.of(now.get().after(outcome, now.get().version())));
             }
-            return RunQueue.Decision.keep(false);
+            return RunQueue.Decision.keep(Optional.empty());
         });
-        if (!appended) {
+        if (appended.isEmpty()) {
             LOG.info(
                     "Run '{}' of pipeline '{}' changed in the queue during its try; its outcome {} was not recorded",
                     claimed.runId(),
                     pipeline.name(),
                     outcome.kind());
         }
+        return appended;
     }
 
     /** Whether this worker still holds the run's lease: a worker that lost it writes no outcome. */

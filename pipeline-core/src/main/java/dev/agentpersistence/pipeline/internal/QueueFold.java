@@ -85,18 +85,9 @@ final class QueueFold {
         if (before == null) {
             return; // its submission was trimmed away, or it finished long ago and was dropped
         }
-        runs.put(
-                entry.runId(),
-                new RunQueue.Run(
-                        before.runId(),
-                        before.input(),
-                        entry.kind(),
-                        entry.kind() == RunQueue.Kind.RETRY ? entry.attempt() : before.attempt(),
-                        entry.notBefore(),
-                        entry.kind() == RunQueue.Kind.ANSWERED ? entry.payload() : null,
-                        entry.detail(),
-                        before.submittedAt(),
-                        entry.version()));
+        var change =
+                new RunQueue.Change(entry.kind(), entry.payload(), entry.attempt(), entry.notBefore(), entry.detail());
+        runs.put(entry.runId(), before.after(change, entry.version()));
         finished.remove(entry.runId());
         if (RunQueue.isFinished(entry.kind())) {
             finished.add(entry.runId());

@@ -96,6 +96,20 @@ public final class RunQueue {
                 default -> false;
             };
         }
+
+        /** The run as an entry of {@code change} saved at {@code entryVersion} leaves it. */
+        public Run after(Change change, long entryVersion) {
+            return new Run(
+                    runId,
+                    input,
+                    change.kind(),
+                    change.kind() == Kind.RETRY ? change.attempt() : attempt,
+                    change.notBefore(),
+                    change.kind() == Kind.ANSWERED ? change.payload() : null,
+                    change.detail(),
+                    submittedAt,
+                    entryVersion);
+        }
     }
 
     /** An entry a writer decided to append about a run. */
