@@ -31,11 +31,12 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #submit} puts a run in the pipeline's durable queue, kept in the pipeline's storage. Every worker thread
  * takes the oldest runnable run whose lease it can get ({@link Leases}: one live owner per run), runs it with
  * {@link Pipeline#run} (or {@link Pipeline#resume} with an answer given through {@link PipelineQueue#answer}), renews
- * the lease while the run works, writes the outcome to the queue and gives the lease back. A worker that dies (a crash,
- * a kill) stops renewing; once its lease ran out any other worker takes the run and resumes it from its newest
- * checkpoint, undoing the dead attempt's journaled tool calls first, as after any crash: recovery needs no call. A
- * failed run is tried again after the {@link Builder#retryPolicy retry policy}'s backoff, persisted in the queue; a run
- * that asks a question waits until {@link PipelineQueue#answer} is called from any process.
+ * the lease while the run works, writes the outcome to the queue and gives the lease back (a completed run's lease just
+ * runs out: no worker takes it again). A worker that dies (a crash, a kill) stops renewing; once its lease ran out any
+ * other worker takes the run and resumes it from its newest checkpoint, undoing the dead attempt's journaled tool calls
+ * first, as after any crash: recovery needs no call. A failed run is tried again after the {@link Builder#retryPolicy
+ * retry policy}'s backoff, persisted in the queue; a run that asks a question waits until {@link PipelineQueue#answer}
+ * is called from any process.
  *
  * <p>{@link #close()} stops taking runs, interrupts the runs in flight (their nodes are rolled back and their
  * checkpoints kept, see {@link Pipeline#runAsync}) and gives their leases back at once, so another worker continues
@@ -271,7 +272,9 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         } finally {
             renewal.future.cancel(false);
             inFlight.remove(run.runId());
-            releaseQuietly(renewal.lease);
+            if (recorded.map(now -> now.status() != RunQueue.Kind.COMPLETED).orElse(true)) {
+                releaseQuietly(renewal.lease); // a completed run is never taken again: its lease just runs out
+            }
             publish(new WorkerEvent.RunReleased(
                     pipeline.name(), owner, clock.instant(), run.runId(), outcome(run, recorded)));
         }
