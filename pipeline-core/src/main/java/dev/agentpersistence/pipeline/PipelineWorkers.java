@@ -184,10 +184,17 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         }
     }
 
-    /** Runs the oldest runnable run this worker can lease; {@code false} when there was none. */
+    /**
+     * Runs the oldest runnable run this worker can lease, first among the runs the queue showed when last read (no read
+     * while earlier runs are left), then among those it shows now; {@code false} when there was none.
+     */
     private boolean runNext(String owner) {
-        Instant now = clock.instant();
-        List<RunQueue.Run> runnable = queue.log().runnable(now);
+        List<RunQueue.Run> lastRead = queue.log().lastReadRunnable(clock.instant());
+        return !lastRead.isEmpty() && runNext(owner, clock.instant(), lastRead)
+                || runNext(owner, clock.instant(), queue.log().runnable(clock.instant()));
+    }
+
+    private boolean runNext(String owner, Instant now, List<RunQueue.Run> runnable) {
         publish(new WorkerEvent.QueuePolled(pipeline.name(), owner, now, runnable.size(), inFlight.size()));
         if (runnable.isEmpty()) {
             return false;

@@ -161,10 +161,27 @@ public final class RunQueue {
         }
     }
 
-    /** The runs a worker may run at {@code now}, in the order they were submitted. */
+    /** The runs a worker may run at {@code now}, in the order they were submitted, as the log's head leaves them. */
     public List<Run> runnable(Instant now) {
+        synchronized (lock) {
+            refresh();
+            return runnable(fold.runs(), now);
+        }
+    }
+
+    /**
+     * The runs a worker may run at {@code now} as this object last read the log, without reading it: candidates only,
+     * which a worker checks again with {@link #run} once it holds the run's lease.
+     */
+    public List<Run> lastReadRunnable(Instant now) {
+        synchronized (lock) {
+            return runnable(fold.runs(), now);
+        }
+    }
+
+    private static List<Run> runnable(List<Run> runs, Instant now) {
         var runnable = new ArrayList<Run>();
-        for (Run run : runs()) {
+        for (Run run : runs) {
             if (run.isRunnable(now)) {
                 runnable.add(run);
             }
