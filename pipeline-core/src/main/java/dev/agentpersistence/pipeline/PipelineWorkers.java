@@ -185,12 +185,13 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     }
 
     /**
-     * Runs the oldest runnable run this worker can lease, first among the runs the queue showed when last read (no read
-     * while earlier runs are left), then among those it shows now; {@code false} when there was none.
+     * Runs the oldest runnable run this worker can lease: first the oldest the queue showed when last read (no read
+     * while earlier runs are left), else the oldest of those it shows now; {@code false} when there was none. Only one
+     * candidate is taken from the last read, which other workers may have made stale.
      */
     private boolean runNext(String owner) {
         List<RunQueue.Run> lastRead = queue.log().lastReadRunnable(clock.instant());
-        return !lastRead.isEmpty() && runNext(owner, clock.instant(), lastRead)
+        return !lastRead.isEmpty() && runNext(owner, clock.instant(), lastRead.subList(0, 1))
                 || runNext(owner, clock.instant(), queue.log().runnable(clock.instant()));
     }
 
