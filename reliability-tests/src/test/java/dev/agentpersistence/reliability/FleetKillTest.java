@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * {@link FleetPipeline}'s five nodes, each inserting a row into a real PostgreSQL table through a journaled
  * {@code KeyedTool} whose inverse deletes it.
  *
- * <p>Asserted: every run is {@code COMPLETED} in the queue, with exactly one {@code COMPLETED} entry in the queue log;
+ * <p>Asserted: every run is {@code COMPLETED} in the queue, with no second {@code COMPLETED} entry in the queue log;
  * its checkpoints hold one checkpoint per node in order and one end; the table holds exactly one row per node of every
  * run, the one of the attempt the node's checkpoint committed (a killed attempt's row was deleted by the next owner's
  * undo, so no duplicate and none missing); and the latency from a kill to the claim of each run the killed worker held,
@@ -102,8 +102,10 @@ class FleetKillTest {
                 assertThat(System.nanoTime())
                         .as("every run done within %s; %d of %d completed", DEADLINE, completed, runs)
                         .isLessThan(deadline);
-                Map<String, Integer> failed = FleetRecords.queueEntries(fleet.storage, fleet.pipeline, "FAILED");
-                assertThat(failed).as("runs that failed for good").isEmpty();
+                List<QueuedRun> queued = fleet.queue.runs();
+                assertThat(queued)
+                        .as("runs that failed for good")
+                        .noneMatch(run -> run.status() == QueuedRun.Status.FAILED);
                 if (System.nanoTime() >= nextKill) {
                     // a random worker among those working (replacements start in the background meanwhile),
                     // never the last one: the runs it held are recovered by a survivor, not by a JVM still starting
@@ -120,8 +122,9 @@ class FleetKillTest {
                     nextKill = System.nanoTime() + killGap();
                 }
                 Thread.sleep(200);
-                completed = FleetRecords.queueEntries(fleet.storage, fleet.pipeline, "COMPLETED")
-                        .size();
+                completed = (int) fleet.queue.runs().stream()
+                        .filter(run -> run.status() == QueuedRun.Status.COMPLETED)
+                        .count();
             }
             long wall = (System.nanoTime() - started) / 1_000_000;
 
@@ -129,9 +132,10 @@ class FleetKillTest {
                     .as("every run completed in the queue")
                     .allMatch(run -> run.status() == QueuedRun.Status.COMPLETED)
                     .hasSize(runs);
+            // The log is trimmed behind its snapshots, so only the entries it keeps can be counted: none of them
+            // completes a run twice (each run's own checkpoints, checked below, show it ran to its end once).
             assertThat(FleetRecords.queueEntries(fleet.storage, fleet.pipeline, "COMPLETED"))
-                    .as("one COMPLETED entry per run in the queue log")
-                    .hasSize(runs)
+                    .as("no run completed twice in the entries the queue log keeps")
                     .allSatisfy((run, count) -> assertThat(count).as(run).isEqualTo(1));
             var committed = new HashMap<String, Integer>();
             for (String run : ids) {
