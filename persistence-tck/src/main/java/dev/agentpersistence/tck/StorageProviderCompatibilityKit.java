@@ -321,6 +321,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Stale writers: a writer that states a superseded head is refused and stores nothing")
+    class StaleWriters extends StaleWriterContract {
+        StaleWriters() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Lifecycle: after close() every call throws IllegalStateException")
     class Lifecycle extends LifecycleContract {
         Lifecycle() {
