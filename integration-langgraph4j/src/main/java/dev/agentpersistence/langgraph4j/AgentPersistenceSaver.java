@@ -74,7 +74,7 @@ import org.bsc.langgraph4j.state.AgentState;
  * must be kept apart use savers of their own. It remembers the heads of at most {@value WriterHeads#DEFAULT_CAPACITY}
  * threads; a forgotten thread's next {@code put} is based on its latest checkpoint, as a first one is.
  *
- * <p>Thread-safe as long as the provider is.
+ * <p>Thread-safe as long as the provider and the state serializer are (the graph shares its serializer the same way).
  */
 public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     /** The namespace of LangGraph4j threads: agent id {@code @langgraph4j/<prefix><threadId>}. */
