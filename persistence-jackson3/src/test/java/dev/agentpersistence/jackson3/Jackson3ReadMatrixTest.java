@@ -5,9 +5,11 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.file.FileStorage;
 import dev.agentpersistence.file.FileStorageConfig;
 import dev.agentpersistence.storage.StorageSettings;
+import dev.agentpersistence.tck.AbsentStore;
 import dev.agentpersistence.tck.JsonWriter;
 import dev.agentpersistence.tck.StorageDumps;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,22 @@ class Jackson3ReadMatrixTest extends StorageProviderCompatibilityKit {
         return FileStorage.builder(FileStorageConfig.custom().directory(root).build())
                 .settings(settings)
                 .build();
+    }
+
+    @Override
+    protected AbsentStore absentStore() {
+        Path absent = root.resolve("absent").resolve("checkpoints");
+        return new AbsentStore() {
+            @Override
+            public PersistenceStorageProvider<CheckpointFilter> open(StorageSettings settings) {
+                return FileStorage.builder(absent).settings(settings).build();
+            }
+
+            @Override
+            public boolean exists() {
+                return Files.exists(absent.getParent());
+            }
+        };
     }
 
     @Override
