@@ -234,10 +234,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     private <T> T observe(StorageOperation operation, Observer.Call<T> call) {
         return observer.observe(
-                operation.observationName(),
-                "agent.persistence " + operation.tag(),
-                operationKeys.get(operation),
-                call);
+                operation.observationName(), operation.contextualName(), operationKeys.get(operation), call);
     }
 
     private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
