@@ -20,7 +20,8 @@ import java.util.Objects;
  *   <caption>Meters (every one tagged {@code pipeline})</caption>
  *   <tr><th>name</th><th>type</th><th>other tags</th><th>recorded</th></tr>
  *   <tr><td>{@value #NODE_DURATION}</td><td>timer</td><td>{@code node}, {@code outcome}
- *       ({@code success}|{@code validation_failed}|{@code error}|{@code waiting})</td><td>per attempt (observed)</td></tr>
+ *       ({@code success}|{@code validation_failed}|{@code error}|{@code waiting})</td>
+ *       <td>per attempt (observed)</td></tr>
  *   <tr><td>{@value #NODE_ATTEMPTS}</td><td>counter</td><td>{@code node}</td><td>per attempt started</td></tr>
  *   <tr><td>{@value #NODE_RETRIES}</td><td>counter</td><td>{@code node}</td><td>per retry scheduled</td></tr>
  *   <tr><td>{@value #NODE_ROLLBACKS}</td><td>counter</td><td>{@code node}</td>
@@ -36,7 +37,8 @@ import java.util.Objects;
  *   <tr><td>{@value #CHECKPOINT_SAVE_FAILURES}</td><td>counter</td>
  *       <td>{@code retried} ({@code true}|{@code false})</td>
  *       <td>per failed save attempt</td></tr>
- *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td><td>per run start (observed)</td></tr>
+ *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td>
+ *       <td>per run start (observed)</td></tr>
  *   <tr><td>{@value #NODE_RECOVERIES}</td><td>counter</td><td>{@code node}</td><td>per attempt a crash cut off,
  *       undone from the tool journal when the run resumed</td></tr>
  *   <tr><td>{@value #INPUT_REQUESTS}</td><td>counter</td><td>{@code node}</td>
@@ -44,8 +46,8 @@ import java.util.Objects;
  *   <tr><td>{@value #INPUT_WAIT_DURATION}</td><td>timer</td><td>{@code node}</td>
  *       <td>per answer accepted: the time the run waited</td></tr>
  *   <tr><td>{@value #RUN_DURATION}</td><td>timer</td><td>{@code status} ({@code completed}|{@code failed}),
- *       {@code reason} ({@code none}, the {@link PipelineFailure.Reason} in lower case, or {@code error} for an exception)
- *       </td><td>per run (observed)</td></tr>
+ *       {@code reason} ({@code none}, the {@link PipelineFailure.Reason} in lower case, or {@code error} when the
+ *       run threw)</td><td>per run (observed)</td></tr>
  * </table>
  *
  * Condition names become tag values: keep them a small fixed set.
