@@ -9,7 +9,6 @@ import dev.agentpersistence.lease.Lease;
 import dev.agentpersistence.pipeline.PipelineQueue;
 import dev.agentpersistence.pipeline.QueuedRun;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -29,7 +28,7 @@ public final class RunReport {
      * The report of the run stored as {@code agentId} ({@code @run/<id>}, or the raw run id of an earlier version):
      * {@code runId}, {@code pipeline}, {@code runner} (when the newest checkpoint names one), {@code queue}
      * ({@code status}, {@code retries}, {@code notBefore}, {@code detail}) and {@code lease} ({@code owner},
-     * {@code token}, {@code expiresAt}, {@code live}), each absent when the run has none.
+     * {@code token}, {@code expiresAt}, {@code live}: false once the run is over), each absent when the run has none.
      *
      * @throws CliException when the agent has no checkpoint of a pipeline run
      */
@@ -53,11 +52,12 @@ public final class RunReport {
         } catch (InvalidIdentifierException e) {
             return json; // a run whose id does not fit a queue's lease name never went through a queue
         }
-        queue.runs().stream()
-                .filter(run -> run.runId().equals(runId))
-                .findFirst()
-                .ifPresent(run -> queued(json.putObject("queue"), run));
-        lease.ifPresent(held -> lease(json.putObject("lease"), held, clock.instant()));
+        Optional<QueuedRun> queued =
+                queue.runs().stream().filter(run -> run.runId().equals(runId)).findFirst();
+        queued.ifPresent(run -> queued(json.putObject("queue"), run));
+        // A finished run's lease may be left to run out: nobody holds a run that is over.
+        boolean finished = queued.map(run -> isFinished(run.status())).orElse(false);
+        lease.ifPresent(held -> lease(json.putObject("lease"), held, !finished && held.isLiveAt(clock.instant())));
         return json;
     }
 
@@ -82,10 +82,16 @@ public final class RunReport {
         run.detail().ifPresent(detail -> json.put("detail", detail));
     }
 
-    private static void lease(ObjectNode json, Lease lease, Instant now) {
+    private static boolean isFinished(QueuedRun.Status status) {
+        return status == QueuedRun.Status.COMPLETED
+                || status == QueuedRun.Status.FAILED
+                || status == QueuedRun.Status.CANCELLED;
+    }
+
+    private static void lease(ObjectNode json, Lease lease, boolean live) {
         json.put("owner", lease.owner());
         json.put("token", lease.token());
         json.put("expiresAt", lease.expiresAt().toString());
-        json.put("live", lease.isLiveAt(now));
+        json.put("live", live);
     }
 }

@@ -152,7 +152,7 @@ function runOwner(run) {
     + (run.queue.detail ? ' (' + run.queue.detail + ')' : '')));
   if (run.lease) parts.push(el('li', { class: 'lease' }, 'lease: ',
     run.lease.live ? 'held by ' : 'last held by ', el('span', { class: 'mono' }, run.lease.owner),
-    ' (fencing token ' + run.lease.token + '), ' + (run.lease.live ? 'until ' : 'ran out at ') + run.lease.expiresAt));
+    ' (fencing token ' + run.lease.token + '), ' + (run.lease.live ? 'until ' : 'its lease ending at ') + run.lease.expiresAt));
   else parts.push(el('li', { class: 'lease' }, run.queue ? 'lease: no worker has claimed it yet'
     : 'lease: none (not run through the pipeline\'s queue)'));
   return el('ul', { id: 'run-owner' }, parts);
