@@ -252,11 +252,12 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         String userId = session.userId();
         try {
             String conversationId = AdkIds.sessionConversation(appName, userId, session.id());
-            if (conversations.load(conversationId).checkpoint().isEmpty()) {
+            if (conversations
+                    .appendIfStored(conversationId, List.of(AdkRecords.event(event)))
+                    .isEmpty()) {
                 throw new SessionNotFoundException("ADK session '" + session.id() + "' of user '" + userId
                         + "' in app '" + appName + "' is not stored");
             }
-            conversations.append(conversationId, AdkRecords.event(event));
             Map<String, Object> delta =
                     event.actions() == null ? null : event.actions().stateDelta();
             shared.apply(appName, userId, delta);
