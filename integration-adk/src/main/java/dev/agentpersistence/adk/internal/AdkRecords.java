@@ -142,6 +142,15 @@ public final class AdkRecords {
         }
     }
 
+    /** A copy of a state read back, nested maps and lists included, that shares nothing with {@code state}. */
+    public static Map<String, Object> copyOf(Map<String, Object> state) {
+        try {
+            return mapper().readValue(mapper().writeValueAsBytes(state), MAP);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("A state read back cannot be copied: " + e.getMessage(), e);
+        }
+    }
+
     /** {@code state} without its {@code temp:} keys. */
     public static Map<String, Object> withoutTemp(Map<String, Object> state) {
         var kept = new LinkedHashMap<String, Object>();
