@@ -138,6 +138,24 @@ public final class ConversationStore {
                 Operation.APPEND, () -> save(conversationId, current -> ConversationEdit.append(current, added)));
     }
 
+    /**
+     * Appends {@code messages} as {@link #append(String, List)} does, but only to a conversation that is stored: when
+     * nothing is (never written, or deleted) nothing is written and the answer is empty. The check is the read of the
+     * head the append makes anyway, so it costs no extra read.
+     *
+     * @return the conversation as saved, or empty when none is stored
+     * @throws ConversationConflictException when other writers won every attempt
+     */
+    public Optional<Conversation> appendIfStored(String conversationId, List<Message> messages) {
+        var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        var saved = save(
+                conversationId,
+                current -> current.checkpoint().isEmpty()
+                        ? new ConversationEdit(List.of(), current.window())
+                        : ConversationEdit.append(current, added));
+        return saved.checkpoint().isPresent() ? Optional.of(saved) : Optional.empty();
+    }
+
     /** Appends one message; see {@link #append(String, List)}. */
     public Conversation append(String conversationId, Message message) {
         return append(conversationId, List.of(Objects.requireNonNull(message, "message")));

@@ -40,6 +40,16 @@ final class AdkAppendWorkload {
             return sorted[Math.max(0, rank - 1)] / 1e6;
         }
 
+        /** The median time (nearest rank) of the appends {@code from} (inclusive) to {@code to} (exclusive), in ms. */
+        double medianMillis(int from, int to) {
+            long[] part = Arrays.copyOfRange(appendNanos, Math.max(0, from), Math.min(to, appendNanos.length));
+            if (part.length == 0) {
+                return 0;
+            }
+            Arrays.sort(part);
+            return part[(part.length - 1) / 2] / 1e6;
+        }
+
         /** The mean time of the appends {@code from} (inclusive) to {@code to} (exclusive), in milliseconds. */
         double meanMillis(int from, int to) {
             return Arrays.stream(appendNanos, Math.max(0, from), Math.min(to, appendNanos.length))

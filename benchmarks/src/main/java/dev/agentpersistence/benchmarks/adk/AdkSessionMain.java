@@ -106,7 +106,7 @@ public final class AdkSessionMain {
                 : kib(r.sessionJsonBytes()) + " (session JSON)";
         return String.format(
                 Locale.ROOT,
-                "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f / %.3f |",
+                "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f / %.3f | %.3f / %.3f |",
                 store,
                 held,
                 kib(r.sessionJsonBytes()),
@@ -114,7 +114,9 @@ public final class AdkSessionMain {
                 r.percentileMillis(99),
                 r.meanMillis(),
                 r.meanMillis(0, 20),
-                r.meanMillis(n - 20, n));
+                r.meanMillis(n - 20, n),
+                r.medianMillis(0, n / 4),
+                r.medianMillis(n - n / 4, n));
     }
 
     private static String table(int events, List<String> rows) {
@@ -122,8 +124,9 @@ public final class AdkSessionMain {
         out.append("| store | bytes held after ")
                 .append(events)
                 .append(" events | session JSON (`Session.toJson()`)")
-                .append(" | append p50 ms | append p99 ms | append mean ms | mean ms, first / last 20 |\n");
-        out.append("|---|---|---|---|---|---|---|\n");
+                .append(" | append p50 ms | append p99 ms | append mean ms | mean ms, first / last 20")
+                .append(" | p50 ms, first / last quarter |\n");
+        out.append("|---|---|---|---|---|---|---|---|\n");
         rows.forEach(row -> out.append(row).append('\n'));
         return out.toString();
     }

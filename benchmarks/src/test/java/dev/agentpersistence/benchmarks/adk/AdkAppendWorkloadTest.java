@@ -20,5 +20,9 @@ class AdkAppendWorkloadTest {
         // the same events and state read back; event ids are random but of one length
         assertThat(ours.sessionJsonBytes()).isEqualTo(adk.sessionJsonBytes());
         assertThat(ours.percentileMillis(99)).isGreaterThanOrEqualTo(ours.percentileMillis(50));
+        var times = new AdkAppendWorkload.Result(new long[] {4_000_000, 1_000_000, 3_000_000, 2_000_000, 9_000_000}, 0);
+        assertThat(times.medianMillis(0, 4)).isEqualTo(2.0);
+        assertThat(times.medianMillis(3, 5)).isEqualTo(2.0);
+        assertThat(times.medianMillis(4, 4)).isZero();
     }
 }
