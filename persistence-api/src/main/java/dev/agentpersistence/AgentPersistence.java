@@ -131,19 +131,34 @@ public final class AgentPersistence {
         return saveNext(
                 agentId,
                 "checkpoint",
-                latest -> AgentCheckpoint.builder()
-                        .checkpointId(checkpointId)
-                        .agentId(agentId)
-                        .version(latest.map(cp -> cp.version() + 1).orElse(0L))
-                        .createdAt(clock.instant())
-                        .nodeId(nodeId)
-                        .lastInput(lastInput)
-                        .lastInputType(lastInputType)
-                        .messageHistory(history)
-                        .state(state)
-                        .metadata(metadata)
-                        .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
-                        .build());
+                latest -> checkpointAfter(
+                        latest, checkpointId, agentId, nodeId, lastInput, lastInputType, history, state, metadata));
+    }
+
+    /** A new checkpoint of {@code agentId} right after {@code parent}: its next version, with it as parent. */
+    private AgentCheckpoint checkpointAfter(
+            Optional<Head> parent,
+            String checkpointId,
+            String agentId,
+            String nodeId,
+            JsonNode lastInput,
+            String lastInputType,
+            List<Message> history,
+            Map<String, JsonNode> state,
+            Map<String, String> metadata) {
+        return AgentCheckpoint.builder()
+                .checkpointId(checkpointId)
+                .agentId(agentId)
+                .version(parent.map(head -> head.version() + 1).orElse(0L))
+                .createdAt(clock.instant())
+                .nodeId(nodeId)
+                .lastInput(lastInput)
+                .lastInputType(lastInputType)
+                .messageHistory(history)
+                .state(state)
+                .metadata(metadata)
+                .parentCheckpointId(parent.map(Head::checkpointId).orElse(null))
+                .build();
     }
 
     /**
@@ -176,19 +191,16 @@ public final class AgentPersistence {
         String agentId = writable(context.agentId(), "agentId");
         Optional<Head> head = expectedHead.map(cp -> requireHeadOf(agentId, cp));
         String checkpointId = Identifiers.requireValid(checkpointIds.get(), "generated checkpointId");
-        var checkpoint = AgentCheckpoint.builder()
-                .checkpointId(checkpointId)
-                .agentId(agentId)
-                .version(head.map(h -> h.version() + 1).orElse(0L))
-                .createdAt(clock.instant())
-                .nodeId(nodeId)
-                .lastInput(lastInput)
-                .lastInputType(lastInputType)
-                .messageHistory(context.messageHistory())
-                .state(context.state())
-                .metadata(metadata)
-                .parentCheckpointId(head.map(Head::checkpointId).orElse(null))
-                .build();
+        var checkpoint = checkpointAfter(
+                head,
+                checkpointId,
+                agentId,
+                nodeId,
+                lastInput,
+                lastInputType,
+                context.messageHistory(),
+                context.state(),
+                metadata);
         return observations.create("checkpoint", observation -> saveAfter(agentId, head, checkpoint));
     }
 

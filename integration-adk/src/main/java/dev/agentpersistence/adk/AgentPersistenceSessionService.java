@@ -56,6 +56,13 @@ import java.util.function.Supplier;
  * {@code Session} object that is behind the store is therefore merged, not rejected: the event goes after the events
  * already stored.
  *
+ * <p><b>Cost of an append.</b> Whatever the session's length: one read of the session's head, which also tells whether
+ * the session is still stored, and one save holding the new event (with incremental history the provider writes only
+ * the messages after its last complete block); one more save for each of the app's and the user's state when the delta
+ * has such keys; one read of the head of each of these two states, to merge them into the {@code Session} object as
+ * {@code InMemorySessionService} does (the state folded from the head last read is remembered, so only newer deltas are
+ * decoded). An append that lost a race reads the head again and saves again.
+ *
  * <p>Every method does its work when called, as {@code InMemorySessionService} does, and reports failures through the
  * returned {@code Single}/{@code Maybe}/{@code Completable}. Thread-safe; it does not own the storage.
  */
@@ -252,11 +259,12 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         String userId = session.userId();
         try {
             String conversationId = AdkIds.sessionConversation(appName, userId, session.id());
-            if (conversations.load(conversationId).checkpoint().isEmpty()) {
+            if (conversations
+                    .appendIfStored(conversationId, List.of(AdkRecords.event(event)))
+                    .isEmpty()) {
                 throw new SessionNotFoundException("ADK session '" + session.id() + "' of user '" + userId
                         + "' in app '" + appName + "' is not stored");
             }
-            conversations.append(conversationId, AdkRecords.event(event));
             Map<String, Object> delta =
                     event.actions() == null ? null : event.actions().stateDelta();
             shared.apply(appName, userId, delta);

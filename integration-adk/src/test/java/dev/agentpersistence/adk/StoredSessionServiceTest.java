@@ -122,6 +122,38 @@ class StoredSessionServiceTest extends SessionScenarios {
     }
 
     @Test
+    void appendToASessionAnotherServiceDeletedIsRefused() {
+        Session session = create("user", null, "s-1");
+        append(session, AdkEvents.text("user", "before", 1_000));
+        AgentPersistenceSessionService.of(provider)
+                .deleteSession(app, "user", "s-1")
+                .blockingAwait();
+        assertThatThrownBy(() -> append(session, AdkEvents.text("user", "after", 2_000)))
+                .isInstanceOf(SessionNotFoundException.class);
+        assertThat(get("user", "s-1")).isNull();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void sharedStateAnotherServiceChangedIsReadAndNoReadSharesItsValues() {
+        Session mine = create("user", null, "s-1");
+        append(mine, AdkEvents.withDelta(Map.of("app:nested", Map.of("n", 1), "user:u", "a"), 1_000));
+        assertThat(get("user", "s-1").state()).containsEntry("app:nested", Map.of("n", 1));
+
+        var peer = AgentPersistenceSessionService.of(provider);
+        Session theirs = peer.createSession(app, "user", null, "s-2").blockingGet();
+        peer.appendEvent(theirs, AdkEvents.withDelta(Map.of("app:nested", Map.of("n", 2), "user:u", "b"), 2_000))
+                .blockingGet();
+        Session read = get("user", "s-1");
+        assertThat(read.state()).containsEntry("app:nested", Map.of("n", 2)).containsEntry("user:u", "b");
+
+        ((Map<String, Object>) read.state().get("app:nested")).put("n", 99);
+        append(mine, AdkEvents.text("user", "later", 3_000));
+        assertThat(mine.state()).containsEntry("app:nested", Map.of("n", 2));
+        assertThat(get("user", "s-1").state()).containsEntry("app:nested", Map.of("n", 2));
+    }
+
+    @Test
     void anyIdIsStoredAndIdsNeverCollide() {
         String[] ids = {"a/b", "../x", "100%", "quote'\"", "tab\there", "日本語", "emoji😀", "%2F"};
         for (String id : ids) {

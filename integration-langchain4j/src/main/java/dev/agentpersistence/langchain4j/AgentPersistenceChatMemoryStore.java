@@ -6,6 +6,7 @@ import dev.agentpersistence.memory.ConversationStore;
 import dev.agentpersistence.memory.ReadThenReplace;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -120,6 +121,15 @@ public final class AgentPersistenceChatMemoryStore implements ChatMemoryStore {
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.conversations = ConversationStore.builder(storage).namespace(NAMESPACE);
+        }
+
+        /**
+         * Where the chat-memory operations are observed (default none): one observation per load, append, replacement,
+         * clear and deletion ({@code ConversationStore.Builder#observationRegistry}).
+         */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            conversations.observationRegistry(Objects.requireNonNull(observations, "observations"));
+            return this;
         }
 
         /** Stores memories in {@code namespace} instead of {@link #NAMESPACE}. */

@@ -21,6 +21,9 @@ import java.util.TreeMap;
 import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
+import org.bsc.langgraph4j.serializer.StateSerializer;
+import org.bsc.langgraph4j.serializer.std.ObjectStreamStateSerializer;
+import org.bsc.langgraph4j.state.AgentState;
 
 /**
  * A LangGraph4j {@link BaseCheckpointSaver} that keeps every thread in a {@link PersistenceStorageProvider}: in memory,
@@ -35,7 +38,7 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  *       (agent {@value #DEFAULT_PREFIX}{@code <threadId>}) stays readable and writable with
  *       {@link Builder#withoutNamespace()}.
  *   <li>Each {@code put} → one new {@link AgentCheckpoint}: version = the version of the thread's head + 1 (0 for the
- *       first), node id = the checkpoint's node, state = the state map as JSON ({@link StateValues}), metadata
+ *       first), node id = the checkpoint's node, state = the state map, one value per key (see below), metadata
  *       {@value #ID} = LangGraph4j's checkpoint id, {@value #NEXT_NODE} = the next node, {@value #THREAD} = the thread
  *       id, and the parent = the previous stored checkpoint. The stored checkpoint id is LangGraph4j's id, or
  *       {@code id#version} when that id is already stored in the thread.
@@ -48,6 +51,15 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  *       with incremental history instead of whole in every checkpoint; reading puts the list back under the key. The
  *       stored checkpoint says so itself, so any saver reads it, whatever its own setting.
  * </ul>
+ *
+ * <h2>State values</h2>
+ *
+ * A value that is JSON-mappable ({@link StateValues}) is stored as JSON. Any other value (a record, a POJO, an enum, a
+ * LangChain4j message, NaN) is written by the graph's {@link StateSerializer} ({@link Builder#stateSerializer}; by
+ * default LangGraph4j's {@link ObjectStreamStateSerializer}, the default of a {@code StateGraph}) and stored as Base64
+ * text in the checkpoint's state, its key listed in metadata {@value #SERIALIZED_KEYS}: bounded and encrypted by the
+ * store like every other value, and read back through the same serializer. {@link Builder#jsonOnly()} refuses such
+ * values instead. A checkpoint stored before serialized values existed reads as it always did.
  *
  * <h2>Sharing a thread</h2>
  *
@@ -62,7 +74,7 @@ import org.bsc.langgraph4j.checkpoint.Checkpoint;
  * must be kept apart use savers of their own. It remembers the heads of at most {@value WriterHeads#DEFAULT_CAPACITY}
  * threads; a forgotten thread's next {@code put} is based on its latest checkpoint, as a first one is.
  *
- * <p>Thread-safe as long as the provider is.
+ * <p>Thread-safe as long as the provider and the state serializer are (the graph shares its serializer the same way).
  */
 public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     /** The namespace of LangGraph4j threads: agent id {@code @langgraph4j/<prefix><threadId>}. */
@@ -83,12 +95,17 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     public static final String MESSAGES_KEY = "langgraph4j.messagesKey";
     /** Metadata key: the LangGraph4j checkpoint id this checkpoint replaces. */
     public static final String REPLACES = "langgraph4j.replaces";
+    /** Metadata key: the state keys whose values were written by the state serializer, as a JSON array. */
+    public static final String SERIALIZED_KEYS = "langgraph4j.serializedKeys";
+    /** Metadata key: the class of the state serializer that wrote them. */
+    public static final String SERIALIZER = "langgraph4j.serializer";
 
     private final PersistenceStorageProvider<CheckpointFilter> provider;
     private final String prefix;
     private final Clock clock;
     private final String messagesKey;
     private final AgentNamespace namespace;
+    private final StateEncoding encoding;
     private final WriterHeads heads = WriterHeads.bounded(WriterHeads.DEFAULT_CAPACITY);
 
     private AgentPersistenceSaver(Builder builder) {
@@ -97,6 +114,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         this.prefix = builder.prefix != null ? builder.prefix : namespace == null ? DEFAULT_PREFIX : "";
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.messagesKey = builder.messagesKey;
+        this.encoding = new StateEncoding(builder.jsonOnly ? null : builder.serializer);
     }
 
     /** A saver over {@code provider} in the namespace {@link #NAMESPACE}. */
@@ -162,7 +180,8 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
      *
      * @throws ThreadConflictException when another writer moved the thread on since this saver's head, or took the
      *     version first; nothing written
-     * @throws UnsupportedStateValueException when a state value is not JSON-mappable; nothing written
+     * @throws UnsupportedStateValueException when a state value is neither JSON-mappable nor written by the state
+     *     serializer (or the saver is {@linkplain Builder#jsonOnly() JSON only}); nothing written
      * @throws NoSuchElementException when the config names a checkpoint the thread does not have
      */
     @Override
@@ -170,7 +189,8 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         Objects.requireNonNull(checkpoint, "checkpoint");
         String threadId = threadId(config);
         String agentId = agentId(threadId);
-        var state = StateValues.toJson(checkpoint.getState());
+        StateEncoding.Encoded encoded = encoding.encode(checkpoint.getState());
+        Map<String, JsonNode> state = encoded.values();
 
         Optional<String> replaced = config.checkPointId();
         Optional<WriterHeads.Head> head = heads.get(threadId);
@@ -213,6 +233,10 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
             builder.state(rest).messageHistory(MessageChannel.toMessages(list)).metadata(MESSAGES_KEY, messagesKey);
         }
         replaced.ifPresent(id -> builder.metadata(REPLACES, id));
+        if (!encoded.serializedKeys().isEmpty()) {
+            builder.metadata(SERIALIZED_KEYS, StateEncoding.keysMetadata(encoded.serializedKeys()))
+                    .metadata(SERIALIZER, encoding.serializerName());
+        }
         AgentCheckpoint next = builder.build();
         try {
             provider.saveCheckpoint(agentId, next);
@@ -268,7 +292,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         return slots;
     }
 
-    private static Checkpoint toLangGraph(AgentCheckpoint stored) {
+    private Checkpoint toLangGraph(AgentCheckpoint stored) {
         Map<String, JsonNode> state = stored.state();
         String key = stored.metadata().get(MESSAGES_KEY);
         if (key != null) {
@@ -279,7 +303,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
                 .id(stored.metadata().getOrDefault(ID, stored.checkpointId()))
                 .nodeId(stored.nodeId())
                 .nextNodeId(stored.metadata().get(NEXT_NODE))
-                .state(StateValues.fromJson(state))
+                .state(encoding.decode(stored, state))
                 .build();
     }
 
@@ -290,6 +314,8 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         private AgentNamespace namespace = NAMESPACE;
         private Clock clock = Clock.systemUTC();
         private String messagesKey;
+        private StateSerializer<?> serializer = new ObjectStreamStateSerializer<>(AgentState::new);
+        private boolean jsonOnly;
 
         private Builder(PersistenceStorageProvider<CheckpointFilter> provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
@@ -336,6 +362,28 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
                 throw new IllegalArgumentException("messagesKey must not be blank");
             }
             this.messagesKey = key;
+            return this;
+        }
+
+        /**
+         * The serializer of state values that are not JSON-mappable: the graph's own,
+         * {@code stateGraph.getStateSerializer()}, so that the types registered with it are stored as the graph itself
+         * serializes them. Default: an {@link ObjectStreamStateSerializer}, as a {@code StateGraph} built without one
+         * uses.
+         */
+        public Builder stateSerializer(StateSerializer<?> serializer) {
+            this.serializer = Objects.requireNonNull(serializer, "serializer");
+            this.jsonOnly = false;
+            return this;
+        }
+
+        /**
+         * Stores JSON-mappable state values only: a {@code put} with any other value fails with
+         * {@link UnsupportedStateValueException}, and a checkpoint holding serialized values does not read
+         * ({@link UnreadableStateValueException}). For stores that must never hold serialized Java objects.
+         */
+        public Builder jsonOnly() {
+            this.jsonOnly = true;
             return this;
         }
 

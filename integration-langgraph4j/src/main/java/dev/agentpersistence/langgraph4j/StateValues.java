@@ -31,7 +31,8 @@ import java.util.TreeMap;
  * </table>
  *
  * Anything else (records, POJOs, enums, arrays, NaN, infinities, maps with other keys) throws
- * {@link UnsupportedStateValueException} naming the key and the path inside the value.
+ * {@link UnsupportedStateValueException} naming the key and the path inside the value; {@link AgentPersistenceSaver}
+ * then stores that key's value through the graph's {@link org.bsc.langgraph4j.serializer.StateSerializer} instead.
  */
 public final class StateValues {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -42,18 +43,28 @@ public final class StateValues {
     public static Map<String, JsonNode> toJson(Map<String, Object> state) {
         var json = new TreeMap<String, JsonNode>();
         for (var entry : state.entrySet()) {
-            json.put(entry.getKey(), toNode(entry.getKey(), entry.getKey(), entry.getValue()));
+            json.put(entry.getKey(), toJson(entry.getKey(), entry.getValue()));
         }
         return json;
+    }
+
+    /** One state value as JSON. */
+    static JsonNode toJson(String key, Object value) {
+        return toNode(key, key, value);
     }
 
     /** The state read back; see the class documentation for the types. */
     public static Map<String, Object> fromJson(Map<String, JsonNode> json) {
         var state = new LinkedHashMap<String, Object>();
         for (var entry : json.entrySet()) {
-            state.put(entry.getKey(), toValue(entry.getValue()));
+            state.put(entry.getKey(), fromJson(entry.getValue()));
         }
         return state;
+    }
+
+    /** One state value read back. */
+    static Object fromJson(JsonNode node) {
+        return toValue(node);
     }
 
     private static JsonNode toNode(String key, String path, Object value) {

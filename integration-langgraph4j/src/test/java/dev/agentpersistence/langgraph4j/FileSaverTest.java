@@ -12,7 +12,7 @@ class FileSaverTest extends SaverContractTest {
     Path dir;
 
     @Override
-    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+    public PersistenceStorageProvider<CheckpointFilter> openProvider() {
         return FileStorage.builder(FileStorageConfig.custom().directory(dir).build())
                 .build();
     }

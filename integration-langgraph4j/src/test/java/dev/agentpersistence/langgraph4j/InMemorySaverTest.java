@@ -11,7 +11,7 @@ class InMemorySaverTest extends SaverContractTest {
 
     /** The heap store has no second handle: "reopening" hands out a view that ignores close. */
     @Override
-    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+    public PersistenceStorageProvider<CheckpointFilter> openProvider() {
         return ForwardingStorageProvider.ignoringClose(shared);
     }
 }

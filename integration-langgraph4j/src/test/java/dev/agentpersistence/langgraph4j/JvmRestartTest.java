@@ -7,8 +7,11 @@ import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
 import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.langgraph4j.StateSerializers.Order;
+import dev.agentpersistence.langgraph4j.StateSerializers.Status;
 import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.ChildJvm;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,10 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real JVM restart: a child JVM runs the graph over a SQLite file and is killed while node 2 runs; this JVM resumes
- * the thread from the checkpoint node 1 left and finishes it.
+ * the thread from the checkpoint node 1 left and finishes it. Node 1 puts a record and an enum straight into the state
+ * (stored through LangGraph4j's default object-stream serializer), node 2 replaces the record.
  */
 class JvmRestartTest {
     private static final String THREAD = "survives-a-restart";
+    private static final Order OPEN = new Order("o-9", new BigDecimal("99.90"), List.of("lamp"), Status.OPEN);
+    private static final Order PAID = new Order("o-9", new BigDecimal("99.90"), List.of("lamp"), Status.PAID);
 
     @TempDir
     Path dir;
@@ -38,7 +44,9 @@ class JvmRestartTest {
     /** The graph of {@link GraphResumeTest}; in the child, node 2 announces itself and hangs. */
     static StateGraph<AgentState> graph(Path hangMarker) throws GraphStateException {
         return new StateGraph<>(Map.of("steps", Channels.appender(ArrayList::new)), AgentState::new)
-                .addNode("n1", node_async(state -> Map.of("steps", "n1", "count", 1)))
+                .addNode(
+                        "n1",
+                        node_async(state -> Map.of("steps", "n1", "count", 1, "order", OPEN, "status", Status.OPEN)))
                 .addNode("n2", node_async(state -> {
                     if (hangMarker != null) {
                         try {
@@ -48,7 +56,7 @@ class JvmRestartTest {
                             throw new IllegalStateException(e);
                         }
                     }
-                    return Map.of("steps", "n2", "count", 2);
+                    return Map.of("steps", "n2", "count", 2, "order", PAID);
                 }))
                 .addNode("n3", node_async(state -> Map.of("steps", "n3", "count", 3, "done", true)))
                 .addEdge(START, "n1")
@@ -90,18 +98,24 @@ class JvmRestartTest {
                             .build());
             var config = GraphResumeTest.thread(THREAD);
             assertThat(graph.getState(config).next()).isEqualTo("n2");
+            assertThat(graph.getState(config).state().data())
+                    .containsEntry("order", OPEN)
+                    .containsEntry("status", Status.OPEN);
 
             var finished = graph.invoke(GraphInput.resume(), config).orElseThrow();
 
             assertThat(finished.data())
                     .containsEntry("steps", List.of("n1", "n2", "n3"))
                     .containsEntry("done", true)
-                    .containsEntry("input", "go");
+                    .containsEntry("input", "go")
+                    .containsEntry("order", PAID)
+                    .containsEntry("status", Status.OPEN);
             var reference = graph(null)
                     .compile(CompileConfig.builder()
                             .checkpointSaver(new MemorySaver())
                             .build());
-            reference.invoke(Map.of("input", "go"), config);
+            var expected = reference.invoke(Map.of("input", "go"), config).orElseThrow();
+            assertThat(finished.data()).isEqualTo(expected.data());
             assertThat(GraphResumeTest.describe(graph, config)).isEqualTo(GraphResumeTest.describe(reference, config));
         }
     }

@@ -17,7 +17,7 @@ class PostgresSaverTest extends SaverContractTest {
     }
 
     @Override
-    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+    public PersistenceStorageProvider<CheckpointFilter> openProvider() {
         return JdbcStorage.builder(JdbcStorageConfig.custom().url(url).build()).build();
     }
 }

@@ -19,7 +19,7 @@ class RedisSaverTest extends SaverContractTest {
     }
 
     @Override
-    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+    public PersistenceStorageProvider<CheckpointFilter> openProvider() {
         return RedisStorage.builder(
                         RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build())
                 .build();

@@ -38,14 +38,15 @@ import org.junit.jupiter.api.Test;
  * What a LangGraph4j saver must do (the scenarios of LangGraph4j's own saver tests, restated), run against one storage
  * technology per subclass.
  */
-abstract class SaverContractTest {
+abstract class SaverContractTest implements SerializedStateContract {
     protected PersistenceStorageProvider<CheckpointFilter> provider;
     protected AgentPersistenceSaver saver;
     protected String threadId;
     private final List<String> threads = new ArrayList<>();
 
     /** A fresh provider over this test's storage; a second call opens the same storage again. */
-    protected abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
+    @Override
+    public abstract PersistenceStorageProvider<CheckpointFilter> openProvider();
 
     /** The saver under test over {@code provider}; subclasses may configure it. */
     protected AgentPersistenceSaver newSaver(PersistenceStorageProvider<CheckpointFilter> provider) {
@@ -286,7 +287,7 @@ abstract class SaverContractTest {
     }
 
     @Test
-    void aValueThatIsNotJsonFailsTypedAndWritesNothing() {
+    void aValueNeitherJsonNorSerializableFailsTypedAndWritesNothing() {
         record Pojo(String name) {}
         var state = Map.<String, Object>of("messages", List.of(Map.of("author", new Pojo("x"))));
         assertThatThrownBy(() -> saver.put(config(threadId), checkpoint("n", "__END__", state)))
@@ -294,11 +295,33 @@ abstract class SaverContractTest {
                     assertThat(e.key()).isEqualTo("messages");
                     assertThat(e.path()).isEqualTo("messages[0].author");
                     assertThat(e.valueType()).endsWith("Pojo");
-                });
-        assertThatThrownBy(() -> saver.put(config(threadId), checkpoint("n", "__END__", Map.of("x", Double.NaN))))
+                    assertThat(e).hasCauseInstanceOf(java.io.NotSerializableException.class);
+                })
+                .hasMessageContaining("ObjectStreamStateSerializer");
+        var jsonOnly = AgentPersistenceSaver.builder(provider).jsonOnly().build();
+        assertThatThrownBy(() -> jsonOnly.put(config(threadId), checkpoint("n", "__END__", Map.of("x", Double.NaN))))
                 .isInstanceOf(UnsupportedStateValueException.class)
-                .hasMessageContaining("'x'");
+                .hasMessageContaining("'x'")
+                .hasMessageContaining("JSON has no NaN");
         assertThat(saver.list(config(threadId))).isEmpty();
+    }
+
+    @Test
+    void aValueThatIsNotJsonIsStoredThroughTheStateSerializerAndReadsBackEqual() {
+        record Point(int x, int y) implements java.io.Serializable {}
+        var state = new LinkedHashMap<String, Object>();
+        state.put("text", "hello");
+        state.put("point", new Point(1, 2));
+        state.put("nested", List.of(Map.of("at", new Point(3, 4))));
+        state.put("nan", Double.NaN);
+        saver.put(config(threadId), checkpoint("n", "__END__", state));
+
+        assertThat(saver.get(config(threadId)).orElseThrow().getState()).isEqualTo(state);
+        AgentCheckpoint stored =
+                provider.getLatestCheckpoint(saver.agentId(threadId)).orElseThrow();
+        assertThat(stored.metadata())
+                .containsEntry(AgentPersistenceSaver.SERIALIZED_KEYS, "[\"nan\",\"nested\",\"point\"]");
+        assertThat(stored.state().get("text").textValue()).isEqualTo("hello");
     }
 
     @Test

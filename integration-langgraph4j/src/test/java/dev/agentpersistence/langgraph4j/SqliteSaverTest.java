@@ -12,7 +12,7 @@ class SqliteSaverTest extends SaverContractTest {
     Path dir;
 
     @Override
-    protected PersistenceStorageProvider<CheckpointFilter> openProvider() {
+    public PersistenceStorageProvider<CheckpointFilter> openProvider() {
         return JdbcStorage.builder(JdbcStorageConfig.custom()
                         .url("jdbc:sqlite:" + dir.resolve("checkpoints.db"))
                         .build())

@@ -5,6 +5,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.memory.ConversationConflictException;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.agentpersistence.memory.ReadThenReplace;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -67,7 +68,8 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         var conversations = ConversationStore.builder(builder.provider)
                 .agentIdPrefix(prefix)
                 .clock(builder.clock)
-                .maxConflictRetries(builder.maxConflictRetries);
+                .maxConflictRetries(builder.maxConflictRetries)
+                .observationRegistry(builder.observations);
         if (builder.namespace != null) {
             conversations.namespace(builder.namespace);
         }
@@ -174,6 +176,7 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
         private AgentNamespace namespace = NAMESPACE;
         private Clock clock = Clock.systemUTC();
         private int maxConflictRetries = ConversationStore.DEFAULT_MAX_CONFLICT_RETRIES;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
 
         private Builder(PersistenceStorageProvider<?> provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
@@ -201,6 +204,15 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
          */
         public Builder withoutNamespace() {
             this.namespace = null;
+            return this;
+        }
+
+        /**
+         * Where the chat-memory operations are observed (default none): one observation per load, append, replacement,
+         * clear and deletion ({@code ConversationStore.Builder#observationRegistry}).
+         */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
             return this;
         }
 

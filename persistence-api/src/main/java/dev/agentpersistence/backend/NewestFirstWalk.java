@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * A lazy newest-first walk over stored documents, for {@link StorageBackend#candidates} and for a backend's own
- * listings: a subclass says how to find the next document, this class does the iterator bookkeeping and remembers
- * whether anything was returned yet (a walk that finds a listed record deleted before it returned anything should list
- * again, so it never misses a newer one).
+ * A lazy newest-first walk over stored documents, for a {@link CandidateScan} and for a backend's own listings: a
+ * subclass says how to find the next document, this class does the iterator bookkeeping and remembers whether anything
+ * was returned yet (a walk that finds a listed record deleted before it returned anything should list again, so it
+ * never misses a newer one).
  */
 public abstract class NewestFirstWalk implements Iterator<StoredDocument> {
     private StoredDocument next;

@@ -1,7 +1,6 @@
 package dev.agentpersistence.backend;
 
 import dev.agentpersistence.CheckpointFilter;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,12 +20,16 @@ import java.util.Optional;
  *   <li>Every query pushes the whole filter down to the store: {@code nodeId} and each metadata entry by equality,
  *       {@code createdAfter} inclusive and {@code createdBefore} exclusive to the nanosecond, {@code maxVersion}
  *       inclusive, {@code includeTombstones}, and {@code limit} as "the newest N matches"; no backend loads all of an
- *       agent's records to filter them.
+ *       agent's records to filter them. A backend that cannot evaluate the attribute fields offers a
+ *       {@link #candidateScan()} instead and filters on versions and limits only.
  *   <li>A query never misses a record whose insert completed before it started and which no delete completed before it
  *       returned removed; in particular, deleting older versions while reading never hides the newest one.
  *   <li>No read allocates more for one document than the maximum checkpoint size the backend was built with
  *       ({@link dev.agentpersistence.storage.StorageSettings#maxCheckpointSize()}): a larger stored document is a
  *       {@link dev.agentpersistence.CorruptCheckpointException} naming where it is, found before reading it.
+ *   <li>A backend never changes an array it has handed out or was handed: a store in the heap may hand back the very
+ *       array that was inserted on every read (the shell notices, and then recognises a record it decoded by the
+ *       identity of its array), any other store a new one.
  *   <li>An unreachable store is a {@link dev.agentpersistence.StorageUnavailableException} with the driver's exception
  *       as its cause; the same backend works again once the store is back.
  * </ul>
@@ -67,19 +70,12 @@ public interface StorageBackend extends AutoCloseable {
     List<String> listAgents();
 
     /**
-     * Whether records keep their {@link StoredCheckpoint#expiresAt()} (and so a time to live can be configured): either
-     * the store removes them itself or {@link #deleteExpired} does. Default {@code false}.
+     * The backend's expiry, when its records keep their {@link StoredCheckpoint#expiresAt()}; only a backend with one
+     * can be given a time to live. Default none: the shell then refuses a time to live and its {@code deleteExpired()}
+     * deletes nothing.
      */
-    default boolean supportsExpiry() {
-        return false;
-    }
-
-    /**
-     * Deletes the records whose expiry time is before {@code now}; returns how many. Stores that expire records by
-     * themselves return 0. Only called when {@link #supportsExpiry()}.
-     */
-    default int deleteExpired(Instant now) {
-        return 0;
+    default Optional<Expiry> expiry() {
+        return Optional.empty();
     }
 
     /**
@@ -91,33 +87,13 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
-     * Whether {@link #list} and {@link #latest} evaluate the attribute fields of a filter ({@code nodeId},
-     * {@code createdAfter}, {@code createdBefore}, {@code metadata}, {@code includeTombstones}) exactly; default
-     * {@code true}. A backend that keeps them only inside the documents, or only as a lossy index, answers
-     * {@code false}: for such filters the shell asks {@link #candidates} and checks the decoded checkpoints itself,
-     * stopping at the limit, and calls {@code list}/{@code latest} only with filters on versions and limits.
+     * How the backend answers filters on attribute fields when it keeps them only inside its documents (or only as a
+     * lossy index): the shell then asks it for candidates and checks the decoded checkpoints itself, and calls
+     * {@link #list} and {@link #latest} only with filters on versions and limits. Default none: {@code list} and
+     * {@code latest} evaluate every field of a filter exactly, as the class comment says.
      */
-    default boolean filtersAttributes() {
-        return true;
-    }
-
-    /**
-     * The agent's records that may match {@code filter} — every match and perhaps others, never one above
-     * {@code maxVersion} — newest first, read lazily as the caller advances; only called when
-     * {@link #filtersAttributes()} is {@code false}.
-     */
-    default java.util.Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
-        throw new UnsupportedOperationException(getClass().getName() + " filters attributes itself");
-    }
-
-    /**
-     * Whether {@link #find}, {@link #latest} and {@link #list} hand back the very byte arrays that were inserted, never
-     * changed while their record exists (a store in the heap); default {@code false}. The shell then recognises the
-     * newest checkpoint it decoded per agent by the identity of its array (for more agents, and documents of any size)
-     * instead of by comparing its bytes.
-     */
-    default boolean sharesDocuments() {
-        return false;
+    default Optional<CandidateScan> candidateScan() {
+        return Optional.empty();
     }
 
     /**

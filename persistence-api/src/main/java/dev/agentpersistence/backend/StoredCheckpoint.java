@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param version the version, unique per agent
  * @param createdAt creation time, compared by filters at the backend's precision; the exact value is inside the
  *     document
- * @param expiresAt when the record may be deleted by {@link StorageBackend#deleteExpired}, or {@code null} for never
+ * @param expiresAt when the record may be deleted by {@link Expiry#deleteExpired}, or {@code null} for never
  * @param nodeId the node attribute, or {@code null}
  * @param tombstone whether the checkpoint marks a completed run
  * @param metadata the metadata attributes, every one of which a filter's metadata must match

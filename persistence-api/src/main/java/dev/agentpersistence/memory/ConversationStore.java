@@ -13,6 +13,9 @@ import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.ToolCallHistory;
 import dev.agentpersistence.UndoResult;
 import dev.agentpersistence.memory.internal.ConversationWindow;
+import dev.agentpersistence.observation.internal.ConversationObservations;
+import dev.agentpersistence.observation.internal.ConversationObservations.Operation;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +86,7 @@ public final class ConversationStore {
     private final String agentIdPrefix;
     private final AgentNamespace namespace;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
+    private final ConversationObservations observations;
 
     private ConversationStore(Builder builder) {
         this.storage = builder.storage;
@@ -91,6 +95,7 @@ public final class ConversationStore {
         this.checkpointIds = builder.checkpointIds;
         this.agentIdPrefix = builder.agentIdPrefix;
         this.namespace = builder.namespace;
+        this.observations = new ConversationObservations(builder.observations);
         for (int i = 0; i < LOCK_STRIPES; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -108,13 +113,17 @@ public final class ConversationStore {
 
     /** The conversation as stored now; an empty one (version -1) when nothing is stored. */
     public Conversation load(String conversationId) {
+        return observations.observe(Operation.LOAD, () -> read(conversationId));
+    }
+
+    private Conversation read(String conversationId) {
         var latest = storage.getLatestCheckpoint(agentId(conversationId));
         return latest.isEmpty() ? Conversation.empty(conversationId) : conversationOf(conversationId, latest.get());
     }
 
     /** The conversation's window: the messages to hand to a model; empty when nothing is stored. */
     public List<Message> messages(String conversationId) {
-        return load(conversationId).messages();
+        return observations.observe(Operation.LOAD, () -> read(conversationId)).messages();
     }
 
     /**
@@ -125,7 +134,26 @@ public final class ConversationStore {
      */
     public Conversation append(String conversationId, List<Message> messages) {
         var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(conversationId, current -> ConversationEdit.append(current, added));
+        return observations.observe(
+                Operation.APPEND, () -> save(conversationId, current -> ConversationEdit.append(current, added)));
+    }
+
+    /**
+     * Appends {@code messages} as {@link #append(String, List)} does, but only to a conversation that is stored: when
+     * nothing is (never written, or deleted) nothing is written and the answer is empty. The check is the read of the
+     * head the append makes anyway, so it costs no extra read.
+     *
+     * @return the conversation as saved, or empty when none is stored
+     * @throws ConversationConflictException when other writers won every attempt
+     */
+    public Optional<Conversation> appendIfStored(String conversationId, List<Message> messages) {
+        var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        var saved = save(
+                conversationId,
+                current -> current.checkpoint().isEmpty()
+                        ? new ConversationEdit(List.of(), current.window())
+                        : ConversationEdit.append(current, added));
+        return saved.checkpoint().isPresent() ? Optional.of(saved) : Optional.empty();
     }
 
     /** Appends one message; see {@link #append(String, List)}. */
@@ -142,12 +170,14 @@ public final class ConversationStore {
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
         // the base is the conversation the first attempt reads (one read, not a load and then a save's read)
         var base = new Conversation[1];
-        return save(conversationId, current -> {
-            if (base[0] == null) {
-                base[0] = current;
-            }
-            return ConversationEdit.replace(base[0], current, list);
-        });
+        return observations.observe(
+                Operation.REPLACE,
+                () -> save(conversationId, current -> {
+                    if (base[0] == null) {
+                        base[0] = current;
+                    }
+                    return ConversationEdit.replace(base[0], current, list);
+                }));
     }
 
     /**
@@ -162,12 +192,16 @@ public final class ConversationStore {
     public Conversation replace(Conversation base, List<Message> messages) {
         Objects.requireNonNull(base, "base");
         var list = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        return save(base.conversationId(), current -> ConversationEdit.replace(base, current, list));
+        return observations.observe(
+                Operation.REPLACE,
+                () -> save(base.conversationId(), current -> ConversationEdit.replace(base, current, list)));
     }
 
     /** Empties the window in one save; the history, and so every earlier message, stays stored. */
     public Conversation clear(String conversationId) {
-        return save(conversationId, current -> new ConversationEdit(List.of(), ConversationWindow.empty()));
+        return observations.observe(
+                Operation.CLEAR,
+                () -> save(conversationId, current -> new ConversationEdit(List.of(), ConversationWindow.empty())));
     }
 
     /**
@@ -178,7 +212,7 @@ public final class ConversationStore {
      * @throws UnsupportedOperationException when the provider does not support deletion
      */
     public int delete(String conversationId) {
-        return storage.deleteCheckpoints(agentId(conversationId));
+        return observations.observe(Operation.DELETE, () -> storage.deleteCheckpoints(agentId(conversationId)));
     }
 
     /**
@@ -238,6 +272,10 @@ public final class ConversationStore {
      *     run by then)
      */
     public RollbackReport rollbackTo(String conversationId, String checkpointId, RollbackToolRegistry tools) {
+        return observations.observe(Operation.ROLLBACK, () -> rollback(conversationId, checkpointId, tools));
+    }
+
+    private RollbackReport rollback(String conversationId, String checkpointId, RollbackToolRegistry tools) {
         String agentId = agentId(conversationId);
         Identifiers.requireValid(checkpointId, "checkpointId");
         Objects.requireNonNull(tools, "tools");
@@ -288,7 +326,7 @@ public final class ConversationStore {
                 if (attempt > 0) {
                     pause(attempt);
                 }
-                var current = load(conversationId);
+                var current = read(conversationId);
                 var checkpoint = next.apply(current);
                 if (checkpoint.isEmpty()) {
                     return current;
@@ -367,6 +405,7 @@ public final class ConversationStore {
         private Supplier<String> checkpointIds = () -> UUID.randomUUID().toString();
         private String agentIdPrefix = "";
         private AgentNamespace namespace;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.storage = storage;
@@ -418,6 +457,17 @@ public final class ConversationStore {
         /** Stores conversations without a namespace (the default): see {@link #namespace(AgentNamespace)}. */
         public Builder withoutNamespace() {
             this.namespace = null;
+            return this;
+        }
+
+        /**
+         * Where the chat-memory operations are observed (default none): one observation per load, append, replacement,
+         * clear, deletion and rollback ({@link dev.agentpersistence.metrics.StorageMetricNames#CONVERSATION}, keys
+         * {@code operation} and {@code outcome}); the storage observes its own calls inside them when it was built with
+         * the same registry.
+         */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
             return this;
         }
 

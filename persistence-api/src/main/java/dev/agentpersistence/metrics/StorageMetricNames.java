@@ -41,6 +41,12 @@ public final class StorageMetricNames {
     /** Counter of checkpoint saves tried again after another writer took the version. */
     public static final String CONFLICT_RETRIES = "agent.persistence.checkpoint.conflict.retries";
 
+    /**
+     * Timer of the chat-memory operations of {@code ConversationStore}; tags operation (load, append, replace, clear,
+     * delete, rollback), outcome.
+     */
+    public static final String CONVERSATION = "agent.persistence.conversation";
+
     public static final String TAG_PROVIDER = "provider";
     public static final String TAG_OPERATION = "operation";
     public static final String TAG_OUTCOME = "outcome";
@@ -75,6 +81,9 @@ public final class StorageMetricNames {
             case ROLLBACK -> "Time to roll an agent back: undo tool calls and restore a checkpoint";
             case INVERSE_CALLS -> "Inverse tool calls made by rollbacks";
             case CONFLICT_RETRIES -> "Checkpoint saves tried again after another writer took the version";
+            case CONVERSATION ->
+                "Time of one chat-memory operation: a load, an append, a replacement, a clear, "
+                        + "a deletion or a rollback of a conversation";
             default -> null;
         };
     }

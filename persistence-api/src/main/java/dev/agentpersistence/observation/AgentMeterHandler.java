@@ -32,6 +32,9 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
 
     private final MeterRegistry registry;
     private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
+    /** Timers of observations nobody added keys to, by name, the keys they were created with and outcome. */
+    private final Map<OwnKey, Timer> ownTimers = new ConcurrentHashMap<>();
+
     private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> sizes = new ConcurrentHashMap<>();
 
@@ -54,28 +57,45 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
 
     @Override
     public void onStop(AgentObservationContext context) {
-        KeyValues keys = context.getLowCardinalityKeyValues();
         Timer.Sample sample = context.sample;
         if (sample == null) {
             return; // started before this handler was registered
         }
-        sample.stop(timers.computeIfAbsent(
-                new MeterKey(context.getName(), keys),
-                key -> Timer.builder(key.name())
-                        .description(StorageMetricNames.describe(key.name()))
-                        .tags(tags(key.keys()))
-                        .publishPercentileHistogram()
-                        .register(registry)));
-        String provider = value(keys, StorageMetricNames.TAG_PROVIDER);
-        if (provider != null) {
-            recordStorage(context, keys, provider);
+        KeyValues own = context.ownKeysIfAlone();
+        KeyValues merged = own == null ? context.getLowCardinalityKeyValues() : null;
+        if (own != null) {
+            // the common case: looked up by the keys it was created with and its outcome, no merged key set built
+            var ownKey = new OwnKey(context.getName(), own, context.outcome());
+            Timer timer = ownTimers.get(ownKey);
+            if (timer == null) {
+                timer = ownTimers.computeIfAbsent(
+                        ownKey, key -> timer(new MeterKey(key.name(), context.getLowCardinalityKeyValues())));
+            }
+            sample.stop(timer);
+        } else {
+            sample.stop(timer(new MeterKey(context.getName(), merged)));
         }
-        for (AgentObservationContext.Count count : context.counts()) {
+        String provider = value(own != null ? own : merged, StorageMetricNames.TAG_PROVIDER);
+        if (provider != null) {
+            recordStorage(context, merged, provider);
+        }
+        for (AgentObservationContext.Count count : context.countsAsMade()) {
             counter(count.name(), count.tags()).increment(count.amount());
         }
     }
 
-    private void recordStorage(AgentObservationContext context, KeyValues keys, String provider) {
+    private Timer timer(MeterKey meterKey) {
+        return timers.computeIfAbsent(
+                meterKey,
+                key -> Timer.builder(key.name())
+                        .description(StorageMetricNames.describe(key.name()))
+                        .tags(tags(key.keys()))
+                        .publishPercentileHistogram()
+                        .register(registry));
+    }
+
+    /** The size, conflict and error meters of a storage observation; {@code merged} is null when no key was added. */
+    private void recordStorage(AgentObservationContext context, KeyValues merged, String provider) {
         if (context.bytesWritten() >= 0) {
             sizes.computeIfAbsent(
                             provider,
@@ -89,18 +109,20 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
                                     .register(registry))
                     .record(context.bytesWritten());
         }
-        String outcome = value(keys, StorageMetricNames.TAG_OUTCOME);
-        KeyValues byProvider = KeyValues.of(StorageMetricNames.TAG_PROVIDER, provider);
+        String outcome = merged == null ? context.outcome() : value(merged, StorageMetricNames.TAG_OUTCOME);
         if (StorageMetricNames.OUTCOME_CONFLICT.equals(outcome)) {
-            counter(StorageMetricNames.CHECKPOINT_CONFLICTS, byProvider).increment();
+            counter(StorageMetricNames.CHECKPOINT_CONFLICTS, KeyValues.of(StorageMetricNames.TAG_PROVIDER, provider))
+                    .increment();
         } else if (StorageMetricNames.OUTCOME_ERROR.equals(outcome) && context.getError() != null) {
+            KeyValues keys = context.getLowCardinalityKeyValues();
             counter(
                             StorageMetricNames.ERRORS,
-                            byProvider.and(
-                                    StorageMetricNames.TAG_OPERATION,
-                                    value(keys, StorageMetricNames.TAG_OPERATION),
-                                    StorageMetricNames.TAG_EXCEPTION,
-                                    context.getError().getClass().getSimpleName()))
+                            KeyValues.of(StorageMetricNames.TAG_PROVIDER, provider)
+                                    .and(
+                                            StorageMetricNames.TAG_OPERATION,
+                                            value(keys, StorageMetricNames.TAG_OPERATION),
+                                            StorageMetricNames.TAG_EXCEPTION,
+                                            context.getError().getClass().getSimpleName()))
                     .increment();
         }
     }
@@ -132,4 +154,6 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
     }
 
     private record MeterKey(String name, KeyValues keys) {}
+
+    private record OwnKey(String name, KeyValues keys, String outcome) {}
 }

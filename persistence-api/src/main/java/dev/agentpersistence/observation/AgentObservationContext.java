@@ -21,7 +21,9 @@ public final class AgentObservationContext extends Observation.Context {
     private final KeyValues keys;
     private long bytesWritten = -1;
     private String outcome;
-    private final List<Count> counts = new ArrayList<>(0);
+    private List<Count> counts = List.of();
+    /** Whether a handler or filter added a low-cardinality key (then the keys are merged at every read). */
+    private boolean keysAdded;
     /** The running timer of {@link AgentMeterHandler}. */
     Timer.Sample sample;
 
@@ -39,13 +41,33 @@ public final class AgentObservationContext extends Observation.Context {
     @Override
     public KeyValues getLowCardinalityKeyValues() {
         KeyValues own = outcome == null ? keys : keys.and(StorageMetricNames.TAG_OUTCOME, outcome);
+        if (!keysAdded) {
+            return own;
+        }
         KeyValues added = super.getLowCardinalityKeyValues();
         return added.iterator().hasNext() ? own.and(added) : own;
     }
 
     @Override
+    public Observation.Context addLowCardinalityKeyValue(KeyValue keyValue) {
+        keysAdded = true;
+        return super.addLowCardinalityKeyValue(keyValue);
+    }
+
+    @Override
+    public Observation.Context addLowCardinalityKeyValues(KeyValues keyValues) {
+        keysAdded = true;
+        return super.addLowCardinalityKeyValues(keyValues);
+    }
+
+    /** The keys it was created with, when no handler or filter added one; else {@code null}. */
+    KeyValues ownKeysIfAlone() {
+        return keysAdded ? null : keys;
+    }
+
+    @Override
     public KeyValue getLowCardinalityKeyValue(String key) {
-        KeyValue added = super.getLowCardinalityKeyValue(key);
+        KeyValue added = keysAdded ? super.getLowCardinalityKeyValue(key) : null;
         if (added != null) {
             return added;
         }
@@ -82,12 +104,20 @@ public final class AgentObservationContext extends Observation.Context {
 
     /** Adds {@code amount} to the counter {@code name} with {@code tags} when the observation stops. */
     public void count(String name, KeyValues tags, long amount) {
+        if (counts.isEmpty()) {
+            counts = new ArrayList<>(2);
+        }
         counts.add(new Count(Objects.requireNonNull(name, "name"), Objects.requireNonNull(tags, "tags"), amount));
     }
 
     /** The counts made so far, in the order they were made. */
     public List<Count> counts() {
         return List.copyOf(counts);
+    }
+
+    /** The counts made so far, not copied: for the meter handler, once the observation stopped. */
+    List<Count> countsAsMade() {
+        return counts;
     }
 
     /** One count: {@code amount} added to the counter {@code name} with {@code tags}. */

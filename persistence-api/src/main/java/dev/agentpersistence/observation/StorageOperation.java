@@ -15,10 +15,12 @@ public enum StorageOperation {
 
     private final String observationName;
     private final String tag;
+    private final String contextualName;
 
     StorageOperation(String observationName, String tag) {
         this.observationName = observationName;
         this.tag = tag;
+        this.contextualName = "agent.persistence " + tag;
     }
 
     /** The observation's name, which is also the name of the timer meters record it under. */
@@ -29,5 +31,10 @@ public enum StorageOperation {
     /** The value of the {@code operation} key. */
     public String tag() {
         return tag;
+    }
+
+    /** The name of its spans: {@code agent.persistence <tag>}. */
+    public String contextualName() {
+        return contextualName;
     }
 }

@@ -9,7 +9,9 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.BackendOpener;
+import dev.agentpersistence.backend.CandidateScan;
 import dev.agentpersistence.backend.DocumentIdentity;
+import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
@@ -105,7 +107,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final HistorySegmentStore segments;
     private final boolean writesSegments;
     private final ChainCache cache;
-    /** The checkpoint latest last returned per agent, over a backend that shares its stored arrays. */
+    /** The checkpoint latest last returned per agent, and the record it came from. */
     private final DecodedDocuments lastRead;
 
     private final HistoryWriter writer;
@@ -115,6 +117,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final boolean readOnly;
     private final boolean hasSegments;
     private final StoredForm storedForm = new ShellStoredForm();
+    private final Optional<Expiry> expiry;
+    private final Optional<CandidateScan> candidateScan;
 
     protected StorageShell(
             StorageBackend backend,
@@ -138,13 +142,15 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.settings = Objects.requireNonNull(settings, "settings");
         this.readOnly = settings.readOnly();
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (settings.ttl().isPresent() && !backend.supportsExpiry()) {
+        this.expiry = backend.expiry();
+        this.candidateScan = backend.candidateScan();
+        if (settings.ttl().isPresent() && expiry.isEmpty()) {
             throw new IllegalArgumentException("A time to live is set but " + backend + " does not keep expiry times");
         }
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
-        this.lastRead = DecodedDocuments.over(backend, LAST_READ_AGENTS);
+        this.lastRead = DecodedDocuments.learning(LAST_READ_AGENTS);
         Optional<HistorySegmentStore> area = backend.segments();
         this.hasSegments = area.isPresent();
         this.segments =
@@ -228,10 +234,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     private <T> T observe(StorageOperation operation, Observer.Call<T> call) {
         return observer.observe(
-                operation.observationName(),
-                "agent.persistence " + operation.tag(),
-                operationKeys.get(operation),
-                call);
+                operation.observationName(), operation.contextualName(), operationKeys.get(operation), call);
     }
 
     private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
@@ -408,7 +411,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         return observe(StorageOperation.DELETE_EXPIRED, context -> {
             requireOpen();
             requireWritable("deleteExpired");
-            int deleted = backend.supportsExpiry() ? backend.deleteExpired(clock.instant()) : 0;
+            int deleted = expiry.isPresent() ? expiry.get().deleteExpired(clock.instant()) : 0;
             if (deleted > 0) {
                 lastRead.clear();
             }
@@ -446,9 +449,9 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         return filter;
     }
 
-    /** Whether the filter has attribute fields the backend leaves to the shell. */
+    /** Whether the filter has attribute fields the backend leaves to the shell (it offers a candidate scan). */
     private boolean walksInShell(CheckpointFilter filter) {
-        return !backend.filtersAttributes()
+        return candidateScan.isPresent()
                 && (filter.nodeId() != null
                         || filter.createdAfter() != null
                         || filter.createdBefore() != null
@@ -459,7 +462,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     /** Up to {@code limit} matches, newest first from the backend's candidates, returned ascending. */
     private List<AgentCheckpoint> walk(String agentId, CheckpointFilter filter, int limit) {
         var matches = new ArrayList<AgentCheckpoint>();
-        Iterator<StoredDocument> candidates = backend.candidates(agentId, attributes.candidates(filter));
+        Iterator<StoredDocument> candidates = candidateScan.get().candidates(agentId, attributes.candidates(filter));
         while (matches.size() < limit && candidates.hasNext()) {
             for (AgentCheckpoint stored : decode(agentId, List.of(candidates.next()))) {
                 if (filter.matches(stored)) {

@@ -44,6 +44,24 @@ class ConversationStoreTest {
     }
 
     @Test
+    void appendIfStoredWritesOnlyToAStoredConversation() {
+        assertThat(store.appendIfStored("c1", List.of(Message.user("lost")))).isEmpty();
+        assertThat(storage.getCheckpoints("c1")).isEmpty();
+
+        store.append("c1", Message.user("hello"));
+        var saved = store.appendIfStored("c1", List.of(Message.assistant("hi")));
+        assertThat(saved).isPresent();
+        assertThat(saved.get().history()).extracting(Message::content).containsExactly("hello", "hi");
+        assertThat(store.load("c1")).isEqualTo(saved.get());
+        assertThat(store.appendIfStored("c1", List.of())).contains(saved.get());
+
+        store.delete("c1");
+        assertThat(store.appendIfStored("c1", List.of(Message.user("after the delete"))))
+                .isEmpty();
+        assertThat(storage.getCheckpoints("c1")).isEmpty();
+    }
+
+    @Test
     void appendSavesOneCheckpointPerChangeChainedToThePreviousOne() {
         var hello = Message.user("hello");
         var image = Message.user(List.of(

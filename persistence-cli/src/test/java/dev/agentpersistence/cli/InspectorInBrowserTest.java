@@ -124,7 +124,9 @@ class InspectorInBrowserTest {
                             "Pipeline run release-1 of release-note: completed",
                             "__start__: run started",
                             "outline: passed on the first attempt",
-                            "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)");
+                            "write: passed on attempt 2 (1 failed, rolled back and retried with feedback)",
+                            "newest checkpoint saved by runner ",
+                            "lease: none (not run through the pipeline's queue)");
             assertThat(browser.text(browser.waitFor("#pipeline-run .failed-attempts li")))
                     .as("the failed attempt's violation, as text")
                     .isEqualTo("attempt 1 failed\n[finished] " + PipelineRuns.VIOLATION);

@@ -19,6 +19,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -29,8 +32,11 @@ import org.junit.jupiter.api.TestFactory;
  * encrypted, incremental history, all of them at once, and format 1 as releases before message ids wrote it) are read
  * with every configuration, and come back complete and equal (format 1: equal apart from message ids, which every
  * reader derives alike and which content parts format 1 cannot hold); a reader without the key of an encrypted document
- * gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. Needs the kit's
- * {@code createProvider(StorageSettings)} hook; aborted with the reason without it.
+ * gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. The kit's
+ * {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the same checkpoints with each configuration
+ * too, their JSON values built through another library: their documents are byte for byte those of Jackson 2, and every
+ * configuration reads them back equal. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the
+ * reason without it.
  */
 abstract class ReadMatrixContract extends Contract {
     /** A fixed test key: never use it for real data. */
@@ -39,8 +45,27 @@ abstract class ReadMatrixContract extends Contract {
 
     private static final int HISTORY = 70;
 
-    ReadMatrixContract(KitSession session) {
+    private final Supplier<List<JsonWriter>> jsonWriters;
+
+    ReadMatrixContract(KitSession session, Supplier<List<JsonWriter>> jsonWriters) {
         super(session);
+        this.jsonWriters = jsonWriters;
+    }
+
+    /** Who wrote an agent's checkpoints: a configuration, with Jackson 2's values or another library's. */
+    private record Writer(Configuration configuration, Optional<JsonWriter> json) {
+        String name() {
+            return configuration.name() + json.map(w -> " by " + w.name()).orElse("");
+        }
+
+        List<AgentCheckpoint> checkpoints(String agentId) {
+            var checkpoints = written(agentId, configuration.legacy());
+            return json.map(w -> checkpoints.stream().map(w::rebuild).toList()).orElse(checkpoints);
+        }
+    }
+
+    private List<JsonWriter> jsonWriters() {
+        return List.copyOf(Objects.requireNonNull(jsonWriters.get(), "jsonWriters()"));
     }
 
     /** One configuration of the matrix: a name and the settings it writes (and reads) with. */
@@ -220,23 +245,33 @@ abstract class ReadMatrixContract extends Contract {
 
     private Stream<DynamicTest> everyReaderReadsEveryWriterTests() {
         var configurations = configurations();
+        var writers = new ArrayList<Writer>();
         var providers = new LinkedHashMap<Configuration, PersistenceStorageProvider<CheckpointFilter>>();
-        var agents = new LinkedHashMap<Configuration, String>();
         for (Configuration configuration : configurations) {
             providers.put(configuration, newProvider(configuration.settings()));
+            writers.add(new Writer(configuration, Optional.empty()));
+        }
+        for (JsonWriter json : jsonWriters()) {
+            for (Configuration configuration : configurations) {
+                writers.add(new Writer(configuration, Optional.of(json)));
+            }
+        }
+        var agents = new LinkedHashMap<Writer, String>();
+        for (Writer writer : writers) {
             String agentId = agent("matrix-" + agents.size());
-            agents.put(configuration, agentId);
-            saveAll(providers.get(configuration), agentId, written(agentId, configuration.legacy()));
+            agents.put(writer, agentId);
+            saveAll(providers.get(writer.configuration()), agentId, writer.checkpoints(agentId));
         }
         var tests = new ArrayList<DynamicTest>();
-        for (Configuration writer : configurations) {
+        for (Writer writer : writers) {
+            writer.json().ifPresent(json -> tests.add(sameDocumentTest(writer)));
             for (Configuration reader : configurations) {
                 String agentId = agents.get(writer);
                 var provider = providers.get(reader);
                 tests.add(DynamicTest.dynamicTest("written " + writer.name() + ", read " + reader.name(), () -> {
-                    if (writer.encrypts() && !reader.encrypts()) {
+                    if (writer.configuration().encrypts() && !reader.encrypts()) {
                         assertMissingKey(provider, agentId);
-                    } else if (writer.legacy()) {
+                    } else if (writer.configuration().legacy()) {
                         assertReadsBackWithDerivedIds(provider, agentId);
                     } else {
                         assertReadsBack(provider, agentId);
@@ -245,6 +280,22 @@ abstract class ReadMatrixContract extends Contract {
             }
         }
         return tests.stream();
+    }
+
+    /** The documents the writer's codec encodes from its library's checkpoints are byte for byte Jackson 2's. */
+    private static DynamicTest sameDocumentTest(Writer writer) {
+        return DynamicTest.dynamicTest("written " + writer.name() + ": the documents of Jackson 2", () -> {
+            var codec = JsonCheckpointCodec.writingFormat(
+                    writer.configuration().settings().formatVersion());
+            var jackson2 = written("matrix-document", writer.configuration().legacy());
+            var other = writer.checkpoints("matrix-document");
+            for (int i = 0; i < jackson2.size(); i++) {
+                assertThat(other.get(i)).as("checkpoint %d", i).isEqualTo(jackson2.get(i));
+                assertThat(codec.encode(other.get(i)))
+                        .as("document of checkpoint %d", i)
+                        .isEqualTo(codec.encode(jackson2.get(i)));
+            }
+        });
     }
 
     @TestFactory

@@ -3,6 +3,7 @@ package dev.agentpersistence.tck;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.storage.StorageSettings;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
@@ -64,6 +65,17 @@ public abstract class StorageProviderCompatibilityKit {
                 "the read matrix and the encryption-at-rest group need createProvider(StorageSettings), which "
                         + getClass().getName() + " does not override: its provider has no configurable stored form");
         throw new AssertionError("unreachable");
+    }
+
+    /**
+     * JSON libraries the read matrix writes with besides Jackson 2, whose trees the data model stores: for each, the
+     * matrix writes its checkpoints with every configuration once more, their JSON values (inputs, state, tool call
+     * arguments) built through that library, and checks the documents are byte for byte Jackson 2's and every
+     * configuration reads them back equal. A module bringing another JSON library (persistence-jackson3) runs the kit
+     * with it; the default is none, so no provider needs any JSON library but Jackson 2.
+     */
+    protected List<JsonWriter> jsonWriters() {
+        return List.of();
     }
 
     /**
@@ -284,7 +296,7 @@ public abstract class StorageProviderCompatibilityKit {
     @DisplayName("Read matrix: what any configuration writes, every other configuration reads back complete")
     class ReadMatrix extends ReadMatrixContract {
         ReadMatrix() {
-            super(StorageProviderCompatibilityKit.this.session);
+            super(StorageProviderCompatibilityKit.this.session, StorageProviderCompatibilityKit.this::jsonWriters);
         }
     }
 
@@ -316,6 +328,14 @@ public abstract class StorageProviderCompatibilityKit {
     @DisplayName("Leases: one live owner per resource, takeover after expiry with a larger fencing token")
     class Leases extends LeaseContract {
         Leases() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
+    @DisplayName("Stale writers: a writer that states a superseded head is refused and stores nothing")
+    class StaleWriters extends StaleWriterContract {
+        StaleWriters() {
             super(StorageProviderCompatibilityKit.this.session);
         }
     }

@@ -407,6 +407,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
             Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class),
+            Map.entry("StaleWriters", StorageProviderCompatibilityKit.StaleWriters.class),
             Map.entry("ReadOnly", StorageProviderCompatibilityKit.ReadOnly.class));
 
     /** The read-only group's test that needs {@code createProvider(StorageSettings)}. */
@@ -609,7 +610,9 @@ class CompatibilityKitVerdictTest {
                         "Conflicts.sameVersionOtherContent",
                         "Conflicts.smallDifferences",
                         "Concurrency.oneWinnerPerVersion",
-                        "SharedStorage.conflictsAcrossInstances"),
+                        "SharedStorage.conflictsAcrossInstances",
+                        "StaleWriters.racingWritersAfterOneHead",
+                        "StaleWriters.writersExpectingANewAgent"),
                 broken(NoIdConflictCheckKit.class, "Conflicts.sameIdOtherVersion"),
                 broken(ResaveConflictsKit.class, "Conflicts.identicalResave", "Concurrency.identicalRacersAllSucceed"),
                 broken(

@@ -1,6 +1,7 @@
 package dev.agentpersistence.tck;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -114,12 +115,11 @@ final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     }
 
     @Override
-    public boolean supportsExpiry() {
-        return expiry;
+    public Optional<Expiry> expiry() {
+        return expiry ? Optional.of(this::deleteExpired) : Optional.empty();
     }
 
-    @Override
-    public synchronized int deleteExpired(Instant now) {
+    private synchronized int deleteExpired(Instant now) {
         int count = 0;
         for (var agent : records.values()) {
             var it = agent.values().iterator();

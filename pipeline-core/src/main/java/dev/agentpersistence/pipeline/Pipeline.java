@@ -11,6 +11,7 @@ import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.RollbackToolRegistry;
 import dev.agentpersistence.async.AsyncExecutor;
+import dev.agentpersistence.observation.AgentObservations;
 import dev.agentpersistence.pipeline.internal.FailedAttempts;
 import dev.agentpersistence.pipeline.internal.JournalRecovery;
 import dev.agentpersistence.pipeline.internal.NodeOutcome;
@@ -18,8 +19,10 @@ import dev.agentpersistence.pipeline.internal.NodeRunner;
 import dev.agentpersistence.pipeline.internal.RunCheckpoints;
 import dev.agentpersistence.pipeline.internal.RunEvents;
 import dev.agentpersistence.pipeline.internal.RunIds;
+import dev.agentpersistence.pipeline.internal.RunObservations;
 import dev.agentpersistence.pipeline.internal.RunWaits;
 import dev.agentpersistence.pipeline.internal.ToolJournal;
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
@@ -28,11 +31,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,6 +141,8 @@ public final class Pipeline<S> {
     private final List<PipelineListener> listeners;
     private final Clock clock;
     private final Sleeper sleeper;
+    private final RunObservations observations;
+    private static final KeyValues RUN_ERROR_KEYS = KeyValues.of("status", "failed", "reason", "error");
 
     private Pipeline(Builder<S> builder, Map<String, Integer> positions, AgentPersistence persistence) {
         this.name = builder.name;
@@ -150,6 +157,7 @@ public final class Pipeline<S> {
         this.listeners = List.copyOf(builder.listeners);
         this.clock = builder.clock;
         this.sleeper = builder.sleeper;
+        this.observations = builder.pipelineObservations();
     }
 
     /**
@@ -252,7 +260,27 @@ public final class Pipeline<S> {
     public PipelineResult<S> resume(String runId, JsonNode answer) {
         RunIds.requireValid(runId, "runId");
         Objects.requireNonNull(answer, "answer");
-        var events = new RunEvents(name, runId, clock, listeners);
+        var events = new RunEvents(name, runId, clock, listeners, observations);
+        return observedRun(events, () -> resume(events, runId, answer));
+    }
+
+    /** Runs {@code run} inside the run's observation, keyed by the result's status and failure reason. */
+    private PipelineResult<S> observedRun(RunEvents events, Supplier<PipelineResult<S>> run) {
+        return events.observe(
+                PipelineMetrics.RUN_DURATION, "run", KeyValues.empty(), Pipeline::runKeys, RUN_ERROR_KEYS, run::get);
+    }
+
+    private static KeyValues runKeys(PipelineResult<?> result) {
+        return KeyValues.of(
+                "status",
+                result.status().name().toLowerCase(Locale.ROOT),
+                "reason",
+                result.failure()
+                        .map(failure -> failure.reason().name().toLowerCase(Locale.ROOT))
+                        .orElse("none"));
+    }
+
+    private PipelineResult<S> resume(RunEvents events, String runId, JsonNode answer) {
         Instant started = events.now();
         Located run = locate(runId, events);
         AgentCheckpoint latest =
@@ -373,7 +401,11 @@ public final class Pipeline<S> {
 
     /** Runs, resumes or reports run {@code runId}; {@code input} may be null when the run has checkpoints. */
     private PipelineResult<S> execute(String runId, S input) {
-        var events = new RunEvents(name, runId, clock, listeners);
+        var events = new RunEvents(name, runId, clock, listeners, observations);
+        return observedRun(events, () -> execute(events, runId, input));
+    }
+
+    private PipelineResult<S> execute(RunEvents events, String runId, S input) {
         Instant started = events.now();
         Located run = locate(runId, events);
         var checkpoints = run.checkpoints();
@@ -719,6 +751,8 @@ public final class Pipeline<S> {
         private Sleeper sleeper = Sleeper.threadSleep();
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private PipelineListener metricsListener;
+        private MeterRegistry meterRegistry;
+        private boolean observationsGiven;
 
         /** 3 retries, waiting 100 ms, 200 ms, 400 ms (at most 2 s). */
         private static final RetryPolicy DEFAULT_CHECKPOINT_RETRY = RetryPolicy.custom()
@@ -790,24 +824,30 @@ public final class Pipeline<S> {
         }
 
         /**
-         * Records the pipeline's metrics into {@code registry} (a {@link PipelineMetrics} listener). Calling it again
-         * replaces the registry.
+         * Records the pipeline's metrics into {@code registry}: the counts of its events (a {@link PipelineMetrics}
+         * listener) and, unless an {@link #observationRegistry} is given, the timers of its observed operations (runs,
+         * node attempts, checkpoint saves and loads) through a registry recording into it. Calling it again replaces
+         * the registry.
          */
         public Builder<S> meterRegistry(MeterRegistry registry) {
             Objects.requireNonNull(registry, "registry");
             listeners.remove(metricsListener);
             metricsListener = PipelineMetrics.bindTo(registry);
             listeners.add(metricsListener);
+            meterRegistry = registry;
             return this;
         }
 
         /**
-         * With {@link #storage}, builds the facade observed into {@code observations}, so checkpoint creation and
-         * rollbacks are observed too (the storage observes its own calls when it was built with the registry). A facade
-         * given through {@link #persistence} keeps its own settings.
+         * Where the pipeline observes its operations: one observation per run, node attempt, checkpoint save and
+         * checkpoint load, named after its timer ({@link PipelineMetrics}), so its meter handler records the timers and
+         * a tracing handler makes them spans. With {@link #storage}, the facade is observed into it too, so checkpoint
+         * creation and rollbacks are observed (the storage observes its own calls when it was built with the registry).
+         * A facade given through {@link #persistence} keeps its own settings.
          */
         public Builder<S> observationRegistry(ObservationRegistry observations) {
             this.observations = Objects.requireNonNull(observations, "observations");
+            this.observationsGiven = true;
             return this;
         }
 
@@ -823,6 +863,19 @@ public final class Pipeline<S> {
         public Builder<S> sleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
+        }
+
+        /**
+         * Where the pipeline observes its runs, node attempts and checkpoint saves and loads: the observation registry
+         * when one was given, else one recording into the meter registry, else none.
+         */
+        private RunObservations pipelineObservations() {
+            if (observationsGiven) {
+                return new RunObservations(observations);
+            }
+            return meterRegistry == null
+                    ? RunObservations.NONE
+                    : new RunObservations(AgentObservations.registryFor(meterRegistry));
         }
 
         /**

@@ -5,18 +5,23 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.LinkedHashSet;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Records pipeline events as Micrometer meters. Create it over a registry and add it as a listener:
- * {@code builder.listener(PipelineMetrics.bindTo(registry))}.
+ * The pipeline's meters. A pipeline observes each operation — a run, a node attempt, a checkpoint save, a checkpoint
+ * load — as one observation named after its timer, with the low-cardinality keys below, in its observation registry
+ * ({@link Pipeline.Builder#observationRegistry}, or one recording into {@link Pipeline.Builder#meterRegistry}); the
+ * meter handler of that registry ({@link dev.agentpersistence.observation.AgentMeterHandler}) records the timers, and a
+ * tracing handler makes the same observations spans, with the storage's spans inside them. This listener records the
+ * counts of the pipeline's events and the other meters: {@code builder.meterRegistry(registry)} adds it (and observes
+ * into the registry); {@code builder.listener(PipelineMetrics.bindTo(registry))} adds it alone.
  *
  * <table>
  *   <caption>Meters (every one tagged {@code pipeline})</caption>
  *   <tr><th>name</th><th>type</th><th>other tags</th><th>recorded</th></tr>
  *   <tr><td>{@value #NODE_DURATION}</td><td>timer</td><td>{@code node}, {@code outcome}
- *       ({@code success}|{@code validation_failed}|{@code error})</td><td>per attempt</td></tr>
+ *       ({@code success}|{@code validation_failed}|{@code error}|{@code waiting})</td>
+ *       <td>per attempt (observed)</td></tr>
  *   <tr><td>{@value #NODE_ATTEMPTS}</td><td>counter</td><td>{@code node}</td><td>per attempt started</td></tr>
  *   <tr><td>{@value #NODE_RETRIES}</td><td>counter</td><td>{@code node}</td><td>per retry scheduled</td></tr>
  *   <tr><td>{@value #NODE_ROLLBACKS}</td><td>counter</td><td>{@code node}</td>
@@ -27,12 +32,13 @@ import java.util.Objects;
  *   <tr><td>{@value #VALIDATION_FAILURES}</td><td>counter</td><td>{@code node}, {@code condition}, {@code phase}
  *       ({@code pre}|{@code post})</td><td>per violated condition per check</td></tr>
  *   <tr><td>{@value #CHECKPOINT_SAVE_DURATION}</td><td>timer</td><td></td>
- *       <td>per checkpoint saved, retries included</td></tr>
+ *       <td>per checkpoint saved, retries included (observed)</td></tr>
  *   <tr><td>{@value #CHECKPOINT_SIZE}</td><td>summary (bytes)</td><td></td><td>per checkpoint saved</td></tr>
  *   <tr><td>{@value #CHECKPOINT_SAVE_FAILURES}</td><td>counter</td>
  *       <td>{@code retried} ({@code true}|{@code false})</td>
  *       <td>per failed save attempt</td></tr>
- *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td><td>per run start</td></tr>
+ *   <tr><td>{@value #CHECKPOINT_LOAD_DURATION}</td><td>timer</td><td>{@code found}</td>
+ *       <td>per run start (observed)</td></tr>
  *   <tr><td>{@value #NODE_RECOVERIES}</td><td>counter</td><td>{@code node}</td><td>per attempt a crash cut off,
  *       undone from the tool journal when the run resumed</td></tr>
  *   <tr><td>{@value #INPUT_REQUESTS}</td><td>counter</td><td>{@code node}</td>
@@ -40,7 +46,8 @@ import java.util.Objects;
  *   <tr><td>{@value #INPUT_WAIT_DURATION}</td><td>timer</td><td>{@code node}</td>
  *       <td>per answer accepted: the time the run waited</td></tr>
  *   <tr><td>{@value #RUN_DURATION}</td><td>timer</td><td>{@code status} ({@code completed}|{@code failed}),
- *       {@code reason} ({@code none} or the {@link PipelineFailure.Reason} in lower case)</td><td>per run</td></tr>
+ *       {@code reason} ({@code none}, the {@link PipelineFailure.Reason} in lower case, or {@code error} when the
+ *       run threw)</td><td>per run (observed)</td></tr>
  * </table>
  *
  * Condition names become tag values: keep them a small fixed set.
@@ -77,10 +84,6 @@ public final class PipelineMetrics implements PipelineListener {
         String pipeline = event.pipeline();
         if (event instanceof PipelineEvent.NodeStarted e) {
             counter(NODE_ATTEMPTS, "pipeline", pipeline, "node", e.node()).increment();
-        } else if (event instanceof PipelineEvent.NodeSucceeded e) {
-            nodeTimer(pipeline, e.node(), AttemptOutcome.SUCCEEDED).record(e.duration());
-        } else if (event instanceof PipelineEvent.NodeFailed e) {
-            nodeTimer(pipeline, e.node(), e.outcome()).record(e.duration());
         } else if (event instanceof PipelineEvent.RetryScheduled e) {
             counter(NODE_RETRIES, "pipeline", pipeline, "node", e.node()).increment();
         } else if (event instanceof PipelineEvent.RollbackPerformed e) {
@@ -110,10 +113,6 @@ public final class PipelineMetrics implements PipelineListener {
                             e.phase().tag())
                     .increment());
         } else if (event instanceof PipelineEvent.CheckpointSaved e) {
-            Timer.builder(CHECKPOINT_SAVE_DURATION)
-                    .tags("pipeline", pipeline)
-                    .register(registry)
-                    .record(e.latency());
             DistributionSummary.builder(CHECKPOINT_SIZE)
                     .baseUnit("bytes")
                     .tags("pipeline", pipeline)
@@ -122,11 +121,6 @@ public final class PipelineMetrics implements PipelineListener {
         } else if (event instanceof PipelineEvent.CheckpointSaveFailed e) {
             counter(CHECKPOINT_SAVE_FAILURES, "pipeline", pipeline, "retried", Boolean.toString(e.willRetry()))
                     .increment();
-        } else if (event instanceof PipelineEvent.CheckpointLoaded e) {
-            Timer.builder(CHECKPOINT_LOAD_DURATION)
-                    .tags("pipeline", pipeline, "found", Boolean.toString(e.found()))
-                    .register(registry)
-                    .record(e.latency());
         } else if (event instanceof PipelineEvent.AttemptRecovered e) {
             counter(NODE_RECOVERIES, "pipeline", pipeline, "node", e.node()).increment();
         } else if (event instanceof PipelineEvent.InputRequested e) {
@@ -137,27 +131,9 @@ public final class PipelineMetrics implements PipelineListener {
                     .tags("pipeline", pipeline, "node", e.request().node())
                     .register(registry)
                     .record(e.waited());
-        } else if (event instanceof PipelineEvent.RunFinished e) {
-            Timer.builder(RUN_DURATION)
-                    .tags(
-                            "pipeline",
-                            pipeline,
-                            "status",
-                            e.status().name().toLowerCase(Locale.ROOT),
-                            "reason",
-                            e.failure() == null
-                                    ? "none"
-                                    : e.failure().reason().name().toLowerCase(Locale.ROOT))
-                    .register(registry)
-                    .record(e.duration());
         }
-        // RunStarted: runs are counted through RUN_DURATION when they finish.
-    }
-
-    private Timer nodeTimer(String pipeline, String node, AttemptOutcome outcome) {
-        return Timer.builder(NODE_DURATION)
-                .tags("pipeline", pipeline, "node", node, "outcome", outcome.tag())
-                .register(registry);
+        // NodeSucceeded, NodeFailed, CheckpointSaved's time, CheckpointLoaded, RunStarted and RunFinished: timed by the
+        // pipeline's observations of its operations.
     }
 
     private Counter counter(String name, String... tags) {

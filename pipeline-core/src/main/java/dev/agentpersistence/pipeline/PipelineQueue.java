@@ -145,6 +145,16 @@ public final class PipelineQueue {
         return result;
     }
 
+    /**
+     * The newest record of run {@code runId}'s lease, live or run out: who holds or last held the run, with which
+     * fencing token, until when. Empty when no worker ever claimed the run. Only reads.
+     *
+     * @throws dev.agentpersistence.InvalidIdentifierException when the run id is not valid or too long for the queue
+     */
+    public Optional<Lease> lease(String runId) {
+        return leases.current(leaseName(Identifiers.requireValid(runId, "runId")));
+    }
+
     RunQueue log() {
         return log;
     }

@@ -36,7 +36,7 @@ class MetricsTest {
                 .listener(event -> {
                     throw new IllegalStateException("a broken listener must not break the run");
                 })
-                .listener(PipelineMetrics.bindTo(registry))
+                .meterRegistry(registry)
                 .build();
 
         assertThat(pipeline.run("metrics-1", DocumentPipeline.newWorkspace(ws)).isCompleted())
@@ -111,7 +111,7 @@ class MetricsTest {
         FileWorkspace.at(ws).write(Docs.FILE, Docs.initial().replace("overview-writer", "nobody"));
         var pipeline = DocumentPipeline.builder(ws, ScriptedModel.allCorrect())
                 .storage(storage)
-                .listener(PipelineMetrics.bindTo(registry))
+                .meterRegistry(registry)
                 .build();
 
         assertThat(pipeline.run("metrics-2", FileWorkspace.at(ws)).isFailed()).isTrue();

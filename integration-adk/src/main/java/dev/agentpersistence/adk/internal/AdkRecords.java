@@ -18,7 +18,8 @@ import java.util.Map;
 /**
  * The records an ADK service stores as the messages of a conversation: a session's creation record, its events, and the
  * deltas of shared state. Values are JSON written by ADK's own mapper ({@link JsonBaseModel#getMapper()}), so what
- * Jackson can write reads back as JSON types (maps, lists, strings, numbers, booleans).
+ * Jackson can write reads back as JSON types (maps, lists, strings, numbers, booleans). Every record is written with a
+ * random message id; records stored before they had one still read.
  */
 public final class AdkRecords {
     /** The message metadata key naming the kind of record. */
@@ -47,7 +48,7 @@ public final class AdkRecords {
         ObjectNode node = mapper().createObjectNode();
         node.put("createTime", createTime.toString());
         node.set("state", mapper().valueToTree(withoutTemp(state)));
-        return new Message(Message.Role.SYSTEM, write(node), null, Map.of(KIND, SESSION));
+        return record(Message.Role.SYSTEM, write(node), Map.of(KIND, SESSION));
     }
 
     /**
@@ -81,7 +82,7 @@ public final class AdkRecords {
         }
         String json = write(node);
         var role = "user".equals(event.author()) ? Message.Role.USER : Message.Role.ASSISTANT;
-        return new Message(role, json, null, metadata);
+        return record(role, json, metadata);
     }
 
     /** A delta of shared state: values set and keys removed. */
@@ -89,7 +90,15 @@ public final class AdkRecords {
         ObjectNode node = mapper().createObjectNode();
         node.set("set", mapper().valueToTree(set));
         node.set("removed", mapper().valueToTree(removed));
-        return new Message(Message.Role.SYSTEM, write(node), null, Map.of(KIND, DELTA));
+        return record(Message.Role.SYSTEM, write(node), Map.of(KIND, DELTA));
+    }
+
+    /**
+     * A record with an id of its own: a message stored without one gets an id derived from its content on every read of
+     * the history, which costs a pass over every message of the session.
+     */
+    private static Message record(Message.Role role, String json, Map<String, String> metadata) {
+        return new Message(Message.newId(), role, json, List.of(), null, metadata);
     }
 
     /** The kind of a stored record, or {@code ""} for a message this module did not write. */
@@ -130,6 +139,15 @@ public final class AdkRecords {
         state.putAll(mapper().convertValue(node.path("set"), MAP));
         for (String key : mapper().convertValue(node.path("removed"), KEYS)) {
             state.remove(key);
+        }
+    }
+
+    /** A copy of a state read back, nested maps and lists included, that shares nothing with {@code state}. */
+    public static Map<String, Object> copyOf(Map<String, Object> state) {
+        try {
+            return mapper().readValue(mapper().writeValueAsBytes(state), MAP);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("A state read back cannot be copied: " + e.getMessage(), e);
         }
     }
 

@@ -74,9 +74,9 @@ public final class FilterAttributes {
     }
 
     /**
-     * The filter to hand a backend that only narrows candidates ({@code StorageBackend.candidates}) and leaves matching
-     * to the shell: {@code filter} itself for plain attributes; without its node id and metadata for keyed ones, which
-     * a record may hold under any key of the ring.
+     * The filter to hand a backend that only narrows candidates (a {@code CandidateScan}) and leaves matching to the
+     * shell: {@code filter} itself for plain attributes; without its node id and metadata for keyed ones, which a
+     * record may hold under any key of the ring.
      */
     public CheckpointFilter candidates(CheckpointFilter filter) {
         return keys == null

@@ -101,4 +101,42 @@ class DecodedDocumentsTest {
         assertThat(remembered.get("agent-" + DecodedDocuments.COMPARED_AGENTS, stored("c1", 1, new byte[] {1})))
                 .containsSame(CHECKPOINT);
     }
+
+    @Test
+    void overNewArraysItKeepsRecognisingByContent() {
+        var remembered = DecodedDocuments.learning(1024);
+        remembered.put("a", stored("c1", 1, new byte[] {1, 2, 3}), CHECKPOINT);
+        assertThat(remembered.get("a", stored("c1", 1, new byte[] {1, 2, 3}))).containsSame(CHECKPOINT);
+        assertThat(remembered.get("a", stored("c1", 1, new byte[] {1, 2, 3}))).containsSame(CHECKPOINT);
+
+        assertThat(remembered.recognisesByIdentity()).isFalse();
+        byte[] large = new byte[DecodedDocuments.COMPARED_DOCUMENT_BYTES + 1];
+        remembered.put("a", stored("c2", 2, large), CHECKPOINT);
+        assertThat(remembered.get("a", stored("c2", 2, large.clone())))
+                .as("large documents over new arrays")
+                .isEmpty();
+    }
+
+    @Test
+    void aBackendHandingBackTheSameArrayIsRecognisedByIdentityFromThenOn() {
+        var remembered = DecodedDocuments.learning(1024);
+        byte[] large = new byte[DecodedDocuments.COMPARED_DOCUMENT_BYTES + 1];
+        remembered.put("a", stored("c1", 1, large), CHECKPOINT);
+
+        assertThat(remembered.get("a", stored("c1", 1, large)))
+                .as("not kept while the backend was not known to share")
+                .isEmpty();
+        assertThat(remembered.recognisesByIdentity()).isTrue();
+        remembered.put("a", stored("c1", 1, large), CHECKPOINT);
+        assertThat(remembered.get("a", stored("c1", 1, large))).containsSame(CHECKPOINT);
+        assertThat(remembered.get("a", stored("c1", 1, large.clone())))
+                .as("an equal copy is another array")
+                .isEmpty();
+        for (int i = 0; i <= DecodedDocuments.COMPARED_AGENTS; i++) {
+            remembered.put("agent-" + i, stored("c1", 1, large), CHECKPOINT);
+        }
+        assertThat(remembered.get("agent-0", stored("c1", 1, large)))
+                .as("more agents than over new arrays")
+                .containsSame(CHECKPOINT);
+    }
 }

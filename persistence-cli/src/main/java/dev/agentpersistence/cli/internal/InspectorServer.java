@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -137,6 +138,7 @@ public final class InspectorServer implements AutoCloseable {
                 case "store" -> Json.object().put("description", store.description());
                 case "agents" -> Reports.agents(store);
                 case "timeline" -> Reports.timeline(store, required(query, "agent"), null);
+                case "run" -> RunReport.of(store, required(query, "agent"), Clock.systemUTC());
                 case "checkpoint" -> Json.checkpoint(store.checkpoint(required(query, "agent"), query.get("ref")));
                 case "diff" -> {
                     String agent = required(query, "agent");

@@ -81,6 +81,7 @@ async function agentsPage() {
 async function timelinePage(agent) {
   setCrumbs(el('span', {}, agent));
   const rows = await api('timeline', { agent });
+  const run = rows.some(row => row.metadata && row.metadata.pipeline) ? await api('run', { agent }) : null;
   const max = Math.max(1, ...rows.map(row => row.bytes || 0));
   const versions = rows.map(row => row.version);
   const from = el('select', { id: 'diff-from' }, versions.map(v => el('option', { value: v }, 'version ' + v)));
@@ -89,7 +90,7 @@ async function timelinePage(agent) {
   if (versions.length > 0) to.value = versions[versions.length - 1];
   const compare = el('button', { id: 'compare', onclick: () => { location.hash = diffHash(agent, from.value, to.value); } }, 'Compare');
   show('timeline', el('h1', {}, 'Agent ', el('span', { class: 'mono' }, agent), ': ' + rows.length + ' checkpoints'),
-    pipelineRun(agent, rows),
+    pipelineRun(agent, rows, run),
     el('div', { class: 'actions' }, 'Compare', from, 'with', to, compare),
     el('table', { id: 'timeline' },
       el('thead', {}, el('tr', {}, ['Version', 'Node', 'Created', 'Messages', 'Size', '', 'Metadata', 'Id'].map(h => el('th', {}, h)))),
@@ -111,7 +112,7 @@ async function timelinePage(agent) {
 const RUN_PREFIX = '@run/';
 const runIdOf = agent => agent.startsWith(RUN_PREFIX) ? agent.substring(RUN_PREFIX.length) : agent;
 
-function pipelineRun(agent, rows) {
+function pipelineRun(agent, rows, run) {
   const nodes = rows.filter(row => row.metadata && row.metadata.pipeline);
   if (nodes.length === 0) return null;
   const completed = rows.length > 0 && rows[rows.length - 1].tombstone;
@@ -121,6 +122,7 @@ function pipelineRun(agent, rows) {
     el('h2', {}, 'Pipeline run ', el('span', { class: 'mono run-id' }, runIdOf(agent)), ' of ',
       el('span', { class: 'mono' }, nodes[0].metadata.pipeline), ': ',
       completed ? 'completed' : 'not completed (last finished node: ' + finished[finished.length - 1].nodeId + ')'),
+    runOwner(run),
     el('ol', { class: 'pipeline-nodes' }, nodes.map(row => {
       const claimed = row.metadata['pipeline.claimed'];
       if (claimed) {
@@ -135,6 +137,25 @@ function pipelineRun(agent, rows) {
           : 'passed on attempt ' + attempts + ' (' + (attempts - 1) + ' failed, rolled back and retried with feedback)',
         failedAttempts(row.metadata['pipeline.failed-attempts']));
     })));
+}
+
+// Who runs it (the API's 'run' report): the runner that saved its newest checkpoint, its place in the
+// pipeline's durable queue and its lease (owner, fencing token, expiry), when it went through the queue.
+function runOwner(run) {
+  if (!run) return null;
+  const parts = [];
+  if (run.runner) parts.push(el('li', { class: 'runner' }, 'newest checkpoint saved by runner ',
+    el('span', { class: 'mono' }, run.runner)));
+  if (run.queue) parts.push(el('li', { class: 'queue' }, 'queue: ' + run.queue.status.replace('_', ' ') + ', '
+    + run.queue.retries + (run.queue.retries === 1 ? ' retry' : ' retries')
+    + (run.queue.notBefore ? ', next try at ' + run.queue.notBefore : '')
+    + (run.queue.detail ? ' (' + run.queue.detail + ')' : '')));
+  if (run.lease) parts.push(el('li', { class: 'lease' }, 'lease: ',
+    run.lease.live ? 'held by ' : 'last held by ', el('span', { class: 'mono' }, run.lease.owner),
+    ' (fencing token ' + run.lease.token + '), ' + (run.lease.live ? 'until ' : 'its lease ending at ') + run.lease.expiresAt));
+  else parts.push(el('li', { class: 'lease' }, run.queue ? 'lease: no worker has claimed it yet'
+    : 'lease: none (not run through the pipeline\'s queue)'));
+  return el('ul', { id: 'run-owner' }, parts);
 }
 
 // What a node's failed attempts broke ('pipeline.failed-attempts': a JSON array of attempt, violations, error),

@@ -2,6 +2,7 @@ package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.BackendContext;
+import dev.agentpersistence.backend.CandidateScan;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -30,8 +31,8 @@ import java.util.Optional;
  * one root.
  *
  * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend filters on versions alone
- * ({@link #filtersAttributes()} is {@code false}) and the shell filters the rest from {@link #candidates}, which reads
- * candidates newest first and stops with the shell.
+ * and offers a {@link #candidateScan()}: the shell filters the rest from its candidates, read newest first, and stops
+ * where it has enough.
  */
 public final class FileStorageBackend implements StorageBackend {
     private final Path root;
@@ -159,14 +160,13 @@ public final class FileStorageBackend implements StorageBackend {
                 () -> query.find(agentId, filter.maxVersion(), limit));
     }
 
-    @Override
-    public boolean filtersAttributes() {
-        return false;
-    }
-
     /** Every checkpoint up to the filter's {@code maxVersion}: the other fields are inside the documents. */
     @Override
-    public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
+    public Optional<CandidateScan> candidateScan() {
+        return Optional.of(this::candidates);
+    }
+
+    private Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
         AgentPaths paths = layout.agent(agentId);
         return journals.exists(paths)
                 ? journals.newestFirst(paths, filter.maxVersion())

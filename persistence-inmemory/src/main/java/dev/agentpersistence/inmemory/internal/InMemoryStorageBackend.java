@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Records in the heap of this instance: per agent a skip list by version and an id index ({@link AgentRecords}), plus a
  * segment area. Stored bytes are immutable once inserted (the shell never hands them out), so records are shared, not
- * copied. Several shells may use one backend ({@link #share()}); its records are dropped when the last of them closes.
+ * copied: reads hand back the very arrays the shell inserted (which lets the shell recognise a record it decoded by the
+ * identity of its array). Several shells may use one backend ({@link #share()}); its records are dropped when the last
+ * of them closes.
  */
 public final class InMemoryStorageBackend implements StorageBackend {
     private final ConcurrentSkipListMap<String, AgentRecords> agents = new ConcurrentSkipListMap<>();
@@ -37,12 +39,6 @@ public final class InMemoryStorageBackend implements StorageBackend {
             }
             Thread.onSpinWait();
         }
-    }
-
-    /** Records keep the arrays the shell inserted and hand them back unchanged. */
-    @Override
-    public boolean sharesDocuments() {
-        return true;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CheckpointTooLargeException;
+import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
@@ -121,15 +122,16 @@ public final class JdbcStorageBackend implements StorageBackend {
         return List.copyOf(agents);
     }
 
-    /** Expiry rows in {@code <prefix>checkpoint_expiry}, found through their {@code expires_at} index. */
+    /**
+     * Expiry rows in {@code <prefix>checkpoint_expiry}, found through their {@code expires_at} index: 500 expired
+     * records deleted per transaction until none is left.
+     */
     @Override
-    public boolean supportsExpiry() {
-        return true;
+    public Optional<Expiry> expiry() {
+        return Optional.of(this::deleteExpired);
     }
 
-    /** 500 expired records per transaction until none is left. */
-    @Override
-    public int deleteExpired(Instant now) {
+    private int deleteExpired(Instant now) {
         long cutoff = now.toEpochMilli();
         int total = 0;
         while (true) {

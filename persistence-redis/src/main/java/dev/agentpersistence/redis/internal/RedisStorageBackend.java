@@ -1,6 +1,7 @@
 package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -94,8 +95,8 @@ public final class RedisStorageBackend implements StorageBackend {
 
     /** Keys get the time to live of the record saved last; Redis removes expired keys itself. */
     @Override
-    public boolean supportsExpiry() {
-        return true;
+    public Optional<Expiry> expiry() {
+        return Optional.of(now -> 0);
     }
 
     @Override

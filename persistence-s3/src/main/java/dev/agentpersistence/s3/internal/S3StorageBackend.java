@@ -3,6 +3,7 @@ package dev.agentpersistence.s3.internal;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.backend.BackendContext;
+import dev.agentpersistence.backend.CandidateScan;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -12,7 +13,6 @@ import dev.agentpersistence.backend.StoredDocument;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * agent's {@link LatestPointer}, then the body it names), a lookup by id with two GETs, and filters from index key
  * names without reading bodies that cannot match. Inserts use {@code If-None-Match: *}, so two writers of one version
  * never both win. Node ids and metadata are hashed in the index keys, so the shell checks candidates of such filters
- * ({@link #filtersAttributes()} is {@code false}).
+ * (it offers a {@link #candidateScan()}).
  */
 public final class S3StorageBackend implements StorageBackend {
     private final S3Client client;
@@ -91,13 +91,8 @@ public final class S3StorageBackend implements StorageBackend {
     }
 
     @Override
-    public boolean filtersAttributes() {
-        return false;
-    }
-
-    @Override
-    public Iterator<StoredDocument> candidates(String agentId, CheckpointFilter filter) {
-        return queries.candidates(agentId, filter);
+    public Optional<CandidateScan> candidateScan() {
+        return Optional.of(queries::candidates);
     }
 
     @Override

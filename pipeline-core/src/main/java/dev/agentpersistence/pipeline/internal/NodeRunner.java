@@ -11,6 +11,7 @@ import dev.agentpersistence.pipeline.Node;
 import dev.agentpersistence.pipeline.PipelineEvent;
 import dev.agentpersistence.pipeline.PipelineFailure;
 import dev.agentpersistence.pipeline.PipelineFailure.Reason;
+import dev.agentpersistence.pipeline.PipelineMetrics;
 import dev.agentpersistence.pipeline.RetryFeedback;
 import dev.agentpersistence.pipeline.RetryPolicy;
 import dev.agentpersistence.pipeline.RunBusyException;
@@ -18,6 +19,7 @@ import dev.agentpersistence.pipeline.Sleeper;
 import dev.agentpersistence.pipeline.StateBackup;
 import dev.agentpersistence.pipeline.StateCodec;
 import dev.agentpersistence.pipeline.Violation;
+import io.micrometer.common.KeyValues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -157,23 +159,20 @@ public final class NodeRunner<S> {
         events.publish(new PipelineEvent.NodeStarted(
                 events.pipeline(), events.runId(), events.now(), name, attempt, policy.maxAttempts()));
         Instant start = events.now();
-        S output = null;
-        Exception error = null;
-        try {
-            output = node.action().run(context);
-            if (output == null) {
-                error = new IllegalStateException("the action of node '" + name + "' returned null instead of a state");
-            }
-        } catch (RunBusyException busy) {
-            throw busy; // taken over while the node ran: abandoned as it stands, the new owner undoes it
-        } catch (Exception e) {
-            error = e;
-        }
+        Ran<S> ran = events.observe(
+                PipelineMetrics.NODE_DURATION,
+                "node " + name,
+                KeyValues.of("node", name),
+                Ran::keys,
+                ATTEMPT_ERROR_KEYS,
+                () -> runAction(node, context));
+        S output = ran.output();
+        Exception error = ran.error();
         Optional<InputRequest> question = context.pendingRequest();
         if (question.isPresent()) {
             return waitFor(question.get(), attempt, context, backup, output == null ? state : output, history);
         }
-        List<Violation> violations = error == null ? ConditionChecks.check(node.postconditions(), output) : List.of();
+        List<Violation> violations = ran.violations();
         Duration duration = events.since(start);
 
         if (error == null && violations.isEmpty()) {
@@ -317,6 +316,46 @@ public final class NodeRunner<S> {
 
         static <S> Attempt<S> retry(S restored, RetryFeedback feedback) {
             return new Attempt<>(null, restored, feedback.rollback(), feedback);
+        }
+    }
+
+    private static final KeyValues ATTEMPT_ERROR_KEYS = KeyValues.of("outcome", AttemptOutcome.ERROR.tag());
+
+    /** Runs the node's action and, when it returned a state and asked nothing, checks its postconditions. */
+    private Ran<S> runAction(Node<S> node, AttemptContext<S> context) {
+        S output = null;
+        Exception error = null;
+        try {
+            output = node.action().run(context);
+            if (output == null) {
+                error = new IllegalStateException(
+                        "the action of node '" + node.name() + "' returned null instead of a state");
+            }
+        } catch (RunBusyException busy) {
+            throw busy; // taken over while the node ran: abandoned as it stands, the new owner undoes it
+        } catch (Exception e) {
+            error = e;
+        }
+        boolean asked = context.pendingRequest().isPresent();
+        List<Violation> violations =
+                error == null && !asked ? ConditionChecks.check(node.postconditions(), output) : List.of();
+        return new Ran<>(output, error, violations, asked);
+    }
+
+    /** What an attempt's action gave: its state or error, the violated postconditions, whether it asked for input. */
+    private record Ran<S>(S output, Exception error, List<Violation> violations, boolean asked) {
+        KeyValues keys() {
+            String outcome;
+            if (asked) {
+                outcome = "waiting";
+            } else if (error != null) {
+                outcome = AttemptOutcome.ERROR.tag();
+            } else if (!violations.isEmpty()) {
+                outcome = AttemptOutcome.VALIDATION_FAILED.tag();
+            } else {
+                outcome = AttemptOutcome.SUCCEEDED.tag();
+            }
+            return KeyValues.of("outcome", outcome);
         }
     }
 }

@@ -11,9 +11,11 @@ import dev.agentpersistence.SimpleAgentContext;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.pipeline.PipelineEvent;
+import dev.agentpersistence.pipeline.PipelineMetrics;
 import dev.agentpersistence.pipeline.RetryPolicy;
 import dev.agentpersistence.pipeline.RunBusyException;
 import dev.agentpersistence.pipeline.Sleeper;
+import io.micrometer.common.KeyValues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -146,7 +148,13 @@ public final class RunCheckpoints {
     /** The run's newest checkpoint (possibly a tombstone), retried while the store is unavailable. */
     public Optional<AgentCheckpoint> latest() throws InterruptedException {
         Instant start = events.now();
-        var latest = retrying(() -> persistence.latestCheckpoint(agentId), null);
+        var latest = events.observe(
+                PipelineMetrics.CHECKPOINT_LOAD_DURATION,
+                "checkpoint load",
+                KeyValues.empty(),
+                found -> KeyValues.of("found", Boolean.toString(found.isPresent())),
+                KeyValues.of("found", "false"),
+                () -> retrying(() -> persistence.latestCheckpoint(agentId), null));
         head = latest;
         events.publish(new PipelineEvent.CheckpointLoaded(
                 events.pipeline(),
@@ -179,16 +187,22 @@ public final class RunCheckpoints {
         Instant start = events.now();
         int[] attempts = {0};
         Optional<AgentCheckpoint> expected = head;
-        AgentCheckpoint saved = retrying(
-                () -> {
-                    attempts[0]++;
-                    try {
-                        return save.apply(expected);
-                    } catch (CheckpointConflictException e) {
-                        return ownSave(expected).orElseThrow(() -> busy(e));
-                    }
-                },
-                nodeId);
+        AgentCheckpoint saved = events.observe(
+                PipelineMetrics.CHECKPOINT_SAVE_DURATION,
+                "checkpoint save",
+                KeyValues.empty(),
+                cp -> KeyValues.empty(),
+                KeyValues.empty(),
+                () -> retrying(
+                        () -> {
+                            attempts[0]++;
+                            try {
+                                return save.apply(expected);
+                            } catch (CheckpointConflictException e) {
+                                return ownSave(expected).orElseThrow(() -> busy(e));
+                            }
+                        },
+                        nodeId));
         head = Optional.of(saved);
         long size = CheckpointCodec.json().encode(saved).length;
         events.publish(new PipelineEvent.CheckpointSaved(

@@ -12,8 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Jackson 3 applications: when {@code persistence-jackson3} is on the class path and the application has a Jackson 3
  * {@link JsonMapper} bean (Spring Boot's own, with the application's modules and {@code spring.jackson.*} settings), a
  * {@link Jackson3Mapping} over that mapper, so state values, inputs and pipeline states
- * ({@link Jackson3Mapping#stateCodec}) are mapped exactly as the application maps its JSON. It backs off when the
- * application defines its own {@code Jackson3Mapping}.
+ * ({@code Jackson3StateCodec.of(mapping, type)}) are mapped exactly as the application maps its JSON. It backs off when
+ * the application defines its own {@code Jackson3Mapping}.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({Jackson3Mapping.class, JsonMapper.class})
