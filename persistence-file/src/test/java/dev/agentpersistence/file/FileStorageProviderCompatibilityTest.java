@@ -35,16 +35,8 @@ class FileStorageProviderCompatibilityTest extends StorageProviderCompatibilityK
     @Override
     protected AbsentStore absentStore() {
         Path absent = root.resolve("absent").resolve("checkpoints");
-        return new AbsentStore() {
-            @Override
-            public PersistenceStorageProvider<CheckpointFilter> open(StorageSettings settings) {
-                return FileStorage.builder(absent).settings(settings).build();
-            }
-
-            @Override
-            public boolean exists() {
-                return java.nio.file.Files.exists(absent.getParent());
-            }
-        };
+        return AbsentStore.inDirectory(
+                absent.getParent(),
+                settings -> FileStorage.builder(absent).settings(settings).build());
     }
 }

@@ -9,7 +9,6 @@ import dev.agentpersistence.tck.AbsentStore;
 import dev.agentpersistence.tck.JsonWriter;
 import dev.agentpersistence.tck.StorageDumps;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,17 +45,9 @@ class Jackson3ReadMatrixTest extends StorageProviderCompatibilityKit {
     @Override
     protected AbsentStore absentStore() {
         Path absent = root.resolve("absent").resolve("checkpoints");
-        return new AbsentStore() {
-            @Override
-            public PersistenceStorageProvider<CheckpointFilter> open(StorageSettings settings) {
-                return FileStorage.builder(absent).settings(settings).build();
-            }
-
-            @Override
-            public boolean exists() {
-                return Files.exists(absent.getParent());
-            }
-        };
+        return AbsentStore.inDirectory(
+                absent.getParent(),
+                settings -> FileStorage.builder(absent).settings(settings).build());
     }
 
     @Override
