@@ -48,15 +48,20 @@ class QueueRacesTest {
         return JdbcStorage.builder(JdbcStorageConfig.custom().url(url).build()).build();
     }
 
+    /** The pipeline's queue through each of two stores over one database, as two processes see it. */
+    private List<PipelineQueue> queues(PersistenceStorageProvider<?> first, PersistenceStorageProvider<?> second) {
+        return List.of(
+                PipelineQueue.of(first, pipeline, Clock.systemUTC()),
+                PipelineQueue.of(second, pipeline, Clock.systemUTC()));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     @Timeout(120)
     void ofRacingSubmissionsOfOneRunExactlyOneAddsIt(String kind) throws Exception {
         try (var first = storage(kind);
                 var second = storage(kind)) {
-            var queues = List.of(
-                    PipelineQueue.of(first, pipeline, Clock.systemUTC()),
-                    PipelineQueue.of(second, pipeline, Clock.systemUTC()));
+            var queues = queues(first, second);
             for (int i = 0; i < 10; i++) {
                 String runId = "run-" + i;
                 List<Boolean> added = race(k -> queues.get(k % 2).submit(runId, IntNode.valueOf(k)));
@@ -73,9 +78,7 @@ class QueueRacesTest {
     void ofRacingCancellationsAndRetriesEachIsDecidedOnTheStateItSaw(String kind) throws Exception {
         try (var first = storage(kind);
                 var second = storage(kind)) {
-            var queues = List.of(
-                    PipelineQueue.of(first, pipeline, Clock.systemUTC()),
-                    PipelineQueue.of(second, pipeline, Clock.systemUTC()));
+            var queues = queues(first, second);
             for (int i = 0; i < 10; i++) {
                 String runId = "run-" + i;
                 queues.get(0).submit(runId, IntNode.valueOf(i));
