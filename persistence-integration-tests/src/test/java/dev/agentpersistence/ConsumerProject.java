@@ -103,6 +103,18 @@ final class ConsumerProject {
 
     /** Runs Maven in {@code directory}; returns what it printed, or fails with it. */
     static String maven(Path directory, String... arguments) throws IOException, InterruptedException {
+        MavenRun run = run(directory, arguments);
+        assertThat(run.succeeded())
+                .as("%s in %s failed:%n%s", run.command(), directory, run.output())
+                .isTrue();
+        return run.output();
+    }
+
+    /** What one Maven run printed and whether it succeeded (finished within five minutes with exit code 0). */
+    record MavenRun(List<String> command, boolean succeeded, String output) {}
+
+    /** Runs Maven in {@code directory} with the build's local repository, successful or not. */
+    static MavenRun run(Path directory, String... arguments) throws IOException, InterruptedException {
         var command = new ArrayList<String>();
         command.add(System.getProperty("os.name").startsWith("Windows") ? "mvn.cmd" : "mvn");
         command.add("-B");
@@ -123,10 +135,7 @@ final class ConsumerProject {
                 maven.destroyForcibly();
             }
             String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertThat(finished && maven.exitValue() == 0)
-                    .as("%s in %s failed:%n%s", command, directory, output)
-                    .isTrue();
-            return output;
+            return new MavenRun(command, finished && maven.exitValue() == 0, output);
         } finally {
             Files.deleteIfExists(log);
         }
