@@ -25,6 +25,14 @@ final class DerivedMessageIds {
 
     /** {@code checkpoint} itself when every message has an id, else a copy whose messages all have one. */
     static AgentCheckpoint assign(AgentCheckpoint checkpoint) {
+        return assign(checkpoint, null);
+    }
+
+    /**
+     * As {@link #assign(AgentCheckpoint)}, taking the ids of messages {@code known} holds from its memo (computed there
+     * once per message instead of on every read).
+     */
+    static AgentCheckpoint assign(AgentCheckpoint checkpoint, KnownHistory known) {
         List<Message> history = checkpoint.messageHistory();
         int first = firstWithoutId(history);
         if (first < 0) {
@@ -34,7 +42,13 @@ final class DerivedMessageIds {
         var buffer = new ByteArrayOutputStream(256);
         for (int i = 0; i < history.size(); i++) {
             Message message = history.get(i);
-            withIds.add(i < first || message.id() != null ? message : message.withId(derive(message, i, buffer)));
+            if (i < first || message.id() != null) {
+                withIds.add(message);
+                continue;
+            }
+            int index = i;
+            String id = known == null ? null : known.derivedId(i, message, () -> derive(message, index, buffer));
+            withIds.add(message.withId(id != null ? id : derive(message, i, buffer)));
         }
         return checkpoint.toBuilder().messageHistory(withIds).build();
     }

@@ -78,7 +78,7 @@ public final class HistoryReader {
             Assembled assembled =
                     descriptor == null ? new Assembled(checkpoint, 0, null) : read.assemble(checkpoint, descriptor);
             result.add(new Assembled(
-                    DerivedMessageIds.assign(assembled.checkpoint()), assembled.blockSize(), assembled.chain()));
+                    DerivedMessageIds.assign(assembled.checkpoint(), known), assembled.blockSize(), assembled.chain()));
         }
         return result;
     }

@@ -86,7 +86,11 @@ public final class HistoryWriter {
         List<Message> tail = history.subList(inline, size);
         String digest = HEX.formatHex(hasher.digest(chain[blocks], tail, size));
         var descriptor = new HistoryDescriptor(size, blockSize, segments, digest);
-        cache.put(agentId, new KnownHistory(blockSize, remembered, chain, written));
+        var next = new KnownHistory(blockSize, remembered, chain, written);
+        if (known != null && known.blockSize() == blockSize) {
+            next.inheritDerivedIds(known, Math.min(known.messageCount(), remembered.size()));
+        }
+        cache.put(agentId, next);
         return checkpoint.toBuilder()
                 .messageHistory(tail)
                 .metadata(descriptorKey, descriptor.toJson())
