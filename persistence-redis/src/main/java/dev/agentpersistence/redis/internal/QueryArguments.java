@@ -22,28 +22,24 @@ final class QueryArguments {
 
     /** The ARGV of {@code latest.lua}. */
     static List<byte[]> latest(CheckpointFilter filter, byte[] maxBody, byte[] maxInline) {
-        byte[] upper = filter.maxVersion() == null ? bytes("+") : bytes("[" + IndexValues.version(filter.maxVersion()));
+        byte[] upper = filter.maxVersion() == null ? bytes("+") : upperBound(filter.maxVersion());
         return List.of(upper, maxBody, maxInline);
     }
 
+    /**
+     * The exclusive BYLEX bound just above every index entry of {@code version}: {@code (version;}, since {@code ;}
+     * sorts after {@code :}, so both the bare version and {@code version:attributes} are below it.
+     */
+    private static byte[] upperBound(long version) {
+        return bytes("(" + IndexValues.version(version) + ";");
+    }
+
     static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody, byte[] maxInline) {
-        var args = new ArrayList<byte[]>(11 + 2 * filter.metadata().size());
+        var args = new ArrayList<byte[]>(9 + 2 * filter.metadata().size());
         args.add(filter.maxVersion() == null ? EMPTY : bytes(IndexValues.version(filter.maxVersion())));
         args.add(bytes(latestOnly ? "1" : filter.limit() == null ? "0" : Integer.toString(filter.limit())));
-        if (filter.createdAfter() == null) {
-            args.add(EMPTY);
-            args.add(EMPTY);
-        } else {
-            args.add(bytes(IndexValues.instantKey(filter.createdAfter())));
-            args.add(bytes(IndexValues.instantScore(filter.createdAfter())));
-        }
-        if (filter.createdBefore() == null) {
-            args.add(EMPTY);
-            args.add(EMPTY);
-        } else {
-            args.add(bytes(IndexValues.instantKey(filter.createdBefore())));
-            args.add(bytes(IndexValues.instantScore(filter.createdBefore())));
-        }
+        args.add(filter.createdAfter() == null ? EMPTY : bytes(IndexValues.instantKey(filter.createdAfter())));
+        args.add(filter.createdBefore() == null ? EMPTY : bytes(IndexValues.instantKey(filter.createdBefore())));
         args.add(bytes(filter.nodeId() == null ? "0" : "1"));
         args.add(filter.nodeId() == null ? EMPTY : bytes(filter.nodeId()));
         args.add(bytes(filter.includeTombstones() ? "1" : "0"));
