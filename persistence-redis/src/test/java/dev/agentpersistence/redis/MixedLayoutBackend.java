@@ -7,27 +7,59 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.redaction.Redactor;
+import dev.agentpersistence.redis.internal.RedisClients;
+import dev.agentpersistence.redis.internal.RedisErrors;
+import dev.agentpersistence.redis.internal.RedisStorageBackend;
+import dev.agentpersistence.storage.StorageShell;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
- * The Redis backend, except that checkpoints of odd versions are saved by the first layout's writer: every agent with
- * more than one checkpoint holds entries of both layouts, as one saved by a release before the lean layout and then by
- * this one (or by releases of both, side by side). Everything else, reads and deletions included, is today's backend.
+ * The Redis backend, except that the checkpoints a predicate picks are saved by the first layout's writer: with odd
+ * versions picked, every agent with more than one checkpoint holds entries of both layouts, as one saved by a release
+ * before the lean layout and then by this one (or by releases of both, side by side). Everything else, reads and
+ * deletions included, is today's backend.
  */
 final class MixedLayoutBackend implements StorageBackend {
     private final StorageBackend backend;
     private final FirstLayoutWriter firstLayout;
+    private final LongPredicate savedInFirstLayout;
 
-    MixedLayoutBackend(StorageBackend backend, FirstLayoutWriter firstLayout) {
+    private MixedLayoutBackend(
+            StorageBackend backend, FirstLayoutWriter firstLayout, LongPredicate savedInFirstLayout) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.firstLayout = Objects.requireNonNull(firstLayout, "firstLayout");
+        this.savedInFirstLayout = Objects.requireNonNull(savedInFirstLayout, "savedInFirstLayout");
+    }
+
+    /**
+     * A provider's builder over the standalone server at {@code uri} under {@code prefix} whose saves of the versions
+     * {@code savedInFirstLayout} picks go through the first layout's save script.
+     */
+    static StorageShell.Builder provider(String uri, String prefix, LongPredicate savedInFirstLayout) {
+        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build();
+        return StorageShell.builder(context -> {
+            var client = RedisClients.create(config);
+            var backend = new RedisStorageBackend(
+                    client,
+                    true,
+                    false,
+                    prefix,
+                    context.ttl().orElse(null),
+                    context.clock(),
+                    context.maxCheckpointSize(),
+                    new RedisErrors("Redis at " + config.endpoint(), Redactor.forCredentialsIn(config.uri())));
+            return new MixedLayoutBackend(
+                    backend, new FirstLayoutWriter(client, prefix, context.clock()), savedInFirstLayout);
+        });
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint record) {
-        return record.version() % 2 == 1 ? firstLayout.insert(record) : backend.insert(record);
+        return savedInFirstLayout.test(record.version()) ? firstLayout.insert(record) : backend.insert(record);
     }
 
     @Override
@@ -82,7 +114,7 @@ final class MixedLayoutBackend implements StorageBackend {
 
     @Override
     public String describe() {
-        return backend.describe() + ", odd versions in the first layout";
+        return backend.describe() + ", some versions saved in the first layout";
     }
 
     @Override

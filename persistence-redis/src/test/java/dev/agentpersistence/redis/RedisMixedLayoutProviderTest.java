@@ -2,12 +2,7 @@ package dev.agentpersistence.redis;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.redaction.Redactor;
-import dev.agentpersistence.redis.internal.RedisClients;
-import dev.agentpersistence.redis.internal.RedisErrors;
-import dev.agentpersistence.redis.internal.RedisStorageBackend;
 import dev.agentpersistence.storage.StorageSettings;
-import dev.agentpersistence.storage.StorageShell;
 import dev.agentpersistence.tck.AbsentStore;
 import dev.agentpersistence.tck.StorageProviderCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;
@@ -34,23 +29,7 @@ class RedisMixedLayoutProviderTest extends StorageProviderCompatibilityKit {
 
     @Override
     protected PersistenceStorageProvider<CheckpointFilter> createProvider(StorageSettings settings) {
-        var config = RedisStorageConfig.custom()
-                .uri(SharedRedis.uri())
-                .keyPrefix(prefix)
-                .build();
-        return StorageShell.builder(context -> {
-                    var client = RedisClients.create(config);
-                    var backend = new RedisStorageBackend(
-                            client,
-                            true,
-                            false,
-                            prefix,
-                            context.ttl().orElse(null),
-                            context.clock(),
-                            context.maxCheckpointSize(),
-                            new RedisErrors("Redis at " + config.endpoint(), Redactor.forCredentialsIn(config.uri())));
-                    return new MixedLayoutBackend(backend, new FirstLayoutWriter(client, prefix, context.clock()));
-                })
+        return MixedLayoutBackend.provider(SharedRedis.uri(), prefix, version -> version % 2 == 1)
                 .settings(settings)
                 .build();
     }
