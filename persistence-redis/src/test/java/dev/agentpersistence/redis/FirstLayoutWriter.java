@@ -20,14 +20,15 @@ import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Saves as releases before the lean layout did (the first layout): that release's {@code save.lua}, kept as a test
- * resource, with that release's arguments. Its keys: the bare version in the versions sorted set, the creation time in
- * the createdAt sorted set, the attribute record in the attributes hash, the body and the id index as today. Bodies go
- * through the script's arguments (that release staged bodies of 8 KiB or more beside the script; the keys are the
- * same). Standalone mode.
+ * Saves and deletes as releases before the lean layout did (the first layout): that release's {@code save.lua} and
+ * {@code delete_before.lua}, kept as test resources, with that release's arguments. Its keys: the bare version in the
+ * versions sorted set, the creation time in the createdAt sorted set, the attribute record in the attributes hash, the
+ * body and the id index as today. Bodies go through the script's arguments (that release staged bodies of 8 KiB or
+ * more beside the script; the keys are the same). Standalone mode.
  */
 final class FirstLayoutWriter {
-    private static final byte[] SCRIPT = resource("legacy/save.lua");
+    private static final byte[] SAVE = resource("legacy/save.lua");
+    private static final byte[] DELETE_BEFORE = resource("legacy/delete_before.lua");
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -57,7 +58,7 @@ final class FirstLayoutWriter {
                 bytes(Long.toString(ttlMillis)),
                 bytes(checkpoint.agentId()),
                 bytes("0"));
-        List<?> reply = (List<?>) client.eval(SCRIPT, index.saveKeys(agent, keys.segments(checkpoint.agentId())), args);
+        List<?> reply = (List<?>) client.eval(SAVE, index.saveKeys(agent, keys.segments(checkpoint.agentId())), args);
         long status = (Long) reply.get(0);
         if (status == 0) {
             return InsertResult.stored();
@@ -74,6 +75,15 @@ final class FirstLayoutWriter {
                     (byte[]) reply.get(2))));
         }
         throw new IllegalStateException("the id index names version " + text(reply.get(1)) + " without a body");
+    }
+
+    /** Deletes the versions below {@code version} as the first layout's script did; returns how many. */
+    long deleteBefore(String agentId, long version) {
+        List<?> reply = (List<?>) client.eval(
+                DELETE_BEFORE,
+                index.scriptKeys(keys.agent(agentId)),
+                List.of(bytes(IndexValues.version(version)), bytes(agentId)));
+        return (Long) reply.get(0);
     }
 
     /** The first layout's createdAt score: epoch milliseconds, correctly rounded to a double. */

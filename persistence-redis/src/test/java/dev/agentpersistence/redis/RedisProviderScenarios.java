@@ -236,10 +236,10 @@ abstract class RedisProviderScenarios {
         var raw = raw();
         assertThat(raw.zcard(keys.versions())).isEqualTo(1);
         assertThat(raw.hlen(keys.bodies())).isEqualTo(1);
+        assertThat(raw.hlen(keys.attributes())).isEqualTo(1);
         assertThat(raw.hlen(keys.ids())).isEqualTo(1);
-        // a save keeps its attributes in its index entry: no creation-time index, no attribute record
+        // only saves of earlier releases write the creation-time index
         assertThat(raw.exists(keys.createdAt())).isFalse();
-        assertThat(raw.exists(keys.attributes())).isFalse();
         assertThat(provider.getCheckpoints(agent)).containsExactly(first);
     }
 
@@ -285,7 +285,7 @@ abstract class RedisProviderScenarios {
         var keys = keysOf(agent);
         assertThat(raw().hlen(keys.bodies())).isEqualTo(3);
         assertThat(raw().hlen(keys.ids())).isEqualTo(3);
-        assertThat(raw().zcard(keys.versions())).isEqualTo(3);
+        assertThat(raw().hlen(keys.attributes())).isEqualTo(3);
     }
 
     @Test
@@ -313,7 +313,7 @@ abstract class RedisProviderScenarios {
                 .contains(10L);
         var keys = keysOf(agent);
         assertThat(raw().hlen(keys.ids())).isEqualTo(7);
-        assertThat(raw().hlen(keys.bodies())).isEqualTo(7);
+        assertThat(raw().hlen(keys.attributes())).isEqualTo(7);
 
         assertThat(provider.listAgents()).contains(agent, other);
         assertThat(provider.deleteCheckpointsBefore(agent, Long.MAX_VALUE)).isEqualTo(7);
@@ -394,14 +394,11 @@ abstract class RedisProviderScenarios {
                         .isEqualTo("cp-1"));
         assertThat(provider.getCheckpoint(agent, "cp-0")).isPresent();
 
-        byte[] entry = raw().zrange(keys.versions(), 0, 0).get(0);
-        raw().zrem(keys.versions(), entry);
-        raw().zadd(keys.versions(), 0, bytes(IndexValues.version(0) + ":not json"));
+        raw().hset(keys.attributes(), bytes(IndexValues.version(0)), bytes("not json"));
         assertThatThrownBy(() -> provider.getCheckpoints(
                         agent, CheckpointFilter.builder().nodeId("node").build()))
                 .isInstanceOf(CorruptCheckpointException.class)
-                .hasMessageContaining(
-                        AgentKeys.describe(keys.versions()) + " entry of version " + IndexValues.version(0));
+                .hasMessageContaining(AgentKeys.describe(keys.attributes()));
     }
 
     @Test

@@ -6,13 +6,11 @@ import dev.agentpersistence.backend.StoredCheckpoint;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The small JSON record per checkpoint that the query script reads instead of the body: <code>
  * {"i":checkpointId,"c":instantKey,"n":nodeId,"t":true,"m":{metadata}}</code> ({@code n} absent without a node id,
- * {@code t} only on tombstones). Saves write it into the checkpoint's index entry ({@link #indexEntry}); agents saved
- * by the first layout keep it in a hash of their own, and the scripts read both.
+ * {@code t} only on tombstones).
  */
 public final class CheckpointAttributes {
     private static final JsonFactory JSON = new JsonFactory();
@@ -21,22 +19,7 @@ public final class CheckpointAttributes {
 
     /** The attribute record of {@code checkpoint}. */
     public static byte[] of(StoredCheckpoint checkpoint) {
-        return write(new ByteArrayOutputStream(128), checkpoint);
-    }
-
-    /**
-     * The index entry of {@code checkpoint} in its agent's versions sorted set: {@code paddedVersion}, {@code ':'} and
-     * the attribute record. Entries sort by version (every version has 19 digits), and each says its layout: the first
-     * layout's entries are the bare version.
-     */
-    public static byte[] indexEntry(String paddedVersion, StoredCheckpoint checkpoint) {
-        var out = new ByteArrayOutputStream(160);
-        out.writeBytes(paddedVersion.getBytes(StandardCharsets.US_ASCII));
-        out.write(':');
-        return write(out, checkpoint);
-    }
-
-    private static byte[] write(ByteArrayOutputStream out, StoredCheckpoint checkpoint) {
+        var out = new ByteArrayOutputStream(128);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("i", checkpoint.checkpointId());

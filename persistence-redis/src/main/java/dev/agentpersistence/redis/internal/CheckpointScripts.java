@@ -95,9 +95,10 @@ public final class CheckpointScripts {
         // a MULTI spans one connection: a cluster client keeps the body in the script's arguments
         boolean staged = !cluster && checkpoint.document().length >= LARGE;
         List<byte[]> args = List.of(
-                CheckpointAttributes.indexEntry(version, checkpoint),
+                bytes(version),
                 bytes(checkpoint.checkpointId()),
                 staged ? EMPTY : checkpoint.document(),
+                CheckpointAttributes.of(checkpoint),
                 bytes(Long.toString(ttlMillis)),
                 bytes(agentId),
                 staged ? STAGED : INLINE);
@@ -184,13 +185,10 @@ public final class CheckpointScripts {
         long status = number(reply.get(0));
         if (status == 1) {
             String version = text(reply.get(1));
-            boolean inEntry = number(reply.get(2)) == 2;
             throw corrupt(
                     agent,
                     null,
-                    inEntry
-                            ? AgentKeys.describe(agent.versions()) + " entry of version " + version
-                            : AgentKeys.describe(agent.attributes()) + " field " + version,
+                    AgentKeys.describe(agent.attributes()) + " field " + version,
                     "the attribute record of version " + version + " is missing or not readable");
         }
         if (status == 2) {
@@ -238,9 +236,7 @@ public final class CheckpointScripts {
         for (int attempt = 1; ; attempt++) {
             byte[] inline = attempt < READ_ATTEMPTS ? LARGEST_INLINE : maxBody;
             List<?> reply = list(GET.run(
-                    client,
-                    List.of(agent.bodies(), agent.ids(), agent.versions()),
-                    List.of(bytes(checkpointId), maxBody, inline)));
+                    client, List.of(agent.bodies(), agent.ids()), List.of(bytes(checkpointId), maxBody, inline)));
             long status = number(reply.get(0));
             if (status == 0) {
                 return Optional.empty();

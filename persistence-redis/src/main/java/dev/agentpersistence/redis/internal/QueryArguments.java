@@ -22,16 +22,8 @@ final class QueryArguments {
 
     /** The ARGV of {@code latest.lua}. */
     static List<byte[]> latest(CheckpointFilter filter, byte[] maxBody, byte[] maxInline) {
-        byte[] upper = filter.maxVersion() == null ? bytes("+") : upperBound(filter.maxVersion());
+        byte[] upper = filter.maxVersion() == null ? bytes("+") : bytes("[" + IndexValues.version(filter.maxVersion()));
         return List.of(upper, maxBody, maxInline);
-    }
-
-    /**
-     * The exclusive BYLEX bound just above every index entry of {@code version}: {@code (version;}, since {@code ;}
-     * sorts after {@code :}, so both the bare version and {@code version:attributes} are below it.
-     */
-    private static byte[] upperBound(long version) {
-        return bytes("(" + IndexValues.version(version) + ";");
     }
 
     static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody, byte[] maxInline) {

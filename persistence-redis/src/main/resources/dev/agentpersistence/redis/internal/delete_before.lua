@@ -1,5 +1,4 @@
--- Deletes an agent's checkpoints with a version strictly below a bound, a page at a time, entries of
--- both layouts: 'version:attributes' and the bare version (attributes in KEYS[4], creation time in KEYS[2]).
+-- Deletes an agent's checkpoints with a version strictly below a bound, a page at a time.
 -- KEYS: 1 versions zset, 2 createdAt zset, 3 bodies hash, 4 attributes hash, 5 id index hash,
 --       6 agent index set (standalone mode only)
 -- ARGV: 1 exclusive 19-digit version bound, 2 agent id
@@ -10,11 +9,8 @@ while true do
   if #page == 0 then
     break
   end
-  local versions = {}
-  for n, entry in ipairs(page) do
-    local v = string.sub(entry, 1, 19)
-    versions[n] = v
-    local raw = #entry > 19 and string.sub(entry, 21) or redis.call('HGET', KEYS[4], v)
+  for _, v in ipairs(page) do
+    local raw = redis.call('HGET', KEYS[4], v)
     if raw then
       local ok, a = pcall(cjson.decode, raw)
       if ok and type(a) == 'table' and type(a.i) == 'string' and redis.call('HGET', KEYS[5], a.i) == v then
@@ -23,9 +19,9 @@ while true do
     end
   end
   redis.call('ZREM', KEYS[1], unpack(page))
-  redis.call('ZREM', KEYS[2], unpack(versions))
-  redis.call('HDEL', KEYS[3], unpack(versions))
-  redis.call('HDEL', KEYS[4], unpack(versions))
+  redis.call('ZREM', KEYS[2], unpack(page))
+  redis.call('HDEL', KEYS[3], unpack(page))
+  redis.call('HDEL', KEYS[4], unpack(page))
   total = total + #page
 end
 local remaining = redis.call('ZCARD', KEYS[1])

@@ -1,16 +1,11 @@
 -- Reads one checkpoint by id.
--- KEYS: 1 bodies hash, 2 id index hash, 3 versions zset
+-- KEYS: 1 bodies hash, 2 id index hash
 -- ARGV: 1 checkpoint id, 2 the largest body to return, 3 the largest body returned inline
 -- Returns {0} when absent, {1, version, body} when found, {2, version} when the body is missing,
 -- {3, version, length} when the body is longer than ARGV[2], {4, version} when it is longer than
 -- ARGV[3]: the caller reads it with HGET (Lua would copy it twice).
 local v = redis.call('HGET', KEYS[2], ARGV[1])
 if not v then
-  return {0}
-end
--- an id whose version has no index entry (of either layout: 'v' or 'v:…') was deleted by a writer that
--- knew only the first layout
-if not redis.call('ZRANGE', KEYS[3], '[' .. v, '(' .. v .. ';', 'BYLEX', 'LIMIT', 0, 1)[1] then
   return {0}
 end
 local length = redis.call('HSTRLEN', KEYS[1], v)

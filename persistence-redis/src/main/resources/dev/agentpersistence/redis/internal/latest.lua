@@ -1,16 +1,15 @@
 -- Reads the newest checkpoint at or below a version: the latest query without attribute filters,
 -- three commands instead of query.lua's general walk.
 -- KEYS: 1 versions zset, 2 bodies hash
--- ARGV: 1 upper BYLEX bound ('+', or '(', a 19-digit version and ';', which sorts after both layouts' entries
---       of that version: 'v' and 'v:…'), 2 the largest body to return, 3 the largest body returned inline
+-- ARGV: 1 upper BYLEX bound ('+', or '[' and a 19-digit version), 2 the largest body to return,
+--       3 the largest body returned inline
 -- Returns what query.lua returns: {0} when there is none, {0, version, body} (the body's length, an
 -- integer, when longer than ARGV[3]), {2, version} when its body is missing, {3, version, length}
 -- when its body is longer than ARGV[2].
-local entry = redis.call('ZRANGE', KEYS[1], ARGV[1], '-', 'BYLEX', 'REV', 'LIMIT', 0, 1)[1]
-if not entry then
+local v = redis.call('ZRANGE', KEYS[1], ARGV[1], '-', 'BYLEX', 'REV', 'LIMIT', 0, 1)[1]
+if not v then
   return {0}
 end
-local v = string.sub(entry, 1, 19)
 local length = redis.call('HSTRLEN', KEYS[2], v)
 if length > tonumber(ARGV[2]) then
   return {3, v, length}

@@ -1,39 +1,34 @@
 -- Selects an agent's checkpoints newest first and stops at the limit; never reads a body that
--- does not match. Filters look only at attributes: those in the index entry ('version:attributes'),
--- or, for an entry of the first layout (the bare version), its small record in KEYS[3].
--- KEYS: 1 versions zset, 2 bodies hash, 3 attributes hash (first layout)
+-- does not match. Filters look only at the small attribute records.
+-- KEYS: 1 versions zset, 2 bodies hash, 3 attributes hash
 -- ARGV: 1 max version, 19 digits ('' = none), 2 limit ('0' = none),
 --       3 createdAfter instant key ('' = none), 4 createdBefore instant key ('' = none),
 --       5 '1' to filter by node id, 6 node id, 7 '1' to include tombstones, 8 the largest body to return,
 --       9 the largest body returned inline, 10.. metadata key, value pairs
 -- Returns {0, version, body, version, body, ...} ascending by version, where a body longer than ARGV[9]
--- is replaced by its length (an integer) for the caller to read with HMGET (Lua would copy it twice), or {1, version, layout} when the
--- attributes of that version are missing or unreadable (layout 2: in its index entry, 1: in KEYS[3]), {2, version} when its body is missing,
--- or {3, version, length} when its body is longer than ARGV[8] (nothing larger is ever returned).
+-- is replaced by its length (an integer) for the caller to read with HMGET (Lua would copy it twice),
+-- or {1, version} when the attribute record of that version is missing or unreadable, {2, version}
+-- when its body is missing, or {3, version, length} when its body is longer than ARGV[8] (nothing
+-- larger is ever returned).
 local maxv, limit = ARGV[1], tonumber(ARGV[2])
 local after, before = ARGV[3], ARGV[4]
 local byNode, node, tombstones = ARGV[5] == '1', ARGV[6], ARGV[7] == '1'
 local maxBody, inline = tonumber(ARGV[8]), tonumber(ARGV[9])
 local readAttributes = byNode or not tombstones or after ~= '' or before ~= '' or #ARGV > 9
-local broken, brokenLayout
+local broken
 
--- Whether the version v of index entry e matches.
-local function matches(v, e)
+local function matches(v)
   if not readAttributes then
     return true
   end
-  local raw, layout
-  if #e > 19 then
-    raw, layout = string.sub(e, 21), 2
-  else
-    raw, layout = redis.call('HGET', KEYS[3], v), 1
+  local raw = redis.call('HGET', KEYS[3], v)
+  if not raw then
+    broken = v
+    return false
   end
-  local ok, a = false, nil
-  if raw then
-    ok, a = pcall(cjson.decode, raw)
-  end
+  local ok, a = pcall(cjson.decode, raw)
   if not ok or type(a) ~= 'table' or type(a.c) ~= 'string' then
-    broken, brokenLayout = v, layout
+    broken = v
     return false
   end
   if byNode and a.n ~= node then
@@ -61,11 +56,11 @@ local function matches(v, e)
   return true
 end
 
--- Walk the versions newest first, a page at a time, resuming below the last entry seen. Without
+-- Walk the versions newest first, a page at a time, resuming below the last one seen. Without
 -- attribute filters every version in range matches, so a page of the limit is enough (latest: 1).
--- The upper bound '(' version ';' sorts after both layouts' entries of that version.
+-- Creation-time ranges too: the createdAt index of earlier releases holds only their own saves.
 local found = {}
-local upper = maxv == '' and '+' or '(' .. maxv .. ';'
+local upper = maxv == '' and '+' or '[' .. maxv
 local pageSize = 256
 if not readAttributes and limit > 0 and limit < pageSize then
   pageSize = limit
@@ -76,9 +71,8 @@ while true do
     break
   end
   local stop = false
-  for _, e in ipairs(page) do
-    local v = string.sub(e, 1, 19)
-    if matches(v, e) then
+  for _, v in ipairs(page) do
+    if matches(v) then
       found[#found + 1] = v
     end
     if broken ~= nil or (limit > 0 and #found >= limit) then
@@ -92,7 +86,7 @@ while true do
   upper = '(' .. page[#page]
 end
 if broken then
-  return {1, broken, brokenLayout}
+  return {1, broken}
 end
 
 local lengths = {}

@@ -3,10 +3,8 @@
 -- KEYS: 1 versions zset, 2 bodies hash
 -- ARGV: 1 19-digit version
 -- Returns 1 when the body stays, 0 when it was removed (or never written).
-local v = ARGV[1]
--- an index entry of either layout: 'v' or 'v:…' (';' follows ':')
-if redis.call('ZRANGE', KEYS[1], '[' .. v, '(' .. v .. ';', 'BYLEX', 'LIMIT', 0, 1)[1] then
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   return 1
 end
-redis.call('HDEL', KEYS[2], v)
+redis.call('HDEL', KEYS[2], ARGV[1])
 return 0
