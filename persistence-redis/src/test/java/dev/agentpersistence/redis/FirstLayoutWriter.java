@@ -23,8 +23,8 @@ import redis.clients.jedis.UnifiedJedis;
  * Saves and deletes as releases before the lean layout did (the first layout): that release's {@code save.lua} and
  * {@code delete_before.lua}, kept as test resources, with that release's arguments. Its keys: the bare version in the
  * versions sorted set, the creation time in the createdAt sorted set, the attribute record in the attributes hash, the
- * body and the id index as today. Bodies go through the script's arguments (that release staged bodies of 8 KiB or
- * more beside the script; the keys are the same). Standalone mode.
+ * body and the id index as today. Bodies go through the script's arguments (that release staged bodies of 8 KiB or more
+ * beside the script; the keys are the same). Standalone mode.
  */
 final class FirstLayoutWriter {
     private static final byte[] SAVE = resource("legacy/save.lua");
@@ -64,15 +64,14 @@ final class FirstLayoutWriter {
             return InsertResult.stored();
         }
         if (status == 1) {
-            return InsertResult.clashedWith(List.of(new StoredDocument(
-                    checkpoint.agentId(), null, checkpoint.version(), (byte[]) reply.get(1))));
+            return InsertResult.clashedWith(List.of(
+                    new StoredDocument(checkpoint.agentId(), null, checkpoint.version(), (byte[]) reply.get(1))));
         }
         if (status == 2) {
             return InsertResult.clashedWith(List.of(new StoredDocument(
-                    checkpoint.agentId(),
-                    checkpoint.checkpointId(),
-                    IndexValues.parseVersion(text(reply.get(1))),
-                    (byte[]) reply.get(2))));
+                    checkpoint.agentId(), checkpoint.checkpointId(), IndexValues.parseVersion(text(reply.get(1))), (byte
+                                    [])
+                            reply.get(2))));
         }
         throw new IllegalStateException("the id index names version " + text(reply.get(1)) + " without a body");
     }

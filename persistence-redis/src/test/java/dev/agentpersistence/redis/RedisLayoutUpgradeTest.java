@@ -36,7 +36,9 @@ class RedisLayoutUpgradeTest {
     @Test
     void aFirstLayoutStoreReadsFiltersAndTakesNewSaves() {
         String prefix = SharedRedis.uniquePrefix();
-        var earlier = LongStream.range(0, 5).mapToObj(RedisLayoutUpgradeTest::checkpoint).toList();
+        var earlier = LongStream.range(0, 5)
+                .mapToObj(RedisLayoutUpgradeTest::checkpoint)
+                .toList();
         try (var first = firstLayout(prefix)) {
             earlier.forEach(checkpoint -> first.saveCheckpoint(AGENT, checkpoint));
         }
@@ -60,7 +62,8 @@ class RedisLayoutUpgradeTest {
 
             assertThat(provider.getCheckpoints(AGENT, evenNodes().build()))
                     .containsExactly(earlier.get(0), earlier.get(2), earlier.get(4), later.get(1));
-            assertThat(provider.getCheckpoints(AGENT, evenNodes().maxVersion(5L).limit(2).build()))
+            assertThat(provider.getCheckpoints(
+                            AGENT, evenNodes().maxVersion(5L).limit(2).build()))
                     .containsExactly(earlier.get(2), earlier.get(4));
             assertThat(provider.getCheckpoints(
                             AGENT,
@@ -69,7 +72,8 @@ class RedisLayoutUpgradeTest {
                                     .createdBefore(later.get(1).createdAt())
                                     .build()))
                     .containsExactly(earlier.get(4), later.get(0));
-            assertThat(provider.getLatestCheckpoint(AGENT, CheckpointFilter.builder().maxVersion(4L).build()))
+            assertThat(provider.getLatestCheckpoint(
+                            AGENT, CheckpointFilter.builder().maxVersion(4L).build()))
                     .contains(earlier.get(4));
 
             assertThat(provider.deleteCheckpointsBefore(AGENT, 3)).isEqualTo(3);
@@ -79,7 +83,8 @@ class RedisLayoutUpgradeTest {
             AgentKeys keys = new RedisKeys(prefix).agent(AGENT);
             assertThat(jedis.hkeys(AgentKeys.describe(keys.attributes())))
                     .containsExactlyInAnyOrder(version(3), version(4), version(5), version(6));
-            assertThat(jedis.zrange(AgentKeys.describe(keys.createdAt()), 0, -1)).containsExactly(version(3), version(4));
+            assertThat(jedis.zrange(AgentKeys.describe(keys.createdAt()), 0, -1))
+                    .containsExactly(version(3), version(4));
             assertThat(jedis.hlen(keys.ids())).isEqualTo(4);
             assertThat(provider.deleteCheckpointsBefore(AGENT, Long.MAX_VALUE)).isEqualTo(4);
             for (byte[] key : keys.all()) {

@@ -93,7 +93,9 @@ class RedisTtlTest {
         }
     }
 
-    /** An agent saved by an earlier release, extended with a TTL: every key expires together, its createdAt index too. */
+    /**
+     * An agent saved by an earlier release, extended with a TTL: every key expires together, its createdAt index too.
+     */
     @Test
     void aSaveWithTtlExpiresTheFirstLayoutsKeysToo() {
         String uri = SharedRedis.uri();
@@ -105,7 +107,8 @@ class RedisTtlTest {
                                 .ttl(Duration.ofMinutes(5))
                                 .build())
                         .build();
-                var first = MixedLayoutBackend.provider(uri, prefix, version -> true).build();
+                var first = MixedLayoutBackend.provider(uri, prefix, version -> true)
+                        .build();
                 var raw = RedisClient.create(URI.create(uri))) {
             first.saveCheckpoint("agent", Fixtures.simple("agent", 0));
             assertThat(raw.pttl(keys.createdAt())).isEqualTo(-1L);
