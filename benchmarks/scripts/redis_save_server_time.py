@@ -5,7 +5,7 @@ Writes, for one mode, 3,000 calls in the Redis protocol to stdout, to be piped i
 `redis-cli -p PORT --pipe` against a private server (CONFIG RESETSTAT is the first command; read
 `INFO commandstats` afterwards):
 
-  earlier  the save.lua of releases before 2026-12-02 (kept as a test resource of persistence-redis)
+  earlier  the save.lua of builds before 2026-12-02 (kept as a test resource of persistence-redis)
   current  today's save.lua
   empty    an empty script with the same keys and a body of the same size
   set      SET of the same body

@@ -20,10 +20,10 @@ import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Saves and deletes as releases before the lean layout did (the first layout): that release's {@code save.lua} and
- * {@code delete_before.lua}, kept as test resources, with that release's arguments. Its keys: the bare version in the
+ * Saves and deletes as builds before 2026-12-02 did (the first layout): that build's {@code save.lua} and
+ * {@code delete_before.lua}, kept as test resources, with that build's arguments. Its keys: the bare version in the
  * versions sorted set, the creation time in the createdAt sorted set, the attribute record in the attributes hash, the
- * body and the id index as today. Bodies go through the script's arguments (that release staged bodies of 8 KiB or more
+ * body and the id index as today. Bodies go through the script's arguments (that build staged bodies of 8 KiB or more
  * beside the script; the keys are the same). Standalone mode.
  */
 final class FirstLayoutWriter {

@@ -18,9 +18,9 @@ import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
- * The Redis backend, except that the checkpoints a predicate picks are saved by the first layout's writer: with odd
- * versions picked, every agent with more than one checkpoint holds entries of both layouts, as one saved by a release
- * before the lean layout and then by this one (or by releases of both, side by side). Everything else, reads and
+ * The Redis backend, except that the checkpoints a predicate picks are saved by the first layout's writer (builds
+ * before 2026-12-02): with odd versions picked, every agent with more than one checkpoint holds checkpoints of both
+ * layouts, as one saved by an older build and then by this one (or by both side by side). Everything else, reads and
  * deletions included, is today's backend.
  */
 final class MixedLayoutBackend implements StorageBackend {

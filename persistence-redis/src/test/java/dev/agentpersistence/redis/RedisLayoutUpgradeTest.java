@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Stores written in the first layout by the earlier release's own scripts ({@link FirstLayoutWriter}): read and
- * extended by today's provider, and today's agents extended and trimmed by the earlier release's scripts, without a
- * fork or a checkpoint that should not be there.
+ * Stores written in the first layout by the older build's own scripts ({@link FirstLayoutWriter}): read and extended by
+ * today's provider, and today's agents extended and trimmed by the older build's scripts, without a fork or a
+ * checkpoint that should not be there.
  */
 class RedisLayoutUpgradeTest {
     private static final String AGENT = "agent";
@@ -117,7 +117,7 @@ class RedisLayoutUpgradeTest {
         }
     }
 
-    /** The earlier release's deleteCheckpointsBefore removes today's checkpoints completely. */
+    /** The older build's deleteCheckpointsBefore removes today's checkpoints completely. */
     @Test
     void theFirstLayoutsDeletionRemovesTodaysCheckpoints() {
         String prefix = SharedRedis.uniquePrefix();

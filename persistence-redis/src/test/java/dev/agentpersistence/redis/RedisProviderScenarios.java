@@ -238,7 +238,7 @@ abstract class RedisProviderScenarios {
         assertThat(raw.hlen(keys.bodies())).isEqualTo(1);
         assertThat(raw.hlen(keys.attributes())).isEqualTo(1);
         assertThat(raw.hlen(keys.ids())).isEqualTo(1);
-        // only saves of earlier releases write the creation-time index
+        // only saves of older builds write the creation-time index
         assertThat(raw.exists(keys.createdAt())).isFalse();
         assertThat(provider.getCheckpoints(agent)).containsExactly(first);
     }

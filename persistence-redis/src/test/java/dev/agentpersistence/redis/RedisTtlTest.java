@@ -93,9 +93,7 @@ class RedisTtlTest {
         }
     }
 
-    /**
-     * An agent saved by an earlier release, extended with a TTL: every key expires together, its createdAt index too.
-     */
+    /** An agent saved by an older build, extended with a TTL: every key expires together, its createdAt index too. */
     @Test
     void aSaveWithTtlExpiresTheFirstLayoutsKeysToo() {
         String uri = SharedRedis.uri();
@@ -119,7 +117,7 @@ class RedisTtlTest {
         }
     }
 
-    /** The keys a save writes: all but the creation-time index of earlier releases. */
+    /** The keys a save writes: all but the creation-time index of older builds. */
     private static List<byte[]> written(AgentKeys keys) {
         return List.of(keys.versions(), keys.bodies(), keys.attributes(), keys.ids());
     }

@@ -58,7 +58,7 @@ end
 
 -- Walk the versions newest first, a page at a time, resuming below the last one seen. Without
 -- attribute filters every version in range matches, so a page of the limit is enough (latest: 1).
--- Creation-time ranges too: the createdAt index of earlier releases holds only their own saves.
+-- Creation-time ranges too: the createdAt index of older builds holds only their own saves.
 local found = {}
 local upper = maxv == '' and '+' or '[' .. maxv
 local pageSize = 256

@@ -1,7 +1,7 @@
 -- Saves one checkpoint atomically: conflict checks and every index update in one step. Writes
--- four structures (versions, bodies, attributes, id index); the createdAt zset of earlier releases
+-- four structures (versions, bodies, attributes, id index); the createdAt zset of older builds
 -- (their saves still write it) only gets the agent's expiry.
--- KEYS: 1 versions zset, 2 createdAt zset (earlier releases), 3 bodies hash, 4 attributes hash,
+-- KEYS: 1 versions zset, 2 createdAt zset (older builds), 3 bodies hash, 4 attributes hash,
 --       5 id index hash, 6 history segment contents hash, 7 history segment times hash (their expiry
 --       follows the agent's), 8 agent index set (standalone mode only; in cluster mode it lives in
 --       another slot)
