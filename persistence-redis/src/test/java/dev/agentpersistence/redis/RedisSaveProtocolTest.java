@@ -51,8 +51,8 @@ class RedisSaveProtocolTest {
                 byte[] version = bytes(IndexValues.version(checkpoint.version()));
                 byte[] body = jedis.hget(bytes(from + "b"), version);
                 jedis.zadd(bytes(to + "v"), 0, version);
-                jedis.zadd(
-                        bytes(to + "c"), Double.parseDouble(IndexValues.instantScore(checkpoint.createdAt())), version);
+                double score = Double.parseDouble(FirstLayoutWriter.instantScore(checkpoint.createdAt()));
+                jedis.zadd(bytes(to + "c"), score, version);
                 jedis.hset(bytes(to + "b"), version, body);
                 jedis.hset(
                         bytes(to + "m"),

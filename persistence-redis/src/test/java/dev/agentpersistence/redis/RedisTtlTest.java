@@ -8,6 +8,7 @@ import dev.agentpersistence.storage.StorageSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
@@ -34,7 +35,7 @@ class RedisTtlTest {
                         .build();
                 var raw = RedisClient.create(URI.create(uri))) {
             provider.saveCheckpoint("ttl agent", Fixtures.simple("ttl agent", 0));
-            for (byte[] key : keys.all()) {
+            for (byte[] key : written(keys)) {
                 assertThat(raw.pttl(key)).as(AgentKeys.describe(key)).isBetween(1L, TTL.toMillis());
             }
 
@@ -42,7 +43,7 @@ class RedisTtlTest {
             long left = raw.pttl(keys.versions());
             assertThat(left).isLessThanOrEqualTo(TTL.toMillis() - 1000);
             provider.saveCheckpoint("ttl agent", Fixtures.simple("ttl agent", 1));
-            for (byte[] key : keys.all()) {
+            for (byte[] key : written(keys)) {
                 assertThat(raw.pttl(key))
                         .as("refreshed " + AgentKeys.describe(key))
                         .isGreaterThan(left);
@@ -53,7 +54,7 @@ class RedisTtlTest {
             while (raw.exists(keys.versions()) && System.nanoTime() < deadline) {
                 RedisServerProcess.sleep(100);
             }
-            for (byte[] key : keys.all()) {
+            for (byte[] key : written(keys)) {
                 assertThat(raw.exists(key))
                         .as("expired " + AgentKeys.describe(key))
                         .isFalse();
@@ -86,9 +87,38 @@ class RedisTtlTest {
             expiring.saveCheckpoint("agent", Fixtures.simple("agent", 0));
             assertThat(raw.pttl(keys.bodies())).isPositive();
             lasting.saveCheckpoint("agent", Fixtures.simple("agent", 1));
-            for (byte[] key : keys.all()) {
+            for (byte[] key : written(keys)) {
                 assertThat(raw.pttl(key)).as(AgentKeys.describe(key)).isEqualTo(-1L);
             }
         }
+    }
+
+    /** An agent saved by an older build, extended with a TTL: every key expires together, its createdAt index too. */
+    @Test
+    void aSaveWithTtlExpiresTheFirstLayoutsKeysToo() {
+        String uri = SharedRedis.uri();
+        String prefix = SharedRedis.uniquePrefix();
+        AgentKeys keys = new RedisKeys(prefix).agent("agent");
+        var config = RedisStorageConfig.custom().uri(uri).keyPrefix(prefix).build();
+        try (var expiring = RedisStorage.builder(config)
+                        .settings(StorageSettings.custom()
+                                .ttl(Duration.ofMinutes(5))
+                                .build())
+                        .build();
+                var first = MixedLayoutBackend.provider(uri, prefix, version -> true)
+                        .build();
+                var raw = RedisClient.create(URI.create(uri))) {
+            first.saveCheckpoint("agent", Fixtures.simple("agent", 0));
+            assertThat(raw.pttl(keys.createdAt())).isEqualTo(-1L);
+            expiring.saveCheckpoint("agent", Fixtures.simple("agent", 1));
+            for (byte[] key : keys.all()) {
+                assertThat(raw.pttl(key)).as(AgentKeys.describe(key)).isPositive();
+            }
+        }
+    }
+
+    /** The keys a save writes: all but the creation-time index of older builds. */
+    private static List<byte[]> written(AgentKeys keys) {
+        return List.of(keys.versions(), keys.bodies(), keys.attributes(), keys.ids());
     }
 }

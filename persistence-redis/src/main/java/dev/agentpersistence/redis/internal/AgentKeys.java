@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param agentId the agent
  * @param versions sorted set, every member scored 0 and named by the 19-digit version, so BYLEX ranges order by version
- * @param createdAt sorted set, member the 19-digit version, score the creation time in epoch milliseconds
+ * @param createdAt sorted set written by older builds' saves only (member the 19-digit version, score the creation time
+ *     in epoch milliseconds); no longer read, still cleared by deletions and given the agent's expiry
  * @param bodies hash, 19-digit version → the codec's document
  * @param attributes hash, 19-digit version → small JSON of the fields filters look at
  * @param ids hash, checkpoint id → 19-digit version

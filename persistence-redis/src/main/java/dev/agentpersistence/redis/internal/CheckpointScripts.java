@@ -99,7 +99,6 @@ public final class CheckpointScripts {
                 bytes(checkpoint.checkpointId()),
                 staged ? EMPTY : checkpoint.document(),
                 CheckpointAttributes.of(checkpoint),
-                bytes(IndexValues.instantScore(checkpoint.createdAt())),
                 bytes(Long.toString(ttlMillis)),
                 bytes(agentId),
                 staged ? STAGED : INLINE);
@@ -167,7 +166,7 @@ public final class CheckpointScripts {
         boolean newest = latestOnly && QueryArguments.versionsOnly(filter);
         List<byte[]> queryKeys = newest
                 ? List.of(agent.versions(), agent.bodies())
-                : List.of(agent.versions(), agent.createdAt(), agent.bodies(), agent.attributes());
+                : List.of(agent.versions(), agent.bodies(), agent.attributes());
         for (int attempt = 1; ; attempt++) {
             byte[] inline = attempt < READ_ATTEMPTS ? LARGEST_INLINE : maxBody;
             List<?> reply = list(

@@ -27,23 +27,11 @@ final class QueryArguments {
     }
 
     static List<byte[]> of(CheckpointFilter filter, boolean latestOnly, byte[] maxBody, byte[] maxInline) {
-        var args = new ArrayList<byte[]>(11 + 2 * filter.metadata().size());
+        var args = new ArrayList<byte[]>(9 + 2 * filter.metadata().size());
         args.add(filter.maxVersion() == null ? EMPTY : bytes(IndexValues.version(filter.maxVersion())));
         args.add(bytes(latestOnly ? "1" : filter.limit() == null ? "0" : Integer.toString(filter.limit())));
-        if (filter.createdAfter() == null) {
-            args.add(EMPTY);
-            args.add(EMPTY);
-        } else {
-            args.add(bytes(IndexValues.instantKey(filter.createdAfter())));
-            args.add(bytes(IndexValues.instantScore(filter.createdAfter())));
-        }
-        if (filter.createdBefore() == null) {
-            args.add(EMPTY);
-            args.add(EMPTY);
-        } else {
-            args.add(bytes(IndexValues.instantKey(filter.createdBefore())));
-            args.add(bytes(IndexValues.instantScore(filter.createdBefore())));
-        }
+        args.add(filter.createdAfter() == null ? EMPTY : bytes(IndexValues.instantKey(filter.createdAfter())));
+        args.add(filter.createdBefore() == null ? EMPTY : bytes(IndexValues.instantKey(filter.createdBefore())));
         args.add(bytes(filter.nodeId() == null ? "0" : "1"));
         args.add(filter.nodeId() == null ? EMPTY : bytes(filter.nodeId()));
         args.add(bytes(filter.includeTombstones() ? "1" : "0"));
