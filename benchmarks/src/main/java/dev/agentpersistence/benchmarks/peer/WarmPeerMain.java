@@ -11,13 +11,14 @@ import java.util.Optional;
 /**
  * The peer workload's saves repeated in one JVM, to separate what a store costs once the JIT has compiled it from what
  * a fresh JVM pays (the launcher's peer runs start one JVM per store). Each repetition runs the 200 steps on fresh
- * storage and reads the latest checkpoint once. Arguments: the repetitions, then store ids ({@link PeerStores#all()});
- * prints each store's 200-save time of the last {@value #REPORTED} repetitions. Servers and directories as for the
- * launcher; data is removed.
+ * storage, then reads the latest checkpoint {@value #LATEST_CALLS} times. Arguments: the repetitions, then store ids
+ * ({@link PeerStores#all()}); prints each store's 200-save time and mean latest time of the last {@value #REPORTED}
+ * repetitions. Servers and directories as for the launcher; data is removed.
  */
 public final class WarmPeerMain {
     private static final int STEPS = 200;
     private static final int REPORTED = 5;
+    private static final int LATEST_CALLS = 10_000;
 
     private WarmPeerMain() {}
 
@@ -33,8 +34,12 @@ public final class WarmPeerMain {
             for (int repetition = 0; repetition < repetitions; repetition++) {
                 BenchSettings settings = GrowthResults.newRunSettings(Optional.empty());
                 try (PeerStore store = PeerStores.open(id, settings, false)) {
-                    PeerResult result = PeerWorkload.run(id, store, STEPS, 1);
-                    last.add(String.format(Locale.ROOT, "%.1f ms", result.totalSaveMillis()));
+                    PeerResult result = PeerWorkload.run(id, store, STEPS, LATEST_CALLS);
+                    last.add(String.format(
+                            Locale.ROOT,
+                            "%.1f ms / %.3f µs",
+                            result.totalSaveMillis(),
+                            result.latestNanos() / 1e3 / result.latestCalls()));
                 } finally {
                     PeerStores.backend(id).ifPresent(backend -> backend.driver().cleanUp(settings));
                     Directories.deleteRecursively(settings.runDir());
@@ -44,7 +49,7 @@ public final class WarmPeerMain {
                 }
             }
             System.out.printf(
-                    "%-32s %d saves, last %d of %d repetitions: %s%n",
+                    "%-32s %d saves / mean latest, last %d of %d repetitions: %s%n",
                     id, STEPS, last.size(), repetitions, String.join(", ", last));
         }
     }
