@@ -53,7 +53,9 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
      * {@link SaveResult#conflict()}, without stopping the others; an identical one is an idempotent retry. Checkpoints
      * of one agent are saved in the order given.
      *
-     * <p>The default calls {@code saveCheckpoint} for each; the built-in providers write many at a time.
+     * <p>The default calls {@code saveCheckpoint} for each; the built-in providers write many at a time and hold the
+     * stored form of the whole batch while they do, so a caller with very many checkpoints passes them in pages (the
+     * command line's {@code copy} passes 200 at a time).
      *
      * @return one result per checkpoint, in the order given
      * @throws IllegalArgumentException when a checkpoint is invalid as a {@code saveCheckpoint} argument
