@@ -105,8 +105,6 @@ abstract class BatchSaveContract extends Contract {
                                         .build()))
                 .as("nothing of the refused checkpoint is stored")
                 .isEmpty();
-        assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, "intruder")))
-                .isEmpty();
     }
 
     @Test
