@@ -1,7 +1,9 @@
 package dev.agentpersistence;
 
 import dev.agentpersistence.backend.StoredForm;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -43,6 +45,36 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
 
     /** The matching checkpoint with the highest version. */
     Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, F filter);
+
+    /**
+     * Stores many checkpoints, of one agent or several (each under its own {@link AgentCheckpoint#agentId()}), with the
+     * guarantees of one {@link #saveCheckpoint} each: every checkpoint is stored completely or not at all, and one that
+     * meets a stored checkpoint with the same version or id and other content is not stored and reported by its
+     * {@link SaveResult#conflict()}, without stopping the others; an identical one is an idempotent retry. Checkpoints
+     * of one agent are saved in the order given.
+     *
+     * <p>The default calls {@code saveCheckpoint} for each; the built-in providers write many at a time and hold the
+     * stored form of the whole batch while they do, so a caller with very many checkpoints passes them in pages (the
+     * command line's {@code copy} passes 200 at a time).
+     *
+     * @return one result per checkpoint, in the order given
+     * @throws IllegalArgumentException when a checkpoint is invalid as a {@code saveCheckpoint} argument
+     * @throws PersistenceException when the store fails; the checkpoints before the failing one may be stored
+     */
+    default List<SaveResult> saveCheckpoints(List<AgentCheckpoint> checkpoints) {
+        Objects.requireNonNull(checkpoints, "checkpoints");
+        var results = new ArrayList<SaveResult>(checkpoints.size());
+        for (AgentCheckpoint checkpoint : checkpoints) {
+            Objects.requireNonNull(checkpoint, "checkpoint");
+            try {
+                saveCheckpoint(checkpoint.agentId(), checkpoint);
+                results.add(SaveResult.saved(checkpoint));
+            } catch (CheckpointConflictException e) {
+                results.add(SaveResult.conflicting(checkpoint, e));
+            }
+        }
+        return List.copyOf(results);
+    }
 
     /** All checkpoints of the agent, ascending by version. */
     default List<AgentCheckpoint> getCheckpoints(String agentId) {

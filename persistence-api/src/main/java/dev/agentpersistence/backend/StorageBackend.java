@@ -1,6 +1,7 @@
 package dev.agentpersistence.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -44,6 +45,23 @@ public interface StorageBackend extends AutoCloseable {
      * nothing and returns those records.
      */
     InsertResult insert(StoredCheckpoint record);
+
+    /**
+     * {@link #insert} for each of {@code records}, with the same guarantees per record (atomic, insert-if-absent on
+     * version and id, a clash answered with the records holding them and leaving the other records unaffected); records
+     * of one agent are inserted in the order given, so a later record clashing with an earlier one of the list is
+     * answered with it. The default calls {@code insert} for each; a backend that can write many records in one round
+     * trip or transaction overrides it.
+     *
+     * @return one result per record, in the order given
+     */
+    default List<InsertResult> insertAll(List<StoredCheckpoint> records) {
+        var results = new ArrayList<InsertResult>(records.size());
+        for (StoredCheckpoint record : records) {
+            results.add(insert(record));
+        }
+        return results;
+    }
 
     /** The record with this checkpoint id. */
     Optional<StoredDocument> find(String agentId, String checkpointId);

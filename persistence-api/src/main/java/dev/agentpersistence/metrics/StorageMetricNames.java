@@ -53,6 +53,7 @@ public final class StorageMetricNames {
     public static final String TAG_EXCEPTION = "exception";
 
     public static final String OP_SAVE = "save";
+    public static final String OP_SAVE_BATCH = "save_batch";
     public static final String OP_LATEST = "latest";
     public static final String OP_GET = "get";
     public static final String OP_LIST = "list";

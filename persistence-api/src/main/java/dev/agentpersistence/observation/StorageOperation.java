@@ -5,6 +5,7 @@ import dev.agentpersistence.metrics.StorageMetricNames;
 /** The storage operations the shell observes, each with the observation (and timer) name it is recorded under. */
 public enum StorageOperation {
     SAVE(StorageMetricNames.CHECKPOINT_SAVE, StorageMetricNames.OP_SAVE),
+    SAVE_BATCH(StorageMetricNames.CHECKPOINT_SAVE, StorageMetricNames.OP_SAVE_BATCH),
     LATEST(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LATEST),
     GET(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_GET),
     LIST(StorageMetricNames.CHECKPOINT_LOAD, StorageMetricNames.OP_LIST),

@@ -7,6 +7,7 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ReadOnlyStorageException;
+import dev.agentpersistence.SaveResult;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.CandidateScan;
@@ -207,6 +208,16 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, context));
     }
 
+    /**
+     * Checks every checkpoint as {@link #saveCheckpoint} does before writing any, then writes them with one
+     * {@link StorageBackend#insertAll}: one observation ({@link StorageOperation#SAVE_BATCH}) for the batch, recording
+     * the bytes stored.
+     */
+    @Override
+    public List<SaveResult> saveCheckpoints(List<AgentCheckpoint> checkpoints) {
+        return observe(StorageOperation.SAVE_BATCH, context -> saveAll(checkpoints, context));
+    }
+
     @Override
     public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
         return observe(StorageOperation.LIST, context -> checkpoints(agentId, filter));
@@ -240,12 +251,68 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
         requireOpen();
         requireWritable("saveCheckpoint");
+        requireSavable(agentId, checkpoint);
+        StoredCheckpoint record = storedRecord(agentId, checkpoint);
+        Outcome outcome = settle(checkpoint, record, backend.insert(record));
+        if (outcome.conflict() != null) {
+            throw outcome.conflict();
+        }
+        if (context != null && outcome.bytesWritten() > 0) {
+            context.bytesWritten(outcome.bytesWritten());
+        }
+        return null;
+    }
+
+    /**
+     * Every check of a single save on every checkpoint first (nothing is written when one is invalid), then the
+     * segments and records of all of them, the records in one {@link StorageBackend#insertAll}; each clash is decided
+     * as a single save decides it.
+     */
+    private List<SaveResult> saveAll(List<AgentCheckpoint> checkpoints, AgentObservationContext context) {
+        requireOpen();
+        requireWritable("saveCheckpoints");
+        Objects.requireNonNull(checkpoints, "checkpoints");
+        for (AgentCheckpoint checkpoint : checkpoints) {
+            Objects.requireNonNull(checkpoint, "checkpoint");
+            requireSavable(checkpoint.agentId(), checkpoint);
+        }
+        var records = new ArrayList<StoredCheckpoint>(checkpoints.size());
+        for (AgentCheckpoint checkpoint : checkpoints) {
+            records.add(storedRecord(checkpoint.agentId(), checkpoint));
+        }
+        List<InsertResult> inserted = records.isEmpty() ? List.of() : backend.insertAll(records);
+        if (inserted.size() != records.size()) {
+            throw new PersistenceException(backend + " answered " + inserted.size() + " results for " + records.size()
+                    + " records; nothing about their state is known");
+        }
+        var results = new ArrayList<SaveResult>(checkpoints.size());
+        long written = 0;
+        for (int i = 0; i < records.size(); i++) {
+            AgentCheckpoint checkpoint = checkpoints.get(i);
+            Outcome outcome = settle(checkpoint, records.get(i), inserted.get(i));
+            written += outcome.bytesWritten();
+            results.add(
+                    outcome.conflict() == null
+                            ? SaveResult.saved(checkpoint)
+                            : SaveResult.conflicting(checkpoint, outcome.conflict()));
+        }
+        if (context != null && written > 0) {
+            context.bytesWritten(written);
+        }
+        return List.copyOf(results);
+    }
+
+    private static void requireSavable(String agentId, AgentCheckpoint checkpoint) {
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
+    }
+
+    /** The record of {@code checkpoint} in the stored form, its long history moved into segments (written now). */
+    private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint) {
         AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
         byte[] document = codec.encode(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
-        var record = new StoredCheckpoint(
+        return new StoredCheckpoint(
                 agentId,
                 checkpoint.checkpointId(),
                 checkpoint.version(),
@@ -255,31 +322,43 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                 checkpoint.isTombstone(),
                 attributes.metadata(checkpoint),
                 document);
-        for (int attempt = 1; attempt <= MAX_INSERT_ATTEMPTS; attempt++) {
-            InsertResult result = backend.insert(record);
+    }
+
+    /**
+     * What a save of {@code record} came to, given the backend's answer to its first insert: stored, an idempotent
+     * retry (the same content is stored), or a conflict. When the clashing records were deleted in between, the insert
+     * is tried again.
+     */
+    private Outcome settle(AgentCheckpoint checkpoint, StoredCheckpoint record, InsertResult first) {
+        String agentId = record.agentId();
+        InsertResult result = first;
+        for (int attempt = 1; ; attempt++) {
             if (result.inserted()) {
-                if (context != null) {
-                    context.bytesWritten(document.length);
-                }
-                return null;
+                return new Outcome(record.size(), null);
             }
             if (!result.existing().isEmpty()) {
                 for (AgentCheckpoint existing : assemble(agentId, decodeStrictly(agentId, result.existing()))) {
                     if (!CheckpointContent.same(checkpoint, existing)) {
-                        throw CheckpointConflictException.of(agentId, checkpoint, existing);
+                        return new Outcome(0, CheckpointConflictException.of(agentId, checkpoint, existing));
                     }
                 }
-                return null;
+                return new Outcome(0, null);
+            }
+            if (attempt == MAX_INSERT_ATTEMPTS) {
+                throw new PersistenceException("Saving checkpoint '" + checkpoint.checkpointId() + "' of agent '"
+                        + agentId + "' kept colliding with records that were deleted concurrently ("
+                        + MAX_INSERT_ATTEMPTS + " attempts), at "
+                        + backend.location(agentId, checkpoint.checkpointId()));
             }
             // the clashing records were deleted in between: try again, after a short random pause once
             // several writers race for the freed version
             pauseBeforeRetry(attempt);
+            result = backend.insert(record);
         }
-        throw new PersistenceException("Saving checkpoint '" + checkpoint.checkpointId() + "' of agent '" + agentId
-                + "' kept colliding with records that were deleted concurrently (" + MAX_INSERT_ATTEMPTS
-                + " attempts), at "
-                + backend.location(agentId, checkpoint.checkpointId()));
     }
+
+    /** What one save came to: the bytes it stored (0 when it stored nothing), and its conflict or {@code null}. */
+    private record Outcome(long bytesWritten, CheckpointConflictException conflict) {}
 
     private static void pauseBeforeRetry(int attempt) {
         if (attempt > 1) {

@@ -101,6 +101,40 @@ class StorageObservationTest {
     }
 
     @Test
+    void aBatchSaveIsOneObservationRecordingTheBytesItStored() {
+        try (var shell = observedShell()) {
+            shell.saveCheckpoint("a", checkpoint("a", 0, 5));
+            var results = shell.saveCheckpoints(List.of(
+                    checkpoint("a", 0, 5), // an idempotent retry stores nothing
+                    checkpoint("a", 1, 40),
+                    checkpoint("b", 0, 3),
+                    checkpoint("b", 0, 4))); // another checkpoint at b's version 0: a conflict, stores nothing
+
+            assertThat(results).extracting(result -> result.saved()).containsExactly(true, true, true, false);
+            assertThat(timerCount(
+                            StorageMetricNames.CHECKPOINT_SAVE,
+                            "provider",
+                            "map",
+                            "operation",
+                            "save_batch",
+                            "outcome",
+                            "success"))
+                    .isEqualTo(1);
+            long stored = 0;
+            for (String agent : List.of("a", "b")) {
+                stored += shell.storedForm().orElseThrow().documents(agent, CheckpointFilter.ALL).stream()
+                        .mapToLong(StoredDocument::size)
+                        .sum();
+            }
+            var size = meters.get(StorageMetricNames.CHECKPOINT_SIZE)
+                    .tag("provider", "map")
+                    .summary();
+            assertThat(size.count()).as("one single save, one batch").isEqualTo(2);
+            assertThat((long) size.totalAmount()).isEqualTo(stored);
+        }
+    }
+
+    @Test
     void theSizeIsWhatTheBackendStoredWithoutEncodingAgain() {
         try (var shell = observedShell()) {
             shell.saveCheckpoint("a", checkpoint("a", 0, 5));

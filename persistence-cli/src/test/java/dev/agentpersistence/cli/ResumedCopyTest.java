@@ -81,6 +81,35 @@ class ResumedCopyTest {
     }
 
     @Test
+    void aConflictInAPageFailsTheCopyAfterTheOtherCheckpointsOfThatPageAreSaved() {
+        Path source = directory.resolve("pages.db");
+        Path target = directory.resolve("conflicting.db");
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + source.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
+            for (int version = 0; version < PER_AGENT; version++) {
+                provider.saveCheckpoint("a", checkpoint("a", version));
+            }
+        }
+        var intruder = checkpoint("a", 150).toBuilder().checkpointId("intruder").build();
+        try (var provider = StorageUri.parse("jdbc:sqlite:" + target.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
+            provider.saveCheckpoint("a", intruder);
+        }
+        var run = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target);
+        assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCode.CONFLICT);
+        try (var copy = StorageUri.parse("jdbc:sqlite:" + target.toAbsolutePath(), ProviderConfig.empty())
+                .open()) {
+            var expected = new ArrayList<AgentCheckpoint>();
+            for (int version = 50; version < PER_AGENT; version++) {
+                expected.add(version == 150 ? intruder : checkpoint("a", version));
+            }
+            // pages of 200, newest first: 250 to 449 are saved, then the rest of the page of 50 to 249 that holds
+            // the conflict; the page of 0 to 49 is not copied
+            assertThat(copy.getCheckpoints("a")).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
     void aTargetThatDiffersIsNotVerified() {
         Path source = directory.resolve("s.db");
         Path target = directory.resolve("t.db");

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.SaveResult;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.io.PrintWriter;
@@ -21,7 +22,10 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -151,6 +155,53 @@ class SaveStatementsTest {
                         .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
             });
         }
+    }
+
+    @Test
+    void aBatchSaveIsOneTransactionPer200CheckpointsOnEveryDatabase() throws Exception {
+        try (TestDatabase postgres = TestDatabase.postgres();
+                TestDatabase mariaDb = TestDatabase.mariaDb();
+                TestDatabase sqlite = TestDatabase.sqlite(dir);
+                TestDatabase h2 = TestDatabase.h2(dir)) {
+            for (TestDatabase database : List.of(postgres, mariaDb, sqlite, h2)) {
+                assertBatchedWithRowsOfSingleSaves(database);
+            }
+        }
+    }
+
+    /**
+     * 450 checkpoints with metadata and an expiry are 3 transactions of batches, with the rows single saves write; a
+     * batch with a conflict in it stores every other checkpoint and no row of the refused one.
+     */
+    private static void assertBatchedWithRowsOfSingleSaves(TestDatabase database) throws Exception {
+        var settings = StorageSettings.custom().ttl(Duration.ofHours(1)).build();
+        withCountedProvider(database.url(), database.config(), settings, (provider, counted) -> {
+            provider.checkHealth();
+            var batch = new ArrayList<AgentCheckpoint>();
+            for (int version = 0; version < 450; version++) {
+                batch.add(checkpoint(version, Map.of("phase", "p" + version, "team", "blue")));
+            }
+            counted.reset();
+            assertThat(provider.saveCheckpoints(batch)).allMatch(SaveResult::saved);
+            assertThat(counted.commits).as("commits on %s", database.url()).hasValue(3);
+            assertThat(metadataRows(database, "cp-449"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "p449", "team", "blue"));
+            assertThat(expiryRows(database, "cp-0")).isEqualTo(1);
+            assertThat(expiryRows(database, "cp-449")).isEqualTo(1);
+            assertThat(provider.getCheckpoints("a")).containsExactlyElementsOf(batch);
+
+            var intruder = checkpoint(500, Map.of("phase", "intruder")).toBuilder()
+                    .checkpointId("cp-intruder")
+                    .version(449)
+                    .build();
+            var results = provider.saveCheckpoints(List.of(
+                    checkpoint(450, Map.of("phase", "p450")), intruder, checkpoint(451, Map.of("phase", "p451"))));
+            assertThat(results).extracting(SaveResult::saved).containsExactly(true, false, true);
+            assertThat(metadataRows(database, "cp-intruder")).isEmpty();
+            assertThat(expiryRows(database, "cp-intruder")).isZero();
+            assertThat(metadataRows(database, "cp-451")).containsExactlyEntriesOf(Map.of("phase", "p451"));
+            assertThat(provider.getCheckpoints("a")).hasSize(452);
+        });
     }
 
     /** What a test does with a provider whose statements and commits {@code counted} counts. */

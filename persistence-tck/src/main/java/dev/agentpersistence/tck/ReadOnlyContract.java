@@ -59,6 +59,7 @@ abstract class ReadOnlyContract extends Contract {
 
         refused(() -> reader.saveCheckpoint(agent, Checkpoints.simple(agent, 3)));
         refused(() -> reader.saveCheckpoint(agent("fresh"), Checkpoints.simple(agent("fresh"), 0)));
+        refused(() -> reader.saveCheckpoints(List.of(Checkpoints.simple(agent, 3))));
         refused(() -> reader.deleteCheckpoints(agent));
         refused(() -> reader.deleteCheckpointsBefore(agent, 2));
         refused(reader::deleteExpired);

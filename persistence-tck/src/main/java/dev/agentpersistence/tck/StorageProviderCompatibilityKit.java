@@ -221,6 +221,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Batch saves: many checkpoints at once, each with the guarantees of a single save")
+    class BatchSaves extends BatchSaveContract {
+        BatchSaves() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Concurrency: racing saves have one winner and lose nothing")
     class Concurrency extends ConcurrencyContract {
         Concurrency() {

@@ -389,6 +389,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("Filters", StorageProviderCompatibilityKit.Filters.class),
             Map.entry("Limit", StorageProviderCompatibilityKit.Limit.class),
             Map.entry("Lookup", StorageProviderCompatibilityKit.Lookup.class),
+            Map.entry("BatchSaves", StorageProviderCompatibilityKit.BatchSaves.class),
             Map.entry("Isolation", StorageProviderCompatibilityKit.Isolation.class),
             Map.entry("Identifiers", StorageProviderCompatibilityKit.Identifiers.class),
             Map.entry("Surrogates", StorageProviderCompatibilityKit.Surrogates.class),

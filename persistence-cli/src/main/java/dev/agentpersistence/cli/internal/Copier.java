@@ -1,6 +1,7 @@
 package dev.agentpersistence.cli.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.SaveResult;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.cli.ExitCode;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ import java.util.function.Consumer;
  * <p>Resumable without any state of its own: for each page of the source the target's checkpoints of those versions are
  * read first, and only the missing ones are saved. A second run after an interruption therefore saves only what the
  * first did not, and never writes a checkpoint twice (saving is idempotent anyway; a different checkpoint under the
- * same version is a conflict).
+ * same version is a conflict). The missing checkpoints of a page are saved with one batch save
+ * ({@code saveCheckpoints}).
  */
 public final class Copier {
     /** The outcome of a copy. */
@@ -142,14 +144,20 @@ public final class Copier {
                                 .limit(page.size())
                                 .build())
                 .forEach(checkpoint -> present.put(checkpoint.version(), checkpoint.checkpointId()));
+        var missing = new ArrayList<AgentCheckpoint>(page.size());
         for (AgentCheckpoint checkpoint : page) {
             counts[0].incrementAndGet();
             if (checkpoint.checkpointId().equals(present.get(checkpoint.version()))) {
                 counts[2].incrementAndGet();
             } else {
-                to.provider().saveCheckpoint(agentId, checkpoint);
-                counts[1].incrementAndGet();
+                missing.add(checkpoint);
             }
+        }
+        for (SaveResult result : to.provider().saveCheckpoints(missing)) {
+            if (result.conflict().isPresent()) {
+                throw result.conflict().get();
+            }
+            counts[1].incrementAndGet();
         }
         progress.advance(page.size());
     }

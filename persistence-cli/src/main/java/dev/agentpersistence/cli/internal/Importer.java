@@ -3,6 +3,7 @@ package dev.agentpersistence.cli.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.SaveResult;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.cli.ExitCode;
 import dev.agentpersistence.codec.CheckpointLocation;
@@ -10,15 +11,17 @@ import dev.agentpersistence.codec.CodecSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a file in the {@link ExportFormat} line by line and saves each checkpoint into a store. Saving is idempotent (a
- * checkpoint already there with the same content is left alone), so an interrupted import is completed by running it
- * again. The end line is checked: a file that ends early or whose checkpoint lines were altered is reported after the
- * checkpoints before it are saved.
+ * Reads a file in the {@link ExportFormat} line by line and saves its checkpoints into a store, a page at a time with
+ * one batch save ({@code saveCheckpoints}). Saving is idempotent (a checkpoint already there with the same content is
+ * left alone), so an interrupted import is completed by running it again. The end line is checked: a file that ends
+ * early or whose checkpoint lines were altered is reported after the checkpoints before it are saved.
  */
 public final class Importer {
     /**
@@ -34,6 +37,11 @@ public final class Importer {
             return checkpoints - alreadyThere;
         }
     }
+
+    /** Checkpoints saved by one batch save. */
+    private static final int PAGE = 200;
+    /** Characters of checkpoint lines held before they are saved, whatever their number. */
+    private static final long PAGE_CHARS = 8L << 20;
 
     /** Room for a checkpoint line's envelope besides the checkpoint. */
     private static final long ENVELOPE = 64 * 1024;
@@ -51,7 +59,7 @@ public final class Importer {
         Objects.requireNonNull(in, "in");
         Objects.requireNonNull(store, "store");
         var lines = new BoundedLines(in, CodecSettings.MAX_CHECKPOINT_SIZE.read(store.config()) + ENVELOPE, source);
-        long alreadyThere = 0;
+        var pending = new Pending(store, progress);
         var digest = new Digest();
         Set<String> agents = new HashSet<>();
         long count = 0;
@@ -84,16 +92,10 @@ public final class Importer {
                                                 .path("checkpointId")
                                                 .asText("?"),
                                         source + " line " + lineNumber));
-                        if (store.provider()
-                                .getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId())
-                                .isPresent()) {
-                            alreadyThere++;
-                        }
-                        store.provider().saveCheckpoint(checkpoint.agentId(), checkpoint);
+                        pending.add(checkpoint, line.length());
                         digest.addLine(line);
                         agents.add(checkpoint.agentId());
                         count++;
-                        progress.advance(1);
                     }
                     case "end" -> end = json;
                     default ->
@@ -101,15 +103,68 @@ public final class Importer {
                                 + ExportFormat.type(json) + "'");
                 }
             }
+            pending.save();
         } catch (IOException e) {
+            pending.save();
             throw new UncheckedIOException(e);
+        } catch (CliException e) {
+            pending.save();
+            throw e;
         }
         progress.finish();
         if (lineNumber == 0) {
             throw CliException.usage(source + " is empty: no export header");
         }
         checkEnd(end, count, digest, source);
-        return new Summary(count, agents.size(), alreadyThere);
+        return new Summary(count, agents.size(), pending.alreadyThere);
+    }
+
+    /**
+     * The checkpoints read but not yet saved: saved with one batch save once {@value #PAGE} of them or
+     * {@value #PAGE_CHARS} characters of their lines are held, so memory stays bounded by one page.
+     */
+    private static final class Pending {
+        private final Store store;
+        private final Progress progress;
+        private final List<AgentCheckpoint> checkpoints = new ArrayList<>();
+        private long chars;
+        private long alreadyThere;
+
+        Pending(Store store, Progress progress) {
+            this.store = store;
+            this.progress = progress;
+        }
+
+        void add(AgentCheckpoint checkpoint, int lineLength) {
+            checkpoints.add(checkpoint);
+            chars += lineLength;
+            if (checkpoints.size() >= PAGE || chars >= PAGE_CHARS) {
+                save();
+            }
+        }
+
+        /** Saves what is held; the first conflict is thrown once the page is saved. */
+        void save() {
+            if (checkpoints.isEmpty()) {
+                return;
+            }
+            for (AgentCheckpoint checkpoint : checkpoints) {
+                if (store.provider()
+                        .getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId())
+                        .isPresent()) {
+                    alreadyThere++;
+                }
+            }
+            List<SaveResult> results = store.provider().saveCheckpoints(List.copyOf(checkpoints));
+            progress.advance(checkpoints.size());
+            checkpoints.clear();
+            chars = 0;
+            for (SaveResult result : results) {
+                if (result.conflict().isPresent()) {
+                    throw result.conflict().get();
+                }
+            }
+        }
     }
 
     private static JsonNode parse(String line, String source, long lineNumber) {

@@ -23,11 +23,14 @@ import java.util.OptionalLong;
  */
 public final class JdbcStorageBackend implements StorageBackend {
     private static final int EXPIRY_BATCH = 500;
+    /** Records written per transaction by {@link #insertAll}. */
+    private static final int INSERT_BATCH = 200;
     /** Room left in a statement for its SQL text, ids and other columns besides the document. */
     private static final long STATEMENT_MARGIN = 64 * 1024;
 
     private final JdbcDatabase database;
     private final CheckpointStatements statements;
+    private final CheckpointBatch batch;
     private final JdbcSegmentStore segments;
     /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
     private volatile Location location;
@@ -35,6 +38,7 @@ public final class JdbcStorageBackend implements StorageBackend {
     public JdbcStorageBackend(JdbcDatabase database, Clock clock) {
         this.database = database;
         this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
+        this.batch = new CheckpointBatch(database.tables());
         this.segments = new JdbcSegmentStore(database, clock);
     }
 
@@ -77,6 +81,43 @@ public final class JdbcStorageBackend implements StorageBackend {
                 "saveCheckpoint",
                 connection ->
                         statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
+    }
+
+    /**
+     * {@value #INSERT_BATCH} records per transaction, written with JDBC batches. A transaction that meets a duplicate
+     * key (a clash with a stored record, or between two records of the list) is rolled back and its records inserted
+     * one by one, so that each clash is answered on its own and the other records are stored; so are records too large
+     * for the server's statement limit, which then fail as in {@link #insert}.
+     */
+    @Override
+    public List<InsertResult> insertAll(List<StoredCheckpoint> records) {
+        var results = new ArrayList<InsertResult>(records.size());
+        for (int start = 0; start < records.size(); start += INSERT_BATCH) {
+            List<StoredCheckpoint> chunk = records.subList(start, Math.min(records.size(), start + INSERT_BATCH));
+            if (insertedTogether(chunk)) {
+                chunk.forEach(record -> results.add(InsertResult.stored()));
+            } else {
+                chunk.forEach(record -> results.add(insert(record)));
+            }
+        }
+        return results;
+    }
+
+    /** Whether every record of {@code chunk} is now stored by one transaction; {@code false}: none of them was. */
+    private boolean insertedTogether(List<StoredCheckpoint> chunk) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isPresent()) {
+            for (StoredCheckpoint record : chunk) {
+                if (database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
+                    return false;
+                }
+            }
+        }
+        try {
+            return database.insert("saveCheckpoints", false, connection -> batch.insert(connection, chunk));
+        } catch (StatementTooLargeException e) {
+            return false;
+        }
     }
 
     private boolean insert(StoredCheckpoint record, SaveForm form) {
