@@ -115,6 +115,14 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
+     * How the backend sums up all its agents in one pass (count, bytes and newest record of each), when it has a
+     * cheaper way than a list and a latest query per agent. Default none: the shell then asks per agent.
+     */
+    default Optional<AgentSummaryScan> agentSummaries() {
+        return Optional.empty();
+    }
+
+    /**
      * A cheap round trip to the store (a ping, a {@code SELECT 1}, a bucket check).
      *
      * @throws dev.agentpersistence.StorageUnavailableException when the store cannot be reached

@@ -29,6 +29,13 @@ public interface StoredForm {
      */
     List<StoredDocument> documents(String agentId, CheckpointFilter filter);
 
+    /**
+     * Every agent of the store with its checkpoint count, stored bytes and latest checkpoint, sorted by agent id: what
+     * {@link #documents} and the provider's {@code getLatestCheckpoint} give for each agent of {@code listAgents()},
+     * read in one pass where the backend offers one ({@link StorageBackend#agentSummaries()}).
+     */
+    List<AgentSummary> agentSummaries();
+
     /** Where a record is or would be stored (a path, a table row, a key), for messages; never a secret. */
     String location(String agentId, String checkpointId);
 

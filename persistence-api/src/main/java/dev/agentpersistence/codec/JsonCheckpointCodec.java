@@ -3,9 +3,7 @@ package dev.agentpersistence.codec;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.CorruptCheckpointException;
@@ -52,25 +50,15 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     /** The oldest format an instance can write (every instance reads every format up to {@link #FORMAT_VERSION}). */
     public static final int OLDEST_WRITABLE_FORMAT = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(JsonLimits.readConstraints())
-                    .streamWriteConstraints(JsonLimits.writeConstraints())
-                    .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .setNodeFactory(new ExactNumberNodes());
-    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(MAPPER, FORMAT_VERSION);
-    private static final JsonCheckpointCodec FORMAT_1 = new JsonCheckpointCodec(MAPPER, 1);
+    private static final JsonCheckpointCodec INSTANCE = new JsonCheckpointCodec(FORMAT_VERSION);
+    private static final JsonCheckpointCodec FORMAT_1 = new JsonCheckpointCodec(1);
 
-    private final ObjectMapper mapper;
-    private final JsonFactory factory;
+    private final JsonFactory factory = JsonTrees.FACTORY;
     private final int writeFormat;
-    private final StreamingCheckpointReader fastPath;
+    private final StreamingCheckpointReader fastPath = new StreamingCheckpointReader();
 
-    private JsonCheckpointCodec(ObjectMapper mapper, int writeFormat) {
-        this.mapper = mapper;
-        this.factory = mapper.getFactory();
+    private JsonCheckpointCodec(int writeFormat) {
         this.writeFormat = writeFormat;
-        this.fastPath = new StreamingCheckpointReader(mapper);
     }
 
     /** The shared, stateless instance writing format {@value #FORMAT_VERSION}. */
@@ -127,7 +115,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             writeOptional(g, "nodeId", checkpoint.nodeId());
             if (checkpoint.lastInput() != null) {
                 g.writeFieldName("lastInput");
-                mapper.writeTree(g, checkpoint.lastInput());
+                JsonTrees.mapper().writeTree(g, checkpoint.lastInput());
             }
             writeOptional(g, "lastInputType", checkpoint.lastInputType());
             writeOptional(g, "parentCheckpointId", checkpoint.parentCheckpointId());
@@ -135,7 +123,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeObjectFieldStart("state");
             for (var entry : checkpoint.state().entrySet()) {
                 g.writeFieldName(entry.getKey());
-                mapper.writeTree(g, entry.getValue());
+                JsonTrees.mapper().writeTree(g, entry.getValue());
             }
             g.writeEndObject();
             g.writeArrayFieldStart("messageHistory");
@@ -200,7 +188,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeStringField("id", call.id());
             g.writeStringField("toolName", call.toolName());
             g.writeFieldName("arguments");
-            MAPPER.writeTree(g, call.arguments());
+            JsonTrees.mapper().writeTree(g, call.arguments());
             g.writeEndObject();
         }
         if (!message.metadata().isEmpty()) {
@@ -235,7 +223,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     AgentCheckpoint readTree(byte[] document, CheckpointLocation where) {
         JsonNode root;
         try {
-            root = mapper.readTree(document);
+            root = JsonTrees.mapper().readTree(document);
         } catch (JsonProcessingException e) {
             throw corrupt(where, "not valid JSON (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {

@@ -3,7 +3,6 @@ package dev.agentpersistence.codec;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.ToolCall;
@@ -29,15 +28,11 @@ import java.util.Set;
  * one place.
  */
 final class StreamingCheckpointReader {
-    private final ObjectMapper mapper;
-
-    StreamingCheckpointReader(ObjectMapper mapper) {
-        this.mapper = mapper;
-    }
+    StreamingCheckpointReader() {}
 
     /** The checkpoint in {@code document}, or empty when the tree path has to read it. */
     Optional<AgentCheckpoint> read(byte[] document) {
-        try (JsonParser p = mapper.getFactory().createParser(document)) {
+        try (JsonParser p = JsonTrees.FACTORY.createParser(document)) {
             return Optional.of(checkpoint(p));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
@@ -72,7 +67,7 @@ final class StreamingCheckpointReader {
                 case "version" -> version = integer(p, token);
                 case "createdAt" -> createdAt = Instant.parse(text(p, token));
                 case "nodeId" -> nodeId = text(p, token);
-                case "lastInput" -> lastInput = mapper.readTree(p);
+                case "lastInput" -> lastInput = JsonTrees.mapper().readTree(p);
                 case "lastInputType" -> lastInputType = text(p, token);
                 case "parentCheckpointId" -> parentCheckpointId = text(p, token);
                 case "metadata" -> metadata = strings(p, token);
@@ -138,7 +133,7 @@ final class StreamingCheckpointReader {
                     yield 4;
                 }
                 case "parts" -> {
-                    parts = mapper.readTree(p);
+                    parts = JsonTrees.mapper().readTree(p);
                     yield 8;
                 }
                 case "toolCall" -> {
@@ -160,7 +155,7 @@ final class StreamingCheckpointReader {
 
     private ToolCall toolCall(JsonParser p, JsonToken token) throws IOException {
         expect(token == JsonToken.START_OBJECT);
-        JsonNode node = mapper.readTree(p);
+        JsonNode node = JsonTrees.mapper().readTree(p);
         JsonNode id = node.get("id");
         JsonNode name = node.get("toolName");
         expect(id != null && id.isTextual() && name != null && name.isTextual());
@@ -184,7 +179,7 @@ final class StreamingCheckpointReader {
         String key;
         while ((key = p.nextFieldName()) != null) {
             p.nextToken();
-            map.put(key, mapper.readTree(p));
+            map.put(key, JsonTrees.mapper().readTree(p));
         }
         return map;
     }

@@ -8,6 +8,7 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.SaveResult;
+import dev.agentpersistence.backend.AgentSummary;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.CandidateScan;
@@ -37,6 +38,7 @@ import dev.agentpersistence.observation.AgentObservationContext;
 import dev.agentpersistence.observation.StorageOperation;
 import dev.agentpersistence.observation.internal.Observer;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.storage.internal.AgentSummaries;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
 import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
@@ -120,6 +122,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final StoredForm storedForm = new ShellStoredForm();
     private final Optional<Expiry> expiry;
     private final Optional<CandidateScan> candidateScan;
+    private final AgentSummaries summaries;
 
     protected StorageShell(
             StorageBackend backend,
@@ -151,6 +154,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
         this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
+        this.summaries = new AgentSummaries(
+                backend,
+                (agentId, document) ->
+                        decode(agentId, List.of(document)).stream().findFirst(),
+                agentId -> latestCheckpoint(agentId, CheckpointFilter.ALL));
         this.lastRead = DecodedDocuments.learning(LAST_READ_AGENTS);
         Optional<HistorySegmentStore> area = backend.segments();
         this.hasSegments = area.isPresent();
@@ -667,6 +675,12 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                     .limit(filter == null ? null : filter.limit())
                     .build();
             return backend.list(agentId, versions);
+        }
+
+        @Override
+        public List<AgentSummary> agentSummaries() {
+            requireOpen();
+            return summaries.all();
         }
 
         @Override

@@ -333,6 +333,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Agent summaries: one pass over the store says what the per-agent calls say")
+    class AgentSummaries extends AgentSummaryContract {
+        AgentSummaries() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Leases: one live owner per resource, takeover after expiry with a larger fencing token")
     class Leases extends LeaseContract {
         Leases() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.AgentNamespace;
+import dev.agentpersistence.backend.AgentSummary;
 import dev.agentpersistence.cli.CliException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,21 +25,19 @@ public final class Reports {
      */
     public static ArrayNode agents(Store store) {
         ArrayNode json = Json.array();
-        for (String agentId : store.agents()) {
-            Store.Footprint footprint = store.footprint(agentId);
-            AgentCheckpoint latest = store.latest(agentId).orElse(null);
+        for (AgentSummary summary : store.agentSummaries()) {
             ObjectNode agent = json.addObject();
-            agent.put("agentId", agentId);
-            agent.put("kind", kind(agentId));
-            agent.put("checkpoints", footprint.checkpoints());
-            if (footprint.bytes() >= 0) {
-                agent.put("bytes", footprint.bytes());
+            agent.put("agentId", summary.agentId());
+            agent.put("kind", kind(summary.agentId()));
+            agent.put("checkpoints", summary.checkpoints());
+            if (summary.bytes() >= 0) {
+                agent.put("bytes", summary.bytes());
             }
-            if (latest != null) {
+            summary.latest().ifPresent(latest -> {
                 agent.put("latestVersion", latest.version());
                 agent.put("latestNodeId", latest.nodeId());
                 agent.put("latestCreatedAt", latest.createdAt().toString());
-            }
+            });
         }
         return json;
     }

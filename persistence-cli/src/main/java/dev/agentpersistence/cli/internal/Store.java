@@ -3,12 +3,14 @@ package dev.agentpersistence.cli.internal;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.AgentSummary;
 import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.cli.CliException;
 import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,6 +165,33 @@ public final class Store implements AutoCloseable {
             return true;
         });
         return new Footprint(totals[0], -1);
+    }
+
+    /**
+     * Every agent with its checkpoint count, stored bytes ({@code -1}: not known) and latest checkpoint, sorted: in one
+     * pass through the stored form when the provider shows one, per agent otherwise.
+     */
+    public List<AgentSummary> agentSummaries() {
+        Optional<StoredForm> form = provider.storedForm();
+        if (form.isPresent()) {
+            return form.get().agentSummaries();
+        }
+        var summaries = new ArrayList<AgentSummary>();
+        for (String agentId : agents()) {
+            Footprint footprint = footprint(agentId);
+            summaries.add(new AgentSummary(
+                    agentId,
+                    footprint.checkpoints(),
+                    footprint.bytes(),
+                    latest(agentId)
+                            .map(latest -> new AgentSummary.Latest(
+                                    latest.version(),
+                                    latest.checkpointId(),
+                                    latest.nodeId(),
+                                    latest.createdAt(),
+                                    latest.isTombstone()))));
+        }
+        return summaries;
     }
 
     /** The agent's newest checkpoint. */

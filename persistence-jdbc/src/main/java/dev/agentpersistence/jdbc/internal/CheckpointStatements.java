@@ -1,6 +1,7 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.StoredAgentSummary;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import java.sql.Connection;
@@ -208,6 +209,25 @@ public final class CheckpointStatements {
                 .bind("agentId", agentId)
                 .bind("checkpointId", checkpointId)
                 .execute();
+    }
+
+    /**
+     * Every agent with its row count, the sum of its payload sizes and its row with the highest version, in no
+     * particular order: one grouped pass over the table joined back to each agent's newest row through the unique
+     * {@code (agent_id, version)} index.
+     */
+    public List<StoredAgentSummary> summaries(Handle handle) {
+        String table = tables.checkpoints();
+        return handle.createQuery("SELECT c.agent_id, c.checkpoint_id, c.version, c.payload, s.records, s.bytes FROM "
+                        + table + " c JOIN (SELECT agent_id, COUNT(*) AS records, SUM(OCTET_LENGTH(payload)) AS bytes,"
+                        + " MAX(version) AS newest FROM " + table + " GROUP BY agent_id) s"
+                        + " ON c.agent_id = s.agent_id AND c.version = s.newest")
+                .map((rows, context) -> {
+                    String agentId = rows.getString(1);
+                    var newest = new StoredDocument(agentId, rows.getString(2), rows.getLong(3), rows.getBytes(4));
+                    return new StoredAgentSummary(agentId, rows.getLong(5), rows.getLong(6), newest);
+                })
+                .list();
     }
 
     /** Every agent id with at least one row, in no particular order. */

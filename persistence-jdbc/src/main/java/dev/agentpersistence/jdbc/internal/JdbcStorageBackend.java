@@ -2,6 +2,7 @@ package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CheckpointTooLargeException;
+import dev.agentpersistence.backend.AgentSummaryScan;
 import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -161,6 +162,12 @@ public final class JdbcStorageBackend implements StorageBackend {
         var agents = new ArrayList<>(database.read("listAgents", statements::agentIds));
         agents.sort(null);
         return List.copyOf(agents);
+    }
+
+    /** One grouped query over the checkpoint table ({@link CheckpointStatements#summaries}). */
+    @Override
+    public Optional<AgentSummaryScan> agentSummaries() {
+        return Optional.of(() -> database.read("agentSummaries", statements::summaries));
     }
 
     /**
