@@ -21,14 +21,10 @@ final class CheckpointBatch {
 
     CheckpointBatch(Tables tables) {
         Objects.requireNonNull(tables, "tables");
-        this.checkpointSql = "INSERT INTO " + tables.checkpoints()
-                + " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-        this.deleteExpirySql = "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
-        this.expirySql =
-                "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
-        this.metadataSql = "INSERT INTO " + tables.metadata()
-                + " (agent_id, checkpoint_id, meta_key, meta_value) VALUES (?, ?, ?, ?)";
+        this.checkpointSql = CheckpointInsert.checkpointText(tables);
+        this.deleteExpirySql = CheckpointInsert.deleteExpiryText(tables);
+        this.expirySql = CheckpointInsert.expiryText(tables);
+        this.metadataSql = CheckpointInsert.metadataText(tables, 1);
     }
 
     /**
@@ -39,14 +35,7 @@ final class CheckpointBatch {
         try {
             try (PreparedStatement statement = connection.prepareStatement(checkpointSql)) {
                 for (StoredCheckpoint record : records) {
-                    statement.setString(1, record.agentId());
-                    statement.setString(2, record.checkpointId());
-                    statement.setLong(3, record.version());
-                    statement.setLong(4, record.createdAt().getEpochSecond());
-                    statement.setInt(5, record.createdAt().getNano());
-                    statement.setBytes(6, FilterSql.utf8(record.nodeId()));
-                    statement.setInt(7, record.tombstone() ? 1 : 0);
-                    statement.setBytes(8, record.document());
+                    CheckpointInsert.bindCheckpoint(statement, record);
                     statement.addBatch();
                 }
                 statement.executeBatch();

@@ -34,11 +34,9 @@ final class CheckpointInsert {
     CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
         this.prepared = Objects.requireNonNull(prepared, "prepared");
-        this.checkpointSql =
-                "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-        this.deleteExpirySql = "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
-        this.expirySql =
-                "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
+        this.checkpointSql = checkpointText(tables);
+        this.deleteExpirySql = deleteExpiryText(tables);
+        this.expirySql = expiryText(tables);
         for (int n = 1; n <= KEPT_TEXTS; n++) {
             metadataSql[n] = metadataText(n);
             chainedSql[n] = chainedText(n);
@@ -118,7 +116,7 @@ final class CheckpointInsert {
     }
 
     /** Binds the checkpoint row's columns; returns the next parameter index. */
-    private static int bindCheckpoint(PreparedStatement statement, StoredCheckpoint record) throws SQLException {
+    static int bindCheckpoint(PreparedStatement statement, StoredCheckpoint record) throws SQLException {
         statement.setString(1, record.agentId());
         statement.setString(2, record.checkpointId());
         statement.setLong(3, record.version());
@@ -167,7 +165,27 @@ final class CheckpointInsert {
         return i;
     }
 
+    /** The insert of one checkpoint row. */
+    static String checkpointText(Tables tables) {
+        return "INSERT INTO " + tables.checkpoints() + CHECKPOINT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    /** The insert of one expiry row. */
+    static String expiryText(Tables tables) {
+        return "INSERT INTO " + tables.checkpointExpiry() + " (agent_id, checkpoint_id, expires_at) VALUES (?, ?, ?)";
+    }
+
+    /** The deletion of a checkpoint's expiry row. */
+    static String deleteExpiryText(Tables tables) {
+        return "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ? AND checkpoint_id = ?";
+    }
+
     private String metadataText(int entries) {
+        return metadataText(tables, entries);
+    }
+
+    /** The insert of {@code entries} metadata rows. */
+    static String metadataText(Tables tables, int entries) {
         var sql = new StringBuilder("INSERT INTO ")
                 .append(tables.metadata())
                 .append(METADATA_COLUMNS)
