@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -65,7 +66,11 @@ public final class PersistenceStorageProviders {
             return load(explicit.get(), config, classLoader);
         }
         var factories = available(classLoader);
-        UnknownSettingKeys.report(config, factories, classLoader);
+        UnknownSettingKeys.report(
+                config,
+                factories,
+                factories.size() == 1 ? Optional.of(factories.get(0)) : Optional.empty(),
+                classLoader);
         if (factories.isEmpty()) {
             notice.noProviderFound();
             return new NoPersistenceStorageProvider();
@@ -92,11 +97,10 @@ public final class PersistenceStorageProviders {
             return new NoPersistenceStorageProvider();
         }
         var factories = available(classLoader);
-        UnknownSettingKeys.report(config, factories, classLoader);
-        for (var factory : factories) {
-            if (factory.name().equalsIgnoreCase(name.trim())) {
-                return create(factory, config);
-            }
+        Optional<PersistenceStorageProviderFactory> chosen = named(factories, name.trim());
+        UnknownSettingKeys.report(config, factories, chosen, classLoader);
+        if (chosen.isPresent()) {
+            return create(chosen.get(), config);
         }
         var nearest = NearestName.of(
                 name.trim(),
@@ -132,6 +136,16 @@ public final class PersistenceStorageProviders {
         }
         found.sort(Comparator.comparing(PersistenceStorageProviderFactory::name));
         return List.copyOf(found);
+    }
+
+    private static Optional<PersistenceStorageProviderFactory> named(
+            List<PersistenceStorageProviderFactory> factories, String name) {
+        for (var factory : factories) {
+            if (factory.name().equalsIgnoreCase(name)) {
+                return Optional.of(factory);
+            }
+        }
+        return Optional.empty();
     }
 
     private static PersistenceStorageProvider<CheckpointFilter> create(

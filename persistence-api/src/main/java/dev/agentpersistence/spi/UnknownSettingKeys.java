@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import org.slf4j.Logger;
@@ -19,7 +20,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The declared keys are {@value ProviderConfig#PROVIDER}, every discovered factory's
  * {@link PersistenceStorageProviderFactory#settings()}, and the settings of every {@link SettingDeclarations} found
- * through {@link ServiceLoader} (the ones every provider shares, retention's, the Spring Boot starter's).
+ * through {@link ServiceLoader} (the ones every provider shares, retention's, the Spring Boot starter's). When the
+ * factory to be used is already known and declares every given key, nothing else is listed: the other factories'
+ * declarations are read only when a key remains that the chosen one does not declare, and then the warnings are the
+ * same as if all had been read from the start.
  */
 final class UnknownSettingKeys {
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
@@ -29,40 +33,74 @@ final class UnknownSettingKeys {
 
     private UnknownSettingKeys() {}
 
-    /** Logs one WARN for each key of {@code config} that no known setting declares. */
+    /**
+     * Logs one WARN for each key of {@code config} that no known setting declares; {@code chosen} is the factory that
+     * will create the provider, when discovery already knows it.
+     */
     static void report(
-            ProviderConfig config, List<PersistenceStorageProviderFactory> factories, ClassLoader classLoader) {
-        for (String warning : warnings(config, factories, classLoader)) {
+            ProviderConfig config,
+            List<PersistenceStorageProviderFactory> factories,
+            Optional<PersistenceStorageProviderFactory> chosen,
+            ClassLoader classLoader) {
+        for (String warning : warnings(config, factories, chosen, classLoader)) {
             LOG.warn(warning);
         }
     }
 
-    /** The warnings {@link #report} logs. */
+    /** The warnings {@link #report} logs when no factory is chosen yet. */
     static List<String> warnings(
             ProviderConfig config, List<PersistenceStorageProviderFactory> factories, ClassLoader classLoader) {
+        return warnings(config, factories, Optional.empty(), classLoader);
+    }
+
+    /** The warnings {@link #report} logs. */
+    static List<String> warnings(
+            ProviderConfig config,
+            List<PersistenceStorageProviderFactory> factories,
+            Optional<PersistenceStorageProviderFactory> chosen,
+            ClassLoader classLoader) {
         var unknown = new ArrayList<String>();
-        Map<String, String> given = config.givenKeys();
-        if (given.isEmpty()) {
+        List<Map.Entry<String, String>> candidates = candidates(config);
+        if (candidates.isEmpty()) {
             return unknown;
         }
-        Map<String, String> known = known(factories, classLoader);
-        String prefix = ProviderConfig.normalize(SettingKeys.PREFIX);
-        String tests = ProviderConfig.normalize(TEST_ENDPOINTS);
-        given.forEach((normalized, original) -> {
-            if (!normalized.startsWith(prefix) || normalized.startsWith(tests) || known.containsKey(normalized)) {
-                return;
+        if (chosen.isPresent()) {
+            Map<String, String> declaredByChosen = known(List.of(chosen.get()), List.of());
+            if (candidates.stream().allMatch(key -> declaredByChosen.containsKey(key.getKey()))) {
+                return unknown;
+            }
+        }
+        Map<String, String> known = known(factories, declaredElsewhere(classLoader));
+        for (var candidate : candidates) {
+            String normalized = candidate.getKey();
+            String original = candidate.getValue();
+            if (known.containsKey(normalized)) {
+                continue;
             }
             String hint = NearestName.of(normalized, known.keySet())
                     .map(near -> "did you mean " + known.get(near) + "?")
                     .orElse("no known setting is close to it");
             unknown.add("Unknown setting '" + original + "' is ignored: " + hint);
-        });
+        }
         return unknown;
     }
 
-    /** Normalized key → declared key of every known setting. */
+    /** The given keys under {@code agent.persistence.} but not the tests' ones (normalized → as given), in order. */
+    private static List<Map.Entry<String, String>> candidates(ProviderConfig config) {
+        String prefix = ProviderConfig.normalize(SettingKeys.PREFIX);
+        String tests = ProviderConfig.normalize(TEST_ENDPOINTS);
+        var candidates = new ArrayList<Map.Entry<String, String>>();
+        config.givenKeys().forEach((normalized, original) -> {
+            if (normalized.startsWith(prefix) && !normalized.startsWith(tests)) {
+                candidates.add(Map.entry(normalized, original));
+            }
+        });
+        return candidates;
+    }
+
+    /** Normalized key → declared key of {@value ProviderConfig#PROVIDER}, the factories' and the other settings. */
     private static Map<String, String> known(
-            List<PersistenceStorageProviderFactory> factories, ClassLoader classLoader) {
+            List<PersistenceStorageProviderFactory> factories, List<Setting<?>> declaredElsewhere) {
         var keys = new LinkedHashMap<String, String>();
         keys.put(ProviderConfig.normalize(ProviderConfig.PROVIDER), ProviderConfig.PROVIDER);
         for (var factory : factories) {
@@ -72,7 +110,7 @@ final class UnknownSettingKeys {
                 LOG.debug("The settings of factory {} could not be listed: {}", factory.name(), e.toString());
             }
         }
-        for (Setting<?> setting : declaredElsewhere(classLoader)) {
+        for (Setting<?> setting : declaredElsewhere) {
             keys.put(ProviderConfig.normalize(setting.key()), setting.key());
         }
         return keys;

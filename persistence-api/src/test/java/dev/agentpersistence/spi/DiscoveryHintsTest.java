@@ -111,6 +111,46 @@ class DiscoveryHintsTest {
     }
 
     @Test
+    void whenTheChosenFactoryDeclaresEveryGivenKeyNoOtherDeclarationsAreRead() throws IOException {
+        try (var withProbe = loaderListing(TestFactories.Gamma.class, TestFactories.DeclarationsNotToBeRead.class)) {
+            var config = ProviderConfig.of(
+                    Map.of(ProviderConfig.PROVIDER, "gamma", "agent.persistence.gamma.url", "g://x", "other.key", "y"));
+
+            List<String> warnings = warningsOf(() -> PersistenceStorageProviders.load(config, withProbe));
+
+            assertThat(warnings).isEmpty();
+        }
+    }
+
+    @Test
+    void aKeyTheChosenFactoryDoesNotDeclareIsJudgedAgainstAllAsWithoutAChoice() {
+        var config = ProviderConfig.of(Map.of(
+                ProviderConfig.PROVIDER,
+                "alpha",
+                "agent.persistence.gamma.url",
+                "g://declared-by-another-provider",
+                "agent.persistence.gama.pool-size",
+                "3"));
+        var alpha = PersistenceStorageProviders.available(loader).stream()
+                .filter(f -> f.name().equals("alpha"))
+                .findFirst();
+
+        List<String> chosen =
+                UnknownSettingKeys.warnings(config, PersistenceStorageProviders.available(loader), alpha, loader);
+
+        assertThat(chosen)
+                .isEqualTo(UnknownSettingKeys.warnings(config, PersistenceStorageProviders.available(loader), loader))
+                .singleElement()
+                .asString()
+                .contains("'agent.persistence.gama.pool-size'")
+                .contains("did you mean agent.persistence.gamma.pool-size?");
+        assertThat(warningsOf(() -> PersistenceStorageProviders.load(config, loader)))
+                .singleElement()
+                .asString()
+                .contains("did you mean agent.persistence.gamma.pool-size?");
+    }
+
+    @Test
     void aMistypedProviderNameSuggestsTheNearestFactory() {
         assertThatThrownBy(() -> PersistenceStorageProviders.load("gama", ProviderConfig.empty(), loader))
                 .isInstanceOf(ProviderNotFoundException.class)
@@ -135,6 +175,19 @@ class DiscoveryHintsTest {
         assertThat(NearestName.of("inmemmory", List.of("file", "inmemory", "jdbc")))
                 .hasValue("inmemory");
         assertThat(NearestName.of("xyz", List.of("file", "inmemory", "jdbc"))).isEmpty();
+    }
+
+    /** A class loader whose services file lists {@code factories}. */
+    private URLClassLoader loaderListing(Class<?>... factories) throws IOException {
+        Path root = Files.createDirectories(dir.resolve("listing-" + factories.length));
+        Path file = root.resolve(SERVICES);
+        Files.createDirectories(file.getParent());
+        var names = new StringBuilder();
+        for (Class<?> factory : factories) {
+            names.append(factory.getName()).append('\n');
+        }
+        Files.writeString(file, names, StandardCharsets.UTF_8);
+        return new URLClassLoader(new URL[] {root.toUri().toURL()}, getClass().getClassLoader());
     }
 
     /** The WARN lines written to standard error (slf4j-simple) while {@code action} runs. */

@@ -76,6 +76,24 @@ final class TestFactories {
         }
     }
 
+    /** Declares a setting, but fails the test if anyone asks for its declarations. */
+    public static final class DeclarationsNotToBeRead implements PersistenceStorageProviderFactory {
+        @Override
+        public String name() {
+            return "unread";
+        }
+
+        @Override
+        public List<dev.agentpersistence.settings.Setting<?>> settings() {
+            throw new AssertionError("the declarations of a factory not chosen were read");
+        }
+
+        @Override
+        public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
+            return new MadeProvider(name(), config);
+        }
+    }
+
     /** Cannot even be instantiated. */
     public static final class ThrowsInConstructor implements PersistenceStorageProviderFactory {
         public ThrowsInConstructor() {

@@ -77,7 +77,7 @@ public final class SchemaMigrator {
     private List<Integer> applyEach(Handle handle) {
         handle.execute(dialect.ddl().schemaVersionTable(tables));
         Set<Integer> applied = new HashSet<>(handle.createQuery("SELECT version FROM " + tables.schemaVersion())
-                .mapTo(Integer.class)
+                .map((rs, ctx) -> rs.getInt(1))
                 .list());
         var done = new ArrayList<Integer>();
         for (Migration migration : migrations) {

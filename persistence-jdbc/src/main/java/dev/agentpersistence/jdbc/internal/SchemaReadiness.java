@@ -88,7 +88,7 @@ final class SchemaReadiness {
         try {
             List<Integer> rows = source.jdbi()
                     .withHandle(handle -> handle.createQuery("SELECT version FROM " + tables.schemaVersion())
-                            .mapTo(Integer.class)
+                            .map((rs, ctx) -> rs.getInt(1))
                             .list());
             applied = new TreeSet<Integer>(rows);
         } catch (JdbiException e) {
