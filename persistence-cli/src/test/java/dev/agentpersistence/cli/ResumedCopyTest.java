@@ -131,6 +131,56 @@ class ResumedCopyTest {
         assertThat(run.out()).contains("NOT verified: 1 agents differ", "billing: source has 1 checkpoints, target 2");
     }
 
+    @Test
+    void aCheckpointTheTargetAlreadyHeldWithOtherContentIsNotVerifiedOnEveryRun() {
+        Path source = directory.resolve("changed-s.db");
+        Path target = directory.resolve("changed-t.db");
+        save(source, "a", 0, PER_AGENT, 1);
+        try (var provider = open(target)) {
+            provider.saveCheckpoint(
+                    "a", checkpoint("a", 300).toBuilder().nodeId("elsewhere").build());
+        }
+        for (int run = 0; run < 2; run++) {
+            var copy = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target);
+            assertThat(copy.exitCode()).as("%s", copy).isEqualTo(ExitCode.PROBLEMS_FOUND);
+            assertThat(copy.out()).contains("a: source has 450 checkpoints, target 450 with different content");
+        }
+    }
+
+    @Test
+    void checkpointsOnlyTheTargetHoldsAreFoundBetweenPagesAndBelowTheOldest() {
+        Path source = directory.resolve("extra-s.db");
+        Path target = directory.resolve("extra-t.db");
+        // even versions 2 to 900: pages of 200, newest first, are 502-900, 102-500 and 2-100
+        save(source, "a", 2, PER_AGENT, 2);
+        save(source, "b", 2, PER_AGENT, 2);
+        try (var provider = open(target)) {
+            provider.saveCheckpoint("a", checkpoint("a", 1)); // below the oldest page
+            provider.saveCheckpoint("b", checkpoint("b", 501)); // between two pages
+        }
+        var copy = CliRun.of("copy", "--from", "jdbc:sqlite:" + source, "--to", "jdbc:sqlite:" + target);
+        assertThat(copy.exitCode()).as("%s", copy).isEqualTo(ExitCode.PROBLEMS_FOUND);
+        assertThat(copy.out())
+                .contains(
+                        "NOT verified: 2 agents differ",
+                        "a: source has 450 checkpoints, target 451",
+                        "b: source has 450 checkpoints, target 451");
+    }
+
+    private static PersistenceStorageProvider<CheckpointFilter> open(Path file) {
+        return StorageUri.parse("jdbc:sqlite:" + file.toAbsolutePath(), ProviderConfig.empty())
+                .open();
+    }
+
+    /** Saves {@code count} checkpoints of {@code agent} in {@code file}, from version {@code first} by {@code step}. */
+    private static void save(Path file, String agent, int first, int count, int step) {
+        try (var provider = open(file)) {
+            for (int i = 0; i < count; i++) {
+                provider.saveCheckpoint(agent, checkpoint(agent, first + i * step));
+            }
+        }
+    }
+
     private static AgentCheckpoint checkpoint(String agent, int version) {
         var history = new ArrayList<Message>();
         for (int i = 0; i <= version % 7; i++) {

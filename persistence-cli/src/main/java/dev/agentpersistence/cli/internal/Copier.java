@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Copies the checkpoints a {@link Selection} takes from one store to another, page by page, and then checks the target
- * holds the same checkpoints (count and SHA-256 of their stored JSON form per agent).
+ * Copies the checkpoints a {@link Selection} takes from one store to another, page by page, and checks the target holds
+ * the same checkpoints: every checkpoint of the target in the selection is read once and compared with the source's
+ * checkpoint of that version, whether this run wrote it or found it there.
  *
  * <p>Several agents are copied at a time (each by one thread), so that a store with per-commit latency (a database
  * waiting for its disk) is kept busy; memory stays bounded by one page per thread.
@@ -28,7 +29,12 @@ import java.util.function.Consumer;
  * read first, and only the missing ones are saved. A second run after an interruption therefore saves only what the
  * first did not, and never writes a checkpoint twice (saving is idempotent anyway; a different checkpoint under the
  * same version is a conflict). The missing checkpoints of a page are saved with one batch save
- * ({@code saveCheckpoints}).
+ * ({@code saveCheckpoints}), and the page's versions are then read back from the target.
+ *
+ * <p>The target's versions are covered without gaps: a page of the source, newest first, is checked against the
+ * target's checkpoints from the page's lowest version up to the newer page's lowest (or without bound for the newest
+ * page), and the target's checkpoints below the oldest page are looked for at the end, so a checkpoint only the target
+ * has is found too.
  */
 public final class Copier {
     /** The outcome of a copy. */
@@ -39,8 +45,36 @@ public final class Copier {
         }
     }
 
-    /** The count and digest of an agent's selected checkpoints. */
-    private record Tally(long count, String sha256) {}
+    /** What the target held of an agent's selected checkpoints, against the source's. */
+    private record Tally(long source, long target, boolean differs) {
+        boolean matches() {
+            return source == target && !differs;
+        }
+    }
+
+    /** The running comparison of one agent, page by page. */
+    private static final class Comparison {
+        private long source;
+        private long target;
+        private boolean differs;
+
+        /**
+         * Compares {@code page} of the source with {@code found}, the target's checkpoints of the page's version range.
+         */
+        void add(List<AgentCheckpoint> page, List<AgentCheckpoint> found) {
+            Map<Long, AgentCheckpoint> byVersion = new HashMap<>(found.size() * 2);
+            found.forEach(checkpoint -> byVersion.put(checkpoint.version(), checkpoint));
+            for (AgentCheckpoint checkpoint : page) {
+                differs |= !checkpoint.equals(byVersion.get(checkpoint.version()));
+            }
+            source += page.size();
+            target += found.size();
+        }
+
+        Tally tally() {
+            return new Tally(source, target, differs);
+        }
+    }
 
     private final Store from;
     private final Store to;
@@ -67,29 +101,27 @@ public final class Copier {
     public Result copy() {
         List<String> agents = selection.agentsIn(from);
         progress.start("checkpoints", total(agents));
-        Map<String, Tally> source = new ConcurrentHashMap<>();
+        Map<String, Tally> tallies = new ConcurrentHashMap<>();
         var counts = new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong()};
         forEachAgent(agents, agentId -> {
-            var digest = new Digest();
-            long[] selected = {0};
+            var comparison = new Comparison();
+            Long[] above = {null};
             from.pages(agentId, selection.filter(), page -> {
-                copyPage(agentId, page, counts);
-                page.forEach(checkpoint -> digest.add(Json.bytes(checkpoint)));
-                selected[0] += page.size();
+                comparison.add(page, copyPage(agentId, page, above[0], counts));
+                above[0] = page.get(0).version();
                 return true;
             });
-            source.put(agentId, new Tally(selected[0], digest.hex()));
+            comparison.add(List.of(), targetBelow(agentId, above[0]));
+            tallies.put(agentId, comparison.tally());
         });
         progress.finish();
-        Map<String, Tally> target = new ConcurrentHashMap<>();
-        forEachAgent(agents, agentId -> target.put(agentId, tally(to, agentId)));
         var mismatches = new ArrayList<String>();
         for (String agentId : agents) {
-            Tally expected = source.get(agentId);
-            Tally found = target.get(agentId);
-            if (!expected.equals(found)) {
-                mismatches.add(agentId + ": source has " + expected.count() + " checkpoints, target " + found.count()
-                        + (expected.count() == found.count() ? " with different content" : ""));
+            Tally tally = tallies.get(agentId);
+            if (!tally.matches()) {
+                long target = countInTarget(agentId);
+                mismatches.add(agentId + ": source has " + tally.source() + " checkpoints, target " + target
+                        + (tally.source() == target ? " with different content" : ""));
             }
         }
         return new Result(agents.size(), counts[0].get(), counts[1].get(), counts[2].get(), List.copyOf(mismatches));
@@ -133,17 +165,15 @@ public final class Copier {
         }
     }
 
-    private void copyPage(String agentId, List<AgentCheckpoint> page, AtomicLong[] counts) {
-        long highest = page.get(page.size() - 1).version();
+    /**
+     * Saves the checkpoints of {@code page} the target does not hold, and returns the target's checkpoints from the
+     * page's lowest version to below {@code above} (without bound when {@code null}), read after the save.
+     */
+    private List<AgentCheckpoint> copyPage(
+            String agentId, List<AgentCheckpoint> page, Long above, AtomicLong[] counts) {
+        List<AgentCheckpoint> found = targetRange(agentId, page, above);
         Map<Long, String> present = new HashMap<>();
-        to.provider()
-                .getCheckpoints(
-                        agentId,
-                        selection.filter().toBuilder()
-                                .maxVersion(highest)
-                                .limit(page.size())
-                                .build())
-                .forEach(checkpoint -> present.put(checkpoint.version(), checkpoint.checkpointId()));
+        found.forEach(checkpoint -> present.put(checkpoint.version(), checkpoint.checkpointId()));
         var missing = new ArrayList<AgentCheckpoint>(page.size());
         for (AgentCheckpoint checkpoint : page) {
             counts[0].incrementAndGet();
@@ -160,17 +190,57 @@ public final class Copier {
             counts[1].incrementAndGet();
         }
         progress.advance(page.size());
+        return missing.isEmpty() ? found : targetRange(agentId, page, above);
     }
 
-    private Tally tally(Store store, String agentId) {
-        var digest = new Digest();
+    /**
+     * The target's selected checkpoints from {@code page}'s lowest version to below {@code above}; one more than the
+     * page holds at most, which is enough to tell the target holds more.
+     */
+    private List<AgentCheckpoint> targetRange(String agentId, List<AgentCheckpoint> page, Long above) {
+        long lowest = page.get(0).version();
+        List<AgentCheckpoint> found = to.provider()
+                .getCheckpoints(
+                        agentId,
+                        selection.filter().toBuilder()
+                                .maxVersion(above == null ? null : above - 1)
+                                .limit(page.size() + 1)
+                                .build());
+        int start = 0;
+        while (start < found.size() && found.get(start).version() < lowest) {
+            start++;
+        }
+        return found.subList(start, found.size());
+    }
+
+    /**
+     * The target's newest selected checkpoint below {@code lowest} (the oldest page's lowest version, or {@code null}
+     * when the source had none), if there is one: a checkpoint the source does not have.
+     */
+    private List<AgentCheckpoint> targetBelow(String agentId, Long lowest) {
+        if (lowest != null && lowest == 0) {
+            return List.of();
+        }
+        return to.provider()
+                .getCheckpoints(
+                        agentId,
+                        selection.filter().toBuilder()
+                                .maxVersion(lowest == null ? null : lowest - 1)
+                                .limit(1)
+                                .build());
+    }
+
+    /**
+     * How many selected checkpoints the target holds for the agent (the pages compared stop counting at one more than
+     * the source's page).
+     */
+    private long countInTarget(String agentId) {
         long[] count = {0};
-        store.pages(agentId, selection.filter(), page -> {
-            page.forEach(checkpoint -> digest.add(Json.bytes(checkpoint)));
+        to.pages(agentId, selection.filter(), page -> {
             count[0] += page.size();
             return true;
         });
-        return new Tally(count[0], digest.hex());
+        return count[0];
     }
 
     private long total(List<String> agents) {
