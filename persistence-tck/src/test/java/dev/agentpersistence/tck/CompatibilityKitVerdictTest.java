@@ -405,6 +405,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("HistoryVariants", StorageProviderCompatibilityKit.HistoryVariants.class),
             Map.entry("Retention", StorageProviderCompatibilityKit.Retention.class),
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
+            Map.entry("AgentSummaries", StorageProviderCompatibilityKit.AgentSummaries.class),
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
             Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class),
@@ -421,6 +422,9 @@ class CompatibilityKitVerdictTest {
     private static String hookReason(String test) {
         if (READ_MATRIX.contains(test) || test.equals(READ_ONLY_READS)) {
             return "createProvider(StorageSettings)";
+        }
+        if (test.startsWith("AgentSummaries.")) {
+            return "shows no stored form";
         }
         return test.equals(READ_ONLY_ABSENT) ? "absentStore()" : null;
     }
@@ -440,6 +444,13 @@ class CompatibilityKitVerdictTest {
     private static List<String> segmentTests() {
         return allKitTests().stream()
                 .filter(name -> name.startsWith("Segments."))
+                .toList();
+    }
+
+    /** The tests of agent summaries, which a provider without a stored form aborts. */
+    private static List<String> summaryTests() {
+        return allKitTests().stream()
+                .filter(name -> name.startsWith("AgentSummaries."))
                 .toList();
     }
 
@@ -465,6 +476,7 @@ class CompatibilityKitVerdictTest {
         assertThat(run.failed()).as(run.summary()).isEmpty();
         var unsupported = new ArrayList<>(READ_MATRIX);
         unsupported.addAll(segmentTests());
+        unsupported.addAll(summaryTests());
         unsupported.add(READ_ONLY_READS);
         unsupported.add(READ_ONLY_ABSENT);
         assertThat(run.aborted()).as(run.summary()).containsOnlyKeys(unsupported);
@@ -564,6 +576,7 @@ class CompatibilityKitVerdictTest {
         var aborted = new java.util.TreeMap<>(run.aborted());
         READ_MATRIX.forEach(aborted::remove); // no configurable stored form, as for every seed-style provider
         segmentTests().forEach(aborted::remove); // nor a segment area
+        summaryTests().forEach(aborted::remove); // nor agent summaries, which read the stored form
         aborted.remove(READ_ONLY_READS); // nor a read-only mode
         aborted.remove(READ_ONLY_ABSENT);
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);
