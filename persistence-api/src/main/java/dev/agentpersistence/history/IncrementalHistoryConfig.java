@@ -12,8 +12,10 @@ import java.util.Objects;
  * Immutable settings of the incremental history the storage shell writes. Build with {@link #custom()}, start from
  * {@link #ofDefaults()}, or read {@link ProviderConfig} keys with {@link #of(ProviderConfig)}.
  *
- * <p>A history of {@code n} messages is cut into blocks of {@link #blockSize()} messages. The incomplete last block
- * stays inside the checkpoint; the complete blocks are stored as at most one segment per tier plus one: for tiers
+ * <p>With the {@linkplain #logLayout() log layout} (the default), a history of at least {@link #blockSize()} messages
+ * is kept in the agent's message log, each message once, and the checkpoint references its last entry. With the tiered
+ * layout, a history of {@code n} messages is cut into blocks of {@link #blockSize()} messages. The incomplete last
+ * block stays inside the checkpoint; the complete blocks are stored as at most one segment per tier plus one: for tiers
  * {@code 4096, 256} and block size 16, a history of 5,000 messages is kept as segments {@code [0, 4096)}, {@code [4096,
  * 4864)}, {@code [4864, 4992)} and the 8 newest messages inline. See {@code docs/incremental-history.md} for the costs.
  */
@@ -23,13 +25,22 @@ public final class IncrementalHistoryConfig {
             "agent.persistence.history.incremental",
             true,
             "Write long histories incrementally (shared segments); every provider reads both forms.");
+    /** How long histories are kept; see {@link Builder#layout(String)}. */
+    public static final Setting<String> LAYOUT = Setting.choice(
+            "agent.persistence.history.layout",
+            "log",
+            List.of("log", "tiers"),
+            "Where long histories go: 'log' stores each message once in the agent's message log, 'tiers' in nested "
+                    + "segments with the newest messages inside each checkpoint (also what a format 1 writer "
+                    + "uses); every provider reads both.");
     /** Messages per block; see {@link Builder#blockSize(int)}. */
     public static final Setting<Integer> BLOCK_SIZE = Setting.integer(
             "agent.persistence.history.block-size",
             16,
             1,
             Integer.MAX_VALUE,
-            "Messages per block, the unit of sharing between checkpoints.");
+            "Messages per block, the unit of sharing between checkpoints (tiers); a shorter history stays inside the "
+                    + "checkpoint (both layouts).");
     /** Tier sizes in messages, largest first; see {@link Builder#tierSizes(List)}. */
     public static final Setting<List<Integer>> TIER_SIZES = Setting.integers(
             "agent.persistence.history.tier-sizes",
@@ -56,7 +67,7 @@ public final class IncrementalHistoryConfig {
             "Messages the hash chain cache may reference in total (0 turns it off).");
     /** Every setting of incremental history, in documentation order. */
     public static final List<Setting<?>> SETTINGS =
-            List.of(ENABLED, BLOCK_SIZE, TIER_SIZES, GRACE_PERIOD, CACHED_AGENTS, CACHED_MESSAGES);
+            List.of(ENABLED, LAYOUT, BLOCK_SIZE, TIER_SIZES, GRACE_PERIOD, CACHED_AGENTS, CACHED_MESSAGES);
 
     private static final IncrementalHistoryConfig DEFAULTS = custom().build();
 
@@ -95,7 +106,15 @@ public final class IncrementalHistoryConfig {
         }
     }
 
-    /** Messages per block: the unit of sharing; a checkpoint keeps fewer than this many messages inline. */
+    /** Whether long histories go to the agent's message log ({@code true}) or to tiered segments. */
+    public boolean logLayout() {
+        return values.get(LAYOUT).equals("log");
+    }
+
+    /**
+     * Messages per block: the unit of sharing of tiered segments, where a checkpoint keeps fewer than this many
+     * messages inline; in both layouts a shorter history stays wholly inside the checkpoint.
+     */
     public int blockSize() {
         return values.get(BLOCK_SIZE);
     }
@@ -134,6 +153,18 @@ public final class IncrementalHistoryConfig {
 
         private Builder(SettingValues values) {
             this.values = values;
+        }
+
+        /**
+         * {@code "log"} (default): a history of at least {@link #blockSize(int)} messages is stored in the agent's
+         * message log, each save appending the messages it adds, so each message is stored once; the checkpoint keeps
+         * only a reference to the log. {@code "tiers"}: complete blocks go to nested segments and the newest messages
+         * stay in each checkpoint (the layout of earlier versions, which cannot read the log; a writer of stored form
+         * format 1 uses it whatever this says). Every version of this library that knows the log reads both.
+         */
+        public Builder layout(String layout) {
+            values = values.with(LAYOUT, layout);
+            return this;
         }
 
         /** Messages per block, at least 1 (default 16). */

@@ -28,6 +28,7 @@ import dev.agentpersistence.history.internal.ChainCache;
 import dev.agentpersistence.history.internal.ChainHasher;
 import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
+import dev.agentpersistence.history.internal.LogWriter;
 import dev.agentpersistence.history.internal.ReservedMetadata;
 import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
@@ -114,6 +115,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final DecodedDocuments lastRead;
 
     private final HistoryWriter writer;
+    private final LogWriter logWriter;
+    private final boolean logLayout;
     private final HistoryReader reader;
     private final SegmentCollector collector;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -180,6 +183,17 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                 history.tierSizes(),
                 history.gracePeriod(),
                 DESCRIPTOR_KEY);
+        this.logWriter = new LogWriter(
+                segments,
+                segmentCodec,
+                new ChainHasher(idsStored),
+                cache,
+                clock,
+                history.blockSize(),
+                history.gracePeriod(),
+                DESCRIPTOR_KEY);
+        // readers of format 1 predate the message log
+        this.logLayout = history.logLayout() && idsStored;
         this.reader =
                 new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new UndecodedView(), segments, reader);
@@ -317,7 +331,9 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     /** The record of {@code checkpoint} in the stored form, its long history moved into segments (written now). */
     private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint) {
-        AgentCheckpoint storedForm = writesSegments ? writer.prepare(agentId, checkpoint) : checkpoint;
+        AgentCheckpoint storedForm = !writesSegments
+                ? checkpoint
+                : logLayout ? logWriter.prepare(agentId, checkpoint) : writer.prepare(agentId, checkpoint);
         byte[] document = codec.encode(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
         return new StoredCheckpoint(
@@ -579,7 +595,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
         var assembled = reader.assemble(agentId, List.of(storedForms.get(storedForms.size() - 1)))
                 .get(0);
-        writer.remember(agentId, assembled);
+        if (assembled.log() != null) {
+            logWriter.remember(agentId, assembled);
+        } else {
+            writer.remember(agentId, assembled);
+        }
         return Optional.of(assembled.checkpoint());
     }
 

@@ -30,6 +30,7 @@ class RetentionSweeperTest {
     private final StorageShell storage = MapBackend.shell(clock)
             .settings(StorageSettings.custom()
                     .history(IncrementalHistoryConfig.custom()
+                            .layout("tiers")
                             .gracePeriod(Duration.ofMinutes(5))
                             .build())
                     .build())

@@ -15,6 +15,9 @@ public final class MapBackend extends AgentRecordsBackend {
     private final Map<Area, Map<String, List<StoredCheckpoint>>> values =
             Map.of(Area.CHECKPOINTS, new TreeMap<>(), Area.SEGMENTS, new TreeMap<>());
 
+    private final java.util.concurrent.atomic.AtomicInteger segmentReads =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     public MapBackend(Clock clock) {
         super(clock, Long.MAX_VALUE);
     }
@@ -26,6 +29,9 @@ public final class MapBackend extends AgentRecordsBackend {
 
     @Override
     protected synchronized List<StoredCheckpoint> read(Area area, String agentId) {
+        if (area == Area.SEGMENTS) {
+            segmentReads.incrementAndGet();
+        }
         return values.get(area).getOrDefault(agentId, List.of());
     }
 
@@ -44,6 +50,11 @@ public final class MapBackend extends AgentRecordsBackend {
     @Override
     protected synchronized Collection<String> agents(Area area) {
         return Set.copyOf(values.get(area).keySet());
+    }
+
+    /** How many times the segment area was read (each a round trip of a remote backend). */
+    public int segmentReads() {
+        return segmentReads.get();
     }
 
     @Override

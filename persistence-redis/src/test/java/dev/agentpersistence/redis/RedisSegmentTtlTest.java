@@ -52,10 +52,9 @@ class RedisSegmentTtlTest {
 
             RedisServerProcess.sleep(1500);
             long left = raw.pttl(segments.contents());
-            history.add(Message.assistant("one more, no new segment"));
-            provider.saveCheckpoint("agent", checkpoint(1, history));
+            provider.saveCheckpoint("agent", checkpoint(1, history)); // no new message: no new log entry
             assertThat(raw.hlen(segments.contents()))
-                    .as("the save reused the segment")
+                    .as("the save reused the log entry")
                     .isEqualTo(1);
             assertThat(raw.pttl(segments.contents()))
                     .as("refreshed by the checkpoint save")

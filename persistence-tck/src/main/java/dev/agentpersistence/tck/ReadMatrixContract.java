@@ -29,14 +29,14 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The stored form describes itself: checkpoints written with each configuration (plain JSON, checksummed, compressed,
- * encrypted, incremental history, all of them at once, and format 1 as releases before message ids wrote it) are read
- * with every configuration, and come back complete and equal (format 1: equal apart from message ids, which every
- * reader derives alike and which content parts format 1 cannot hold); a reader without the key of an encrypted document
- * gets an {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. The kit's
- * {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the same checkpoints with each configuration
- * too, their JSON values built through another library: their documents are byte for byte those of Jackson 2, and every
- * configuration reads them back equal. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the
- * reason without it.
+ * encrypted, incremental history in the message log and in tiered segments, all of them at once, and format 1 as
+ * releases before message ids wrote it) are read with every configuration, and come back complete and equal (format 1:
+ * equal apart from message ids, which every reader derives alike and which content parts format 1 cannot hold); a
+ * reader without the key of an encrypted document gets an {@link EncryptionKeyException} naming agent and checkpoint,
+ * never a partial checkpoint. The kit's {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the
+ * same checkpoints with each configuration too, their JSON values built through another library: their documents are
+ * byte for byte those of Jackson 2, and every configuration reads them back equal. Needs the kit's
+ * {@code createProvider(StorageSettings)} hook; aborted with the reason without it.
  */
 abstract class ReadMatrixContract extends Contract {
     /** A fixed test key: never use it for real data. */
@@ -80,6 +80,8 @@ abstract class ReadMatrixContract extends Contract {
                 .blockSize(4)
                 .tierSizes(List.of(32, 8))
                 .build();
+        var tieredBlocks =
+                IncrementalHistoryConfig.from(smallBlocks).layout("tiers").build();
         var keys = EncryptionKeys.custom().key("matrix-k1", KEY).build();
         var plain = StorageSettings.custom()
                 .layers(DocumentLayers.none())
@@ -125,6 +127,13 @@ abstract class ReadMatrixContract extends Contract {
                         StorageSettings.from(plain)
                                 .incrementalHistory(true)
                                 .history(smallBlocks)
+                                .build(),
+                        false),
+                new Configuration(
+                        "incremental history in tiered segments",
+                        StorageSettings.from(plain)
+                                .incrementalHistory(true)
+                                .history(tieredBlocks)
                                 .build(),
                         false),
                 new Configuration(
@@ -328,6 +337,46 @@ abstract class ReadMatrixContract extends Contract {
             }));
         }
         return tests.stream();
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("an agent written in tiered segments, then in the message log, reads back from both; collection keeps"
+            + " what each kept checkpoint needs")
+    void tieredThenLog() {
+        var tiers = IncrementalHistoryConfig.custom()
+                .layout("tiers")
+                .blockSize(4)
+                .tierSizes(List.of(32, 8))
+                .gracePeriod(java.time.Duration.ZERO)
+                .build();
+        var log = IncrementalHistoryConfig.from(tiers).layout("log").build();
+        var older = newProvider(StorageSettings.custom().history(tiers).build());
+        var newer = newProvider(StorageSettings.custom().history(log).build());
+        String agentId = agent("matrix-upgrade");
+        List<Message> history = new ArrayList<>(Checkpoints.history(70));
+        var saved = new ArrayList<AgentCheckpoint>();
+        for (int version = 0; version < 6; version++) {
+            var writer = version < 3 ? older : newer;
+            if (version == 3) {
+                assertThat(newer.getLatestCheckpoint(agentId)).contains(saved.get(2));
+            }
+            if (version == 4) {
+                history = new ArrayList<>(history.subList(0, 75)); // a rollback into the tiered part
+            }
+            history.addAll(Checkpoints.history(5).stream()
+                    .map(m -> m.withId(m.id() + "-" + saved.size()))
+                    .toList());
+            var checkpoint = Checkpoints.builder(agentId, version)
+                    .messageHistory(List.copyOf(history))
+                    .build();
+            writer.saveCheckpoint(agentId, checkpoint);
+            saved.add(checkpoint);
+        }
+        newer.deleteCheckpointsBefore(agentId, 2);
+        var kept = saved.subList(2, saved.size());
+        for (var reader : List.of(older, newer, newProvider(StorageSettings.ofDefaults()))) {
+            assertThat(reader.getCheckpoints(agentId)).containsExactlyElementsOf(kept);
+        }
     }
 
     private static void saveAll(

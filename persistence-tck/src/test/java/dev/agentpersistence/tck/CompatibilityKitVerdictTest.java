@@ -433,6 +433,7 @@ class CompatibilityKitVerdictTest {
     private static final List<String> READ_MATRIX = List.of(
             "ReadMatrix.everyReaderReadsEveryWriter",
             "ReadMatrix.resaveAcrossConfigurations",
+            "ReadMatrix.tieredThenLog",
             "EncryptionAtRest.aDumpShowsNoSavedValue",
             "EncryptionAtRest.filtersFindRecordsSavedBeforeEncryption",
             "EncryptionAtRest.filtersMatchAcrossKeyRotation");

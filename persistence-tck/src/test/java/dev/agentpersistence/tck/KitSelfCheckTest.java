@@ -73,7 +73,7 @@ class KitSelfCheckTest {
                 });
         assertThat(skipped)
                 .as("tests (not containers) of the read matrix reported as skipped")
-                .hasSize(2)
+                .hasSize(3)
                 .allSatisfy(reason -> assertThat(reason).contains("createProvider(StorageSettings)"));
     }
 }

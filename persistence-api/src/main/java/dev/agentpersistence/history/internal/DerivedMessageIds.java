@@ -29,10 +29,10 @@ final class DerivedMessageIds {
     }
 
     /**
-     * As {@link #assign(AgentCheckpoint)}, taking the ids of messages {@code known} holds from its memo (computed there
-     * once per message instead of on every read).
+     * As {@link #assign(AgentCheckpoint)}, taking the ids of messages {@code known} holds from it (computed there once
+     * per message instead of on every read).
      */
-    static AgentCheckpoint assign(AgentCheckpoint checkpoint, KnownHistory known) {
+    static AgentCheckpoint assign(AgentCheckpoint checkpoint, DerivedIdMemo known) {
         List<Message> history = checkpoint.messageHistory();
         int first = firstWithoutId(history);
         if (first < 0) {

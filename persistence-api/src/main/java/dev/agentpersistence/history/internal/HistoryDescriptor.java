@@ -1,6 +1,5 @@
 package dev.agentpersistence.history.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +18,8 @@ import java.util.Objects;
  * @param segments the segments holding messages {@code [0, b)}, in order
  * @param digest {@link ChainHasher#digest} of the whole history, lower-case hex
  */
-public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segments, String digest) {
+public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segments, String digest)
+        implements HistoryReference {
     /** The descriptor format this library writes and reads. */
     public static final int FORMAT = 1;
 
@@ -95,21 +95,14 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
      * @throws IllegalArgumentException naming what is wrong
      */
     public static HistoryDescriptor parse(String text) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(
-                    "the history descriptor is not JSON (" + e.getOriginalMessage() + ")", e);
+        if (HistoryReference.parse(text) instanceof HistoryDescriptor descriptor) {
+            return descriptor;
         }
-        if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException("the history descriptor is not a JSON object");
-        }
-        int format = integer(root, "format");
-        if (format != FORMAT) {
-            throw new IllegalArgumentException("history descriptor format " + format + " is not " + FORMAT
-                    + "; upgrade agent-persistence to read it");
-        }
+        throw new IllegalArgumentException("the history descriptor is not of format " + FORMAT + ": " + text);
+    }
+
+    /** {@link #parse(String)} of a tree whose format was checked. */
+    static HistoryDescriptor parse(JsonNode root, String text) {
         int size = integer(root, "size");
         int blockSize = integer(root, "blockSize");
         JsonNode ids = root.get("segments");
@@ -137,7 +130,7 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
         return new HistoryDescriptor(size, blockSize, segments, digest.textValue());
     }
 
-    private static int integer(JsonNode root, String field) {
+    static int integer(JsonNode root, String field) {
         JsonNode value = root.get(field);
         if (value == null || !value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < 0) {
             throw new IllegalArgumentException("the history descriptor has no valid '" + field + "'");

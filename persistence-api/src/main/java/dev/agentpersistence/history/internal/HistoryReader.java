@@ -50,47 +50,78 @@ public final class HistoryReader {
         this.storeName = Objects.requireNonNull(storeName, "storeName");
     }
 
-    /** A complete checkpoint and, when its history came from segments, the hash chain over its blocks. */
-    public record Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain) {}
+    /**
+     * A complete checkpoint and where its history came from: for tiered segments the block size and the hash chain over
+     * its blocks, for the message log its path; {@code null} where it did not come from there.
+     */
+    public record Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain, LogPath log) {
+        Assembled(AgentCheckpoint checkpoint, int blockSize, byte[][] chain) {
+            this(checkpoint, blockSize, chain, null);
+        }
+    }
 
     /** The complete forms of {@code stored}, all checkpoints of {@code agentId}, in the same order. */
     public List<Assembled> assemble(String agentId, List<AgentCheckpoint> stored) {
-        var descriptors = new ArrayList<HistoryDescriptor>(stored.size());
+        var references = new ArrayList<HistoryReference>(stored.size());
         var ids = new LinkedHashSet<String>();
         KnownHistory known = cache.get(agentId);
+        LogReading log = null;
+        var routes = new ArrayList<LogReading.Route>();
         for (AgentCheckpoint checkpoint : stored) {
-            HistoryDescriptor descriptor = descriptor(checkpoint);
-            descriptors.add(descriptor);
-            if (descriptor != null) {
+            HistoryReference reference = descriptor(checkpoint);
+            references.add(reference);
+            if (reference instanceof HistoryDescriptor descriptor) {
                 for (SegmentId segment : descriptor.segments()) {
                     if (known == null || !known.holds(segment, descriptor.blockSize())) {
                         ids.add(segment.text());
                     }
                 }
+            } else if (reference instanceof LogDescriptor descriptor) {
+                if (log == null) {
+                    log = new LogReading(agentId, store, codec, hasher, descriptorKey, storeName, cache.log(agentId));
+                }
+                routes.add(log.route(checkpoint, descriptor));
             }
         }
         Map<String, byte[]> fetched = ids.isEmpty() ? Map.of() : store.getSegments(agentId, ids);
+        if (log != null) {
+            log.fetch(routes);
+        }
         var read = new Reading(agentId, fetched, known);
+        KnownLog knownLog = cache.log(agentId);
         var result = new ArrayList<Assembled>(stored.size());
+        int route = 0;
         for (int i = 0; i < stored.size(); i++) {
             AgentCheckpoint checkpoint = stored.get(i);
-            HistoryDescriptor descriptor = descriptors.get(i);
-            Assembled assembled =
-                    descriptor == null ? new Assembled(checkpoint, 0, null) : read.assemble(checkpoint, descriptor);
+            HistoryReference reference = references.get(i);
+            Assembled assembled;
+            DerivedIdMemo memo = null;
+            if (reference instanceof HistoryDescriptor descriptor) {
+                assembled = read.assemble(checkpoint, descriptor);
+                memo = known == null ? null : known.derivedIds();
+            } else if (reference instanceof LogDescriptor descriptor) {
+                assembled = log.assemble(checkpoint, descriptor, routes.get(route++));
+                memo = knownLog == null ? null : knownLog.derivedIds();
+            } else {
+                assembled = new Assembled(checkpoint, 0, null);
+            }
             result.add(new Assembled(
-                    DerivedMessageIds.assign(assembled.checkpoint(), known), assembled.blockSize(), assembled.chain()));
+                    DerivedMessageIds.assign(assembled.checkpoint(), memo),
+                    assembled.blockSize(),
+                    assembled.chain(),
+                    assembled.log()));
         }
         return result;
     }
 
     /** The descriptor of a stored checkpoint, or {@code null} when its whole history is inline. */
-    public HistoryDescriptor descriptor(AgentCheckpoint stored) {
+    public HistoryReference descriptor(AgentCheckpoint stored) {
         String text = stored.metadata().get(descriptorKey);
         if (text == null) {
             return null;
         }
         try {
-            return HistoryDescriptor.parse(text);
+            return HistoryReference.parse(text);
         } catch (IllegalArgumentException e) {
             throw new CorruptCheckpointException(
                     stored.agentId(),

@@ -88,7 +88,7 @@ public final class HistoryWriter {
         var descriptor = new HistoryDescriptor(size, blockSize, segments, digest);
         var next = new KnownHistory(blockSize, remembered, chain, written);
         if (known != null && known.blockSize() == blockSize) {
-            next.inheritDerivedIds(known, Math.min(known.messageCount(), remembered.size()));
+            next.derivedIds().inherit(known.derivedIds(), Math.min(known.messageCount(), remembered.size()));
         }
         cache.put(agentId, next);
         return checkpoint.toBuilder()

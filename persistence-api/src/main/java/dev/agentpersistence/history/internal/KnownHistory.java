@@ -6,23 +6,21 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * What the cache remembers of an agent's latest history: its complete blocks, the hash chain over them
  * ({@code chain[k]} = c(k), so {@code chain.length} is the block count plus one) and when this process last wrote each
- * segment it referenced. Never mutated after construction but for a memo of the ids derived on reading for its messages
- * stored without one (deterministic, so a race computes the same id twice at worst); its messages are private (no JSON
- * container node is shared with a caller), so reads may answer from them.
+ * segment it referenced. Never mutated after construction but for its {@link DerivedIdMemo}; its messages are private
+ * (no JSON container node is shared with a caller), so reads may answer from them.
  */
-public final class KnownHistory {
+public final class KnownHistory implements CachedHistory {
     private static final HexFormat HEX = HexFormat.of();
 
     private final int blockSize;
     private final List<Message> blocks;
     private final byte[][] chain;
     private final Map<String, Instant> written;
-    private final String[] derivedIds;
+    private final DerivedIdMemo derivedIds;
 
     public KnownHistory(int blockSize, List<Message> blocks, byte[][] chain, Map<String, Instant> written) {
         if (blocks.size() != (chain.length - 1) * blockSize) {
@@ -33,36 +31,12 @@ public final class KnownHistory {
         this.blocks = blocks;
         this.chain = chain;
         this.written = Map.copyOf(written);
-        this.derivedIds = new String[blocks.size()];
+        this.derivedIds = new DerivedIdMemo(blocks);
     }
 
-    /**
-     * Takes over the ids {@code previous} derived for the first {@code shared} messages, which this history holds as
-     * the same objects.
-     */
-    void inheritDerivedIds(KnownHistory previous, int shared) {
-        int count = Math.min(shared, Math.min(previous.derivedIds.length, derivedIds.length));
-        for (int i = 0; i < count; i++) {
-            if (blocks.get(i) == previous.blocks.get(i)) {
-                derivedIds[i] = previous.derivedIds[i];
-            }
-        }
-    }
-
-    /**
-     * The id derived for {@code message} at {@code index}, computed by {@code derive} once per message this history
-     * holds (the very object), or {@code null} when it does not hold {@code message} at {@code index}.
-     */
-    String derivedId(int index, Message message, Supplier<String> derive) {
-        if (index >= derivedIds.length || blocks.get(index) != message) {
-            return null;
-        }
-        String id = derivedIds[index];
-        if (id == null) {
-            id = derive.get();
-            derivedIds[index] = id;
-        }
-        return id;
+    @Override
+    public DerivedIdMemo derivedIds() {
+        return derivedIds;
     }
 
     /** Messages per block. */
@@ -70,7 +44,7 @@ public final class KnownHistory {
         return blockSize;
     }
 
-    /** How many messages the cache holds for this history. */
+    @Override
     public int messageCount() {
         return blocks.size();
     }

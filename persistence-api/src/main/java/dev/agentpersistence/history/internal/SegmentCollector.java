@@ -6,7 +6,10 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,7 +34,8 @@ public final class SegmentCollector {
     /** Deletes the agent's unreferenced segments last written before {@code writtenBefore}; returns how many. */
     public int collect(String agentId, Instant writtenBefore) {
         Set<String> candidates = new LinkedHashSet<>();
-        for (SegmentInfo segment : store.listSegments(agentId)) {
+        List<SegmentInfo> listing = store.listSegments(agentId);
+        for (SegmentInfo segment : listing) {
             if (segment.writtenAt().isBefore(writtenBefore)) {
                 candidates.add(segment.segmentId());
             }
@@ -39,12 +43,34 @@ public final class SegmentCollector {
         if (candidates.isEmpty()) {
             return 0;
         }
+        LogIndex log = null;
+        var kept = new HashSet<String>();
         for (AgentCheckpoint stored : checkpoints.getCheckpoints(agentId, null)) {
-            HistoryDescriptor descriptor = reader.descriptor(stored);
-            if (descriptor != null) {
+            HistoryReference reference = reader.descriptor(stored);
+            if (reference instanceof HistoryDescriptor descriptor) {
                 descriptor.segmentIds().forEach(candidates::remove);
+            } else if (reference instanceof LogDescriptor descriptor) {
+                if (log == null) {
+                    log = new LogIndex(listing);
+                }
+                keepPath(log, descriptor.last(), kept);
             }
         }
+        candidates.removeAll(kept);
         return candidates.isEmpty() ? 0 : store.deleteSegments(agentId, candidates, writtenBefore);
+    }
+
+    /**
+     * Adds every entry on the path ending with {@code last} to {@code kept}; where a link is ambiguous, all of them.
+     */
+    private static void keepPath(LogIndex log, LogEntryId last, Set<String> kept) {
+        var pending = new ArrayDeque<LogEntryId>();
+        pending.push(last);
+        while (!pending.isEmpty()) {
+            LogEntryId entry = pending.pop();
+            if (kept.add(entry.text()) && entry.from() > 0) {
+                log.predecessors(entry).forEach(pending::push);
+            }
+        }
     }
 }

@@ -1,0 +1,130 @@
+package dev.agentpersistence.history.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.internal.Isolation;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Prepares a checkpoint for storage in the message log layout: a history of at least {@code inlineBelow} messages is
+ * kept in the agent's log, and the checkpoint keeps only a {@link LogDescriptor}. The messages after the longest path
+ * of log entries the cached history shares with this one are written as one new entry (create-if-absent, before the
+ * checkpoint, so a crash leaves at worst an unreferenced entry); an extending save thus writes only its new messages,
+ * and a rollback or edit rewrites the messages from the last shared entry on. Without a cached history the whole
+ * history becomes one entry.
+ *
+ * <p>An entry of the path whose last write this process does not know to be younger than a quarter of the grace period
+ * is put again (from the cached messages), which recreates it if it was collected and refreshes its write time
+ * otherwise, so that garbage collection cannot remove it under a save in flight.
+ */
+public final class LogWriter {
+    private final HistorySegmentStore store;
+    private final SegmentCodec codec;
+    private final ChainHasher hasher;
+    private final ChainCache cache;
+    private final Clock clock;
+    private final int inlineBelow;
+    private final Duration rewriteAfter;
+    private final String descriptorKey;
+
+    public LogWriter(
+            HistorySegmentStore store,
+            SegmentCodec codec,
+            ChainHasher hasher,
+            ChainCache cache,
+            Clock clock,
+            int inlineBelow,
+            Duration gracePeriod,
+            String descriptorKey) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.hasher = Objects.requireNonNull(hasher, "hasher");
+        this.cache = Objects.requireNonNull(cache, "cache");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.inlineBelow = inlineBelow;
+        this.rewriteAfter = gracePeriod.dividedBy(4);
+        this.descriptorKey = Objects.requireNonNull(descriptorKey, "descriptorKey");
+    }
+
+    /** Writes the log entries {@code checkpoint} needs and returns its stored form (itself for short histories). */
+    public AgentCheckpoint prepare(String agentId, AgentCheckpoint checkpoint) {
+        List<Message> history = checkpoint.messageHistory();
+        int size = history.size();
+        if (size < inlineBelow) {
+            return checkpoint;
+        }
+        KnownLog known = cache.log(agentId);
+        int shared = known == null ? 0 : known.sharedEntries(history);
+        var entries = new ArrayList<LogEntryId>(shared + 1);
+        var chains = new ArrayList<byte[]>(shared + 1);
+        var written = new HashMap<String, Instant>();
+        Instant now = clock.instant();
+        for (int i = 0; i < shared; i++) {
+            LogEntryId entry = known.entries().get(i);
+            Instant last = known.writtenAt(entry);
+            if (stale(last, now)) {
+                put(agentId, entry, known.messages(entry.from(), entry.to()));
+                last = now;
+            }
+            entries.add(entry);
+            chains.add(known.chainAfter(i + 1));
+            written.put(entry.text(), last);
+        }
+        int from = shared == 0 ? 0 : entries.get(shared - 1).to();
+        var messages = new ArrayList<Message>(size);
+        if (from > 0) {
+            messages.addAll(known.messages(0, from));
+        }
+        if (from < size) {
+            List<Message> added = history.subList(from, size);
+            byte[] start = known == null ? ChainHasher.origin() : known.chainAfter(shared);
+            byte[] end = hasher.next(start, added);
+            LogEntryId entry = LogEntryId.of(from, size, start, end);
+            put(agentId, entry, added);
+            entries.add(entry);
+            chains.add(end);
+            written.put(entry.text(), now);
+            messages.addAll(Isolation.copy(added));
+        }
+        var next = new KnownLog(messages, entries, chains, written);
+        if (known != null) {
+            next.derivedIds().inherit(known.derivedIds(), from);
+        }
+        cache.put(agentId, next);
+        return checkpoint.toBuilder()
+                .messageHistory(List.of())
+                .metadata(descriptorKey, new LogDescriptor(size, entries.get(entries.size() - 1)).toJson())
+                .build();
+    }
+
+    /** Remembers a history read back from the log, so that the next save extending it writes only new messages. */
+    public void remember(String agentId, HistoryReader.Assembled assembled) {
+        LogPath path = assembled.log();
+        if (path == null || path.entries().isEmpty()) {
+            return;
+        }
+        LogEntryId last = path.entries().get(path.entries().size() - 1);
+        KnownLog current = cache.log(agentId);
+        if (current != null && current.endsWith(last)) {
+            return; // already known, with the times this process wrote its entries
+        }
+        List<Message> history = assembled.checkpoint().messageHistory();
+        cache.put(agentId, new KnownLog(Isolation.copy(history), path.entries(), path.chains(), path.written()));
+    }
+
+    private boolean stale(Instant last, Instant now) {
+        return last == null || last.isAfter(now) || !last.isAfter(now.minus(rewriteAfter));
+    }
+
+    private void put(String agentId, LogEntryId entry, List<Message> messages) {
+        String id = entry.text();
+        store.putSegment(agentId, id, codec.encode(agentId, id, messages));
+    }
+}
