@@ -3,6 +3,7 @@ package dev.agentpersistence.backend;
 import dev.agentpersistence.CheckpointFilter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -45,6 +46,25 @@ public interface StorageBackend extends AutoCloseable {
      * nothing and returns those records.
      */
     InsertResult insert(StoredCheckpoint record);
+
+    /**
+     * Stores the history segments {@code record} references, as {@link HistorySegmentStore#putSegment} does each (in
+     * the map's order), then {@link #insert}s the record: the segments are stored whether or not the record clashes,
+     * and never after it. The default makes these separate writes; a backend that can make them one (a transaction, a
+     * script) overrides it, so a save of a history in the message log costs one write. With no segments it is
+     * {@code insert(record)}.
+     *
+     * @param segments segment ids of {@code record.agentId()} and their bytes; not empty only for a backend with
+     *     {@link #segments()}
+     */
+    default InsertResult insert(StoredCheckpoint record, Map<String, byte[]> segments) {
+        if (!segments.isEmpty()) {
+            HistorySegmentStore area =
+                    segments().orElseThrow(() -> new IllegalStateException(this + " keeps no history segments"));
+            segments.forEach((id, content) -> area.putSegment(record.agentId(), id, content));
+        }
+        return insert(record);
+    }
 
     /**
      * {@link #insert} for each of {@code records}, with the same guarantees per record (atomic, insert-if-absent on

@@ -184,7 +184,6 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                 history.gracePeriod(),
                 DESCRIPTOR_KEY);
         this.logWriter = new LogWriter(
-                segments,
                 segmentCodec,
                 new ChainHasher(idsStored),
                 cache,
@@ -274,8 +273,12 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         requireOpen();
         requireWritable("saveCheckpoint");
         requireSavable(agentId, checkpoint);
-        StoredCheckpoint record = storedRecord(agentId, checkpoint);
-        Outcome outcome = settle(checkpoint, record, backend.insert(record));
+        PreparedSave prepared = prepare(agentId, checkpoint);
+        StoredCheckpoint record = prepared.record();
+        Map<String, byte[]> logEntries = prepared.logEntries();
+        InsertResult first = logEntries.isEmpty() ? backend.insert(record) : backend.insert(record, logEntries);
+        prepared.stored();
+        Outcome outcome = settle(checkpoint, record, first);
         if (outcome.conflict() != null) {
             throw outcome.conflict();
         }
@@ -300,7 +303,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
         var records = new ArrayList<StoredCheckpoint>(checkpoints.size());
         for (AgentCheckpoint checkpoint : checkpoints) {
-            records.add(storedRecord(checkpoint.agentId(), checkpoint));
+            PreparedSave prepared = prepare(checkpoint.agentId(), checkpoint);
+            prepared.logEntries().forEach((id, content) -> segments.putSegment(checkpoint.agentId(), id, content));
+            prepared.stored(); // the next checkpoint of the batch extends it
+            records.add(prepared.record());
         }
         List<InsertResult> inserted = records.isEmpty() ? List.of() : backend.insertAll(records);
         if (inserted.size() != records.size()) {
@@ -329,11 +335,54 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
     }
 
-    /** The record of {@code checkpoint} in the stored form, its long history moved into segments (written now). */
-    private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint) {
-        AgentCheckpoint storedForm = !writesSegments
-                ? checkpoint
-                : logLayout ? logWriter.prepare(agentId, checkpoint) : writer.prepare(agentId, checkpoint);
+    /**
+     * A save ready to write: the record and the message log entries to store with it (before it or in the same write),
+     * after which {@link #stored()} tells the log writer.
+     */
+    private final class PreparedSave {
+        private final String agentId;
+        private final StoredCheckpoint record;
+        private final LogWriter.Prepared log;
+
+        PreparedSave(String agentId, StoredCheckpoint record, LogWriter.Prepared log) {
+            this.agentId = agentId;
+            this.record = record;
+            this.log = log;
+        }
+
+        StoredCheckpoint record() {
+            return record;
+        }
+
+        Map<String, byte[]> logEntries() {
+            return log == null ? Map.of() : log.segments();
+        }
+
+        void stored() {
+            if (log != null) {
+                logWriter.stored(agentId, log);
+            }
+        }
+    }
+
+    /**
+     * The record of {@code checkpoint} in the stored form: its long history in the message log (entries to store with
+     * the record) or moved into tiered segments (written now).
+     */
+    private PreparedSave prepare(String agentId, AgentCheckpoint checkpoint) {
+        AgentCheckpoint storedForm = checkpoint;
+        LogWriter.Prepared log = null;
+        if (writesSegments && logLayout) {
+            log = logWriter.prepare(agentId, checkpoint);
+            storedForm = log.storedForm();
+        } else if (writesSegments) {
+            storedForm = writer.prepare(agentId, checkpoint);
+        }
+        return new PreparedSave(agentId, storedRecord(agentId, checkpoint, storedForm), log);
+    }
+
+    /** The record of {@code checkpoint}, whose stored form is {@code storedForm}. */
+    private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint, AgentCheckpoint storedForm) {
         byte[] document = codec.encode(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
         return new StoredCheckpoint(

@@ -2,45 +2,53 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.Message;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the cache remembers of an agent's latest history in the message log: its messages, the path of log entries
  * holding them (contiguous from 0), the chain value after each entry and when the store last recorded a write of each
- * entry, where known. Never mutated after construction but for its {@link DerivedIdMemo}; its messages are private (no
- * JSON container node is shared with a caller), so reads may answer from them.
+ * entry, where known. Entries are found by where they end (binary search), so nothing is built per entry. Never mutated
+ * after construction but for its {@link DerivedIdMemo}; its messages are private (no JSON container node is shared with
+ * a caller), so reads may answer from them.
  */
 public final class KnownLog implements CachedHistory {
     private final List<Message> messages;
     private final List<LogEntryId> entries;
     private final List<byte[]> chains;
-    private final Map<String, Instant> written;
-    private final Map<String, Integer> indexes;
+    private final List<Instant> written;
+    private final Instant oldestWrite;
     private final DerivedIdMemo derivedIds;
 
     /**
      * @param messages the whole history, the cache's own objects
      * @param entries the log entries holding it, in order
      * @param chains the chain value after each entry
-     * @param written the last write time of entries, by id text, where known
+     * @param written the last write time of each entry, {@code null} where unknown
      */
-    public KnownLog(
-            List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, Map<String, Instant> written) {
+    public KnownLog(List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
         int end = entries.isEmpty() ? 0 : entries.get(entries.size() - 1).to();
-        if (chains.size() != entries.size() || end != messages.size()) {
+        if (chains.size() != entries.size() || written.size() != entries.size() || end != messages.size()) {
             throw new IllegalArgumentException(entries.size() + " log entries ending at " + end + " with "
-                    + chains.size() + " chain values do not hold " + messages.size() + " messages");
+                    + chains.size() + " chain values and " + written.size() + " write times do not hold "
+                    + messages.size() + " messages");
         }
         this.messages = messages;
         this.entries = List.copyOf(entries);
         this.chains = List.copyOf(chains);
-        this.written = Map.copyOf(written);
-        this.indexes = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            indexes.put(entries.get(i).text(), i);
+        this.written = Collections.unmodifiableList(new ArrayList<>(written));
+        Instant oldest = Instant.MAX;
+        for (Instant time : written) {
+            if (time == null) {
+                oldest = null;
+                break;
+            }
+            if (time.isBefore(oldest)) {
+                oldest = time;
+            }
         }
+        this.oldestWrite = oldest;
         this.derivedIds = new DerivedIdMemo(messages);
     }
 
@@ -66,27 +74,14 @@ public final class KnownLog implements CachedHistory {
 
     /** The entry of this path ending at message {@code position}, or {@code null}. */
     public LogEntryId entryEndingAt(int position) {
-        int low = 0;
-        int high = entries.size() - 1;
-        while (low <= high) {
-            int middle = (low + high) >>> 1;
-            int to = entries.get(middle).to();
-            if (to == position) {
-                return entries.get(middle);
-            }
-            if (to < position) {
-                low = middle + 1;
-            } else {
-                high = middle - 1;
-            }
-        }
-        return null;
+        int count = countEndingAt(position);
+        return count > 0 && entries.get(count - 1).to() == position ? entries.get(count - 1) : null;
     }
 
     /** The position of {@code entry} on this path, or -1. */
     public int indexOf(LogEntryId entry) {
-        Integer index = indexes.get(entry.text());
-        return index == null ? -1 : index;
+        int count = countEndingAt(entry.to());
+        return count > 0 && entries.get(count - 1).equals(entry) ? count - 1 : -1;
     }
 
     /**
@@ -104,11 +99,7 @@ public final class KnownLog implements CachedHistory {
             }
             same++;
         }
-        int count = 0;
-        while (count < entries.size() && entries.get(count).to() <= same) {
-            count++;
-        }
-        return count;
+        return countEndingAt(same);
     }
 
     /**
@@ -119,13 +110,33 @@ public final class KnownLog implements CachedHistory {
         return messages.subList(from, to);
     }
 
-    /** When the store last recorded a write of the entry, if known. */
-    public Instant writtenAt(LogEntryId entry) {
-        return written.get(entry.text());
+    /** When the store last recorded a write of entry {@code index} of the path, or {@code null} if unknown. */
+    public Instant writtenAt(int index) {
+        return written.get(index);
+    }
+
+    /** The oldest write time of the path's entries, or {@code null} when one is unknown. */
+    public Instant oldestWrite() {
+        return oldestWrite;
     }
 
     /** Whether this is the history ending with {@code last}. */
     public boolean endsWith(LogEntryId last) {
         return !entries.isEmpty() && entries.get(entries.size() - 1).equals(last);
+    }
+
+    /** How many entries end at or before {@code position}. */
+    private int countEndingAt(int position) {
+        int low = 0;
+        int high = entries.size();
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (entries.get(middle).to() <= position) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
     }
 }

@@ -8,17 +8,26 @@ import java.util.Objects;
  * the first 16 bytes of the hash chain value after it (lower-case hex, naming every message before {@code to}) and the
  * first 8 bytes of the chain value before it, which names the entry it follows. Equal ids mean equal content.
  *
- * @param from first message index, inclusive
- * @param to last message index, exclusive
- * @param chain 32 lower-case hex digits: the start of c({@code to})
- * @param link 16 lower-case hex digits: the start of c({@code from})
+ * <p>Immutable; equal when the ids are equal.
  */
-public record LogEntryId(int from, int to, String chain, String link) {
+public final class LogEntryId {
     static final int CHAIN_DIGITS = 32;
     static final int LINK_DIGITS = 16;
     private static final HexFormat HEX = HexFormat.of();
 
-    public LogEntryId {
+    private final int from;
+    private final int to;
+    private final String chain;
+    private final String link;
+    private final String text;
+
+    /**
+     * @param from first message index, inclusive
+     * @param to last message index, exclusive
+     * @param chain 32 lower-case hex digits: the start of c({@code to})
+     * @param link 16 lower-case hex digits: the start of c({@code from})
+     */
+    public LogEntryId(int from, int to, String chain, String link) {
         Objects.requireNonNull(chain, "chain");
         Objects.requireNonNull(link, "link");
         if (from < 0 || to <= from) {
@@ -28,6 +37,31 @@ public record LogEntryId(int from, int to, String chain, String link) {
             throw new IllegalArgumentException(
                     "not a log entry chain and link in lower-case hex: " + chain + ", " + link);
         }
+        this.from = from;
+        this.to = to;
+        this.chain = chain;
+        this.link = link;
+        this.text = from + "-" + to + "-" + chain + "-" + link;
+    }
+
+    /** The first message index, inclusive. */
+    public int from() {
+        return from;
+    }
+
+    /** The last message index, exclusive. */
+    public int to() {
+        return to;
+    }
+
+    /** The start of c({@code to}) in lower-case hex. */
+    public String chain() {
+        return chain;
+    }
+
+    /** The start of c({@code from}) in lower-case hex. */
+    public String link() {
+        return link;
     }
 
     /**
@@ -60,12 +94,22 @@ public record LogEntryId(int from, int to, String chain, String link) {
 
     /** The id as stored. */
     public String text() {
-        return from + "-" + to + "-" + chain + "-" + link;
+        return text;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof LogEntryId id && id.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
     }
 
     @Override
     public String toString() {
-        return text();
+        return text;
     }
 
     /** Whether {@code id} has the shape of a log entry id (segment ids of the tiered layout do not). */

@@ -120,16 +120,13 @@ final class LogReading {
         }
         var entries = new ArrayList<LogEntryId>(route.cached() + route.rest().size());
         var chains = new ArrayList<byte[]>(entries.size());
-        var written = new HashMap<String, Instant>();
+        var written = new ArrayList<Instant>(entries.size());
         var history = new ArrayList<Message>(descriptor.size());
         if (route.cached() > 0) {
             entries.addAll(known.entries().subList(0, route.cached()));
             for (int i = 0; i < route.cached(); i++) {
                 chains.add(known.chainAfter(i + 1));
-                Instant time = known.writtenAt(entries.get(i));
-                if (time != null) {
-                    written.put(entries.get(i).text(), time);
-                }
+                written.add(known.writtenAt(i));
             }
             for (Message message :
                     known.messages(0, entries.get(route.cached() - 1).to())) {
@@ -153,10 +150,7 @@ final class LogReading {
             }
             entries.add(entry);
             chains.add(chain);
-            Instant time = index == null ? null : index.writtenAt(entry);
-            if (time != null) {
-                written.put(entry.text(), time);
-            }
+            written.add(index == null ? null : index.writtenAt(entry));
             history.addAll(messages);
         }
         if (history.size() != descriptor.size()) {

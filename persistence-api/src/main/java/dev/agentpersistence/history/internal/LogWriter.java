@@ -2,30 +2,31 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
-import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.internal.Isolation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Prepares a checkpoint for storage in the message log layout: a history of at least {@code inlineBelow} messages is
  * kept in the agent's log, and the checkpoint keeps only a {@link LogDescriptor}. The messages after the longest path
- * of log entries the cached history shares with this one are written as one new entry (create-if-absent, before the
- * checkpoint, so a crash leaves at worst an unreferenced entry); an extending save thus writes only its new messages,
- * and a rollback or edit rewrites the messages from the last shared entry on. Without a cached history the whole
- * history becomes one entry.
+ * of log entries the cached history shares with this one are stored as one new entry (create-if-absent, before the
+ * checkpoint or with it, so a crash leaves at worst an unreferenced entry); an extending save thus writes only its new
+ * messages, and a rollback or edit rewrites the messages from the last shared entry on. Without a cached history the
+ * whole history becomes one entry. {@link #prepare} writes nothing: the caller stores the {@link Prepared#segments()}
+ * with the checkpoint record (segments first, or in the same atomic write) and then calls {@link #stored}.
  *
  * <p>An entry of the path whose last write this process does not know to be younger than a quarter of the grace period
  * is put again (from the cached messages), which recreates it if it was collected and refreshes its write time
  * otherwise, so that garbage collection cannot remove it under a save in flight.
  */
 public final class LogWriter {
-    private final HistorySegmentStore store;
     private final SegmentCodec codec;
     private final ChainHasher hasher;
     private final ChainCache cache;
@@ -35,7 +36,6 @@ public final class LogWriter {
     private final String descriptorKey;
 
     public LogWriter(
-            HistorySegmentStore store,
             SegmentCodec codec,
             ChainHasher hasher,
             ChainCache cache,
@@ -43,7 +43,6 @@ public final class LogWriter {
             int inlineBelow,
             Duration gracePeriod,
             String descriptorKey) {
-        this.store = Objects.requireNonNull(store, "store");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.hasher = Objects.requireNonNull(hasher, "hasher");
         this.cache = Objects.requireNonNull(cache, "cache");
@@ -53,29 +52,45 @@ public final class LogWriter {
         this.descriptorKey = Objects.requireNonNull(descriptorKey, "descriptorKey");
     }
 
-    /** Writes the log entries {@code checkpoint} needs and returns its stored form (itself for short histories). */
-    public AgentCheckpoint prepare(String agentId, AgentCheckpoint checkpoint) {
+    /**
+     * A checkpoint's stored form, the log entries to store with it (new, or put again to refresh them) in write order,
+     * and what the cache learns once they are stored ({@code null} when there is nothing to learn).
+     */
+    public record Prepared(AgentCheckpoint storedForm, Map<String, byte[]> segments, KnownLog next) {
+        public Prepared {
+            segments = Collections.unmodifiableMap(new LinkedHashMap<>(segments));
+        }
+    }
+
+    /** The stored form of {@code checkpoint} (itself for short histories) and the log entries it needs. */
+    public Prepared prepare(String agentId, AgentCheckpoint checkpoint) {
         List<Message> history = checkpoint.messageHistory();
         int size = history.size();
         if (size < inlineBelow) {
-            return checkpoint;
+            return new Prepared(checkpoint, Map.of(), null);
         }
+        var segments = new LinkedHashMap<String, byte[]>();
         KnownLog known = cache.log(agentId);
         int shared = known == null ? 0 : known.sharedEntries(history);
         var entries = new ArrayList<LogEntryId>(shared + 1);
         var chains = new ArrayList<byte[]>(shared + 1);
-        var written = new HashMap<String, Instant>();
+        var written = new ArrayList<Instant>(shared + 1);
         Instant now = clock.instant();
+        boolean refresh = shared > 0 && stale(known.oldestWrite(), now);
         for (int i = 0; i < shared; i++) {
             LogEntryId entry = known.entries().get(i);
-            Instant last = known.writtenAt(entry);
-            if (stale(last, now)) {
-                put(agentId, entry, known.messages(entry.from(), entry.to()));
+            Instant last = known.writtenAt(i);
+            if (refresh && stale(last, now)) {
+                segments.put(entry.text(), encode(agentId, entry, known.messages(entry.from(), entry.to())));
                 last = now;
             }
-            entries.add(entry);
-            chains.add(known.chainAfter(i + 1));
-            written.put(entry.text(), last);
+            written.add(last);
+        }
+        if (shared > 0) {
+            entries.addAll(known.entries().subList(0, shared));
+            for (int i = 1; i <= shared; i++) {
+                chains.add(known.chainAfter(i));
+            }
         }
         int from = shared == 0 ? 0 : entries.get(shared - 1).to();
         var messages = new ArrayList<Message>(size);
@@ -87,21 +102,28 @@ public final class LogWriter {
             byte[] start = known == null ? ChainHasher.origin() : known.chainAfter(shared);
             byte[] end = hasher.next(start, added);
             LogEntryId entry = LogEntryId.of(from, size, start, end);
-            put(agentId, entry, added);
+            segments.put(entry.text(), encode(agentId, entry, added));
             entries.add(entry);
             chains.add(end);
-            written.put(entry.text(), now);
+            written.add(now);
             messages.addAll(Isolation.copy(added));
         }
         var next = new KnownLog(messages, entries, chains, written);
         if (known != null) {
             next.derivedIds().inherit(known.derivedIds(), from);
         }
-        cache.put(agentId, next);
-        return checkpoint.toBuilder()
+        var storedForm = checkpoint.toBuilder()
                 .messageHistory(List.of())
                 .metadata(descriptorKey, new LogDescriptor(size, entries.get(entries.size() - 1)).toJson())
                 .build();
+        return new Prepared(storedForm, segments, next);
+    }
+
+    /** Remembers what {@code prepared} stored, once its segments are stored, so that the next save extends it. */
+    public void stored(String agentId, Prepared prepared) {
+        if (prepared.next() != null) {
+            cache.put(agentId, prepared.next());
+        }
     }
 
     /** Remembers a history read back from the log, so that the next save extending it writes only new messages. */
@@ -123,8 +145,7 @@ public final class LogWriter {
         return last == null || last.isAfter(now) || !last.isAfter(now.minus(rewriteAfter));
     }
 
-    private void put(String agentId, LogEntryId entry, List<Message> messages) {
-        String id = entry.text();
-        store.putSegment(agentId, id, codec.encode(agentId, id, messages));
+    private byte[] encode(String agentId, LogEntryId entry, List<Message> messages) {
+        return codec.encode(agentId, entry.text(), messages);
     }
 }

@@ -34,6 +34,15 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * One statement that stores a history segment, or only sets the write time of one with the same key, with the
+     * parameters {@code (agent_id, segment_id, written_at, content)}; empty where the database has none (then a save
+     * sets the time and inserts when no row changed).
+     */
+    default java.util.Optional<String> segmentUpsert(Tables tables) {
+        return java.util.Optional.empty();
+    }
+
     /** How a save's rows are written; {@link SaveForm#STATEMENTS} unless the database can do better. */
     default SaveForm saveForm() {
         return SaveForm.STATEMENTS;

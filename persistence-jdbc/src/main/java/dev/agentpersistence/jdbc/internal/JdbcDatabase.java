@@ -96,6 +96,11 @@ public final class JdbcDatabase implements AutoCloseable {
         return preparedStatements;
     }
 
+    /** The dialect's statement that stores a history segment or sets its write time, if it has one. */
+    public java.util.Optional<String> segmentUpsert() {
+        return identity.dialect().segmentUpsert(tables());
+    }
+
     /** The table names. */
     public Tables tables() {
         return tables;

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -33,6 +34,8 @@ public final class JdbcStorageBackend implements StorageBackend {
     private final CheckpointStatements statements;
     private final CheckpointBatch batch;
     private final JdbcSegmentStore segments;
+    private final SegmentRows segmentRows;
+    private final Clock clock;
     /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
     private volatile Location location;
 
@@ -41,6 +44,8 @@ public final class JdbcStorageBackend implements StorageBackend {
         this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
         this.batch = new CheckpointBatch(database.tables());
         this.segments = new JdbcSegmentStore(database, clock);
+        this.segmentRows = new SegmentRows(database.tables(), database::segmentUpsert);
+        this.clock = clock;
     }
 
     /**
@@ -82,6 +87,46 @@ public final class JdbcStorageBackend implements StorageBackend {
                 "saveCheckpoint",
                 connection ->
                         statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
+    }
+
+    /**
+     * One transaction: the segments (each stored unless present, its write time set), then the record's rows, so a save
+     * of a history in the message log commits once. When the transaction meets a duplicate key (the record clashes) or
+     * a statement would be too large, it is rolled back and the segments and the record are written one after the
+     * other, which answers the clash as {@link #insert(StoredCheckpoint)} does.
+     */
+    @Override
+    public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
+        if (contents.isEmpty() || !fitsStatementLimit(record, contents)) {
+            return StorageBackend.super.insert(record, contents);
+        }
+        long now = clock.millis();
+        boolean stored;
+        try {
+            stored = database.insert("saveCheckpoint", false, connection -> {
+                segmentRows.put(connection, record.agentId(), contents, now);
+                batch.insert(connection, List.of(record));
+            });
+        } catch (StatementTooLargeException e) {
+            stored = false;
+        }
+        return stored ? InsertResult.stored() : StorageBackend.super.insert(record, contents);
+    }
+
+    private boolean fitsStatementLimit(StoredCheckpoint record, Map<String, byte[]> contents) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isEmpty()) {
+            return true;
+        }
+        if (database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
+            return false;
+        }
+        for (byte[] content : contents.values()) {
+            if (database.statementBytes(content) + STATEMENT_MARGIN > limit.getAsLong()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -14,6 +14,13 @@ import org.jdbi.v3.core.Handle;
  * saves check the size first.
  */
 final class MariaDbDialect implements Dialect {
+    @Override
+    public java.util.Optional<String> segmentUpsert(Tables tables) {
+        return java.util.Optional.of(
+                "INSERT INTO " + tables.historySegments()
+                        + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE written_at = VALUES(written_at)");
+    }
+
     private static final int DUPLICATE_KEY = 1062;
     private static final int DUPLICATE_KEY_WITH_NAME = 1586;
     private static final int LOCK_WAIT_TIMEOUT = 1205;

@@ -20,6 +20,13 @@ import org.sqlite.SQLiteException;
  * callers.
  */
 final class SqliteDialect implements Dialect {
+    @Override
+    public java.util.Optional<String> segmentUpsert(Tables tables) {
+        return java.util.Optional.of(
+                "INSERT INTO " + tables.historySegments()
+                        + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
+    }
+
     private static final SchemaDdl DDL = new SchemaDdl("TEXT", "BLOB", "BLOB", "", false, false);
     private static final int BUSY = 5;
     private static final int LOCKED = 6;

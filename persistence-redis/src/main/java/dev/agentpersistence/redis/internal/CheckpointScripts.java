@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -86,6 +87,17 @@ public final class CheckpointScripts {
 
     /** Writes {@code checkpoint} unless its version or id is taken; then answers with the stored record holding it. */
     public InsertResult save(StoredCheckpoint checkpoint) {
+        return save(checkpoint, null);
+    }
+
+    /**
+     * {@link #save(StoredCheckpoint)}, with {@code first} queueing plain commands (never scripts, which a server that
+     * lost them would skip) in the same MULTI before the save script; {@code null} for none. Standalone mode only.
+     */
+    public InsertResult save(StoredCheckpoint checkpoint, Consumer<AbstractTransaction> first) {
+        if (first != null && cluster) {
+            throw new IllegalStateException("a MULTI around a save spans one connection: not in cluster mode");
+        }
         String agentId = checkpoint.agentId();
         AgentKeys agent = keys.agent(agentId);
         String version = IndexValues.version(checkpoint.version());
@@ -105,8 +117,9 @@ public final class CheckpointScripts {
         index.beforeSave(agentId);
         List<byte[]> saveKeys = index.saveKeys(agent, keys.segments(agentId));
         List<?> reply = list(
-                staged
-                        ? saveStaged(agent, saveKeys, args, bytes(version), checkpoint.document())
+                staged || first != null
+                        ? saveInTransaction(
+                                agent, saveKeys, args, bytes(version), staged ? checkpoint.document() : null, first)
                         : SAVE.run(client, saveKeys, args));
         long status = number(reply.get(0));
         if (status == WRITTEN) {
@@ -130,26 +143,42 @@ public final class CheckpointScripts {
     }
 
     /**
-     * One MULTI: the save script (conflict checks, indexes), {@code HSETNX} of the body, and {@code settle.lua}, which
-     * removes the body again unless the script indexed its version. So a conflicting save leaves nothing behind, and
-     * neither does a server that lost its scripts: then both scripts fail with NOSCRIPT, the settle step's absence
+     * One MULTI: the commands of {@code first} (history segments, which must be stored before the record), the save
+     * script (conflict checks, indexes) and, for a staged body, {@code HSETNX} of the body and {@code settle.lua},
+     * which removes the body again unless the script indexed its version. So a conflicting save leaves no body behind,
+     * and neither does a server that lost its scripts: then the scripts fail with NOSCRIPT, the settle step's absence
      * leaves at most an unindexed body that the next save of that version removes, and the transaction runs again with
-     * the scripts in full.
+     * the scripts in full (the plain commands of {@code first} run again: they are idempotent).
+     *
+     * @param body the staged body, or {@code null} when it is in the script's arguments
      */
-    private Object saveStaged(AgentKeys agent, List<byte[]> saveKeys, List<byte[]> args, byte[] version, byte[] body) {
+    private Object saveInTransaction(
+            AgentKeys agent,
+            List<byte[]> saveKeys,
+            List<byte[]> args,
+            byte[] version,
+            byte[] body,
+            Consumer<AbstractTransaction> first) {
         boolean inFull = false;
         while (true) {
             Response<Object> saved;
-            Response<Object> settled;
+            Response<Object> settled = null;
             try (AbstractTransaction transaction = client.multi()) {
+                if (first != null) {
+                    first.accept(transaction);
+                }
                 saved = SAVE.queue(transaction, saveKeys, args, inFull);
-                transaction.hsetnx(agent.bodies(), version, body);
-                settled =
-                        SETTLE.queue(transaction, List.of(agent.versions(), agent.bodies()), List.of(version), inFull);
+                if (body != null) {
+                    transaction.hsetnx(agent.bodies(), version, body);
+                    settled = SETTLE.queue(
+                            transaction, List.of(agent.versions(), agent.bodies()), List.of(version), inFull);
+                }
                 transaction.exec();
             }
             try {
-                settled.get();
+                if (settled != null) {
+                    settled.get();
+                }
                 return saved.get();
             } catch (JedisDataException e) {
                 if (inFull || !RedisScript.missing(e)) {

@@ -31,6 +31,9 @@ public final class RedisStorageBackend implements StorageBackend {
     private final boolean ownsClient;
     private final CheckpointScripts scripts;
     private final Segments segments;
+    private final SegmentStore segmentStore;
+    private final boolean cluster;
+    private final Clock clock;
     private final RedisErrors errors;
     private final String description;
 
@@ -52,13 +55,33 @@ public final class RedisStorageBackend implements StorageBackend {
         this.errors = errors;
         var keys = new RedisKeys(keyPrefix);
         this.scripts = new CheckpointScripts(client, keys, cluster, clock, maxDocumentSize, errors.endpoint());
-        this.segments = new Segments(new SegmentStore(client, keys, ttl), clock);
+        this.segmentStore = new SegmentStore(client, keys, ttl);
+        this.segments = new Segments(segmentStore, clock);
+        this.cluster = cluster;
+        this.clock = clock;
         this.description = errors.endpoint() + ", keyPrefix '" + keyPrefix + "'" + (cluster ? ", cluster" : "");
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint record) {
         return run("saveCheckpoint of agent '" + record.agentId() + "'", () -> scripts.save(record));
+    }
+
+    /**
+     * In standalone mode one MULTI: the segments as plain commands, then the save script, so a save of a history in the
+     * message log is one round trip; in cluster mode the segments are put first, then the record is saved.
+     */
+    @Override
+    public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
+        if (contents.isEmpty() || cluster) {
+            return StorageBackend.super.insert(record, contents);
+        }
+        return run(
+                "saveCheckpoint of agent '" + record.agentId() + "'",
+                () -> scripts.save(
+                        record,
+                        transaction ->
+                                segmentStore.queuePut(transaction, record.agentId(), contents, clock.instant())));
     }
 
     @Override

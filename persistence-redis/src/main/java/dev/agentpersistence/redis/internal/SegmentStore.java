@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -29,12 +30,14 @@ public final class SegmentStore {
     private final UnifiedJedis client;
     private final RedisKeys keys;
     private final byte[] ttlMillis;
+    private final long ttl;
 
     /** Segments under {@code keys}; {@code ttl} is the agent's key lifetime, or {@code null}. */
     public SegmentStore(UnifiedJedis client, RedisKeys keys, Duration ttl) {
         this.client = client;
         this.keys = keys;
         this.ttlMillis = bytes(ttl == null ? "0" : Long.toString(ttl.toMillis()));
+        this.ttl = ttl == null ? 0 : ttl.toMillis();
     }
 
     /** Stores the segment unless present and records {@code now} as its write time. */
@@ -45,6 +48,29 @@ public final class SegmentStore {
                 client,
                 List.of(segment.contents(), segment.times()),
                 List.of(bytes(segmentId), content, bytes(Long.toString(now.toEpochMilli())), ttlMillis));
+    }
+
+    /**
+     * Queues, in a MULTI, what {@link #put} does for each of {@code contents} (segment id to bytes), as plain commands:
+     * the agent's entry in the segment index, {@code HSETNX} of the bytes, {@code HSET} of the write time and the keys'
+     * time to live.
+     */
+    public void queuePut(AbstractTransaction transaction, String agentId, Map<String, byte[]> contents, Instant now) {
+        SegmentKeys segment = keys.segments(agentId);
+        transaction.sadd(keys.segmentAgentIndex(), bytes(agentId));
+        byte[] time = bytes(Long.toString(now.toEpochMilli()));
+        for (var entry : contents.entrySet()) {
+            byte[] id = bytes(entry.getKey());
+            transaction.hsetnx(segment.contents(), id, entry.getValue());
+            transaction.hset(segment.times(), id, time);
+        }
+        for (byte[] key : List.of(segment.contents(), segment.times())) {
+            if (ttl > 0) {
+                transaction.pexpire(key, ttl);
+            } else {
+                transaction.persist(key);
+            }
+        }
     }
 
     /** The stored bytes of the given segments that exist, in one {@code HMGET}. */
