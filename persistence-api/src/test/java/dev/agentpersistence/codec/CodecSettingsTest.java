@@ -18,7 +18,7 @@ class CodecSettingsTest {
         var codec = CodecSettings.codec(ProviderConfig.empty());
         assertThat(codec.layers().compresses()).isTrue();
         assertThat(codec.layers().compressionLevel()).isEqualTo(1);
-        assertThat(codec.layers().compressionMinSize()).isEqualTo(4096);
+        assertThat(codec.layers().compressionMinSize()).isEqualTo(512);
         assertThat(codec.layers().checksum()).isTrue();
         assertThat(codec.layers().encrypts()).isFalse();
         assertThat(codec.sizeLimit()).hasValue(64L << 20);
@@ -27,11 +27,11 @@ class CodecSettingsTest {
                         .layers()
                         .writesPlain())
                 .isTrue();
-        assertThat(codec.toString()).contains("compression=lz4(from 4096 bytes)", "checksum=true");
+        assertThat(codec.toString()).contains("compression=lz4(from 512 bytes)", "checksum=true");
         assertThat(codec.layers().compressionAlgorithm()).isEqualTo(CompressionAlgorithm.LZ4);
         assertThat(CodecSettings.codec(ProviderConfig.of(Map.of(CodecSettings.COMPRESSION.key(), "deflate")))
                         .toString())
-                .contains("compression=deflate(level 1, from 4096 bytes)");
+                .contains("compression=deflate(level 1, from 512 bytes)");
     }
 
     @Test

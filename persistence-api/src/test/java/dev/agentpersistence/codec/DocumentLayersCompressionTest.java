@@ -148,9 +148,9 @@ class DocumentLayersCompressionTest {
 
     @Test
     void documentsBelowTheThresholdStayPlain() {
-        byte[] below = Arrays.copyOf(DOC, 4095);
-        byte[] at = Arrays.copyOf(DOC, 4096);
-        assertThat(DEFLATE.compressionMinSize()).isEqualTo(4096);
+        byte[] below = Arrays.copyOf(DOC, 511);
+        byte[] at = Arrays.copyOf(DOC, 512);
+        assertThat(DEFLATE.compressionMinSize()).isEqualTo(512);
         assertThat(DEFLATE.wrap(below)).isEqualTo(below);
         assertThat(Arrays.copyOf(DEFLATE.wrap(at), 4)).isEqualTo(MAGIC);
         var from100 = DocumentLayers.custom()
@@ -365,7 +365,7 @@ class DocumentLayersCompressionTest {
 
     @Test
     void toStringShowsCompression() {
-        assertThat(DEFLATE.toString()).contains("compression=deflate(level 1, from 4096 bytes)");
+        assertThat(DEFLATE.toString()).contains("compression=deflate(level 1, from 512 bytes)");
         assertThat(DocumentLayers.none().toString()).contains("compression=off");
     }
 

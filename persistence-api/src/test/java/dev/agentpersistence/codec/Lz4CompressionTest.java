@@ -55,7 +55,7 @@ class Lz4CompressionTest {
         assertThat(LZ4.wrap(DOC))
                 .as("deterministic, as CheckpointCodec requires")
                 .isEqualTo(stored);
-        assertThat(LZ4.toString()).contains("compression=lz4(from 4096 bytes)");
+        assertThat(LZ4.toString()).contains("compression=lz4(from 512 bytes)");
     }
 
     @Test

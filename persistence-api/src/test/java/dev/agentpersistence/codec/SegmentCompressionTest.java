@@ -28,7 +28,7 @@ class SegmentCompressionTest {
     @Test
     void segmentsWrittenWithTheSettingsCodecAreCompressedUnderTheChecksum() {
         var segments = new SegmentCodec(CodecSettings.codec(ProviderConfig.empty()));
-        var messages = block(32); // 32 messages of 200 characters: above the default 4 KiB threshold
+        var messages = block(32); // 32 messages of 200 characters: above the default threshold
         byte[] stored = segments.encode("agent-1", "seg-1", messages);
         int json = new SegmentCodec(CheckpointCodec.json()).encode("agent-1", "seg-1", messages).length;
         assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("#crc32c:");

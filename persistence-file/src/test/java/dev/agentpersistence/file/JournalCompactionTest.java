@@ -25,8 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JournalCompactionTest {
     static final String AGENT = "agent";
-    /** Makes each record about a kilobyte, so 300 of them are far above the compaction threshold. */
-    static final String PADDING = "p".repeat(400);
+    /**
+     * Makes each record about a kilobyte, so 300 of them are far above the compaction threshold: random hex, which
+     * compression cannot shrink.
+     */
+    static final String PADDING = java.util.HexFormat.of().formatHex(randomBytes(300));
+
+    private static byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        new java.util.Random(20_261_202L).nextBytes(bytes);
+        return bytes;
+    }
 
     @TempDir
     Path root;
