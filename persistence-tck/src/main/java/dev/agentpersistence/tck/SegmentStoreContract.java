@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.InvalidIdentifierException;
+import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.history.RetentionPolicy;
+import dev.agentpersistence.history.RetentionSweeper;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,8 +27,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The history segment area of providers whose stored form has one ({@link PersistenceStorageProvider#storedForm()});
- * aborted with the reason for the others.
+ * The history segment area of providers whose stored form has one ({@link PersistenceStorageProvider#storedForm()}),
+ * and retention over it: a sweep frees what only deleted checkpoints needed and keeps everything a kept checkpoint
+ * needs (whatever the layout); aborted with the reason for the others.
  */
 abstract class SegmentStoreContract extends Contract {
 
@@ -33,6 +39,46 @@ abstract class SegmentStoreContract extends Contract {
 
     private HistorySegmentStore store() {
         return store(provider());
+    }
+
+    @Test
+    @DisplayName("a sweep frees the history only an abandoned branch needed and keeps all a kept checkpoint needs")
+    void abandonedBranch() {
+        var segments = store(provider());
+        String agent = agent("retention-branch");
+        List<Message> base = Checkpoints.history(90);
+        for (int version = 0; version < 30; version++) {
+            var checkpoint = Checkpoints.builder(agent, version)
+                    .messageHistory(base.subList(0, 30 + 2 * version))
+                    .build();
+            provider().saveCheckpoint(agent, checkpoint);
+        }
+        var branch = new ArrayList<>(base.subList(0, 41));
+        branch.add(Message.user("a question on another branch").withId("branch-1"));
+        var rolledBack = Checkpoints.builder(agent, 30).messageHistory(branch).build();
+        provider().saveCheckpoint(agent, rolledBack);
+        int before = segments.listSegments(agent).size();
+
+        var sweeper = RetentionSweeper.builder(provider())
+                .policy(RetentionPolicy.custom().keepLatest(1).build())
+                .gracePeriod(Duration.ZERO) // nothing else writes to this agent meanwhile
+                .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))
+                .build();
+        var report = optional("deleteCheckpointsBefore", () -> sweeper.sweep(List.of(agent)));
+        assertThat(report.checkpointsDeleted()).isEqualTo(30);
+        assertThat(report.segmentsDeleted())
+                .as("segments only the deleted branch needed")
+                .isPositive();
+        assertThat(segments.listSegments(agent)).hasSizeLessThan(before);
+        assertThat(provider().getCheckpoints(agent)).containsExactly(rolledBack);
+        if (sharesStorage()) {
+            assertThat(newProvider().getCheckpoints(agent)).containsExactly(rolledBack);
+        }
+        var grown = new ArrayList<>(branch);
+        grown.addAll(base.subList(60, 64));
+        var next = Checkpoints.builder(agent, 31).messageHistory(grown).build();
+        provider().saveCheckpoint(agent, next);
+        assertThat(provider().getCheckpoints(agent)).containsExactly(rolledBack, next);
     }
 
     private HistorySegmentStore store(PersistenceStorageProvider<CheckpointFilter> provider) {
