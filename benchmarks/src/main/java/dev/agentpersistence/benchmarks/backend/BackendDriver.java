@@ -3,6 +3,7 @@ package dev.agentpersistence.benchmarks.backend;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawStore;
+import dev.agentpersistence.storage.StorageShell;
 
 /**
  * Opens one backend for a benchmark: our provider over it, the backend's own client for the raw baseline, and the
@@ -12,15 +13,21 @@ import dev.agentpersistence.benchmarks.raw.RawStore;
 public interface BackendDriver {
 
     /**
-     * Our provider over {@code namespace}, writing the stored form of {@link BenchmarkedForm#settings}.
+     * The builder of our provider over {@code namespace}, set to write the stored form of
+     * {@link BenchmarkedForm#settings}: what {@link #open(BenchSettings, String, boolean, boolean)} builds.
      *
      * @param bulk {@code true} for loading fixtures: the same storage with per-save durability relaxed where the
      *     backend allows it per connection (no fsync, {@code synchronous=OFF}, {@code synchronous_commit=off}); never
      *     used for measuring
      * @param incremental whether long histories are written incrementally (every provider reads both forms)
      */
-    PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental);
+    StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental);
+
+    /** Our provider over {@code namespace}: {@link #builder} built (same parameters). */
+    default PersistenceStorageProvider<CheckpointFilter> open(
+            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return builder(settings, namespace, bulk, incremental).build();
+    }
 
     /** As {@link #open(BenchSettings, String, boolean, boolean)} with whole histories in every checkpoint. */
     default PersistenceStorageProvider<CheckpointFilter> open(BenchSettings settings, String namespace, boolean bulk) {
@@ -54,6 +61,14 @@ public interface BackendDriver {
 
     /** Bytes the namespace occupies in the backend (see the README for what each backend counts), or -1. */
     long bytesStored(BenchSettings settings, String namespace);
+
+    /**
+     * Brings the namespace, after its providers are closed, to what the store keeps once it has tidied up as a user
+     * would run it, before {@link #bytesStored} is read: SQLite checkpoints and truncates its write-ahead log,
+     * PostgreSQL runs a plain {@code VACUUM} on the tables. Default nothing (a store that keeps nothing to tidy, or
+     * whose measure does it, as MariaDB's {@code ANALYZE TABLE}).
+     */
+    default void compact(BenchSettings settings, String namespace) {}
 
     /** Why the backend cannot be used right now (server not answering), or empty when it can. */
     default java.util.Optional<String> unavailable(BenchSettings settings) {

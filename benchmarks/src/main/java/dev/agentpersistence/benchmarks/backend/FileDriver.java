@@ -1,11 +1,10 @@
 package dev.agentpersistence.benchmarks.backend;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawFileStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.file.FileStorage;
 import dev.agentpersistence.file.FileStorageConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 
 /**
@@ -23,15 +22,13 @@ final class FileDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+    public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return FileStorage.builder(FileStorageConfig.custom()
                         .directory(directory(settings, namespace))
                         .fsync(fsync && !bulk)
                         .journal(journal)
                         .build())
-                .settings(BenchmarkedForm.settings(incremental))
-                .build();
+                .settings(BenchmarkedForm.settings(incremental));
     }
 
     @Override

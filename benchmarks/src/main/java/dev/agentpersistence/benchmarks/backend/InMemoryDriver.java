@@ -1,10 +1,9 @@
 package dev.agentpersistence.benchmarks.backend;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawMapStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.inmemory.InMemoryStorage;
+import dev.agentpersistence.storage.StorageShell;
 
 /**
  * The heap provider. It has no driver underneath; its "raw" store is a map of the encoded bytes, a reference point
@@ -13,12 +12,10 @@ import dev.agentpersistence.inmemory.InMemoryStorage;
 final class InMemoryDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+    public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return InMemoryStorage.builder()
                 .settings(BenchmarkedForm.settings(incremental))
-                .clock(java.time.Clock.systemUTC())
-                .build();
+                .clock(java.time.Clock.systemUTC());
     }
 
     @Override

@@ -1,11 +1,10 @@
 package dev.agentpersistence.benchmarks.backend;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawJdbcStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -40,15 +39,13 @@ final class JdbcDriver implements BackendDriver {
     }
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+    public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return JdbcStorage.builder(JdbcStorageConfig.custom()
                         .url(kind.url(settings, sqliteFile(settings, namespace), bulk))
                         .tablePrefix(tablePrefix(settings, namespace))
                         .poolSize(bulk ? Math.max(2, loadThreads()) : 2)
                         .build())
-                .settings(BenchmarkedForm.settings(incremental))
-                .build();
+                .settings(BenchmarkedForm.settings(incremental));
     }
 
     @Override
@@ -75,6 +72,16 @@ final class JdbcDriver implements BackendDriver {
             return kind.bytesOfTables(connection, tables(connection, tablePrefix(settings, namespace)));
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot measure the tables of " + namespace + " in " + kind, e);
+        }
+    }
+
+    @Override
+    public void compact(BenchSettings settings, String namespace) {
+        String url = kind.url(settings, sqliteFile(settings, namespace), false);
+        try (Connection connection = DriverManager.getConnection(url)) {
+            kind.compact(connection, tables(connection, tablePrefix(settings, namespace)));
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot compact the tables of " + namespace + " in " + kind, e);
         }
     }
 

@@ -1,11 +1,10 @@
 package dev.agentpersistence.benchmarks.backend;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawRedisStore;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.redis.RedisStorage;
 import dev.agentpersistence.redis.RedisStorageConfig;
+import dev.agentpersistence.storage.StorageShell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,14 +19,12 @@ import redis.clients.jedis.resps.ScanResult;
 final class RedisDriver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+    public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
         return RedisStorage.builder(RedisStorageConfig.custom()
                         .uri(settings.redisUri())
                         .keyPrefix(prefix(settings, namespace))
                         .build())
-                .settings(BenchmarkedForm.settings(incremental))
-                .build();
+                .settings(BenchmarkedForm.settings(incremental));
     }
 
     @Override

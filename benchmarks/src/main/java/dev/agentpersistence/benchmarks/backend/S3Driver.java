@@ -1,11 +1,10 @@
 package dev.agentpersistence.benchmarks.backend;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.raw.RawS3Store;
 import dev.agentpersistence.benchmarks.raw.RawStore;
 import dev.agentpersistence.s3.S3Storage;
 import dev.agentpersistence.s3.S3StorageConfig;
+import dev.agentpersistence.storage.StorageShell;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -17,11 +16,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 final class S3Driver implements BackendDriver {
 
     @Override
-    public PersistenceStorageProvider<CheckpointFilter> open(
-            BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
-        return S3Storage.builder(config(settings, namespace))
-                .settings(BenchmarkedForm.settings(incremental))
-                .build();
+    public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {
+        return S3Storage.builder(config(settings, namespace)).settings(BenchmarkedForm.settings(incremental));
     }
 
     @Override

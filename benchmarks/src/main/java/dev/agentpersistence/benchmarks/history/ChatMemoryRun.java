@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * whole list as LangChain4j's own JSON: what a store writes that rewrites the list on each update.
  */
 final class ChatMemoryRun {
-    private static final String MEMORY_ID = "chat-benchmark";
+    /** The memory id of the chat. */
+    static final String MEMORY_ID = "chat-benchmark";
+
     private final int turns;
     private final int turnBytes;
     private final int windowMessages;

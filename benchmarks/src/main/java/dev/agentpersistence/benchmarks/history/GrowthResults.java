@@ -52,6 +52,21 @@ public final class GrowthResults {
         return Optional.of(backend);
     }
 
+    /**
+     * Removes what the run {@code settings} stored in every backend and its data directory; a backend that cannot be
+     * cleaned (its server gone) is named on standard error and the others are still cleaned.
+     */
+    public static void removeRunData(BenchSettings settings) {
+        for (Backend backend : Backend.values()) {
+            try {
+                backend.driver().cleanUp(settings);
+            } catch (RuntimeException e) {
+                System.err.println("could not remove the run's data from " + backend.id() + ": " + e);
+            }
+        }
+        Directories.deleteRecursively(settings.runDir());
+    }
+
     static String bytes(long bytes) {
         return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
     }

@@ -4,7 +4,6 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
-import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,14 +68,7 @@ public final class HistoryGrowthMain {
                 }
             } finally {
                 if (!options.keepData()) {
-                    for (Backend backend : Backend.values()) {
-                        try {
-                            backend.driver().cleanUp(settings);
-                        } catch (RuntimeException e) {
-                            System.err.println("could not remove the run's data from " + backend.id() + ": " + e);
-                        }
-                    }
-                    Directories.deleteRecursively(settings.runDir());
+                    GrowthResults.removeRunData(settings);
                 }
             }
         }

@@ -7,22 +7,28 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /** Our provider in the peer workload: one {@link AgentCheckpoint} per step with the full history. */
-final class OurPeerStore implements PeerStore {
+public final class OurPeerStore implements PeerStore {
     private final PersistenceStorageProvider<CheckpointFilter> provider;
     private final String agentId;
     private final LongSupplier bytes;
     private final String note;
     private final List<Message> messages = new ArrayList<>();
 
-    OurPeerStore(
+    /**
+     * A store saving {@code agentId}'s checkpoints in {@code provider}, which {@link #close()} closes.
+     *
+     * @param bytes what {@link #bytesStored()} answers
+     */
+    public OurPeerStore(
             PersistenceStorageProvider<CheckpointFilter> provider, String agentId, LongSupplier bytes, String note) {
-        this.provider = provider;
-        this.agentId = agentId;
-        this.bytes = bytes;
-        this.note = note;
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.agentId = Objects.requireNonNull(agentId, "agentId");
+        this.bytes = Objects.requireNonNull(bytes, "bytes");
+        this.note = Objects.requireNonNull(note, "note");
     }
 
     @Override

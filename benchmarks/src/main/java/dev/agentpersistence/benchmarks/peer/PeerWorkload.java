@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks.peer;
 
 import dev.agentpersistence.benchmarks.fixture.TextSource;
 import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fixed peer workload: one agent runs {@code steps} steps; each step adds a user message and an assistant message
@@ -27,14 +28,11 @@ public final class PeerWorkload {
      */
     public static PeerResult run(String id, PeerStore store, int steps, int latestCalls, long latestNanos)
             throws Exception {
-        var text = new TextSource(20_260_101L);
-        var history = new ArrayList<Turn>(2 * steps);
+        List<Turn> history = conversation(steps);
         long[] saves = new long[steps];
         for (int step = 0; step < steps; step++) {
-            history.add(new Turn(true, text.next(MESSAGE_CHARS)));
-            history.add(new Turn(false, text.next(MESSAGE_CHARS)));
             long started = System.nanoTime();
-            store.save(step, history);
+            store.save(step, history.subList(0, 2 * step + 2));
             saves[step] = System.nanoTime() - started;
         }
         long started = System.nanoTime();
@@ -53,6 +51,20 @@ public final class PeerWorkload {
         long list = System.nanoTime() - started;
         require(listed == steps, id + ": listed " + listed + " checkpoints, not " + steps);
         return new PeerResult(id, store.note(), steps, saves, calls, latest, list, store.bytesStored());
+    }
+
+    /**
+     * The conversation of {@code steps} steps, the same on every call: per step a user message and an assistant message
+     * of {@value #MESSAGE_CHARS} characters; the history saved after step {@code s} is its first {@code 2 * s + 2}.
+     */
+    public static List<Turn> conversation(int steps) {
+        var text = new TextSource(20_260_101L);
+        var turns = new ArrayList<Turn>(2 * steps);
+        for (int step = 0; step < steps; step++) {
+            turns.add(new Turn(true, text.next(MESSAGE_CHARS)));
+            turns.add(new Turn(false, text.next(MESSAGE_CHARS)));
+        }
+        return List.copyOf(turns);
     }
 
     private static void require(boolean condition, String message) {
