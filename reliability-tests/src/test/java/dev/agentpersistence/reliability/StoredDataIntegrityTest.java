@@ -129,7 +129,7 @@ class StoredDataIntegrityTest {
     @MethodSource("stored")
     void plainChecksummedAndEncryptedDocumentsAreReadSideBySideWithKeyRotation(Backend backend) throws Exception {
         String agent = Ids.unique("encrypted");
-        var plain = Map.of("agent.persistence.checksum", "false");
+        var plain = Map.of("agent.persistence.checksum", "false", "agent.persistence.compression", "none");
         var k1 = Map.of("agent.persistence.encryption.keys", "k1:" + K1);
         var rotated = Map.of(
                 "agent.persistence.encryption.keys",

@@ -16,9 +16,9 @@ import org.jdbi.v3.core.Handle;
 final class MariaDbDialect implements Dialect {
     @Override
     public java.util.Optional<String> segmentUpsert(Tables tables) {
-        return java.util.Optional.of(
-                "INSERT INTO " + tables.historySegments()
-                        + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE written_at = VALUES(written_at)");
+        return java.util.Optional.of("INSERT INTO " + tables.historySegments()
+                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE written_at = VALUES(written_at)");
     }
 
     private static final int DUPLICATE_KEY = 1062;

@@ -16,9 +16,9 @@ import org.jdbi.v3.core.Handle;
 final class PostgresDialect implements Dialect {
     @Override
     public java.util.Optional<String> segmentUpsert(Tables tables) {
-        return java.util.Optional.of(
-                "INSERT INTO " + tables.historySegments()
-                        + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
+        return java.util.Optional.of("INSERT INTO " + tables.historySegments()
+                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
     }
 
     private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false, true);

@@ -22,9 +22,9 @@ import org.sqlite.SQLiteException;
 final class SqliteDialect implements Dialect {
     @Override
     public java.util.Optional<String> segmentUpsert(Tables tables) {
-        return java.util.Optional.of(
-                "INSERT INTO " + tables.historySegments()
-                        + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?) ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
+        return java.util.Optional.of("INSERT INTO " + tables.historySegments()
+                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
     }
 
     private static final SchemaDdl DDL = new SchemaDdl("TEXT", "BLOB", "BLOB", "", false, false);
