@@ -6,6 +6,7 @@ import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
+import dev.agentpersistence.benchmarks.history.GrowthResults;
 import dev.agentpersistence.benchmarks.peer.PeerResult;
 import dev.agentpersistence.benchmarks.peer.PeerStores;
 import dev.agentpersistence.benchmarks.report.OpResult;
@@ -114,7 +115,7 @@ public final class BenchmarkMain {
                 }
             } finally {
                 if (!keepData) {
-                    cleanUp(settings);
+                    GrowthResults.removeRunData(settings);
                 }
             }
             var results = new Results(opResults, peerResults);
@@ -186,16 +187,5 @@ public final class BenchmarkMain {
                 .append('\n');
         out.append('\n');
         return out.toString();
-    }
-
-    private static void cleanUp(BenchSettings settings) {
-        for (Backend backend : Backend.values()) {
-            try {
-                backend.driver().cleanUp(settings);
-            } catch (RuntimeException e) {
-                System.err.println("could not remove the run's data from " + backend.id() + ": " + e);
-            }
-        }
-        Directories.deleteRecursively(settings.runDir());
     }
 }

@@ -50,15 +50,7 @@ class MessageLogTest {
     }
 
     private List<AgentCheckpoint> run(String agent, int steps) {
-        var saved = new ArrayList<AgentCheckpoint>();
-        List<Message> history = List.of();
-        for (int step = 0; step < steps; step++) {
-            history = grow(history, step, 5);
-            var checkpoint = checkpoint(agent, step, history);
-            storage.saveCheckpoint(agent, checkpoint);
-            saved.add(checkpoint);
-        }
-        return saved;
+        return RetentionSweeperTest.run(storage, agent, steps);
     }
 
     @Test

@@ -64,6 +64,11 @@ class RetentionSweeperTest {
     }
 
     private List<AgentCheckpoint> run(String agent, int steps) {
+        return run(storage, agent, steps);
+    }
+
+    /** Saves {@code steps} checkpoints of a run whose history grows by two messages per step. */
+    static List<AgentCheckpoint> run(PersistenceStorageProvider<CheckpointFilter> storage, String agent, int steps) {
         var saved = new ArrayList<AgentCheckpoint>();
         List<Message> history = List.of();
         for (int step = 0; step < steps; step++) {
