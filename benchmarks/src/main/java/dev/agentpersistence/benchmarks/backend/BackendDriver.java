@@ -12,6 +12,11 @@ import dev.agentpersistence.storage.StorageShell;
  */
 public interface BackendDriver {
 
+    /** Whether what the providers stored outlives them (not so in the heap, where closing the last one drops it). */
+    default boolean keepsDataAfterClose() {
+        return true;
+    }
+
     /**
      * The builder of our provider over {@code namespace}, set to write the stored form of
      * {@link BenchmarkedForm#settings}: what {@link #open(BenchSettings, String, boolean, boolean)} builds.

@@ -10,6 +10,10 @@ import dev.agentpersistence.storage.StorageShell;
  * only: the in-memory provider is held against the in-memory peers instead.
  */
 final class InMemoryDriver implements BackendDriver {
+    @Override
+    public boolean keepsDataAfterClose() {
+        return false;
+    }
 
     @Override
     public StorageShell.Builder builder(BenchSettings settings, String namespace, boolean bulk, boolean incremental) {

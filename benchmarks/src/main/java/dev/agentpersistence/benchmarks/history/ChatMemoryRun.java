@@ -21,15 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * apart, the store's saves ({@code updateMessages}) in it, and counts, for every update, the bytes of the memory's
  * whole list as LangChain4j's own JSON: what a store writes that rewrites the list on each update.
  */
-final class ChatMemoryRun {
+public final class ChatMemoryRun {
     /** The memory id of the chat. */
-    static final String MEMORY_ID = "chat-benchmark";
+    public static final String MEMORY_ID = "chat-benchmark";
 
     private final int turns;
     private final int turnBytes;
     private final int windowMessages;
 
-    ChatMemoryRun(int turns, int turnBytes, int windowMessages) {
+    public ChatMemoryRun(int turns, int turnBytes, int windowMessages) {
         this.turns = turns;
         this.turnBytes = turnBytes;
         this.windowMessages = windowMessages;
@@ -44,9 +44,10 @@ final class ChatMemoryRun {
      * @param finalWindowBytes the bytes of the final window as LangChain4j JSON
      * @param updates how many times the memory updated the store
      */
-    record Outcome(long[] turnNanos, long[] saveNanos, long listRewriteBytes, long finalWindowBytes, long updates) {
+    public record Outcome(
+            long[] turnNanos, long[] saveNanos, long listRewriteBytes, long finalWindowBytes, long updates) {
         /** Median of {@code nanos[from, to)} in milliseconds (means follow the outliers of a loaded machine). */
-        static double medianMillis(long[] nanos, int from, int to) {
+        public static double medianMillis(long[] nanos, int from, int to) {
             long[] part = java.util.Arrays.copyOfRange(nanos, from, to);
             java.util.Arrays.sort(part);
             int middle = part.length / 2;
@@ -55,7 +56,7 @@ final class ChatMemoryRun {
         }
     }
 
-    Outcome run(ChatMemoryStore store) {
+    public Outcome run(ChatMemoryStore store) {
         var rewrite = new AtomicLong();
         var updates = new AtomicLong();
         var saving = new AtomicLong();

@@ -67,7 +67,7 @@ public final class GrowthResults {
         Directories.deleteRecursively(settings.runDir());
     }
 
-    static String bytes(long bytes) {
+    public static String bytes(long bytes) {
         return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%,d", bytes);
     }
 

@@ -1,4 +1,4 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.codec.CodecSettings;

@@ -1,4 +1,4 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.StorageBackend;
@@ -8,7 +8,6 @@ import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
 import dev.agentpersistence.benchmarks.peer.OurPeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerWorkload;
 import dev.agentpersistence.benchmarks.peer.Turn;
-import dev.agentpersistence.inmemory.internal.InMemoryStorageBackend;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.util.List;
@@ -33,7 +32,6 @@ final class RoundTrips {
         BackendOpener opener = ShellOpener.of(driver.builder(settings, namespace, false, true));
         StorageSettings form = BenchmarkedForm.settings(true);
         StorageBackend[] written = new StorageBackend[1];
-        BackendOpener reopen;
         List<Turn> history = PeerWorkload.conversation(steps);
         var writer = new OurPeerStore(
                 StorageShell.builder(context -> written[0] = opener.open(context))
@@ -42,30 +40,35 @@ final class RoundTrips {
                 AGENT,
                 () -> -1,
                 "writer");
+        var calls = new BackendCalls();
         try (writer) {
             for (int step = 0; step < steps; step++) {
                 writer.save(step, history.subList(0, 2 * step + 2));
             }
-            if (written[0] instanceof InMemoryStorageBackend heap) {
-                InMemoryStorageBackend shared = heap.share(); // before the writer closes, which would empty it
-                reopen = context -> shared;
-            } else {
-                reopen = opener;
+            if (!driver.keepsDataAfterClose()) {
+                // a heap store lives as long as its backend: a new shell over it, which the reader must not close
+                coldRead(context -> new CountingBackend(written[0], calls, false), calls, history.size());
             }
         }
-        var calls = new BackendCalls();
-        try (var reader = StorageShell.builder(context -> new CountingBackend(reopen.open(context), calls))
-                .settings(form)
+        if (driver.keepsDataAfterClose()) {
+            coldRead(context -> new CountingBackend(opener.open(context), calls, true), calls, history.size());
+        }
+        return calls;
+    }
+
+    /** One latest read through a new shell over {@code backend}, counted from after the shell opened. */
+    private static void coldRead(BackendOpener backend, BackendCalls calls, int expected) throws Exception {
+        try (var reader = StorageShell.builder(backend)
+                .settings(BenchmarkedForm.settings(true))
                 .build()) {
             calls.reset(); // what opening the shell did is not part of the read
             int read = reader.getLatestCheckpoint(AGENT)
                     .orElseThrow()
                     .messageHistory()
                     .size();
-            if (read != history.size()) {
-                throw new IllegalStateException("the cold read found " + read + " messages, not " + history.size());
+            if (read != expected) {
+                throw new IllegalStateException("the cold read found " + read + " messages, not " + expected);
             }
         }
-        return calls;
     }
 }

@@ -1,5 +1,6 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
+import dev.agentpersistence.benchmarks.history.GrowthResults;
 import java.util.Locale;
 import java.util.Objects;
 

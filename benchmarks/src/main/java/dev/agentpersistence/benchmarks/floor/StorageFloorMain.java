@@ -1,4 +1,4 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
@@ -7,6 +7,9 @@ import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
+import dev.agentpersistence.benchmarks.history.ChatMemoryRun;
+import dev.agentpersistence.benchmarks.history.GrowthOptions;
+import dev.agentpersistence.benchmarks.history.GrowthResults;
 import dev.agentpersistence.benchmarks.peer.OurPeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerStores;
@@ -30,7 +33,7 @@ import java.util.stream.Stream;
  * checkpoint after the run, and for ours the backend calls of one read of a 1,000-message history by a new provider
  * ({@link RoundTrips}). Run from the benchmark jar:
  *
- * <pre>{@code java -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.history.StorageFloorMain \
+ * <pre>{@code java -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.floor.StorageFloorMain \
  *     [--steps=200] [--turns=200] [--keep-data] \
  *     [--backends=inmemory,file,sqlite,postgresql,mariadb,redis,s3,koog-file,langgraph4j-file,langchain4j-json-file]}
  * </pre>

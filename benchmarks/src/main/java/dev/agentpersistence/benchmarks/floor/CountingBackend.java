@@ -1,4 +1,4 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.AgentSummaryScan;
@@ -29,11 +29,18 @@ final class CountingBackend implements StorageBackend {
     private final StorageBackend backend;
     private final BackendCalls calls;
     private final Optional<HistorySegmentStore> segments;
+    private final boolean closes;
 
     CountingBackend(StorageBackend backend, BackendCalls calls) {
+        this(backend, calls, true);
+    }
+
+    /** @param closes whether {@link #close()} closes {@code backend} (not for one its writer still uses) */
+    CountingBackend(StorageBackend backend, BackendCalls calls, boolean closes) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.calls = Objects.requireNonNull(calls, "calls");
         this.segments = backend.segments().map(CountingSegments::new);
+        this.closes = closes;
     }
 
     @Override
@@ -131,7 +138,9 @@ final class CountingBackend implements StorageBackend {
 
     @Override
     public void close() {
-        backend.close();
+        if (closes) {
+            backend.close();
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
+import dev.agentpersistence.benchmarks.history.ChatMemoryRun;
 import dev.agentpersistence.benchmarks.peer.PeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerWorkload;
 import dev.agentpersistence.benchmarks.peer.Turn;
