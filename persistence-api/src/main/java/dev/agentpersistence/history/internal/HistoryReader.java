@@ -65,6 +65,7 @@ public final class HistoryReader {
         var references = new ArrayList<HistoryReference>(stored.size());
         var ids = new LinkedHashSet<String>();
         KnownHistory known = cache.get(agentId);
+        KnownLog knownLog = cache.log(agentId);
         LogReading log = null;
         var routes = new ArrayList<LogReading.Route>();
         for (AgentCheckpoint checkpoint : stored) {
@@ -78,7 +79,7 @@ public final class HistoryReader {
                 }
             } else if (reference instanceof LogDescriptor descriptor) {
                 if (log == null) {
-                    log = new LogReading(agentId, store, codec, hasher, descriptorKey, storeName, cache.log(agentId));
+                    log = new LogReading(agentId, store, codec, hasher, descriptorKey, storeName, knownLog);
                 }
                 routes.add(log.route(checkpoint, descriptor));
             }
@@ -88,7 +89,6 @@ public final class HistoryReader {
             log.fetch(routes);
         }
         var read = new Reading(agentId, fetched, known);
-        KnownLog knownLog = cache.log(agentId);
         var result = new ArrayList<Assembled>(stored.size());
         int route = 0;
         for (int i = 0; i < stored.size(); i++) {

@@ -3,6 +3,8 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,29 +19,41 @@ public final class JdbcSegmentStore implements HistorySegmentStore {
 
     private final JdbcDatabase database;
     private final SegmentStatements statements;
+    private final SegmentRows rows;
     private final Clock clock;
 
     public JdbcSegmentStore(JdbcDatabase database, Clock clock) {
         this.database = database;
         this.statements = new SegmentStatements(database.tables());
+        this.rows = new SegmentRows(database.tables(), database::segmentUpsert);
         this.clock = clock;
     }
 
-    /** One {@code UPDATE} of the write time when the segment exists, else one {@code INSERT}. */
+    /**
+     * One statement with the dialect's upsert; without one, a touch and, when it changed no row, an insert, in one
+     * transaction, tried again when another writer inserted the segment in between.
+     */
     @Override
     public void putSegment(String agentId, String segmentId, byte[] content) {
         long now = clock.millis();
+        Map<String, byte[]> segment = Map.of(segmentId, content);
         for (int attempt = 1; attempt <= MAX_PUT_ATTEMPTS; attempt++) {
-            if (database.write("putSegment", true, h -> statements.touch(h, agentId, segmentId, now))) {
-                return;
-            }
-            if (database.insert("putSegment", h -> statements.insert(h, agentId, segmentId, content, now))) {
+            if (database.insert(
+                    "putSegment", rows.oneStatement(), connection -> rows.put(connection, agentId, segment, now))) {
                 return;
             }
             // inserted concurrently by another writer: touch it
         }
         throw new PersistenceException("Writing history segment '" + segmentId + "' of agent '" + agentId
                 + "' kept colliding with concurrent deletions");
+    }
+
+    /**
+     * Writes {@code contents} (segment id to bytes) with write time {@code writtenAt} on a connection in the caller's
+     * transaction, as {@link #putSegment} writes one.
+     */
+    void put(Connection connection, String agentId, Map<String, byte[]> contents, long writtenAt) throws SQLException {
+        rows.put(connection, agentId, contents, writtenAt);
     }
 
     /** One {@code SELECT … IN (…)} per 500 ids. */

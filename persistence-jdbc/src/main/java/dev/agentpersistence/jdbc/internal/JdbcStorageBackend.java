@@ -34,7 +34,6 @@ public final class JdbcStorageBackend implements StorageBackend {
     private final CheckpointStatements statements;
     private final CheckpointBatch batch;
     private final JdbcSegmentStore segments;
-    private final SegmentRows segmentRows;
     private final Clock clock;
     /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
     private volatile Location location;
@@ -44,7 +43,6 @@ public final class JdbcStorageBackend implements StorageBackend {
         this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
         this.batch = new CheckpointBatch(database.tables());
         this.segments = new JdbcSegmentStore(database, clock);
-        this.segmentRows = new SegmentRows(database.tables(), database::segmentUpsert);
         this.clock = clock;
     }
 
@@ -104,7 +102,7 @@ public final class JdbcStorageBackend implements StorageBackend {
         boolean stored;
         try {
             stored = database.insert("saveCheckpoint", false, connection -> {
-                segmentRows.put(connection, record.agentId(), contents, now);
+                segments.put(connection, record.agentId(), contents, now);
                 batch.insert(connection, List.of(record));
             });
         } catch (StatementTooLargeException e) {

@@ -9,9 +9,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * History segment rows written inside a transaction the caller provides, as {@link JdbcSegmentStore#putSegment} writes
- * them on their own: a segment stored unless its key exists, its write time set either way; with the dialect's upsert
- * one batch, else a touch and, where it changed no row, an insert.
+ * How history segment rows are written, by a segment put and by a save that stores its segments with its record: a
+ * segment stored unless its key exists, its write time set either way; with the dialect's upsert one batch, else a
+ * touch and, where it changed no row, an insert (a duplicate key then means another writer inserted it meanwhile).
  */
 final class SegmentRows {
     private final Supplier<Optional<String>> upsertSql;
@@ -26,6 +26,11 @@ final class SegmentRows {
                 "UPDATE " + tables.historySegments() + " SET written_at = ? WHERE agent_id = ? AND segment_id = ?";
         this.insertSql = "INSERT INTO " + tables.historySegments()
                 + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)";
+    }
+
+    /** Whether one segment is written with a single statement (the dialect has an upsert). */
+    boolean oneStatement() {
+        return upsertSql.get().isPresent();
     }
 
     /** Writes {@code contents}, segment id to bytes, of {@code agentId} with write time {@code writtenAt}. */

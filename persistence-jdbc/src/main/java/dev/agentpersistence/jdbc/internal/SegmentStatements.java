@@ -24,28 +24,6 @@ public final class SegmentStatements {
         this.tables = Objects.requireNonNull(tables, "tables");
     }
 
-    /** Sets the write time of an existing segment; {@code false} when there is none. */
-    public boolean touch(Handle handle, String agentId, String segmentId, long writtenAt) {
-        return handle.createUpdate("UPDATE " + tables.historySegments() + " SET written_at = :writtenAt"
-                                + " WHERE agent_id = :agentId AND segment_id = :segmentId")
-                        .bind("writtenAt", writtenAt)
-                        .bind("agentId", agentId)
-                        .bind("segmentId", segmentId)
-                        .execute()
-                > 0;
-    }
-
-    /** Inserts a segment; a duplicate key fails. */
-    public void insert(Handle handle, String agentId, String segmentId, byte[] content, long writtenAt) {
-        handle.createUpdate("INSERT INTO " + tables.historySegments() + " (agent_id, segment_id, written_at, content)"
-                        + " VALUES (:agentId, :segmentId, :writtenAt, :content)")
-                .bind("agentId", agentId)
-                .bind("segmentId", segmentId)
-                .bind("writtenAt", writtenAt)
-                .bind("content", content)
-                .execute();
-    }
-
     /** The contents of the given segments that exist. */
     public Map<String, byte[]> select(Handle handle, String agentId, Collection<String> segmentIds) {
         var found = new HashMap<String, byte[]>();
