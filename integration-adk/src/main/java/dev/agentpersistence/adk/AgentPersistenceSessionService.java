@@ -16,6 +16,7 @@ import dev.agentpersistence.adk.internal.AdkRecords;
 import dev.agentpersistence.adk.internal.SharedState;
 import dev.agentpersistence.adk.internal.StoredSession;
 import dev.agentpersistence.memory.ConversationStore;
+import io.micrometer.observation.ObservationRegistry;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -81,7 +82,8 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         this.ids = AdkIds.of(builder.namespaced);
         this.conversations = ids.configure(ConversationStore.builder(builder.storage)
                         .clock(builder.clock)
-                        .maxConflictRetries(builder.maxConflictRetries))
+                        .maxConflictRetries(builder.maxConflictRetries)
+                        .observationRegistry(builder.observations))
                 .build();
         this.shared = new SharedState(conversations);
     }
@@ -326,6 +328,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         private Supplier<String> sessionIds = () -> UUID.randomUUID().toString();
         private int maxConflictRetries = ConversationStore.DEFAULT_MAX_CONFLICT_RETRIES;
         private boolean namespaced = true;
+        private ObservationRegistry observations = ObservationRegistry.NOOP;
 
         private Builder(PersistenceStorageProvider<?> storage) {
             this.storage = storage;
@@ -344,6 +347,15 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
         /** The clock creation times and checkpoints are stamped with; default UTC system clock. */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Where the session operations are observed (default none): one chat-memory observation per load, append and
+         * deletion of a session ({@code ConversationStore.Builder#observationRegistry}), around the storage's own.
+         */
+        public Builder observationRegistry(ObservationRegistry observations) {
+            this.observations = Objects.requireNonNull(observations, "observations");
             return this;
         }
 

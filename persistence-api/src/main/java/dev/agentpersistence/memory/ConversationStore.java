@@ -148,11 +148,13 @@ public final class ConversationStore {
      */
     public Optional<Conversation> appendIfStored(String conversationId, List<Message> messages) {
         var added = List.copyOf(Objects.requireNonNull(messages, "messages"));
-        var saved = save(
-                conversationId,
-                current -> current.checkpoint().isEmpty()
-                        ? new ConversationEdit(List.of(), current.window())
-                        : ConversationEdit.append(current, added));
+        var saved = observations.observe(
+                Operation.APPEND,
+                () -> save(
+                        conversationId,
+                        current -> current.checkpoint().isEmpty()
+                                ? new ConversationEdit(List.of(), current.window())
+                                : ConversationEdit.append(current, added)));
         return saved.checkpoint().isPresent() ? Optional.of(saved) : Optional.empty();
     }
 

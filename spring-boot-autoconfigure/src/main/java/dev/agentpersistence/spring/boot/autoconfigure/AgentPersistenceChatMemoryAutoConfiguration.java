@@ -2,7 +2,9 @@ package dev.agentpersistence.spring.boot.autoconfigure;
 
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,13 +30,18 @@ import org.springframework.context.annotation.Conditional;
 @ConditionalOnClass({ChatMemoryRepository.class, AgentPersistenceChatMemoryRepository.class})
 public class AgentPersistenceChatMemoryAutoConfiguration {
 
-    /** Chat memory over the storage provider bean. */
+    /**
+     * Chat memory over the storage provider bean, its operations observed into the application's
+     * {@link ObservationRegistry} when there is one.
+     */
     @Bean
     @ConditionalOnMissingBean(ChatMemoryRepository.class)
     @ConditionalOnBean(PersistenceStorageProvider.class)
     @Conditional(OnStoringProviderCondition.class)
     public AgentPersistenceChatMemoryRepository agentPersistenceChatMemoryRepository(
-            PersistenceStorageProvider<?> storage) {
-        return AgentPersistenceChatMemoryRepository.of(storage);
+            PersistenceStorageProvider<?> storage, ObjectProvider<ObservationRegistry> observations) {
+        var repository = AgentPersistenceChatMemoryRepository.builder(storage);
+        observations.ifUnique(repository::observationRegistry);
+        return repository.build();
     }
 }

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.inmemory.InMemoryStorage;
+import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
 import dev.agentpersistence.spi.PersistenceStorageProviders;
 import dev.agentpersistence.springai.AgentPersistenceChatMemoryRepository;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -43,6 +48,36 @@ class ChatMemoryAutoConfigurationTest {
                     .contains(AgentPersistenceChatMemoryRepository.NAMESPACE.agentId("order-42"));
             assertThat(context.getBean(ChatMemoryRepository.class).findConversationIds())
                     .containsExactly("order-42");
+        });
+    }
+
+    @Test
+    void chatMemoryOperationsAreObservedIntoTheApplicationsRegistry() {
+        var observed = new CopyOnWriteArrayList<String>();
+        var registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<Observation.Context>() {
+            @Override
+            public void onStart(Observation.Context context) {
+                observed.add(context.getName() + " "
+                        + context.getLowCardinalityKeyValue("operation").getValue());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return context.getName().equals(StorageMetricNames.CONVERSATION);
+            }
+        });
+        runner().withBean(ObservationRegistry.class, () -> registry).run(context -> {
+            var repository = context.getBean(ChatMemoryRepository.class);
+            repository.saveAll("order-7", List.of(new UserMessage("Where is my parcel?")));
+            assertThat(repository.findByConversationId("order-7")).hasSize(1);
+            repository.deleteByConversationId("order-7");
+
+            assertThat(observed)
+                    .containsExactly(
+                            StorageMetricNames.CONVERSATION + " replace",
+                            StorageMetricNames.CONVERSATION + " load",
+                            StorageMetricNames.CONVERSATION + " delete");
         });
     }
 
