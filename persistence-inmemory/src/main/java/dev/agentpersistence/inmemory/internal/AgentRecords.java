@@ -74,6 +74,16 @@ public final class AgentRecords {
 
     /** The newest match, walking down from the highest version in range. */
     public Optional<StoredDocument> latest(CheckpointFilter filter) {
+        if (filter.maxVersion() == null) {
+            // the common case, the newest record matches: no view of the map and no iterator
+            var newest = byVersion.lastEntry();
+            if (newest == null) {
+                return Optional.empty();
+            }
+            if (newest.getValue().matches(filter)) {
+                return Optional.of(newest.getValue().toDocument());
+            }
+        }
         for (StoredCheckpoint stored : range(filter).descendingMap().values()) {
             if (stored.matches(filter)) {
                 return Optional.of(stored.toDocument());
