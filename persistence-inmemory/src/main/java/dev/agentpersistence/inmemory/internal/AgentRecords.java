@@ -19,6 +19,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class AgentRecords {
     private final ConcurrentSkipListMap<Long, StoredCheckpoint> byVersion = new ConcurrentSkipListMap<>();
     private final ConcurrentHashMap<String, Long> versionById = new ConcurrentHashMap<>();
+    /** The record with the highest version, {@code null} when none: set by every write, read without a lock. */
+    private volatile StoredCheckpoint newest;
+
     private boolean retired;
 
     /** Whether the agent has no record. */
@@ -48,6 +51,10 @@ public final class AgentRecords {
         if (clashing.isEmpty()) {
             byVersion.put(record.version(), record);
             versionById.put(record.checkpointId(), record.version());
+            StoredCheckpoint current = newest;
+            if (current == null || record.version() > current.version()) {
+                newest = record;
+            }
         }
         return clashing;
     }
@@ -75,13 +82,13 @@ public final class AgentRecords {
     /** The newest match, walking down from the highest version in range. */
     public Optional<StoredDocument> latest(CheckpointFilter filter) {
         if (filter.maxVersion() == null) {
-            // the common case, the newest record matches: no view of the map and no iterator
-            var newest = byVersion.lastEntry();
-            if (newest == null) {
+            // the common case, the newest record matches: no walk of the map
+            StoredCheckpoint last = newest;
+            if (last == null) {
                 return Optional.empty();
             }
-            if (newest.getValue().matches(filter)) {
-                return Optional.of(newest.getValue().toDocument());
+            if (last.matches(filter)) {
+                return Optional.of(last.toDocument());
             }
         }
         for (StoredCheckpoint stored : range(filter).descendingMap().values()) {
@@ -106,6 +113,7 @@ public final class AgentRecords {
         int count = byVersion.size();
         byVersion.clear();
         versionById.clear();
+        newest = null;
         retired = true;
         return count;
     }
@@ -119,6 +127,8 @@ public final class AgentRecords {
             count++;
         }
         below.clear();
+        var last = byVersion.lastEntry();
+        newest = last == null ? null : last.getValue();
         if (byVersion.isEmpty()) {
             retired = true;
         }
