@@ -28,14 +28,19 @@ public final class Identifiers {
             throw new InvalidIdentifierException(what + " is " + id.length() + " characters long; at most " + MAX_LENGTH
                     + " are allowed (starts with '" + id.substring(0, 32) + "…')");
         }
+        boolean surrogates = false;
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                continue; // printable ASCII, the common case
+            }
             if (Character.isISOControl(c)) {
                 throw new InvalidIdentifierException(
                         what + " contains control character U+" + String.format("%04X", (int) c) + " at index " + i);
             }
+            surrogates |= Character.isSurrogate(c);
         }
-        int unpaired = unpairedSurrogate(id);
+        int unpaired = surrogates ? unpairedSurrogate(id) : -1;
         if (unpaired >= 0) {
             throw new InvalidIdentifierException(what + " contains an unpaired surrogate U+"
                     + String.format("%04X", (int) id.charAt(unpaired)) + " at index " + unpaired);
