@@ -34,6 +34,11 @@ public final class DecodedDocuments {
     private volatile boolean byIdentity;
     /** The array of the last record remembered by content, without keeping it: the backend's, if it shares them. */
     private volatile WeakReference<byte[]> lastArray;
+    /**
+     * The agent last looked up or remembered and its entry, read without the lock. It may lag behind the map by a
+     * racing write, which costs a decode at worst: an entry is only used when it holds the record the backend returned.
+     */
+    private volatile Hit lastHit;
 
     private DecodedDocuments(boolean byIdentity, boolean learns, int maxAgents) {
         if (maxAgents < 1) {
@@ -83,8 +88,14 @@ public final class DecodedDocuments {
     /** An isolated copy of what {@code stored} decoded to, when it is the record last decoded for the agent. */
     public Optional<AgentCheckpoint> get(String agentId, StoredDocument stored) {
         Entry entry;
-        synchronized (byAgent) {
-            entry = byAgent.get(agentId);
+        Hit hit = lastHit;
+        if (hit != null && hit.agentId.equals(agentId)) {
+            entry = hit.entry;
+        } else {
+            synchronized (byAgent) {
+                entry = byAgent.get(agentId);
+            }
+            lastHit = entry == null ? null : new Hit(agentId, entry);
         }
         if (!byIdentity && learns) {
             WeakReference<byte[]> last = lastArray;
@@ -126,6 +137,7 @@ public final class DecodedDocuments {
         synchronized (byAgent) {
             byAgent.put(agentId, entry);
         }
+        lastHit = new Hit(agentId, entry);
     }
 
     /** Forgets the agent's checkpoint. */
@@ -133,6 +145,7 @@ public final class DecodedDocuments {
         synchronized (byAgent) {
             byAgent.remove(agentId);
         }
+        lastHit = null;
     }
 
     /** Forgets every agent's checkpoint. */
@@ -140,7 +153,10 @@ public final class DecodedDocuments {
         synchronized (byAgent) {
             byAgent.clear();
         }
+        lastHit = null;
     }
+
+    private record Hit(String agentId, Entry entry) {}
 
     /**
      * A remembered record: its id, version and bytes (the backend's own array when it shares them, else a copy), what
