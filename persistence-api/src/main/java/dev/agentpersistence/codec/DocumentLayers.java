@@ -196,6 +196,15 @@ public final class DocumentLayers {
     }
 
     /**
+     * {@code payload} encrypted with the current key when encryption is on, else unchanged: for stored forms that
+     * compress themselves and whose content a hash names (message log entries), so that neither compression nor a
+     * checksum is added twice.
+     */
+    byte[] encryptOnly(byte[] payload) {
+        return keys == null ? payload : encrypt(payload, keys.currentKeyId());
+    }
+
+    /**
      * The document inside {@code stored}: decrypted, verified and inflated when it carries those layers, unchanged when
      * it carries none. A compressed document may declare up to {@link LayeredCheckpointCodec#DEFAULT_MAX_DOCUMENT_SIZE}
      * bytes.
