@@ -12,6 +12,7 @@ import dev.agentpersistence.EncryptionKeyException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
+import dev.agentpersistence.codec.CheckpointLocation;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.EncryptionKeys;
 import dev.agentpersistence.history.internal.LogEntryId;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class LogEntryFormTest {
     private static final byte[] ENTRY_MAGIC = {(byte) 0xA9, 'A', 'P', 'L'};
+    private static final byte[] RECORD_MAGIC = {(byte) 0xA9, 'A', 'P', 'Z', 3};
     private static final byte[] ENCRYPTED_MAGIC = {(byte) 0xA9, 'A', 'P', 'E'};
     private static final EncryptionKeys KEYS = EncryptionKeys.custom()
             .key("k1", "log entry form test key, 32 byte".getBytes(StandardCharsets.US_ASCII))
@@ -194,5 +196,36 @@ class LogEntryFormTest {
         assertThat(shell(encrypted).getCheckpoints("a")).containsExactlyElementsOf(saved);
         assertThatThrownBy(() -> shell(compressed()).getLatestCheckpoint("a", CheckpointFilter.ALL))
                 .isInstanceOf(EncryptionKeyException.class);
+    }
+
+    @Test
+    void aRecordWhoseHistoryIsInTheLogIsCompressedAgainstTheRecordDictionary() {
+        var saved = run(shell(compressed()), "a", 20, 40);
+        byte[] record = backend.find("a", "cp-19").orElseThrow().document();
+        byte[] plain = compressed()
+                .codec()
+                .inner()
+                .encode(backend.find("a", "cp-19")
+                        .map(found -> compressed().codec().decode(found.document(), location("cp-19")))
+                        .orElseThrow());
+        assertThat(startsWith(record, RECORD_MAGIC)).isTrue();
+        assertThat(record.length).as("against %s bytes of JSON", plain.length).isLessThan(plain.length * 2 / 3);
+        assertThat(startsWith(backend.find("a", "cp-1").orElseThrow().document(), RECORD_MAGIC))
+                .as("a record holding its short history")
+                .isFalse();
+        assertThat(shell(settings(DocumentLayers.none())).getCheckpoints("a")).containsExactlyElementsOf(saved);
+        var damaged = record.clone();
+        damaged[record.length - 4] ^= 0x21;
+        assertThatThrownBy(() -> compressed().codec().decode(damaged, location("cp-19")))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("cp-19");
+        byte[] truncated = Arrays.copyOf(record, 11);
+        assertThatThrownBy(() -> compressed().codec().decode(truncated, location("cp-19")))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining("truncated");
+    }
+
+    private static CheckpointLocation location(String checkpointId) {
+        return new CheckpointLocation("a", checkpointId, "test");
     }
 }
