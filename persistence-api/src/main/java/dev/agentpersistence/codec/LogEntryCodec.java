@@ -21,9 +21,9 @@ import java.util.zip.Inflater;
  * The stored form of one message log entry, compressed against the log before it. The entry's messages are written in
  * their canonical JSON form ({@link JsonCheckpointCodec#writeMessage(JsonGenerator, Message, boolean)} with ids), each
  * followed by a comma: the entry's <em>message text</em>. When the layers compress, the text is deflated (raw, RFC
- * 1951) with a preset dictionary: the last up to {@value #DICTIONARY_SIZE} bytes of the message text of the history
- * before the entry, which a reader has, since it reads a log's entries in order. Then it is encrypted when the layers
- * encrypt.
+ * 1951) with a preset dictionary: the last {@value #WRITTEN_DICTIONARY_SIZE} bytes (or fewer, as the header says) of
+ * the message text of the history before the entry, which a reader has, since it reads a log's entries in order; a
+ * reader accepts up to {@value #DICTIONARY_SIZE}. Then it is encrypted when the layers encrypt.
  *
  * <pre>
  * A9 'A' 'P' 'L' | 01 (format) | 00 (the text as it is) or 01 (deflated against the dictionary)
@@ -36,11 +36,16 @@ import java.util.zip.Inflater;
  * over what its deflate data can hold is refused before anything is allocated. Immutable and thread-safe.
  */
 public final class LogEntryCodec {
-    /** The most message text before an entry that its compression refers to, in bytes. */
+    /** The most message text before an entry that its compression may refer to, in bytes (deflate's window). */
     public static final int DICTIONARY_SIZE = 32 << 10;
     /**
-     * The deflate level of entries when the layers compress with LZ4 (with deflate, the layers' own level): small
-     * entries against a full dictionary gain most from the longer match search.
+     * How much of the message text before an entry a writer compresses it against, in bytes: most of the gain of the
+     * whole window at a fraction of its cost per save (deflate reads the dictionary into its tables on every entry).
+     */
+    public static final int WRITTEN_DICTIONARY_SIZE = 8 << 10;
+    /**
+     * The deflate level of entries when the layers compress with LZ4 (with deflate, the layers' own level): entries of
+     * a few messages against a dictionary gain most from a longer match search.
      */
     public static final int LEVEL = 6;
 
@@ -78,13 +83,15 @@ public final class LogEntryCodec {
         }
         DocumentLayers layers = codec.layers();
         byte[] frame = null;
+        int against = 0;
         if (layers.compresses()) {
             int level =
                     layers.compressionAlgorithm() == CompressionAlgorithm.DEFLATE ? layers.compressionLevel() : LEVEL;
             var deflater = new Deflater(level, true);
+            against = Math.min(dictionary.length, WRITTEN_DICTIONARY_SIZE);
             try {
-                if (dictionary.length > 0) {
-                    deflater.setDictionary(dictionary);
+                if (against > 0) {
+                    deflater.setDictionary(dictionary, dictionary.length - against, against);
                 }
                 frame = DeflateLayer.deflate(deflater, text, HEADER);
             } finally {
@@ -101,7 +108,7 @@ public final class LogEntryCodec {
         frame[MAGIC.length] = (byte) FORMAT;
         frame[MAGIC.length + 1] = (byte) method;
         Bytes.writeInt(frame, MAGIC.length + 2, text.length);
-        Bytes.writeInt(frame, MAGIC.length + 2 + Integer.BYTES, method == STORED ? 0 : dictionary.length);
+        Bytes.writeInt(frame, MAGIC.length + 2 + Integer.BYTES, method == STORED ? 0 : against);
         byte[] stored = layers.encryptOnly(frame);
         if (stored.length > max) {
             throw new CheckpointTooLargeException(agentId, entryId, stored.length, max);
@@ -142,7 +149,7 @@ public final class LogEntryCodec {
             }
             text = Arrays.copyOfRange(plain, HEADER, plain.length);
         } else if (method == DEFLATED) {
-            if (against != dictionary.length) {
+            if (against > dictionary.length) {
                 throw corrupt(
                         location,
                         "the message log entry was compressed against " + against
@@ -157,8 +164,8 @@ public final class LogEntryCodec {
                     "the maximum checkpoint size");
             var inflater = new Inflater(true);
             try {
-                if (dictionary.length > 0) {
-                    inflater.setDictionary(dictionary);
+                if (against > 0) {
+                    inflater.setDictionary(dictionary, (int) (dictionary.length - against), (int) against);
                 }
                 inflater.setInput(plain, HEADER, plain.length - HEADER);
                 text = DeflateLayer.inflate(inflater, length, location);

@@ -174,6 +174,13 @@ class LogEntryFormTest {
                 .isInstanceOf(CorruptCheckpointException.class)
                 .hasMessageContaining(id)
                 .hasMessageContaining("declares");
+        byte[] against = good.clone();
+        against[10] = 0x01; // the dictionary length: more text than the history before the entry has
+        replace("a", id, against);
+        assertThatThrownBy(() -> shell(compressed()).getLatestCheckpoint("a", CheckpointFilter.ALL))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessageContaining(id)
+                .hasMessageContaining("bytes of the history before it");
         replace("a", id, good);
         assertThat(shell(compressed()).getLatestCheckpoint("a", CheckpointFilter.ALL))
                 .isPresent();
