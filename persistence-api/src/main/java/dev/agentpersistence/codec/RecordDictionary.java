@@ -28,15 +28,18 @@ final class RecordDictionary {
     /** The level: records are short, so the slowest search costs little. */
     private static final int LEVEL = Deflater.BEST_COMPRESSION;
     /** What records share, the most common last (deflate prefers near matches). */
-    private static final byte[] DICTIONARY =
-            ("\"lastInput\":\"lastInputType\":\"java.lang.String\",\"state\":{\"\":\"\"},"
-                            + "\"conversation.window\":\"0-1,\",\"nodeId\":\"node-"
-                            + "step-conversation\",\"parentCheckpointId\":\"-4-a-8-9-b-\",\"metadata\":{\"__agent-"
-                            + "persistence.history\":\"{\\\"format\\\":2,\\\"size\\\":,\\\"log\\\":\\\"\\\"}\"},\"state\":{},"
-                            + "\"messageHistory\":[]}{\"formatVersion\":2,\"checkpointId\":\"\",\"agentId\":\"\",\"version\":"
-                            + ",\"createdAt\":\"2026-12-03T00:00:00.000000000Z\",\"nodeId\":\"\",\"parentCheckpointId\":\"\","
-                            + "\"metadata\":{\"__agent-persistence.history\":\"{\\\"format\\\":2,\\\"size\\\":")
-                    .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DICTIONARY = String.join(
+                    "",
+                    "\"lastInput\":\"lastInputType\":\"java.lang.String\",\"state\":{\"\":\"\"},",
+                    "\"conversation.window\":\"0-1,\",\"nodeId\":\"node-step-conversation\",",
+                    "\"parentCheckpointId\":\"-4-a-8-9-b-\",",
+                    "\"metadata\":{\"__agent-persistence.history\":\"{\\\"format\\\":2,\\\"size\\\":,",
+                    "\\\"log\\\":\\\"\\\"}\"},\"state\":{},\"messageHistory\":[]}{\"formatVersion\":2,",
+                    "\"checkpointId\":\"\",\"agentId\":\"\",\"version\":,",
+                    "\"createdAt\":\"2026-12-03T00:00:00.000000000Z\",\"nodeId\":\"\",",
+                    "\"parentCheckpointId\":\"\",",
+                    "\"metadata\":{\"__agent-persistence.history\":\"{\\\"format\\\":2,\\\"size\\\":")
+            .getBytes(StandardCharsets.US_ASCII);
 
     private RecordDictionary() {}
 
