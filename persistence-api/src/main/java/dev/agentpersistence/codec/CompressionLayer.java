@@ -6,8 +6,9 @@ import java.util.Arrays;
 /**
  * The compression layer of {@link DocumentLayers}: the magic {@code A9 'A' 'P' 'Z'}, then a format byte naming the
  * algorithm ({@value DeflateLayer#VERSION}: {@link DeflateLayer deflate}, {@value Lz4Layer#FORMAT}: {@link Lz4Layer
- * LZ4}), then that algorithm's header and data. Writing uses the configured algorithm; reading follows the format byte,
- * so every algorithm is read whatever is configured.
+ * LZ4}, {@value RecordDictionary#FORMAT}: {@link RecordDictionary deflate against the record dictionary}), then that
+ * algorithm's header and data. Writing uses the configured algorithm; reading follows the format byte, so every
+ * algorithm is read whatever is configured.
  */
 final class CompressionLayer {
     /** The first bytes of a compressed document. */
@@ -89,13 +90,15 @@ final class CompressionLayer {
                         limit,
                         limitLabel);
             case Lz4Layer.FORMAT -> Lz4Layer.decompress(stored, start, verified, where, limit, limitLabel);
+            case RecordDictionary.FORMAT -> RecordDictionary.inflate(stored, start, where, limit, limitLabel);
             default ->
                 throw new CorruptCheckpointException(
                         where.agentId(),
                         where.checkpointId(),
                         where.description(),
                         "compression layer version " + format + " is not one this library reads ("
-                                + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4)",
+                                + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4, "
+                                + RecordDictionary.FORMAT + ": deflate against the record dictionary)",
                         null);
         };
     }

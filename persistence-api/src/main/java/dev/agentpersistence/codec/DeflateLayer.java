@@ -25,7 +25,7 @@ final class DeflateLayer {
     /** Magic, version, 4-byte length. */
     static final int HEADER = CompressionLayer.MAGIC.length + 1 + Integer.BYTES;
     /** Deflate's largest expansion: a 258-byte match in 2 bits. */
-    private static final long MAX_RATIO = 1032;
+    static final long MAX_RATIO = 1032;
 
     private DeflateLayer() {}
 
@@ -37,26 +37,38 @@ final class DeflateLayer {
         if (document.length > CompressionLayer.MAX_LENGTH || document.length <= HEADER) {
             return null;
         }
-        // Output is only kept when smaller than the input, so an input-sized buffer is enough.
-        byte[] out = new byte[document.length - 1];
         var deflater = new Deflater(level);
         try {
-            deflater.setInput(document);
-            deflater.finish();
-            int end = HEADER;
-            while (!deflater.finished() && end < out.length) {
-                end += deflater.deflate(out, end, out.length - end);
-            }
-            if (!deflater.finished()) {
+            byte[] out = deflate(deflater, document, HEADER);
+            if (out == null) {
                 return null;
             }
             System.arraycopy(CompressionLayer.MAGIC, 0, out, 0, CompressionLayer.MAGIC.length);
             out[CompressionLayer.MAGIC.length] = (byte) VERSION;
             Bytes.writeInt(out, CompressionLayer.MAGIC.length + 1, document.length);
-            return Arrays.copyOf(out, end);
+            return out;
         } finally {
             deflater.end();
         }
+    }
+
+    /**
+     * {@code input} through {@code deflater} after {@code header} bytes left free for the caller, or {@code null} when
+     * header and data would not be smaller than the input.
+     */
+    static byte[] deflate(Deflater deflater, byte[] input, int header) {
+        if (input.length <= header) {
+            return null;
+        }
+        // Output is only kept when smaller than the input, so an input-sized buffer is enough.
+        byte[] out = new byte[input.length - 1];
+        deflater.setInput(input);
+        deflater.finish();
+        int end = header;
+        while (!deflater.finished() && end < out.length) {
+            end += deflater.deflate(out, end, out.length - end);
+        }
+        return deflater.finished() ? Arrays.copyOf(out, end) : null;
     }
 
     /**
@@ -74,10 +86,25 @@ final class DeflateLayer {
         long declared = Integer.toUnsignedLong(Bytes.readInt(payload, CompressionLayer.MAGIC.length + 1));
         long compressed = payload.length - HEADER;
         CompressionLayer.checkDeclaredLength(declared, compressed, MAX_RATIO, where, limit, limitLabel);
-        byte[] out = new byte[(int) declared];
         var inflater = new Inflater();
         try {
             inflater.setInput(payload, HEADER, (int) compressed);
+            return inflate(inflater, declared, where);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /**
+     * Exactly {@code declared} bytes (already checked against the caller's limits) out of {@code inflater}, whose
+     * stream must end at its last input byte.
+     *
+     * @throws CorruptCheckpointException naming {@code where} when the stream is damaged, truncated, or holds more or
+     *     fewer bytes
+     */
+    static byte[] inflate(Inflater inflater, long declared, CheckpointLocation where) {
+        byte[] out = new byte[(int) declared];
+        try {
             int filled = 0;
             while (filled < out.length) {
                 long consumed = inflater.getBytesRead();
@@ -105,8 +132,6 @@ final class DeflateLayer {
             return out;
         } catch (DataFormatException e) {
             throw corrupt(where, "the compressed data is damaged (" + e.getMessage() + ")", e);
-        } finally {
-            inflater.end();
         }
     }
 

@@ -41,6 +41,8 @@ import javax.crypto.spec.SecretKeySpec;
  *             | zlib stream (RFC 1950: deflate data, Adler-32 of the uncompressed bytes)
  *         or: A9 'A' 'P' 'Z' | 02 (LZ4) | uncompressed length (4 bytes, big-endian)
  *             | CRC32C of the uncompressed bytes (4 bytes) | one LZ4 block
+ *         or: A9 'A' 'P' 'Z' | 03 (deflate against the record dictionary) | uncompressed length (4 bytes, big-endian)
+ *             | raw deflate data (RFC 1951) with the library's fixed dictionary of record fields
  * checksum:   "#crc32c:" 8 lower-case hex digits "\n" payload
  * encrypted:  A9 'A' 'P' 'E' | 01 (layer version) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes)
  *             | AES-256-GCM ciphertext with 128-bit tag; the header is the associated data
@@ -186,6 +188,28 @@ public final class DocumentLayers {
                 result = compressed;
             }
         }
+        return seal(result);
+    }
+
+    /**
+     * As {@link #wrap}, but a document under {@link #compressionMinSize()} is compressed too (when compression is on
+     * and it pays), against a dictionary of the fields checkpoint records share: for the short records of checkpoints
+     * whose history is stored elsewhere.
+     */
+    byte[] wrapRecord(byte[] document) {
+        Objects.requireNonNull(document, "document");
+        if (compress && document.length < compressionMinSize) {
+            byte[] compressed = RecordDictionary.compress(document);
+            if (compressed != null) {
+                return seal(compressed);
+            }
+        }
+        return wrap(document);
+    }
+
+    /** The checksum and encryption layers, as configured, around a payload (compressed or not). */
+    private byte[] seal(byte[] payload) {
+        byte[] result = payload;
         if (checksum) {
             result = addChecksum(result);
         }
@@ -193,6 +217,15 @@ public final class DocumentLayers {
             result = encrypt(result, keys.currentKeyId());
         }
         return result;
+    }
+
+    /**
+     * {@code payload} encrypted with the current key when encryption is on, else unchanged: for stored forms that
+     * compress themselves and whose content a hash names (message log entries), so that neither compression nor a
+     * checksum is added twice.
+     */
+    byte[] encryptOnly(byte[] payload) {
+        return keys == null ? payload : encrypt(payload, keys.currentKeyId());
     }
 
     /**

@@ -58,18 +58,38 @@ public final class LayeredCheckpointCodec implements CheckpointCodec {
      */
     @Override
     public byte[] encode(AgentCheckpoint checkpoint) {
+        return bounded(checkpoint, layers.wrap(encoded(checkpoint)));
+    }
+
+    /** The inner codec's document, refused over the maximum size. */
+    private byte[] encoded(AgentCheckpoint checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
         byte[] document = inner.encode(checkpoint);
         if (document.length > maxDocumentSize) {
             throw new CheckpointTooLargeException(
                     checkpoint.agentId(), checkpoint.checkpointId(), document.length, maxDocumentSize);
         }
-        byte[] stored = layers.wrap(document);
+        return document;
+    }
+
+    /** {@code stored}, refused over the maximum size. */
+    private byte[] bounded(AgentCheckpoint checkpoint, byte[] stored) {
         if (stored.length > maxDocumentSize) {
             throw new CheckpointTooLargeException(
                     checkpoint.agentId(), checkpoint.checkpointId(), stored.length, maxDocumentSize);
         }
         return stored;
+    }
+
+    /**
+     * As {@link #encode}, compressing (when compression is on) also a document under the compression threshold, against
+     * a dictionary of the fields checkpoint records share: for the short record of a checkpoint whose history is stored
+     * elsewhere. Every reader of this version reads it as any other document.
+     *
+     * @throws CheckpointTooLargeException as {@link #encode} does
+     */
+    public byte[] encodeRecord(AgentCheckpoint checkpoint) {
+        return bounded(checkpoint, layers.wrapRecord(encoded(checkpoint)));
     }
 
     @Override

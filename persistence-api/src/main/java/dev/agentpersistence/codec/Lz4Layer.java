@@ -95,6 +95,16 @@ final class Lz4Layer {
         if (verified) {
             return out;
         }
+        verifyCrc(out, expectedCrc, where);
+        return out;
+    }
+
+    /**
+     * Checks a decompressed document against the CRC32C its header stores.
+     *
+     * @throws CorruptCheckpointException naming {@code where} when they differ
+     */
+    static void verifyCrc(byte[] out, int expectedCrc, CheckpointLocation where) {
         int actualCrc = crc32c(out, out.length);
         if (actualCrc != expectedCrc) {
             throw corrupt(
@@ -105,10 +115,9 @@ final class Lz4Layer {
                             actualCrc, expectedCrc),
                     null);
         }
-        return out;
     }
 
-    private static int crc32c(byte[] bytes, int length) {
+    static int crc32c(byte[] bytes, int length) {
         var crc = new CRC32C();
         crc.update(bytes, 0, length);
         return (int) crc.getValue();

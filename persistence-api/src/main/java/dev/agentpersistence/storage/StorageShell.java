@@ -383,7 +383,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     /** The record of {@code checkpoint}, whose stored form is {@code storedForm}. */
     private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint, AgentCheckpoint storedForm) {
-        byte[] document = codec.encode(storedForm);
+        // a record whose history is stored elsewhere is short: compressed against the fields records share
+        byte[] document = storedForm == checkpoint ? codec.encode(storedForm) : codec.encodeRecord(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
         return new StoredCheckpoint(
                 agentId,

@@ -325,7 +325,10 @@ class DocumentLayersCompressionTest {
         byte[] version = stored.clone();
         version[4] = 9;
         assertCorrupt(
-                version, DEFLATE, "compression layer version 9 is not one this library reads (1: deflate, 2: LZ4)");
+                version,
+                DEFLATE,
+                "compression layer version 9 is not one this library reads (1: deflate, 2: LZ4, 3: deflate against"
+                        + " the record dictionary)");
         assertCorrupt(Arrays.copyOf(stored, 8), DEFLATE, "truncated (no header)");
     }
 

@@ -135,8 +135,8 @@ class Lz4CompressionTest {
         }
         assertCorrupt(Arrays.copyOf(stored, stored.length + 2), "LZ4 block is damaged");
         byte[] unknown = stored.clone();
-        unknown[4] = 3;
-        assertCorrupt(unknown, "compression layer version 3 is not one this library reads (1: deflate, 2: LZ4)");
+        unknown[4] = 4;
+        assertCorrupt(unknown, "compression layer version 4 is not one this library reads (1: deflate, 2: LZ4, 3:");
     }
 
     @Test

@@ -30,14 +30,15 @@ class SegmentCompressionTest {
         var segments = new SegmentCodec(CodecSettings.codec(ProviderConfig.empty()));
         var messages = block(32); // 32 messages of 200 characters: above the default threshold
         byte[] stored = segments.encode("agent-1", "seg-1", messages);
-        int json = new SegmentCodec(CheckpointCodec.json()).encode("agent-1", "seg-1", messages).length;
+        int json =
+                new SegmentCodec(LayeredCheckpointCodec.custom().build()).encode("agent-1", "seg-1", messages).length;
         assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("#crc32c:");
         assertThat(Arrays.copyOfRange(stored, 17, 21)).isEqualTo(MAGIC);
         assertThat(stored.length)
                 .as("%d bytes stored for %d of JSON", stored.length, json)
                 .isLessThan(json * 2 / 3);
         assertThat(segments.decode("agent-1", "seg-1", stored, "segment seg-1")).isEqualTo(messages);
-        assertThat(new SegmentCodec(CheckpointCodec.json())
+        assertThat(new SegmentCodec(LayeredCheckpointCodec.custom().build())
                         .decode(
                                 "agent-1",
                                 "seg-1",

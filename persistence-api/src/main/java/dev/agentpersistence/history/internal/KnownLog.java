@@ -1,6 +1,7 @@
 package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.LogEntryCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,8 +11,9 @@ import java.util.List;
  * What the cache remembers of an agent's latest history in the message log: its messages, the path of log entries
  * holding them (contiguous from 0), the chain value after each entry and when the store last recorded a write of each
  * entry, where known. Entries are found by where they end (binary search), so nothing is built per entry. Never mutated
- * after construction but for its {@link DerivedIdMemo}; its messages are private (no JSON container node is shared with
- * a caller), so reads may answer from them.
+ * after construction but for its {@link DerivedIdMemo} and the {@linkplain #dictionaryAt dictionary} at its end,
+ * computed once when not given; its messages are private (no JSON container node is shared with a caller), so reads may
+ * answer from them.
  */
 public final class KnownLog implements CachedHistory {
     private final List<Message> messages;
@@ -20,6 +22,7 @@ public final class KnownLog implements CachedHistory {
     private final List<Instant> written;
     private final Instant oldestWrite;
     private final DerivedIdMemo derivedIds;
+    private volatile byte[] endDictionary;
 
     /**
      * @param messages the whole history, the cache's own objects
@@ -28,6 +31,19 @@ public final class KnownLog implements CachedHistory {
      * @param written the last write time of each entry, {@code null} where unknown
      */
     public KnownLog(List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
+        this(messages, entries, chains, written, null);
+    }
+
+    /**
+     * As the four-argument constructor, with the dictionary after the whole history when known ({@code null} computes
+     * it on first use).
+     */
+    public KnownLog(
+            List<Message> messages,
+            List<LogEntryId> entries,
+            List<byte[]> chains,
+            List<Instant> written,
+            byte[] endDictionary) {
         int end = entries.isEmpty() ? 0 : entries.get(entries.size() - 1).to();
         if (chains.size() != entries.size() || written.size() != entries.size() || end != messages.size()) {
             throw new IllegalArgumentException(entries.size() + " log entries ending at " + end + " with "
@@ -50,6 +66,20 @@ public final class KnownLog implements CachedHistory {
         }
         this.oldestWrite = oldest;
         this.derivedIds = new DerivedIdMemo(messages);
+        this.endDictionary = endDictionary;
+    }
+
+    /** The {@linkplain LogEntryCodec#dictionary dictionary} of an entry starting at message {@code position}. */
+    public byte[] dictionaryAt(int position) {
+        if (position != messages.size()) {
+            return LogEntryCodec.dictionary(messages.subList(0, position));
+        }
+        byte[] end = endDictionary;
+        if (end == null) {
+            end = LogEntryCodec.dictionary(messages);
+            endDictionary = end;
+        }
+        return end;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.backend.HistorySegmentStore;
+import dev.agentpersistence.codec.LogEntryCodec;
 import dev.agentpersistence.internal.Isolation;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import java.util.TreeMap;
  * Assembles the histories of one read that are kept in the agent's message log. Each history's path is followed back
  * from its last entry: through the cached path where it joins it, else through one listing of the agent's segments
  * (made only when needed). The entries none of the cached paths hold are fetched in one
- * {@link HistorySegmentStore#getSegments} call, each decoded once and checked against the hash chain value its id
- * names.
+ * {@link HistorySegmentStore#getSegments} call, each decoded once (against the message text of the history before it,
+ * {@link LogText}) and checked against the hash chain value its id names.
  */
 final class LogReading {
     private final String agentId;
@@ -31,7 +32,7 @@ final class LogReading {
     private final String storeName;
     private final KnownLog known;
     private LogIndex index;
-    private final Map<String, List<Message>> decoded = new HashMap<>();
+    private final Map<String, LogEntryCodec.Read> decoded = new HashMap<>();
     private Map<String, byte[]> fetched = Map.of();
 
     LogReading(
@@ -134,11 +135,15 @@ final class LogReading {
             }
         }
         byte[] chain = known == null ? ChainHasher.origin() : known.chainAfter(route.cached());
+        int start = history.size();
+        var text = new LogText(() -> start == 0 ? new byte[0] : known.dictionaryAt(start));
         for (LogEntryId entry : route.rest()) {
             if (!entry.follows(chain) || entry.from() != history.size()) {
                 throw corrupt(stored, "the message log entry '" + entry + "' does not follow the one before it");
             }
-            List<Message> messages = messages(stored, entry);
+            LogEntryCodec.Read read = read(stored, entry, text);
+            List<Message> messages = Isolation.copy(read.messages());
+            text.add(read.text());
             chain = hasher.next(chain, messages);
             if (!entry.endsWith(chain)) {
                 throw new CorruptCheckpointException(
@@ -165,11 +170,15 @@ final class LogReading {
         return new HistoryReader.Assembled(complete, 0, null, new LogPath(entries, chains, written));
     }
 
-    private List<Message> messages(AgentCheckpoint stored, LogEntryId entry) {
+    /**
+     * The decoded entry, decoded once per read against the dictionary of the history before it; its messages are the
+     * first objects, which the caller copies.
+     */
+    private LogEntryCodec.Read read(AgentCheckpoint stored, LogEntryId entry, LogText text) {
         String id = entry.text();
-        List<Message> messages = decoded.get(id);
-        if (messages != null) {
-            return Isolation.copy(messages); // another checkpoint of this read has the first objects
+        LogEntryCodec.Read read = decoded.get(id);
+        if (read != null) {
+            return read; // an entry id names the history before it, so its dictionary too
         }
         byte[] bytes = fetched.get(id);
         if (bytes == null) {
@@ -182,7 +191,7 @@ final class LogReading {
                     null);
         }
         try {
-            messages = codec.decode(agentId, id, bytes, where(entry));
+            read = codec.decodeEntry(agentId, id, bytes, where(entry), text.dictionary());
         } catch (CorruptCheckpointException e) {
             throw new CorruptCheckpointException(
                     agentId,
@@ -191,16 +200,16 @@ final class LogReading {
                     "the message log entry is unreadable: " + e.getMessage(),
                     e);
         }
-        if (messages.size() != entry.length()) {
+        if (read.messages().size() != entry.length()) {
             throw new CorruptCheckpointException(
                     agentId,
                     stored.checkpointId(),
                     where(entry),
-                    "the entry holds " + messages.size() + " messages instead of " + entry.length(),
+                    "the entry holds " + read.messages().size() + " messages instead of " + entry.length(),
                     null);
         }
-        decoded.put(id, messages);
-        return messages;
+        decoded.put(id, read);
+        return read;
     }
 
     private String where(LogEntryId entry) {

@@ -2,6 +2,7 @@ package dev.agentpersistence.history.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.LogEntryCodec;
 import dev.agentpersistence.internal.Isolation;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,9 @@ import java.util.Objects;
  * messages, and a rollback or edit rewrites the messages from the last shared entry on. Without a cached history the
  * whole history becomes one entry. {@link #prepare} writes nothing: the caller stores the {@link Prepared#segments()}
  * with the checkpoint record (segments first, or in the same atomic write) and then calls {@link #stored}.
+ *
+ * <p>Each entry is stored in the {@link LogEntryCodec} form, compressed against the message text of the history before
+ * it (the cache keeps the dictionary at its end, so a save encodes only its new messages).
  *
  * <p>An entry of the path whose last write this process does not know to be younger than a quarter of the grace period
  * is put again (from the cached messages), which recreates it if it was collected and refreshes its write time
@@ -77,12 +81,20 @@ public final class LogWriter {
         var written = new ArrayList<Instant>(shared + 1);
         Instant now = clock.instant();
         boolean refresh = shared > 0 && stale(known.oldestWrite(), now);
+        LogText refreshed = refresh ? new LogText(() -> new byte[0]) : null;
         for (int i = 0; i < shared; i++) {
             LogEntryId entry = known.entries().get(i);
             Instant last = known.writtenAt(i);
-            if (refresh && stale(last, now)) {
-                segments.put(entry.text(), encode(agentId, entry, known.messages(entry.from(), entry.to())));
-                last = now;
+            if (refresh) {
+                List<Message> held = known.messages(entry.from(), entry.to());
+                if (stale(last, now)) {
+                    var put = codec.encodeEntry(agentId, entry.text(), held, refreshed.dictionary());
+                    segments.put(entry.text(), put.stored());
+                    refreshed.add(put.text());
+                    last = now;
+                } else {
+                    refreshed.add(LogEntryCodec.text(held));
+                }
             }
             written.add(last);
         }
@@ -97,18 +109,21 @@ public final class LogWriter {
         if (from > 0) {
             messages.addAll(known.messages(0, from));
         }
+        byte[] dictionary = from == 0 ? new byte[0] : known.dictionaryAt(from);
         if (from < size) {
             List<Message> added = history.subList(from, size);
             byte[] start = known == null ? ChainHasher.origin() : known.chainAfter(shared);
             byte[] end = hasher.next(start, added);
             LogEntryId entry = LogEntryId.of(from, size, start, end);
-            segments.put(entry.text(), encode(agentId, entry, added));
+            var put = codec.encodeEntry(agentId, entry.text(), added, dictionary);
+            segments.put(entry.text(), put.stored());
+            dictionary = LogEntryCodec.dictionary(dictionary, List.of(put.text()));
             entries.add(entry);
             chains.add(end);
             written.add(now);
             messages.addAll(Isolation.copy(added));
         }
-        var next = new KnownLog(messages, entries, chains, written);
+        var next = new KnownLog(messages, entries, chains, written, dictionary);
         if (known != null) {
             next.derivedIds().inherit(known.derivedIds(), from);
         }
@@ -143,9 +158,5 @@ public final class LogWriter {
 
     private boolean stale(Instant last, Instant now) {
         return last == null || last.isAfter(now) || !last.isAfter(now.minus(rewriteAfter));
-    }
-
-    private byte[] encode(String agentId, LogEntryId entry, List<Message> messages) {
-        return codec.encode(agentId, entry.text(), messages);
     }
 }
