@@ -1,0 +1,203 @@
+package dev.agentpersistence.storage.internal;
+
+import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointTooLargeException;
+import dev.agentpersistence.ContentPart;
+import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.Message;
+import dev.agentpersistence.codec.CheckpointCodec;
+import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.history.internal.ReservedMetadata;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A codec storing large media parts by reference: on encoding, every media part of at least the threshold's bytes
+ * becomes a {@link BlobReference} (its bytes put into the {@link BlobVault} once the document is known to fit, before
+ * the document is stored), marked in its message's reserved metadata entry {@value #PARTS_KEY}; on decoding, the
+ * references are resolved and verified, so a checkpoint reads back equal to what was saved.
+ *
+ * <p><b>Limits.</b> The maximum checkpoint size counts what the caller saved: a document is refused when its stored
+ * bytes plus the bytes of every part it holds by reference (each reference counted, as if inline) exceed it, and a
+ * reader refuses a document that declares more, before fetching a blob. Parts below the threshold stay inline.
+ */
+public final class BlobCodec implements CheckpointCodec {
+    /** The reserved message metadata entry listing, comma-separated, the indices of the parts stored by reference. */
+    public static final String PARTS_KEY = ReservedMetadata.PREFIX + "blob-parts";
+
+    private final CheckpointCodec inner;
+    private final BlobVault vault;
+    private final long threshold;
+    private final long maxSize;
+
+    /**
+     * @param inner the codec writing the documents (with the store's layers)
+     * @param threshold the smallest part stored by reference, in bytes, {@code > 0}
+     * @param maxSize the maximum checkpoint size
+     */
+    public BlobCodec(CheckpointCodec inner, BlobVault vault, long threshold, long maxSize) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+        this.vault = Objects.requireNonNull(vault, "vault");
+        if (threshold <= 0) {
+            throw new IllegalArgumentException("threshold must be positive but was " + threshold);
+        }
+        this.threshold = threshold;
+        this.maxSize = maxSize;
+    }
+
+    @Override
+    public byte[] encode(AgentCheckpoint checkpoint) {
+        var blobs = new LinkedHashMap<BlobReference, byte[]>();
+        List<Message> messages = checkpoint.messageHistory();
+        var stored = new ArrayList<Message>(messages.size());
+        long referenced = 0;
+        for (Message message : messages) {
+            Message byReference = byReference(message, blobs);
+            stored.add(byReference);
+            if (byReference != message) {
+                for (int index : indices(byReference, null)) {
+                    referenced += reference(byReference, index, null).size();
+                }
+            }
+        }
+        if (blobs.isEmpty()) {
+            return inner.encode(checkpoint);
+        }
+        byte[] document =
+                inner.encode(checkpoint.toBuilder().messageHistory(stored).build());
+        if (document.length + referenced > maxSize) {
+            throw new CheckpointTooLargeException(
+                    checkpoint.agentId(), checkpoint.checkpointId(), document.length + referenced, maxSize);
+        }
+        blobs.forEach(vault::put);
+        return document;
+    }
+
+    @Override
+    public AgentCheckpoint decode(byte[] document, CheckpointLocation where) {
+        AgentCheckpoint stored = inner.decode(document, where);
+        List<Message> messages = stored.messageHistory();
+        var references = new LinkedHashMap<String, BlobReference>();
+        long declared = document.length;
+        for (Message message : messages) {
+            for (int index : indices(message, where)) {
+                BlobReference reference = reference(message, index, where);
+                references.putIfAbsent(reference.sha256(), reference);
+                declared += reference.size();
+            }
+        }
+        if (references.isEmpty()) {
+            return stored;
+        }
+        if (declared > maxSize) {
+            throw corrupt(
+                    where,
+                    "the document and the parts it holds by reference declare " + declared
+                            + " bytes, more than the maximum checkpoint size of " + maxSize + " bytes",
+                    null);
+        }
+        Map<String, byte[]> bytes = vault.get(references.values(), where);
+        var resolved = new ArrayList<Message>(messages.size());
+        for (Message message : messages) {
+            resolved.add(resolved(message, bytes, where));
+        }
+        return stored.toBuilder().messageHistory(resolved).build();
+    }
+
+    /** The references the stored messages hold (parts listed in {@value #PARTS_KEY}). */
+    public static List<BlobReference> references(List<Message> storedMessages, CheckpointLocation where) {
+        var references = new ArrayList<BlobReference>();
+        for (Message message : storedMessages) {
+            for (int index : indices(message, where)) {
+                references.add(reference(message, index, where));
+            }
+        }
+        return references;
+    }
+
+    private Message byReference(Message message, Map<BlobReference, byte[]> blobs) {
+        List<ContentPart> parts = message.parts();
+        List<ContentPart> stored = null;
+        var indices = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i) instanceof ContentPart.Media media && media.size() >= threshold) {
+                byte[] data = media.data();
+                BlobReference reference = BlobReference.of(data);
+                blobs.putIfAbsent(reference, data);
+                if (stored == null) {
+                    stored = new ArrayList<>(parts);
+                }
+                ContentPart.Media byReference = ContentPart.url(media.kind(), reference.url(), media.mimeType());
+                stored.set(i, media.name() == null ? byReference : byReference.withName(media.name()));
+                indices.append(indices.length() == 0 ? "" : ",").append(i);
+            }
+        }
+        if (stored == null) {
+            return message;
+        }
+        return message.withParts(stored).withMetadata(PARTS_KEY, indices.toString());
+    }
+
+    private static Message resolved(Message message, Map<String, byte[]> bytes, CheckpointLocation where) {
+        List<Integer> indices = indices(message, where);
+        if (indices.isEmpty()) {
+            return message;
+        }
+        var parts = new ArrayList<>(message.parts());
+        for (int index : indices) {
+            var media = (ContentPart.Media) parts.get(index);
+            byte[] data = bytes.get(reference(message, index, where).sha256());
+            parts.set(index, new ContentPart.Media(media.kind(), media.mimeType(), null, data, media.name()));
+        }
+        var metadata = new TreeMap<>(message.metadata());
+        metadata.remove(PARTS_KEY);
+        return new Message(message.id(), message.role(), message.content(), parts, message.toolCall(), metadata);
+    }
+
+    /** The indices {@value #PARTS_KEY} lists, ascending and distinct; none without the entry. */
+    private static List<Integer> indices(Message message, CheckpointLocation where) {
+        String listed = message.metadata().get(PARTS_KEY);
+        if (listed == null) {
+            return List.of();
+        }
+        var indices = new ArrayList<Integer>();
+        for (String one : listed.split(",", -1)) {
+            int index;
+            try {
+                index = Integer.parseInt(one);
+            } catch (NumberFormatException e) {
+                throw corrupt(where, "message '" + message.id() + "' lists the part '" + one + "' by reference", e);
+            }
+            if (index < 0
+                    || index >= message.parts().size()
+                    || (!indices.isEmpty() && index <= indices.get(indices.size() - 1))) {
+                throw corrupt(
+                        where, "message '" + message.id() + "' lists the parts " + listed + " by reference", null);
+            }
+            indices.add(index);
+        }
+        return indices;
+    }
+
+    private static BlobReference reference(Message message, int index, CheckpointLocation where) {
+        if (message.parts().get(index) instanceof ContentPart.Media media) {
+            var reference = BlobReference.parse(media.url());
+            if (reference.isPresent()) {
+                return reference.get();
+            }
+        }
+        throw corrupt(where, "part " + index + " of message '" + message.id() + "' is not a blob reference", null);
+    }
+
+    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
+        if (where == null) {
+            throw new IllegalStateException(problem, cause);
+        }
+        return new CorruptCheckpointException(
+                where.agentId(), where.checkpointId(), where.description(), problem, cause);
+    }
+}
