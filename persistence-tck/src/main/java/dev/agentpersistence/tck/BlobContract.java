@@ -36,9 +36,9 @@ import org.junit.jupiter.api.Test;
  * Large media parts stored by reference (claim check): a part of at least {@code agent.persistence.blob-threshold}
  * bytes is stored once by its SHA-256 in the store's blob area, shared by every checkpoint and agent, and reads back
  * equal; blob bytes that are not what the reference names are a {@link CorruptCheckpointException} naming the blob; the
- * maximum checkpoint size counts the parts held by reference; and a retention sweep frees a blob no kept checkpoint
- * references, never one a kept checkpoint or a save in flight needs. Aborted with the reason for providers without a
- * blob area.
+ * maximum checkpoint size counts each distinct blob a document references; and a retention sweep frees a blob no kept
+ * checkpoint references, never one a kept checkpoint or a save in flight needs. Aborted with the reason for providers
+ * without a blob area.
  */
 abstract class BlobContract extends Contract {
     /** Above the default threshold of 64 KiB. */
@@ -168,18 +168,32 @@ abstract class BlobContract extends Contract {
     }
 
     @Test
-    @DisplayName("the maximum checkpoint size counts the parts held by reference")
+    @DisplayName("the maximum checkpoint size counts each distinct blob a document references once")
     void limitCountsBlobs() {
         area(provider());
         var small = newProvider(
-                StorageSettings.custom().maxCheckpointSize(LARGE * 2L).build());
+                StorageSettings.custom().maxCheckpointSize(LARGE * 3L / 2).build());
         String agent = agent("blob-limit");
-        var checkpoint = Checkpoints.builder(agent, 0)
-                .messageHistory(conversation("l", image(4, LARGE), 3))
+        byte[] image = image(4, LARGE);
+        var copies = Checkpoints.builder(agent, 0)
+                .messageHistory(List.of(images("copies", image, image, image)))
                 .build();
-        assertThatThrownBy(() -> small.saveCheckpoint(agent, checkpoint))
+        small.saveCheckpoint(agent, copies);
+        assertThat(small.getCheckpoints(agent)).containsExactly(copies);
+        var twoImages = Checkpoints.builder(agent, 1)
+                .messageHistory(List.of(images("two", image, image(8, LARGE))))
+                .build();
+        assertThatThrownBy(() -> small.saveCheckpoint(agent, twoImages))
                 .isInstanceOf(CheckpointTooLargeException.class);
-        assertThat(small.getCheckpoints(agent)).isEmpty();
+        assertThat(small.getCheckpoints(agent)).containsExactly(copies);
+    }
+
+    private static Message images(String id, byte[]... images) {
+        var parts = new ArrayList<ContentPart>();
+        for (byte[] image : images) {
+            parts.add(ContentPart.bytes(ContentPart.MediaKind.IMAGE, image, "image/jpeg"));
+        }
+        return new Message(id, Message.Role.USER, "", parts, null, Map.of());
     }
 
     @Test

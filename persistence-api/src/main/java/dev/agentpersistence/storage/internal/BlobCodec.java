@@ -21,9 +21,11 @@ import java.util.TreeMap;
  * the document is stored), marked in its message's reserved metadata entry {@value #PARTS_KEY}; on decoding, the
  * references are resolved and verified, so a checkpoint reads back equal to what was saved.
  *
- * <p><b>Limits.</b> The maximum checkpoint size counts what the caller saved: a document is refused when its stored
- * bytes plus the bytes of every part it holds by reference (each reference counted, as if inline) exceed it, and a
- * reader refuses a document that declares more, before fetching a blob. Parts below the threshold stay inline.
+ * <p><b>Limits.</b> The maximum checkpoint size bounds what one document stores and what reading it fetches: a document
+ * is refused when its stored bytes plus the bytes of the distinct blobs it references (each blob counted once, however
+ * many parts name it) exceed it, and a reader refuses a document that declares more before fetching a blob. So 20
+ * copies of one image count as one image, and a part that could not be stored inline under the limit cannot be stored
+ * by reference either. Parts below the threshold stay inline.
  */
 public final class BlobCodec implements CheckpointCodec {
     /** The reserved message metadata entry listing, comma-separated, the indices of the parts stored by reference. */
@@ -54,18 +56,15 @@ public final class BlobCodec implements CheckpointCodec {
         var blobs = new LinkedHashMap<BlobReference, byte[]>();
         List<Message> messages = checkpoint.messageHistory();
         var stored = new ArrayList<Message>(messages.size());
-        long referenced = 0;
         for (Message message : messages) {
-            Message byReference = byReference(message, blobs);
-            stored.add(byReference);
-            if (byReference != message) {
-                for (int index : indices(byReference, null)) {
-                    referenced += reference(byReference, index, null).size();
-                }
-            }
+            stored.add(byReference(message, blobs));
         }
         if (blobs.isEmpty()) {
             return inner.encode(checkpoint);
+        }
+        long referenced = 0;
+        for (BlobReference reference : blobs.keySet()) {
+            referenced += reference.size();
         }
         byte[] document =
                 inner.encode(checkpoint.toBuilder().messageHistory(stored).build());
@@ -86,8 +85,9 @@ public final class BlobCodec implements CheckpointCodec {
         for (Message message : messages) {
             for (int index : indices(message, where)) {
                 BlobReference reference = reference(message, index, where);
-                references.putIfAbsent(reference.sha256(), reference);
-                declared += reference.size();
+                if (references.putIfAbsent(reference.sha256(), reference) == null) {
+                    declared += reference.size();
+                }
             }
         }
         if (references.isEmpty()) {
