@@ -194,8 +194,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.blobs = blobsAt == null
                 ? null
                 : new BlobVault(blobsAt, codec.layers(), settings.maxCheckpointSize(), clock, history.gracePeriod());
-        // reading follows the stored bytes: every shell with a blob area resolves references, whatever it writes
-        boolean writesReferences = settings.blobThreshold() > 0 && settings.formatVersion() > 1;
+        // reading follows the stored bytes: every shell with a blob area resolves references, whatever it writes;
+        // with a time to live parts stay inline, since a blob shared by agents has no single expiry to follow
+        boolean writesReferences = settings.blobThreshold() > 0
+                && settings.formatVersion() > 1
+                && settings.ttl().isEmpty();
         this.storedCodec = blobs == null
                 ? codec
                 : new BlobCodec(
