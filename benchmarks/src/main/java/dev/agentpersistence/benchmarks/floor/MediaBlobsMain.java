@@ -2,6 +2,7 @@ package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.CheckpointTooLargeException;
 import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
@@ -64,8 +65,8 @@ public final class MediaBlobsMain {
                         continue;
                     }
                     BackendDriver driver = backend.get().driver();
-                    long inline = run(driver, settings, "mediainline", 0, null, image, copies);
-                    long byReference = run(
+                    Held inline = run(driver, settings, "mediainline", 0, null, image, copies);
+                    Held byReference = run(
                             driver,
                             settings,
                             "mediablobs",
@@ -73,11 +74,11 @@ public final class MediaBlobsMain {
                             null,
                             image,
                             copies);
-                    rows.add(row(id, image.length, copies, inline, byReference, ""));
+                    rows.add(row(id, image.length, copies, inline, byReference.bytes(), byReference.note()));
                     System.err.println(rows.get(rows.size() - 1));
                     if (id.equals("redis") && options.backends().contains("s3")) {
                         BackendDriver s3Driver = Backend.of("s3").driver();
-                        long redis = run(
+                        Held redis = run(
                                 driver,
                                 settings,
                                 "mediaredis",
@@ -91,8 +92,8 @@ public final class MediaBlobsMain {
                                 image.length,
                                 copies,
                                 inline,
-                                redis + bucket,
-                                String.format(Locale.ROOT, "Redis %,d + S3 %,d", redis, bucket)));
+                                redis.bytes() + bucket,
+                                String.format(Locale.ROOT, "Redis %,d + S3 %,d", redis.bytes(), bucket)));
                         System.err.println(rows.get(rows.size() - 1));
                     }
                 }
@@ -116,8 +117,25 @@ public final class MediaBlobsMain {
         GrowthResults.write("media-blobs", table.toString());
     }
 
-    /** The conversation on our provider over {@code namespace}; returns the bytes held afterwards. */
-    private static long run(
+    /**
+     * Bytes held after a run, and the copy whose save the backend's maximum checkpoint size refused.
+     *
+     * @param refusedAt the 1-based copy refused, 0 when every save succeeded
+     */
+    private record Held(long bytes, int refusedAt, long limit) {
+        String note() {
+            return refusedAt == 0
+                    ? ""
+                    : String.format(
+                            Locale.ROOT,
+                            "copy %d refused: over the backend's maximum checkpoint size of %,d bytes",
+                            refusedAt,
+                            limit);
+        }
+    }
+
+    /** The conversation on our provider over {@code namespace}, and the bytes held afterwards. */
+    private static Held run(
             BackendDriver driver,
             BenchSettings settings,
             String namespace,
@@ -152,7 +170,12 @@ public final class MediaBlobsMain {
                         .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(copy))
                         .messageHistory(List.copyOf(messages))
                         .build();
-                provider.saveCheckpoint(AGENT, last);
+                try {
+                    provider.saveCheckpoint(AGENT, last);
+                } catch (CheckpointTooLargeException e) {
+                    provider.close();
+                    return new Held(held(driver, settings, namespace), copy + 1, e.limit());
+                }
             }
             if (!provider.getLatestCheckpoint(AGENT).orElseThrow().equals(last)) {
                 throw new IllegalStateException("the latest checkpoint did not read back equal on " + namespace);
@@ -160,7 +183,7 @@ public final class MediaBlobsMain {
         } catch (Exception e) {
             throw new IllegalStateException("The media benchmark failed on " + namespace, e);
         }
-        return held(driver, settings, namespace);
+        return new Held(held(driver, settings, namespace), 0, 0);
     }
 
     private static long held(BackendDriver driver, BenchSettings settings, String namespace) {
@@ -168,15 +191,18 @@ public final class MediaBlobsMain {
         return driver.bytesStored(settings, namespace);
     }
 
-    private static String row(String store, int imageBytes, int copies, long inline, long byReference, String note) {
+    private static String row(String store, int imageBytes, int copies, Held inline, long byReference, String note) {
+        String notes = inline.refusedAt() == 0 ? note : ("inline: " + inline.note() + " " + note).strip();
         return String.format(
                 Locale.ROOT,
-                "| %s | %,d | %,d | %,d | %.1f× | %s |",
+                "| %s | %,d | %s | %,d | %s | %s |",
                 store,
                 (long) imageBytes * copies,
-                inline,
+                inline.refusedAt() == 0 ? String.format(Locale.ROOT, "%,d", inline.bytes()) : "refused",
                 byReference,
-                inline / (double) byReference,
-                note);
+                inline.refusedAt() == 0
+                        ? String.format(Locale.ROOT, "%.1f×", inline.bytes() / (double) byReference)
+                        : "–",
+                notes);
     }
 }
