@@ -1,5 +1,7 @@
 package dev.agentpersistence.storage.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointTooLargeException;
 import dev.agentpersistence.ContentPart;
@@ -7,7 +9,12 @@ import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.codec.JsonCheckpointCodec;
 import dev.agentpersistence.history.internal.ReservedMetadata;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,9 +23,10 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * A codec storing large media parts by reference: on encoding, every media part of at least the threshold's bytes
- * becomes a {@link BlobReference} (its bytes put into the {@link BlobVault} once the document is known to fit, before
- * the document is stored), marked in its message's reserved metadata entry {@value #PARTS_KEY}; on decoding, the
+ * A codec storing large media parts and state values by reference: on encoding, every media part of at least the
+ * threshold's bytes, and every state value whose JSON is that large, becomes a {@link BlobReference} (its bytes put
+ * into the {@link BlobVault} once the document is known to fit, before the document is stored), marked in the reserved
+ * metadata entry {@value #PARTS_KEY} of its message or {@value #STATE_KEY} of the checkpoint; on decoding, the
  * references are resolved and verified, so a checkpoint reads back equal to what was saved.
  *
  * <p><b>Limits.</b> The maximum checkpoint size bounds what one document stores and what reading it fetches: a document
@@ -30,6 +38,13 @@ import java.util.TreeMap;
 public final class BlobCodec implements CheckpointCodec {
     /** The reserved message metadata entry listing, comma-separated, the indices of the parts stored by reference. */
     public static final String PARTS_KEY = ReservedMetadata.PREFIX + "blob-parts";
+    /**
+     * The reserved checkpoint metadata entry listing, comma-separated and URL-encoded, the state keys whose values are
+     * stored by reference (each value's blob is the JSON document of a bare checkpoint holding only that entry).
+     */
+    public static final String STATE_KEY = ReservedMetadata.PREFIX + "blob-state";
+
+    private static final String STATE_DOCUMENT = "state";
 
     private final CheckpointCodec inner;
     private final BlobVault vault;
@@ -59,15 +74,33 @@ public final class BlobCodec implements CheckpointCodec {
         for (Message message : messages) {
             stored.add(byReference(message, blobs));
         }
+        var state = new TreeMap<String, JsonNode>(checkpoint.state());
+        var stateKeys = new ArrayList<String>();
+        if (threshold != Long.MAX_VALUE) {
+            for (var entry : checkpoint.state().entrySet()) {
+                byte[] document = stateDocument(entry.getKey(), entry.getValue());
+                if (document.length >= threshold) {
+                    BlobReference reference = BlobReference.of(document);
+                    blobs.putIfAbsent(reference, document);
+                    state.put(entry.getKey(), TextNode.valueOf(reference.url()));
+                    stateKeys.add(URLEncoder.encode(entry.getKey(), StandardCharsets.UTF_8));
+                }
+            }
+        }
         if (blobs.isEmpty()) {
             return inner.encode(checkpoint);
+        }
+        var builder = checkpoint.toBuilder().messageHistory(stored);
+        if (!stateKeys.isEmpty()) {
+            var metadata = new TreeMap<>(checkpoint.metadata());
+            metadata.put(STATE_KEY, String.join(",", stateKeys));
+            builder.state(state).metadata(metadata);
         }
         long referenced = 0;
         for (BlobReference reference : blobs.keySet()) {
             referenced += reference.size();
         }
-        byte[] document =
-                inner.encode(checkpoint.toBuilder().messageHistory(stored).build());
+        byte[] document = inner.encode(builder.build());
         if (document.length + referenced > maxSize) {
             throw new CheckpointTooLargeException(
                     checkpoint.agentId(), checkpoint.checkpointId(), document.length + referenced, maxSize);
@@ -90,6 +123,12 @@ public final class BlobCodec implements CheckpointCodec {
                 }
             }
         }
+        Map<String, BlobReference> stateReferences = stateReferences(stored, where);
+        for (BlobReference reference : stateReferences.values()) {
+            if (references.putIfAbsent(reference.sha256(), reference) == null) {
+                declared += reference.size();
+            }
+        }
         if (references.isEmpty()) {
             return stored;
         }
@@ -105,7 +144,71 @@ public final class BlobCodec implements CheckpointCodec {
         for (Message message : messages) {
             resolved.add(resolved(message, bytes, where));
         }
-        return stored.toBuilder().messageHistory(resolved).build();
+        var result = stored.toBuilder().messageHistory(resolved);
+        if (!stateReferences.isEmpty()) {
+            var state = new TreeMap<String, JsonNode>(stored.state());
+            stateReferences.forEach((key, reference) ->
+                    state.put(key, stateValue(key, bytes.get(reference.sha256()), reference, where)));
+            var metadata = new TreeMap<>(stored.metadata());
+            metadata.remove(STATE_KEY);
+            result.state(state).metadata(metadata);
+        }
+        return result.build();
+    }
+
+    /** The references a stored checkpoint document holds: its messages' parts and its state values. */
+    public static List<BlobReference> references(AgentCheckpoint stored, CheckpointLocation where) {
+        var references = new ArrayList<>(references(stored.messageHistory(), where));
+        references.addAll(stateReferences(stored, where).values());
+        return references;
+    }
+
+    /** The bytes a state value is stored as by reference: the JSON document of a bare checkpoint holding it alone. */
+    private static byte[] stateDocument(String key, JsonNode value) {
+        return JsonCheckpointCodec.instance()
+                .encode(AgentCheckpoint.builder()
+                        .checkpointId(STATE_DOCUMENT)
+                        .agentId(STATE_DOCUMENT)
+                        .version(0)
+                        .createdAt(Instant.EPOCH)
+                        .state(Map.of(key, value))
+                        .build());
+    }
+
+    private static JsonNode stateValue(String key, byte[] bytes, BlobReference reference, CheckpointLocation where) {
+        try {
+            var document = JsonCheckpointCodec.instance()
+                    .decode(bytes, new CheckpointLocation(STATE_DOCUMENT, STATE_DOCUMENT, where.description()));
+            JsonNode value = document.state().get(key);
+            if (value != null && document.state().size() == 1) {
+                return value;
+            }
+        } catch (CorruptCheckpointException e) {
+            throw corrupt(where, "blob '" + reference.blobId() + "' of state key '" + key + "' is unreadable", e);
+        }
+        throw corrupt(where, "blob '" + reference.blobId() + "' does not hold state key '" + key + "'", null);
+    }
+
+    /** The state values {@value #STATE_KEY} names, by key, in the order stored. */
+    private static Map<String, BlobReference> stateReferences(AgentCheckpoint stored, CheckpointLocation where) {
+        String listed = stored.metadata().get(STATE_KEY);
+        if (listed == null) {
+            return Map.of();
+        }
+        var references = new LinkedHashMap<String, BlobReference>();
+        for (String encoded : listed.split(",", -1)) {
+            String key = URLDecoder.decode(encoded, StandardCharsets.UTF_8);
+            JsonNode value = stored.state().get(key);
+            var reference = value != null && value.isTextual()
+                    ? BlobReference.parse(value.textValue())
+                    : java.util.Optional.<BlobReference>empty();
+            if (reference.isEmpty()) {
+                throw corrupt(
+                        where, "state key '" + key + "' is listed by reference but holds no blob reference", null);
+            }
+            references.put(key, reference.get());
+        }
+        return references;
     }
 
     /** The references the stored messages hold (parts listed in {@value #PARTS_KEY}). */

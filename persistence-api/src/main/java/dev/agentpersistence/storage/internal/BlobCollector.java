@@ -72,7 +72,7 @@ public final class BlobCollector {
             }
             for (AgentCheckpoint stored : storedForms.apply(agentId)) {
                 var where = new CheckpointLocation(agentId, stored.checkpointId(), location);
-                BlobCodec.references(stored.messageHistory(), where).forEach(r -> referenced.add(r.blobId()));
+                BlobCodec.references(stored, where).forEach(r -> referenced.add(r.blobId()));
             }
             markSegments(agentId, referenced);
         }
