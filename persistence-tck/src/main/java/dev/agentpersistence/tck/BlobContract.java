@@ -33,12 +33,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Large media parts stored by reference (claim check): a part of at least {@code agent.persistence.blob-threshold}
- * bytes is stored once by its SHA-256 in the store's blob area, shared by every checkpoint and agent, and reads back
- * equal; blob bytes that are not what the reference names are a {@link CorruptCheckpointException} naming the blob; the
- * maximum checkpoint size counts each distinct blob a document references; and a retention sweep frees a blob no kept
- * checkpoint references, never one a kept checkpoint or a save in flight needs. Aborted with the reason for providers
- * without a blob area.
+ * Large media parts and state values stored by reference (claim check): a part of at least
+ * {@code agent.persistence.blob-threshold} bytes (or a state value whose JSON is that large) is stored once by its
+ * SHA-256 in the store's blob area, shared by every checkpoint and agent, and reads back equal; blob bytes that are not
+ * what the reference names are a {@link CorruptCheckpointException} naming the blob; the maximum checkpoint size counts
+ * each distinct blob a document references; and a retention sweep frees a blob no kept checkpoint references, never one
+ * a kept checkpoint or a save in flight needs. Aborted with the reason for providers without a blob area.
  */
 abstract class BlobContract extends Contract {
     /** Above the default threshold of 64 KiB. */
@@ -145,6 +145,31 @@ abstract class BlobContract extends Contract {
             assertThat(provider().getCheckpoint(checkpoint.agentId(), checkpoint.checkpointId()))
                     .contains(checkpoint);
         }
+    }
+
+    @Test
+    @DisplayName("a large state value is stored once by reference over agents and reads back equal")
+    void stateValue() {
+        var area = area(provider());
+        Set<String> before = blobs(area);
+        var state = Map.of("document", Checkpoints.largeText(LARGE), "small", Checkpoints.json("{\"n\":1.50}"));
+        for (String label : List.of("blob-state-a", "blob-state-b")) {
+            String agent = agent(label);
+            var checkpoint = Checkpoints.builder(agent, 0).state(state).build();
+            provider().saveCheckpoint(agent, checkpoint);
+            assertThat(provider().getCheckpoints(agent)).containsExactly(checkpoint);
+            for (StoredDocument document : provider().storedForm().orElseThrow().documents(agent, null)) {
+                assertThat(document.size())
+                        .as("the record holds the value by reference")
+                        .isLessThan(LARGE);
+            }
+            if (sharesStorage()) {
+                assertThat(newProvider().getCheckpoints(agent)).containsExactly(checkpoint);
+            }
+        }
+        Set<String> added = blobs(area);
+        added.removeAll(before);
+        assertThat(added).hasSize(1);
     }
 
     @Test
