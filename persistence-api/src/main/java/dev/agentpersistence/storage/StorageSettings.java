@@ -45,15 +45,15 @@ public final class StorageSettings {
                     + " schema migration runs; a store that does not exist is a StorageNotFoundException, and every"
                     + " save or deletion a ReadOnlyStorageException.");
 
-    /** The smallest media part stored once by content hash instead of inline. */
+    /** The smallest media part (or state value's JSON) stored once by content hash instead of inline. */
     public static final Setting<Long> BLOB_THRESHOLD = Setting.size(
             "agent.persistence.blob-threshold",
             64L << 10,
             0,
-            "Media parts (images, audio, files given as bytes) of at least this size are stored once by their SHA-256,"
-                    + " shared by every checkpoint and agent of the store, and referenced from the history; 0 keeps"
-                    + " every part inline. Needs a store with a segment area (every built-in one) or a blob store;"
-                    + " with a time to live every part stays inline.");
+            "Media parts (images, audio, files given as bytes) of at least this size, and state values whose JSON is,"
+                    + " are stored once by their SHA-256, shared by every checkpoint and agent of the store; 0 keeps"
+                    + " them inline. Needs a store with a segment area (every built-in one) or a blob store; with a"
+                    + " time to live everything stays inline.");
 
     /** Another store keeping the parts stored by reference. */
     public static final Setting<String> BLOB_STORE = Setting.text(
@@ -214,9 +214,10 @@ public final class StorageSettings {
     }
 
     /**
-     * The smallest media part stored by reference, in bytes (default 64 KiB); 0 when every part stays inline. Applies
-     * where the store has a segment area or a {@linkplain #blobStore() blob store}, with format 2 and later, and
-     * without a {@linkplain #ttl() time to live} (a blob shared by agents has no single expiry to follow).
+     * The smallest media part (or state value's JSON) stored by reference, in bytes (default 64 KiB); 0 when every part
+     * and value stays inline. Applies where the store has a segment area or a {@linkplain #blobStore() blob store},
+     * with format 2 and later, and without a {@linkplain #ttl() time to live} (a blob shared by agents has no single
+     * expiry to follow).
      */
     public long blobThreshold() {
         return blobThreshold;
