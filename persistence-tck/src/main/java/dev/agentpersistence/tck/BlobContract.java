@@ -111,6 +111,11 @@ abstract class BlobContract extends Contract {
         assertThat(optional("getCheckpoint", () -> provider().getCheckpoint(agent, checkpoint.checkpointId())))
                 .contains(checkpoint);
         assertThat(blobs(area)).contains(blobId(image));
+        assertThat(optional("listAgents", () -> provider().listAgents()))
+                .as("the blob area is no agent")
+                .contains(agent)
+                .doesNotContain(area.agentId());
+        assertThat(provider().storedForm().orElseThrow().listSegmentAgents()).doesNotContain(area.agentId());
         for (StoredDocument document : provider().storedForm().orElseThrow().documents(agent, null)) {
             assertThat(document.size())
                     .as("the record holds the image by reference")
