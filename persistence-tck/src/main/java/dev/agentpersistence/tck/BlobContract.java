@@ -127,6 +127,19 @@ abstract class BlobContract extends Contract {
     }
 
     @Test
+    @DisplayName("a URL part that looks like a blob reference stays the URL it is")
+    void urlLikeAReference() {
+        String agent = agent("blob-url");
+        var part = ContentPart.url(
+                ContentPart.MediaKind.IMAGE, "agent-persistence-blob:sha256:" + "0".repeat(64) + ":3", null);
+        var checkpoint = Checkpoints.builder(agent, 0)
+                .messageHistory(List.of(new Message("u", Message.Role.USER, "", List.of(part), null, Map.of())))
+                .build();
+        provider().saveCheckpoint(agent, checkpoint);
+        assertThat(provider().getCheckpoints(agent)).containsExactly(checkpoint);
+    }
+
+    @Test
     @DisplayName("20 copies of one image over checkpoints and agents store one blob")
     void deduplicated() throws Exception {
         var area = area(provider());
