@@ -4,6 +4,7 @@ import dev.agentpersistence.CheckpointFilter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a provider built on the storage shell ({@link dev.agentpersistence.storage.StorageShell}) shows of the form it
@@ -56,4 +57,22 @@ public interface StoredForm {
 
     /** How long a segment is spared after it was written, so a save in flight never loses one. */
     Duration gracePeriod();
+
+    /**
+     * Where the store keeps the parts it stores by reference (content-addressed blobs shared by all its agents), when
+     * it stores parts by reference; empty otherwise.
+     */
+    default Optional<BlobArea> blobArea() {
+        return Optional.empty();
+    }
+
+    /**
+     * Deletes the blobs of {@link #blobArea()} that no stored checkpoint or segment of any agent references and that
+     * were last written before {@code writtenBefore}; returns how many (0 without a blob area). Reads every agent's
+     * stored records, so it runs in a retention sweep, not after each deletion; a record it cannot read stops it before
+     * anything is deleted.
+     */
+    default int collectBlobs(Instant writtenBefore) {
+        return 0;
+    }
 }

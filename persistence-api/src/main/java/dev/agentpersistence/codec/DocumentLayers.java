@@ -245,7 +245,7 @@ public final class DocumentLayers {
      * As {@link #unwrap(byte[], CheckpointLocation)}, refusing a compressed document that declares more than
      * {@code maxDocumentSize} bytes uncompressed (the codec's maximum checkpoint size).
      */
-    byte[] unwrap(byte[] stored, CheckpointLocation where, long maxDocumentSize) {
+    public byte[] unwrap(byte[] stored, CheckpointLocation where, long maxDocumentSize) {
         Objects.requireNonNull(where, "where");
         if (stored == null) {
             throw corrupt(where, "the stored document is missing", null);

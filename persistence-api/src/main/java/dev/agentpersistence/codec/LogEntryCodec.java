@@ -44,8 +44,9 @@ public final class LogEntryCodec {
      */
     public static final int WRITTEN_DICTIONARY_SIZE = 8 << 10;
     /**
-     * The deflate level of entries when the layers compress with LZ4 (with deflate, the layers' own level): the fastest,
-     * because the dictionary, not a longer match search, is what finds the repeats in an entry of a few messages.
+     * The deflate level of entries when the layers compress with LZ4 (with deflate, the layers' own level): the
+     * fastest, because the dictionary, not a longer match search, is what finds the repeats in an entry of a few
+     * messages.
      */
     public static final int LEVEL = 1;
 
@@ -228,6 +229,17 @@ public final class LogEntryCodec {
     }
 
     /** Whether {@code bytes} (decrypted) start as an entry of this form. */
+    /**
+     * Whether stored entry {@code entryId} of {@code agentId} is in this (compressed) form, which readers decode only
+     * against the history before it; {@code false} for an entry of the earlier form, a bare checkpoint document.
+     *
+     * @throws CorruptCheckpointException when the layers around the bytes are not readable
+     */
+    public boolean isCompressedForm(String agentId, String entryId, byte[] stored, String where) {
+        var location = new CheckpointLocation(agentId, entryId, where);
+        return isEntry(codec.layers().unwrap(stored, location, codec.maxDocumentSize()));
+    }
+
     static boolean isEntry(byte[] bytes) {
         return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * then, per agent (those with checkpoints and, when the provider stores histories in segments
  * ({@link PersistenceStorageProvider#storedForm()}), those with segments only), deletes the checkpoints the policy does
  * not keep with {@code deleteCheckpointsBefore} (filters pushed down to the backend), and finally deletes the agent's
- * segments that no remaining checkpoint references and that were written more than the grace period ago. Deleting
+ * segments that no remaining checkpoint references and that were written more than the grace period ago; a full
+ * {@link #sweep()} then deletes the store's blobs (media parts stored by reference, shared by all agents) that no
+ * remaining checkpoint or segment references, with the same grace period (counted with the segments). Deleting
  * checkpoints therefore never breaks a kept one, and a save running concurrently (segments written, checkpoint not yet)
  * is safe.
  *
@@ -89,7 +91,33 @@ public final class RetentionSweeper {
         if (segmented != null) {
             agents.addAll(segmented.listSegmentAgents());
         }
-        return sweep(now, agents, expired);
+        SweepReport report = sweep(now, agents, expired);
+        int blobs = collectBlobs(now);
+        return blobs == 0
+                ? report
+                : new SweepReport(
+                        report.startedAt(),
+                        report.agentsVisited(),
+                        report.checkpointsDeleted(),
+                        report.expiredDeleted(),
+                        report.segmentsDeleted() + blobs,
+                        report.failedAgents());
+    }
+
+    /**
+     * Deletes the blobs no remaining checkpoint or segment references ({@link StoredForm#collectBlobs}); a store it
+     * cannot read completely keeps them all until the next sweep.
+     */
+    private int collectBlobs(Instant now) {
+        if (segmented == null) {
+            return 0;
+        }
+        try {
+            return segmented.collectBlobs(now.minus(gracePeriod));
+        } catch (PersistenceException e) {
+            LOG.warn("Retention sweep kept every stored blob; the next sweep will try again: {}", e.toString());
+            return 0;
+        }
     }
 
     /**

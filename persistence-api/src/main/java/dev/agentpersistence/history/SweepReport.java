@@ -11,7 +11,7 @@ import java.util.List;
  * @param checkpointsDeleted checkpoints deleted by the policy
  * @param expiredDeleted checkpoints deleted by the backend's own expiry
  *     ({@link dev.agentpersistence.PersistenceStorageProvider#deleteExpired()})
- * @param segmentsDeleted history segments no kept checkpoint needed
+ * @param segmentsDeleted history segments no kept checkpoint needed, and blobs (parts stored by reference) none needed
  * @param failedAgents agents the sweep could not finish (logged at WARN; retried by the next sweep)
  */
 public record SweepReport(

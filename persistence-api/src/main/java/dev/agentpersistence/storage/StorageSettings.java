@@ -45,12 +45,35 @@ public final class StorageSettings {
                     + " schema migration runs; a store that does not exist is a StorageNotFoundException, and every"
                     + " save or deletion a ReadOnlyStorageException.");
 
+    /** The smallest media part (or state value's JSON) stored once by content hash instead of inline. */
+    public static final Setting<Long> BLOB_THRESHOLD = Setting.size(
+            "agent.persistence.blob-threshold",
+            64L << 10,
+            0,
+            "Media parts (images, audio, files given as bytes) of at least this size, and state values whose JSON is,"
+                    + " are stored once by their SHA-256, shared by every checkpoint and agent of the store; 0 keeps"
+                    + " them inline. Needs a store with a segment area (every built-in one) or a blob store; with a"
+                    + " time to live everything stays inline.");
+
+    /** Another store keeping the parts stored by reference. */
+    public static final Setting<String> BLOB_STORE = Setting.text(
+            "agent.persistence.blob-store",
+            null,
+            "A storage URI (s3://bucket/prefix, file:dir, jdbc:…, redis://…) of another store that keeps the parts"
+                    + " stored by reference (agent.persistence.blob-threshold) in its segment area, with this store's"
+                    + " encryption and compression; the other settings apply to it too. Unset or 'main': this store.");
+
     /**
      * The settings every provider shares, each declared once: the stored form's, incremental history's, then the time
-     * to live, skipping corrupt documents and the read-only mode.
+     * to live, skipping corrupt documents, the read-only mode and the parts stored by reference.
      */
-    public static final List<Setting<?>> SETTINGS =
-            concat(CodecSettings.SETTINGS, IncrementalHistoryConfig.SETTINGS, List.of(TTL, SKIP_CORRUPT, READ_ONLY));
+    public static final List<Setting<?>> SETTINGS = concat(
+            CodecSettings.SETTINGS,
+            IncrementalHistoryConfig.SETTINGS,
+            List.of(TTL, SKIP_CORRUPT, READ_ONLY, BLOB_THRESHOLD, BLOB_STORE));
+
+    /** The {@link #BLOB_STORE} value naming this store. */
+    public static final String MAIN_STORE = "main";
 
     private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
 
@@ -62,6 +85,8 @@ public final class StorageSettings {
     private final Duration ttl;
     private final boolean skipCorrupt;
     private final boolean readOnly;
+    private final long blobThreshold;
+    private final String blobStore;
 
     private StorageSettings(
             int formatVersion,
@@ -71,7 +96,9 @@ public final class StorageSettings {
             IncrementalHistoryConfig history,
             Duration ttl,
             boolean skipCorrupt,
-            boolean readOnly) {
+            boolean readOnly,
+            long blobThreshold,
+            String blobStore) {
         this.formatVersion = formatVersion;
         this.layers = layers;
         this.maxCheckpointSize = maxCheckpointSize;
@@ -80,6 +107,8 @@ public final class StorageSettings {
         this.ttl = ttl;
         this.skipCorrupt = skipCorrupt;
         this.readOnly = readOnly;
+        this.blobThreshold = blobThreshold;
+        this.blobStore = blobStore;
     }
 
     @SafeVarargs
@@ -125,7 +154,9 @@ public final class StorageSettings {
                 IncrementalHistoryConfig.of(config),
                 TTL.find(config).orElse(null),
                 SKIP_CORRUPT.read(config),
-                READ_ONLY.read(config));
+                READ_ONLY.read(config),
+                BLOB_THRESHOLD.read(config),
+                BLOB_STORE.find(config).filter(uri -> !uri.equals(MAIN_STORE)).orElse(null));
     }
 
     /**
@@ -182,6 +213,21 @@ public final class StorageSettings {
         return readOnly;
     }
 
+    /**
+     * The smallest media part (or state value's JSON) stored by reference, in bytes (default 64 KiB); 0 when every part
+     * and value stays inline. Applies where the store has a segment area or a {@linkplain #blobStore() blob store},
+     * with format 2 and later, and without a {@linkplain #ttl() time to live} (a blob shared by agents has no single
+     * expiry to follow).
+     */
+    public long blobThreshold() {
+        return blobThreshold;
+    }
+
+    /** The storage URI of the store keeping the parts stored by reference, when it is not this one. */
+    public Optional<String> blobStore() {
+        return Optional.ofNullable(blobStore);
+    }
+
     /** The codec of these settings: JSON inside {@link #layers()}, limited to {@link #maxCheckpointSize()}. */
     public LayeredCheckpointCodec codec() {
         return LayeredCheckpointCodec.custom()
@@ -197,7 +243,8 @@ public final class StorageSettings {
                 + (formatVersion == JsonCheckpointCodec.FORMAT_VERSION ? "" : "format " + formatVersion + ", ") + layers
                 + ", maxCheckpointSize=" + maxCheckpointSize + ", incrementalHistory="
                 + incrementalHistory + (incrementalHistory ? " " + history : "") + (ttl == null ? "" : ", ttl=" + ttl)
-                + (skipCorrupt ? ", skipCorrupt" : "") + (readOnly ? ", readOnly" : "") + "]";
+                + (skipCorrupt ? ", skipCorrupt" : "") + (readOnly ? ", readOnly" : "") + ", blobThreshold="
+                + blobThreshold + (blobStore == null ? "" : ", blobStore") + "]";
     }
 
     /** Builds {@link StorageSettings}; every method validates its argument. */
@@ -210,6 +257,8 @@ public final class StorageSettings {
         private Duration ttl;
         private boolean skipCorrupt;
         private boolean readOnly;
+        private long blobThreshold;
+        private String blobStore;
 
         private Builder(StorageSettings from) {
             this.formatVersion = from.formatVersion;
@@ -220,6 +269,8 @@ public final class StorageSettings {
             this.ttl = from.ttl;
             this.skipCorrupt = from.skipCorrupt;
             this.readOnly = from.readOnly;
+            this.blobThreshold = from.blobThreshold;
+            this.blobStore = from.blobStore;
         }
 
         /** The layers (compression, checksum, encryption keys); see {@link CodecSettings#layers(ProviderConfig)}. */
@@ -304,10 +355,37 @@ public final class StorageSettings {
             return this;
         }
 
+        /** The smallest media part stored by reference, in bytes, {@code >= 0} (0: every part inline). */
+        public Builder blobThreshold(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("blobThreshold must not be negative but was " + bytes);
+            }
+            this.blobThreshold = bytes;
+            return this;
+        }
+
+        /** The storage URI of another store for the parts stored by reference, or {@code null} for this one. */
+        public Builder blobStore(String uri) {
+            if (uri != null && uri.isBlank()) {
+                throw new IllegalArgumentException("blobStore must not be blank");
+            }
+            this.blobStore = uri == null || uri.strip().equals(MAIN_STORE) ? null : uri.strip();
+            return this;
+        }
+
         /** The settings. */
         public StorageSettings build() {
             return new StorageSettings(
-                    formatVersion, layers, maxCheckpointSize, incrementalHistory, history, ttl, skipCorrupt, readOnly);
+                    formatVersion,
+                    layers,
+                    maxCheckpointSize,
+                    incrementalHistory,
+                    history,
+                    ttl,
+                    skipCorrupt,
+                    readOnly,
+                    blobThreshold,
+                    blobStore);
         }
     }
 }

@@ -8,9 +8,11 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.SaveResult;
+import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.backend.AgentSummary;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.BackendOpener;
+import dev.agentpersistence.backend.BlobArea;
 import dev.agentpersistence.backend.CandidateScan;
 import dev.agentpersistence.backend.DocumentIdentity;
 import dev.agentpersistence.backend.Expiry;
@@ -21,6 +23,7 @@ import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.backend.WrittenForm;
+import dev.agentpersistence.codec.CheckpointCodec;
 import dev.agentpersistence.codec.CheckpointLocation;
 import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
@@ -39,7 +42,11 @@ import dev.agentpersistence.observation.AgentObservationContext;
 import dev.agentpersistence.observation.StorageOperation;
 import dev.agentpersistence.observation.internal.Observer;
 import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.storage.internal.AgentSummaries;
+import dev.agentpersistence.storage.internal.BlobCodec;
+import dev.agentpersistence.storage.internal.BlobCollector;
+import dev.agentpersistence.storage.internal.BlobVault;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
 import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
@@ -61,6 +68,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,6 +114,16 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final StorageSettings settings;
     private final Clock clock;
     private final LayeredCheckpointCodec codec;
+    /** The codec of records and segments: {@link #codec}, with parts by reference where the store keeps blobs. */
+    private final CheckpointCodec storedCodec;
+    /** Writes the record of a checkpoint whose history is in the log. */
+    private final Function<AgentCheckpoint, byte[]> recordCodec;
+    /** Decodes records without resolving parts stored by reference, for garbage collection. */
+    private final DocumentDecoder storedForms;
+
+    private final BlobVault blobs;
+    private final BlobCollector blobCollector;
+    private final AutoCloseable blobStore;
     private final DocumentDecoder documents;
     private final FilterAttributes attributes;
     private final HistorySegmentStore segments;
@@ -133,6 +151,18 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             Clock clock,
             ObservationRegistry observations,
             String providerName) {
+        this(backend, settings, clock, observations, providerName, null, null);
+    }
+
+    private StorageShell(
+            StorageBackend backend,
+            StorageSettings settings,
+            Clock clock,
+            ObservationRegistry observations,
+            String providerName,
+            BlobArea blobArea,
+            AutoCloseable blobStore) {
+        this.blobStore = blobStore;
         this.backend = Objects.requireNonNull(backend, "backend");
         this.providerName = providerName != null ? providerName : defaultName(backend);
         this.observer = Observer.of(observations);
@@ -156,23 +186,46 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
-        this.documents = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
+        Optional<HistorySegmentStore> area = backend.segments();
+        this.hasSegments = area.isPresent();
+        this.segments =
+                new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen, this::requireWritable);
+        var history = settings.history();
+        BlobArea blobsAt = blobArea != null
+                ? blobArea
+                : hasSegments ? new BlobArea(segments, BlobVault.AGENT_ID, backend.describe()) : null;
+        this.blobs = blobsAt == null
+                ? null
+                : new BlobVault(blobsAt, codec.layers(), settings.maxCheckpointSize(), clock, history.gracePeriod());
+        // reading follows the stored bytes: every shell with a blob area resolves references, whatever it writes;
+        // with a time to live parts stay inline, since a blob shared by agents has no single expiry to follow
+        boolean writesReferences = settings.blobThreshold() > 0
+                && settings.formatVersion() > 1
+                && settings.ttl().isEmpty();
+        BlobCodec blobCodec = blobs == null
+                ? null
+                : new BlobCodec(
+                        codec,
+                        blobs,
+                        writesReferences ? settings.blobThreshold() : Long.MAX_VALUE,
+                        settings.maxCheckpointSize());
+        this.storedCodec = blobCodec == null ? codec : blobCodec;
+        this.recordCodec = blobCodec == null
+                ? codec::encodeRecord
+                : checkpoint -> blobCodec.encode(checkpoint, codec::encodeRecord);
+        this.documents = new DocumentDecoder(backend, storedCodec, settings.maxCheckpointSize());
+        this.storedForms = new DocumentDecoder(backend, codec, settings.maxCheckpointSize());
         this.summaries = new AgentSummaries(
                 backend,
                 (agentId, document) ->
                         decode(agentId, List.of(document)).stream().findFirst(),
                 agentId -> latestCheckpoint(agentId, CheckpointFilter.ALL));
         this.lastRead = DecodedDocuments.learning(LAST_READ_AGENTS);
-        Optional<HistorySegmentStore> area = backend.segments();
-        this.hasSegments = area.isPresent();
-        this.segments =
-                new CheckedSegmentStore(area.orElseGet(NoSegments::new), this::requireOpen, this::requireWritable);
         this.writesSegments = settings.incrementalHistory() && area.isPresent();
-        var history = settings.history();
         // format 1 stores no message ids: the cache would hand back ids a reader elsewhere cannot see
         boolean idsStored = settings.formatVersion() > 1;
         this.cache = new ChainCache(history.cachedAgents(), idsStored ? history.cachedMessages() : 0);
-        var segmentCodec = new SegmentCodec(codec);
+        var segmentCodec = blobCodec == null ? new SegmentCodec(codec) : new SegmentCodec(codec, blobCodec, blobCodec);
         this.writer = new HistoryWriter(
                 segments,
                 segmentCodec,
@@ -196,6 +249,34 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.reader =
                 new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new UndecodedView(), segments, reader);
+        this.blobCollector = blobs == null
+                ? null
+                : new BlobCollector(
+                        blobs.area(),
+                        this::agentsWithRecords,
+                        agentId -> storedForms(agentId),
+                        segments,
+                        new SegmentCodec(codec),
+                        backend.describe());
+    }
+
+    /** Every agent with checkpoints or segments, but the blob area's own id. */
+    private List<String> agentsWithRecords() {
+        var agents = new java.util.TreeSet<>(backend.listAgents());
+        if (hasSegments) {
+            agents.addAll(segments.listSegmentAgents());
+        }
+        agents.remove(BlobVault.AGENT_ID);
+        return List.copyOf(agents);
+    }
+
+    /** The agent's stored checkpoints, decoded without resolving the parts they hold by reference. */
+    private List<AgentCheckpoint> storedForms(String agentId) {
+        var decoded = new ArrayList<AgentCheckpoint>();
+        for (StoredDocument record : backend.list(agentId, CheckpointFilter.ALL)) {
+            decoded.add(storedForms.decode(agentId, record));
+        }
+        return decoded;
     }
 
     /** The backend's class name without a {@code StorageBackend} or {@code Backend} suffix, in lower case. */
@@ -333,6 +414,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private static void requireSavable(String agentId, AgentCheckpoint checkpoint) {
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
+        for (var message : checkpoint.messageHistory()) {
+            if (!message.metadata().isEmpty()) {
+                ReservedMetadata.requireUnreserved(message.metadata(), "message metadata");
+            }
+        }
     }
 
     /**
@@ -384,7 +470,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     /** The record of {@code checkpoint}, whose stored form is {@code storedForm}. */
     private StoredCheckpoint storedRecord(String agentId, AgentCheckpoint checkpoint, AgentCheckpoint storedForm) {
         // a record whose history is stored elsewhere is short: compressed against the fields records share
-        byte[] document = storedForm == checkpoint ? codec.encode(storedForm) : codec.encodeRecord(storedForm);
+        byte[] document = storedForm == checkpoint ? storedCodec.encode(storedForm) : recordCodec.apply(storedForm);
         Instant expiresAt = settings.ttl().map(ttl -> clock.instant().plus(ttl)).orElse(null);
         return new StoredCheckpoint(
                 agentId,
@@ -584,7 +670,24 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         if (closed.compareAndSet(false, true)) {
             cache.clear();
             lastRead.clear();
-            backend.close();
+            try {
+                backend.close();
+            } finally {
+                closeBlobStore();
+            }
+        }
+    }
+
+    private void closeBlobStore() {
+        if (blobStore == null) {
+            return;
+        }
+        try {
+            blobStore.close();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new PersistenceException("Could not close the blob store of " + this, e);
         }
     }
 
@@ -774,8 +877,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             requireWritable("collectGarbage");
             StorageChecks.requireAgentId(agentId);
             Objects.requireNonNull(writtenBefore, "writtenBefore");
-            if (!hasSegments) {
-                return 0;
+            if (!hasSegments || agentId.equals(BlobVault.AGENT_ID)) {
+                return 0; // the blob area is collected by collectBlobs, over every agent
             }
             int deleted = collector.collect(agentId, writtenBefore);
             if (deleted > 0) {
@@ -786,7 +889,23 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
         @Override
         public List<String> listSegmentAgents() {
-            return segments.listSegmentAgents();
+            List<String> agents = segments.listSegmentAgents();
+            return agents.contains(BlobVault.AGENT_ID)
+                    ? agents.stream().filter(a -> !a.equals(BlobVault.AGENT_ID)).toList()
+                    : agents;
+        }
+
+        @Override
+        public Optional<BlobArea> blobArea() {
+            return blobs == null ? Optional.empty() : Optional.of(blobs.area());
+        }
+
+        @Override
+        public int collectBlobs(Instant writtenBefore) {
+            requireOpen();
+            requireWritable("collectBlobs");
+            Objects.requireNonNull(writtenBefore, "writtenBefore");
+            return blobCollector == null ? 0 : blobCollector.collect(writtenBefore);
         }
 
         @Override
@@ -799,7 +918,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final class UndecodedView implements PersistenceStorageProvider<CheckpointFilter> {
         @Override
         public List<AgentCheckpoint> getCheckpoints(String agentId, CheckpointFilter filter) {
-            return decodeStrictly(agentId, backend.list(agentId, CheckpointFilter.ALL));
+            return storedForms(agentId);
         }
 
         @Override
@@ -830,6 +949,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private String providerName;
         private boolean readOnly;
+        private ProviderConfig config = ProviderConfig.empty();
+        private PersistenceStorageProvider<?> blobStore;
 
         private Builder(BackendOpener opener) {
             this.opener = opener;
@@ -843,7 +964,18 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
          */
         public Builder config(ProviderConfig config) {
             Objects.requireNonNull(config, "config");
+            this.config = config;
             return settings(StorageSettings.from(config)).observationRegistry(config.observations());
+        }
+
+        /**
+         * Another store keeping the parts stored by reference in its segment area (instead of
+         * {@link StorageSettings#blobStore()}); the shell closes it when it is closed. Every reader of this store needs
+         * the same blob store.
+         */
+        public Builder blobStore(PersistenceStorageProvider<?> store) {
+            this.blobStore = Objects.requireNonNull(store, "store");
+            return this;
         }
 
         /** What to write (default {@link StorageSettings#ofDefaults()}). */
@@ -909,16 +1041,47 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                     identities(settings),
                     settings.readOnly());
             StorageBackend backend = Objects.requireNonNull(opener.open(context), "the opener returned no backend");
+            PersistenceStorageProvider<?> blobs = blobStore;
             try {
-                return new StorageShell(backend, settings, clock, observations, providerName);
+                if (blobs == null && settings.blobStore().isPresent()) {
+                    blobs = openBlobStore(settings);
+                }
+                BlobArea blobArea = blobs == null ? null : blobArea(blobs);
+                return new StorageShell(backend, settings, clock, observations, providerName, blobArea, blobs);
             } catch (RuntimeException e) {
                 try {
                     backend.close();
-                } catch (RuntimeException closing) {
+                    if (blobs != null) {
+                        blobs.close();
+                    }
+                } catch (Exception closing) {
                     e.addSuppressed(closing);
                 }
                 throw e;
             }
+        }
+
+        /** The store {@link StorageSettings#blobStore()} names, over this builder's configuration. */
+        private PersistenceStorageProvider<?> openBlobStore(StorageSettings settings) {
+            String uri = settings.blobStore().get();
+            ProviderConfig base = config.with(StorageSettings.BLOB_STORE.key(), StorageSettings.MAIN_STORE)
+                    .with(StorageSettings.READ_ONLY.key(), String.valueOf(settings.readOnly()));
+            StorageUri parsed;
+            try {
+                parsed = StorageUri.parse(uri, base);
+            } catch (IllegalArgumentException e) {
+                throw new StorageConfigurationException(StorageSettings.BLOB_STORE.key() + ": " + e.getMessage(), e);
+            }
+            return parsed.open();
+        }
+
+        private static BlobArea blobArea(PersistenceStorageProvider<?> store) {
+            StoredForm form = store.storedForm()
+                    .filter(StoredForm::hasSegments)
+                    .orElseThrow(() -> new StorageConfigurationException("The blob store " + store
+                            + " has no segment area to keep parts stored by reference in ("
+                            + StorageSettings.BLOB_STORE.key() + ")"));
+            return new BlobArea(form.segments(), BlobVault.AGENT_ID, form.description());
         }
     }
 }

@@ -261,6 +261,7 @@ class S3StorageProviderTest {
                         .layers(dev.agentpersistence.codec.DocumentLayers.custom()
                                 .checksum(true)
                                 .build())
+                        .blobThreshold(0) // the values inline: one 20 MiB document
                         .build())
                 .build();
         uncompressed.saveCheckpoint("big", big);

@@ -29,14 +29,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The stored form describes itself: checkpoints written with each configuration (plain JSON, checksummed, compressed,
- * encrypted, incremental history in the message log and in tiered segments, all of them at once, and format 1 as
- * releases before message ids wrote it) are read with every configuration, and come back complete and equal (format 1:
- * equal apart from message ids, which every reader derives alike and which content parts format 1 cannot hold); a
- * reader without the key of an encrypted document gets an {@link EncryptionKeyException} naming agent and checkpoint,
- * never a partial checkpoint. The kit's {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the
- * same checkpoints with each configuration too, their JSON values built through another library: their documents are
- * byte for byte those of Jackson 2, and every configuration reads them back equal. Needs the kit's
- * {@code createProvider(StorageSettings)} hook; aborted with the reason without it.
+ * encrypted, incremental history in the message log and in tiered segments, media parts stored by reference (blobs),
+ * all of them at once, and format 1 as releases before message ids wrote it) are read with every configuration, and
+ * come back complete and equal (format 1: equal apart from message ids, which every reader derives alike and which
+ * content parts format 1 cannot hold); a reader without the key of an encrypted document gets an
+ * {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. The kit's
+ * {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the same checkpoints with each configuration
+ * too, their JSON values built through another library: their documents are byte for byte those of Jackson 2, and every
+ * configuration reads them back equal. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the
+ * reason without it.
  */
 abstract class ReadMatrixContract extends Contract {
     /** A fixed test key: never use it for real data. */
@@ -163,6 +164,24 @@ abstract class ReadMatrixContract extends Contract {
                                         .build())
                                 .incrementalHistory(true)
                                 .history(smallBlocks)
+                                .build(),
+                        true),
+                new Configuration(
+                        "media parts by reference",
+                        StorageSettings.from(plain).blobThreshold(1).build(),
+                        false),
+                new Configuration(
+                        "media parts by reference, every layer and incremental history",
+                        StorageSettings.custom()
+                                .layers(DocumentLayers.custom()
+                                        .checksum(true)
+                                        .compression(true)
+                                        .compressionMinSize(0)
+                                        .encryption(keys)
+                                        .build())
+                                .incrementalHistory(true)
+                                .history(smallBlocks)
+                                .blobThreshold(1)
                                 .build(),
                         true));
     }

@@ -293,6 +293,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Blobs: large media parts stored once by content hash, verified, bounded and collected")
+    class Blobs extends BlobContract {
+        Blobs() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Segments: the HistorySegmentStore capability, when the provider has it")
     class Segments extends SegmentStoreContract {
         Segments() {

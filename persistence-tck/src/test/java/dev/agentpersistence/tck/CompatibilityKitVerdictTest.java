@@ -405,6 +405,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("HistoryVariants", StorageProviderCompatibilityKit.HistoryVariants.class),
             Map.entry("Retention", StorageProviderCompatibilityKit.Retention.class),
             Map.entry("Segments", StorageProviderCompatibilityKit.Segments.class),
+            Map.entry("Blobs", StorageProviderCompatibilityKit.Blobs.class),
             Map.entry("AgentSummaries", StorageProviderCompatibilityKit.AgentSummaries.class),
             Map.entry("RetentionRace", StorageProviderCompatibilityKit.RetentionRace.class),
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
@@ -426,6 +427,9 @@ class CompatibilityKitVerdictTest {
         if (test.startsWith("AgentSummaries.")) {
             return "shows no stored form";
         }
+        if (test.startsWith("Blobs.")) {
+            return "stores no parts by reference";
+        }
         return test.equals(READ_ONLY_ABSENT) ? "absentStore()" : null;
     }
 
@@ -446,6 +450,11 @@ class CompatibilityKitVerdictTest {
         return allKitTests().stream()
                 .filter(name -> name.startsWith("Segments."))
                 .toList();
+    }
+
+    /** The tests of parts stored by reference, which a provider without a stored form aborts. */
+    private static List<String> blobTests() {
+        return allKitTests().stream().filter(name -> name.startsWith("Blobs.")).toList();
     }
 
     /** The tests of agent summaries, which a provider without a stored form aborts. */
@@ -478,6 +487,7 @@ class CompatibilityKitVerdictTest {
         var unsupported = new ArrayList<>(READ_MATRIX);
         unsupported.addAll(segmentTests());
         unsupported.addAll(summaryTests());
+        unsupported.addAll(blobTests());
         unsupported.add(READ_ONLY_READS);
         unsupported.add(READ_ONLY_ABSENT);
         assertThat(run.aborted()).as(run.summary()).containsOnlyKeys(unsupported);
@@ -578,6 +588,7 @@ class CompatibilityKitVerdictTest {
         READ_MATRIX.forEach(aborted::remove); // no configurable stored form, as for every seed-style provider
         segmentTests().forEach(aborted::remove); // nor a segment area
         summaryTests().forEach(aborted::remove); // nor agent summaries, which read the stored form
+        blobTests().forEach(aborted::remove); // nor a blob area
         aborted.remove(READ_ONLY_READS); // nor a read-only mode
         aborted.remove(READ_ONLY_ABSENT);
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);
