@@ -124,15 +124,7 @@ public final class BlobCodec implements CheckpointCodec, SegmentCodec.PartsByRef
         AgentCheckpoint stored = inner.decode(document, where);
         List<Message> messages = stored.messageHistory();
         var references = new LinkedHashMap<String, BlobReference>();
-        long declared = document.length;
-        for (Message message : messages) {
-            for (int index : indices(message, where)) {
-                BlobReference reference = reference(message, index, where);
-                if (references.putIfAbsent(reference.sha256(), reference) == null) {
-                    declared += reference.size();
-                }
-            }
-        }
+        long declared = document.length + collect(messages, where, references);
         Map<String, BlobReference> stateReferences = stateReferences(stored, where);
         for (BlobReference reference : stateReferences.values()) {
             if (references.putIfAbsent(reference.sha256(), reference) == null) {
@@ -150,11 +142,7 @@ public final class BlobCodec implements CheckpointCodec, SegmentCodec.PartsByRef
                     null);
         }
         Map<String, byte[]> bytes = vault.get(references.values(), where);
-        var resolved = new ArrayList<Message>(messages.size());
-        for (Message message : messages) {
-            resolved.add(resolved(message, bytes, where));
-        }
-        var result = stored.toBuilder().messageHistory(resolved);
+        var result = stored.toBuilder().messageHistory(resolved(messages, bytes, where));
         if (!stateReferences.isEmpty()) {
             var state = new TreeMap<String, JsonNode>(stored.state());
             stateReferences.forEach((key, reference) ->
@@ -184,15 +172,7 @@ public final class BlobCodec implements CheckpointCodec, SegmentCodec.PartsByRef
     @Override
     public List<Message> resolve(List<Message> stored, CheckpointLocation where) {
         var references = new LinkedHashMap<String, BlobReference>();
-        long declared = 0;
-        for (Message message : stored) {
-            for (int index : indices(message, where)) {
-                BlobReference reference = reference(message, index, where);
-                if (references.putIfAbsent(reference.sha256(), reference) == null) {
-                    declared += reference.size();
-                }
-            }
-        }
+        long declared = collect(stored, where, references);
         if (references.isEmpty()) {
             return stored;
         }
@@ -203,9 +183,30 @@ public final class BlobCodec implements CheckpointCodec, SegmentCodec.PartsByRef
                             + " bytes, more than the maximum checkpoint size of " + maxSize + " bytes",
                     null);
         }
-        Map<String, byte[]> bytes = vault.get(references.values(), where);
-        var resolved = new ArrayList<Message>(stored.size());
-        for (Message message : stored) {
+        return resolved(stored, vault.get(references.values(), where), where);
+    }
+
+    /**
+     * Adds the references the messages hold to {@code references} (by hash, first one kept); returns the bytes of the
+     * blobs it added, each counted once.
+     */
+    private static long collect(
+            List<Message> messages, CheckpointLocation where, Map<String, BlobReference> references) {
+        long declared = 0;
+        for (Message message : messages) {
+            for (int index : indices(message, where)) {
+                BlobReference reference = reference(message, index, where);
+                if (references.putIfAbsent(reference.sha256(), reference) == null) {
+                    declared += reference.size();
+                }
+            }
+        }
+        return declared;
+    }
+
+    private static List<Message> resolved(List<Message> messages, Map<String, byte[]> bytes, CheckpointLocation where) {
+        var resolved = new ArrayList<Message>(messages.size());
+        for (Message message : messages) {
             resolved.add(resolved(message, bytes, where));
         }
         return resolved;
