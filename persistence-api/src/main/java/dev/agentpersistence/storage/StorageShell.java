@@ -4,6 +4,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.ReadOnlyStorageException;
@@ -353,8 +354,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
         requireOpen();
         requireWritable("saveCheckpoint");
-        requireSavable(agentId, checkpoint);
+        requireSavableCheckpoint(agentId, checkpoint);
         PreparedSave prepared = prepare(agentId, checkpoint);
+        // the messages the cache holds were checked when they were saved, or read from the store
+        requireUnreservedMessages(checkpoint.messageHistory(), prepared.cachedMessages());
         StoredCheckpoint record = prepared.record();
         Map<String, byte[]> logEntries = prepared.logEntries();
         InsertResult first = logEntries.isEmpty() ? backend.insert(record) : backend.insert(record, logEntries);
@@ -412,11 +415,21 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     }
 
     private static void requireSavable(String agentId, AgentCheckpoint checkpoint) {
+        requireSavableCheckpoint(agentId, checkpoint);
+        requireUnreservedMessages(checkpoint.messageHistory(), 0);
+    }
+
+    private static void requireSavableCheckpoint(String agentId, AgentCheckpoint checkpoint) {
         StorageChecks.requireSaveArguments(agentId, checkpoint);
         ReservedMetadata.requireUnreserved(checkpoint.metadata(), "checkpoint metadata");
-        for (var message : checkpoint.messageHistory()) {
-            if (!message.metadata().isEmpty()) {
-                ReservedMetadata.requireUnreserved(message.metadata(), "message metadata");
+    }
+
+    /** Refuses reserved metadata keys in the messages of {@code history} from {@code from} on. */
+    private static void requireUnreservedMessages(List<Message> history, int from) {
+        for (int i = from; i < history.size(); i++) {
+            Map<String, String> metadata = history.get(i).metadata();
+            if (!metadata.isEmpty()) {
+                ReservedMetadata.requireUnreserved(metadata, "message metadata");
             }
         }
     }
@@ -442,6 +455,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
         Map<String, byte[]> logEntries() {
             return log == null ? Map.of() : log.segments();
+        }
+
+        int cachedMessages() {
+            return log == null ? 0 : log.cachedMessages();
         }
 
         void stored() {

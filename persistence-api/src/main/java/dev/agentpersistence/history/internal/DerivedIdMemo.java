@@ -11,11 +11,21 @@ import java.util.function.Supplier;
 public final class DerivedIdMemo {
     private final List<Message> messages;
     private final String[] ids;
+    private final int count;
 
     /** A memo for {@code messages}, the cache's own objects. */
     DerivedIdMemo(List<Message> messages) {
+        this(messages, new String[messages.size()], messages.size());
+    }
+
+    /**
+     * A memo for the first {@code count} of {@code messages}, keeping the id derived for a message in the slot of
+     * {@code ids} with the same index, which memos of logs sharing these slots share.
+     */
+    DerivedIdMemo(List<Message> messages, String[] ids, int count) {
         this.messages = messages;
-        this.ids = new String[messages.size()];
+        this.ids = ids;
+        this.count = count;
     }
 
     /**
@@ -23,8 +33,8 @@ public final class DerivedIdMemo {
      * objects.
      */
     void inherit(DerivedIdMemo previous, int shared) {
-        int count = Math.min(shared, Math.min(previous.ids.length, ids.length));
-        for (int i = 0; i < count; i++) {
+        int limit = Math.min(shared, Math.min(previous.count, count));
+        for (int i = 0; i < limit; i++) {
             if (messages.get(i) == previous.messages.get(i)) {
                 ids[i] = previous.ids[i];
             }
@@ -36,7 +46,7 @@ public final class DerivedIdMemo {
      * memo does not hold {@code message} (the very object) at {@code index}.
      */
     String derivedId(int index, Message message, Supplier<String> derive) {
-        if (index >= ids.length || messages.get(index) != message) {
+        if (index >= count || messages.get(index) != message) {
             return null;
         }
         String id = ids[index];

@@ -3,23 +3,25 @@ package dev.agentpersistence.history.internal;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.codec.LogEntryCodec;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * What the cache remembers of an agent's latest history in the message log: its messages, the path of log entries
  * holding them (contiguous from 0), the chain value after each entry and when the store last recorded a write of each
- * entry, where known. Entries are found by where they end (binary search), so nothing is built per entry. Never mutated
- * after construction but for its {@link DerivedIdMemo} and the {@linkplain #dictionaryAt dictionary} at its end,
- * computed once when not given; its messages are private (no JSON container node is shared with a caller), so reads may
- * answer from them.
+ * entry, where known. Entries are found by where they end (binary search), so nothing is built per entry.
+ *
+ * <p>A log is a prefix of {@link LogArrays} it may share with the logs it was extended from and to: {@link #append}
+ * writes the new entry in place when no other log extended these arrays first, so a save that extends the history costs
+ * the same however long it is. Never mutated after construction but for its {@link DerivedIdMemo} and the
+ * {@linkplain #dictionaryAt dictionary} at its end, computed once when not given; its messages are private (no JSON
+ * container node is shared with a caller), so reads may answer from them.
  */
 public final class KnownLog implements CachedHistory {
-    private final List<Message> messages;
-    private final List<LogEntryId> entries;
-    private final List<byte[]> chains;
-    private final List<Instant> written;
+    private final LogArrays arrays;
+    private final int entryCount;
+    private final int messageCount;
     private final Instant oldestWrite;
     private final DerivedIdMemo derivedIds;
     private volatile byte[] endDictionary;
@@ -31,52 +33,71 @@ public final class KnownLog implements CachedHistory {
      * @param written the last write time of each entry, {@code null} where unknown
      */
     public KnownLog(List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
-        this(messages, entries, chains, written, null);
+        this(copy(messages, entries, chains, written), entries.size(), messages.size(), oldest(written), null);
+    }
+
+    private KnownLog(LogArrays arrays, int entryCount, int messageCount, Instant oldestWrite, byte[] endDictionary) {
+        this.arrays = arrays;
+        this.entryCount = entryCount;
+        this.messageCount = messageCount;
+        this.oldestWrite = oldestWrite;
+        this.derivedIds = new DerivedIdMemo(Arrays.asList(arrays.messages), arrays.derivedIds, messageCount);
+        this.endDictionary = endDictionary;
+    }
+
+    /** A log of no entries, which a history is {@linkplain #append appended} to when nothing of it is known. */
+    public static KnownLog empty() {
+        return new KnownLog(LogArrays.copyOf(null, 0, 0, 0, 0), 0, 0, Instant.MAX, new byte[0]);
     }
 
     /**
-     * As the four-argument constructor, with the dictionary after the whole history when known ({@code null} computes
-     * it on first use).
+     * This log followed by {@code entry}, holding {@code added} (the cache's own objects), whose chain value is
+     * {@code chain}, written at {@code writtenAt}, with {@code endDictionary} the dictionary after it. Shares this
+     * log's arrays when no other log extended them first; copies them otherwise.
      */
-    public KnownLog(
-            List<Message> messages,
-            List<LogEntryId> entries,
-            List<byte[]> chains,
-            List<Instant> written,
-            byte[] endDictionary) {
-        int end = entries.isEmpty() ? 0 : entries.get(entries.size() - 1).to();
-        if (chains.size() != entries.size() || written.size() != entries.size() || end != messages.size()) {
-            throw new IllegalArgumentException(entries.size() + " log entries ending at " + end + " with "
-                    + chains.size() + " chain values and " + written.size() + " write times do not hold "
-                    + messages.size() + " messages");
+    public KnownLog append(
+            LogEntryId entry, byte[] chain, Instant writtenAt, List<Message> added, byte[] endDictionary) {
+        int end = messageCount + added.size();
+        if (entry.from() != messageCount || entry.to() != end) {
+            throw new IllegalArgumentException("log entry " + entry + " of " + added.size()
+                    + " messages does not follow a log of " + messageCount);
         }
-        this.messages = messages;
-        this.entries = List.copyOf(entries);
-        this.chains = List.copyOf(chains);
-        this.written = Collections.unmodifiableList(new ArrayList<>(written));
-        Instant oldest = Instant.MAX;
-        for (Instant time : written) {
-            if (time == null) {
-                oldest = null;
-                break;
-            }
-            if (time.isBefore(oldest)) {
-                oldest = time;
-            }
+        LogArrays target = arrays.claim(entryCount, end)
+                ? arrays
+                : LogArrays.copyOf(arrays, entryCount, messageCount, end, entryCount + 1);
+        for (int i = 0; i < added.size(); i++) {
+            target.messages[messageCount + i] = added.get(i);
         }
-        this.oldestWrite = oldest;
-        this.derivedIds = new DerivedIdMemo(messages);
-        this.endDictionary = endDictionary;
+        target.entries[entryCount] = entry;
+        target.chains[entryCount] = chain;
+        target.written[entryCount] = writtenAt;
+        Instant oldest = oldestWrite == null || writtenAt == null
+                ? null
+                : writtenAt.isBefore(oldestWrite) ? writtenAt : oldestWrite;
+        return new KnownLog(target, entryCount + 1, end, oldest, endDictionary);
+    }
+
+    /**
+     * The first {@code keep} entries of this log, in arrays of its own, with {@code written} as their write times when
+     * not {@code null}.
+     */
+    public KnownLog prefix(int keep, Instant[] written) {
+        int end = keep == 0 ? 0 : arrays.entries[keep - 1].to();
+        LogArrays copy = LogArrays.copyOf(arrays, keep, end, end, keep);
+        if (written != null) {
+            System.arraycopy(written, 0, copy.written, 0, keep);
+        }
+        return new KnownLog(copy, keep, end, oldest(Arrays.asList(copy.written).subList(0, keep)), null);
     }
 
     /** The {@linkplain LogEntryCodec#dictionary dictionary} of an entry starting at message {@code position}. */
     public byte[] dictionaryAt(int position) {
-        if (position != messages.size()) {
-            return LogEntryCodec.dictionary(messages.subList(0, position));
+        if (position != messageCount) {
+            return LogEntryCodec.dictionary(messages(0, position));
         }
         byte[] end = endDictionary;
         if (end == null) {
-            end = LogEntryCodec.dictionary(messages);
+            end = LogEntryCodec.dictionary(messages(0, messageCount));
             endDictionary = end;
         }
         return end;
@@ -84,7 +105,7 @@ public final class KnownLog implements CachedHistory {
 
     @Override
     public int messageCount() {
-        return messages.size();
+        return messageCount;
     }
 
     @Override
@@ -92,26 +113,39 @@ public final class KnownLog implements CachedHistory {
         return derivedIds;
     }
 
+    /** How many log entries hold the history. */
+    public int entryCount() {
+        return entryCount;
+    }
+
     /** The log entries of the history, in order. */
     public List<LogEntryId> entries() {
-        return entries;
+        return Collections.unmodifiableList(Arrays.asList(arrays.entries).subList(0, entryCount));
+    }
+
+    /** The last log entry, holding the end of the history; {@code null} for a log of no entries. */
+    public LogEntryId lastEntry() {
+        return entryCount == 0 ? null : arrays.entries[entryCount - 1];
     }
 
     /** The chain value after the first {@code count} entries: c(0) for none. */
     public byte[] chainAfter(int count) {
-        return count == 0 ? ChainHasher.origin() : chains.get(count - 1);
+        if (count > entryCount) {
+            throw new IndexOutOfBoundsException(count + " of " + entryCount + " entries");
+        }
+        return count == 0 ? ChainHasher.origin() : arrays.chains[count - 1];
     }
 
     /** The entry of this path ending at message {@code position}, or {@code null}. */
     public LogEntryId entryEndingAt(int position) {
         int count = countEndingAt(position);
-        return count > 0 && entries.get(count - 1).to() == position ? entries.get(count - 1) : null;
+        return count > 0 && arrays.entries[count - 1].to() == position ? arrays.entries[count - 1] : null;
     }
 
     /** The position of {@code entry} on this path, or -1. */
     public int indexOf(LogEntryId entry) {
         int count = countEndingAt(entry.to());
-        return count > 0 && entries.get(count - 1).equals(entry) ? count - 1 : -1;
+        return count > 0 && arrays.entries[count - 1].equals(entry) ? count - 1 : -1;
     }
 
     /**
@@ -119,17 +153,11 @@ public final class KnownLog implements CachedHistory {
      * equal objects).
      */
     public int sharedEntries(List<Message> history) {
-        int limit = Math.min(history.size(), messages.size());
-        int same = 0;
-        while (same < limit) {
-            Message known = messages.get(same);
-            Message other = history.get(same);
-            if (known != other && !known.equals(other)) {
-                break;
-            }
-            same++;
-        }
-        return countEndingAt(same);
+        int limit = Math.min(history.size(), messageCount);
+        // one copy of the references beats a call through the List interface per message
+        Object[] other = history.toArray();
+        int mismatch = Arrays.mismatch(arrays.messages, 0, limit, other, 0, limit);
+        return countEndingAt(mismatch < 0 ? limit : mismatch);
     }
 
     /**
@@ -137,12 +165,18 @@ public final class KnownLog implements CachedHistory {
      * {@link dev.agentpersistence.internal.Isolation}.
      */
     public List<Message> messages(int from, int to) {
-        return messages.subList(from, to);
+        if (to > messageCount) {
+            throw new IndexOutOfBoundsException(to + " of " + messageCount + " messages");
+        }
+        return Collections.unmodifiableList(Arrays.asList(arrays.messages).subList(from, to));
     }
 
     /** When the store last recorded a write of entry {@code index} of the path, or {@code null} if unknown. */
     public Instant writtenAt(int index) {
-        return written.get(index);
+        if (index >= entryCount) {
+            throw new IndexOutOfBoundsException(index + " of " + entryCount + " entries");
+        }
+        return arrays.written[index];
     }
 
     /** The oldest write time of the path's entries, or {@code null} when one is unknown. */
@@ -152,21 +186,55 @@ public final class KnownLog implements CachedHistory {
 
     /** Whether this is the history ending with {@code last}. */
     public boolean endsWith(LogEntryId last) {
-        return !entries.isEmpty() && entries.get(entries.size() - 1).equals(last);
+        return entryCount > 0 && arrays.entries[entryCount - 1].equals(last);
     }
 
     /** How many entries end at or before {@code position}. */
     private int countEndingAt(int position) {
         int low = 0;
-        int high = entries.size();
+        int high = entryCount;
         while (low < high) {
             int middle = (low + high) >>> 1;
-            if (entries.get(middle).to() <= position) {
+            if (arrays.entries[middle].to() <= position) {
                 low = middle + 1;
             } else {
                 high = middle;
             }
         }
         return low;
+    }
+
+    private static LogArrays copy(
+            List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
+        int end = entries.isEmpty() ? 0 : entries.get(entries.size() - 1).to();
+        if (chains.size() != entries.size() || written.size() != entries.size() || end != messages.size()) {
+            throw new IllegalArgumentException(entries.size() + " log entries ending at " + end + " with "
+                    + chains.size() + " chain values and " + written.size() + " write times do not hold "
+                    + messages.size() + " messages");
+        }
+        LogArrays arrays = LogArrays.copyOf(null, entries.size(), messages.size(), messages.size(), entries.size());
+        for (int i = 0; i < messages.size(); i++) {
+            arrays.messages[i] = messages.get(i);
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            arrays.entries[i] = entries.get(i);
+            arrays.chains[i] = chains.get(i);
+            arrays.written[i] = written.get(i);
+        }
+        return arrays;
+    }
+
+    /** The oldest of {@code written}, {@link Instant#MAX} for none, {@code null} when one is unknown. */
+    private static Instant oldest(List<Instant> written) {
+        Instant oldest = Instant.MAX;
+        for (Instant time : written) {
+            if (time == null) {
+                return null;
+            }
+            if (time.isBefore(oldest)) {
+                oldest = time;
+            }
+        }
+        return oldest;
     }
 }

@@ -7,7 +7,6 @@ import dev.agentpersistence.internal.Isolation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,9 +57,11 @@ public final class LogWriter {
 
     /**
      * A checkpoint's stored form, the log entries to store with it (new, or put again to refresh them) in write order,
-     * and what the cache learns once they are stored ({@code null} when there is nothing to learn).
+     * what the cache learns once they are stored ({@code null} when there is nothing to learn) and how many of the
+     * history's first messages are the cache's (equal to messages saved or read before).
      */
-    public record Prepared(AgentCheckpoint storedForm, Map<String, byte[]> segments, KnownLog next) {
+    public record Prepared(
+            AgentCheckpoint storedForm, Map<String, byte[]> segments, KnownLog next, int cachedMessages) {
         public Prepared {
             segments = Collections.unmodifiableMap(new LinkedHashMap<>(segments));
         }
@@ -70,68 +71,58 @@ public final class LogWriter {
     public Prepared prepare(String agentId, AgentCheckpoint checkpoint) {
         List<Message> history = checkpoint.messageHistory();
         int size = history.size();
-        if (size < inlineBelow) {
-            return new Prepared(checkpoint, Map.of(), null);
+        if (size < inlineBelow || size == 0) {
+            return new Prepared(checkpoint, Map.of(), null, 0);
         }
         var segments = new LinkedHashMap<String, byte[]>();
         KnownLog known = cache.log(agentId);
         int shared = known == null ? 0 : known.sharedEntries(history);
-        var entries = new ArrayList<LogEntryId>(shared + 1);
-        var chains = new ArrayList<byte[]>(shared + 1);
-        var written = new ArrayList<Instant>(shared + 1);
         Instant now = clock.instant();
-        boolean refresh = shared > 0 && stale(known.oldestWrite(), now);
-        LogText refreshed = refresh ? new LogText(() -> new byte[0]) : null;
-        for (int i = 0; i < shared; i++) {
-            LogEntryId entry = known.entries().get(i);
-            Instant last = known.writtenAt(i);
-            if (refresh) {
-                List<Message> held = known.messages(entry.from(), entry.to());
-                if (stale(last, now)) {
-                    var put = codec.encodeEntry(agentId, entry.text(), held, refreshed.dictionary());
-                    segments.put(entry.text(), put.stored());
-                    refreshed.add(put.text());
-                    last = now;
-                } else {
-                    refreshed.add(LogEntryCodec.text(held));
-                }
-            }
-            written.add(last);
-        }
-        if (shared > 0) {
-            entries.addAll(known.entries().subList(0, shared));
-            for (int i = 1; i <= shared; i++) {
-                chains.add(known.chainAfter(i));
-            }
-        }
-        int from = shared == 0 ? 0 : entries.get(shared - 1).to();
-        var messages = new ArrayList<Message>(size);
-        if (from > 0) {
-            messages.addAll(known.messages(0, from));
-        }
-        byte[] dictionary = from == 0 ? new byte[0] : known.dictionaryAt(from);
+        KnownLog next = shared == 0 ? KnownLog.empty() : kept(agentId, known, shared, now, segments);
+        int from = next.messageCount();
         if (from < size) {
             List<Message> added = history.subList(from, size);
-            byte[] start = known == null ? ChainHasher.origin() : known.chainAfter(shared);
+            byte[] start = next.chainAfter(next.entryCount());
             byte[] end = hasher.next(start, added);
             LogEntryId entry = LogEntryId.of(from, size, start, end);
+            byte[] dictionary = next.dictionaryAt(from);
             var put = codec.encodeEntry(agentId, entry.text(), added, dictionary);
             segments.put(entry.text(), put.stored());
-            dictionary = LogEntryCodec.dictionary(dictionary, List.of(put.text()));
-            entries.add(entry);
-            chains.add(end);
-            written.add(now);
-            messages.addAll(Isolation.copy(added));
-        }
-        var next = new KnownLog(messages, entries, chains, written, dictionary);
-        if (known != null) {
-            next.derivedIds().inherit(known.derivedIds(), from);
+            byte[] after = LogEntryCodec.dictionary(dictionary, List.of(put.text()));
+            next = next.append(entry, end, now, Isolation.copy(added), after);
         }
         var storedForm = checkpoint.toBuilder()
                 .messageHistory(List.of())
-                .metadata(descriptorKey, new LogDescriptor(size, entries.get(entries.size() - 1)).toJson())
+                .metadata(descriptorKey, new LogDescriptor(size, next.lastEntry()).toJson())
                 .build();
-        return new Prepared(storedForm, segments, next);
+        return new Prepared(storedForm, segments, next, from);
+    }
+
+    /**
+     * The first {@code shared} entries of {@code known}, the ones a save keeps; when this process does not know every
+     * one of them to be written recently, each it does not know so is put again (added to {@code segments}).
+     */
+    private KnownLog kept(String agentId, KnownLog known, int shared, Instant now, Map<String, byte[]> segments) {
+        if (!stale(known.oldestWrite(), now)) {
+            return shared == known.entryCount() ? known : known.prefix(shared, null);
+        }
+        var written = new Instant[shared];
+        var refreshed = new LogText(() -> new byte[0]);
+        List<LogEntryId> entries = known.entries();
+        for (int i = 0; i < shared; i++) {
+            LogEntryId entry = entries.get(i);
+            List<Message> held = known.messages(entry.from(), entry.to());
+            written[i] = known.writtenAt(i);
+            if (stale(written[i], now)) {
+                var put = codec.encodeEntry(agentId, entry.text(), held, refreshed.dictionary());
+                segments.put(entry.text(), put.stored());
+                refreshed.add(put.text());
+                written[i] = now;
+            } else {
+                refreshed.add(LogEntryCodec.text(held));
+            }
+        }
+        return known.prefix(shared, written);
     }
 
     /** Remembers what {@code prepared} stored, once its segments are stored, so that the next save extends it. */
