@@ -228,7 +228,6 @@ public final class LogEntryCodec {
         return dictionary(new byte[0], texts);
     }
 
-    /** Whether {@code bytes} (decrypted) start as an entry of this form. */
     /**
      * Whether stored entry {@code entryId} of {@code agentId} is in this (compressed) form, which readers decode only
      * against the history before it; {@code false} for an entry of the earlier form, a bare checkpoint document.
@@ -240,6 +239,7 @@ public final class LogEntryCodec {
         return isEntry(codec.layers().unwrap(stored, location, codec.maxDocumentSize()));
     }
 
+    /** Whether {@code bytes} (decrypted) start as an entry of this form. */
     static boolean isEntry(byte[] bytes) {
         return bytes.length >= MAGIC.length && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }
