@@ -7,6 +7,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.backend.S3Server;
 import dev.agentpersistence.benchmarks.peer.PeerWorkload;
 import dev.agentpersistence.benchmarks.peer.Turn;
 import java.time.Instant;
@@ -32,7 +33,8 @@ import java.util.Optional;
  *     [--short=200] [--middle=2000] [--long=8000] [--saves=200] [--rounds=5] [--backends=inmemory,file-nofsync]}
  * </pre>
  *
- * Writes a Markdown table to {@code benchmarks/target/benchmark-results/save-growth-<time>.md}.
+ * Starts S3Proxy for {@code s3}, uses names unique to the run in every backend and removes the data afterwards. Writes
+ * a Markdown table to {@code benchmarks/target/benchmark-results/save-growth-<time>.md}.
  */
 public final class SaveGrowthMain {
     private SaveGrowthMain() {}
@@ -49,20 +51,23 @@ public final class SaveGrowthMain {
         int saves = options.number("saves");
         int rounds = options.number("rounds");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        BenchSettings settings = GrowthResults.newRunSettings(Optional.empty());
         var table = new StringBuilder(
                 "| backend | messages before the timed saves | save p50 (µs) | save mean (µs)" + " | p50 / p50 at "
                         + lengths[0] + " | building the checkpoint, p50 (µs) |\n|---|---|---|---|---|---|\n");
-        try {
-            for (String id : options.backends()) {
-                Optional<Backend> backend = GrowthResults.available(id, settings);
-                if (backend.isPresent()) {
-                    table.append(rows(backend.get(), settings, lengths, saves, rounds));
+        try (S3Server s3 = S3Server.start()) {
+            BenchSettings settings = GrowthResults.newRunSettings(Optional.of(s3.endpoint()));
+            s3.createBucket(settings);
+            try {
+                for (String id : options.backends()) {
+                    Optional<Backend> backend = GrowthResults.available(id, settings);
+                    if (backend.isPresent()) {
+                        table.append(rows(backend.get(), settings, lengths, saves, rounds));
+                    }
                 }
-            }
-        } finally {
-            if (!options.keepData()) {
-                GrowthResults.removeRunData(settings);
+            } finally {
+                if (!options.keepData()) {
+                    GrowthResults.removeRunData(settings);
+                }
             }
         }
         table.append("\nLoad average at the end: ")
