@@ -254,6 +254,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                 ? null
                 : new BlobCollector(
                         blobs.area(),
+                        blobs.names(),
                         this::agentsWithRecords,
                         agentId -> storedForms(agentId),
                         segments,

@@ -21,13 +21,14 @@ import java.util.function.Supplier;
 /**
  * Garbage collection of a store's blobs: lists them, keeps those written at or after the cutoff (a save in flight may
  * not have stored its record yet), marks every blob a stored checkpoint or segment of any agent references (read
- * without resolving), and deletes the rest with the same cutoff, so that a blob put again in the meantime survives. A
- * record that cannot be read stops the collection before anything is deleted.
+ * without resolving; under each name the blob may have), and deletes the rest with the same cutoff, so that a blob put
+ * again in the meantime survives. A record that cannot be read stops the collection before anything is deleted.
  */
 public final class BlobCollector {
     private static final int SEGMENTS_PER_READ = 64;
 
     private final BlobArea area;
+    private final BlobNames names;
     private final Supplier<List<String>> agents;
     private final Function<String, List<AgentCheckpoint>> storedForms;
     private final HistorySegmentStore segments;
@@ -35,18 +36,21 @@ public final class BlobCollector {
     private final String location;
 
     /**
+     * @param names the names blobs are kept under
      * @param agents every agent with checkpoints or segments in the store whose records may reference the blobs
      * @param storedForms an agent's stored checkpoints, decoded but not resolved
      * @param segmentCodec decodes segments without resolving their references
      */
     public BlobCollector(
             BlobArea area,
+            BlobNames names,
             Supplier<List<String>> agents,
             Function<String, List<AgentCheckpoint>> storedForms,
             HistorySegmentStore segments,
             SegmentCodec segmentCodec,
             String location) {
         this.area = Objects.requireNonNull(area, "area");
+        this.names = Objects.requireNonNull(names, "names");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.storedForms = Objects.requireNonNull(storedForms, "storedForms");
         this.segments = Objects.requireNonNull(segments, "segments");
@@ -72,7 +76,7 @@ public final class BlobCollector {
             }
             for (AgentCheckpoint stored : storedForms.apply(agentId)) {
                 var where = new CheckpointLocation(agentId, stored.checkpointId(), location);
-                BlobCodec.references(stored, where).forEach(r -> referenced.add(r.blobId()));
+                BlobCodec.references(stored, where).forEach(r -> referenced.addAll(names.candidates(r)));
             }
             markSegments(agentId, referenced);
         }
@@ -91,7 +95,7 @@ public final class BlobCollector {
             for (var segment : stored.entrySet()) {
                 var messages = segmentCodec.storedMessages(agentId, segment.getKey(), segment.getValue(), location);
                 var where = new CheckpointLocation(agentId, segment.getKey(), location);
-                BlobCodec.references(messages, where).forEach(r -> referenced.add(r.blobId()));
+                BlobCodec.references(messages, where).forEach(r -> referenced.addAll(names.candidates(r)));
             }
         }
     }

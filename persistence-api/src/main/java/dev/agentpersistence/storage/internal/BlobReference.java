@@ -62,7 +62,7 @@ public record BlobReference(String sha256, long size) {
         return SCHEME + sha256 + ":" + size;
     }
 
-    /** The id of the blob in its area: {@code blob-} and the hash. */
+    /** The plain name of the blob in its area, {@code blob-} and the hash; {@link BlobNames} gives the names in use. */
     public String blobId() {
         return "blob-" + sha256;
     }

@@ -18,9 +18,9 @@ import java.util.Objects;
 
 /**
  * The blobs of a {@link BlobArea}: each one's bytes behind a four-byte frame inside the store's {@link DocumentLayers}
- * (compression, checksum, encryption), put if absent, and verified against their reference on every read. Remembers the
- * blobs it put within half the grace period (a put again in that time would only renew a write time that still protects
- * them) and the last blobs it read, up to a total size. Thread-safe.
+ * (compression, checksum, encryption), put if absent under the name {@link BlobNames} gives it, and verified against
+ * their reference on every read. Remembers the blobs it put within half the grace period (a put again in that time
+ * would only renew a write time that still protects them) and the last blobs it read, up to a total size. Thread-safe.
  */
 public final class BlobVault {
     /** The reserved agent id a store's blobs are kept under in its segment area. */
@@ -35,6 +35,7 @@ public final class BlobVault {
 
     private final BlobArea area;
     private final DocumentLayers layers;
+    private final BlobNames names;
     private final long maxSize;
     private final Clock clock;
     private final Duration renewAfter;
@@ -49,6 +50,7 @@ public final class BlobVault {
     public BlobVault(BlobArea area, DocumentLayers layers, long maxSize, Clock clock, Duration gracePeriod) {
         this.area = Objects.requireNonNull(area, "area");
         this.layers = Objects.requireNonNull(layers, "layers");
+        this.names = BlobNames.of(layers);
         this.maxSize = maxSize;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.renewAfter = gracePeriod.dividedBy(2);
@@ -58,6 +60,11 @@ public final class BlobVault {
     /** The area the blobs are kept in. */
     public BlobArea area() {
         return area;
+    }
+
+    /** The names the blobs are kept under in the area. */
+    public BlobNames names() {
+        return names;
     }
 
     /** Stores {@code bytes} as the blob {@code reference} names, unless this vault put it a moment ago. */
@@ -72,7 +79,7 @@ public final class BlobVault {
         byte[] framed = new byte[FRAME.length + bytes.length];
         System.arraycopy(FRAME, 0, framed, 0, FRAME.length);
         System.arraycopy(bytes, 0, framed, FRAME.length, bytes.length);
-        area.segments().putSegment(area.agentId(), reference.blobId(), layers.wrap(framed));
+        area.segments().putSegment(area.agentId(), names.written(reference), layers.wrap(framed));
         synchronized (recentPuts) {
             recentPuts.put(reference.sha256(), now);
         }
@@ -93,30 +100,41 @@ public final class BlobVault {
                 if (cached != null) {
                     found.put(reference.sha256(), cached);
                 } else {
-                    missing.put(reference.blobId(), reference);
+                    missing.put(reference.sha256(), reference);
                 }
             }
         }
         if (missing.isEmpty()) {
             return found;
         }
-        Map<String, byte[]> stored = area.segments().getSegments(area.agentId(), new LinkedHashSet<>(missing.keySet()));
+        var wanted = new LinkedHashSet<String>();
+        missing.values().forEach(reference -> wanted.addAll(names.candidates(reference)));
+        Map<String, byte[]> stored = area.segments().getSegments(area.agentId(), wanted);
         for (BlobReference reference : missing.values()) {
-            byte[] bytes = verified(reference, stored.get(reference.blobId()), where);
+            byte[] bytes = verified(reference, stored, where);
             found.put(reference.sha256(), bytes);
             remember(reference.sha256(), bytes);
         }
         return found;
     }
 
-    private byte[] verified(BlobReference reference, byte[] stored, CheckpointLocation where) {
-        String blob = "blob '" + reference.blobId() + "' (" + area.description() + ")";
-        if (stored == null) {
-            throw corrupt(where, blob + " is missing", null);
+    /** The bytes of {@code reference} under the first of its names {@code stored} holds, checked against it. */
+    private byte[] verified(BlobReference reference, Map<String, byte[]> stored, CheckpointLocation where) {
+        String name = null;
+        for (String candidate : names.candidates(reference)) {
+            if (stored.get(candidate) != null) {
+                name = candidate;
+                break;
+            }
         }
+        if (name == null) {
+            throw corrupt(
+                    where, "blob '" + names.written(reference) + "' (" + area.description() + ") is missing", null);
+        }
+        String blob = "blob '" + name + "' (" + area.description() + ")";
         byte[] framed;
         try {
-            framed = layers.unwrap(stored, new CheckpointLocation(area.agentId(), reference.blobId(), blob), maxSize);
+            framed = layers.unwrap(stored.get(name), new CheckpointLocation(area.agentId(), name, blob), maxSize);
         } catch (CorruptCheckpointException e) {
             throw corrupt(where, blob + " is unreadable: " + e.getMessage(), e);
         }
