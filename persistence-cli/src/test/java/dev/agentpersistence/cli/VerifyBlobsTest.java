@@ -31,7 +31,9 @@ class VerifyBlobsTest {
             var image = message("with-image", imageBytes());
             provider.saveCheckpoint(
                     "vision",
-                    Checkpoints.builder("vision", 0).messageHistory(List.of(image)).build());
+                    Checkpoints.builder("vision", 0)
+                            .messageHistory(List.of(image))
+                            .build());
             provider.saveCheckpoint(
                     "vision",
                     Checkpoints.builder("vision", 1)
