@@ -83,6 +83,17 @@ abstract class BlobContract extends Contract {
                 + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
 
+    /** Saves {@code checkpoint} and answers the one blob name the save added to {@code area}. */
+    private String savedBlob(BlobArea area, AgentCheckpoint checkpoint) {
+        Set<String> before = blobs(area);
+        provider().saveCheckpoint(checkpoint.agentId(), checkpoint);
+        Set<String> added = added(area, before);
+        assertThat(added)
+                .as("blobs added by saving %s", checkpoint.checkpointId())
+                .hasSize(1);
+        return added.iterator().next();
+    }
+
     private static Message withImage(String id, byte[] image) {
         return new Message(
                 id,
@@ -208,17 +219,12 @@ abstract class BlobContract extends Contract {
         String agent = agent("blob-planted");
         byte[] image = image(3, LARGE);
         // the name the store keeps this image under, from a save of another agent; then other bytes under that name
-        Set<String> before = blobs(area);
         String other = agent("blob-planted-name");
-        provider()
-                .saveCheckpoint(
-                        other,
-                        Checkpoints.builder(other, 0)
-                                .messageHistory(conversation("q", image, 1))
-                                .build());
-        Set<String> added = added(area, before);
-        assertThat(added).hasSize(1);
-        String blobId = added.iterator().next();
+        String blobId = savedBlob(
+                area,
+                Checkpoints.builder(other, 0)
+                        .messageHistory(conversation("q", image, 1))
+                        .build());
         area.segments()
                 .deleteSegments(area.agentId(), Set.of(blobId), Instant.now().plus(Duration.ofDays(1)));
         // the save finds the name taken (or put a moment ago) and keeps the stored bytes
@@ -286,15 +292,11 @@ abstract class BlobContract extends Contract {
         byte[] droppedImage = image(5, LARGE);
         byte[] keptImage = image(6, LARGE);
         byte[] fresh = image(7, 1000);
-        Set<String> before = blobs(area);
-        provider()
-                .saveCheckpoint(
-                        dropped,
-                        Checkpoints.builder(dropped, 0)
-                                .messageHistory(conversation("d", droppedImage, 1))
-                                .build());
-        Set<String> droppedBlob = added(area, before);
-        assertThat(droppedBlob).hasSize(1);
+        String droppedId = savedBlob(
+                area,
+                Checkpoints.builder(dropped, 0)
+                        .messageHistory(conversation("d", droppedImage, 1))
+                        .build());
         var latest = Checkpoints.builder(dropped, 1)
                 .messageHistory(List.of(Message.user("a new conversation").withId("n0")))
                 .build();
@@ -302,12 +304,7 @@ abstract class BlobContract extends Contract {
         var keptCheckpoint = Checkpoints.builder(kept, 0)
                 .messageHistory(conversation("k", keptImage, 2))
                 .build();
-        Set<String> beforeKept = blobs(area);
-        provider().saveCheckpoint(kept, keptCheckpoint);
-        Set<String> keptBlob = added(area, beforeKept);
-        assertThat(keptBlob).hasSize(1);
-        String droppedId = droppedBlob.iterator().next();
-        String keptId = keptBlob.iterator().next();
+        String keptId = savedBlob(area, keptCheckpoint);
 
         // written just now, referenced by nothing yet: a save in flight
         area.segments().putSegment(area.agentId(), blobId(fresh), new byte[] {1});

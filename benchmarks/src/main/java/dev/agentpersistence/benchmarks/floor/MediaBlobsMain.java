@@ -10,7 +10,6 @@ import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
-import dev.agentpersistence.benchmarks.backend.S3Server;
 import dev.agentpersistence.benchmarks.history.GrowthOptions;
 import dev.agentpersistence.benchmarks.history.GrowthResults;
 import dev.agentpersistence.storage.StorageSettings;
@@ -55,54 +54,46 @@ public final class MediaBlobsMain {
         new Random(35).nextBytes(image);
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         var rows = new ArrayList<String>();
-        try (S3Server s3 = S3Server.start()) {
-            BenchSettings settings = GrowthResults.newRunSettings(Optional.of(s3.endpoint()));
-            s3.createBucket(settings);
-            try {
-                for (String id : options.backends()) {
-                    Optional<Backend> backend = GrowthResults.available(id, settings);
-                    if (backend.isEmpty()) {
-                        continue;
-                    }
-                    BackendDriver driver = backend.get().driver();
-                    Held inline = run(driver, settings, "mediainline", 0, null, image, copies);
-                    Held byReference = run(
+        GrowthResults.withNewRun(options.keepData(), settings -> {
+            for (String id : options.backends()) {
+                Optional<Backend> backend = GrowthResults.available(id, settings);
+                if (backend.isEmpty()) {
+                    continue;
+                }
+                BackendDriver driver = backend.get().driver();
+                Held inline = run(driver, settings, "mediainline", 0, null, image, copies);
+                Held byReference = run(
+                        driver,
+                        settings,
+                        "mediablobs",
+                        StorageSettings.ofDefaults().blobThreshold(),
+                        null,
+                        image,
+                        copies);
+                rows.add(row(id, image.length, copies, inline, byReference.bytes(), byReference.note()));
+                System.err.println(rows.get(rows.size() - 1));
+                if (id.equals("redis") && options.backends().contains("s3")) {
+                    BackendDriver s3Driver = Backend.of("s3").driver();
+                    Held redis = run(
                             driver,
                             settings,
-                            "mediablobs",
+                            "mediaredis",
                             StorageSettings.ofDefaults().blobThreshold(),
-                            null,
+                            s3Driver.open(settings, "mediablobstore", false, true),
                             image,
                             copies);
-                    rows.add(row(id, image.length, copies, inline, byReference.bytes(), byReference.note()));
+                    long bucket = held(s3Driver, settings, "mediablobstore");
+                    rows.add(row(
+                            "redis, blob store s3",
+                            image.length,
+                            copies,
+                            inline,
+                            redis.bytes() + bucket,
+                            String.format(Locale.ROOT, "Redis %,d + S3 %,d", redis.bytes(), bucket)));
                     System.err.println(rows.get(rows.size() - 1));
-                    if (id.equals("redis") && options.backends().contains("s3")) {
-                        BackendDriver s3Driver = Backend.of("s3").driver();
-                        Held redis = run(
-                                driver,
-                                settings,
-                                "mediaredis",
-                                StorageSettings.ofDefaults().blobThreshold(),
-                                s3Driver.open(settings, "mediablobstore", false, true),
-                                image,
-                                copies);
-                        long bucket = held(s3Driver, settings, "mediablobstore");
-                        rows.add(row(
-                                "redis, blob store s3",
-                                image.length,
-                                copies,
-                                inline,
-                                redis.bytes() + bucket,
-                                String.format(Locale.ROOT, "Redis %,d + S3 %,d", redis.bytes(), bucket)));
-                        System.err.println(rows.get(rows.size() - 1));
-                    }
-                }
-            } finally {
-                if (!options.keepData()) {
-                    GrowthResults.removeRunData(settings);
                 }
             }
-        }
+        });
         var table = new StringBuilder(String.format(
                 Locale.ROOT,
                 "### Media parts by reference: %d copies of one %,d-byte image, one checkpoint per copy%n%n"

@@ -3,6 +3,7 @@ package dev.agentpersistence.benchmarks.history;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
+import dev.agentpersistence.benchmarks.backend.S3Server;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -33,6 +34,30 @@ public final class GrowthResults {
         System.out.println(table);
         System.out.println("Results: " + file);
         return file;
+    }
+
+    /** What a benchmark does with the settings of its run. */
+    @FunctionalInterface
+    public interface RunBody {
+        void run(BenchSettings settings) throws Exception;
+    }
+
+    /**
+     * Starts S3Proxy, runs {@code body} with the settings of a new run (its bucket created), and then removes what the
+     * run stored unless {@code keepData}.
+     */
+    public static void withNewRun(boolean keepData, RunBody body) throws Exception {
+        try (S3Server s3 = S3Server.start()) {
+            BenchSettings settings = newRunSettings(Optional.of(s3.endpoint()));
+            s3.createBucket(settings);
+            try {
+                body.run(settings);
+            } finally {
+                if (!keepData) {
+                    removeRunData(settings);
+                }
+            }
+        }
     }
 
     /** Settings of a new run with a run id and data directory of its own, and S3 when given. */

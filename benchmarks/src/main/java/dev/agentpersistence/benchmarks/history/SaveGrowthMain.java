@@ -7,10 +7,9 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
-import dev.agentpersistence.benchmarks.backend.S3Server;
+import dev.agentpersistence.benchmarks.peer.OurPeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerWorkload;
 import dev.agentpersistence.benchmarks.peer.Turn;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -54,22 +53,14 @@ public final class SaveGrowthMain {
         var table = new StringBuilder(
                 "| backend | messages before the timed saves | save p50 (µs) | save mean (µs)" + " | p50 / p50 at "
                         + lengths[0] + " | building the checkpoint, p50 (µs) |\n|---|---|---|---|---|---|\n");
-        try (S3Server s3 = S3Server.start()) {
-            BenchSettings settings = GrowthResults.newRunSettings(Optional.of(s3.endpoint()));
-            s3.createBucket(settings);
-            try {
-                for (String id : options.backends()) {
-                    Optional<Backend> backend = GrowthResults.available(id, settings);
-                    if (backend.isPresent()) {
-                        table.append(rows(backend.get(), settings, lengths, saves, rounds));
-                    }
-                }
-            } finally {
-                if (!options.keepData()) {
-                    GrowthResults.removeRunData(settings);
+        GrowthResults.withNewRun(options.keepData(), settings -> {
+            for (String id : options.backends()) {
+                Optional<Backend> backend = GrowthResults.available(id, settings);
+                if (backend.isPresent()) {
+                    table.append(rows(backend.get(), settings, lengths, saves, rounds));
                 }
             }
-        }
+        });
         table.append("\nLoad average at the end: ")
                 .append(GrowthResults.loadAverage())
                 .append('\n');
@@ -134,15 +125,7 @@ public final class SaveGrowthMain {
                 messages.add(turn.user() ? Message.user(turn.text()) : Message.assistant(turn.text()));
             }
             long started = System.nanoTime();
-            AgentCheckpoint checkpoint = AgentCheckpoint.builder()
-                    .checkpointId("step-" + step)
-                    .agentId(agentId)
-                    .version(step)
-                    .createdAt(Instant.now())
-                    .nodeId("step")
-                    .messageHistory(messages)
-                    .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
-                    .build();
+            AgentCheckpoint checkpoint = OurPeerStore.checkpoint(agentId, step, messages);
             long built = System.nanoTime();
             provider.saveCheckpoint(agentId, checkpoint);
             long saved = System.nanoTime();

@@ -37,17 +37,20 @@ public final class OurPeerStore implements PeerStore {
             Turn turn = history.get(i);
             messages.add(turn.user() ? Message.user(turn.text()) : Message.assistant(turn.text()));
         }
-        provider.saveCheckpoint(
-                agentId,
-                AgentCheckpoint.builder()
-                        .checkpointId("step-" + step)
-                        .agentId(agentId)
-                        .version(step)
-                        .createdAt(Instant.now())
-                        .nodeId("step")
-                        .messageHistory(messages)
-                        .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
-                        .build());
+        provider.saveCheckpoint(agentId, checkpoint(agentId, step, messages));
+    }
+
+    /** The checkpoint of {@code step} holding {@code history}, as this store saves it. */
+    public static AgentCheckpoint checkpoint(String agentId, int step, List<Message> history) {
+        return AgentCheckpoint.builder()
+                .checkpointId("step-" + step)
+                .agentId(agentId)
+                .version(step)
+                .createdAt(Instant.now())
+                .nodeId("step")
+                .messageHistory(history)
+                .parentCheckpointId(step == 0 ? null : "step-" + (step - 1))
+                .build();
     }
 
     @Override
