@@ -1,4 +1,4 @@
-package dev.agentpersistence.benchmarks.history;
+package dev.agentpersistence.benchmarks.floor;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
@@ -7,6 +7,8 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
+import dev.agentpersistence.benchmarks.history.GrowthOptions;
+import dev.agentpersistence.benchmarks.history.GrowthResults;
 import dev.agentpersistence.benchmarks.peer.OurPeerStore;
 import dev.agentpersistence.benchmarks.peer.PeerWorkload;
 import dev.agentpersistence.benchmarks.peer.Turn;
@@ -28,7 +30,7 @@ import java.util.Optional;
  * time to build the checkpoint. Run from the benchmark jar:
  *
  * <pre>
- * {@code java -Xmx4g -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.history.SaveGrowthMain \
+ * {@code java -Xmx4g -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.floor.SaveGrowthMain \
  *     [--short=200] [--middle=2000] [--long=8000] [--saves=200] [--rounds=5] [--backends=inmemory,file-nofsync]}
  * </pre>
  *
