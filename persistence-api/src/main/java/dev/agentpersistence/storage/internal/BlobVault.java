@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -107,11 +108,16 @@ public final class BlobVault {
         if (missing.isEmpty()) {
             return found;
         }
+        var candidates = new LinkedHashMap<BlobReference, List<String>>();
         var wanted = new LinkedHashSet<String>();
-        missing.values().forEach(reference -> wanted.addAll(names.candidates(reference)));
+        for (BlobReference reference : missing.values()) {
+            List<String> names = this.names.candidates(reference); // keyed hashes: computed once per read
+            candidates.put(reference, names);
+            wanted.addAll(names);
+        }
         Map<String, byte[]> stored = area.segments().getSegments(area.agentId(), wanted);
         for (BlobReference reference : missing.values()) {
-            byte[] bytes = verified(reference, stored, where);
+            byte[] bytes = verified(reference, candidates.get(reference), stored, where);
             found.put(reference.sha256(), bytes);
             remember(reference.sha256(), bytes);
         }
@@ -119,9 +125,10 @@ public final class BlobVault {
     }
 
     /** The bytes of {@code reference} under the first of its names {@code stored} holds, checked against it. */
-    private byte[] verified(BlobReference reference, Map<String, byte[]> stored, CheckpointLocation where) {
+    private byte[] verified(
+            BlobReference reference, List<String> candidates, Map<String, byte[]> stored, CheckpointLocation where) {
         String name = null;
-        for (String candidate : names.candidates(reference)) {
+        for (String candidate : candidates) {
             if (stored.get(candidate) != null) {
                 name = candidate;
                 break;
