@@ -3,6 +3,7 @@ package dev.agentpersistence.file.internal;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.NewestFirstWalk;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import java.io.IOException;
@@ -13,14 +14,21 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +46,15 @@ import org.slf4j.LoggerFactory;
  * from its start) and the record headers appended since the last look ({@link JournalIndex}), and reads records from
  * that same open file, checking each against its checksums and its index entry.
  *
+ * <p>A journal of format 2 also holds the agent's history segments: a save appends its new segments and its checkpoint
+ * in one write and forces the file once, so the message log costs no flush of its own. A segment written again appends
+ * a touch (its new write time), a deleted one a drop; compaction counts both like cuts. Segments of an agent written as
+ * files before (or into a journal of format 1) stay files, and are read, listed and deleted there too
+ * ({@code FileStorageBackend}).
+ *
  * <p>An agent is in this form while its journal exists. The journal is created by an agent's first save when the
- * provider writes journals and the agent has no checkpoint files; it is removed when its last checkpoint is deleted.
+ * provider writes journals and the agent has no checkpoint files; it is removed when nothing in it counts any more: no
+ * checkpoint and no segment.
  */
 final class AgentJournals {
     private static final Logger LOG = LoggerFactory.getLogger(AgentJournals.class);
@@ -53,6 +68,7 @@ final class AgentJournals {
     private final FileLayout layout;
     private final DurableFiles files;
     private final AgentHead head;
+    private final Clock clock;
     private final long maxDocumentSize;
     private final boolean skipCorrupt;
     private final Map<Path, JournalIndex> indexes = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
@@ -62,10 +78,17 @@ final class AgentJournals {
         }
     });
 
-    AgentJournals(FileLayout layout, DurableFiles files, AgentHead head, long maxDocumentSize, boolean skipCorrupt) {
+    AgentJournals(
+            FileLayout layout,
+            DurableFiles files,
+            AgentHead head,
+            Clock clock,
+            long maxDocumentSize,
+            boolean skipCorrupt) {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.files = Objects.requireNonNull(files, "files");
         this.head = Objects.requireNonNull(head, "head");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.maxDocumentSize = maxDocumentSize;
         this.skipCorrupt = skipCorrupt;
     }
@@ -88,12 +111,25 @@ final class AgentJournals {
         }
     }
 
+    /** Where segments go that a journal of format 1 cannot hold: the segment files. */
+    interface SegmentFallback {
+        void put(Map<String, byte[]> segments);
+    }
+
     /**
-     * Appends {@code checkpoint} to its agent's journal, unless its version or id is taken (then the records holding
-     * them are returned). Empty when the agent has no journal and {@code create} is {@code false} or the agent has
-     * checkpoint files: the caller saves it as a file.
+     * Appends {@code segments} and {@code checkpoint} to its agent's journal in one write, unless the checkpoint's
+     * version or id is taken (then the segments alone are appended, and the records holding them are returned). A
+     * journal of format 1 hands the segments to {@code fallback} first. Empty when the agent has no journal and
+     * {@code create} is {@code false} or the agent has checkpoint files: nothing was written, and the caller saves both
+     * as files.
      */
-    Optional<InsertResult> insert(AgentPaths paths, StoredCheckpoint checkpoint, boolean create) throws IOException {
+    Optional<InsertResult> insert(
+            AgentPaths paths,
+            StoredCheckpoint checkpoint,
+            Map<String, byte[]> segments,
+            boolean create,
+            SegmentFallback fallback)
+            throws IOException {
         byte[] record =
                 JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
         return head.withLock(paths, lockFile -> {
@@ -102,7 +138,35 @@ final class AgentJournals {
                 return Optional.<InsertResult>empty();
             }
             try (FileChannel channel = opened) {
-                return Optional.of(append(paths, channel, checkpoint, record));
+                return Optional.of(append(paths, channel, checkpoint, record, segments, fallback));
+            }
+        });
+    }
+
+    /**
+     * Appends {@code segments} to the agent's journal in one write; {@code false} when the agent has no journal, or one
+     * of format 1: nothing was written, and the caller stores them as files.
+     */
+    boolean putSegments(AgentPaths paths, Map<String, byte[]> segments) throws IOException {
+        return head.withLock(paths, lockFile -> {
+            FileChannel opened = openForAppending(paths, false);
+            if (opened == null) {
+                return false;
+            }
+            try (FileChannel channel = opened) {
+                JournalIndex index = indexFor(paths);
+                List<byte[]> records = new ArrayList<>();
+                long position;
+                synchronized (index) {
+                    catchUpForWriting(paths, channel, index);
+                    if (!index.takesSegments()) {
+                        return false;
+                    }
+                    addSegmentRecords(index, segments, records);
+                    position = index.end();
+                }
+                write(paths, channel, index, records, position, false);
+                return true;
             }
         });
     }
@@ -127,32 +191,196 @@ final class AgentJournals {
      * Appends {@code record} (holding the agent's lock) unless the version or id is taken. The index is locked only to
      * look and to note the record, never while it is forced, so readers in this process do not wait for the disk.
      */
-    private InsertResult append(AgentPaths paths, FileChannel channel, StoredCheckpoint checkpoint, byte[] record)
+    private InsertResult append(
+            AgentPaths paths,
+            FileChannel channel,
+            StoredCheckpoint checkpoint,
+            byte[] record,
+            Map<String, byte[]> segments,
+            SegmentFallback fallback)
             throws IOException {
         boolean created = channel.size() < JournalFormat.FILE_HEADER_SIZE; // new, or its creation was torn
         JournalIndex index = indexFor(paths);
+        List<byte[]> records = new ArrayList<>(segments.size() + 1);
+        List<StoredDocument> clash = new ArrayList<>(2);
         long position;
         synchronized (index) {
             catchUpForWriting(paths, channel, index);
-            var clash = new ArrayList<StoredDocument>(2);
+            if (!segments.isEmpty() && !index.takesSegments()) {
+                fallback.put(segments);
+            } else {
+                addSegmentRecords(index, segments, records);
+            }
             index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
             index.id(checkpoint.checkpointId())
                     .filter(entry -> entry.version() != checkpoint.version())
                     .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-            if (!clash.isEmpty()) {
-                return InsertResult.clashedWith(clash);
+            if (clash.isEmpty()) {
+                records.add(record);
             }
             position = index.end();
         }
-        writeAt(channel, record, position);
+        write(paths, channel, index, records, position, created);
+        return clash.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clash);
+    }
+
+    /** Adds a segment record for each new segment, a touch for each the journal holds already. */
+    private void addSegmentRecords(JournalIndex index, Map<String, byte[]> segments, List<byte[]> records) {
+        Instant now = clock.instant();
+        segments.forEach((id, content) -> records.add(
+                index.segment(id).isPresent()
+                        ? JournalFormat.touch(id, now)
+                        : JournalFormat.segment(id, now, content)));
+    }
+
+    /**
+     * Writes {@code records} at {@code position} in one write, forces the journal once (and the agent directory when
+     * the journal is new) and notes them in the index. Holds the agent's lock; the index only to note the records,
+     * never while they are forced, so readers in this process do not wait for the disk.
+     */
+    private void write(
+            AgentPaths paths,
+            FileChannel channel,
+            JournalIndex index,
+            List<byte[]> records,
+            long position,
+            boolean created)
+            throws IOException {
+        if (records.isEmpty()) {
+            return;
+        }
+        writeAt(channel, concatenate(records), position);
         files.force(channel, paths.journal());
         if (created) {
             files.syncDirectory(paths.directory()); // the journal's name
         }
         synchronized (index) {
-            index.appended(record, position);
+            long at = position;
+            for (byte[] written : records) {
+                index.appended(written, at);
+                at += written.length;
+            }
         }
-        return InsertResult.stored();
+    }
+
+    private static byte[] concatenate(List<byte[]> records) {
+        if (records.size() == 1) {
+            return records.get(0);
+        }
+        int length = 0;
+        for (byte[] record : records) {
+            length += record.length;
+        }
+        byte[] all = new byte[length];
+        int at = 0;
+        for (byte[] record : records) {
+            System.arraycopy(record, 0, all, at, record.length);
+            at += record.length;
+        }
+        return all;
+    }
+
+    /** The stored bytes of those of {@code segmentIds} the journal holds; empty without a journal. */
+    Map<String, byte[]> getSegments(AgentPaths paths, Collection<String> segmentIds) {
+        for (int attempt = 1; ; attempt++) {
+            try (FileChannel channel = openForReading(paths)) {
+                if (channel == null) {
+                    return Map.of();
+                }
+                JournalIndex index = indexFor(paths);
+                var wanted = new ArrayList<JournalIndex.Segment>(segmentIds.size());
+                synchronized (index) {
+                    bringUpToDate(paths, channel, index);
+                    for (String id : segmentIds) {
+                        index.segment(id).ifPresent(wanted::add);
+                    }
+                }
+                try {
+                    var found = new HashMap<String, byte[]>();
+                    for (JournalIndex.Segment segment : wanted) {
+                        found.put(segment.segmentId(), readSegment(paths, channel, segment));
+                    }
+                    return found;
+                } catch (CorruptCheckpointException e) {
+                    if (attempt > 1) {
+                        throw e;
+                    }
+                    forget(index); // changed in place (by hand): index it again once before reporting it
+                }
+            } catch (IOException e) {
+                throw IoFailures.unavailable("read history segments in", paths.journal(), e);
+            }
+        }
+    }
+
+    /** The segments the journal holds with their write times, sorted by id; empty without a journal. */
+    List<SegmentInfo> listSegments(AgentPaths paths) {
+        try (FileChannel channel = openForReading(paths)) {
+            if (channel == null) {
+                return List.of();
+            }
+            JournalIndex index = indexFor(paths);
+            List<JournalIndex.Segment> segments;
+            synchronized (index) {
+                bringUpToDate(paths, channel, index);
+                segments = index.segments();
+            }
+            var infos = new ArrayList<SegmentInfo>(segments.size());
+            segments.forEach(segment -> infos.add(new SegmentInfo(segment.segmentId(), segment.writtenAt())));
+            infos.sort(Comparator.comparing(SegmentInfo::segmentId));
+            return infos;
+        } catch (IOException e) {
+            throw IoFailures.unavailable("list history segments in", paths.journal(), e);
+        }
+    }
+
+    /** Whether the agent directory holds a journal with a segment; keeps no index (see {@link #hasRecords}). */
+    boolean hasSegments(AgentPaths paths) {
+        try (FileChannel channel = openForReading(paths)) {
+            return channel != null && JournalIndex.holdsSegments(channel);
+        } catch (IOException e) {
+            throw IoFailures.unavailable("read", paths.journal(), e);
+        }
+    }
+
+    /**
+     * Drops those of {@code segmentIds} the journal holds with a write time before {@code writtenBefore}, in one forced
+     * write; compacts or removes the journal as a deletion of checkpoints does. Returns the ids dropped.
+     */
+    Set<String> dropSegments(AgentPaths paths, Collection<String> segmentIds, Instant writtenBefore)
+            throws IOException {
+        var dropped = new HashSet<String>();
+        deleting(paths, (channel, index) -> {
+            var records = new ArrayList<byte[]>();
+            for (String id : segmentIds) {
+                if (index.segment(id)
+                                .filter(segment -> segment.writtenAt().isBefore(writtenBefore))
+                                .isPresent()
+                        && dropped.add(id)) {
+                    records.add(JournalFormat.drop(id));
+                }
+            }
+            if (records.isEmpty()) {
+                return 0;
+            }
+            if (index.size() == 0
+                    && index.segments().size() == dropped.size()
+                    && index.damaged().isEmpty()) {
+                remove(paths, index);
+                return dropped.size();
+            }
+            byte[] all = concatenate(records);
+            writeAt(channel, all, index.end());
+            files.force(channel, paths.journal());
+            long at = index.end();
+            for (byte[] record : records) {
+                index.appended(record, at);
+                at += record.length;
+            }
+            compactIfWorthIt(paths, channel, index);
+            return dropped.size();
+        });
+        return dropped;
     }
 
     /**
@@ -220,11 +448,18 @@ final class AgentJournals {
         return new Walk(paths, maxVersion);
     }
 
-    /** Removes the agent's journal; returns how many checkpoints it held (0 without a journal). */
+    /**
+     * Deletes the agent's checkpoints: removes the journal, or, when it holds segments, copies them to a new journal
+     * that replaces it. Returns how many checkpoints it held (0 without a journal).
+     */
     int deleteAll(AgentPaths paths) throws IOException {
         return deleting(paths, (channel, index) -> {
             int count = index.size();
-            remove(paths, index);
+            if (!index.holdsSegments() || !index.damaged().isEmpty()) {
+                remove(paths, index); // with damage, copying the segments would drop the damaged span silently
+            } else if (count > 0) {
+                compact(paths, channel, index, false);
+            }
             return count;
         });
     }
@@ -242,7 +477,7 @@ final class AgentJournals {
             if (below == 0) {
                 return 0;
             }
-            if (below == index.size()) {
+            if (below == index.size() && !index.holdsSegments()) {
                 remove(paths, index);
                 return below;
             }
@@ -250,14 +485,19 @@ final class AgentJournals {
             writeAt(channel, cut, index.end());
             files.force(channel, paths.journal());
             index.appended(cut, index.end());
-            // never with damage: copying the live records would drop the damaged span silently
-            if (index.damaged().isEmpty()
-                    && index.deadBytes() >= COMPACTION_MINIMUM
-                    && index.deadBytes() > index.end() - index.deadBytes()) {
-                compact(paths, channel, index);
-            }
+            compactIfWorthIt(paths, channel, index);
             return below;
         });
+    }
+
+    /** Compacts the journal once dead records outweigh live ones (and at least the minimum); never with damage. */
+    private void compactIfWorthIt(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
+        // never with damage: copying the live records would drop the damaged span silently
+        if (index.damaged().isEmpty()
+                && index.deadBytes() >= COMPACTION_MINIMUM
+                && index.deadBytes() > index.end() - index.deadBytes()) {
+            compact(paths, channel, index, true);
+        }
     }
 
     /** A deletion's work on the journal, holding the agent's lock and the index brought up to the end. */
@@ -284,16 +524,19 @@ final class AgentJournals {
         });
     }
 
-    /** Copies the live records to a new file (a new generation) and puts it in the journal's place. */
-    private void compact(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
-        List<JournalIndex.Entry> live = index.newestFirst(null, Integer.MAX_VALUE);
-        Collections.reverse(live);
+    /**
+     * Copies the live records (without the checkpoints unless {@code keepCheckpoints}) to a new file of the current
+     * format (a new generation) and puts it in the journal's place.
+     */
+    private void compact(AgentPaths paths, FileChannel channel, JournalIndex index, boolean keepCheckpoints)
+            throws IOException {
+        List<JournalIndex.Span> live = index.liveSpans(keepCheckpoints);
         Path temp = paths.directory().resolve(WriterProcess.newTempName());
         try {
             try (FileChannel copy = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 writeAt(copy, JournalFormat.fileHeader(), 0);
                 copy.position(JournalFormat.FILE_HEADER_SIZE);
-                for (JournalIndex.Entry entry : live) {
+                for (JournalIndex.Span entry : live) {
                     long copied = 0;
                     while (copied < entry.size()) {
                         copied += channel.transferTo(entry.offset() + copied, entry.size() - copied, copy);
@@ -424,6 +667,29 @@ final class AgentJournals {
         }
         return new StoredDocument(
                 paths.agentId(), entry.checkpointId(), entry.version(), header.document(record), where);
+    }
+
+    /** Reads and checks the record of {@code segment}; its bytes. */
+    private static byte[] readSegment(AgentPaths paths, FileChannel channel, JournalIndex.Segment segment)
+            throws IOException {
+        String where = paths.journal() + " at byte " + segment.offset();
+        byte[] record = new byte[(int) segment.size()];
+        int read = JournalIndex.readAt(channel, record, segment.offset(), record.length);
+        JournalFormat.Header header = read == record.length ? JournalFormat.header(record, 0) : null;
+        if (header == null
+                || header.kind() != JournalFormat.SEGMENT
+                || header.size() != segment.size()
+                || !header.checkpointId(record).equals(segment.segmentId())
+                || !JournalFormat.bodyIntact(record, header)) {
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    null,
+                    where,
+                    "the record of history segment '" + segment.segmentId()
+                            + "' is not where the journal's index put it, or its checksum does not match its content",
+                    null);
+        }
+        return header.segmentContent(record);
     }
 
     private static CorruptCheckpointException damaged(AgentPaths paths, JournalIndex.JournalDamagedException e) {

@@ -16,11 +16,16 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Records as files: one directory per agent under a root, holding either the agent's journal (all its checkpoints as
@@ -28,7 +33,9 @@ import java.util.Optional;
  * of hard links and a head file ({@link CheckpointWriter}); and a segment directory. New agents get the form the
  * backend was built to write; an agent keeps its form, and every backend reads both. Ids are encoded, so any valid id
  * is safe. Saves are crash-safe and durable when they return; several backends — in this process or others — may share
- * one root.
+ * one root. An agent kept as a journal keeps its history segments there too, so that a save with new segments is one
+ * append and one flush; other segments are files in the agent's segment directory, and every segment call looks in
+ * both.
  *
  * <p>Node ids, times, metadata and tombstones live only inside the documents, so this backend filters on versions alone
  * and offers a {@link #candidateScan()}: the shell filters the rest from its candidates, read newest first, and stops
@@ -81,9 +88,9 @@ public final class FileStorageBackend implements StorageBackend {
         this.query = new CheckpointQuery(layout, files, reader, head, context.readOnly());
         this.deleter = new CheckpointDeleter(layout, files, reader, head);
         this.lister = new AgentLister(layout, skipCorrupt);
-        this.journals = new AgentJournals(layout, files, head, maxDocumentSize, skipCorrupt);
+        this.journals = new AgentJournals(layout, files, head, clock, maxDocumentSize, skipCorrupt);
         this.writeJournals = writeJournals;
-        this.segments = new Segments(new SegmentFiles(layout, files, clock));
+        this.segments = new Segments(new SegmentFiles(layout, files, clock), journals);
         if (cleanUpOnOpen && !context.readOnly()) {
             new StaleFileSweeper(layout, files, clock, gracePeriod, head).sweep();
         }
@@ -95,11 +102,21 @@ public final class FileStorageBackend implements StorageBackend {
      */
     @Override
     public InsertResult insert(StoredCheckpoint record) {
+        return insert(record, Map.of());
+    }
+
+    /**
+     * In a journal, the segments and the record in one append and one flush; else the segments as files, then the
+     * record as {@link #insert(StoredCheckpoint)} saves it.
+     */
+    @Override
+    public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> segments) {
         AgentPaths paths = layout.agent(record.agentId());
+        Map<String, byte[]> unwritten = segments;
         while (true) {
             boolean create = writeJournals && !fileAgents.contains(paths.directory());
             if (create || journals.exists(paths)) {
-                Optional<InsertResult> appended = appendToJournal(record, create);
+                Optional<InsertResult> appended = appendToJournal(record, unwritten, create);
                 if (appended.isPresent()) {
                     return appended.get();
                 }
@@ -107,6 +124,8 @@ public final class FileStorageBackend implements StorageBackend {
                     fileAgents.put(paths.directory(), true);
                 }
             }
+            unwritten.forEach((id, content) -> this.segments.files.put(record.agentId(), id, content));
+            unwritten = Map.of();
             Optional<InsertResult> saved = writer.save(record);
             if (saved.isPresent()) {
                 return saved.get();
@@ -115,14 +134,17 @@ public final class FileStorageBackend implements StorageBackend {
         }
     }
 
-    private Optional<InsertResult> appendToJournal(StoredCheckpoint record, boolean create) {
+    private Optional<InsertResult> appendToJournal(
+            StoredCheckpoint record, Map<String, byte[]> segments, boolean create) {
         String agentId = record.agentId();
+        AgentJournals.SegmentFallback asFiles =
+                fallback -> fallback.forEach((id, content) -> this.segments.files.put(agentId, id, content));
         for (int attempt = 1; ; attempt++) {
             try {
                 if (attempt > 1) {
                     layout.forgetJournal(agentId);
                 }
-                return journals.insert(layout.journalPreparedBefore(agentId), record, create);
+                return journals.insert(layout.journalPreparedBefore(agentId), record, segments, create, asFiles);
             } catch (NoSuchFileException e) {
                 // the agent directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == 3) {
@@ -245,38 +267,84 @@ public final class FileStorageBackend implements StorageBackend {
         }
     }
 
-    /** The segment directories ({@code <agent>/.segments/}) as the backend's segment area. */
+    /**
+     * The backend's segment area: the agent's journal when it has one of format 2, and the segment directory
+     * ({@code <agent>/.segments/}) for the rest.
+     */
     private final class Segments implements HistorySegmentStore {
         private final SegmentFiles files;
+        private final AgentJournals journals;
 
-        Segments(SegmentFiles files) {
+        Segments(SegmentFiles files, AgentJournals journals) {
             this.files = files;
+            this.journals = journals;
         }
 
         @Override
         public void putSegment(String agentId, String segmentId, byte[] content) {
+            AgentPaths paths = layout.agent(agentId);
+            try {
+                if (journals.exists(paths) && journals.putSegments(paths, Map.of(segmentId, content))) {
+                    return;
+                }
+            } catch (IOException e) {
+                throw IoFailures.unavailable("write history segment in", paths.journal(), e);
+            }
             files.put(agentId, segmentId, content);
         }
 
-        /** Reads one file per segment. */
+        /** From the journal, then one file per segment it does not hold. */
         @Override
         public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-            return files.get(agentId, segmentIds);
+            Map<String, byte[]> found = journals.getSegments(layout.agent(agentId), segmentIds);
+            if (found.size() == segmentIds.size()) {
+                return found;
+            }
+            var rest = new ArrayList<String>(segmentIds.size() - found.size());
+            for (String id : segmentIds) {
+                if (!found.containsKey(id)) {
+                    rest.add(id);
+                }
+            }
+            var all = new HashMap<>(found);
+            all.putAll(files.get(agentId, rest));
+            return all;
         }
 
+        /** Both places; a segment in both with its later write time. */
         @Override
         public List<SegmentInfo> listSegments(String agentId) {
-            return files.list(agentId);
+            List<SegmentInfo> inJournal = journals.listSegments(layout.agent(agentId));
+            List<SegmentInfo> asFiles = files.list(agentId);
+            if (inJournal.isEmpty() || asFiles.isEmpty()) {
+                return inJournal.isEmpty() ? asFiles : inJournal;
+            }
+            var byId = new TreeMap<String, SegmentInfo>();
+            for (SegmentInfo info : inJournal) {
+                byId.put(info.segmentId(), info);
+            }
+            for (SegmentInfo info : asFiles) {
+                byId.merge(info.segmentId(), info, (a, b) -> a.writtenAt().isAfter(b.writtenAt()) ? a : b);
+            }
+            return List.copyOf(byId.values());
         }
 
         @Override
         public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
-            return files.delete(agentId, segmentIds, writtenBefore);
+            AgentPaths paths = layout.agent(agentId);
+            try {
+                Set<String> deleted = new HashSet<>(journals.dropSegments(paths, segmentIds, writtenBefore));
+                deleted.addAll(files.delete(agentId, segmentIds, writtenBefore));
+                return deleted.size();
+            } catch (IOException e) {
+                throw IoFailures.unavailable("delete history segments in", paths.journal(), e);
+            }
         }
 
         @Override
         public List<String> listSegmentAgents() {
-            return lister.list(files::hasSegments);
+            return lister.list(
+                    directory -> files.hasSegments(directory) || journals.hasSegments(layout.atDirectory(directory)));
         }
     }
 }

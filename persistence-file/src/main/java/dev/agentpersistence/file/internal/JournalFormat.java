@@ -2,41 +2,57 @@ package dev.agentpersistence.file.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.zip.CRC32C;
 
 /**
  * The format of an agent's journal ({@code <agent>/.journal}): a file header, then records appended one after the
  * other, each complete in itself, so a reader finds every record from the file alone.
  *
- * <p>The file header ({@value #FILE_HEADER_SIZE} bytes): magic "APJF", the format version (1), a random generation of
- * 16 bytes, 4 reserved bytes, and the CRC-32C of the 28 bytes before it. A journal replaced by compaction gets a new
+ * <p>The file header ({@value #FILE_HEADER_SIZE} bytes): magic "APJF", the format version, a random generation of 16
+ * bytes, 4 reserved bytes, and the CRC-32C of the 28 bytes before it. A journal replaced by compaction gets a new
  * generation, so a reader that kept an index of the old file notices, even when the file system reuses the old file's
- * identity for the new one.
+ * identity for the new one. Format 1 holds checkpoints and cuts; format 2, written since, may also hold history
+ * segments (kinds 3–5), which a reader of format 1 would take for damage. Both are read.
  *
  * <p>A record:
  *
  * <pre>
  * offset  size  field
  *      0     4  magic "APJ1"
- *      4     1  kind: 1 = checkpoint, 2 = cut (the checkpoints below {@code version} are deleted)
- *      5     8  version
- *     13     2  length of the checkpoint id in UTF-8 (0 for a cut)
- *     15     4  length of the document (0 for a cut)
+ *      4     1  kind: 1 = checkpoint, 2 = cut (the checkpoints below {@code version} are deleted),
+ *               3 = segment, 4 = touch (a segment written again), 5 = drop (a segment deleted)
+ *      5     8  version (0 for kinds 3–5)
+ *     13     2  length of the id in UTF-8: checkpoint id, or segment id for kinds 3–5 (0 for a cut)
+ *     15     4  length of the document (0 for a cut and a drop)
  *     19     4  CRC-32C of bytes 0–18
- *     23     n  checkpoint id (UTF-8), then the document
+ *     23     n  id (UTF-8), then the document
  *   23+n     4  CRC-32C of the id and the document
  * </pre>
  *
- * All numbers are big-endian. The header's own checksum lets a reader trust the lengths before it reads anything they
- * announce; the trailing checksum tells a complete record from a torn one.
+ * The document of a segment is its write time (8 bytes of epoch seconds, 4 of nanoseconds), then the segment's bytes;
+ * that of a touch is the new write time alone.
+ *
+ * <p>All numbers are big-endian. The header's own checksum lets a reader trust the lengths before it reads anything
+ * they announce; the trailing checksum tells a complete record from a torn one.
  */
 final class JournalFormat {
     static final int MAGIC = 0x41504A31;
     static final int FILE_MAGIC = 0x41504A46;
-    static final int FILE_FORMAT = 1;
+    /** The format new journals are written in. */
+    static final int FILE_FORMAT = 2;
+    /** The first format that holds segments. */
+    static final int SEGMENTS_FORMAT = 2;
+
     static final int FILE_HEADER_SIZE = 32;
     static final byte CHECKPOINT = 1;
     static final byte CUT = 2;
+    static final byte SEGMENT = 3;
+    static final byte TOUCH = 4;
+    static final byte DROP = 5;
+    /** Bytes of a write time at the start of a segment's or a touch's document. */
+    static final int TIME_SIZE = 12;
+
     static final int HEADER_SIZE = 23;
     static final int TRAILER_SIZE = 4;
     /** Longest checkpoint id in UTF-8 a header may announce: 256 UTF-16 characters take at most 768 bytes. */
@@ -62,13 +78,24 @@ final class JournalFormat {
      * this reader knows.
      */
     static String generation(byte[] bytes) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, FILE_HEADER_SIZE);
-        if (buffer.getInt() != FILE_MAGIC
-                || buffer.getInt() != FILE_FORMAT
-                || buffer.getInt(FILE_HEADER_SIZE - 4) != crc(bytes, 0, FILE_HEADER_SIZE - 4)) {
+        if (format(bytes) < 0) {
             return null;
         }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, 8, 16);
         return Long.toHexString(buffer.getLong()) + Long.toHexString(buffer.getLong());
+    }
+
+    /** The format version in a file header; {@code -1} when it is no file header of a format this reader knows. */
+    static int format(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, FILE_HEADER_SIZE);
+        int format = buffer.getInt(4);
+        if (buffer.getInt(0) != FILE_MAGIC
+                || format < 1
+                || format > FILE_FORMAT
+                || buffer.getInt(FILE_HEADER_SIZE - 4) != crc(bytes, 0, FILE_HEADER_SIZE - 4)) {
+            return -1;
+        }
+        return format;
     }
 
     /** The record of a checkpoint. */
@@ -79,6 +106,30 @@ final class JournalFormat {
     /** The record deleting every checkpoint below {@code version}. */
     static byte[] cut(long version) {
         return record(CUT, version, new byte[0], new byte[0]);
+    }
+
+    /** The record of a history segment written at {@code writtenAt}. */
+    static byte[] segment(String segmentId, Instant writtenAt, byte[] content) {
+        byte[] document = ByteBuffer.allocate(TIME_SIZE + content.length)
+                .putLong(writtenAt.getEpochSecond())
+                .putInt(writtenAt.getNano())
+                .put(content)
+                .array();
+        return record(SEGMENT, 0, segmentId.getBytes(StandardCharsets.UTF_8), document);
+    }
+
+    /** The record of a segment written again at {@code writtenAt}: its bytes stay, its write time moves. */
+    static byte[] touch(String segmentId, Instant writtenAt) {
+        byte[] document = ByteBuffer.allocate(TIME_SIZE)
+                .putLong(writtenAt.getEpochSecond())
+                .putInt(writtenAt.getNano())
+                .array();
+        return record(TOUCH, 0, segmentId.getBytes(StandardCharsets.UTF_8), document);
+    }
+
+    /** The record deleting a segment. */
+    static byte[] drop(String segmentId) {
+        return record(DROP, 0, segmentId.getBytes(StandardCharsets.UTF_8), new byte[0]);
     }
 
     private static byte[] record(byte kind, long version, byte[] id, byte[] document) {
@@ -111,8 +162,10 @@ final class JournalFormat {
         int documentLength = buffer.getInt();
         int checksum = buffer.getInt();
         if (checksum != crc(bytes, offset, HEADER_SIZE - 4)
-                || (kind != CHECKPOINT && kind != CUT)
+                || kind < CHECKPOINT
+                || kind > DROP
                 || version < 0
+                || ((kind == SEGMENT || kind == TOUCH) && documentLength < TIME_SIZE)
                 || idLength > MAX_ID_BYTES
                 || documentLength < 0) {
             return null;
@@ -137,9 +190,9 @@ final class JournalFormat {
     /**
      * A record's header.
      *
-     * @param kind {@link #CHECKPOINT} or {@link #CUT}
+     * @param kind {@link #CHECKPOINT}, {@link #CUT}, {@link #SEGMENT}, {@link #TOUCH} or {@link #DROP}
      * @param version the checkpoint's version, or the cut's bound
-     * @param idLength bytes of the checkpoint id
+     * @param idLength bytes of the checkpoint or segment id
      * @param documentLength bytes of the document
      */
     record Header(byte kind, long version, int idLength, int documentLength) {
@@ -148,9 +201,35 @@ final class JournalFormat {
             return (long) HEADER_SIZE + idLength + documentLength + TRAILER_SIZE;
         }
 
-        /** The checkpoint id in a record read whole. */
+        /** The checkpoint or segment id in {@code bytes} holding the record from its start, at least up to the id. */
         String checkpointId(byte[] record) {
             return new String(record, HEADER_SIZE, idLength, StandardCharsets.UTF_8);
+        }
+
+        /** Whether the record names a segment (a segment, a touch or a drop). */
+        boolean isSegment() {
+            return kind == SEGMENT || kind == TOUCH || kind == DROP;
+        }
+
+        /** The write time of a segment or a touch in {@code bytes} holding the record from its start, past the time. */
+        Instant writtenAt(byte[] record) {
+            ByteBuffer buffer = ByteBuffer.wrap(record, HEADER_SIZE + idLength, TIME_SIZE);
+            long seconds = buffer.getLong();
+            int nanos = buffer.getInt();
+            // a time out of Instant's range is damage the checksums did not catch; the earliest time lets it be
+            // collected
+            return nanos < 0
+                            || nanos > 999_999_999
+                            || seconds < Instant.MIN.getEpochSecond()
+                            || seconds > Instant.MAX.getEpochSecond()
+                    ? Instant.MIN
+                    : Instant.ofEpochSecond(seconds, nanos);
+        }
+
+        /** The bytes of a segment in a record read whole. */
+        byte[] segmentContent(byte[] record) {
+            return java.util.Arrays.copyOfRange(
+                    record, HEADER_SIZE + idLength + TIME_SIZE, HEADER_SIZE + idLength + documentLength);
         }
 
         /** The document in a record read whole. */

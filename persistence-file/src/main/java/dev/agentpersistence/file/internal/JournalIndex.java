@@ -3,7 +3,9 @@ package dev.agentpersistence.file.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +15,10 @@ import java.util.TreeMap;
 
 /**
  * What one agent's journal holds, as far as it has been read: the records of the checkpoints not cut away, by version
- * and by id. Built by reading the record headers from the start of the file and kept up to date by reading only what
- * was appended since ({@link #catchUp}); a different file (another generation in the file header: replaced by
- * compaction, or removed and created again) is read from the start ({@link #adopt}). Not thread-safe: callers
- * synchronise on it.
+ * and by id, and the history segments not dropped, by id. Built by reading the record headers from the start of the
+ * file and kept up to date by reading only what was appended since ({@link #catchUp}); a different file (another
+ * generation in the file header: replaced by compaction, or removed and created again) is read from the start
+ * ({@link #adopt}). Not thread-safe: callers synchronise on it.
  *
  * <p>The end of the file may hold a record that is still being appended, or a torn one left by a crash: a header that
  * does not parse or a record that does not fit, with no complete record after it. A reader stops there and reads on
@@ -27,10 +29,22 @@ final class JournalIndex {
     /** A checkpoint record: where it is and what it holds. */
     record Entry(long offset, long size, long version, String checkpointId, int documentLength) {}
 
+    /**
+     * A segment record and its latest touch: where they are and when the segment was last written.
+     *
+     * @param touchOffset the offset of the latest touch record, {@code -1} when there is none
+     */
+    record Segment(long offset, long size, String segmentId, Instant writtenAt, long touchOffset, long touchSize) {}
+
+    /** A run of bytes of the file, for compaction. */
+    record Span(long offset, long size) {}
+
     private final NavigableMap<Long, Entry> byVersion = new TreeMap<>();
     private final Map<String, Entry> byId = new HashMap<>();
+    private final Map<String, Segment> segments = new HashMap<>();
     private final List<String> damaged = new ArrayList<>();
     private String generation;
+    private int format;
     private long end = JournalFormat.FILE_HEADER_SIZE;
     private long liveBytes;
 
@@ -60,6 +74,44 @@ final class JournalIndex {
         return entries;
     }
 
+    /** The segment with this id. */
+    Optional<Segment> segment(String segmentId) {
+        return Optional.ofNullable(segments.get(segmentId));
+    }
+
+    /** The segments, as a copy. */
+    List<Segment> segments() {
+        return List.copyOf(segments.values());
+    }
+
+    /** Whether the journal holds segments. */
+    boolean holdsSegments() {
+        return !segments.isEmpty();
+    }
+
+    /** Whether segments may be appended: the file's format has them. */
+    boolean takesSegments() {
+        return format >= JournalFormat.SEGMENTS_FORMAT;
+    }
+
+    /**
+     * The records that count, in file order: checkpoints (with {@code checkpoints}), segments, their latest touches.
+     */
+    List<Span> liveSpans(boolean checkpoints) {
+        var spans = new ArrayList<Span>(byVersion.size() + segments.size());
+        if (checkpoints) {
+            byVersion.values().forEach(entry -> spans.add(new Span(entry.offset(), entry.size())));
+        }
+        for (Segment segment : segments.values()) {
+            spans.add(new Span(segment.offset(), segment.size()));
+            if (segment.touchOffset() >= 0) {
+                spans.add(new Span(segment.touchOffset(), segment.touchSize()));
+            }
+        }
+        spans.sort(Comparator.comparingLong(Span::offset));
+        return spans;
+    }
+
     /** How many checkpoints have a version below {@code version}. */
     int countBelow(long version) {
         return byVersion.headMap(version, false).size();
@@ -75,7 +127,7 @@ final class JournalIndex {
         return end;
     }
 
-    /** Bytes of records that no longer count (cut checkpoints and the cuts themselves). */
+    /** Bytes of records that no longer count (cut checkpoints, dropped segments, older touches, cuts and drops). */
     long deadBytes() {
         return end - liveBytes;
     }
@@ -89,8 +141,10 @@ final class JournalIndex {
     void reset() {
         byVersion.clear();
         byId.clear();
+        segments.clear();
         damaged.clear();
         generation = null;
+        format = 0;
         end = JournalFormat.FILE_HEADER_SIZE;
         liveBytes = 0;
     }
@@ -122,6 +176,7 @@ final class JournalIndex {
         if (!found.equals(generation)) {
             reset();
             generation = found;
+            format = JournalFormat.format(header);
         }
         return true;
     }
@@ -140,7 +195,7 @@ final class JournalIndex {
      *     was read
      */
     long catchUp(FileChannel channel, long size) throws IOException {
-        byte[] header = new byte[JournalFormat.HEADER_SIZE + JournalFormat.MAX_ID_BYTES];
+        byte[] header = new byte[JournalFormat.HEADER_SIZE + JournalFormat.MAX_ID_BYTES + JournalFormat.TIME_SIZE];
         long position = end;
         while (position < size) {
             if (size - position < JournalFormat.HEADER_SIZE) {
@@ -150,7 +205,7 @@ final class JournalIndex {
             JournalFormat.Header parsed = read >= JournalFormat.HEADER_SIZE ? JournalFormat.header(header, 0) : null;
             if (parsed == null
                     || position + parsed.size() > size
-                    || read < JournalFormat.HEADER_SIZE + parsed.idLength()) {
+                    || read < JournalFormat.HEADER_SIZE + parsed.idLength() + timeBytes(parsed)) {
                 long next = nextRecord(channel, position + 1, size);
                 if (next < 0) {
                     return position;
@@ -163,7 +218,7 @@ final class JournalIndex {
             if (position + parsed.size() == size && !intact(channel, position, parsed)) {
                 return position; // the last record is torn or still being written
             }
-            apply(position, parsed, parsed.kind() == JournalFormat.CHECKPOINT ? parsed.checkpointId(header) : null);
+            apply(position, parsed, header);
             position += parsed.size();
             end = position;
         }
@@ -178,21 +233,60 @@ final class JournalIndex {
         if (position != end) {
             return;
         }
-        JournalFormat.Header parsed = JournalFormat.header(record, 0);
-        apply(end, parsed, parsed.kind() == JournalFormat.CHECKPOINT ? parsed.checkpointId(record) : null);
+        apply(end, JournalFormat.header(record, 0), record);
         end += record.length;
     }
 
-    private void apply(long offset, JournalFormat.Header header, String checkpointId) {
-        if (header.kind() == JournalFormat.CUT) {
-            var cut = byVersion.headMap(header.version(), false);
-            for (Entry gone : cut.values()) {
-                byId.remove(gone.checkpointId(), gone);
-                liveBytes -= gone.size();
+    /** Bytes of a write time the index reads from the start of a record's document. */
+    private static int timeBytes(JournalFormat.Header header) {
+        return header.kind() == JournalFormat.SEGMENT || header.kind() == JournalFormat.TOUCH
+                ? JournalFormat.TIME_SIZE
+                : 0;
+    }
+
+    /** Applies the record at {@code offset}; {@code bytes} hold it from its start, at least up to a write time. */
+    private void apply(long offset, JournalFormat.Header header, byte[] bytes) {
+        switch (header.kind()) {
+            case JournalFormat.CUT -> cut(header.version());
+            case JournalFormat.CHECKPOINT -> addCheckpoint(offset, header, header.checkpointId(bytes));
+            default -> applySegment(offset, header, header.checkpointId(bytes), bytes);
+        }
+    }
+
+    private void cut(long version) {
+        var cut = byVersion.headMap(version, false);
+        for (Entry gone : cut.values()) {
+            byId.remove(gone.checkpointId(), gone);
+            liveBytes -= gone.size();
+        }
+        cut.clear();
+    }
+
+    private void applySegment(long offset, JournalFormat.Header header, String segmentId, byte[] bytes) {
+        Segment known = segments.get(segmentId);
+        if (header.kind() == JournalFormat.DROP) {
+            if (known != null) {
+                segments.remove(segmentId);
+                liveBytes -= known.size() + (known.touchOffset() >= 0 ? known.touchSize() : 0);
             }
-            cut.clear();
             return;
         }
+        if (header.kind() == JournalFormat.SEGMENT && known == null) {
+            segments.put(segmentId, new Segment(offset, header.size(), segmentId, header.writtenAt(bytes), -1, 0));
+            liveBytes += header.size();
+            return;
+        }
+        if (header.kind() == JournalFormat.TOUCH && known != null) {
+            liveBytes += header.size() - (known.touchOffset() >= 0 ? known.touchSize() : 0);
+            segments.put(
+                    segmentId,
+                    new Segment(
+                            known.offset(), known.size(), segmentId, header.writtenAt(bytes), offset, header.size()));
+        }
+        // a segment appended twice, or a touch of an absent one, which no writer appends (it checks under the lock)
+    }
+
+    private void addCheckpoint(long offset, JournalFormat.Header header, String checkpointId) {
         if (byVersion.containsKey(header.version()) || byId.containsKey(checkpointId)) {
             return; // a duplicate, which no writer appends (it checks under the lock): the first one counts
         }
@@ -203,9 +297,10 @@ final class JournalIndex {
     }
 
     /**
-     * Whether the journal open in {@code channel} holds a complete record (its first one, or one after damage), without
-     * indexing it; a journal whose file header does not parse counts as holding one. Journals never hold only cut
-     * records: a deletion that leaves nothing removes the journal.
+     * Whether the journal open in {@code channel} holds a checkpoint (or damage), without keeping an index; a journal
+     * whose file header does not parse counts as holding one. A journal of format 1 never holds only cut records (a
+     * deletion that leaves nothing removes it), so its first complete record answers; a later one may hold only
+     * segments, and is read through.
      */
     static boolean holdsARecord(FileChannel channel) throws IOException {
         long size = channel.size();
@@ -213,8 +308,13 @@ final class JournalIndex {
         if (readAt(channel, header, 0, header.length) < header.length) {
             return false;
         }
-        if (JournalFormat.generation(header) == null) {
+        int format = JournalFormat.format(header);
+        if (format < 0) {
             return true;
+        }
+        if (format >= JournalFormat.SEGMENTS_FORMAT) {
+            JournalIndex index = readWhole(channel);
+            return index.size() > 0 || !index.damaged().isEmpty();
         }
         long first = JournalFormat.FILE_HEADER_SIZE;
         byte[] recordHeader = new byte[JournalFormat.HEADER_SIZE];
@@ -225,6 +325,23 @@ final class JournalIndex {
             }
         }
         return nextRecord(channel, first + 1, size) >= 0;
+    }
+
+    /** Whether the journal open in {@code channel} holds a segment, without keeping an index. */
+    static boolean holdsSegments(FileChannel channel) throws IOException {
+        try {
+            return readWhole(channel).holdsSegments();
+        } catch (JournalDamagedException e) {
+            return false;
+        }
+    }
+
+    private static JournalIndex readWhole(FileChannel channel) throws IOException {
+        var index = new JournalIndex();
+        if (index.adopt(channel)) {
+            index.catchUp(channel, channel.size());
+        }
+        return index;
     }
 
     /**

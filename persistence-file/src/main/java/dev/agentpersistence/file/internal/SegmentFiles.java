@@ -19,10 +19,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -115,17 +117,17 @@ public final class SegmentFiles {
         return infos;
     }
 
-    /** Deletes the given segments last written before {@code writtenBefore}; returns how many. */
-    public int delete(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+    /** Deletes the given segments last written before {@code writtenBefore}; returns their ids. */
+    public Set<String> delete(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
         AgentPaths paths = layout.agent(agentId);
-        int deleted = 0;
+        var deleted = new HashSet<String>();
         try {
             for (String segmentId : segmentIds) {
                 if (deleteIfOlder(paths, paths.segmentFile(segmentId), writtenBefore)) {
-                    deleted++;
+                    deleted.add(segmentId);
                 }
             }
-            if (deleted > 0) {
+            if (!deleted.isEmpty()) {
                 files.syncDirectory(paths.segments());
             }
         } catch (IOException e) {
