@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.ContentPart;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.EncryptionKeyException;
 import dev.agentpersistence.Message;
@@ -29,11 +30,12 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The stored form describes itself: checkpoints written with each configuration (plain JSON, checksummed, compressed,
- * encrypted, incremental history in the message log and in tiered segments, media parts stored by reference (blobs),
- * all of them at once, and format 1 as releases before message ids wrote it) are read with every configuration, and
- * come back complete and equal (format 1: equal apart from message ids, which every reader derives alike and which
- * content parts format 1 cannot hold); a reader without the key of an encrypted document gets an
- * {@link EncryptionKeyException} naming agent and checkpoint, never a partial checkpoint. The kit's
+ * encrypted, incremental history in the message log and in tiered segments, media parts stored by reference (blobs;
+ * also blobs under the plain names a writer without encryption gives them, read by a reader with encryption), all of
+ * them at once, and format 1 as releases before message ids wrote it) are read with every configuration, and come back
+ * complete and equal (format 1: equal apart from message ids, which every reader derives alike and which content parts
+ * format 1 cannot hold); a reader without the key of an encrypted document gets an {@link EncryptionKeyException}
+ * naming agent and checkpoint, never a partial checkpoint. The kit's
  * {@link StorageProviderCompatibilityKit#jsonWriters() JSON writers} write the same checkpoints with each configuration
  * too, their JSON values built through another library: their documents are byte for byte those of Jackson 2, and every
  * configuration reads them back equal. Needs the kit's {@code createProvider(StorageSettings)} hook; aborted with the
@@ -396,6 +398,57 @@ abstract class ReadMatrixContract extends Contract {
         for (var reader : List.of(older, newer, newProvider(StorageSettings.ofDefaults()))) {
             assertThat(reader.getCheckpoints(agentId)).containsExactlyElementsOf(kept);
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName(
+            "a reader with encryption reads the blobs a writer without it stored under their plain names, and its own"
+                    + " save of the same part leaves the writer's checkpoints readable")
+    void encryptingReaderReadsPlainBlobNames() {
+        var plainWriter = newProvider(StorageSettings.custom()
+                .layers(DocumentLayers.none())
+                .blobThreshold(1)
+                .build());
+        var encrypting = newProvider(StorageSettings.custom()
+                .layers(DocumentLayers.custom()
+                        .checksum(true)
+                        .compression(true)
+                        .encryption(
+                                EncryptionKeys.custom().key("matrix-k1", KEY).build())
+                        .build())
+                .blobThreshold(1)
+                .build());
+        String agentId = agent("matrix-plain-blobs");
+        // bytes no other test of the kit saves, so no writer with encryption stored them under a keyed name before
+        byte[] image = BlobContract.image(agentId.hashCode() * 31L + 7, 2048);
+        Message photo = new Message(
+                "photo",
+                Message.Role.USER,
+                "what is in this picture?",
+                List.of(ContentPart.bytes(ContentPart.MediaKind.IMAGE, image, "image/png")),
+                null,
+                Map.of());
+        var first =
+                Checkpoints.builder(agentId, 0).messageHistory(List.of(photo)).build();
+        plainWriter.saveCheckpoint(agentId, first);
+
+        assertThat(encrypting.getCheckpoint(agentId, first.checkpointId())).contains(first);
+        assertThat(encrypting.getLatestCheckpoint(agentId)).contains(first);
+
+        var second = Checkpoints.builder(agentId, 1)
+                .messageHistory(List.of(photo, Message.assistant("a cat").withId("answer")))
+                .build();
+        encrypting.saveCheckpoint(agentId, second);
+        assertThat(encrypting.getCheckpoints(agentId)).containsExactly(first, second);
+        assertThat(plainWriter.getCheckpoint(agentId, first.checkpointId())).contains(first);
+        assertMissingKeyFor(plainWriter, agentId, second.checkpointId());
+    }
+
+    private static void assertMissingKeyFor(
+            PersistenceStorageProvider<CheckpointFilter> provider, String agentId, String checkpointId) {
+        assertThatThrownBy(() -> provider.getCheckpoint(agentId, checkpointId))
+                .isInstanceOf(EncryptionKeyException.class)
+                .hasMessageContaining("matrix-k1");
     }
 
     private static void saveAll(

@@ -438,6 +438,7 @@ class CompatibilityKitVerdictTest {
             "ReadMatrix.everyReaderReadsEveryWriter",
             "ReadMatrix.resaveAcrossConfigurations",
             "ReadMatrix.tieredThenLog",
+            "ReadMatrix.encryptingReaderReadsPlainBlobNames",
             "EncryptionAtRest.aDumpShowsNoSavedValue",
             "EncryptionAtRest.filtersFindRecordsSavedBeforeEncryption",
             "EncryptionAtRest.filtersMatchAcrossKeyRotation");

@@ -73,7 +73,7 @@ class KitSelfCheckTest {
                 });
         assertThat(skipped)
                 .as("tests (not containers) of the read matrix reported as skipped")
-                .hasSize(3)
+                .hasSize(4)
                 .allSatisfy(reason -> assertThat(reason).contains("createProvider(StorageSettings)"));
     }
 }
