@@ -28,7 +28,13 @@ final class NoProviderNotice {
     /** Used by discovery; prints at most once per class loader of this class. */
     static final NoProviderNotice DEFAULT = new NoProviderNotice(() -> System.err, LoggerFactory::getILoggerFactory);
 
-    private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    }
 
     private final Supplier<PrintStream> standardError;
     private final Supplier<ILoggerFactory> loggerFactory;
@@ -45,10 +51,10 @@ final class NoProviderNotice {
 
     /** Announces that the no-operation provider was chosen because none was found. */
     void noProviderFound() {
-        LOG.warn(
-                "No agent-persistence storage provider found on the class path; checkpoints will not be stored."
-                        + " Add a module such as persistence-jdbc or set {}.",
-                ProviderConfig.PROVIDER);
+        log().warn(
+                        "No agent-persistence storage provider found on the class path; checkpoints will not be stored."
+                                + " Add a module such as persistence-jdbc or set {}.",
+                        ProviderConfig.PROVIDER);
         if (loggerFactory.get() instanceof NOPLoggerFactory && printed.compareAndSet(false, true)) {
             standardError.get().println(STANDARD_ERROR_LINE);
         }

@@ -35,7 +35,13 @@ public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
     public static final String NONE = "none";
 
-    private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    }
 
     private PersistenceStorageProviders() {}
 
@@ -131,7 +137,7 @@ public final class PersistenceStorageProviders {
                 }
                 found.add(it.next());
             } catch (ServiceConfigurationError | LinkageError e) {
-                LOG.warn("Skipping a storage provider factory that failed to load: {}", e.toString());
+                log().warn("Skipping a storage provider factory that failed to load: {}", e.toString());
             }
         }
         found.sort(Comparator.comparing(PersistenceStorageProviderFactory::name));

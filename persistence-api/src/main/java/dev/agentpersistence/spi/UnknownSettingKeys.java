@@ -26,7 +26,12 @@ import org.slf4j.LoggerFactory;
  * same as if all had been read from the start.
  */
 final class UnknownSettingKeys {
-    private static final Logger LOG = LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
+    }
 
     /** Keys under it name the endpoints of this project's own tests ({@code AGENT_PERSISTENCE_TEST_*}), no setting. */
     static final String TEST_ENDPOINTS = SettingKeys.PREFIX + "test.";
@@ -43,7 +48,7 @@ final class UnknownSettingKeys {
             Optional<PersistenceStorageProviderFactory> chosen,
             ClassLoader classLoader) {
         for (String warning : warnings(config, factories, chosen, classLoader)) {
-            LOG.warn(warning);
+            log().warn(warning);
         }
     }
 
@@ -107,7 +112,7 @@ final class UnknownSettingKeys {
             try {
                 factory.settings().forEach(s -> keys.put(ProviderConfig.normalize(s.key()), s.key()));
             } catch (RuntimeException | LinkageError e) {
-                LOG.debug("The settings of factory {} could not be listed: {}", factory.name(), e.toString());
+                log().debug("The settings of factory {} could not be listed: {}", factory.name(), e.toString());
             }
         }
         for (Setting<?> setting : declaredElsewhere) {
@@ -128,7 +133,7 @@ final class UnknownSettingKeys {
                 }
                 settings.addAll(found.next().settings());
             } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-                LOG.debug("Skipping setting declarations that failed to load: {}", e.toString());
+                log().debug("Skipping setting declarations that failed to load: {}", e.toString());
             }
         }
     }

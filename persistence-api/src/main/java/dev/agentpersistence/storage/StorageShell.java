@@ -101,7 +101,13 @@ import org.slf4j.LoggerFactory;
  * refused with {@link IllegalArgumentException}.
  */
 public final class StorageShell implements PersistenceStorageProvider<CheckpointFilter> {
-    private static final Logger LOG = LoggerFactory.getLogger(StorageShell.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StorageShell.class);
+    }
+
     private static final String DESCRIPTOR_KEY = ReservedMetadata.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
     private static final int MAX_INSERT_ATTEMPTS = 12;
@@ -624,7 +630,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             if (!settings.skipCorrupt()) {
                 throw e;
             }
-            LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+            log().warn("Skipping a corrupt checkpoint: {}", e.getMessage());
             return Optional.empty();
         }
         return remember(agentId, decode(agentId, found.stream().toList()));
@@ -784,7 +790,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             try {
                 decoded.add(documents.decode(agentId, record));
             } catch (CorruptCheckpointException e) {
-                LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+                log().warn("Skipping a corrupt checkpoint: {}", e.getMessage());
             }
         }
         return decoded;
@@ -806,11 +812,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             storedForm.collectGarbage(
                     agentId, clock.instant().minus(settings.history().gracePeriod()));
         } catch (PersistenceException e) {
-            LOG.warn(
-                    "Could not collect the unused history segments of agent '{}' after a deletion; "
-                            + "the next collection will: {}",
-                    agentId,
-                    e.toString());
+            log().warn(
+                            "Could not collect the unused history segments of agent '{}' after a deletion; "
+                                    + "the next collection will: {}",
+                            agentId,
+                            e.toString());
         }
     }
 

@@ -112,7 +112,13 @@ import org.slf4j.LoggerFactory;
  * fsync also write the head's data.
  */
 public final class AgentHead {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentHead.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentHead.class);
+    }
+
     private static final String UNKNOWN_BOOT = HeadFormat.UNKNOWN_HOST;
 
     private final FileLayout layout;
@@ -182,11 +188,11 @@ public final class AgentHead {
                 writeHeadFile(paths, head);
             } catch (IOException | RuntimeException e) {
                 // the link is done and must be reported as it is: the state says "unknown" meanwhile
-                LOG.warn(
-                        "Could not update the head of {}; latest-checkpoint reads list the directory until it is"
-                                + " rebuilt: {}",
-                        paths.directory(),
-                        e.toString());
+                log().warn(
+                                "Could not update the head of {}; latest-checkpoint reads list the directory until it is"
+                                        + " rebuilt: {}",
+                                paths.directory(),
+                                e.toString());
             }
             return published;
         });
@@ -341,7 +347,7 @@ public final class AgentHead {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
-            LOG.debug("Unreadable head file {}: {}", paths.head(), e.toString());
+            log().debug("Unreadable head file {}: {}", paths.head(), e.toString());
             return Optional.empty();
         }
     }

@@ -57,7 +57,12 @@ import org.slf4j.LoggerFactory;
  * checkpoint and no segment.
  */
 final class AgentJournals {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentJournals.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentJournals.class);
+    }
     /** Agents whose index a backend keeps; the least recently used is dropped beyond that. */
     private static final int CACHED_AGENTS = 256;
     /** Dead bytes below which deletions only append a cut, whatever the live bytes. */
@@ -575,7 +580,7 @@ final class AgentJournals {
         long size = channel.size();
         long torn = index.catchUp(channel, size);
         if (torn >= 0) {
-            LOG.warn("Removing {} bytes of a record torn by a crash at the end of {}", size - torn, paths.journal());
+            log().warn("Removing {} bytes of a record torn by a crash at the end of {}", size - torn, paths.journal());
             channel.truncate(torn);
         }
     }
@@ -712,7 +717,7 @@ final class AgentJournals {
         if (!skipCorrupt) {
             throw corrupt;
         }
-        LOG.warn("Reading around a damaged journal: {}", corrupt.getMessage());
+        log().warn("Reading around a damaged journal: {}", corrupt.getMessage());
     }
 
     private static void writeAt(FileChannel channel, byte[] bytes, long position) throws IOException {
@@ -808,7 +813,7 @@ final class AgentJournals {
                         if (!skipCorrupt) {
                             throw e;
                         }
-                        LOG.warn("Skipping a corrupt checkpoint: {}", e.getMessage());
+                        log().warn("Skipping a corrupt checkpoint: {}", e.getMessage());
                         position++;
                         upTo = entry.version() - 1;
                         continue;

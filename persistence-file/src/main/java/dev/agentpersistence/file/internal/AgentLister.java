@@ -23,7 +23,12 @@ import org.slf4j.LoggerFactory;
  * resolved through its agent id file). Empty agent directories and entries this layout never creates are left out.
  */
 public final class AgentLister {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentLister.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentLister.class);
+    }
 
     private final FileLayout layout;
     private final boolean skipCorrupt;
@@ -84,7 +89,7 @@ public final class AgentLister {
         if (!skipCorrupt) {
             throw corrupt;
         }
-        LOG.warn("Skipping agent directory: {}", corrupt.getMessage());
+        log().warn("Skipping agent directory: {}", corrupt.getMessage());
         return Optional.empty();
     }
 }

@@ -20,7 +20,12 @@ import org.slf4j.LoggerFactory;
  * so the new listing holds it).
  */
 public final class CheckpointQuery {
-    private static final Logger LOG = LoggerFactory.getLogger(CheckpointQuery.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(CheckpointQuery.class);
+    }
     /** Listings a walk may take while every file it tries has just been deleted. */
     private static final int MAX_LISTINGS = 64;
 
@@ -122,7 +127,7 @@ public final class CheckpointQuery {
         try {
             return head.rebuild(paths).orElse(null);
         } catch (IOException | RuntimeException e) {
-            LOG.debug("Could not rebuild the head file {}: {}", paths.head(), e.toString());
+            log().debug("Could not rebuild the head file {}: {}", paths.head(), e.toString());
             return null;
         }
     }

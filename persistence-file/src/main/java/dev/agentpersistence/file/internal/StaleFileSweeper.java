@@ -25,7 +25,12 @@ import org.slf4j.LoggerFactory;
  * — is invalidated, so hand-made changes to a closed store are seen once a provider opens it.
  */
 public final class StaleFileSweeper {
-    private static final Logger LOG = LoggerFactory.getLogger(StaleFileSweeper.class);
+    /**
+     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
+     */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StaleFileSweeper.class);
+    }
 
     private final Path root;
     private final DurableFiles files;
@@ -61,7 +66,7 @@ public final class StaleFileSweeper {
             throw IoFailures.unavailable("clean up", root, e.getCause());
         }
         if (removed > 0) {
-            LOG.info("Removed {} stale temporary files under {}", removed, root);
+            log().info("Removed {} stale temporary files under {}", removed, root);
         }
         return removed;
     }
@@ -91,14 +96,14 @@ public final class StaleFileSweeper {
         if (reading.trusted() && highest[0] > reading.latest()) {
             // a checkpoint file the head does not cover: put there by hand, or by a writer that does
             // not keep the head (an older version of this module)
-            LOG.info(
-                    "The head file {} does not name the highest checkpoint file; readers list the directory"
-                            + " until it is rebuilt",
-                    paths.head());
+            log().info(
+                            "The head file {} does not name the highest checkpoint file; readers list the directory"
+                                    + " until it is rebuilt",
+                            paths.head());
             try {
                 head.invalidate(paths);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Could not invalidate the head file {}: {}", paths.head(), e.toString());
+                log().warn("Could not invalidate the head file {}: {}", paths.head(), e.toString());
             }
         }
         return removed;

@@ -15,12 +15,12 @@ final class WriterLiveness {
     static final Duration RECHECK = Duration.ofSeconds(1);
     static final int MAX_ENTRIES = 1024;
 
-    private final Optional<WriterProcess> self = WriterProcess.current();
     private final Map<WriterProcess, Boolean> dead = new ConcurrentHashMap<>();
     private final Map<WriterProcess, Long> aliveUntil = new ConcurrentHashMap<>();
 
     /** Whether {@code process} is known to have ended; see {@link WriterProcess#isKnownDead()}. */
     boolean isKnownDead(WriterProcess process) {
+        Optional<WriterProcess> self = WriterProcess.current();
         if (self.isPresent() && self.get().equals(process)) {
             return false;
         }

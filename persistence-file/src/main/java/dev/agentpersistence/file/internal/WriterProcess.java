@@ -30,12 +30,17 @@ record WriterProcess(String host, long pid, long startMillis) {
     private static final char SEPARATOR = '_';
     private static final Pattern NAME = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{"
             + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
-    /** This JVM, when its host and start time are known; computed once, never changes. */
-    private static final Optional<WriterProcess> CURRENT = identifyCurrent();
+    /**
+     * This JVM, when its host and start time are known; computed on first use (it asks the platform and hashes, which a
+     * provider that writes only journals never needs), never changes.
+     */
+    private static final class Current {
+        static final Optional<WriterProcess> VALUE = identifyCurrent();
+    }
 
     /** This JVM; empty when the platform does not tell its start time or host. */
     static Optional<WriterProcess> current() {
-        return CURRENT;
+        return Current.VALUE;
     }
 
     /** A new temporary file name: owned by this JVM when it can be identified, else just unique. */
@@ -43,7 +48,7 @@ record WriterProcess(String host, long pid, long startMillis) {
         // unpredictable names are not needed, only unique ones: 128 random bits without SecureRandom's cost
         var random = ThreadLocalRandom.current();
         String unique = new UUID(random.nextLong(), random.nextLong()).toString();
-        return CURRENT.map(owner -> owner.tempName(unique)).orElse(FileNames.TEMP_PREFIX + unique);
+        return current().map(owner -> owner.tempName(unique)).orElse(FileNames.TEMP_PREFIX + unique);
     }
 
     /** The temporary file name owned by this process, ending in {@code unique}. */
@@ -70,7 +75,7 @@ record WriterProcess(String host, long pid, long startMillis) {
      * that has it started at another time. {@code false} when that cannot be told.
      */
     boolean isKnownDead() {
-        if (CURRENT.isEmpty() || !CURRENT.get().host.equals(host)) {
+        if (current().isEmpty() || !current().get().host.equals(host)) {
             return false;
         }
         Optional<ProcessHandle> process = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
