@@ -107,6 +107,31 @@ class JournalSegmentsTest {
     }
 
     @Test
+    void deletingEveryCheckpointBelowAVersionRewritesTheJournalWithItsLogAloneNeverACutOfEverything() {
+        try (var provider = provider(new FsyncTest.RecordingFsync())) {
+            for (int version = 0; version <= 2; version++) {
+                provider.saveCheckpoint("a", growing("a", version));
+            }
+            List<SegmentInfo> before = segments(provider).listSegments("a");
+            assertThat(provider.deleteCheckpointsBefore("a", 10)).isEqualTo(3);
+
+            assertThat(JournalFiles.records(JournalFiles.journal(root, "a")))
+                    .extracting(JournalFiles.Rec::kind)
+                    .containsOnly(SEGMENT);
+            assertThat(provider.listAgents()).doesNotContain("a");
+            assertThat(segments(provider).listSegments("a")).isEqualTo(before);
+
+            // saved again: the agent is listed as soon as its journal holds a checkpoint, found behind the segments
+            provider.saveCheckpoint("a", growing("a", 3));
+            assertThat(provider.listAgents()).contains("a");
+            assertThat(provider.getCheckpoints("a")).containsExactly(growing("a", 3));
+        }
+        try (var reopened = provider(new FsyncTest.RecordingFsync())) {
+            assertThat(reopened.listAgents()).contains("a");
+        }
+    }
+
+    @Test
     void collectingUnreferencedEntriesAppendsDropsAndKeepsWhatKeptCheckpointsNeed() {
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 0; version <= 3; version++) {

@@ -460,18 +460,28 @@ final class AgentJournals {
     int deleteAll(AgentPaths paths) throws IOException {
         return deleting(paths, (channel, index) -> {
             int count = index.size();
-            if (!index.holdsSegments() || !index.damaged().isEmpty()) {
-                remove(paths, index); // with damage, copying the segments would drop the damaged span silently
-            } else if (count > 0) {
-                compact(paths, channel, index, false);
+            if (count > 0 || !index.damaged().isEmpty() || !index.holdsSegments()) {
+                deleteEveryCheckpoint(paths, channel, index);
             }
             return count;
         });
     }
 
     /**
+     * Removes the journal, or, when it holds segments, copies them alone to a new journal that replaces it: never a cut
+     * that leaves no checkpoint, so that {@link JournalIndex#holdsARecord} can trust the first checkpoint it finds.
+     */
+    private void deleteEveryCheckpoint(AgentPaths paths, FileChannel channel, JournalIndex index) throws IOException {
+        if (!index.holdsSegments() || !index.damaged().isEmpty()) {
+            remove(paths, index); // with damage, copying the segments would drop the damaged span silently
+        } else {
+            compact(paths, channel, index, false);
+        }
+    }
+
+    /**
      * Deletes the checkpoints below {@code version}: appends a cut, or compacts the journal when cut records outweigh
-     * live ones, or removes it when nothing is left. Returns how many.
+     * live ones; when no checkpoint is left, removes it or rewrites it with its segments alone. Returns how many.
      */
     int deleteBefore(AgentPaths paths, long version) throws IOException {
         if (version == Long.MIN_VALUE) {
@@ -482,8 +492,8 @@ final class AgentJournals {
             if (below == 0) {
                 return 0;
             }
-            if (below == index.size() && !index.holdsSegments()) {
-                remove(paths, index);
+            if (below == index.size()) {
+                deleteEveryCheckpoint(paths, channel, index);
                 return below;
             }
             byte[] cut = JournalFormat.cut(version);

@@ -298,9 +298,10 @@ final class JournalIndex {
 
     /**
      * Whether the journal open in {@code channel} holds a checkpoint (or damage), without keeping an index; a journal
-     * whose file header does not parse counts as holding one. A journal of format 1 never holds only cut records (a
-     * deletion that leaves nothing removes it), so its first complete record answers; a later one may hold only
-     * segments, and is read through.
+     * whose file header does not parse counts as holding one. A deletion that leaves no checkpoint never appends a cut:
+     * it removes the journal, or rewrites it with its segments alone. So a journal holding a complete checkpoint record
+     * holds a live checkpoint, and the first one found answers; only when none is found before the end, or the record
+     * headers stop parsing, is the whole journal read.
      */
     static boolean holdsARecord(FileChannel channel) throws IOException {
         long size = channel.size();
@@ -308,23 +309,23 @@ final class JournalIndex {
         if (readAt(channel, header, 0, header.length) < header.length) {
             return false;
         }
-        int format = JournalFormat.format(header);
-        if (format < 0) {
+        if (JournalFormat.format(header) < 0) {
             return true;
         }
-        if (format >= JournalFormat.SEGMENTS_FORMAT) {
-            JournalIndex index = readWhole(channel);
-            return index.size() > 0 || !index.damaged().isEmpty();
-        }
-        long first = JournalFormat.FILE_HEADER_SIZE;
+        long position = JournalFormat.FILE_HEADER_SIZE;
         byte[] recordHeader = new byte[JournalFormat.HEADER_SIZE];
-        if (readAt(channel, recordHeader, first, recordHeader.length) == recordHeader.length) {
+        while (position < size && readAt(channel, recordHeader, position, recordHeader.length) == recordHeader.length) {
             JournalFormat.Header parsed = JournalFormat.header(recordHeader, 0);
-            if (parsed != null && first + parsed.size() <= size && intact(channel, first, parsed)) {
+            if (parsed == null || position + parsed.size() > size) {
+                break; // damage, or a torn end: decided below
+            }
+            if (parsed.kind() == JournalFormat.CHECKPOINT && intact(channel, position, parsed)) {
                 return true;
             }
+            position += parsed.size();
         }
-        return nextRecord(channel, first + 1, size) >= 0;
+        JournalIndex index = readWhole(channel);
+        return index.size() > 0 || !index.damaged().isEmpty();
     }
 
     /** Whether the journal open in {@code channel} holds a segment, without keeping an index. */
