@@ -159,6 +159,7 @@ final class AgentJournals {
                 return false;
             }
             try (FileChannel channel = opened) {
+                boolean created = channel.size() < JournalFormat.FILE_HEADER_SIZE; // its creation was torn
                 JournalIndex index = indexFor(paths);
                 List<byte[]> records = new ArrayList<>();
                 long position;
@@ -170,7 +171,7 @@ final class AgentJournals {
                     addSegmentRecords(index, segments, records);
                     position = index.end();
                 }
-                write(paths, channel, index, records, position, false);
+                write(paths, channel, index, records, position, created);
                 return true;
             }
         });
