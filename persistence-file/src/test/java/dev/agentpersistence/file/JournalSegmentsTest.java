@@ -42,10 +42,10 @@ class JournalSegmentsTest {
     void aSaveWithNewLogEntriesForcesOnlyTheJournalAndWritesNoSegmentFile() {
         var fsync = new FsyncTest.RecordingFsync();
         try (var provider = provider(fsync)) {
-            provider.saveCheckpoint("a", growing("a", 0));
+            provider.saveCheckpoint("a", TestCheckpoints.growing("a", 0));
             for (int version = 1; version <= 5; version++) {
                 fsync.events.clear();
-                provider.saveCheckpoint("a", growing("a", version));
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
                 assertThat(fsync.events).as("save %s", version).containsExactly("file " + FileNames.JOURNAL_FILE);
             }
             assertThat(segments(provider).listSegments("a")).hasSizeGreaterThanOrEqualTo(6);
@@ -72,7 +72,8 @@ class JournalSegmentsTest {
                         CHECKPOINT);
         try (var reopened = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 0; version <= 5; version++) {
-                assertThat(reopened.getCheckpoint("a", "cp-" + version)).contains(growing("a", version));
+                assertThat(reopened.getCheckpoint("a", "cp-" + version))
+                        .contains(TestCheckpoints.growing("a", version));
             }
         }
     }
@@ -81,7 +82,7 @@ class JournalSegmentsTest {
     void deletingEveryCheckpointKeepsTheLogUntilItIsCollected() {
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 0; version <= 3; version++) {
-                provider.saveCheckpoint("a", growing("a", version));
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
             }
             List<SegmentInfo> before = segments(provider).listSegments("a");
             assertThat(provider.deleteCheckpoints("a")).isEqualTo(4);
@@ -110,7 +111,7 @@ class JournalSegmentsTest {
     void deletingEveryCheckpointBelowAVersionRewritesTheJournalWithItsLogAloneNeverACutOfEverything() {
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 0; version <= 2; version++) {
-                provider.saveCheckpoint("a", growing("a", version));
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
             }
             List<SegmentInfo> before = segments(provider).listSegments("a");
             assertThat(provider.deleteCheckpointsBefore("a", 10)).isEqualTo(3);
@@ -122,9 +123,9 @@ class JournalSegmentsTest {
             assertThat(segments(provider).listSegments("a")).isEqualTo(before);
 
             // saved again: the agent is listed as soon as its journal holds a checkpoint, found behind the segments
-            provider.saveCheckpoint("a", growing("a", 3));
+            provider.saveCheckpoint("a", TestCheckpoints.growing("a", 3));
             assertThat(provider.listAgents()).contains("a");
-            assertThat(provider.getCheckpoints("a")).containsExactly(growing("a", 3));
+            assertThat(provider.getCheckpoints("a")).containsExactly(TestCheckpoints.growing("a", 3));
         }
         try (var reopened = provider(new FsyncTest.RecordingFsync())) {
             assertThat(reopened.listAgents()).contains("a");
@@ -135,10 +136,10 @@ class JournalSegmentsTest {
     void collectingUnreferencedEntriesAppendsDropsAndKeepsWhatKeptCheckpointsNeed() {
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 0; version <= 3; version++) {
-                provider.saveCheckpoint("a", growing("a", version));
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
             }
             // a branch that version 5 does not continue: its entry is referenced by no checkpoint once 4 is deleted
-            AgentCheckpoint v3 = growing("a", 3);
+            AgentCheckpoint v3 = TestCheckpoints.growing("a", 3);
             var branch = new ArrayList<>(v3.messageHistory());
             branch.add(Message.user("a question taken back").withId("b-1"));
             branch.add(Message.assistant("its answer").withId("b-2"));
@@ -149,7 +150,7 @@ class JournalSegmentsTest {
                             .version(4)
                             .messageHistory(branch)
                             .build());
-            provider.saveCheckpoint("a", growing("a", 5));
+            provider.saveCheckpoint("a", TestCheckpoints.growing("a", 5));
             provider.deleteCheckpointsBefore("a", 5);
             int collected = provider.storedForm()
                     .orElseThrow()
@@ -159,10 +160,10 @@ class JournalSegmentsTest {
             assertThat(JournalFiles.records(JournalFiles.journal(root, "a")))
                     .extracting(JournalFiles.Rec::kind)
                     .contains(DROP);
-            assertThat(provider.getCheckpoints("a")).containsExactly(growing("a", 5));
+            assertThat(provider.getCheckpoints("a")).containsExactly(TestCheckpoints.growing("a", 5));
         }
         try (var reopened = provider(new FsyncTest.RecordingFsync())) {
-            assertThat(reopened.getCheckpoints("a")).containsExactly(growing("a", 5));
+            assertThat(reopened.getCheckpoints("a")).containsExactly(TestCheckpoints.growing("a", 5));
         }
     }
 
@@ -176,7 +177,7 @@ class JournalSegmentsTest {
 
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
             for (int version = 1; version <= 3; version++) {
-                provider.saveCheckpoint("a", growing("a", version));
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
             }
         }
         assertThat(JournalFiles.records(journal))
@@ -192,11 +193,14 @@ class JournalSegmentsTest {
         try (var reopened = provider(new FsyncTest.RecordingFsync())) {
             assertThat(reopened.getCheckpoints("a"))
                     .containsExactly(
-                            TestCheckpoints.checkpoint("a", 0), growing("a", 1), growing("a", 2), growing("a", 3));
+                            TestCheckpoints.checkpoint("a", 0),
+                            TestCheckpoints.growing("a", 1),
+                            TestCheckpoints.growing("a", 2),
+                            TestCheckpoints.growing("a", 3));
             // once the agent starts over in a new journal, its entries go there, and the old files still read
             assertThat(reopened.deleteCheckpoints("a")).isEqualTo(4);
             for (int version = 1; version <= 4; version++) {
-                reopened.saveCheckpoint("a", growing("a", version));
+                reopened.saveCheckpoint("a", TestCheckpoints.growing("a", version));
             }
             assertThat(formatOf(journal)).isEqualTo(2);
             assertThat(JournalFiles.records(journal))
@@ -205,14 +209,18 @@ class JournalSegmentsTest {
         }
         try (var reopened = provider(new FsyncTest.RecordingFsync())) {
             assertThat(reopened.getCheckpoints("a"))
-                    .containsExactly(growing("a", 1), growing("a", 2), growing("a", 3), growing("a", 4));
+                    .containsExactly(
+                            TestCheckpoints.growing("a", 1),
+                            TestCheckpoints.growing("a", 2),
+                            TestCheckpoints.growing("a", 3),
+                            TestCheckpoints.growing("a", 4));
         }
     }
 
     @Test
     void aSegmentPutAgainMovesItsWriteTimeWithoutCopyingItsBytes() {
         try (var provider = provider(new FsyncTest.RecordingFsync())) {
-            provider.saveCheckpoint("a", growing("a", 0));
+            provider.saveCheckpoint("a", TestCheckpoints.growing("a", 0));
             var segments = segments(provider);
             String id = segments.listSegments("a").get(0).segmentId();
             byte[] stored = segments.getSegments("a", List.of(id)).get(id);
@@ -234,25 +242,6 @@ class JournalSegmentsTest {
 
     private static dev.agentpersistence.backend.HistorySegmentStore segments(StorageShell provider) {
         return provider.storedForm().map(StoredForm::segments).orElseThrow();
-    }
-
-    /** Version {@code version} of a conversation growing by two messages per step from 20. */
-    private static AgentCheckpoint growing(String agentId, long version) {
-        var messages = new ArrayList<Message>();
-        for (int i = 0; i < 20 + 2 * version; i++) {
-            messages.add(
-                    i % 2 == 0
-                            ? Message.user("question " + i).withId("m-" + i)
-                            : Message.assistant("answer " + i).withId("m-" + i));
-        }
-        return AgentCheckpoint.builder()
-                .checkpointId("cp-" + version)
-                .agentId(agentId)
-                .version(version)
-                .createdAt(T0.plusSeconds(version))
-                .nodeId("node-" + version)
-                .messageHistory(messages)
-                .build();
     }
 
     private static int formatOf(Path journal) throws IOException {

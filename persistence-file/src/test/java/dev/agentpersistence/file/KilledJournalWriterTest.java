@@ -151,6 +151,59 @@ class KilledJournalWriterTest {
         }
     }
 
+    /**
+     * The killed process saves a growing history, so each save appends its log entry and its record in one write: a
+     * kill can tear either, or leave the entry without its record. Every reported save reads back exactly, also in a
+     * new provider with nothing cached, the versions are gapless, and the next save leaves only complete records.
+     */
+    @Test
+    void growingHistoriesSurviveTheWriterBeingKilledBetweenTheirLogEntriesAndRecords() throws Exception {
+        var random = new Random();
+        Path journal = JournalFiles.journal(root, AGENT);
+        long next = 0;
+        for (int round = 0; round < 3; round++) {
+            List<Long> saved;
+            Path progress = signals.resolve("progress-" + round);
+            try (var child = ChildJvm.start(
+                    JournalLoopWriter.class,
+                    root.toString(),
+                    AGENT,
+                    String.valueOf(next),
+                    progress.toString(),
+                    "growing")) {
+                awaitFirstSave(child, progress);
+                TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
+                child.kill();
+                saved = reported(progress);
+            }
+            assertThat(saved).as("round %s", round).isNotEmpty();
+            long lastPrinted = saved.get(saved.size() - 1);
+            try (var provider = FileStorage.builder(root).build()) {
+                for (long version : saved) {
+                    assertThat(provider.getCheckpoint(AGENT, "cp-" + version))
+                            .as("round %s, version %s", round, version)
+                            .contains(TestCheckpoints.growing(AGENT, version));
+                }
+                long latest = provider.getLatestCheckpoint(AGENT).orElseThrow().version();
+                assertThat(latest).isBetween(lastPrinted, lastPrinted + 1);
+                assertThat(provider.getLatestCheckpoint(AGENT)).contains(TestCheckpoints.growing(AGENT, latest));
+                assertThat(provider.getCheckpoints(AGENT))
+                        .extracting(AgentCheckpoint::version)
+                        .containsExactlyElementsOf(
+                                LongStream.rangeClosed(0, latest).boxed().toList());
+                provider.saveCheckpoint(AGENT, TestCheckpoints.growing(AGENT, latest + 1));
+                assertThat(provider.getLatestCheckpoint(AGENT)).contains(TestCheckpoints.growing(AGENT, latest + 1));
+                next = latest + 2;
+            }
+            List<JournalFiles.Rec> records = JournalFiles.records(journal); // strict: nothing torn left
+            assertThat(records).allMatch(JournalFiles.Rec::intact);
+            assertThat(records).filteredOn(rec -> rec.kind() == 1).hasSize((int) next);
+            System.out.printf(
+                    "round %s: the child saved %s growing checkpoints, the journal holds %s records%n",
+                    round, saved.size(), records.size());
+        }
+    }
+
     /** Waits until the child reported its first save. */
     private static void awaitFirstSave(ChildJvm child, Path progress) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
