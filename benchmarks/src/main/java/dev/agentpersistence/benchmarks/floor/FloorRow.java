@@ -19,6 +19,7 @@ record FloorRow(
         String workload,
         FloorWorkloads.Timed timed,
         long bytesHeld,
+        long emptyStoreBytes,
         StorageFloor floor,
         String roundTrips) {
 
@@ -33,8 +34,9 @@ record FloorRow(
     /** The table's header. */
     static String header() {
         return "| store | workload | checkpoints | bytes held | floor (compressed JSON + " + StorageFloor.PER_CHECKPOINT
-                + " × checkpoints) | held / floor | save p50 (µs) | latest p50 (µs) | backend calls to read a"
-                + " 1,000-message history (cold) |\n|---|---|---|---|---|---|---|---|---|\n";
+                + " × checkpoints) | held / floor | of which an empty store | (held − empty store) / floor | save p50 (µs)"
+                + " | latest p50 (µs) | backend calls to read a 1,000-message history (cold) |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     /** The row as a table line. */
@@ -42,15 +44,21 @@ record FloorRow(
         long floorBytes = floor.bytes(timed.checkpoints());
         return String.format(
                 Locale.ROOT,
-                "| %s | %s | %,d | %s | %s | %s | %,.1f | %,.1f | %s |",
+                "| %s | %s | %,d | %s | %s | %s | %s | %s | %,.1f | %,.1f | %s |",
                 store,
                 workload,
                 timed.checkpoints(),
                 GrowthResults.bytes(bytesHeld),
                 floor.describe(timed.checkpoints()),
-                bytesHeld < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", (double) bytesHeld / floorBytes),
+                ratio(bytesHeld, floorBytes),
+                emptyStoreBytes < 0 ? "–" : GrowthResults.bytes(emptyStoreBytes),
+                emptyStoreBytes < 0 || bytesHeld < 0 ? "–" : ratio(bytesHeld - emptyStoreBytes, floorBytes),
                 FloorWorkloads.medianMicros(timed.saveNanos()),
                 FloorWorkloads.medianMicros(timed.latestNanos()),
                 roundTrips.isEmpty() ? "–" : roundTrips);
+    }
+
+    private static String ratio(long bytes, long floorBytes) {
+        return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", (double) bytes / floorBytes);
     }
 }

@@ -29,9 +29,10 @@ import java.util.stream.Stream;
  * {@code AgentPersistenceChatMemoryStore}, on our provider over each backend (incremental history, the default), then
  * the peers: Koog's file provider and LangGraph4j's {@code FileSystemSaver} on the peer workload, LangChain4j's
  * JSON-file recipe on the chat. Per store: checkpoints, bytes held after close and compaction
- * ({@link BackendDriver#compact}), the floor and its parts, the median save, the median of 200 reads of the latest
- * checkpoint after the run, and for ours the backend calls of one read of a 1,000-message history by a new provider
- * ({@link RoundTrips}). Run from the benchmark jar:
+ * ({@link BackendDriver#compact}), the floor and its parts, for ours the bytes of an empty store of the backend (opened
+ * and closed, nothing saved: what a store costs before its first checkpoint), the median save, the median of 200 reads
+ * of the latest checkpoint after the run, and for ours the backend calls of one read of a 1,000-message history by a
+ * new provider ({@link RoundTrips}). Run from the benchmark jar:
  *
  * <pre>{@code java -cp benchmarks/target/benchmarks.jar dev.agentpersistence.benchmarks.floor.StorageFloorMain \
  *     [--steps=200] [--turns=200] [--keep-data] \
@@ -157,10 +158,14 @@ public final class StorageFloorMain {
                 chat = chat(provider, turns, LATEST_CALLS);
             }
             long chatBytes = held(driver, settings, "floorchat");
+            try (var empty = driver.open(settings, "floorempty", false, true)) {
+                empty.listAgents();
+            }
+            long emptyBytes = held(driver, settings, "floorempty");
             String store = "ours, " + backend.id();
             return List.of(
-                    new FloorRow(store, PEER, peer, peerBytes, peerFloor, trips),
-                    new FloorRow(store, CHAT, chat, chatBytes, chatFloor, trips));
+                    new FloorRow(store, PEER, peer, peerBytes, emptyBytes, peerFloor, trips),
+                    new FloorRow(store, CHAT, chat, chatBytes, emptyBytes, chatFloor, trips));
         } catch (Exception e) {
             throw new IllegalStateException("The floor benchmark failed on " + backend.id(), e);
         }
@@ -196,7 +201,7 @@ public final class StorageFloorMain {
             timed = FloorWorkloads.peer(store, steps, LATEST_CALLS);
         }
         String name = id.equals(KOOG) ? "Koog JVMFilePersistenceStorageProvider" : "LangGraph4j FileSystemSaver";
-        return new FloorRow(name, PEER, timed, store.bytesStored(), floor, "");
+        return new FloorRow(name, PEER, timed, store.bytesStored(), -1, floor, "");
     }
 
     /** LangChain4j's JSON-file recipe on the chat. */
@@ -207,7 +212,7 @@ public final class StorageFloorMain {
         var store = new JsonFileChatMemoryStore(directory);
         FloorWorkloads.Timed timed = FloorWorkloads.chat(
                 store, turns, LATEST_CALLS, () -> store.getMessages(ChatMemoryRun.MEMORY_ID), () -> 0);
-        return new FloorRow("LangChain4j JSON file (recipe)", CHAT, timed, Directories.size(directory), floor, "");
+        return new FloorRow("LangChain4j JSON file (recipe)", CHAT, timed, Directories.size(directory), -1, floor, "");
     }
 
     private static String table(
