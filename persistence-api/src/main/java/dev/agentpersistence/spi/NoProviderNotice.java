@@ -28,14 +28,6 @@ final class NoProviderNotice {
     /** Used by discovery; prints at most once per class loader of this class. */
     static final NoProviderNotice DEFAULT = new NoProviderNotice(() -> System.err, LoggerFactory::getILoggerFactory);
 
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-
-        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
-    }
-
     private final Supplier<PrintStream> standardError;
     private final Supplier<ILoggerFactory> loggerFactory;
     private final AtomicBoolean printed = new AtomicBoolean();
@@ -58,5 +50,10 @@ final class NoProviderNotice {
         if (loggerFactory.get() instanceof NOPLoggerFactory && printed.compareAndSet(false, true)) {
             standardError.get().println(STANDARD_ERROR_LINE);
         }
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
     }
 }

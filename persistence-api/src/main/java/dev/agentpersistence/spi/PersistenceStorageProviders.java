@@ -35,14 +35,6 @@ public final class PersistenceStorageProviders {
     /** The name that selects {@link NoPersistenceStorageProvider} explicitly. */
     public static final String NONE = "none";
 
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-
-        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
-    }
-
     private PersistenceStorageProviders() {}
 
     /** The provider chosen by {@link ProviderConfig#fromEnvironment()}. */
@@ -179,5 +171,10 @@ public final class PersistenceStorageProviders {
     private static ClassLoader defaultClassLoader() {
         var context = Thread.currentThread().getContextClassLoader();
         return context != null ? context : PersistenceStorageProviders.class.getClassLoader();
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
     }
 }

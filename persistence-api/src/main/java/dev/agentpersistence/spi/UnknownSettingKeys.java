@@ -26,12 +26,6 @@ import org.slf4j.LoggerFactory;
  * same as if all had been read from the start.
  */
 final class UnknownSettingKeys {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
-    }
 
     /** Keys under it name the endpoints of this project's own tests ({@code AGENT_PERSISTENCE_TEST_*}), no setting. */
     static final String TEST_ENDPOINTS = SettingKeys.PREFIX + "test.";
@@ -136,5 +130,10 @@ final class UnknownSettingKeys {
                 log().debug("Skipping setting declarations that failed to load: {}", e.toString());
             }
         }
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(PersistenceStorageProviders.class);
     }
 }

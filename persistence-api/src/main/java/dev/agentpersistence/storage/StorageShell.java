@@ -101,12 +101,6 @@ import org.slf4j.LoggerFactory;
  * refused with {@link IllegalArgumentException}.
  */
 public final class StorageShell implements PersistenceStorageProvider<CheckpointFilter> {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(StorageShell.class);
-    }
 
     private static final String DESCRIPTOR_KEY = ReservedMetadata.DESCRIPTOR_KEY;
     /** Inserts repeated when the clashing records vanish in between (a concurrent trim or delete). */
@@ -1107,5 +1101,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                             + StorageSettings.BLOB_STORE.key() + ")"));
             return new BlobArea(form.segments(), BlobVault.AGENT_ID, form.description());
         }
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StorageShell.class);
     }
 }

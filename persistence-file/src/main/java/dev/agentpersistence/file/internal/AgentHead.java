@@ -112,12 +112,6 @@ import org.slf4j.LoggerFactory;
  * fsync also write the head's data.
  */
 public final class AgentHead {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(AgentHead.class);
-    }
 
     private static final String UNKNOWN_BOOT = HeadFormat.UNKNOWN_HOST;
 
@@ -188,11 +182,9 @@ public final class AgentHead {
                 writeHeadFile(paths, head);
             } catch (IOException | RuntimeException e) {
                 // the link is done and must be reported as it is: the state says "unknown" meanwhile
-                log().warn(
-                                "Could not update the head of {}; latest-checkpoint reads list the directory until it is"
-                                        + " rebuilt: {}",
-                                paths.directory(),
-                                e.toString());
+                String problem = "Could not update the head of {}; latest-checkpoint reads list the directory until"
+                        + " it is rebuilt: {}";
+                log().warn(problem, paths.directory(), e.toString());
             }
             return published;
         });
@@ -397,5 +389,10 @@ public final class AgentHead {
         return realRoot.resolve(paths.directory().getFileName())
                 .resolve(FileNames.HEAD_LOCK_FILE)
                 .toString();
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentHead.class);
     }
 }

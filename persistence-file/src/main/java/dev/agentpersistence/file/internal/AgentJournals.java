@@ -57,12 +57,6 @@ import org.slf4j.LoggerFactory;
  * checkpoint and no segment.
  */
 final class AgentJournals {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(AgentJournals.class);
-    }
     /** Agents whose index a backend keeps; the least recently used is dropped beyond that. */
     private static final int CACHED_AGENTS = 256;
     /** Dead bytes below which deletions only append a cut, whatever the live bytes. */
@@ -878,5 +872,10 @@ final class AgentJournals {
                 looked = null;
             }
         }
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentJournals.class);
     }
 }

@@ -23,12 +23,6 @@ import org.slf4j.LoggerFactory;
  * resolved through its agent id file). Empty agent directories and entries this layout never creates are left out.
  */
 public final class AgentLister {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(AgentLister.class);
-    }
 
     private final FileLayout layout;
     private final boolean skipCorrupt;
@@ -91,5 +85,10 @@ public final class AgentLister {
         }
         log().warn("Skipping agent directory: {}", corrupt.getMessage());
         return Optional.empty();
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(AgentLister.class);
     }
 }

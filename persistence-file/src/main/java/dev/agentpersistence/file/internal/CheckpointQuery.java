@@ -20,12 +20,6 @@ import org.slf4j.LoggerFactory;
  * so the new listing holds it).
  */
 public final class CheckpointQuery {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(CheckpointQuery.class);
-    }
     /** Listings a walk may take while every file it tries has just been deleted. */
     private static final int MAX_LISTINGS = 64;
 
@@ -172,5 +166,10 @@ public final class CheckpointQuery {
                 missedAny = true;
             }
         }
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(CheckpointQuery.class);
     }
 }

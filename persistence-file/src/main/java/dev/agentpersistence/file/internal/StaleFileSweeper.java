@@ -25,12 +25,6 @@ import org.slf4j.LoggerFactory;
  * — is invalidated, so hand-made changes to a closed store are seen once a provider opens it.
  */
 public final class StaleFileSweeper {
-    /**
-     * Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds, and most runs log nothing.
-     */
-    private static Logger log() {
-        return LoggerFactory.getLogger(StaleFileSweeper.class);
-    }
 
     private final Path root;
     private final DurableFiles files;
@@ -114,5 +108,10 @@ public final class StaleFileSweeper {
         return WriterProcess.ofTempName(file.getFileName().toString())
                 .filter(WriterProcess::isKnownDead)
                 .isPresent();
+    }
+
+    /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StaleFileSweeper.class);
     }
 }
