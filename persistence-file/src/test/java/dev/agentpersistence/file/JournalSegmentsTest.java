@@ -2,8 +2,10 @@ package dev.agentpersistence.file;
 
 import static dev.agentpersistence.file.TestCheckpoints.T0;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StoredForm;
@@ -215,6 +217,37 @@ class JournalSegmentsTest {
                             TestCheckpoints.growing("a", 3),
                             TestCheckpoints.growing("a", 4));
         }
+    }
+
+    @Test
+    void aFlippedByteInALogEntryIsReportedWithTheJournalAndItsOffsetAndChangesNothing() throws IOException {
+        try (var provider = provider(new FsyncTest.RecordingFsync())) {
+            for (int version = 0; version <= 2; version++) {
+                provider.saveCheckpoint("a", TestCheckpoints.growing("a", version));
+            }
+        }
+        Path journal = JournalFiles.journal(root, "a");
+        JournalFiles.Rec last = JournalFiles.records(journal).stream()
+                .filter(rec -> rec.kind() == SEGMENT)
+                .reduce((first, second) -> second)
+                .orElseThrow();
+        JournalFiles.flipByte(journal, last.documentOffset() + last.documentLength() - 1);
+        byte[] damaged = Files.readAllBytes(journal);
+
+        try (var provider = provider(new FsyncTest.RecordingFsync())) {
+            assertThatThrownBy(() -> provider.getCheckpoint("a", "cp-2"))
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
+                            e -> assertThat(e.location())
+                                    .contains(journal.toString())
+                                    .contains("at byte " + last.offset()))
+                    .hasMessageContaining("history segment");
+            assertThat(provider.getCheckpoint("a", "cp-1"))
+                    .as("a checkpoint whose path ends before the damaged entry")
+                    .contains(TestCheckpoints.growing("a", 1));
+            assertThat(provider.listAgents()).containsExactly("a");
+        }
+        assertThat(Files.readAllBytes(journal)).as("reads change nothing").isEqualTo(damaged);
     }
 
     @Test
