@@ -35,15 +35,7 @@ class KilledJournalWriterTest {
         var printed = new ArrayList<Long>();
         long next = 0;
         for (int round = 0; round < 3; round++) {
-            List<Long> saved;
-            Path progress = signals.resolve("progress-" + round);
-            try (var child = ChildJvm.start(
-                    JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), progress.toString())) {
-                awaitFirstSave(child, progress);
-                TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
-                child.kill();
-                saved = reported(progress);
-            }
+            List<Long> saved = killedWhileSaving(round, next, 20 + random.nextInt(300));
             assertThat(saved)
                     .as("round %s", round)
                     .isNotEmpty()
@@ -108,15 +100,7 @@ class KilledJournalWriterTest {
         Path journal = JournalFiles.journal(root, AGENT);
         long next = 0;
         for (int round = 0; round < 3; round++) {
-            List<Long> saved;
-            Path progress = signals.resolve("progress-" + round);
-            try (var child = ChildJvm.start(
-                    JournalLoopWriter.class, root.toString(), AGENT, String.valueOf(next), progress.toString(), "3")) {
-                awaitFirstSave(child, progress);
-                TimeUnit.MILLISECONDS.sleep(100 + random.nextInt(400));
-                child.kill();
-                saved = reported(progress);
-            }
+            List<Long> saved = killedWhileSaving(round, next, 100 + random.nextInt(400), "3");
             assertThat(saved).as("round %s", round).isNotEmpty();
             long lastPrinted = saved.get(saved.size() - 1);
             try (var provider = FileStorage.builder(root).build()) {
@@ -162,20 +146,7 @@ class KilledJournalWriterTest {
         Path journal = JournalFiles.journal(root, AGENT);
         long next = 0;
         for (int round = 0; round < 3; round++) {
-            List<Long> saved;
-            Path progress = signals.resolve("progress-" + round);
-            try (var child = ChildJvm.start(
-                    JournalLoopWriter.class,
-                    root.toString(),
-                    AGENT,
-                    String.valueOf(next),
-                    progress.toString(),
-                    "growing")) {
-                awaitFirstSave(child, progress);
-                TimeUnit.MILLISECONDS.sleep(20 + random.nextInt(300));
-                child.kill();
-                saved = reported(progress);
-            }
+            List<Long> saved = killedWhileSaving(round, next, 20 + random.nextInt(300), "growing");
             assertThat(saved).as("round %s", round).isNotEmpty();
             long lastPrinted = saved.get(saved.size() - 1);
             try (var provider = FileStorage.builder(root).build()) {
@@ -201,6 +172,22 @@ class KilledJournalWriterTest {
             System.out.printf(
                     "round %s: the child saved %s growing checkpoints, the journal holds %s records%n",
                     round, saved.size(), records.size());
+        }
+    }
+
+    /**
+     * Starts a {@link JournalLoopWriter} from version {@code first} with {@code options}, kills it {@code millis} after
+     * its first reported save, and returns the versions it reported.
+     */
+    private List<Long> killedWhileSaving(int round, long first, long millis, String... options) throws Exception {
+        Path progress = signals.resolve("progress-" + round);
+        var arguments = new ArrayList<>(List.of(root.toString(), AGENT, String.valueOf(first), progress.toString()));
+        arguments.addAll(List.of(options));
+        try (var child = ChildJvm.start(JournalLoopWriter.class, arguments.toArray(String[]::new))) {
+            awaitFirstSave(child, progress);
+            TimeUnit.MILLISECONDS.sleep(millis);
+            child.kill();
+            return reported(progress);
         }
     }
 

@@ -282,33 +282,51 @@ final class AgentJournals {
 
     /** The stored bytes of those of {@code segmentIds} the journal holds; empty without a journal. */
     Map<String, byte[]> getSegments(AgentPaths paths, Collection<String> segmentIds) {
+        return readIndexed(paths, "read history segments in", Map::of, Map.of(), (channel, index) -> {
+            var wanted = new ArrayList<JournalIndex.Segment>(segmentIds.size());
+            synchronized (index) {
+                bringUpToDate(paths, channel, index);
+                for (String id : segmentIds) {
+                    index.segment(id).ifPresent(wanted::add);
+                }
+            }
+            var found = new HashMap<String, byte[]>();
+            for (JournalIndex.Segment segment : wanted) {
+                found.put(segment.segmentId(), readSegment(paths, channel, segment));
+            }
+            return found;
+        });
+    }
+
+    /** A read of records through the index, from the journal open in {@code channel}. */
+    private interface IndexedRead<T> {
+        T read(FileChannel channel, JournalIndex index) throws IOException;
+    }
+
+    /**
+     * Runs {@code read} on the agent's journal, opened once; a record that is not where the index put it (the journal
+     * changed in place, by hand) makes it index the journal again and run once more before reporting the record as
+     * corrupt. Without a journal: what {@code withoutJournal} finds, or {@code goneMeanwhile} when the journal was
+     * removed between the two runs.
+     */
+    private <T> T readIndexed(
+            AgentPaths paths, String operation, Supplier<T> withoutJournal, T goneMeanwhile, IndexedRead<T> read) {
         for (int attempt = 1; ; attempt++) {
             try (FileChannel channel = openForReading(paths)) {
                 if (channel == null) {
-                    return Map.of();
+                    return attempt == 1 ? withoutJournal.get() : goneMeanwhile;
                 }
                 JournalIndex index = indexFor(paths);
-                var wanted = new ArrayList<JournalIndex.Segment>(segmentIds.size());
-                synchronized (index) {
-                    bringUpToDate(paths, channel, index);
-                    for (String id : segmentIds) {
-                        index.segment(id).ifPresent(wanted::add);
-                    }
-                }
                 try {
-                    var found = new HashMap<String, byte[]>();
-                    for (JournalIndex.Segment segment : wanted) {
-                        found.put(segment.segmentId(), readSegment(paths, channel, segment));
-                    }
-                    return found;
+                    return read.read(channel, index);
                 } catch (CorruptCheckpointException e) {
                     if (attempt > 1) {
                         throw e;
                     }
-                    forget(index); // changed in place (by hand): index it again once before reporting it
+                    forget(index);
                 }
             } catch (IOException e) {
-                throw IoFailures.unavailable("read history segments in", paths.journal(), e);
+                throw IoFailures.unavailable(operation, paths.journal(), e);
             }
         }
     }
@@ -390,33 +408,18 @@ final class AgentJournals {
      */
     Optional<StoredDocument> byId(
             AgentPaths paths, String checkpointId, Supplier<Optional<StoredDocument>> withoutJournal) {
-        for (int attempt = 1; ; attempt++) {
-            try (FileChannel channel = openForReading(paths)) {
-                if (channel == null) {
-                    return attempt == 1 ? withoutJournal.get() : Optional.empty();
+        return readIndexed(paths, "read", withoutJournal, Optional.empty(), (channel, index) -> {
+            JournalIndex.Entry entry;
+            synchronized (index) {
+                bringUpToDate(paths, channel, index);
+                entry = index.id(checkpointId).orElse(null);
+                if (entry == null) {
+                    reportDamage(paths, index, checkpointId);
+                    return Optional.empty();
                 }
-                JournalIndex index = indexFor(paths);
-                JournalIndex.Entry entry;
-                synchronized (index) {
-                    bringUpToDate(paths, channel, index);
-                    entry = index.id(checkpointId).orElse(null);
-                    if (entry == null) {
-                        reportDamage(paths, index, checkpointId);
-                        return Optional.empty();
-                    }
-                }
-                try {
-                    return Optional.of(readRecord(paths, channel, entry));
-                } catch (CorruptCheckpointException e) {
-                    if (attempt > 1) {
-                        throw e;
-                    }
-                    forget(index); // changed in place (by hand): index it again once before reporting it
-                }
-            } catch (IOException e) {
-                throw IoFailures.unavailable("read", paths.journal(), e);
             }
-        }
+            return Optional.of(readRecord(paths, channel, entry));
+        });
     }
 
     /**
