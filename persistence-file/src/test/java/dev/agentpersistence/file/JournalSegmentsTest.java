@@ -11,6 +11,7 @@ import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.file.internal.FileNames;
 import dev.agentpersistence.file.internal.Fsync;
+import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -248,6 +249,43 @@ class JournalSegmentsTest {
             assertThat(provider.listAgents()).containsExactly("a");
         }
         assertThat(Files.readAllBytes(journal)).as("reads change nothing").isEqualTo(damaged);
+    }
+
+    @Test
+    void aLogEntryLargerThanTheMaximumCheckpointSizeIsATypedErrorFoundBeforeItIsRead() {
+        var random = new java.util.Random(7);
+        var messages = new ArrayList<Message>();
+        for (int i = 0; i < 20; i++) {
+            byte[] noise = new byte[1024];
+            random.nextBytes(noise);
+            messages.add(Message.user(java.util.HexFormat.of().formatHex(noise)).withId("m-" + i));
+        }
+        AgentCheckpoint big = TestCheckpoints.growing("a", 0).toBuilder()
+                .messageHistory(messages)
+                .build();
+        try (var provider = provider(new FsyncTest.RecordingFsync())) {
+            provider.saveCheckpoint("a", big);
+        }
+        Path journal = JournalFiles.journal(root, "a");
+        JournalFiles.Rec entry = JournalFiles.records(journal).get(0);
+        assertThat(entry.kind()).isEqualTo(SEGMENT);
+        assertThat(entry.documentLength()).isGreaterThan(8 * 1024);
+
+        try (var provider = FileStorage.builder(
+                        FileStorageConfig.custom().directory(root).build())
+                .settings(StorageSettings.custom().maxCheckpointSize(8 * 1024).build())
+                .build()) {
+            assertThatThrownBy(() -> provider.getCheckpoint("a", "cp-0"))
+                    .isInstanceOfSatisfying(
+                            CorruptCheckpointException.class,
+                            e -> assertThat(e.location())
+                                    .contains(journal.toString())
+                                    .contains("at byte " + entry.offset()))
+                    .hasMessageContaining("8192");
+        }
+        try (var provider = provider(new FsyncTest.RecordingFsync())) {
+            assertThat(provider.getCheckpoint("a", "cp-0")).contains(big);
+        }
     }
 
     @Test

@@ -682,10 +682,20 @@ final class AgentJournals {
                 paths.agentId(), entry.checkpointId(), entry.version(), header.document(record), where);
     }
 
-    /** Reads and checks the record of {@code segment}; its bytes. */
-    private static byte[] readSegment(AgentPaths paths, FileChannel channel, JournalIndex.Segment segment)
-            throws IOException {
+    /**
+     * Reads and checks the record of {@code segment}, announced no larger than the maximum checkpoint size; its bytes.
+     */
+    private byte[] readSegment(AgentPaths paths, FileChannel channel, JournalIndex.Segment segment) throws IOException {
         String where = paths.journal() + " at byte " + segment.offset();
+        if (segment.contentLength() > maxDocumentSize) {
+            throw new CorruptCheckpointException(
+                    paths.agentId(),
+                    null,
+                    where,
+                    "the record of history segment '" + segment.segmentId() + "' holds " + segment.contentLength()
+                            + " bytes, more than the maximum checkpoint size of " + maxDocumentSize,
+                    null);
+        }
         byte[] record = new byte[(int) segment.size()];
         int read = JournalIndex.readAt(channel, record, segment.offset(), record.length);
         JournalFormat.Header header = read == record.length ? JournalFormat.header(record, 0) : null;

@@ -30,11 +30,19 @@ final class JournalIndex {
     record Entry(long offset, long size, long version, String checkpointId, int documentLength) {}
 
     /**
-     * A segment record and its latest touch: where they are and when the segment was last written.
+     * A segment record and its latest touch: where they are, how many bytes the segment holds and when it was last
+     * written.
      *
      * @param touchOffset the offset of the latest touch record, {@code -1} when there is none
      */
-    record Segment(long offset, long size, String segmentId, Instant writtenAt, long touchOffset, long touchSize) {}
+    record Segment(
+            long offset,
+            long size,
+            String segmentId,
+            int contentLength,
+            Instant writtenAt,
+            long touchOffset,
+            long touchSize) {}
 
     /** A run of bytes of the file, for compaction. */
     record Span(long offset, long size) {}
@@ -272,7 +280,10 @@ final class JournalIndex {
             return;
         }
         if (header.kind() == JournalFormat.SEGMENT && known == null) {
-            segments.put(segmentId, new Segment(offset, header.size(), segmentId, header.writtenAt(bytes), -1, 0));
+            int contentLength = header.documentLength() - JournalFormat.TIME_SIZE;
+            segments.put(
+                    segmentId,
+                    new Segment(offset, header.size(), segmentId, contentLength, header.writtenAt(bytes), -1, 0));
             liveBytes += header.size();
             return;
         }
@@ -281,7 +292,13 @@ final class JournalIndex {
             segments.put(
                     segmentId,
                     new Segment(
-                            known.offset(), known.size(), segmentId, header.writtenAt(bytes), offset, header.size()));
+                            known.offset(),
+                            known.size(),
+                            segmentId,
+                            known.contentLength(),
+                            header.writtenAt(bytes),
+                            offset,
+                            header.size()));
         }
         // a segment appended twice, or a touch of an absent one, which no writer appends (it checks under the lock)
     }
