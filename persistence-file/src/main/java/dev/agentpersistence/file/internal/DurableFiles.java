@@ -18,7 +18,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.UUID;
 
 /**
  * The file operations the layout is built from: write-and-fsync a temporary file, publish it under a new name that must
@@ -243,7 +242,7 @@ public final class DurableFiles {
      * @return {@code true} when this call removed exactly that file
      */
     public boolean removeIfUnchanged(Path entry, BasicFileAttributes seen, Path trashDirectory) throws IOException {
-        Path trash = trashDirectory.resolve(FileNames.TRASH_PREFIX + UUID.randomUUID());
+        Path trash = trashDirectory.resolve(FileNames.TRASH_PREFIX + WriterProcess.unique());
         try {
             Files.move(entry, trash, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException e) {

@@ -110,40 +110,43 @@ final class JournalFormat {
 
     /** The record of a history segment written at {@code writtenAt}. */
     static byte[] segment(String segmentId, Instant writtenAt, byte[] content) {
-        byte[] document = ByteBuffer.allocate(TIME_SIZE + content.length)
-                .putLong(writtenAt.getEpochSecond())
-                .putInt(writtenAt.getNano())
-                .put(content)
-                .array();
-        return record(SEGMENT, 0, segmentId.getBytes(StandardCharsets.UTF_8), document);
+        return record(SEGMENT, 0, segmentId.getBytes(StandardCharsets.UTF_8), writtenAt, content);
     }
 
     /** The record of a segment written again at {@code writtenAt}: its bytes stay, its write time moves. */
     static byte[] touch(String segmentId, Instant writtenAt) {
-        byte[] document = ByteBuffer.allocate(TIME_SIZE)
-                .putLong(writtenAt.getEpochSecond())
-                .putInt(writtenAt.getNano())
-                .array();
-        return record(TOUCH, 0, segmentId.getBytes(StandardCharsets.UTF_8), document);
+        return record(TOUCH, 0, segmentId.getBytes(StandardCharsets.UTF_8), writtenAt, new byte[0]);
     }
 
     /** The record deleting a segment. */
     static byte[] drop(String segmentId) {
-        return record(DROP, 0, segmentId.getBytes(StandardCharsets.UTF_8), new byte[0]);
+        return record(DROP, 0, segmentId.getBytes(StandardCharsets.UTF_8), null, new byte[0]);
     }
 
     private static byte[] record(byte kind, long version, byte[] id, byte[] document) {
-        ByteBuffer buffer = ByteBuffer.allocate(HEADER_SIZE + id.length + document.length + TRAILER_SIZE);
+        return record(kind, version, id, null, document);
+    }
+
+    /**
+     * A record whose document is {@code writtenAt} (when not {@code null}) followed by {@code body}, built in place.
+     */
+    private static byte[] record(byte kind, long version, byte[] id, Instant writtenAt, byte[] body) {
+        int documentLength = (writtenAt == null ? 0 : TIME_SIZE) + body.length;
+        ByteBuffer buffer = ByteBuffer.allocate(HEADER_SIZE + id.length + documentLength + TRAILER_SIZE);
         buffer.putInt(MAGIC)
                 .put(kind)
                 .putLong(version)
                 .putShort((short) id.length)
-                .putInt(document.length);
+                .putInt(documentLength);
         buffer.putInt(crc(buffer.array(), 0, HEADER_SIZE - 4));
-        buffer.put(id).put(document);
-        var body = new CRC32C();
-        body.update(buffer.array(), HEADER_SIZE, id.length + document.length);
-        buffer.putInt((int) body.getValue());
+        buffer.put(id);
+        if (writtenAt != null) {
+            buffer.putLong(writtenAt.getEpochSecond()).putInt(writtenAt.getNano());
+        }
+        buffer.put(body);
+        var crc = new CRC32C();
+        crc.update(buffer.array(), HEADER_SIZE, id.length + documentLength);
+        buffer.putInt((int) crc.getValue());
         return buffer.array();
     }
 

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Opens the root directory of a file storage: creates it when missing, then checks that it is a directory this process
@@ -98,9 +97,7 @@ final class RootDirectory {
 
     /** Creates and removes a file, as every save does. */
     private static void probe(Path root, DurableFiles files) {
-        // a unique name, not an unpredictable one: no SecureRandom to seed when the provider opens
-        Path probe = root.resolve(FileNames.TEMP_PREFIX + "probe-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + Long.toHexString(System.nanoTime()));
+        Path probe = root.resolve(FileNames.TEMP_PREFIX + "probe-" + WriterProcess.unique());
         try {
             Files.createFile(probe);
             Files.delete(probe);

@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * History segments as files: {@code <root>/<agent>/.segments/<encoded segment id>}, each holding the segment id in
@@ -173,7 +172,7 @@ public final class SegmentFiles {
         if (seen.isEmpty() || !seen.get().lastModifiedTime().toInstant().isBefore(writtenBefore)) {
             return false;
         }
-        Path trash = paths.directory().resolve(FileNames.TRASH_PREFIX + UUID.randomUUID());
+        Path trash = paths.directory().resolve(FileNames.TRASH_PREFIX + WriterProcess.unique());
         try {
             Files.move(file, trash, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException e) {

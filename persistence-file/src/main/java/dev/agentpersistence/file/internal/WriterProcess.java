@@ -45,10 +45,17 @@ record WriterProcess(String host, long pid, long startMillis) {
 
     /** A new temporary file name: owned by this JVM when it can be identified, else just unique. */
     static String newTempName() {
-        // unpredictable names are not needed, only unique ones: 128 random bits without SecureRandom's cost
-        var random = ThreadLocalRandom.current();
-        String unique = new UUID(random.nextLong(), random.nextLong()).toString();
+        String unique = unique();
         return current().map(owner -> owner.tempName(unique)).orElse(FileNames.TEMP_PREFIX + unique);
+    }
+
+    /**
+     * A new unique name part: file names here need to be unique, not unpredictable, so 128 random bits without
+     * {@code SecureRandom}'s cost of seeding.
+     */
+    static String unique() {
+        var random = ThreadLocalRandom.current();
+        return new UUID(random.nextLong(), random.nextLong()).toString();
     }
 
     /** The temporary file name owned by this process, ending in {@code unique}. */
