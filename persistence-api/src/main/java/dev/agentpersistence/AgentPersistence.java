@@ -173,9 +173,9 @@ public final class AgentPersistence {
      * @param expectedHead the newest checkpoint the caller read ({@link #latestCheckpoint}), or empty for a new agent
      * @param metadata filterable metadata
      * @return the saved checkpoint, whose parent is {@code expectedHead}
-     * @throws CheckpointConflictException when the agent's newest checkpoint is no longer {@code expectedHead} (checked
-     *     before the save, so a version freed by a deletion cannot be reused by a stale writer), or the version after
-     *     it is already taken
+     * @throws CheckpointConflictException when the agent's newest checkpoint is no longer {@code expectedHead} (the
+     *     provider checks it in the same step as it stores, {@link PersistenceStorageProvider#saveCheckpointAfter}, so
+     *     a version freed by a deletion cannot be reused by a stale writer), or the version after it is already taken
      * @throws IllegalArgumentException when {@code expectedHead} is a checkpoint of another agent
      */
     public AgentCheckpoint createCheckpointAfter(
@@ -201,7 +201,7 @@ public final class AgentPersistence {
                 context.messageHistory(),
                 context.state(),
                 metadata);
-        return observations.create("checkpoint", observation -> saveAfter(agentId, head, checkpoint));
+        return observations.create("checkpoint", observation -> saveAfter(agentId, expectedHead, checkpoint));
     }
 
     /**
@@ -220,7 +220,8 @@ public final class AgentPersistence {
         var tombstone = AgentCheckpoint.tombstone(agentId, head.version() + 1, clock.instant()).toBuilder()
                 .parentCheckpointId(head.checkpointId())
                 .build();
-        return observations.create("tombstone", observation -> saveAfter(agentId, Optional.of(head), tombstone));
+        return observations.create(
+                "tombstone", observation -> saveAfter(agentId, Optional.of(expectedHead), tombstone));
     }
 
     /**
@@ -354,7 +355,7 @@ public final class AgentPersistence {
                     newAgentId, "its newest is version " + existing.version() + "; fork into a new agent id");
         });
         AgentCheckpoint first = Forks.firstCheckpoint(source, newAgentId, clock.instant());
-        storage.saveCheckpoint(newAgentId, first);
+        storage.saveCheckpointAfter(newAgentId, Optional.empty(), first);
         remember(newAgentId, first);
         return first;
     }
@@ -537,46 +538,16 @@ public final class AgentPersistence {
         throw failure;
     }
 
-    /** Saves {@code checkpoint} right after {@code head}; a conflict is reported, never retried. */
-    private AgentCheckpoint saveAfter(String agentId, Optional<Head> head, AgentCheckpoint checkpoint) {
-        // The version after the head may have been freed by a deletion (retention, a journal's trimming), so being
-        // free is not enough: the newest stored checkpoint must still be the head.
-        Optional<AgentCheckpoint> newest = storage.getLatestCheckpoint(agentId);
-        boolean stillHead = head.isEmpty()
-                ? newest.isEmpty()
-                : newest.isPresent()
-                        && newest.get().version() == head.get().version()
-                        && newest.get().checkpointId().equals(head.get().checkpointId());
-        if (!stillHead) {
-            heads.remove(agentId);
-            throw new CheckpointConflictException(
-                    agentId,
-                    checkpoint.checkpointId(),
-                    checkpoint.version(),
-                    "Agent '" + agentId + "' is no longer at "
-                            + head.map(h -> "version " + h.version() + " (checkpoint '" + h.checkpointId() + "')")
-                                    .orElse("no checkpoint")
-                            + ": "
-                            + newest.map(n -> "its newest is version " + n.version() + " (checkpoint '"
-                                            + n.checkpointId() + "')")
-                                    .orElse("its checkpoints were deleted")
-                            + "; nothing was saved");
-        }
+    /**
+     * Saves {@code checkpoint} right after {@code head}, by the provider's compare-and-set on the agent's head; a
+     * conflict is reported, never retried.
+     */
+    private AgentCheckpoint saveAfter(String agentId, Optional<AgentCheckpoint> head, AgentCheckpoint checkpoint) {
         try {
-            storage.saveCheckpoint(agentId, checkpoint);
+            storage.saveCheckpointAfter(agentId, head, checkpoint);
         } catch (CheckpointConflictException e) {
             heads.remove(agentId);
-            var refused = new CheckpointConflictException(
-                    agentId,
-                    checkpoint.checkpointId(),
-                    checkpoint.version(),
-                    "Agent '" + agentId + "' is no longer at "
-                            + head.map(h -> "version " + h.version() + " (checkpoint '" + h.checkpointId() + "')")
-                                    .orElse("no checkpoint")
-                            + ": another writer saved version " + checkpoint.version()
-                            + " first; nothing was saved (" + e.getMessage() + ")");
-            refused.addSuppressed(e);
-            throw refused;
+            throw e;
         }
         remember(agentId, checkpoint);
         return checkpoint;

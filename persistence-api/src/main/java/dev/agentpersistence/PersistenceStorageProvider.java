@@ -1,6 +1,8 @@
 package dev.agentpersistence;
 
 import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.internal.CheckpointContent;
+import dev.agentpersistence.internal.HeadCondition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -45,6 +47,37 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
 
     /** The matching checkpoint with the highest version. */
     Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, F filter);
+
+    /**
+     * Stores {@code checkpoint} only while the agent's newest checkpoint (tombstones included) is {@code expectedHead}
+     * (same id and version), or, when {@code expectedHead} is empty, while the agent has none: a compare-and-set on the
+     * agent's head, for writers that build on what they read (a run, a journal, a conversation, a queue, a lease).
+     * Saving the same checkpoint again after it was stored does nothing, as for {@link #saveCheckpoint}.
+     *
+     * <p>The built-in providers check and store in one step against every other save and deletion of the agent, so a
+     * checkpoint built on a head that a deletion removed is never stored. The default is not one step: it reads the
+     * newest checkpoint, then saves.
+     *
+     * @param expectedHead the newest checkpoint the writer read, or empty for an agent it read without checkpoints
+     * @throws CheckpointConflictException when the newest checkpoint is another one, or the checkpoint's version or id
+     *     is taken with other content; nothing is stored
+     * @throws IllegalArgumentException when {@code expectedHead} belongs to another agent, or {@code checkpoint}'s
+     *     version is not above it
+     */
+    default void saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        HeadCondition.require(agentId, expectedHead, checkpoint);
+        Optional<AgentCheckpoint> newest = getLatestCheckpoint(agentId, null);
+        if (newest.isPresent()
+                && newest.get().checkpointId().equals(checkpoint.checkpointId())
+                && CheckpointContent.same(newest.get(), checkpoint)) {
+            return; // stored already: an idempotent repeat
+        }
+        if (!HeadCondition.holds(expectedHead, newest)) {
+            throw HeadCondition.moved(agentId, HeadCondition.expected(expectedHead), checkpoint, newest);
+        }
+        saveCheckpoint(agentId, checkpoint);
+    }
 
     /**
      * Stores many checkpoints, of one agent or several (each under its own {@link AgentCheckpoint#agentId()}), with the

@@ -78,7 +78,7 @@ class AgentPersistenceCompareAndSetTest {
 
         assertThatThrownBy(() -> saveAfter(Optional.of(head), "late"))
                 .isInstanceOf(CheckpointConflictException.class)
-                .hasMessageContaining("another writer saved version 1 first");
+                .hasMessageContaining("version 1 is already stored");
 
         assertThat(storage.saveCalls())
                 .as("the refused save and the other writer's, no retry")

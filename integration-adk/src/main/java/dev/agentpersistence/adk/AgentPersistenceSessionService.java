@@ -134,7 +134,7 @@ public final class AgentPersistenceSessionService implements BaseSessionService 
                     .messageHistory(List.of(AdkRecords.session(now, initial)))
                     .build();
             try {
-                storage.saveCheckpoint(agentId, first);
+                storage.saveCheckpointAfter(agentId, Optional.empty(), first);
             } catch (CheckpointConflictException e) {
                 throw new AdkSessionExistsException(appName, userId, id);
             }

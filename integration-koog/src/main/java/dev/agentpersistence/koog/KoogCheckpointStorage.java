@@ -153,7 +153,12 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
                             .orElse(null);
             record = record.toBuilder().parentCheckpointId(parent).build();
             try {
-                storage.saveCheckpoint(record.agentId(), record);
+                if (retry || latest.map(c -> c.version() >= version).orElse(false)) {
+                    // the same checkpoint again (stored already), or a version taken: answered by the version's rule
+                    storage.saveCheckpoint(record.agentId(), record);
+                } else {
+                    storage.saveCheckpointAfter(record.agentId(), latest, record);
+                }
             } catch (CheckpointConflictException e) {
                 heads.forget(sessionId);
                 throw new KoogCheckpointConflictException(

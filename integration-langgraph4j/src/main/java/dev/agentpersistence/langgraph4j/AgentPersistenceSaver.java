@@ -239,7 +239,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
         }
         AgentCheckpoint next = builder.build();
         try {
-            provider.saveCheckpoint(agentId, next);
+            provider.saveCheckpointAfter(agentId, latest, next);
         } catch (CheckpointConflictException e) {
             throw new ThreadConflictException(threadId, checkpoint.getId(), version, e);
         }

@@ -57,6 +57,15 @@ public final class AsyncStorageProvider<F> {
         });
     }
 
+    /** {@link PersistenceStorageProvider#saveCheckpointAfter}; completes when the save is acknowledged. */
+    public CompletableFuture<Void> saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        return executor.submit("saveCheckpointAfter(" + agentId + ")", () -> {
+            provider.saveCheckpointAfter(agentId, expectedHead, checkpoint);
+            return null;
+        });
+    }
+
     /** {@link PersistenceStorageProvider#getLatestCheckpoint(String, Object)}. */
     public CompletableFuture<Optional<AgentCheckpoint>> getLatestCheckpoint(String agentId, F filter) {
         return executor.submit(

@@ -194,8 +194,36 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
 
     @Override
     public InsertResult insert(StoredCheckpoint record) {
+        return insert(null, record);
+    }
+
+    /** The check of the head inside the same atomic {@link #update} as the insert. */
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> segments) {
+        segments.forEach((id, content) -> putSegment(record.agentId(), id, content));
+        return insert(Objects.requireNonNull(expected, "expected"), record);
+    }
+
+    /** {@code expected}: {@code null} for a plain insert. */
+    private InsertResult insert(Optional<ExpectedHead> expected, StoredCheckpoint record) {
         var clash = new AtomicReference<List<StoredDocument>>(List.of());
+        var headMoved = new AtomicReference<>(false);
         update(Area.CHECKPOINTS, record.agentId(), all -> {
+            if (expected != null) {
+                Optional<StoredCheckpoint> newest =
+                        all.stream().max(Comparator.comparingLong(StoredCheckpoint::version));
+                headMoved.set(
+                        newest.isEmpty()
+                                ? expected.isPresent()
+                                : !ExpectedHead.holds(
+                                        expected,
+                                        newest.get().checkpointId(),
+                                        newest.get().version()));
+                if (headMoved.get()) {
+                    return all;
+                }
+            }
             clash.set(all.stream()
                     .filter(r ->
                             r.version() == record.version() || r.checkpointId().equals(record.checkpointId()))
@@ -205,6 +233,9 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
                     ? Stream.concat(all.stream(), Stream.of(record)).toList()
                     : all;
         });
+        if (headMoved.get()) {
+            return InsertResult.headMoved();
+        }
         return clash.get().isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clash.get());
     }
 

@@ -67,6 +67,31 @@ public interface StorageBackend extends AutoCloseable {
     }
 
     /**
+     * {@link #insert(StoredCheckpoint, Map)}, but only while the agent's newest record (tombstones included) is
+     * {@code expected}, or, when {@code expected} is empty, while the agent has no record: a compare-and-set on the
+     * agent's head. When the newest record is another one, no record is stored (the segments may be: collection frees
+     * them) and the answer is {@link InsertResult#headMoved()}. A record whose version or id is taken is answered as
+     * {@code insert} answers it.
+     *
+     * <p>The check and the insert must be one step against every other insert and deletion of the agent (a transaction
+     * holding the newest row, a script, the agent's lock), so that a record built on a head that a deletion removed is
+     * never stored. The default is not one step: it asks {@link #latest} and then inserts, so a deletion between the
+     * two goes unnoticed; every built-in backend overrides it, and a custom backend whose store can do better should
+     * too.
+     *
+     * @param expected the head the writer read, empty for an agent it read without records
+     * @param segments as for {@link #insert(StoredCheckpoint, Map)}
+     */
+    default InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> segments) {
+        Optional<StoredDocument> newest = latest(record.agentId(), CheckpointFilter.ALL);
+        if (!ExpectedHead.holds(expected, newest)) {
+            return InsertResult.headMoved();
+        }
+        return insert(record, segments);
+    }
+
+    /**
      * {@link #insert} for each of {@code records}, with the same guarantees per record (atomic, insert-if-absent on
      * version and id, a clash answered with the records holding them and leaving the other records unaffected); records
      * of one agent are inserted in the order given, so a later record clashing with an earlier one of the list is

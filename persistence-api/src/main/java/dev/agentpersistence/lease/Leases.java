@@ -79,7 +79,8 @@ public final class Leases {
         requirePositive(ttl);
         String agentId = agentId(name);
         for (int attempt = 0; ; attempt++) {
-            Optional<Lease> latest = read(name, agentId);
+            Optional<AgentCheckpoint> head = storage.getLatestCheckpoint(agentId);
+            Optional<Lease> latest = head.map(record -> parse(name, record));
             Instant now = clock.instant();
             if (latest.isPresent()
                     && latest.get().isLiveAt(now)
@@ -89,7 +90,7 @@ public final class Leases {
             }
             long version = latest.map(lease -> lease.version() + 1).orElse(0L);
             var grant = new Lease(name, owner, version, version, now.plus(ttl));
-            if (write(agentId, grant, now)) {
+            if (write(agentId, grant, now, head)) {
                 return new LeaseGrant(grant, latest);
             }
             if (attempt + 1 >= MAX_ATTEMPTS) {
@@ -108,10 +109,11 @@ public final class Leases {
         requirePositive(ttl);
         String agentId = agentId(lease.name());
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            Lease latest = requireHeld(lease, read(lease.name(), agentId));
+            Optional<AgentCheckpoint> head = storage.getLatestCheckpoint(agentId);
+            Lease latest = requireHeld(lease, head.map(record -> parse(lease.name(), record)));
             Instant now = clock.instant();
             var renewed = new Lease(lease.name(), lease.owner(), lease.token(), latest.version() + 1, now.plus(ttl));
-            if (write(agentId, renewed, now)) {
+            if (write(agentId, renewed, now, head)) {
                 return renewed;
             }
         }
@@ -124,14 +126,15 @@ public final class Leases {
         Objects.requireNonNull(lease, "lease");
         String agentId = agentId(lease.name());
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            Optional<Lease> latest = read(lease.name(), agentId);
+            Optional<AgentCheckpoint> head = storage.getLatestCheckpoint(agentId);
+            Optional<Lease> latest = head.map(record -> parse(lease.name(), record));
             if (latest.isEmpty() || latest.get().token() != lease.token()) {
                 return;
             }
             Instant now = clock.instant();
             var released = new Lease(
                     lease.name(), lease.owner(), lease.token(), latest.get().version() + 1, now);
-            if (write(agentId, released, now)) {
+            if (write(agentId, released, now, head)) {
                 return;
             }
         }
@@ -148,8 +151,11 @@ public final class Leases {
         return latest.get();
     }
 
-    /** Saves {@code lease} as the next version; {@code false} when another writer took that version first. */
-    private boolean write(String agentId, Lease lease, Instant now) {
+    /**
+     * Saves {@code lease} right after {@code head}, the record it was decided on; {@code false} when another writer
+     * changed the record first.
+     */
+    private boolean write(String agentId, Lease lease, Instant now, Optional<AgentCheckpoint> head) {
         var record = AgentCheckpoint.builder()
                 .checkpointId("lease-" + lease.version())
                 .agentId(agentId)
@@ -162,13 +168,9 @@ public final class Leases {
                         EXPIRES_AT, lease.expiresAt().toString()))
                 .build();
         try {
-            storage.saveCheckpoint(agentId, record);
+            // on the head it read: a writer that read the record long ago never lands in a version freed by trimming
+            storage.saveCheckpointAfter(agentId, head, record);
         } catch (CheckpointConflictException e) {
-            return false;
-        }
-        // A version freed by the trimming below can be written by a writer that read the record long ago; such a write
-        // lands under a newer one and grants nothing.
-        if (storage.getLatestCheckpoint(agentId).map(AgentCheckpoint::version).orElse(-1L) != lease.version()) {
             return false;
         }
         trimBefore(agentId, lease.version());

@@ -334,7 +334,7 @@ public final class ConversationStore {
                     return current;
                 }
                 try {
-                    storage.saveCheckpoint(agentId, checkpoint.get());
+                    storage.saveCheckpointAfter(agentId, current.checkpoint(), checkpoint.get());
                     return conversationOf(conversationId, checkpoint.get());
                 } catch (CheckpointConflictException conflict) {
                     lastConflict = conflict;

@@ -16,6 +16,7 @@ import dev.agentpersistence.backend.BackendOpener;
 import dev.agentpersistence.backend.BlobArea;
 import dev.agentpersistence.backend.CandidateScan;
 import dev.agentpersistence.backend.DocumentIdentity;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -37,6 +38,7 @@ import dev.agentpersistence.history.internal.ReservedMetadata;
 import dev.agentpersistence.history.internal.SegmentCodec;
 import dev.agentpersistence.history.internal.SegmentCollector;
 import dev.agentpersistence.internal.CheckpointContent;
+import dev.agentpersistence.internal.HeadCondition;
 import dev.agentpersistence.internal.StorageChecks;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
@@ -309,7 +311,35 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     @Override
     public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-        observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, context));
+        observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, Insert.PLAIN, context));
+    }
+
+    /**
+     * The backend's {@link StorageBackend#insertAfter}: the check of the head and the insert are one step, so a
+     * checkpoint built on a head that a deletion removed is never stored.
+     */
+    @Override
+    public void saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        HeadCondition.require(agentId, expectedHead, checkpoint);
+        var insert = new Insert(HeadCondition.expected(expectedHead));
+        observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, insert, context));
+    }
+
+    /**
+     * How a save inserts: {@link StorageBackend#insert}, or, with an expected head, {@link StorageBackend#insertAfter}.
+     *
+     * @param expected {@code null} for a plain insert; else the head the writer read (empty: no checkpoint)
+     */
+    private record Insert(Optional<ExpectedHead> expected) {
+        static final Insert PLAIN = new Insert(null);
+
+        InsertResult into(StorageBackend backend, StoredCheckpoint record, Map<String, byte[]> logEntries) {
+            if (expected != null) {
+                return backend.insertAfter(expected, record, logEntries);
+            }
+            return logEntries.isEmpty() ? backend.insert(record) : backend.insert(record, logEntries);
+        }
     }
 
     /**
@@ -352,7 +382,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
                 operation.observationName(), operation.contextualName(), operationKeys.get(operation), call);
     }
 
-    private Void save(String agentId, AgentCheckpoint checkpoint, AgentObservationContext context) {
+    private Void save(String agentId, AgentCheckpoint checkpoint, Insert insert, AgentObservationContext context) {
         requireOpen();
         requireWritable("saveCheckpoint");
         requireSavableCheckpoint(agentId, checkpoint);
@@ -361,9 +391,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         requireUnreservedMessages(checkpoint.messageHistory(), prepared.cachedMessages());
         StoredCheckpoint record = prepared.record();
         Map<String, byte[]> logEntries = prepared.logEntries();
-        InsertResult first = logEntries.isEmpty() ? backend.insert(record) : backend.insert(record, logEntries);
+        InsertResult first = insert.into(backend, record, logEntries);
         prepared.stored();
-        Outcome outcome = settle(checkpoint, record, first);
+        Outcome outcome = first.staleHead()
+                ? refusedOnHead(checkpoint, insert.expected())
+                : settle(checkpoint, record, first, insert);
         if (outcome.conflict() != null) {
             throw outcome.conflict();
         }
@@ -402,7 +434,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         long written = 0;
         for (int i = 0; i < records.size(); i++) {
             AgentCheckpoint checkpoint = checkpoints.get(i);
-            Outcome outcome = settle(checkpoint, records.get(i), inserted.get(i));
+            Outcome outcome = settle(checkpoint, records.get(i), inserted.get(i), Insert.PLAIN);
             written += outcome.bytesWritten();
             results.add(
                     outcome.conflict() == null
@@ -507,7 +539,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
      * retry (the same content is stored), or a conflict. When the clashing records were deleted in between, the insert
      * is tried again.
      */
-    private Outcome settle(AgentCheckpoint checkpoint, StoredCheckpoint record, InsertResult first) {
+    private Outcome settle(AgentCheckpoint checkpoint, StoredCheckpoint record, InsertResult first, Insert insert) {
         String agentId = record.agentId();
         InsertResult result = first;
         for (int attempt = 1; ; attempt++) {
@@ -531,8 +563,25 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             // the clashing records were deleted in between: try again, after a short random pause once
             // several writers race for the freed version
             pauseBeforeRetry(attempt);
-            result = backend.insert(record);
+            result = insert.into(backend, record, Map.of());
+            if (result.staleHead()) {
+                return refusedOnHead(checkpoint, insert.expected());
+            }
         }
+    }
+
+    /**
+     * What a conditional save refused for its head came to: an idempotent repeat when the very checkpoint is stored (an
+     * earlier attempt of the same save), else a conflict naming the agent's newest checkpoint.
+     */
+    private Outcome refusedOnHead(AgentCheckpoint checkpoint, Optional<ExpectedHead> expected) {
+        String agentId = checkpoint.agentId();
+        Optional<AgentCheckpoint> stored = checkpoint(agentId, checkpoint.checkpointId());
+        if (stored.isPresent() && CheckpointContent.same(checkpoint, stored.get())) {
+            return new Outcome(0, null);
+        }
+        Optional<AgentCheckpoint> newest = latestCheckpoint(agentId, CheckpointFilter.ALL);
+        return new Outcome(0, HeadCondition.moved(agentId, expected, checkpoint, newest));
     }
 
     /** What one save came to: the bytes it stored (0 when it stored nothing), and its conflict or {@code null}. */

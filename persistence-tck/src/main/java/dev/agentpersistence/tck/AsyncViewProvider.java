@@ -44,6 +44,12 @@ public final class AsyncViewProvider<F> implements PersistenceStorageProvider<F>
     }
 
     @Override
+    public void saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        await(view.saveCheckpointAfter(agentId, expectedHead, checkpoint));
+    }
+
+    @Override
     public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, F filter) {
         return await(view.getLatestCheckpoint(agentId, filter));
     }

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * A provider that forwards every SPI method to another provider, the optional ones included ({@code getCheckpoint},
- * both deletions, {@code listAgents} and {@code close}).
+ * {@code saveCheckpointAfter}, both deletions, {@code listAgents} and {@code close}).
  *
  * <p>Subclass it and override only the method a test wants to change, for example to fail one agent's reads or to let
  * another writer win a race; everything else behaves like the delegate. The one-argument {@code getCheckpoints} and
@@ -41,6 +41,12 @@ public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
     @Override
     public Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
         return delegate().getCheckpoint(agentId, checkpointId);
+    }
+
+    @Override
+    public void saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        delegate().saveCheckpointAfter(agentId, expectedHead, checkpoint);
     }
 
     @Override

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Writers that state the head they read ({@link AgentPersistence#createCheckpointAfter},
  * {@link AgentPersistence#markRunCompletedAfter}) over the provider: of writers that read one head exactly one appends,
- * and a writer whose head was superseded, also by a finished run, is refused with {@link CheckpointConflictException}
- * and stores nothing. The provider's part is the conflict rule every save already follows (a version is taken once), so
- * a provider that passes {@code Conflicts} passes this group.
+ * and a writer whose head was superseded, also by a finished run or by a deletion, is refused with
+ * {@link CheckpointConflictException} and stores nothing. The provider's part is
+ * {@link PersistenceStorageProvider#saveCheckpointAfter}: its default (read the newest checkpoint, then save) passes
+ * the group for a provider that passes {@code Conflicts}; the built-in providers check and store in one step.
  */
 abstract class StaleWriterContract extends Contract {
 
@@ -43,26 +44,47 @@ abstract class StaleWriterContract extends Contract {
 
     /**
      * Writers whose reads of the newest checkpoint all return before any of them saves: each waits after its read until
-     * every racer has read, so all of them pass the facade's own check of the head and only the provider's conflict
-     * rule can tell them apart.
+     * every racer has read. The racer is the smallest custom provider (three methods), so its
+     * {@code saveCheckpointAfter} is the interface's default (read the head, then save): all racers pass that check,
+     * and only the delegate's conflict rule can tell them apart.
      */
-    private AgentPersistence racer(int racer, CyclicBarrier allRead) {
-        var storage = new ForwardingStorageProvider<>(storage(racer % 2 == 1)) {
+    private AgentPersistence readingRacer(int racer, CyclicBarrier allRead) {
+        var storage = new RequiredMethodsProvider<>(storage(racer % 2 == 1)) {
             @Override
             public Optional<AgentCheckpoint> getLatestCheckpoint(String agentId, CheckpointFilter filter) {
                 var latest = super.getLatestCheckpoint(agentId, filter);
-                try {
-                    allRead.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new AssertionError("interrupted while waiting for the other writers' reads", e);
-                } catch (BrokenBarrierException | TimeoutException e) {
-                    throw new AssertionError("the other writers did not read the head within 30 s", e);
-                }
+                await(allRead);
                 return latest;
             }
         };
         return AgentPersistence.builder().storage(storage).build();
+    }
+
+    /**
+     * Writers that all call the provider's own {@code saveCheckpointAfter} at once: each waits before it until every
+     * racer is about to save, so only the provider's compare-and-set on the head can tell them apart.
+     */
+    private AgentPersistence savingRacer(int racer, CyclicBarrier allReady) {
+        var storage = new ForwardingStorageProvider<>(storage(racer % 2 == 1)) {
+            @Override
+            public void saveCheckpointAfter(
+                    String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+                await(allReady);
+                super.saveCheckpointAfter(agentId, expectedHead, checkpoint);
+            }
+        };
+        return AgentPersistence.builder().storage(storage).build();
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the other writers", e);
+        } catch (BrokenBarrierException | TimeoutException e) {
+            throw new AssertionError("the other writers did not come within 30 s", e);
+        }
     }
 
     private static SimpleAgentContext context(String agent, String text) {
@@ -83,7 +105,8 @@ abstract class StaleWriterContract extends Contract {
         AgentCheckpoint head = after(persistence, Optional.empty(), agent, "start");
 
         var allRead = new CyclicBarrier(12);
-        var outcomes = Race.run(12, racer -> after(racer(racer, allRead), Optional.of(head), agent, "r" + racer));
+        var outcomes =
+                Race.run(12, racer -> after(readingRacer(racer, allRead), Optional.of(head), agent, "r" + racer));
 
         assertThat(outcomes).filteredOn(Race.Outcome::succeeded).hasSize(1);
         assertThat(outcomes)
@@ -95,6 +118,26 @@ abstract class StaleWriterContract extends Contract {
         var stored = provider().getCheckpoints(agent);
         assertThat(versions(stored)).containsExactly(0L, 1L);
         assertThat(stored.get(1).parentCheckpointId()).isEqualTo(head.checkpointId());
+    }
+
+    @Test
+    @DisplayName("of 12 writers that call the provider's saveCheckpointAfter at once after the same head exactly one "
+            + "stores its checkpoint")
+    void racingConditionalSavesAfterOneHead() {
+        String agent = agent("stale-cas");
+        var persistence = persistence(false);
+        AgentCheckpoint head = after(persistence, Optional.empty(), agent, "start");
+
+        var allReady = new CyclicBarrier(12);
+        var outcomes =
+                Race.run(12, racer -> after(savingRacer(racer, allReady), Optional.of(head), agent, "r" + racer));
+
+        assertThat(outcomes).filteredOn(Race.Outcome::succeeded).hasSize(1);
+        assertThat(outcomes)
+                .filteredOn(outcome -> !outcome.succeeded())
+                .extracting(Race.Outcome::failure)
+                .allSatisfy(failure -> assertThat(failure).isInstanceOf(CheckpointConflictException.class));
+        assertThat(versions(provider().getCheckpoints(agent))).containsExactly(0L, 1L);
     }
 
     @Test
@@ -144,7 +187,7 @@ abstract class StaleWriterContract extends Contract {
     void writersExpectingANewAgent() {
         String agent = agent("stale-new");
         var allRead = new CyclicBarrier(8);
-        var outcomes = Race.run(8, racer -> after(racer(racer, allRead), Optional.empty(), agent, "r" + racer));
+        var outcomes = Race.run(8, racer -> after(readingRacer(racer, allRead), Optional.empty(), agent, "r" + racer));
 
         assertThat(outcomes).filteredOn(Race.Outcome::succeeded).hasSize(1);
         assertThat(outcomes)
@@ -156,5 +199,90 @@ abstract class StaleWriterContract extends Contract {
         assertThatThrownBy(() -> after(persistence(false), Optional.empty(), agent, "late"))
                 .isInstanceOf(CheckpointConflictException.class);
         assertThat(provider().getCheckpoints(agent)).isEqualTo(stored);
+    }
+
+    @Test
+    @DisplayName(
+            "a writer whose head was deleted with all of the agent's checkpoints is refused, and the emptied agent "
+                    + "stays empty")
+    void writerAfterAHeadThatWasDeleted() {
+        String agent = agent("stale-deleted");
+        var persistence = persistence(false);
+        AgentCheckpoint v0 = after(persistence, Optional.empty(), agent, "a");
+        AgentCheckpoint v1 = after(persistence, Optional.of(v0), agent, "b");
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(agent)))
+                .isEqualTo(2);
+
+        assertThatThrownBy(() -> after(persistence(true), Optional.of(v1), agent, "stale"))
+                .isInstanceOf(CheckpointConflictException.class)
+                .hasMessageContaining(v1.checkpointId());
+        assertThat(provider().getCheckpoints(agent)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a writer whose next version was freed by retention is refused: its checkpoint never lands below "
+            + "the newest")
+    void writerAfterAHeadWhoseSuccessorWasTrimmed() {
+        String agent = agent("stale-trimmed");
+        var persistence = persistence(false);
+        AgentCheckpoint v0 = after(persistence, Optional.empty(), agent, "a");
+        AgentCheckpoint v1 = after(persistence, Optional.of(v0), agent, "b");
+        AgentCheckpoint v2 = after(persistence, Optional.of(v1), agent, "c");
+        // versions 0 and 1 are free again
+        assertThat(optional("deleteCheckpointsBefore", () -> provider().deleteCheckpointsBefore(agent, 2)))
+                .isEqualTo(2);
+
+        assertThatThrownBy(() -> after(persistence(true), Optional.of(v0), agent, "stale"))
+                .isInstanceOf(CheckpointConflictException.class);
+        assertThat(provider().getCheckpoints(agent))
+                .extracting(AgentCheckpoint::checkpointId)
+                .containsExactly(v2.checkpointId());
+    }
+
+    @Test
+    @DisplayName("saveCheckpointAfter stores after the head it names, does nothing when the same checkpoint is saved "
+            + "again, and refuses another checkpoint after that head")
+    void providerSavesAfterTheHeadItIsGiven() {
+        String agent = agent("stale-provider");
+        var storage = provider();
+        AgentCheckpoint v0 = Checkpoints.simple(agent, 0);
+        storage.saveCheckpointAfter(agent, Optional.empty(), v0);
+        AgentCheckpoint v1 = Checkpoints.simple(agent, 1);
+        storage.saveCheckpointAfter(agent, Optional.of(v0), v1);
+        storage.saveCheckpointAfter(agent, Optional.of(v0), v1); // a repeat, e.g. after a timeout
+
+        AgentCheckpoint other = Checkpoints.simple(agent, 1).toBuilder()
+                .checkpointId("other-after-v0")
+                .build();
+        assertThatThrownBy(() -> storage.saveCheckpointAfter(agent, Optional.of(v0), other))
+                .isInstanceOf(CheckpointConflictException.class);
+        assertThatThrownBy(() -> storage.saveCheckpointAfter(agent, Optional.empty(), other))
+                .isInstanceOf(CheckpointConflictException.class);
+        assertThat(storage.getCheckpoints(agent))
+                .extracting(AgentCheckpoint::checkpointId)
+                .containsExactly(v0.checkpointId(), v1.checkpointId());
+    }
+
+    @Test
+    @DisplayName("saveCheckpointAfter refuses, storing nothing, a head of another agent and a checkpoint whose version "
+            + "is not above its head")
+    void providerRefusesAHeadThatCannotPrecedeTheCheckpoint() {
+        String agent = agent("stale-arguments");
+        var storage = provider();
+        AgentCheckpoint v0 = Checkpoints.simple(agent, 0);
+        storage.saveCheckpoint(agent, v0);
+        AgentCheckpoint elsewhere = Checkpoints.simple(agent("stale-arguments-other"), 0);
+
+        assertThatThrownBy(
+                        () -> storage.saveCheckpointAfter(agent, Optional.of(elsewhere), Checkpoints.simple(agent, 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> storage.saveCheckpointAfter(
+                        agent,
+                        Optional.of(v0),
+                        Checkpoints.simple(agent, 0).toBuilder()
+                                .checkpointId("same-version")
+                                .build()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(storage.getCheckpoints(agent)).containsExactly(v0);
     }
 }

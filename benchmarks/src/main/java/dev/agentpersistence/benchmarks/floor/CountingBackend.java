@@ -3,6 +3,7 @@ package dev.agentpersistence.benchmarks.floor;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.AgentSummaryScan;
 import dev.agentpersistence.backend.CandidateScan;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -47,6 +48,13 @@ final class CountingBackend implements StorageBackend {
     public InsertResult insert(StoredCheckpoint record) {
         calls.count("insert");
         return backend.insert(record);
+    }
+
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> segments) {
+        calls.count("insertAfter");
+        return backend.insertAfter(expected, record, segments);
     }
 
     @Override

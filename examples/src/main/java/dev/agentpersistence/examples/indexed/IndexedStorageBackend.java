@@ -5,6 +5,7 @@ import static dev.agentpersistence.examples.indexed.Sql.update;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
@@ -12,6 +13,7 @@ import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -65,9 +68,25 @@ public final class IndexedStorageBackend implements StorageBackend {
 
     @Override
     public InsertResult insert(StoredCheckpoint r) {
+        return insert(null, r);
+    }
+
+    /** The newest row read {@code FOR UPDATE} in the insert's transaction: no save or deletion comes in between. */
+    @Override
+    public InsertResult insertAfter(Optional<ExpectedHead> expected, StoredCheckpoint r, Map<String, byte[]> segments) {
+        segments.forEach((id, content) -> this.segments.putSegment(r.agentId(), id, content));
+        return insert(expected, r);
+    }
+
+    /** {@code expected}: {@code null} for a plain insert. */
+    private InsertResult insert(Optional<ExpectedHead> expected, StoredCheckpoint r) {
         return sql.run("saving " + r.checkpointId(), connection -> {
             connection.setAutoCommit(false);
             try {
+                if (expected != null && !headIs(connection, r.agentId(), expected)) {
+                    connection.rollback();
+                    return InsertResult.headMoved();
+                }
                 Object[] row = {
                     r.agentId(),
                     r.checkpointId(),
@@ -97,6 +116,20 @@ public final class IndexedStorageBackend implements StorageBackend {
             String clashing = " AND (version = ? OR checkpoint_id = ?) ORDER BY version";
             return InsertResult.clashedWith(read(connection, r.agentId(), clashing, r.version(), r.checkpointId()));
         });
+    }
+
+    private static boolean headIs(Connection connection, String agentId, Optional<ExpectedHead> expected)
+            throws SQLException {
+        String newest = "SELECT checkpoint_id, version FROM checkpoints WHERE agent_id = ? ORDER BY version DESC"
+                + " LIMIT 1 FOR UPDATE";
+        try (PreparedStatement statement = connection.prepareStatement(newest)) {
+            statement.setString(1, agentId);
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next()
+                        ? ExpectedHead.holds(expected, rows.getString(1), rows.getLong(2))
+                        : expected.isEmpty();
+            }
+        }
     }
 
     @Override

@@ -43,6 +43,17 @@ public final class UnreliableNetwork<F> implements PersistenceStorageProvider<F>
     }
 
     @Override
+    public void saveCheckpointAfter(
+            String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
+        if (saves.incrementAndGet() % every == 0) {
+            throw new StorageUnavailableException(
+                    "simulated network blip: save of " + agentId + " timed out",
+                    new SocketTimeoutException("read timed out"));
+        }
+        backend.saveCheckpointAfter(agentId, expectedHead, checkpoint);
+    }
+
+    @Override
     public List<AgentCheckpoint> getCheckpoints(String agentId, F filter) {
         return backend.getCheckpoints(agentId, filter);
     }

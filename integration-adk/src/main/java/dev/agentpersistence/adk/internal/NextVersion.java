@@ -40,7 +40,7 @@ public final class NextVersion {
                     .parentCheckpointId(head.map(AgentCheckpoint::checkpointId).orElse(null));
             AgentCheckpoint checkpoint = next.apply(builder, head).build();
             try {
-                storage.saveCheckpoint(agentId, checkpoint);
+                storage.saveCheckpointAfter(agentId, head, checkpoint);
                 return checkpoint;
             } catch (CheckpointConflictException conflict) {
                 last = conflict;

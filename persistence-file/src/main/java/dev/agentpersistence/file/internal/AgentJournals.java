@@ -1,6 +1,7 @@
 package dev.agentpersistence.file.internal;
 
 import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.NewestFirstWalk;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -121,13 +122,17 @@ final class AgentJournals {
      * journal of format 1 hands the segments to {@code fallback} first. Empty when the agent has no journal and
      * {@code create} is {@code false} or the agent has checkpoint files: nothing was written, and the caller saves both
      * as files.
+     *
+     * @param expected {@code null} for a plain insert; else the record is appended only while the journal's newest
+     *     checkpoint is this head (empty: while it has none), checked under the agent's lock
      */
     Optional<InsertResult> insert(
             AgentPaths paths,
             StoredCheckpoint checkpoint,
             Map<String, byte[]> segments,
             boolean create,
-            SegmentFallback fallback)
+            SegmentFallback fallback,
+            Optional<ExpectedHead> expected)
             throws IOException {
         byte[] record =
                 JournalFormat.checkpoint(checkpoint.version(), checkpoint.checkpointId(), checkpoint.document());
@@ -137,7 +142,7 @@ final class AgentJournals {
                 return Optional.<InsertResult>empty();
             }
             try (FileChannel channel = opened) {
-                return Optional.of(append(paths, channel, checkpoint, record, segments, fallback));
+                return Optional.of(append(paths, channel, checkpoint, record, segments, fallback, expected));
             }
         });
     }
@@ -197,13 +202,15 @@ final class AgentJournals {
             StoredCheckpoint checkpoint,
             byte[] record,
             Map<String, byte[]> segments,
-            SegmentFallback fallback)
+            SegmentFallback fallback,
+            Optional<ExpectedHead> expected)
             throws IOException {
         boolean created = channel.size() < JournalFormat.FILE_HEADER_SIZE; // new, or its creation was torn
         JournalIndex index = indexFor(paths);
         List<byte[]> records = new ArrayList<>(segments.size() + 1);
         List<StoredDocument> clash = new ArrayList<>(2);
         long position;
+        boolean headHolds;
         synchronized (index) {
             catchUpForWriting(paths, channel, index);
             if (!segments.isEmpty() && !index.takesSegments()) {
@@ -211,16 +218,24 @@ final class AgentJournals {
             } else {
                 addSegmentRecords(index, segments, records);
             }
-            index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-            index.id(checkpoint.checkpointId())
-                    .filter(entry -> entry.version() != checkpoint.version())
-                    .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
-            if (clash.isEmpty()) {
-                records.add(record);
+            headHolds = expected == null || index.headIs(expected);
+            if (!headHolds) {
+                position = index.end();
+            } else {
+                index.version(checkpoint.version()).ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+                index.id(checkpoint.checkpointId())
+                        .filter(entry -> entry.version() != checkpoint.version())
+                        .ifPresent(entry -> clash.add(readQuietly(paths, channel, entry)));
+                if (clash.isEmpty()) {
+                    records.add(record);
+                }
+                position = index.end();
             }
-            position = index.end();
         }
         write(paths, channel, index, records, position, created);
+        if (!headHolds) {
+            return InsertResult.headMoved();
+        }
         return clash.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clash);
     }
 

@@ -3,6 +3,7 @@ package dev.agentpersistence.file.internal;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.backend.BackendContext;
 import dev.agentpersistence.backend.CandidateScan;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.SegmentInfo;
@@ -23,6 +24,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -111,12 +113,29 @@ public final class FileStorageBackend implements StorageBackend {
      */
     @Override
     public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> segments) {
+        return insert(record, segments, null);
+    }
+
+    /**
+     * In a journal, the check of the head and the append under the agent's lock, as one step against every other save
+     * and deletion. An agent kept as checkpoint files (a store written with journals off, or before them) is checked
+     * with a read of its latest checkpoint, then saved: a deletion between the two goes unnoticed there.
+     */
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> segments) {
+        return insert(record, segments, Objects.requireNonNull(expected, "expected"));
+    }
+
+    /** {@code expected}: {@code null} for a plain insert. */
+    private InsertResult insert(
+            StoredCheckpoint record, Map<String, byte[]> segments, Optional<ExpectedHead> expected) {
         AgentPaths paths = layout.agent(record.agentId());
         Map<String, byte[]> unwritten = segments;
         while (true) {
             boolean create = writeJournals && !fileAgents.contains(paths.directory());
             if (create || journals.exists(paths)) {
-                Optional<InsertResult> appended = appendToJournal(record, unwritten, create);
+                Optional<InsertResult> appended = appendToJournal(record, unwritten, create, expected);
                 if (appended.isPresent()) {
                     return appended.get();
                 }
@@ -126,6 +145,9 @@ public final class FileStorageBackend implements StorageBackend {
             }
             unwritten.forEach((id, content) -> this.segments.files.put(record.agentId(), id, content));
             unwritten = Map.of();
+            if (expected != null && !ExpectedHead.holds(expected, latest(record.agentId(), CheckpointFilter.ALL))) {
+                return InsertResult.headMoved();
+            }
             Optional<InsertResult> saved = writer.save(record);
             if (saved.isPresent()) {
                 return saved.get();
@@ -135,7 +157,7 @@ public final class FileStorageBackend implements StorageBackend {
     }
 
     private Optional<InsertResult> appendToJournal(
-            StoredCheckpoint record, Map<String, byte[]> segments, boolean create) {
+            StoredCheckpoint record, Map<String, byte[]> segments, boolean create, Optional<ExpectedHead> expected) {
         String agentId = record.agentId();
         AgentJournals.SegmentFallback asFiles =
                 fallback -> fallback.forEach((id, content) -> this.segments.files.put(agentId, id, content));
@@ -144,7 +166,8 @@ public final class FileStorageBackend implements StorageBackend {
                 if (attempt > 1) {
                     layout.forgetJournal(agentId);
                 }
-                return journals.insert(layout.journalPreparedBefore(agentId), record, segments, create, asFiles);
+                return journals.insert(
+                        layout.journalPreparedBefore(agentId), record, segments, create, asFiles, expected);
             } catch (NoSuchFileException e) {
                 // the agent directory was removed under us (by hand, or by a clean-up); create it again
                 if (attempt == 3) {

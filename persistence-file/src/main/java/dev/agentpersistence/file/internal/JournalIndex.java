@@ -1,5 +1,6 @@
 package dev.agentpersistence.file.internal;
 
+import dev.agentpersistence.backend.ExpectedHead;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -59,6 +60,14 @@ final class JournalIndex {
     /** The entry of {@code version}. */
     Optional<Entry> version(long version) {
         return Optional.ofNullable(byVersion.get(version));
+    }
+
+    /** Whether the newest checkpoint is {@code expected} (empty: whether there is none). */
+    boolean headIs(Optional<ExpectedHead> expected) {
+        var newest = byVersion.lastEntry();
+        return newest == null
+                ? expected.isEmpty()
+                : ExpectedHead.holds(expected, newest.getValue().checkpointId(), newest.getKey());
     }
 
     /** The entry of {@code checkpointId}. */

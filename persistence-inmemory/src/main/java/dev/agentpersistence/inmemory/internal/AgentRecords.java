@@ -1,6 +1,8 @@
 package dev.agentpersistence.inmemory.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.ExpectedHead;
+import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import java.util.ArrayList;
@@ -39,6 +41,28 @@ public final class AgentRecords {
         if (retired) {
             return null;
         }
+        return insertUnlocked(record);
+    }
+
+    /**
+     * {@link #insert}, only while the newest record is {@code expected} (empty: while there is none).
+     *
+     * @return {@code null} when this object was retired (retry on a fresh one); else the answer
+     */
+    public synchronized InsertResult insertAfter(Optional<ExpectedHead> expected, StoredCheckpoint record) {
+        if (retired) {
+            return null;
+        }
+        StoredCheckpoint last = newest;
+        if (!ExpectedHead.holds(
+                expected, last == null ? null : last.checkpointId(), last == null ? 0 : last.version())) {
+            return InsertResult.headMoved();
+        }
+        List<StoredDocument> clashing = insertUnlocked(record);
+        return clashing.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clashing);
+    }
+
+    private List<StoredDocument> insertUnlocked(StoredCheckpoint record) {
         var clashing = new ArrayList<StoredDocument>(2);
         var atVersion = byVersion.get(record.version());
         if (atVersion != null) {

@@ -1,6 +1,7 @@
 package dev.agentpersistence.inmemory.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
@@ -9,6 +10,7 @@ import dev.agentpersistence.backend.StoredDocument;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +38,21 @@ public final class InMemoryStorageBackend implements StorageBackend {
                     .insert(record);
             if (clashing != null) {
                 return clashing.isEmpty() ? InsertResult.stored() : InsertResult.clashedWith(clashing);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The check and the insert under the agent's lock. */
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> logEntries) {
+        logEntries.forEach((id, content) -> segments.putSegment(record.agentId(), id, content));
+        while (true) {
+            InsertResult result = agents.computeIfAbsent(record.agentId(), a -> new AgentRecords())
+                    .insertAfter(expected, record);
+            if (result != null) {
+                return result;
             }
             Thread.onSpinWait();
         }

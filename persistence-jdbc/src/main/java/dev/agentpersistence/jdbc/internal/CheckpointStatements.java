@@ -1,10 +1,13 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.StoredAgentSummary;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.List;
@@ -28,6 +31,9 @@ public final class CheckpointStatements {
     /** The latest of an agent's checkpoints, unfiltered: the common read, its text built once. */
     private final String latestSql;
 
+    /** The id and version of an agent's newest row, for a conditional insert. */
+    private final String headSql;
+
     private final CheckpointInsert insert;
     private final PreparedStatements prepared;
 
@@ -41,6 +47,8 @@ public final class CheckpointStatements {
                 selectRows + "c.agent_id = ? AND (c.version = ? OR c.checkpoint_id = ?) ORDER BY c.version ASC";
         this.latestSql =
                 latestSql(FilterSql.of("", CheckpointFilter.ALL, tables)); // its condition only names the agent
+        this.headSql = "SELECT c.checkpoint_id, c.version FROM " + tables.checkpoints()
+                + " c WHERE c.agent_id = ? ORDER BY c.version DESC LIMIT 1";
     }
 
     /**
@@ -86,6 +94,29 @@ public final class CheckpointStatements {
         }
         FilterSql where = FilterSql.of(agentId, filter, tables);
         return RowQuery.first(prepared, connection, agentId, latestSql(where), where.values());
+    }
+
+    /**
+     * The id and version of the agent's newest row, in the transaction of {@code connection}; with {@code lockingRead}
+     * (the dialect's) the row stays locked until it ends.
+     */
+    public Optional<ExpectedHead> head(Connection connection, String agentId, String lockingRead) throws SQLException {
+        String sql = headSql + lockingRead;
+        PreparedStatement statement = prepared.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            statement.setString(1, agentId);
+            Optional<ExpectedHead> head;
+            try (ResultSet rows = statement.executeQuery()) {
+                head = rows.next()
+                        ? Optional.of(new ExpectedHead(rows.getString(1), rows.getLong(2)))
+                        : Optional.empty();
+            }
+            failed = false;
+            return head;
+        } finally {
+            prepared.release(connection, sql, statement, failed);
+        }
     }
 
     private String latestSql(FilterSql where) {

@@ -29,6 +29,14 @@ public interface Dialect {
     /** Releases a session lock taken by {@link #lockSchema}. */
     default void unlockSchema(Handle handle, Tables tables) {}
 
+    /**
+     * What ends a read whose rows stay locked until the transaction ends, so no other transaction changes or deletes
+     * them meanwhile: {@code " FOR UPDATE"} by default.
+     */
+    default String lockingRead() {
+        return " FOR UPDATE";
+    }
+
     /** Whether all writes of one provider must go through one lock (SQLite allows a single writer). */
     default boolean serializesWrites() {
         return false;

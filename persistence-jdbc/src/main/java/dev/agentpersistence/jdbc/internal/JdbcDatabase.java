@@ -214,6 +214,12 @@ public final class JdbcDatabase implements AutoCloseable {
         return identity.dialect().ddl().plannedForeignKeys();
     }
 
+    /** The dialect's {@link Dialect#lockingRead()}. */
+    public String lockingRead() {
+        readiness.ensureReady();
+        return identity.dialect().lockingRead();
+    }
+
     /** Closes the pool when this object created it. */
     @Override
     public void close() {

@@ -3,6 +3,7 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CheckpointTooLargeException;
 import dev.agentpersistence.backend.AgentSummaryScan;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -14,8 +15,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Records in a relational database: one row per checkpoint (the document plus the columns every filter field is
@@ -53,11 +56,7 @@ public final class JdbcStorageBackend implements StorageBackend {
      */
     @Override
     public InsertResult insert(StoredCheckpoint record) {
-        OptionalLong limit = database.statementLimit();
-        if (limit.isPresent() && database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
-            throw new CheckpointTooLargeException(
-                    record.agentId(), record.checkpointId(), record.size(), limit.getAsLong());
-        }
+        requireWithinStatementLimit(record);
         boolean inserted;
         try {
             SaveForm form = database.saveForm();
@@ -70,17 +69,32 @@ public final class JdbcStorageBackend implements StorageBackend {
                 inserted = insert(record, SaveForm.STATEMENTS);
             }
         } catch (StatementTooLargeException e) {
-            var tooLarge = new CheckpointTooLargeException(
-                    record.agentId(),
-                    record.checkpointId(),
-                    record.size(),
-                    database.statementLimit().orElse(-1));
-            tooLarge.initCause(e);
-            throw tooLarge;
+            throw tooLarge(record, e);
         }
-        if (inserted) {
-            return InsertResult.stored();
+        return inserted ? InsertResult.stored() : clashOf(record);
+    }
+
+    /** Refuses a record whose statement would exceed the server's {@code max_allowed_packet} (MariaDB/MySQL). */
+    private void requireWithinStatementLimit(StoredCheckpoint record) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isPresent() && database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
+            throw new CheckpointTooLargeException(
+                    record.agentId(), record.checkpointId(), record.size(), limit.getAsLong());
         }
+    }
+
+    private CheckpointTooLargeException tooLarge(StoredCheckpoint record, StatementTooLargeException cause) {
+        var tooLarge = new CheckpointTooLargeException(
+                record.agentId(),
+                record.checkpointId(),
+                record.size(),
+                database.statementLimit().orElse(-1));
+        tooLarge.initCause(cause);
+        return tooLarge;
+    }
+
+    /** The stored records holding the version or the id of {@code record}, which a save found taken. */
+    private InsertResult clashOf(StoredCheckpoint record) {
         return InsertResult.clashedWith(database.readOnConnection(
                 "saveCheckpoint",
                 connection ->
@@ -109,6 +123,68 @@ public final class JdbcStorageBackend implements StorageBackend {
             stored = false;
         }
         return stored ? InsertResult.stored() : StorageBackend.super.insert(record, contents);
+    }
+
+    /**
+     * One transaction: the agent's newest row read and held ({@link Dialect#lockingRead()}; on SQLite the write
+     * transaction holds the database), compared with {@code expected}, then the segments and the record's rows. So no
+     * save or deletion of the agent comes between the check and the insert. A clash is answered as
+     * {@link #insert(StoredCheckpoint)} answers it; segments too large for one statement are stored first, on their
+     * own.
+     */
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> contents) {
+        Objects.requireNonNull(expected, "expected");
+        requireWithinStatementLimit(record);
+        Map<String, byte[]> together = contents;
+        if (!contents.isEmpty() && !fitsStatementLimit(record, contents)) {
+            contents.forEach((id, content) -> segments.putSegment(record.agentId(), id, content));
+            together = Map.of();
+        }
+        var headMoved = new AtomicBoolean();
+        boolean inserted;
+        try {
+            SaveForm form = database.saveForm();
+            try {
+                inserted = insertAfter(expected, record, together, form, headMoved);
+            } catch (RuntimeException e) {
+                if (!database.refusedSaveForm(form, e)) {
+                    throw e;
+                }
+                inserted = insertAfter(expected, record, together, SaveForm.STATEMENTS, headMoved);
+            }
+        } catch (StatementTooLargeException e) {
+            throw tooLarge(record, e);
+        }
+        if (headMoved.get()) {
+            return InsertResult.headMoved();
+        }
+        return inserted ? InsertResult.stored() : clashOf(record);
+    }
+
+    private boolean insertAfter(
+            Optional<ExpectedHead> expected,
+            StoredCheckpoint record,
+            Map<String, byte[]> contents,
+            SaveForm form,
+            AtomicBoolean headMoved) {
+        String lockingRead = database.lockingRead();
+        long now = clock.millis();
+        return database.insert("saveCheckpoint", false, connection -> {
+            Optional<ExpectedHead> head = statements.head(connection, record.agentId(), lockingRead);
+            boolean holds = head.isEmpty()
+                    ? expected.isEmpty()
+                    : ExpectedHead.holds(
+                            expected, head.get().checkpointId(), head.get().version());
+            headMoved.set(!holds);
+            if (holds) {
+                if (!contents.isEmpty()) {
+                    segments.put(connection, record.agentId(), contents, now);
+                }
+                statements.insert(connection, record, form);
+            }
+        });
     }
 
     private boolean fitsStatementLimit(StoredCheckpoint record, Map<String, byte[]> contents) {

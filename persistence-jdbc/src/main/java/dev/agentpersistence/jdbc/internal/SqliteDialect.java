@@ -55,6 +55,12 @@ final class SqliteDialect implements Dialect {
         // a deadlock between two processes surfaces as SQLITE_BUSY and the migrator retries.
     }
 
+    /** None: a write transaction holds the database's write lock from its start ({@code BEGIN IMMEDIATE}). */
+    @Override
+    public String lockingRead() {
+        return "";
+    }
+
     @Override
     public boolean serializesWrites() {
         return true;

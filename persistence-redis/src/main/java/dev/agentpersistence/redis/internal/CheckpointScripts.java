@@ -2,6 +2,7 @@ package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
@@ -55,6 +56,9 @@ public final class CheckpointScripts {
     private static final long WRITTEN = 0;
     private static final long VERSION_TAKEN = 1;
     private static final long ID_TAKEN = 2;
+    private static final long HEAD_MOVED = 4;
+    /** The expected head of a conditional save of an agent without records. */
+    private static final byte[] NO_HEAD = bytes("-");
 
     private final UnifiedJedis client;
     private final RedisKeys keys;
@@ -87,7 +91,7 @@ public final class CheckpointScripts {
 
     /** Writes {@code checkpoint} unless its version or id is taken; then answers with the stored record holding it. */
     public InsertResult save(StoredCheckpoint checkpoint) {
-        return save(checkpoint, null);
+        return save(checkpoint, null, null);
     }
 
     /**
@@ -95,6 +99,15 @@ public final class CheckpointScripts {
      * lost them would skip) in the same MULTI before the save script; {@code null} for none. Standalone mode only.
      */
     public InsertResult save(StoredCheckpoint checkpoint, Consumer<AbstractTransaction> first) {
+        return save(checkpoint, first, null);
+    }
+
+    /**
+     * {@link #save(StoredCheckpoint, Consumer)}, and with {@code expected} (not {@code null}) only while the agent's
+     * newest record is that head (empty: while it has none), checked by the save script before it writes anything.
+     */
+    public InsertResult save(
+            StoredCheckpoint checkpoint, Consumer<AbstractTransaction> first, Optional<ExpectedHead> expected) {
         if (first != null && cluster) {
             throw new IllegalStateException("a MULTI around a save spans one connection: not in cluster mode");
         }
@@ -113,7 +126,14 @@ public final class CheckpointScripts {
                 CheckpointAttributes.of(checkpoint),
                 bytes(Long.toString(ttlMillis)),
                 bytes(agentId),
-                staged ? STAGED : INLINE);
+                staged ? STAGED : INLINE,
+                expected == null
+                        ? EMPTY
+                        : expected.map(head -> bytes(IndexValues.version(head.version())))
+                                .orElse(NO_HEAD),
+                expected == null || expected.isEmpty()
+                        ? EMPTY
+                        : bytes(expected.get().checkpointId()));
         index.beforeSave(agentId);
         List<byte[]> saveKeys = index.saveKeys(agent, keys.segments(agentId));
         List<?> reply = list(
@@ -122,6 +142,9 @@ public final class CheckpointScripts {
                                 agent, saveKeys, args, bytes(version), staged ? checkpoint.document() : null, first)
                         : SAVE.run(client, saveKeys, args));
         long status = number(reply.get(0));
+        if (status == HEAD_MOVED) {
+            return InsertResult.headMoved();
+        }
         if (status == WRITTEN) {
             index.afterSave(agentId);
             return InsertResult.stored();

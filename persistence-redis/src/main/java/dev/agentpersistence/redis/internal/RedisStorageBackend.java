@@ -1,6 +1,7 @@
 package dev.agentpersistence.redis.internal;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.Expiry;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
@@ -14,8 +15,11 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -82,6 +86,23 @@ public final class RedisStorageBackend implements StorageBackend {
                         record,
                         transaction ->
                                 segmentStore.queuePut(transaction, record.agentId(), contents, clock.instant())));
+    }
+
+    /**
+     * The save script checks the head before it writes, so the check and the insert are one step. In standalone mode
+     * the segments go in the same MULTI before it; in cluster mode they are put first.
+     */
+    @Override
+    public InsertResult insertAfter(
+            Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> contents) {
+        Objects.requireNonNull(expected, "expected");
+        if (!contents.isEmpty() && cluster) {
+            contents.forEach((id, content) -> segments.putSegment(record.agentId(), id, content));
+        }
+        Consumer<AbstractTransaction> first = contents.isEmpty() || cluster
+                ? null
+                : transaction -> segmentStore.queuePut(transaction, record.agentId(), contents, clock.instant());
+        return run("saveCheckpoint of agent '" + record.agentId() + "'", () -> scripts.save(record, first, expected));
     }
 
     @Override

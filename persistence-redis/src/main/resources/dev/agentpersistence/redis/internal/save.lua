@@ -10,11 +10,27 @@
 --       7 '1' when the body is staged: ARGV[3] is then empty and the caller writes the body with
 --         HSETNX right after this script, in the same MULTI, followed by settle.lua (large bodies never
 --         pass through Lua that way)
+--       8 the head the save expects (a conditional save): '' for none (a plain save), '-' for an
+--         agent without records, else the 19-digit version of the expected newest record; 9 its id
 -- Returns {0} when written, {1, body} when the version is taken, {2, version, body} when the id is
--- taken at another version, {3, version} when the id index names a version without a body.
+-- taken at another version, {3, version} when the id index names a version without a body, {4}
+-- when the newest record is not the expected head (nothing written).
 local version, id = ARGV[1], ARGV[2]
 local persistent = ARGV[5] == '0'
 local staged = ARGV[7] == '1'
+
+-- A conditional save checks the head before it claims anything.
+local expected = ARGV[8]
+if expected and expected ~= '' then
+  local newest = redis.call('ZRANGE', KEYS[1], -1, -1)[1]
+  if expected == '-' then
+    if newest then
+      return {4}
+    end
+  elseif newest ~= expected or redis.call('HGET', KEYS[5], ARGV[9]) ~= expected then
+    return {4}
+  end
+end
 
 local function refresh()
   if not persistent then

@@ -141,6 +141,8 @@ public final class RunQueue {
     private final Clock clock;
     private final Object lock = new Object();
     private final QueueFold fold = new QueueFold();
+    /** The entry the fold ends with, {@code null} for an empty log: the head a writer states. Guarded by the lock. */
+    private AgentCheckpoint folded;
 
     public RunQueue(PersistenceStorageProvider<?> storage, String pipeline, Clock clock) {
         this.storage = storage;
@@ -210,10 +212,12 @@ public final class RunQueue {
         CheckpointConflictException last = null;
         for (int attempts = 0; attempts < MAX_APPEND_ATTEMPTS; attempts++) {
             long head;
+            Optional<AgentCheckpoint> headRecord;
             Optional<Run> current;
             synchronized (lock) {
                 refresh();
                 head = fold.version();
+                headRecord = Optional.ofNullable(folded);
                 current = fold.run(runId);
             }
             Decision<R> decision = decide.apply(current);
@@ -222,7 +226,7 @@ public final class RunQueue {
             }
             AgentCheckpoint entry = entry(head + 1, runId, decision.change().get());
             try {
-                storage.saveCheckpoint(agentId, entry);
+                storage.saveCheckpointAfter(agentId, headRecord, entry);
             } catch (CheckpointConflictException e) {
                 last = e; // another writer appended after the head we read: decide again on the new head
                 continue;
@@ -253,9 +257,11 @@ public final class RunQueue {
      */
     private void snapshot() {
         AgentCheckpoint record;
+        Optional<AgentCheckpoint> head;
         long previous;
         synchronized (lock) {
             refresh();
+            head = Optional.ofNullable(folded);
             if (fold.version() - fold.snapshotVersion() < SNAPSHOT_EVERY) {
                 return;
             }
@@ -272,7 +278,7 @@ public final class RunQueue {
                     .build();
         }
         try {
-            storage.saveCheckpoint(agentId, record);
+            storage.saveCheckpointAfter(agentId, head, record);
         } catch (CheckpointConflictException e) {
             return;
         }
@@ -295,6 +301,7 @@ public final class RunQueue {
         Optional<AgentCheckpoint> head = storage.getLatestCheckpoint(agentId);
         if (head.isEmpty()) {
             fold.clear();
+            folded = null;
             return;
         }
         AgentCheckpoint newest = head.get();
@@ -331,12 +338,14 @@ public final class RunQueue {
             }
         }
         fold.clear();
+        folded = null;
         for (AgentCheckpoint record : records.subList(from, records.size())) {
             foldIn(record);
         }
     }
 
     private void foldIn(AgentCheckpoint record) {
+        folded = record;
         if (SNAPSHOT.equals(record.metadata().get(KIND))) {
             try {
                 fold.restore(record.state().get(PAYLOAD), record.version(), record.checkpointId());

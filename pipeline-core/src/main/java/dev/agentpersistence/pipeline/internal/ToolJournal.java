@@ -242,7 +242,7 @@ public final class ToolJournal {
                 .metadata(Map.of(KIND_KEY, entry.kind().name()))
                 .parentCheckpointId(newest.map(AgentCheckpoint::checkpointId).orElse(null))
                 .build();
-        storage.saveCheckpoint(journalId, checkpoint);
+        storage.saveCheckpointAfter(journalId, newest, checkpoint);
         lastVersion.accumulateAndGet(checkpoint.version(), Math::max);
     }
 }
