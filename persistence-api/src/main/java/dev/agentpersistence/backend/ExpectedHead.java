@@ -16,19 +16,23 @@ public record ExpectedHead(String checkpointId, long version) {
     }
 
     /**
-     * Whether {@code expected} describes the newest record, given by its id and version ({@code null} id: the agent has
-     * no record); an empty {@code expected} stands for an agent without records.
+     * Whether the agent's newest record, filed under {@code checkpointId} ({@code null}: by version only, then the
+     * version alone decides) and {@code version}, is this head.
      */
-    public static boolean holds(Optional<ExpectedHead> expected, String newestId, long newestVersion) {
-        if (expected.isEmpty()) {
-            return newestId == null;
-        }
-        return newestId != null
-                && expected.get().version() == newestVersion
-                && expected.get().checkpointId().equals(newestId);
+    public boolean isAt(String checkpointId, long version) {
+        return this.version == version && (checkpointId == null || this.checkpointId.equals(checkpointId));
     }
 
-    /** The same check against a stored document, empty when the agent has no record. */
+    /**
+     * Whether an agent that has a newest record, filed under {@code newestId} ({@code null}: by version only) and
+     * {@code newestVersion}, is at {@code expected}; an empty {@code expected} stands for an agent without records, so
+     * it never holds here.
+     */
+    public static boolean holds(Optional<ExpectedHead> expected, String newestId, long newestVersion) {
+        return expected.isPresent() && expected.get().isAt(newestId, newestVersion);
+    }
+
+    /** Whether {@code newest} (empty: the agent has no record) is at {@code expected}. */
     public static boolean holds(Optional<ExpectedHead> expected, Optional<StoredDocument> newest) {
         return newest.isEmpty()
                 ? expected.isEmpty()

@@ -54,8 +54,9 @@ public final class AgentRecords {
             return null;
         }
         StoredCheckpoint last = newest;
-        if (!ExpectedHead.holds(
-                expected, last == null ? null : last.checkpointId(), last == null ? 0 : last.version())) {
+        boolean holds =
+                last == null ? expected.isEmpty() : ExpectedHead.holds(expected, last.checkpointId(), last.version());
+        if (!holds) {
             return InsertResult.headMoved();
         }
         List<StoredDocument> clashing = insertUnlocked(record);
