@@ -1,11 +1,14 @@
 package dev.agentpersistence.jdbc.internal;
 
+import dev.agentpersistence.backend.ExpectedHead;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The statements of a save, in plain JDBC: the checkpoint row, its expiry row and its metadata rows (one multi-row
@@ -30,6 +33,8 @@ final class CheckpointInsert {
     private final String[] chainedSql = new String[KEPT_TEXTS + 1];
     /** Block texts by metadata entries, without and with an expiry row. */
     private final String[][] blockSql = new String[2][KEPT_TEXTS + 1];
+    /** Conditional texts by metadata entries, for an agent without rows and for an expected head. */
+    private final String[][] afterSql = new String[2][KEPT_TEXTS + 1];
 
     CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
@@ -44,6 +49,8 @@ final class CheckpointInsert {
         for (int n = 0; n <= KEPT_TEXTS; n++) {
             blockSql[0][n] = blockText(n, false);
             blockSql[1][n] = blockText(n, true);
+            afterSql[0][n] = afterText(n, false);
+            afterSql[1][n] = afterText(n, true);
         }
     }
 
@@ -117,15 +124,59 @@ final class CheckpointInsert {
 
     /** Binds the checkpoint row's columns; returns the next parameter index. */
     static int bindCheckpoint(PreparedStatement statement, StoredCheckpoint record) throws SQLException {
-        statement.setString(1, record.agentId());
-        statement.setString(2, record.checkpointId());
-        statement.setLong(3, record.version());
-        statement.setLong(4, record.createdAt().getEpochSecond());
-        statement.setInt(5, record.createdAt().getNano());
-        statement.setBytes(6, FilterSql.utf8(record.nodeId()));
-        statement.setInt(7, record.tombstone() ? 1 : 0);
-        statement.setBytes(8, record.document());
-        return 9;
+        return bindCheckpoint(statement, 1, record);
+    }
+
+    /** Binds the checkpoint row's columns from {@code first}; returns the next parameter index. */
+    private static int bindCheckpoint(PreparedStatement statement, int first, StoredCheckpoint record)
+            throws SQLException {
+        statement.setString(first, record.agentId());
+        statement.setString(first + 1, record.checkpointId());
+        statement.setLong(first + 2, record.version());
+        statement.setLong(first + 3, record.createdAt().getEpochSecond());
+        statement.setInt(first + 4, record.createdAt().getNano());
+        statement.setBytes(first + 5, FilterSql.utf8(record.nodeId()));
+        statement.setInt(first + 6, record.tombstone() ? 1 : 0);
+        statement.setBytes(first + 7, record.document());
+        return first + 8;
+    }
+
+    /** Whether {@link #insertAfter} can write {@code record} in {@code form}: one statement, without an expiry row. */
+    static boolean insertsAfterInOneStatement(StoredCheckpoint record, SaveForm form) {
+        return form == SaveForm.CTE && record.expiresAt() == null;
+    }
+
+    /**
+     * Writes {@code record} with its metadata rows in one statement ({@link #insertsAfterInOneStatement}), only while
+     * the agent's newest row is {@code expected} (empty: while it has none): the statement reads the newest row
+     * {@code FOR UPDATE} and inserts only if it is the expected one. Returns whether it inserted; a taken version or id
+     * fails as a duplicate key.
+     */
+    boolean insertAfter(Connection connection, StoredCheckpoint record, Optional<ExpectedHead> expected)
+            throws SQLException {
+        int entries = record.metadata().size();
+        String sql = entries <= KEPT_TEXTS
+                ? afterSql[expected.isPresent() ? 1 : 0][entries]
+                : afterText(entries, expected.isPresent());
+        PreparedStatement statement = prepared.prepare(connection, sql);
+        boolean failed = true;
+        try {
+            statement.setString(1, record.agentId());
+            int next = bindCheckpoint(statement, 2, record);
+            if (expected.isPresent()) {
+                statement.setString(next++, expected.get().checkpointId());
+                statement.setLong(next++, expected.get().version());
+            }
+            bindEntries(statement, next, record.metadata(), false, record);
+            boolean inserted;
+            try (ResultSet rows = statement.executeQuery()) {
+                inserted = rows.next() && rows.getLong(1) == 1;
+            }
+            failed = false;
+            return inserted;
+        } finally {
+            prepared.release(connection, sql, statement, failed);
+        }
     }
 
     /**
@@ -216,6 +267,43 @@ final class CheckpointInsert {
     }
 
     /**
+     * The conditional form of {@link #chainedText}: the agent's newest row read {@code FOR UPDATE}, the checkpoint row
+     * inserted only if that row is the expected head ({@code expectsHead}: its id and version are parameters; else only
+     * if there is none), its metadata rows chained to it, and the number of checkpoint rows inserted as the result.
+     */
+    private String afterText(int entries, boolean expectsHead) {
+        var sql = new StringBuilder("WITH h AS (SELECT checkpoint_id, version FROM ")
+                .append(tables.checkpoints())
+                .append(" WHERE agent_id = ? ORDER BY version DESC LIMIT 1 FOR UPDATE), c AS (INSERT INTO ")
+                .append(tables.checkpoints())
+                .append(CHECKPOINT_COLUMNS)
+                .append(" SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ")
+                .append(
+                        expectsHead
+                                ? "EXISTS (SELECT 1 FROM h WHERE h.checkpoint_id = ? AND h.version = ?)"
+                                : "NOT EXISTS (SELECT 1 FROM h)")
+                .append(" RETURNING agent_id, checkpoint_id)");
+        if (entries > 0) {
+            sql.append(", m AS (INSERT INTO ")
+                    .append(tables.metadata())
+                    .append(METADATA_COLUMNS)
+                    .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (")
+                    .append(metadataValues(entries))
+                    .append(") AS m (meta_key, meta_value) RETURNING 1)");
+        }
+        return sql.append(" SELECT count(*) FROM c").toString();
+    }
+
+    /** {@code VALUES} of {@code entries} metadata rows (key, value), typed by the first. */
+    private static String metadataValues(int entries) {
+        var sql = new StringBuilder("VALUES ");
+        for (int n = 0; n < entries; n++) {
+            sql.append(n == 0 ? "" : ", ").append(n == 0 ? "(CAST(? AS BYTEA), CAST(? AS BYTEA))" : "(?, ?)");
+        }
+        return sql.toString();
+    }
+
+    /**
      * The checkpoint row and {@code entries} metadata rows in one statement; the metadata rows take their ids from the
      * checkpoint row the statement inserted, so they exist only if it does.
      */
@@ -226,10 +314,8 @@ final class CheckpointInsert {
                 .append(" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING agent_id, checkpoint_id) INSERT INTO ")
                 .append(tables.metadata())
                 .append(METADATA_COLUMNS)
-                .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (VALUES ");
-        for (int n = 0; n < entries; n++) {
-            sql.append(n == 0 ? "" : ", ").append(n == 0 ? "(CAST(? AS BYTEA), CAST(? AS BYTEA))" : "(?, ?)");
-        }
+                .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (")
+                .append(metadataValues(entries));
         return sql.append(") AS m (meta_key, meta_value)").toString();
     }
 }

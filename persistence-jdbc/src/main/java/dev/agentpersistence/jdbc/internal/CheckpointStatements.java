@@ -59,6 +59,20 @@ public final class CheckpointStatements {
         insert.insert(connection, checkpoint, form);
     }
 
+    /**
+     * Inserts the checkpoint and its metadata rows in one statement, only while the agent's newest row is
+     * {@code expected}; only where {@link #insertsAfterInOneStatement} holds. Returns whether it inserted.
+     */
+    public boolean insertAfter(Connection connection, StoredCheckpoint checkpoint, Optional<ExpectedHead> expected)
+            throws SQLException {
+        return insert.insertAfter(connection, checkpoint, expected);
+    }
+
+    /** Whether {@link #insertAfter} can write {@code checkpoint} in {@code form}. */
+    public boolean insertsAfterInOneStatement(StoredCheckpoint checkpoint, SaveForm form) {
+        return CheckpointInsert.insertsAfterInOneStatement(checkpoint, form);
+    }
+
     /** Whether {@link #insert} writes {@code checkpoint} with one statement, atomic in autocommit. */
     public boolean insertsInOneStatement(StoredCheckpoint checkpoint, SaveForm form) {
         return CheckpointInsert.isOneStatement(checkpoint, form);

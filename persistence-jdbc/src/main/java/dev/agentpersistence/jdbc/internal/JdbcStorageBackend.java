@@ -169,6 +169,12 @@ public final class JdbcStorageBackend implements StorageBackend {
             Map<String, byte[]> contents,
             SaveForm form,
             AtomicBoolean headMoved) {
+        if (contents.isEmpty() && statements.insertsAfterInOneStatement(record, form)) {
+            // PostgreSQL: the check and the rows in one statement, one round trip
+            return database.insert("saveCheckpoint", true, connection -> {
+                headMoved.set(!statements.insertAfter(connection, record, expected));
+            });
+        }
         String lockingRead = database.lockingRead();
         long now = clock.millis();
         return database.insert("saveCheckpoint", false, connection -> {
