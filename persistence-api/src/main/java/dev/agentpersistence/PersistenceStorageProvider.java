@@ -74,7 +74,13 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
             return; // stored already: an idempotent repeat
         }
         if (!HeadCondition.holds(expectedHead, newest)) {
-            throw HeadCondition.moved(agentId, HeadCondition.expected(expectedHead), checkpoint, newest);
+            throw HeadCondition.moved(
+                    agentId,
+                    expectedHead
+                            .map(h -> HeadCondition.describe(h.checkpointId(), h.version()))
+                            .orElse(null),
+                    checkpoint,
+                    newest);
         }
         saveCheckpoint(agentId, checkpoint);
     }

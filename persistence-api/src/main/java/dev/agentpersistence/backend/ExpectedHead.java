@@ -1,5 +1,6 @@
 package dev.agentpersistence.backend;
 
+import dev.agentpersistence.internal.HeadCondition;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -41,6 +42,6 @@ public record ExpectedHead(String checkpointId, long version) {
 
     @Override
     public String toString() {
-        return "version " + version + " (checkpoint '" + checkpointId + "')";
+        return HeadCondition.describe(checkpointId, version);
     }
 }

@@ -2,7 +2,6 @@ package dev.agentpersistence.internal;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.backend.ExpectedHead;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,35 +36,33 @@ public final class HeadCondition {
         }
     }
 
-    /** The head as a backend's conditional insert takes it. */
-    public static Optional<ExpectedHead> expected(Optional<AgentCheckpoint> expectedHead) {
-        return expectedHead.map(head -> new ExpectedHead(head.checkpointId(), head.version()));
-    }
-
     /** Whether {@code newest} is {@code expectedHead}, by id and version (both empty: the agent has none). */
     public static boolean holds(Optional<AgentCheckpoint> expectedHead, Optional<AgentCheckpoint> newest) {
-        return newest.isEmpty()
-                ? expectedHead.isEmpty()
-                : ExpectedHead.holds(
-                        expected(expectedHead),
-                        newest.get().checkpointId(),
-                        newest.get().version());
+        if (newest.isEmpty() || expectedHead.isEmpty()) {
+            return newest.isEmpty() && expectedHead.isEmpty();
+        }
+        return newest.get().version() == expectedHead.get().version()
+                && newest.get().checkpointId().equals(expectedHead.get().checkpointId());
     }
 
-    /** The refusal of a save whose expected head is no longer the agent's newest checkpoint. */
+    /** How a message names a head: its version and checkpoint id. */
+    public static String describe(String checkpointId, long version) {
+        return "version " + version + " (checkpoint '" + checkpointId + "')";
+    }
+
+    /**
+     * The refusal of a save whose expected head, as {@link #describe} names it ({@code null}: no checkpoint), is no
+     * longer the agent's newest checkpoint.
+     */
     public static CheckpointConflictException moved(
-            String agentId,
-            Optional<ExpectedHead> expectedHead,
-            AgentCheckpoint checkpoint,
-            Optional<AgentCheckpoint> newest) {
+            String agentId, String expectedHead, AgentCheckpoint checkpoint, Optional<AgentCheckpoint> newest) {
         return new CheckpointConflictException(
                 agentId,
                 checkpoint.checkpointId(),
                 checkpoint.version(),
-                "Agent '" + agentId + "' is no longer at "
-                        + expectedHead.map(ExpectedHead::toString).orElse("no checkpoint") + ": "
-                        + newest.map(n -> "its newest is version " + n.version() + " (checkpoint '" + n.checkpointId()
-                                        + "')")
+                "Agent '" + agentId + "' is no longer at " + (expectedHead == null ? "no checkpoint" : expectedHead)
+                        + ": "
+                        + newest.map(n -> "its newest is " + describe(n.checkpointId(), n.version()))
                                 .orElse("its checkpoints were deleted")
                         + "; nothing was saved (checkpoint '" + checkpoint.checkpointId() + "')");
     }

@@ -322,7 +322,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     public void saveCheckpointAfter(
             String agentId, Optional<AgentCheckpoint> expectedHead, AgentCheckpoint checkpoint) {
         HeadCondition.require(agentId, expectedHead, checkpoint);
-        var insert = new Insert(HeadCondition.expected(expectedHead));
+        var insert = new Insert(expectedHead.map(head -> new ExpectedHead(head.checkpointId(), head.version())));
         observe(StorageOperation.SAVE, context -> save(agentId, checkpoint, insert, context));
     }
 
@@ -581,7 +581,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
             return new Outcome(0, null);
         }
         Optional<AgentCheckpoint> newest = latestCheckpoint(agentId, CheckpointFilter.ALL);
-        return new Outcome(0, HeadCondition.moved(agentId, expected, checkpoint, newest));
+        return new Outcome(
+                0,
+                HeadCondition.moved(
+                        agentId, expected.map(ExpectedHead::toString).orElse(null), checkpoint, newest));
     }
 
     /** What one save came to: the bytes it stored (0 when it stored nothing), and its conflict or {@code null}. */
