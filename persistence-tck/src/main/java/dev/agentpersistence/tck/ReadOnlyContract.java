@@ -10,6 +10,7 @@ import dev.agentpersistence.ReadOnlyStorageException;
 import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.storage.StorageSettings;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,7 @@ abstract class ReadOnlyContract extends Contract {
         refused(() -> reader.saveCheckpoint(agent, Checkpoints.simple(agent, 3)));
         refused(() -> reader.saveCheckpoint(agent("fresh"), Checkpoints.simple(agent("fresh"), 0)));
         refused(() -> reader.saveCheckpoints(List.of(Checkpoints.simple(agent, 3))));
+        refused(() -> reader.saveCheckpointAfter(agent, Optional.of(saved.get(2)), Checkpoints.simple(agent, 3)));
         refused(() -> reader.deleteCheckpoints(agent));
         refused(() -> reader.deleteCheckpointsBefore(agent, 2));
         refused(reader::deleteExpired);
