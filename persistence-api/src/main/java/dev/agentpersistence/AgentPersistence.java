@@ -2,6 +2,7 @@ package dev.agentpersistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.internal.Forks;
+import dev.agentpersistence.internal.HeadCondition;
 import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
 import dev.agentpersistence.observation.internal.FacadeObservations;
@@ -554,11 +555,7 @@ public final class AgentPersistence {
     }
 
     private static Head requireHeadOf(String agentId, AgentCheckpoint expectedHead) {
-        if (!agentId.equals(expectedHead.agentId())) {
-            throw new IllegalArgumentException("expected head '" + expectedHead.checkpointId() + "' is a checkpoint of "
-                    + "agent '" + expectedHead.agentId() + "', not of '" + agentId + "'");
-        }
-        return Head.of(expectedHead);
+        return Head.of(HeadCondition.requireOfAgent(agentId, expectedHead));
     }
 
     private void remember(String agentId, AgentCheckpoint saved) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -208,7 +209,7 @@ public abstract class AgentRecordsBackend implements StorageBackend, HistorySegm
     /** {@code expected}: {@code null} for a plain insert. */
     private InsertResult insert(Optional<ExpectedHead> expected, StoredCheckpoint record) {
         var clash = new AtomicReference<List<StoredDocument>>(List.of());
-        var headMoved = new AtomicReference<>(false);
+        var headMoved = new AtomicBoolean();
         update(Area.CHECKPOINTS, record.agentId(), all -> {
             if (expected != null) {
                 Optional<StoredCheckpoint> newest =

@@ -25,15 +25,24 @@ public final class HeadCondition {
         if (expectedHead.isEmpty()) {
             return;
         }
-        AgentCheckpoint head = expectedHead.get();
-        if (!head.agentId().equals(agentId)) {
-            throw new IllegalArgumentException("expected head '" + head.checkpointId() + "' is a checkpoint of agent '"
-                    + head.agentId() + "', not of '" + agentId + "'");
-        }
+        AgentCheckpoint head = requireOfAgent(agentId, expectedHead.get());
         if (checkpoint.version() <= head.version()) {
             throw new IllegalArgumentException("checkpoint '" + checkpoint.checkpointId() + "' has version "
                     + checkpoint.version() + ", not above its expected head's " + head.version());
         }
+    }
+
+    /**
+     * Returns {@code head}, a head a writer states for {@code agentId}.
+     *
+     * @throws IllegalArgumentException when it is a checkpoint of another agent
+     */
+    public static AgentCheckpoint requireOfAgent(String agentId, AgentCheckpoint head) {
+        if (!head.agentId().equals(agentId)) {
+            throw new IllegalArgumentException("expected head '" + head.checkpointId() + "' is a checkpoint of agent '"
+                    + head.agentId() + "', not of '" + agentId + "'");
+        }
+        return head;
     }
 
     /** Whether {@code newest} is {@code expectedHead}, by id and version (both empty: the agent has none). */

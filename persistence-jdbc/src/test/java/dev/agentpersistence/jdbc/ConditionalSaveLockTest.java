@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
-import dev.agentpersistence.Message;
 import dev.agentpersistence.storage.StorageShell;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -81,12 +80,6 @@ class ConditionalSaveLockTest {
     }
 
     private static AgentCheckpoint checkpoint(long version) {
-        return AgentCheckpoint.builder()
-                .checkpointId("cp-" + version)
-                .agentId("a")
-                .version(version)
-                .createdAt(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(version))
-                .message(Message.user("hello " + version))
-                .build();
+        return SaveStatementsTest.checkpoint(version, Map.of());
     }
 }

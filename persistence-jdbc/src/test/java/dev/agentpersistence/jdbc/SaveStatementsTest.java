@@ -239,7 +239,8 @@ class SaveStatementsTest {
         return new HikariDataSource(config);
     }
 
-    private static AgentCheckpoint checkpoint(long version, Map<String, String> metadata) {
+    /** Checkpoint {@code cp-<version>} of agent {@code a}, with one message and {@code metadata}. */
+    static AgentCheckpoint checkpoint(long version, Map<String, String> metadata) {
         return AgentCheckpoint.builder()
                 .checkpointId("cp-" + version)
                 .agentId("a")

@@ -17,6 +17,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -100,13 +101,24 @@ abstract class StaleWriterContract extends Contract {
     @DisplayName("of 12 writers that all read the same head before any saves exactly one stores its checkpoint; the "
             + "others are refused with CheckpointConflictException")
     void racingWritersAfterOneHead() {
-        String agent = agent("stale-race");
+        exactlyOneOf12RacersAppends("stale-race", this::readingRacer);
+    }
+
+    @Test
+    @DisplayName("of 12 writers that call the provider's saveCheckpointAfter at once after the same head exactly one "
+            + "stores its checkpoint")
+    void racingConditionalSavesAfterOneHead() {
+        exactlyOneOf12RacersAppends("stale-cas", this::savingRacer);
+    }
+
+    /** 12 writers built by {@code racer} append after one head: one stores, the others are refused. */
+    private void exactlyOneOf12RacersAppends(String name, BiFunction<Integer, CyclicBarrier, AgentPersistence> racer) {
+        String agent = agent(name);
         var persistence = persistence(false);
         AgentCheckpoint head = after(persistence, Optional.empty(), agent, "start");
 
-        var allRead = new CyclicBarrier(12);
-        var outcomes =
-                Race.run(12, racer -> after(readingRacer(racer, allRead), Optional.of(head), agent, "r" + racer));
+        var barrier = new CyclicBarrier(12);
+        var outcomes = Race.run(12, n -> after(racer.apply(n, barrier), Optional.of(head), agent, "r" + n));
 
         assertThat(outcomes).filteredOn(Race.Outcome::succeeded).hasSize(1);
         assertThat(outcomes)
@@ -118,26 +130,6 @@ abstract class StaleWriterContract extends Contract {
         var stored = provider().getCheckpoints(agent);
         assertThat(versions(stored)).containsExactly(0L, 1L);
         assertThat(stored.get(1).parentCheckpointId()).isEqualTo(head.checkpointId());
-    }
-
-    @Test
-    @DisplayName("of 12 writers that call the provider's saveCheckpointAfter at once after the same head exactly one "
-            + "stores its checkpoint")
-    void racingConditionalSavesAfterOneHead() {
-        String agent = agent("stale-cas");
-        var persistence = persistence(false);
-        AgentCheckpoint head = after(persistence, Optional.empty(), agent, "start");
-
-        var allReady = new CyclicBarrier(12);
-        var outcomes =
-                Race.run(12, racer -> after(savingRacer(racer, allReady), Optional.of(head), agent, "r" + racer));
-
-        assertThat(outcomes).filteredOn(Race.Outcome::succeeded).hasSize(1);
-        assertThat(outcomes)
-                .filteredOn(outcome -> !outcome.succeeded())
-                .extracting(Race.Outcome::failure)
-                .allSatisfy(failure -> assertThat(failure).isInstanceOf(CheckpointConflictException.class));
-        assertThat(versions(provider().getCheckpoints(agent))).containsExactly(0L, 1L);
     }
 
     @Test

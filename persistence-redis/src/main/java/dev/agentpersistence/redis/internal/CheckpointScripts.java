@@ -89,22 +89,12 @@ public final class CheckpointScripts {
         this.endpoint = endpoint;
     }
 
-    /** Writes {@code checkpoint} unless its version or id is taken; then answers with the stored record holding it. */
-    public InsertResult save(StoredCheckpoint checkpoint) {
-        return save(checkpoint, null, null);
-    }
-
     /**
-     * {@link #save(StoredCheckpoint)}, with {@code first} queueing plain commands (never scripts, which a server that
-     * lost them would skip) in the same MULTI before the save script; {@code null} for none. Standalone mode only.
-     */
-    public InsertResult save(StoredCheckpoint checkpoint, Consumer<AbstractTransaction> first) {
-        return save(checkpoint, first, null);
-    }
-
-    /**
-     * {@link #save(StoredCheckpoint, Consumer)}, and with {@code expected} (not {@code null}) only while the agent's
-     * newest record is that head (empty: while it has none), checked by the save script before it writes anything.
+     * Writes {@code checkpoint} unless its version or id is taken; then answers with the stored record holding it. With
+     * {@code first}, plain commands (never scripts, which a server that lost them would skip) are queued in the same
+     * MULTI before the save script (standalone mode only; {@code null} for none). With {@code expected} (not
+     * {@code null}) it writes only while the agent's newest record is that head (empty: while it has none), checked by
+     * the save script before it writes anything.
      */
     public InsertResult save(
             StoredCheckpoint checkpoint, Consumer<AbstractTransaction> first, Optional<ExpectedHead> expected) {

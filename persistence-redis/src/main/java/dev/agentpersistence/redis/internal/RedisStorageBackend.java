@@ -68,7 +68,7 @@ public final class RedisStorageBackend implements StorageBackend {
 
     @Override
     public InsertResult insert(StoredCheckpoint record) {
-        return run("saveCheckpoint of agent '" + record.agentId() + "'", () -> scripts.save(record));
+        return save(record, Map.of(), null);
     }
 
     /**
@@ -77,25 +77,18 @@ public final class RedisStorageBackend implements StorageBackend {
      */
     @Override
     public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
-        if (contents.isEmpty() || cluster) {
-            return StorageBackend.super.insert(record, contents);
-        }
-        return run(
-                "saveCheckpoint of agent '" + record.agentId() + "'",
-                () -> scripts.save(
-                        record,
-                        transaction ->
-                                segmentStore.queuePut(transaction, record.agentId(), contents, clock.instant())));
+        return save(record, contents, null);
     }
 
-    /**
-     * The save script checks the head before it writes, so the check and the insert are one step. In standalone mode
-     * the segments go in the same MULTI before it; in cluster mode they are put first.
-     */
+    /** As {@link #insert(StoredCheckpoint, Map)}; the save script checks the head before it writes anything. */
     @Override
     public InsertResult insertAfter(
             Optional<ExpectedHead> expected, StoredCheckpoint record, Map<String, byte[]> contents) {
-        Objects.requireNonNull(expected, "expected");
+        return save(record, contents, Objects.requireNonNull(expected, "expected"));
+    }
+
+    /** {@code expected}: {@code null} for a plain insert. */
+    private InsertResult save(StoredCheckpoint record, Map<String, byte[]> contents, Optional<ExpectedHead> expected) {
         if (!contents.isEmpty() && cluster) {
             contents.forEach((id, content) -> segments.putSegment(record.agentId(), id, content));
         }
