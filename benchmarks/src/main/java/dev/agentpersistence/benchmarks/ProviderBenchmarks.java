@@ -120,11 +120,14 @@ public class ProviderBenchmarks {
     public static class Writes {
         String agentId;
         long nextVersion;
+        /** The newest checkpoint, the head a save that states it names. */
+        AgentCheckpoint head;
 
         @Setup(Level.Trial)
         public void load(Target target) {
             agentId = target.agent("save");
             nextVersion = target.load(agentId);
+            head = target.provider.getLatestCheckpoint(agentId).orElse(null);
         }
 
         @TearDown(Level.Iteration)
@@ -137,6 +140,14 @@ public class ProviderBenchmarks {
     public void save(Target target, Writes writes) {
         long version = writes.nextVersion++;
         target.provider.saveCheckpoint(writes.agentId, Fixtures.checkpoint(writes.agentId, version, target.messages));
+    }
+
+    /** A save that states the head it read, as the facade's, pipelines' and chat stores' saves do. */
+    @Benchmark
+    public void saveAfter(Target target, Writes writes) {
+        AgentCheckpoint next = Fixtures.checkpoint(writes.agentId, writes.nextVersion++, target.messages);
+        target.provider.saveCheckpointAfter(writes.agentId, Optional.ofNullable(writes.head), next);
+        writes.head = next;
     }
 
     @Benchmark
