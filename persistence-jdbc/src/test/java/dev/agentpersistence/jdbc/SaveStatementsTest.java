@@ -9,6 +9,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.SaveResult;
+import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.storage.StorageSettings;
 import dev.agentpersistence.storage.StorageShell;
 import java.io.PrintWriter;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
@@ -98,6 +100,63 @@ class SaveStatementsTest {
     }
 
     @Test
+    void onMariaDbASaveWithItsLogEntriesIsOneStatementAndOneAfterAMovedHeadWritesNothing() throws Exception {
+        try (TestDatabase database = TestDatabase.mariaDb()) {
+            StorageSettings settings = StorageSettings.custom()
+                    .ttl(Duration.ofHours(1))
+                    .history(IncrementalHistoryConfig.custom().blockSize(1).build())
+                    .build();
+            withCountedProvider(database.url(), database.config(), settings, (provider, counted) -> {
+                AgentCheckpoint v0 = checkpoint(0, Map.of());
+                provider.saveCheckpointAfter("a", Optional.empty(), v0);
+                int segmentsBefore = segmentRows(database);
+                counted.reset();
+                AgentCheckpoint v1 = checkpoint(1, Map.of("phase", "work", "team", "blue"));
+                provider.saveCheckpointAfter("a", Optional.of(v0), v1);
+                assertThat(counted.executed)
+                        .as("statements of a save that states its head")
+                        .hasValue(1);
+                assertThat(counted.commits).as("explicit commits").hasValue(0);
+                assertThat(segmentRows(database))
+                        .as("the save's log entry, written in the same statement")
+                        .isGreaterThan(segmentsBefore);
+                assertThat(metadataRows(database, "cp-1"))
+                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+                assertThat(expiryRows(database, "cp-1")).isEqualTo(1);
+
+                int segmentsAfter = segmentRows(database);
+                assertThatThrownBy(() -> provider.saveCheckpointAfter("a", Optional.of(v0), checkpoint(2, Map.of())))
+                        .isInstanceOf(CheckpointConflictException.class);
+                assertThat(segmentRows(database))
+                        .as("a refused save writes no segment")
+                        .isEqualTo(segmentsAfter);
+                assertThat(metadataRows(database, "cp-2")).isEmpty();
+                assertThat(provider.getCheckpoints("a"))
+                        .extracting(AgentCheckpoint::checkpointId)
+                        .containsExactlyInAnyOrder("cp-0", "cp-1");
+
+                provider.saveCheckpointAfter("a", Optional.of(v1), checkpoint(2, Map.of("phase", "after")));
+                assertThat(provider.getLatestCheckpoint("a"))
+                        .map(AgentCheckpoint::checkpointId)
+                        .hasValue("cp-2");
+
+                int segmentsBeforePlain = segmentRows(database);
+                counted.reset();
+                provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "plain")));
+                assertThat(counted.executed)
+                        .as("statements of a plain save with its log entry")
+                        .hasValue(1);
+                assertThat(counted.commits).as("explicit commits").hasValue(0);
+                assertThat(segmentRows(database)).isGreaterThan(segmentsBeforePlain);
+                assertThat(expiryRows(database, "cp-3")).isEqualTo(1);
+                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "other"))))
+                        .isInstanceOf(CheckpointConflictException.class);
+                assertThat(metadataRows(database, "cp-3")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "plain"));
+            });
+        }
+    }
+
+    @Test
     void onMariaDbServerPreparedStatementsKeepTheOneStatementSave() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
             withCountedProvider(
@@ -110,6 +169,7 @@ class SaveStatementsTest {
                                 .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work"));
                         assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(1, Map.of("phase", "other"))))
                                 .isInstanceOf(CheckpointConflictException.class);
+                        assertConditionalSavesHold(provider);
                     });
         }
     }
@@ -131,6 +191,7 @@ class SaveStatementsTest {
                                 .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "first"));
                         assertThat(metadataRows(database, "cp-1"))
                                 .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+                        assertConditionalSavesHold(provider);
                     });
         }
     }
@@ -204,6 +265,19 @@ class SaveStatementsTest {
         });
     }
 
+    /** On an agent whose head is {@code cp-1}: a save after a stale head is refused, one after the head stored. */
+    private static void assertConditionalSavesHold(StorageShell provider) {
+        AgentCheckpoint head = provider.getLatestCheckpoint("a").orElseThrow();
+        assertThat(head.checkpointId()).isEqualTo("cp-1");
+        AgentCheckpoint stale = provider.getCheckpoint("a", "cp-0").orElseThrow();
+        assertThatThrownBy(() -> provider.saveCheckpointAfter("a", Optional.of(stale), checkpoint(2, Map.of())))
+                .isInstanceOf(CheckpointConflictException.class);
+        provider.saveCheckpointAfter("a", Optional.of(head), checkpoint(2, Map.of("phase", "after")));
+        assertThat(provider.getLatestCheckpoint("a"))
+                .map(AgentCheckpoint::checkpointId)
+                .hasValue("cp-2");
+    }
+
     /** What a test does with a provider whose statements and commits {@code counted} counts. */
     @FunctionalInterface
     private interface CountedWork {
@@ -266,6 +340,17 @@ class SaveStatementsTest {
             }
         }
         return rows;
+    }
+
+    private static int segmentRows(TestDatabase database) throws SQLException {
+        try (var connection = database.connect();
+                var select = connection.prepareStatement(
+                        "SELECT COUNT(*) FROM " + database.tables().historySegments())) {
+            try (var found = select.executeQuery()) {
+                found.next();
+                return found.getInt(1);
+            }
+        }
     }
 
     private static int expiryRows(TestDatabase database, String checkpointId) throws SQLException {

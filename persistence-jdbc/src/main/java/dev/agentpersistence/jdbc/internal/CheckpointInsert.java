@@ -21,6 +21,8 @@ final class CheckpointInsert {
     private static final String CHECKPOINT_COLUMNS =
             " (agent_id, checkpoint_id, version, created_at_seconds, created_at_nanos, node_id, tombstone, payload)";
     private static final String METADATA_COLUMNS = " (agent_id, checkpoint_id, meta_key, meta_value)";
+    /** A block's handler of any error: the transaction rolled back, the error signalled again as it was. */
+    private static final String BLOCK_HANDLER = "DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END; ";
     /** Statement texts are kept for this many metadata entries; larger maps build theirs per save. */
     private static final int KEPT_TEXTS = 16;
 
@@ -35,6 +37,8 @@ final class CheckpointInsert {
     private final String[][] blockSql = new String[2][KEPT_TEXTS + 1];
     /** Conditional texts by metadata entries, for an agent without rows and for an expected head. */
     private final String[][] afterSql = new String[2][KEPT_TEXTS + 1];
+    /** Conditional block texts without segments: by expiry row, by expected head, by metadata entries. */
+    private final String[][][] afterBlockSql = new String[2][2][KEPT_TEXTS + 1];
 
     CheckpointInsert(Tables tables, PreparedStatements prepared) {
         this.tables = Objects.requireNonNull(tables, "tables");
@@ -47,10 +51,14 @@ final class CheckpointInsert {
             chainedSql[n] = chainedText(n);
         }
         for (int n = 0; n <= KEPT_TEXTS; n++) {
-            blockSql[0][n] = blockText(n, false);
-            blockSql[1][n] = blockText(n, true);
+            blockSql[0][n] = blockText(0, n, false);
+            blockSql[1][n] = blockText(0, n, true);
             afterSql[0][n] = afterText(n, false);
             afterSql[1][n] = afterText(n, true);
+            for (int expires = 0; expires < 2; expires++) {
+                afterBlockSql[expires][0][n] = afterBlockText(0, n, expires == 1, false);
+                afterBlockSql[expires][1][n] = afterBlockText(0, n, expires == 1, true);
+            }
         }
     }
 
@@ -67,17 +75,7 @@ final class CheckpointInsert {
     void insert(Connection connection, StoredCheckpoint record, SaveForm form) throws SQLException {
         int entries = record.metadata().size();
         if (form == SaveForm.BLOCK) {
-            boolean expires = record.expiresAt() != null;
-            execute(
-                    connection,
-                    entries <= KEPT_TEXTS ? blockSql[expires ? 1 : 0][entries] : blockText(entries, expires),
-                    statement -> {
-                        int next = bindCheckpoint(statement, record);
-                        if (expires) {
-                            next = bindExpiry(statement, next, record, true);
-                        }
-                        bindEntries(statement, next, record.metadata(), true, record);
-                    });
+            insertBlock(connection, record, Map.of(), 0);
             return;
         }
         if (form == SaveForm.CTE && entries > 0 && record.expiresAt() == null) {
@@ -102,6 +100,46 @@ final class CheckpointInsert {
                     entries <= KEPT_TEXTS ? metadataSql[entries] : metadataText(entries),
                     statement -> bindEntries(statement, 1, record.metadata(), true, record));
         }
+    }
+
+    /**
+     * Writes the segments {@code contents} (written at {@code writtenAt}) and {@code record}'s rows in one compound
+     * statement ({@link SaveForm#BLOCK}), atomic in autocommit; a taken version or id fails as a duplicate key and
+     * writes nothing.
+     */
+    void insertBlock(Connection connection, StoredCheckpoint record, Map<String, byte[]> contents, long writtenAt)
+            throws SQLException {
+        int entries = record.metadata().size();
+        boolean expires = record.expiresAt() != null;
+        String sql = contents.isEmpty() && entries <= KEPT_TEXTS
+                ? blockSql[expires ? 1 : 0][entries]
+                : blockText(contents.size(), entries, expires);
+        execute(connection, sql, statement -> bindBlockRows(statement, 1, record, contents, writtenAt));
+    }
+
+    /**
+     * Binds the rows of {@link #rowsText} from {@code first}: each segment, the checkpoint, its expiry and its metadata
+     * rows; returns the next index.
+     */
+    private static int bindBlockRows(
+            PreparedStatement statement,
+            int first,
+            StoredCheckpoint record,
+            Map<String, byte[]> contents,
+            long writtenAt)
+            throws SQLException {
+        int next = first;
+        for (var segment : contents.entrySet()) {
+            statement.setString(next++, record.agentId());
+            statement.setString(next++, segment.getKey());
+            statement.setLong(next++, writtenAt);
+            statement.setBytes(next++, segment.getValue());
+        }
+        next = bindCheckpoint(statement, next, record);
+        if (record.expiresAt() != null) {
+            next = bindExpiry(statement, next, record, true);
+        }
+        return bindEntries(statement, next, record.metadata(), true, record);
     }
 
     private void execute(Connection connection, String sql, Binder binder) throws SQLException {
@@ -141,41 +179,79 @@ final class CheckpointInsert {
         return first + 8;
     }
 
-    /** Whether {@link #insertAfter} can write {@code record} in {@code form}: one statement, without an expiry row. */
-    static boolean insertsAfterInOneStatement(StoredCheckpoint record, SaveForm form) {
-        return form == SaveForm.CTE && record.expiresAt() == null;
+    /**
+     * Whether {@link #insertAfter} writes {@code record} and its segments {@code contents} in one statement in
+     * {@code form}: always in {@link SaveForm#BLOCK}; in {@link SaveForm#CTE} without an expiry row and segments.
+     */
+    static boolean insertsAfterInOneStatement(StoredCheckpoint record, Map<String, byte[]> contents, SaveForm form) {
+        return form == SaveForm.BLOCK || form == SaveForm.CTE && record.expiresAt() == null && contents.isEmpty();
     }
 
     /**
-     * Writes {@code record} with its metadata rows in one statement ({@link #insertsAfterInOneStatement}), only while
-     * the agent's newest row is {@code expected} (empty: while it has none): the statement reads the newest row
-     * {@code FOR UPDATE} and inserts only if it is the expected one. Returns whether it inserted; a taken version or id
-     * fails as a duplicate key.
+     * Writes {@code record} with its rows, and the segments {@code contents} (written at {@code writtenAt}), in one
+     * statement ({@link #insertsAfterInOneStatement}), only while the agent's newest row is {@code expected} (empty:
+     * while it has none): the statement reads the newest row {@code FOR UPDATE} and inserts only if it is the expected
+     * one. Returns whether it inserted; a taken version or id fails as a duplicate key.
      */
-    boolean insertAfter(Connection connection, StoredCheckpoint record, Optional<ExpectedHead> expected)
+    boolean insertAfter(
+            Connection connection,
+            StoredCheckpoint record,
+            Map<String, byte[]> contents,
+            long writtenAt,
+            Optional<ExpectedHead> expected,
+            SaveForm form)
             throws SQLException {
         int entries = record.metadata().size();
-        String sql = entries <= KEPT_TEXTS
-                ? afterSql[expected.isPresent() ? 1 : 0][entries]
-                : afterText(entries, expected.isPresent());
+        boolean expectsHead = expected.isPresent();
+        String sql;
+        if (form == SaveForm.BLOCK) {
+            boolean expires = record.expiresAt() != null;
+            sql = contents.isEmpty() && entries <= KEPT_TEXTS
+                    ? afterBlockSql[expires ? 1 : 0][expectsHead ? 1 : 0][entries]
+                    : afterBlockText(contents.size(), entries, expires, expectsHead);
+        } else {
+            sql = entries <= KEPT_TEXTS ? afterSql[expectsHead ? 1 : 0][entries] : afterText(entries, expectsHead);
+        }
         PreparedStatement statement = prepared.prepare(connection, sql);
         boolean failed = true;
         try {
-            statement.setString(1, record.agentId());
-            int next = bindCheckpoint(statement, 2, record);
-            if (expected.isPresent()) {
-                statement.setString(next++, expected.get().checkpointId());
-                statement.setLong(next++, expected.get().version());
+            if (form == SaveForm.BLOCK) {
+                int next = expectsHead ? bindHead(statement, 1, expected.get()) : 1;
+                statement.setString(next++, record.agentId());
+                bindBlockRows(statement, next, record, contents, writtenAt);
+            } else {
+                statement.setString(1, record.agentId());
+                int next = bindCheckpoint(statement, 2, record);
+                if (expectsHead) {
+                    next = bindHead(statement, next, expected.get());
+                }
+                bindEntries(statement, next, record.metadata(), false, record);
             }
-            bindEntries(statement, next, record.metadata(), false, record);
-            boolean inserted;
-            try (ResultSet rows = statement.executeQuery()) {
-                inserted = rows.next() && rows.getLong(1) == 1;
-            }
+            boolean inserted = insertedCount(statement) == 1;
             failed = false;
             return inserted;
         } finally {
             prepared.release(connection, sql, statement, failed);
+        }
+    }
+
+    private static int bindHead(PreparedStatement statement, int first, ExpectedHead head) throws SQLException {
+        statement.setString(first, head.checkpointId());
+        statement.setLong(first + 1, head.version());
+        return first + 2;
+    }
+
+    /** The one number a conditional statement answers with: the checkpoint rows it inserted. */
+    private static long insertedCount(PreparedStatement statement) throws SQLException {
+        boolean isRows = statement.execute();
+        while (!isRows && statement.getUpdateCount() != -1) {
+            isRows = statement.getMoreResults();
+        }
+        if (!isRows) {
+            throw new SQLException("The conditional save answered with no row count");
+        }
+        try (ResultSet rows = statement.getResultSet()) {
+            return rows.next() ? rows.getLong(1) : 0;
         }
     }
 
@@ -248,22 +324,43 @@ final class CheckpointInsert {
     }
 
     /**
-     * Every statement of a save in one compound statement: its own transaction, committed at the end, rolled back on
-     * any error, which is then signalled again as it was (a duplicate key stays one).
+     * Every statement of a save ({@code segments} segment rows first) in one compound statement: its own transaction,
+     * committed at the end, rolled back on any error, which is then signalled again as it was (a duplicate key stays
+     * one).
      */
-    private String blockText(int entries, boolean expires) {
-        var sql = new StringBuilder(
-                        "BEGIN NOT ATOMIC DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END; ")
-                .append("START TRANSACTION; ")
-                .append(checkpointSql)
-                .append("; ");
+    private String blockText(int segments, int entries, boolean expires) {
+        return "BEGIN NOT ATOMIC " + BLOCK_HANDLER + "START TRANSACTION; " + rowsText(segments, entries, expires)
+                + "COMMIT; END";
+    }
+
+    /**
+     * The conditional form of {@link #blockText}: the agent's newest row read {@code FOR UPDATE} first
+     * ({@code expectsHead}: whether it is the row whose id and version are the first parameters; else whether there is
+     * none), then, only if it holds, {@code segments} segment rows and the checkpoint's rows written and committed; the
+     * number of checkpoint rows inserted is the statement's one result.
+     */
+    private String afterBlockText(int segments, int entries, boolean expires, boolean expectsHead) {
+        return "BEGIN NOT ATOMIC DECLARE h INT DEFAULT NULL; " + BLOCK_HANDLER + "START TRANSACTION; SELECT "
+                + (expectsHead ? "checkpoint_id = ? AND version = ?" : "1") + " INTO h FROM " + tables.checkpoints()
+                + " WHERE agent_id = ? ORDER BY version DESC LIMIT 1 FOR UPDATE; IF "
+                + (expectsHead ? "h = 1" : "h IS NULL") + " THEN " + rowsText(segments, entries, expires)
+                + "COMMIT; SELECT 1; ELSE ROLLBACK; SELECT 0; END IF; END";
+    }
+
+    /** The statements of a save's rows inside a block, each ended by {@code "; "}. */
+    private String rowsText(int segments, int entries, boolean expires) {
+        var sql = new StringBuilder();
+        if (segments > 0) {
+            sql.append(MariaDbDialect.segmentUpsert(tables, segments)).append("; ");
+        }
+        sql.append(checkpointSql).append("; ");
         if (expires) {
             sql.append(deleteExpirySql).append("; ").append(expirySql).append("; ");
         }
         if (entries > 0) {
             sql.append(metadataText(entries)).append("; ");
         }
-        return sql.append("COMMIT; END").toString();
+        return sql.toString();
     }
 
     /**

@@ -60,17 +60,35 @@ public final class CheckpointStatements {
     }
 
     /**
-     * Inserts the checkpoint and its metadata rows in one statement, only while the agent's newest row is
-     * {@code expected}; only where {@link #insertsAfterInOneStatement} holds. Returns whether it inserted.
+     * Inserts the segments {@code contents} (written at {@code writtenAt}), the checkpoint and its rows in one
+     * statement, only while the agent's newest row is {@code expected}; only where {@link #insertsAfterInOneStatement}
+     * holds. Returns whether it inserted.
      */
-    public boolean insertAfter(Connection connection, StoredCheckpoint checkpoint, Optional<ExpectedHead> expected)
+    public boolean insertAfter(
+            Connection connection,
+            StoredCheckpoint checkpoint,
+            Map<String, byte[]> contents,
+            long writtenAt,
+            Optional<ExpectedHead> expected,
+            SaveForm form)
             throws SQLException {
-        return insert.insertAfter(connection, checkpoint, expected);
+        return insert.insertAfter(connection, checkpoint, contents, writtenAt, expected, form);
     }
 
-    /** Whether {@link #insertAfter} can write {@code checkpoint} in {@code form}. */
-    public boolean insertsAfterInOneStatement(StoredCheckpoint checkpoint, SaveForm form) {
-        return CheckpointInsert.insertsAfterInOneStatement(checkpoint, form);
+    /**
+     * Inserts the segments {@code contents} (written at {@code writtenAt}) and the checkpoint's rows in one compound
+     * statement; only in {@link SaveForm#BLOCK}.
+     */
+    public void insertBlock(
+            Connection connection, StoredCheckpoint checkpoint, Map<String, byte[]> contents, long writtenAt)
+            throws SQLException {
+        insert.insertBlock(connection, checkpoint, contents, writtenAt);
+    }
+
+    /** Whether {@link #insertAfter} can write {@code checkpoint} and the segments {@code contents} in {@code form}. */
+    public boolean insertsAfterInOneStatement(
+            StoredCheckpoint checkpoint, Map<String, byte[]> contents, SaveForm form) {
+        return CheckpointInsert.insertsAfterInOneStatement(checkpoint, contents, form);
     }
 
     /** Whether {@link #insert} writes {@code checkpoint} with one statement, atomic in autocommit. */

@@ -103,9 +103,10 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     /**
      * One transaction: the segments (each stored unless present, its write time set), then the record's rows, so a save
-     * of a history in the message log commits once. When the transaction meets a duplicate key (the record clashes) or
-     * a statement would be too large, it is rolled back and the segments and the record are written one after the
-     * other, which answers the clash as {@link #insert(StoredCheckpoint)} does.
+     * of a history in the message log commits once; on MariaDB one compound statement, one round trip. When the
+     * transaction meets a duplicate key (the record clashes) or a statement would be too large, it is rolled back and
+     * the segments and the record are written one after the other, which answers the clash as
+     * {@link #insert(StoredCheckpoint)} does.
      */
     @Override
     public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
@@ -115,10 +116,15 @@ public final class JdbcStorageBackend implements StorageBackend {
         long now = clock.millis();
         boolean stored;
         try {
-            stored = database.insert("saveCheckpoint", false, connection -> {
-                segments.put(connection, record.agentId(), contents, now);
-                batch.insert(connection, List.of(record));
-            });
+            SaveForm form = database.saveForm();
+            if (form == SaveForm.BLOCK && fitsOneStatement(record, contents)) {
+                stored = insertBlock(record, contents, now, form);
+            } else {
+                stored = database.insert("saveCheckpoint", false, connection -> {
+                    segments.put(connection, record.agentId(), contents, now);
+                    batch.insert(connection, List.of(record));
+                });
+            }
         } catch (StatementTooLargeException e) {
             stored = false;
         }
@@ -128,7 +134,8 @@ public final class JdbcStorageBackend implements StorageBackend {
     /**
      * One transaction: the agent's newest row read and held ({@link Dialect#lockingRead()}; on SQLite the write
      * transaction holds the database), compared with {@code expected}, then the segments and the record's rows. So no
-     * save or deletion of the agent comes between the check and the insert. A clash is answered as
+     * save or deletion of the agent comes between the check and the insert. On PostgreSQL (without segments or expiry)
+     * and on MariaDB the transaction is one statement, one round trip. A clash is answered as
      * {@link #insert(StoredCheckpoint)} answers it; segments too large for one statement are stored first, on their
      * own.
      */
@@ -169,14 +176,14 @@ public final class JdbcStorageBackend implements StorageBackend {
             Map<String, byte[]> contents,
             SaveForm form,
             AtomicBoolean headMoved) {
-        if (contents.isEmpty() && statements.insertsAfterInOneStatement(record, form)) {
-            // PostgreSQL: the check and the rows in one statement, one round trip
+        long now = clock.millis();
+        if (statements.insertsAfterInOneStatement(record, contents, form) && fitsOneStatement(record, contents)) {
+            // PostgreSQL and MariaDB: the check and the rows in one statement, one round trip
             return database.insert("saveCheckpoint", true, connection -> {
-                headMoved.set(!statements.insertAfter(connection, record, expected));
+                headMoved.set(!statements.insertAfter(connection, record, contents, now, expected, form));
             });
         }
         String lockingRead = database.lockingRead();
-        long now = clock.millis();
         return database.insert("saveCheckpoint", false, connection -> {
             Optional<ExpectedHead> head = statements.head(connection, record.agentId(), lockingRead);
             boolean holds = head.isEmpty()
@@ -191,6 +198,35 @@ public final class JdbcStorageBackend implements StorageBackend {
                 statements.insert(connection, record, form);
             }
         });
+    }
+
+    /**
+     * The segments and the record in one compound statement; {@code false} when it was refused for a duplicate key or
+     * the server refused compound statements (then nothing was written either way).
+     */
+    private boolean insertBlock(StoredCheckpoint record, Map<String, byte[]> contents, long now, SaveForm form) {
+        try {
+            return database.insert(
+                    "saveCheckpoint", true, connection -> statements.insertBlock(connection, record, contents, now));
+        } catch (RuntimeException e) {
+            if (!database.refusedSaveForm(form, e)) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    /** Whether the document and every segment of {@code contents} fit in one statement under the server's limit. */
+    private boolean fitsOneStatement(StoredCheckpoint record, Map<String, byte[]> contents) {
+        OptionalLong limit = database.statementLimit();
+        if (limit.isEmpty() || contents.isEmpty()) {
+            return true;
+        }
+        long bytes = database.statementBytes(record.document()) + STATEMENT_MARGIN;
+        for (byte[] content : contents.values()) {
+            bytes += database.statementBytes(content);
+        }
+        return bytes <= limit.getAsLong();
     }
 
     private boolean fitsStatementLimit(StoredCheckpoint record, Map<String, byte[]> contents) {

@@ -16,9 +16,19 @@ import org.jdbi.v3.core.Handle;
 final class MariaDbDialect implements Dialect {
     @Override
     public java.util.Optional<String> segmentUpsert(Tables tables) {
-        return java.util.Optional.of("INSERT INTO " + tables.historySegments()
-                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)"
-                + " ON DUPLICATE KEY UPDATE written_at = VALUES(written_at)");
+        return java.util.Optional.of(segmentUpsert(tables, 1));
+    }
+
+    /** The upsert of {@code rows} segment rows: each stored unless its key exists, its write time set either way. */
+    static String segmentUpsert(Tables tables, int rows) {
+        var sql = new StringBuilder("INSERT INTO ")
+                .append(tables.historySegments())
+                .append(" (agent_id, segment_id, written_at, content) VALUES ");
+        for (int n = 0; n < rows; n++) {
+            sql.append(n == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+        }
+        return sql.append(" ON DUPLICATE KEY UPDATE written_at = VALUES(written_at)")
+                .toString();
     }
 
     private static final int DUPLICATE_KEY = 1062;
