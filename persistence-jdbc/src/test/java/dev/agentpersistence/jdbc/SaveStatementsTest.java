@@ -102,58 +102,76 @@ class SaveStatementsTest {
     @Test
     void onMariaDbASaveWithItsLogEntriesIsOneStatementAndOneAfterAMovedHeadWritesNothing() throws Exception {
         try (TestDatabase database = TestDatabase.mariaDb()) {
-            StorageSettings settings = StorageSettings.custom()
-                    .ttl(Duration.ofHours(1))
-                    .history(IncrementalHistoryConfig.custom().blockSize(1).build())
-                    .build();
-            withCountedProvider(database.url(), database.config(), settings, (provider, counted) -> {
-                AgentCheckpoint v0 = checkpoint(0, Map.of());
-                provider.saveCheckpointAfter("a", Optional.empty(), v0);
-                int segmentsBefore = segmentRows(database);
-                counted.reset();
-                AgentCheckpoint v1 = checkpoint(1, Map.of("phase", "work", "team", "blue"));
-                provider.saveCheckpointAfter("a", Optional.of(v0), v1);
-                assertThat(counted.executed)
-                        .as("statements of a save that states its head")
-                        .hasValue(1);
-                assertThat(counted.commits).as("explicit commits").hasValue(0);
-                assertThat(segmentRows(database))
-                        .as("the save's log entry, written in the same statement")
-                        .isGreaterThan(segmentsBefore);
-                assertThat(metadataRows(database, "cp-1"))
-                        .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
-                assertThat(expiryRows(database, "cp-1")).isEqualTo(1);
-
-                int segmentsAfter = segmentRows(database);
-                assertThatThrownBy(() -> provider.saveCheckpointAfter("a", Optional.of(v0), checkpoint(2, Map.of())))
-                        .isInstanceOf(CheckpointConflictException.class);
-                assertThat(segmentRows(database))
-                        .as("a refused save writes no segment")
-                        .isEqualTo(segmentsAfter);
-                assertThat(metadataRows(database, "cp-2")).isEmpty();
-                assertThat(provider.getCheckpoints("a"))
-                        .extracting(AgentCheckpoint::checkpointId)
-                        .containsExactlyInAnyOrder("cp-0", "cp-1");
-
-                provider.saveCheckpointAfter("a", Optional.of(v1), checkpoint(2, Map.of("phase", "after")));
-                assertThat(provider.getLatestCheckpoint("a"))
-                        .map(AgentCheckpoint::checkpointId)
-                        .hasValue("cp-2");
-
-                int segmentsBeforePlain = segmentRows(database);
-                counted.reset();
-                provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "plain")));
-                assertThat(counted.executed)
-                        .as("statements of a plain save with its log entry")
-                        .hasValue(1);
-                assertThat(counted.commits).as("explicit commits").hasValue(0);
-                assertThat(segmentRows(database)).isGreaterThan(segmentsBeforePlain);
-                assertThat(expiryRows(database, "cp-3")).isEqualTo(1);
-                assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "other"))))
-                        .isInstanceOf(CheckpointConflictException.class);
-                assertThat(metadataRows(database, "cp-3")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "plain"));
-            });
+            assertLogRowSavesInOneStatement(database, Duration.ofHours(1));
         }
+    }
+
+    @Test
+    void onPostgresASaveWithItsLogEntriesIsOneStatementAndOneAfterAMovedHeadWritesNothing() throws Exception {
+        try (TestDatabase database = TestDatabase.postgres()) {
+            assertLogRowSavesInOneStatement(database, null);
+        }
+    }
+
+    /**
+     * Saves that write message-log rows, stating their head or not, are one statement and no commit (with a time to
+     * live {@code ttl}, or none when null); a save after a moved head is refused and writes no row.
+     */
+    private static void assertLogRowSavesInOneStatement(TestDatabase database, Duration ttl) throws Exception {
+        var builder = StorageSettings.custom()
+                .history(IncrementalHistoryConfig.custom().blockSize(1).build());
+        if (ttl != null) {
+            builder.ttl(ttl);
+        }
+        StorageSettings settings = builder.build();
+        int expiryRowsPerCheckpoint = ttl == null ? 0 : 1;
+        withCountedProvider(database.url(), database.config(), settings, (provider, counted) -> {
+            AgentCheckpoint v0 = checkpoint(0, Map.of());
+            provider.saveCheckpointAfter("a", Optional.empty(), v0);
+            int segmentsBefore = segmentRows(database);
+            counted.reset();
+            AgentCheckpoint v1 = checkpoint(1, Map.of("phase", "work", "team", "blue"));
+            provider.saveCheckpointAfter("a", Optional.of(v0), v1);
+            assertThat(counted.executed)
+                    .as("statements of a save that states its head")
+                    .hasValue(1);
+            assertThat(counted.commits).as("explicit commits").hasValue(0);
+            assertThat(segmentRows(database))
+                    .as("the save's log entry, written in the same statement")
+                    .isGreaterThan(segmentsBefore);
+            assertThat(metadataRows(database, "cp-1"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("phase", "work", "team", "blue"));
+            assertThat(expiryRows(database, "cp-1")).isEqualTo(expiryRowsPerCheckpoint);
+
+            int segmentsAfter = segmentRows(database);
+            assertThatThrownBy(() -> provider.saveCheckpointAfter("a", Optional.of(v0), checkpoint(2, Map.of())))
+                    .isInstanceOf(CheckpointConflictException.class);
+            assertThat(segmentRows(database))
+                    .as("a refused save writes no segment")
+                    .isEqualTo(segmentsAfter);
+            assertThat(metadataRows(database, "cp-2")).isEmpty();
+            assertThat(provider.getCheckpoints("a"))
+                    .extracting(AgentCheckpoint::checkpointId)
+                    .containsExactlyInAnyOrder("cp-0", "cp-1");
+
+            provider.saveCheckpointAfter("a", Optional.of(v1), checkpoint(2, Map.of("phase", "after")));
+            assertThat(provider.getLatestCheckpoint("a"))
+                    .map(AgentCheckpoint::checkpointId)
+                    .hasValue("cp-2");
+
+            int segmentsBeforePlain = segmentRows(database);
+            counted.reset();
+            provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "plain")));
+            assertThat(counted.executed)
+                    .as("statements of a plain save with its log entry")
+                    .hasValue(1);
+            assertThat(counted.commits).as("explicit commits").hasValue(0);
+            assertThat(segmentRows(database)).isGreaterThan(segmentsBeforePlain);
+            assertThat(expiryRows(database, "cp-3")).isEqualTo(expiryRowsPerCheckpoint);
+            assertThatThrownBy(() -> provider.saveCheckpoint("a", checkpoint(3, Map.of("phase", "other"))))
+                    .isInstanceOf(CheckpointConflictException.class);
+            assertThat(metadataRows(database, "cp-3")).containsExactlyInAnyOrderEntriesOf(Map.of("phase", "plain"));
+        });
     }
 
     @Test

@@ -53,8 +53,8 @@ final class CheckpointInsert {
         for (int n = 0; n <= KEPT_TEXTS; n++) {
             blockSql[0][n] = blockText(0, n, false);
             blockSql[1][n] = blockText(0, n, true);
-            afterSql[0][n] = afterText(n, false);
-            afterSql[1][n] = afterText(n, true);
+            afterSql[0][n] = afterText(0, n, false);
+            afterSql[1][n] = afterText(0, n, true);
             for (int expires = 0; expires < 2; expires++) {
                 afterBlockSql[expires][0][n] = afterBlockText(0, n, expires == 1, false);
                 afterBlockSql[expires][1][n] = afterBlockText(0, n, expires == 1, true);
@@ -75,7 +75,7 @@ final class CheckpointInsert {
     void insert(Connection connection, StoredCheckpoint record, SaveForm form) throws SQLException {
         int entries = record.metadata().size();
         if (form == SaveForm.BLOCK) {
-            insertBlock(connection, record, Map.of(), 0);
+            insertWithSegments(connection, record, Map.of(), 0, form);
             return;
         }
         if (form == SaveForm.CTE && entries > 0 && record.expiresAt() == null) {
@@ -103,13 +103,30 @@ final class CheckpointInsert {
     }
 
     /**
-     * Writes the segments {@code contents} (written at {@code writtenAt}) and {@code record}'s rows in one compound
-     * statement ({@link SaveForm#BLOCK}), atomic in autocommit; a taken version or id fails as a duplicate key and
-     * writes nothing.
+     * Whether {@link #insertWithSegments} and {@link #insertAfter} write {@code record} and its segments in one
+     * statement in {@code form}: always in {@link SaveForm#BLOCK}; in {@link SaveForm#CTE} without an expiry row.
      */
-    void insertBlock(Connection connection, StoredCheckpoint record, Map<String, byte[]> contents, long writtenAt)
+    static boolean insertsWithSegmentsInOneStatement(StoredCheckpoint record, SaveForm form) {
+        return form == SaveForm.BLOCK || form == SaveForm.CTE && record.expiresAt() == null;
+    }
+
+    /**
+     * Writes the segments {@code contents} (written at {@code writtenAt}) and {@code record}'s rows in one statement,
+     * atomic in autocommit ({@link #insertsWithSegmentsInOneStatement}): a compound statement on MariaDB, a
+     * {@code WITH} on PostgreSQL. A taken version or id fails as a duplicate key and writes nothing.
+     */
+    void insertWithSegments(
+            Connection connection, StoredCheckpoint record, Map<String, byte[]> contents, long writtenAt, SaveForm form)
             throws SQLException {
         int entries = record.metadata().size();
+        if (form == SaveForm.CTE) {
+            execute(connection, chainedText(contents.size(), entries), statement -> {
+                int next = bindSegments(statement, 1, record, contents, writtenAt);
+                next = bindCheckpoint(statement, next, record);
+                bindEntries(statement, next, record.metadata(), false, record);
+            });
+            return;
+        }
         boolean expires = record.expiresAt() != null;
         String sql = contents.isEmpty() && entries <= KEPT_TEXTS
                 ? blockSql[expires ? 1 : 0][entries]
@@ -128,13 +145,7 @@ final class CheckpointInsert {
             Map<String, byte[]> contents,
             long writtenAt)
             throws SQLException {
-        int next = first;
-        for (var segment : contents.entrySet()) {
-            statement.setString(next++, record.agentId());
-            statement.setString(next++, segment.getKey());
-            statement.setLong(next++, writtenAt);
-            statement.setBytes(next++, segment.getValue());
-        }
+        int next = bindSegments(statement, first, record, contents, writtenAt);
         next = bindCheckpoint(statement, next, record);
         if (record.expiresAt() != null) {
             next = bindExpiry(statement, next, record, true);
@@ -152,6 +163,24 @@ final class CheckpointInsert {
         } finally {
             prepared.release(connection, sql, statement, failed);
         }
+    }
+
+    /** Binds each segment's row (agent, segment id, write time, content) from {@code first}; returns the next index. */
+    private static int bindSegments(
+            PreparedStatement statement,
+            int first,
+            StoredCheckpoint record,
+            Map<String, byte[]> contents,
+            long writtenAt)
+            throws SQLException {
+        int next = first;
+        for (var segment : contents.entrySet()) {
+            statement.setString(next++, record.agentId());
+            statement.setString(next++, segment.getKey());
+            statement.setLong(next++, writtenAt);
+            statement.setBytes(next++, segment.getValue());
+        }
+        return next;
     }
 
     /** Binds a statement's parameters. */
@@ -180,18 +209,10 @@ final class CheckpointInsert {
     }
 
     /**
-     * Whether {@link #insertAfter} writes {@code record} and its segments {@code contents} in one statement in
-     * {@code form}: always in {@link SaveForm#BLOCK}; in {@link SaveForm#CTE} without an expiry row and segments.
-     */
-    static boolean insertsAfterInOneStatement(StoredCheckpoint record, Map<String, byte[]> contents, SaveForm form) {
-        return form == SaveForm.BLOCK || form == SaveForm.CTE && record.expiresAt() == null && contents.isEmpty();
-    }
-
-    /**
      * Writes {@code record} with its rows, and the segments {@code contents} (written at {@code writtenAt}), in one
-     * statement ({@link #insertsAfterInOneStatement}), only while the agent's newest row is {@code expected} (empty:
-     * while it has none): the statement reads the newest row {@code FOR UPDATE} and inserts only if it is the expected
-     * one. Returns whether it inserted; a taken version or id fails as a duplicate key.
+     * statement ({@link #insertsWithSegmentsInOneStatement}), only while the agent's newest row is {@code expected}
+     * (empty: while it has none): the statement reads the newest row {@code FOR UPDATE} and inserts only if it is the
+     * expected one. Returns whether it inserted; a taken version or id fails as a duplicate key.
      */
     boolean insertAfter(
             Connection connection,
@@ -210,7 +231,9 @@ final class CheckpointInsert {
                     ? afterBlockSql[expires ? 1 : 0][expectsHead ? 1 : 0][entries]
                     : afterBlockText(contents.size(), entries, expires, expectsHead);
         } else {
-            sql = entries <= KEPT_TEXTS ? afterSql[expectsHead ? 1 : 0][entries] : afterText(entries, expectsHead);
+            sql = contents.isEmpty() && entries <= KEPT_TEXTS
+                    ? afterSql[expectsHead ? 1 : 0][entries]
+                    : afterText(contents.size(), entries, expectsHead);
         }
         PreparedStatement statement = prepared.prepare(connection, sql);
         boolean failed = true;
@@ -221,10 +244,9 @@ final class CheckpointInsert {
                 bindBlockRows(statement, next, record, contents, writtenAt);
             } else {
                 statement.setString(1, record.agentId());
-                int next = bindCheckpoint(statement, 2, record);
-                if (expectsHead) {
-                    next = bindHead(statement, next, expected.get());
-                }
+                int next = expectsHead ? bindHead(statement, 2, expected.get()) : 2;
+                next = bindSegments(statement, next, record, contents, writtenAt);
+                next = bindCheckpoint(statement, next, record);
                 bindEntries(statement, next, record.metadata(), false, record);
             }
             boolean inserted = insertedCount(statement) == 1;
@@ -364,21 +386,28 @@ final class CheckpointInsert {
     }
 
     /**
-     * The conditional form of {@link #chainedText}: the agent's newest row read {@code FOR UPDATE}, the checkpoint row
-     * inserted only if that row is the expected head ({@code expectsHead}: its id and version are parameters; else only
-     * if there is none), its metadata rows chained to it, and the number of checkpoint rows inserted as the result.
+     * The conditional form of {@link #chainedText}: the agent's newest row read {@code FOR UPDATE}, then, only if it is
+     * the expected head ({@code expectsHead}: its id and version are parameters; else only if there is none),
+     * {@code segments} segment rows upserted and the checkpoint row inserted with its metadata rows chained to it; the
+     * number of checkpoint rows inserted is the result.
      */
-    private String afterText(int entries, boolean expectsHead) {
+    private String afterText(int segments, int entries, boolean expectsHead) {
         var sql = new StringBuilder("WITH h AS (SELECT checkpoint_id, version FROM ")
                 .append(tables.checkpoints())
-                .append(" WHERE agent_id = ? ORDER BY version DESC LIMIT 1 FOR UPDATE), c AS (INSERT INTO ")
-                .append(tables.checkpoints())
-                .append(CHECKPOINT_COLUMNS)
-                .append(" SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ")
+                .append(" WHERE agent_id = ? ORDER BY version DESC LIMIT 1 FOR UPDATE), ok AS (SELECT 1 WHERE ")
                 .append(
                         expectsHead
                                 ? "EXISTS (SELECT 1 FROM h WHERE h.checkpoint_id = ? AND h.version = ?)"
                                 : "NOT EXISTS (SELECT 1 FROM h)")
+                .append("), ");
+        if (segments > 0) {
+            sql.append(segmentsCte(segments, " WHERE EXISTS (SELECT 1 FROM ok)"))
+                    .append(", ");
+        }
+        sql.append("c AS (INSERT INTO ")
+                .append(tables.checkpoints())
+                .append(CHECKPOINT_COLUMNS)
+                .append(" SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ok)")
                 .append(" RETURNING agent_id, checkpoint_id)");
         if (entries > 0) {
             sql.append(", m AS (INSERT INTO ")
@@ -389,6 +418,28 @@ final class CheckpointInsert {
                     .append(") AS m (meta_key, meta_value) RETURNING 1)");
         }
         return sql.append(" SELECT count(*) FROM c").toString();
+    }
+
+    /**
+     * A PostgreSQL {@code WITH} item that upserts {@code segments} segment rows (each stored unless its key exists, its
+     * write time set either way) where {@code condition} holds.
+     */
+    private String segmentsCte(int segments, String condition) {
+        var sql = new StringBuilder("s AS (INSERT INTO ")
+                .append(tables.historySegments())
+                .append(" (agent_id, segment_id, written_at, content) SELECT v.agent_id, v.segment_id, v.written_at,")
+                .append(" v.content FROM (VALUES ");
+        for (int n = 0; n < segments; n++) {
+            sql.append(
+                    n == 0
+                            ? "(CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS BYTEA))"
+                            : ", (?, ?, ?, ?)");
+        }
+        return sql.append(") AS v (agent_id, segment_id, written_at, content)")
+                .append(condition)
+                .append(" ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at")
+                .append(" RETURNING 1)")
+                .toString();
     }
 
     /** {@code VALUES} of {@code entries} metadata rows (key, value), typed by the first. */
@@ -405,10 +456,26 @@ final class CheckpointInsert {
      * checkpoint row the statement inserted, so they exist only if it does.
      */
     private String chainedText(int entries) {
-        var sql = new StringBuilder("WITH c AS (INSERT INTO ")
+        return chainedText(0, entries);
+    }
+
+    /**
+     * {@code segments} segment rows upserted, the checkpoint row inserted and {@code entries} metadata rows chained to
+     * it, in one statement.
+     */
+    private String chainedText(int segments, int entries) {
+        var sql = new StringBuilder("WITH ");
+        if (segments > 0) {
+            sql.append(segmentsCte(segments, "")).append(entries == 0 ? " " : ", ");
+        }
+        if (entries == 0) {
+            return sql.append(checkpointSql).toString();
+        }
+        sql.append("c AS (INSERT INTO ")
                 .append(tables.checkpoints())
                 .append(CHECKPOINT_COLUMNS)
-                .append(" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING agent_id, checkpoint_id) INSERT INTO ")
+                .append(" VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING agent_id, checkpoint_id)");
+        sql.append(" INSERT INTO ")
                 .append(tables.metadata())
                 .append(METADATA_COLUMNS)
                 .append(" SELECT c.agent_id, c.checkpoint_id, m.meta_key, m.meta_value FROM c CROSS JOIN (")

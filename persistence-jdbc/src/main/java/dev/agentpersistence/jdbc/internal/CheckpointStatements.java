@@ -61,8 +61,8 @@ public final class CheckpointStatements {
 
     /**
      * Inserts the segments {@code contents} (written at {@code writtenAt}), the checkpoint and its rows in one
-     * statement, only while the agent's newest row is {@code expected}; only where {@link #insertsAfterInOneStatement}
-     * holds. Returns whether it inserted.
+     * statement, only while the agent's newest row is {@code expected}; only where
+     * {@link #insertsWithSegmentsInOneStatement} holds. Returns whether it inserted.
      */
     public boolean insertAfter(
             Connection connection,
@@ -76,19 +76,25 @@ public final class CheckpointStatements {
     }
 
     /**
-     * Inserts the segments {@code contents} (written at {@code writtenAt}) and the checkpoint's rows in one compound
-     * statement; only in {@link SaveForm#BLOCK}.
+     * Inserts the segments {@code contents} (written at {@code writtenAt}) and the checkpoint's rows in one statement;
+     * only where {@link #insertsWithSegmentsInOneStatement} holds.
      */
-    public void insertBlock(
-            Connection connection, StoredCheckpoint checkpoint, Map<String, byte[]> contents, long writtenAt)
+    public void insertWithSegments(
+            Connection connection,
+            StoredCheckpoint checkpoint,
+            Map<String, byte[]> contents,
+            long writtenAt,
+            SaveForm form)
             throws SQLException {
-        insert.insertBlock(connection, checkpoint, contents, writtenAt);
+        insert.insertWithSegments(connection, checkpoint, contents, writtenAt, form);
     }
 
-    /** Whether {@link #insertAfter} can write {@code checkpoint} and the segments {@code contents} in {@code form}. */
-    public boolean insertsAfterInOneStatement(
-            StoredCheckpoint checkpoint, Map<String, byte[]> contents, SaveForm form) {
-        return CheckpointInsert.insertsAfterInOneStatement(checkpoint, contents, form);
+    /**
+     * Whether {@link #insertWithSegments} and {@link #insertAfter} write {@code checkpoint} and its segments in one
+     * statement in {@code form}.
+     */
+    public boolean insertsWithSegmentsInOneStatement(StoredCheckpoint checkpoint, SaveForm form) {
+        return CheckpointInsert.insertsWithSegmentsInOneStatement(checkpoint, form);
     }
 
     /** Whether {@link #insert} writes {@code checkpoint} with one statement, atomic in autocommit. */

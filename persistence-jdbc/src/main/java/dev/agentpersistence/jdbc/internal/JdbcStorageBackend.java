@@ -103,10 +103,10 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     /**
      * One transaction: the segments (each stored unless present, its write time set), then the record's rows, so a save
-     * of a history in the message log commits once; on MariaDB one compound statement, one round trip. When the
-     * transaction meets a duplicate key (the record clashes) or a statement would be too large, it is rolled back and
-     * the segments and the record are written one after the other, which answers the clash as
-     * {@link #insert(StoredCheckpoint)} does.
+     * of a history in the message log commits once; on MariaDB, and on PostgreSQL without an expiry row, one statement,
+     * one round trip. When the transaction meets a duplicate key (the record clashes) or a statement would be too
+     * large, it is rolled back and the segments and the record are written one after the other, which answers the clash
+     * as {@link #insert(StoredCheckpoint)} does.
      */
     @Override
     public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
@@ -117,8 +117,8 @@ public final class JdbcStorageBackend implements StorageBackend {
         boolean stored;
         try {
             SaveForm form = database.saveForm();
-            if (form == SaveForm.BLOCK && fitsOneStatement(record, contents)) {
-                stored = insertBlock(record, contents, now, form);
+            if (statements.insertsWithSegmentsInOneStatement(record, form) && fitsOneStatement(record, contents)) {
+                stored = insertWithSegments(record, contents, now, form);
             } else {
                 stored = database.insert("saveCheckpoint", false, connection -> {
                     segments.put(connection, record.agentId(), contents, now);
@@ -134,8 +134,8 @@ public final class JdbcStorageBackend implements StorageBackend {
     /**
      * One transaction: the agent's newest row read and held ({@link Dialect#lockingRead()}; on SQLite the write
      * transaction holds the database), compared with {@code expected}, then the segments and the record's rows. So no
-     * save or deletion of the agent comes between the check and the insert. On PostgreSQL (without segments or expiry)
-     * and on MariaDB the transaction is one statement, one round trip. A clash is answered as
+     * save or deletion of the agent comes between the check and the insert. On PostgreSQL (without an expiry row) and
+     * on MariaDB the transaction is one statement, one round trip. A clash is answered as
      * {@link #insert(StoredCheckpoint)} answers it; segments too large for one statement are stored first, on their
      * own.
      */
@@ -177,7 +177,7 @@ public final class JdbcStorageBackend implements StorageBackend {
             SaveForm form,
             AtomicBoolean headMoved) {
         long now = clock.millis();
-        if (statements.insertsAfterInOneStatement(record, contents, form) && fitsOneStatement(record, contents)) {
+        if (statements.insertsWithSegmentsInOneStatement(record, form) && fitsOneStatement(record, contents)) {
             // PostgreSQL and MariaDB: the check and the rows in one statement, one round trip
             return database.insert("saveCheckpoint", true, connection -> {
                 headMoved.set(!statements.insertAfter(connection, record, contents, now, expected, form));
@@ -201,13 +201,15 @@ public final class JdbcStorageBackend implements StorageBackend {
     }
 
     /**
-     * The segments and the record in one compound statement; {@code false} when it was refused for a duplicate key or
-     * the server refused compound statements (then nothing was written either way).
+     * The segments and the record in one statement; {@code false} when it was refused for a duplicate key or the server
+     * refused the statement's form (then nothing was written either way).
      */
-    private boolean insertBlock(StoredCheckpoint record, Map<String, byte[]> contents, long now, SaveForm form) {
+    private boolean insertWithSegments(StoredCheckpoint record, Map<String, byte[]> contents, long now, SaveForm form) {
         try {
             return database.insert(
-                    "saveCheckpoint", true, connection -> statements.insertBlock(connection, record, contents, now));
+                    "saveCheckpoint",
+                    true,
+                    connection -> statements.insertWithSegments(connection, record, contents, now, form));
         } catch (RuntimeException e) {
             if (!database.refusedSaveForm(form, e)) {
                 throw e;
