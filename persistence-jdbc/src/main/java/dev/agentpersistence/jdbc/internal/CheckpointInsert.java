@@ -120,37 +120,44 @@ final class CheckpointInsert {
             throws SQLException {
         int entries = record.metadata().size();
         if (form == SaveForm.CTE) {
-            execute(connection, chainedText(contents.size(), entries), statement -> {
-                int next = bindSegments(statement, 1, record, contents, writtenAt);
-                next = bindCheckpoint(statement, next, record);
-                bindEntries(statement, next, record.metadata(), false, record);
-            });
+            execute(
+                    connection,
+                    chainedText(contents.size(), entries),
+                    statement -> bindRows(statement, 1, record, contents, writtenAt, false));
             return;
         }
         boolean expires = record.expiresAt() != null;
         String sql = contents.isEmpty() && entries <= KEPT_TEXTS
                 ? blockSql[expires ? 1 : 0][entries]
                 : blockText(contents.size(), entries, expires);
-        execute(connection, sql, statement -> bindBlockRows(statement, 1, record, contents, writtenAt));
+        execute(connection, sql, statement -> bindRows(statement, 1, record, contents, writtenAt, true));
     }
 
     /**
-     * Binds the rows of {@link #rowsText} from {@code first}: each segment, the checkpoint, its expiry and its metadata
-     * rows; returns the next index.
+     * Binds a one-statement save's rows from {@code first}: each segment's (agent, segment id, write time, content),
+     * the checkpoint's, then in a {@code block} ({@link #rowsText}) the expiry row's and the metadata rows with their
+     * ids, else the metadata keys and values alone; returns the next index.
      */
-    private static int bindBlockRows(
+    private static int bindRows(
             PreparedStatement statement,
             int first,
             StoredCheckpoint record,
             Map<String, byte[]> contents,
-            long writtenAt)
+            long writtenAt,
+            boolean block)
             throws SQLException {
-        int next = bindSegments(statement, first, record, contents, writtenAt);
+        int next = first;
+        for (var segment : contents.entrySet()) {
+            statement.setString(next++, record.agentId());
+            statement.setString(next++, segment.getKey());
+            statement.setLong(next++, writtenAt);
+            statement.setBytes(next++, segment.getValue());
+        }
         next = bindCheckpoint(statement, next, record);
-        if (record.expiresAt() != null) {
+        if (block && record.expiresAt() != null) {
             next = bindExpiry(statement, next, record, true);
         }
-        return bindEntries(statement, next, record.metadata(), true, record);
+        return bindEntries(statement, next, record.metadata(), block, record);
     }
 
     private void execute(Connection connection, String sql, Binder binder) throws SQLException {
@@ -163,24 +170,6 @@ final class CheckpointInsert {
         } finally {
             prepared.release(connection, sql, statement, failed);
         }
-    }
-
-    /** Binds each segment's row (agent, segment id, write time, content) from {@code first}; returns the next index. */
-    private static int bindSegments(
-            PreparedStatement statement,
-            int first,
-            StoredCheckpoint record,
-            Map<String, byte[]> contents,
-            long writtenAt)
-            throws SQLException {
-        int next = first;
-        for (var segment : contents.entrySet()) {
-            statement.setString(next++, record.agentId());
-            statement.setString(next++, segment.getKey());
-            statement.setLong(next++, writtenAt);
-            statement.setBytes(next++, segment.getValue());
-        }
-        return next;
     }
 
     /** Binds a statement's parameters. */
@@ -241,13 +230,11 @@ final class CheckpointInsert {
             if (form == SaveForm.BLOCK) {
                 int next = expectsHead ? bindHead(statement, 1, expected.get()) : 1;
                 statement.setString(next++, record.agentId());
-                bindBlockRows(statement, next, record, contents, writtenAt);
+                bindRows(statement, next, record, contents, writtenAt, true);
             } else {
                 statement.setString(1, record.agentId());
                 int next = expectsHead ? bindHead(statement, 2, expected.get()) : 2;
-                next = bindSegments(statement, next, record, contents, writtenAt);
-                next = bindCheckpoint(statement, next, record);
-                bindEntries(statement, next, record.metadata(), false, record);
+                bindRows(statement, next, record, contents, writtenAt, false);
             }
             boolean inserted = insertedCount(statement) == 1;
             failed = false;
