@@ -424,7 +424,7 @@ final class CheckpointInsert {
         }
         return sql.append(") AS v (agent_id, segment_id, written_at, content)")
                 .append(condition)
-                .append(" ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at")
+                .append(PostgresDialect.SEGMENT_CONFLICT)
                 .append(" RETURNING 1)")
                 .toString();
     }

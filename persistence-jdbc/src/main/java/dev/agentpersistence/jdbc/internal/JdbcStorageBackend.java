@@ -110,14 +110,15 @@ public final class JdbcStorageBackend implements StorageBackend {
      */
     @Override
     public InsertResult insert(StoredCheckpoint record, Map<String, byte[]> contents) {
-        if (contents.isEmpty() || !fitsStatementLimit(record, contents)) {
-            return StorageBackend.super.insert(record, contents);
+        StatementFit fit = contents.isEmpty() ? StatementFit.TOO_LARGE : fit(record, contents);
+        if (fit == StatementFit.TOO_LARGE) {
+            return StorageBackend.super.insert(record, contents); // no segments, or too large for a transaction
         }
         long now = clock.millis();
         boolean stored;
         try {
             SaveForm form = database.saveForm();
-            if (statements.insertsWithSegmentsInOneStatement(record, form) && fitsOneStatement(record, contents)) {
+            if (fit == StatementFit.TOGETHER && statements.insertsWithSegmentsInOneStatement(record, form)) {
                 stored = insertWithSegments(record, contents, now, form);
             } else {
                 stored = database.insert("saveCheckpoint", false, connection -> {
@@ -145,21 +146,23 @@ public final class JdbcStorageBackend implements StorageBackend {
         Objects.requireNonNull(expected, "expected");
         requireWithinStatementLimit(record);
         Map<String, byte[]> together = contents;
-        if (!contents.isEmpty() && !fitsStatementLimit(record, contents)) {
+        StatementFit fit = fit(record, contents);
+        if (fit == StatementFit.TOO_LARGE) {
             contents.forEach((id, content) -> segments.putSegment(record.agentId(), id, content));
             together = Map.of();
         }
+        boolean oneStatement = fit != StatementFit.APART;
         var headMoved = new AtomicBoolean();
         boolean inserted;
         try {
             SaveForm form = database.saveForm();
             try {
-                inserted = insertAfter(expected, record, together, form, headMoved);
+                inserted = insertAfter(expected, record, together, form, oneStatement, headMoved);
             } catch (RuntimeException e) {
                 if (!database.refusedSaveForm(form, e)) {
                     throw e;
                 }
-                inserted = insertAfter(expected, record, together, SaveForm.STATEMENTS, headMoved);
+                inserted = insertAfter(expected, record, together, SaveForm.STATEMENTS, false, headMoved);
             }
         } catch (StatementTooLargeException e) {
             throw tooLarge(record, e);
@@ -175,9 +178,10 @@ public final class JdbcStorageBackend implements StorageBackend {
             StoredCheckpoint record,
             Map<String, byte[]> contents,
             SaveForm form,
+            boolean oneStatement,
             AtomicBoolean headMoved) {
         long now = clock.millis();
-        if (statements.insertsWithSegmentsInOneStatement(record, form) && fitsOneStatement(record, contents)) {
+        if (oneStatement && statements.insertsWithSegmentsInOneStatement(record, form)) {
             // PostgreSQL and MariaDB: the check and the rows in one statement, one round trip
             return database.insert("saveCheckpoint", true, connection -> {
                 headMoved.set(!statements.insertAfter(connection, record, contents, now, expected, form));
@@ -218,33 +222,33 @@ public final class JdbcStorageBackend implements StorageBackend {
         }
     }
 
-    /** Whether the document and every segment of {@code contents} fit in one statement under the server's limit. */
-    private boolean fitsOneStatement(StoredCheckpoint record, Map<String, byte[]> contents) {
-        OptionalLong limit = database.statementLimit();
-        if (limit.isEmpty() || contents.isEmpty()) {
-            return true;
-        }
-        long bytes = database.statementBytes(record.document()) + STATEMENT_MARGIN;
-        for (byte[] content : contents.values()) {
-            bytes += database.statementBytes(content);
-        }
-        return bytes <= limit.getAsLong();
+    /** How a record and its segments fit under the server's statement limit. */
+    private enum StatementFit {
+        /** All in one statement. */
+        TOGETHER,
+        /** Each in a statement of its own. */
+        APART,
+        /** A segment or the record does not fit even on its own. */
+        TOO_LARGE
     }
 
-    private boolean fitsStatementLimit(StoredCheckpoint record, Map<String, byte[]> contents) {
+    /** How {@code record} and its segments {@code contents} fit, each value's size counted once. */
+    private StatementFit fit(StoredCheckpoint record, Map<String, byte[]> contents) {
         OptionalLong limit = database.statementLimit();
         if (limit.isEmpty()) {
-            return true;
+            return StatementFit.TOGETHER;
         }
-        if (database.statementBytes(record.document()) + STATEMENT_MARGIN > limit.getAsLong()) {
-            return false;
-        }
+        long largest = database.statementBytes(record.document());
+        long total = largest;
         for (byte[] content : contents.values()) {
-            if (database.statementBytes(content) + STATEMENT_MARGIN > limit.getAsLong()) {
-                return false;
-            }
+            long bytes = database.statementBytes(content);
+            largest = Math.max(largest, bytes);
+            total += bytes;
         }
-        return true;
+        if (largest + STATEMENT_MARGIN > limit.getAsLong()) {
+            return StatementFit.TOO_LARGE;
+        }
+        return total + STATEMENT_MARGIN <= limit.getAsLong() ? StatementFit.TOGETHER : StatementFit.APART;
     }
 
     /**

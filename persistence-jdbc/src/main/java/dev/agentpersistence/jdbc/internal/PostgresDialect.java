@@ -14,11 +14,14 @@ import org.jdbi.v3.core.Handle;
  * (the codec's exact bytes, and faster than {@code jsonb}: see the module README).
  */
 final class PostgresDialect implements Dialect {
+    /** What a segment upsert does with a segment already stored: only its write time is set. */
+    static final String SEGMENT_CONFLICT =
+            " ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at";
+
     @Override
     public java.util.Optional<String> segmentUpsert(Tables tables) {
         return java.util.Optional.of("INSERT INTO " + tables.historySegments()
-                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (agent_id, segment_id) DO UPDATE SET written_at = excluded.written_at");
+                + " (agent_id, segment_id, written_at, content) VALUES (?, ?, ?, ?)" + SEGMENT_CONFLICT);
     }
 
     private static final SchemaDdl DDL = new SchemaDdl("VARCHAR(256)", "BYTEA", "BYTEA", "", false, true);
