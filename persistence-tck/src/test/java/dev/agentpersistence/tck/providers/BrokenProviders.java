@@ -208,10 +208,12 @@ public final class BrokenProviders {
         @Override
         protected List<AgentCheckpoint> all(String agentId) {
             synchronized (store) {
+                // Sorted, and a later agent's version replaces an earlier one's, so the leak shows
+                // whatever random ids the test picked (hash order would hide it now and then).
                 var merged = new TreeMap<Long, AgentCheckpoint>();
-                store.agents.forEach((agent, versions) -> {
+                new TreeMap<>(store.agents).forEach((agent, versions) -> {
                     if (agent.startsWith(agentId)) {
-                        versions.forEach(merged::putIfAbsent);
+                        merged.putAll(versions);
                     }
                 });
                 return new ArrayList<>(merged.values());
