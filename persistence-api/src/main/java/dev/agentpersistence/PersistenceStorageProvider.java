@@ -3,6 +3,7 @@ package dev.agentpersistence;
 import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.internal.CheckpointContent;
 import dev.agentpersistence.internal.HeadCondition;
+import dev.agentpersistence.queue.QueueStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -186,6 +187,14 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
      * collection), for a provider built on the storage shell; empty for a provider that keeps its own form.
      */
     default Optional<StoredForm> storedForm() {
+        return Optional.empty();
+    }
+
+    /**
+     * The store's native queues ({@link QueueStore}), for a provider built on the storage shell whose backend has them;
+     * empty otherwise, and callers then keep queues in checkpoints (as pipelines do).
+     */
+    default Optional<QueueStore> queues() {
         return Optional.empty();
     }
 

@@ -1,6 +1,7 @@
 package dev.agentpersistence.backend;
 
 import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.queue.QueueStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -146,6 +147,15 @@ public interface StorageBackend extends AutoCloseable {
      * Its ids are validated by the shell like checkpoint ids.
      */
     default Optional<HistorySegmentStore> segments() {
+        return Optional.empty();
+    }
+
+    /**
+     * The backend's native queues, when it has them (one record per item, each written by compare-and-set on its own
+     * version); the shell checks ids and wraps bodies in its layers. Default none: pipelines then keep their queues in
+     * checkpoints.
+     */
+    default Optional<QueueStore> queues() {
         return Optional.empty();
     }
 

@@ -44,12 +44,14 @@ import dev.agentpersistence.metrics.StorageMetricNames;
 import dev.agentpersistence.observation.AgentObservationContext;
 import dev.agentpersistence.observation.StorageOperation;
 import dev.agentpersistence.observation.internal.Observer;
+import dev.agentpersistence.queue.QueueStore;
 import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.storage.internal.AgentSummaries;
 import dev.agentpersistence.storage.internal.BlobCodec;
 import dev.agentpersistence.storage.internal.BlobCollector;
 import dev.agentpersistence.storage.internal.BlobVault;
+import dev.agentpersistence.storage.internal.CheckedQueueStore;
 import dev.agentpersistence.storage.internal.CheckedSegmentStore;
 import dev.agentpersistence.storage.internal.DecodedDocuments;
 import dev.agentpersistence.storage.internal.DocumentDecoder;
@@ -117,6 +119,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final StorageSettings settings;
     private final Clock clock;
     private final LayeredCheckpointCodec codec;
+    private final Optional<QueueStore> queues;
     /** The codec of records and segments: {@link #codec}, with parts by reference where the store keeps blobs. */
     private final CheckpointCodec storedCodec;
     /** Writes the record of a checkpoint whose history is in the log. */
@@ -189,6 +192,9 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
         this.codec = settings.codec();
         this.attributes = FilterAttributes.of(settings.layers());
+        this.queues = backend.queues()
+                .map(store -> new CheckedQueueStore(
+                        store, codec.layers(), settings.maxCheckpointSize(), this::requireOpen, this::requireWritable));
         Optional<HistorySegmentStore> area = backend.segments();
         this.hasSegments = area.isPresent();
         this.segments =
@@ -307,6 +313,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     @Override
     public Optional<StoredForm> storedForm() {
         return Optional.of(storedForm);
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return queues;
     }
 
     @Override

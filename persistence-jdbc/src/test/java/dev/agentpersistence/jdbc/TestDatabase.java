@@ -145,8 +145,8 @@ final class TestDatabase implements AutoCloseable {
         var out = new java.io.ByteArrayOutputStream();
         try (var connection = connect();
                 var statement = connection.createStatement()) {
-            for (String table :
-                    java.util.List.of(t.checkpoints(), t.metadata(), t.historySegments(), t.checkpointExpiry())) {
+            for (String table : java.util.List.of(
+                    t.checkpoints(), t.metadata(), t.historySegments(), t.checkpointExpiry(), t.queueItems())) {
                 try (var rows = statement.executeQuery("SELECT * FROM " + table)) {
                     var columns = rows.getMetaData();
                     while (rows.next()) {

@@ -365,6 +365,14 @@ public abstract class StorageProviderCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Queues: native queues, when the provider has them, write each item by compare-and-set")
+    class Queues extends QueueContract {
+        Queues() {
+            super(StorageProviderCompatibilityKit.this.session);
+        }
+    }
+
+    @Nested
     @DisplayName("Lifecycle: after close() every call throws IllegalStateException")
     class Lifecycle extends LifecycleContract {
         Lifecycle() {

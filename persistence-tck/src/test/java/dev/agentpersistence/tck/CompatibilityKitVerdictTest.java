@@ -78,7 +78,21 @@ class CompatibilityKitVerdictTest {
                         out.writeBytes(r.document());
                     }));
             backend.segments.values().forEach(bySegment -> bySegment.values().forEach(out::writeBytes));
+            backend.queues
+                    .queues
+                    .values()
+                    .forEach(items -> items.values().forEach(item -> out.writeBytes(item.body())));
             return out.toByteArray();
+        }
+    }
+
+    /** A storage shell whose backend's queue store overwrites an item whatever version is stored. */
+    static final class QueueOverwritesKit extends StorageProviderCompatibilityKit {
+        private final TestHeapBackend backend = new TestHeapBackend(true, false, new TestHeapQueues(false));
+
+        @Override
+        protected PersistenceStorageProvider<CheckpointFilter> createProvider() {
+            return dev.agentpersistence.storage.StorageShell.builder(backend).build();
         }
     }
 
@@ -411,6 +425,7 @@ class CompatibilityKitVerdictTest {
             Map.entry("Forks", StorageProviderCompatibilityKit.Forks.class),
             Map.entry("Leases", StorageProviderCompatibilityKit.Leases.class),
             Map.entry("StaleWriters", StorageProviderCompatibilityKit.StaleWriters.class),
+            Map.entry("Queues", StorageProviderCompatibilityKit.Queues.class),
             Map.entry("ReadOnly", StorageProviderCompatibilityKit.ReadOnly.class));
 
     /** The read-only group's test that needs {@code createProvider(StorageSettings)}. */
@@ -429,6 +444,9 @@ class CompatibilityKitVerdictTest {
         }
         if (test.startsWith("Blobs.") && !test.equals(BLOB_URL)) {
             return "stores no parts by reference";
+        }
+        if (test.startsWith("Queues.")) {
+            return "Native queues not offered by";
         }
         return test.equals(READ_ONLY_ABSENT) ? "absentStore()" : null;
     }
@@ -463,6 +481,11 @@ class CompatibilityKitVerdictTest {
                 .toList();
     }
 
+    /** The tests of native queues, which a provider without them aborts. */
+    private static List<String> queueTests() {
+        return allKitTests().stream().filter(name -> name.startsWith("Queues.")).toList();
+    }
+
     /** The tests of agent summaries, which a provider without a stored form aborts. */
     private static List<String> summaryTests() {
         return allKitTests().stream()
@@ -494,6 +517,7 @@ class CompatibilityKitVerdictTest {
         unsupported.addAll(segmentTests());
         unsupported.addAll(summaryTests());
         unsupported.addAll(blobTests());
+        unsupported.addAll(queueTests());
         unsupported.add(READ_ONLY_READS);
         unsupported.add(READ_ONLY_ABSENT);
         assertThat(run.aborted()).as(run.summary()).containsOnlyKeys(unsupported);
@@ -533,6 +557,22 @@ class CompatibilityKitVerdictTest {
         var run = KitRun.of(CreatesAbsentStoreKit.class, List.of(StorageProviderCompatibilityKit.ReadOnly.class));
         assertThat(run.failed()).as(run.summary()).containsOnlyKeys(READ_ONLY_ABSENT);
         assertThat(run.passed()).as(run.summary()).containsExactly(READ_ONLY_READS);
+    }
+
+    @Test
+    @DisplayName("the queue group runs on a provider built on the storage shell whose backend has queues")
+    void queuesRunOnAStorageShell() {
+        var run = KitRun.of(ShellKit.class, List.of(StorageProviderCompatibilityKit.Queues.class));
+        assertThat(run.failed()).as(run.summary()).isEmpty();
+        assertThat(run.aborted()).as(run.summary()).isEmpty();
+        assertThat(run.passed()).as(run.summary()).containsExactlyInAnyOrderElementsOf(queueTests());
+    }
+
+    @Test
+    @DisplayName("the queue group fails a queue store whose writes ignore the stored version")
+    void queuesFailAnOverwritingQueueStore() {
+        var run = KitRun.of(QueueOverwritesKit.class, List.of(StorageProviderCompatibilityKit.Queues.class));
+        assertThat(run.failed()).as(run.summary()).containsOnlyKeys("Queues.compareAndSet", "Queues.racingWriters");
     }
 
     @Test
@@ -595,6 +635,7 @@ class CompatibilityKitVerdictTest {
         segmentTests().forEach(aborted::remove); // nor a segment area
         summaryTests().forEach(aborted::remove); // nor agent summaries, which read the stored form
         blobTests().forEach(aborted::remove); // nor a blob area
+        queueTests().forEach(aborted::remove); // nor native queues
         aborted.remove(READ_ONLY_READS); // nor a read-only mode
         aborted.remove(READ_ONLY_ABSENT);
         assertThat(aborted.keySet()).containsExactlyInAnyOrderElementsOf(lookupTests);

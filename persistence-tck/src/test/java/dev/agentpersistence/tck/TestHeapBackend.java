@@ -8,6 +8,7 @@ import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,6 +25,7 @@ import java.util.TreeSet;
 final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     final Map<String, TreeMap<Long, StoredCheckpoint>> records = new HashMap<>();
     final Map<String, Map<String, byte[]>> segments = new HashMap<>();
+    final TestHeapQueues queues;
     private final boolean withSegments;
     private final boolean expiry;
 
@@ -32,8 +34,18 @@ final class TestHeapBackend implements StorageBackend, HistorySegmentStore {
     }
 
     TestHeapBackend(boolean withSegments, boolean expiry) {
+        this(withSegments, expiry, new TestHeapQueues(true));
+    }
+
+    TestHeapBackend(boolean withSegments, boolean expiry, TestHeapQueues queues) {
         this.withSegments = withSegments;
         this.expiry = expiry;
+        this.queues = queues;
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return Optional.of(queues);
     }
 
     @Override

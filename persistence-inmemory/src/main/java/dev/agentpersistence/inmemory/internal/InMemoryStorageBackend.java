@@ -7,6 +7,7 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class InMemoryStorageBackend implements StorageBackend {
     private final ConcurrentSkipListMap<String, AgentRecords> agents = new ConcurrentSkipListMap<>();
     private final InMemorySegments segments;
+    private final InMemoryQueues queues = new InMemoryQueues();
     private final AtomicInteger shells = new AtomicInteger(1);
 
     public InMemoryStorageBackend(Clock clock) {
@@ -114,6 +116,11 @@ public final class InMemoryStorageBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return Optional.of(segments);
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return Optional.of(queues);
     }
 
     /** Nothing to reach: the heap is always there. */

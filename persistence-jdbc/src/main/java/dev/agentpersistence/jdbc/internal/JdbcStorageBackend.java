@@ -10,6 +10,7 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ public final class JdbcStorageBackend implements StorageBackend {
     private final CheckpointStatements statements;
     private final CheckpointBatch batch;
     private final JdbcSegmentStore segments;
+    private final JdbcQueues queues;
     private final Clock clock;
     /** The endpoint {@link #location} last described and its text; every decoded row asks for it. */
     private volatile Location location;
@@ -46,6 +48,7 @@ public final class JdbcStorageBackend implements StorageBackend {
         this.statements = new CheckpointStatements(database.tables(), database.preparedStatements());
         this.batch = new CheckpointBatch(database.tables());
         this.segments = new JdbcSegmentStore(database, clock);
+        this.queues = new JdbcQueues(database);
         this.clock = clock;
     }
 
@@ -361,6 +364,11 @@ public final class JdbcStorageBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return Optional.of(segments);
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return Optional.of(queues);
     }
 
     /** {@code SELECT 1} on a pooled connection. */

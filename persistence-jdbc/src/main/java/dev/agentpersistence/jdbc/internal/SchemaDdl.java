@@ -32,6 +32,12 @@ public record SchemaDdl(
         Objects.requireNonNull(tableOptions, "tableOptions");
     }
 
+    /**
+     * The newest migration a read-only reader needs; later ones add tables that a reader of a store without them reads
+     * as empty, so a store written before them still opens read-only.
+     */
+    public static final int READERS_NEED = 4;
+
     /** The table recording applied migrations. */
     public String schemaVersionTable(Tables t) {
         return "CREATE TABLE IF NOT EXISTS " + t.schemaVersion() + " ("
@@ -128,12 +134,38 @@ public record SchemaDdl(
                 : List.of();
     }
 
+    /**
+     * Version 5: the table of native queues, one row per item keyed by {@code (queue_name, item_id)}, with the times in
+     * epoch nanoseconds and an index in the queue's order. Readers do not need it ({@link #READERS_NEED}): a queue of a
+     * store without it is empty.
+     */
+    public List<String> version5(Tables t) {
+        var statements = new ArrayList<String>();
+        statements.add("CREATE TABLE IF NOT EXISTS " + t.queueItems() + " ("
+                + "queue_name " + idType + " NOT NULL, "
+                + "item_id " + idType + " NOT NULL, "
+                + "version BIGINT NOT NULL, "
+                + "submitted_at BIGINT NOT NULL, "
+                + "runnable_at BIGINT, "
+                + "finished SMALLINT NOT NULL, "
+                + "body " + binaryType + " NOT NULL, "
+                + (inlineIndexes ? "KEY " + t.queueOrderIndex() + " (queue_name, submitted_at, item_id), " : "")
+                + "CONSTRAINT " + t.queueItems() + "_pk PRIMARY KEY (queue_name, item_id)"
+                + ")" + tableOptions);
+        if (!inlineIndexes) {
+            statements.add("CREATE INDEX IF NOT EXISTS " + t.queueOrderIndex() + " ON " + t.queueItems()
+                    + " (queue_name, submitted_at, item_id)");
+        }
+        return statements;
+    }
+
     /** Every migration, ascending. */
     public List<Migration> migrations(Tables t) {
         return List.of(
                 new Migration(1, "checkpoints, metadata and their indexes", version1(t)),
                 new Migration(2, "history segments", version2(t)),
                 new Migration(3, "checkpoint expiry", version3(t)),
-                new Migration(4, "no statistics-planned foreign key on metadata", version4(t)));
+                new Migration(4, "no statistics-planned foreign key on metadata", version4(t)),
+                new Migration(5, "native queues", version5(t)));
     }
 }

@@ -112,9 +112,9 @@ final class SchemaReadiness {
                     + " of agent-persistence");
         }
         for (Migration migration : dialect.ddl().migrations(tables)) {
-            if (!applied.contains(migration.version())) {
+            if (migration.version() <= SchemaDdl.READERS_NEED && !applied.contains(migration.version())) {
                 throw new StorageConfigurationException("The checkpoint tables '" + tables.prefix()
-                        + "*' have schema version " + stored + ", older than version " + known
+                        + "*' have schema version " + stored + ", older than version " + SchemaDdl.READERS_NEED
                         + ", which this reader needs (migration " + migration.version() + " is missing); open them"
                         + " once for writing with migration on to bring them up to date");
             }

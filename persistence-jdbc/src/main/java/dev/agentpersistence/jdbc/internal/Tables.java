@@ -53,6 +53,16 @@ public record Tables(String prefix) {
         return prefix + "checkpoint_expiry_idx";
     }
 
+    /** One row per item of a native queue. */
+    public String queueItems() {
+        return prefix + "queue_items";
+    }
+
+    /** The index of the queue table on {@code (queue_name, submitted_at, item_id)}: the queue's order. */
+    public String queueOrderIndex() {
+        return prefix + "queue_items_order_idx";
+    }
+
     /** A name for database-wide locks guarding this prefix's schema. */
     public String lockName() {
         return "agent-persistence:" + prefix;

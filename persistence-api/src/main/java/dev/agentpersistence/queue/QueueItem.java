@@ -1,0 +1,64 @@
+package dev.agentpersistence.queue;
+
+import dev.agentpersistence.Identifiers;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One item of a queue as stored: its id, the version its last write gave it, when it was submitted (the queue's order),
+ * from when a worker may take it ({@code null}: not now, for example while it waits or runs), whether it is finished,
+ * and its body, which the store keeps as given (the storage shell wraps it in the store's compression, checksum and
+ * encryption layers).
+ *
+ * @param id the item's id within its queue, checked like an agent id
+ * @param version 1 for the first write of an item, one more for each later write
+ * @param submittedAt when the item was submitted; items are listed by it, then by id
+ * @param runnableAt from when a worker may take the item, or {@code null} when it may not
+ * @param finished whether the item is done for good (finished items are trimmed by {@link QueueStore#deleteFinished})
+ * @param body the caller's bytes, not copied
+ */
+public record QueueItem(
+        String id, long version, Instant submittedAt, Instant runnableAt, boolean finished, byte[] body) {
+    public QueueItem {
+        Identifiers.requireValid(id, "queue item id");
+        if (version < 1) {
+            throw new IllegalArgumentException("A queue item's version starts at 1 but was " + version);
+        }
+        Objects.requireNonNull(submittedAt, "submittedAt");
+        Objects.requireNonNull(body, "body");
+    }
+
+    /** Whether a worker may take the item at {@code now}. */
+    public boolean isRunnableAt(Instant now) {
+        return !finished && runnableAt != null && !runnableAt.isAfter(now);
+    }
+
+    /** The same item with another body (the shell's layers wrap and unwrap it). */
+    public QueueItem withBody(byte[] newBody) {
+        return new QueueItem(id, version, submittedAt, runnableAt, finished, newBody);
+    }
+
+    /** Compares the body by content. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof QueueItem item
+                && id.equals(item.id)
+                && version == item.version
+                && submittedAt.equals(item.submittedAt)
+                && Objects.equals(runnableAt, item.runnableAt)
+                && finished == item.finished
+                && Arrays.equals(body, item.body);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, version, submittedAt, runnableAt, finished, Arrays.hashCode(body));
+    }
+
+    @Override
+    public String toString() {
+        return "QueueItem[" + id + " v" + version + ", submitted " + submittedAt + ", runnable " + runnableAt
+                + (finished ? ", finished" : "") + ", " + body.length + " bytes]";
+    }
+}

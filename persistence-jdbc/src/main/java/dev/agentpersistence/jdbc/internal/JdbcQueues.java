@@ -1,0 +1,191 @@
+package dev.agentpersistence.jdbc.internal;
+
+import dev.agentpersistence.StorageConfigurationException;
+import dev.agentpersistence.queue.QueueItem;
+import dev.agentpersistence.queue.QueueStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Native queues in the table {@code <prefix>queue_items} (schema version 5): one row per item, a write one conditional
+ * {@code INSERT} (the primary key refuses a second first write) or {@code UPDATE … WHERE version = ?}, so writers of
+ * different items never wait for each other. A store whose schema predates the table reads as empty queues and refuses
+ * writes with a message that says how to add it.
+ */
+final class JdbcQueues implements QueueStore {
+    private static final String COLUMNS = "item_id, version, submitted_at, runnable_at, finished, body";
+    private static final int DELETE_BATCH = 500;
+
+    private final JdbcDatabase database;
+    private final Tables tables;
+    /** Whether the table was seen to exist; read once, as migrations only add it. */
+    private volatile Boolean tableExists;
+
+    JdbcQueues(JdbcDatabase database) {
+        this.database = database;
+        this.tables = database.tables();
+    }
+
+    @Override
+    public List<QueueItem> items(String queue) {
+        if (!tableExists()) {
+            return List.of();
+        }
+        return database.read(
+                "queueItems",
+                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                                + " WHERE queue_name = :queue ORDER BY submitted_at, item_id")
+                        .bind("queue", queue)
+                        .map((rs, ctx) -> item(rs))
+                        .list());
+    }
+
+    @Override
+    public Optional<QueueItem> item(String queue, String id) {
+        if (!tableExists()) {
+            return Optional.empty();
+        }
+        return database.read(
+                "queueItem",
+                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                                + " WHERE queue_name = :queue AND item_id = :id")
+                        .bind("queue", queue)
+                        .bind("id", id)
+                        .map((rs, ctx) -> item(rs))
+                        .findOne());
+    }
+
+    @Override
+    public List<QueueItem> runnable(String queue, Instant now, int limit) {
+        if (!tableExists()) {
+            return List.of();
+        }
+        return database.read(
+                "queueRunnable",
+                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                                + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now"
+                                + " ORDER BY submitted_at, item_id LIMIT :limit")
+                        .bind("queue", queue)
+                        .bind("now", nanos(now))
+                        .bind("limit", limit)
+                        .map((rs, ctx) -> item(rs))
+                        .list());
+    }
+
+    @Override
+    public boolean write(String queue, QueueItem item) {
+        requireTable();
+        if (item.version() == 1) {
+            return database.insert(
+                    "queueWrite",
+                    h -> h.createUpdate("INSERT INTO " + tables.queueItems()
+                                    + " (queue_name, " + COLUMNS + ") VALUES"
+                                    + " (:queue, :id, :version, :submittedAt, :runnableAt, :finished, :body)")
+                            .bind("queue", queue)
+                            .bind("id", item.id())
+                            .bind("version", item.version())
+                            .bind("submittedAt", nanos(item.submittedAt()))
+                            .bind("runnableAt", item.runnableAt() == null ? null : nanos(item.runnableAt()))
+                            .bind("finished", item.finished() ? 1 : 0)
+                            .bind("body", item.body())
+                            .execute());
+        }
+        return database.write(
+                        "queueWrite",
+                        true,
+                        h -> h.createUpdate("UPDATE " + tables.queueItems()
+                                        + " SET version = :version, submitted_at = :submittedAt, runnable_at = :runnableAt,"
+                                        + " finished = :finished, body = :body"
+                                        + " WHERE queue_name = :queue AND item_id = :id AND version = :expected")
+                                .bind("queue", queue)
+                                .bind("id", item.id())
+                                .bind("version", item.version())
+                                .bind("expected", item.version() - 1)
+                                .bind("submittedAt", nanos(item.submittedAt()))
+                                .bind("runnableAt", item.runnableAt() == null ? null : nanos(item.runnableAt()))
+                                .bind("finished", item.finished() ? 1 : 0)
+                                .bind("body", item.body())
+                                .execute())
+                == 1;
+    }
+
+    /** Reads the ids of the finished items in the queue's order, then deletes all but the last {@code keep}. */
+    @Override
+    public int deleteFinished(String queue, int keep) {
+        requireTable();
+        List<String> finished = database.read(
+                "queueFinished",
+                h -> h.createQuery("SELECT item_id FROM "
+                                + tables.queueItems() + " WHERE queue_name = :queue AND finished = 1"
+                                + " ORDER BY submitted_at, item_id")
+                        .bind("queue", queue)
+                        .mapTo(String.class)
+                        .list());
+        List<String> doomed = finished.subList(0, Math.max(0, finished.size() - keep));
+        int deleted = 0;
+        for (int from = 0; from < doomed.size(); from += DELETE_BATCH) {
+            var batch = doomed.subList(from, Math.min(doomed.size(), from + DELETE_BATCH));
+            deleted += database.write("queueDeleteFinished", true, h -> delete(h, queue, batch));
+        }
+        return deleted;
+    }
+
+    private int delete(Handle handle, String queue, List<String> ids) {
+        return handle.createUpdate("DELETE FROM " + tables.queueItems()
+                        + " WHERE queue_name = :queue AND finished = 1 AND item_id IN (<ids>)")
+                .bind("queue", queue)
+                .bindList("ids", ids)
+                .execute();
+    }
+
+    private boolean tableExists() {
+        Boolean exists = tableExists;
+        if (exists == null) {
+            exists = database.read(
+                    "queueTable",
+                    h -> h.createQuery("SELECT COUNT(*) FROM " + tables.schemaVersion() + " WHERE version = 5")
+                                    .mapTo(Integer.class)
+                                    .one()
+                            > 0);
+            tableExists = exists;
+        }
+        return exists;
+    }
+
+    private void requireTable() {
+        if (!tableExists()) {
+            throw new StorageConfigurationException("The table " + tables.queueItems() + " of native queues does not"
+                    + " exist (schema version 5 is missing); open the store once for writing with migration on to"
+                    + " add it");
+        }
+    }
+
+    private static QueueItem item(ResultSet rs) throws SQLException {
+        long runnableAt = rs.getLong("runnable_at");
+        Instant runnable = rs.wasNull() ? null : instant(runnableAt);
+        return new QueueItem(
+                rs.getString("item_id"),
+                rs.getLong("version"),
+                instant(rs.getLong("submitted_at")),
+                runnable,
+                rs.getInt("finished") != 0,
+                rs.getBytes("body"));
+    }
+
+    /** Epoch nanoseconds: exact, and in range until the year 2262. */
+    private static long nanos(Instant instant) {
+        try {
+            return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("A queue time must lie between the years 1677 and 2262: " + instant, e);
+        }
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+}
