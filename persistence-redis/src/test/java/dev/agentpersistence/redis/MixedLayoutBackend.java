@@ -7,6 +7,7 @@ import dev.agentpersistence.backend.InsertResult;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import dev.agentpersistence.redaction.Redactor;
 import dev.agentpersistence.redis.internal.RedisClients;
 import dev.agentpersistence.redis.internal.RedisErrors;
@@ -100,6 +101,11 @@ final class MixedLayoutBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return backend.segments();
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return backend.queues();
     }
 
     @Override

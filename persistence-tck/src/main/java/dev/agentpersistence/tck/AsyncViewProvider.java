@@ -5,6 +5,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.async.AsyncExecutor;
 import dev.agentpersistence.async.AsyncStorageProvider;
 import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.queue.QueueStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +98,11 @@ public final class AsyncViewProvider<F> implements PersistenceStorageProvider<F>
     @Override
     public Optional<StoredForm> storedForm() {
         return view.provider().storedForm();
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return view.provider().queues();
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.lease.Lease;
 import dev.agentpersistence.lease.Leases;
 import dev.agentpersistence.pipeline.internal.RunQueue;
+import dev.agentpersistence.pipeline.internal.RunStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,13 +21,13 @@ import java.util.Optional;
  */
 public final class PipelineQueue {
     private final String pipeline;
-    private final RunQueue log;
+    private final RunStore log;
     private final Leases leases;
     private final Clock clock;
 
     private PipelineQueue(PersistenceStorageProvider<?> storage, String pipeline, Clock clock) {
         this.pipeline = pipeline;
-        this.log = new RunQueue(storage, pipeline, clock);
+        this.log = RunStore.of(storage, pipeline, clock);
         this.leases = Leases.of(storage, clock);
         this.clock = clock;
     }
@@ -155,7 +156,7 @@ public final class PipelineQueue {
         return leases.current(leaseName(Identifiers.requireValid(runId, "runId")));
     }
 
-    RunQueue log() {
+    RunStore log() {
         return log;
     }
 

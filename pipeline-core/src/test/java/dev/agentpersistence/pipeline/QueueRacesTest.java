@@ -8,12 +8,17 @@ import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.jdbc.JdbcStorage;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import dev.agentpersistence.queue.QueueItem;
+import dev.agentpersistence.queue.QueueStore;
 import dev.agentpersistence.tck.RequiredMethodsProvider;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -178,7 +183,49 @@ class QueueRacesTest {
 
         @Override
         public void saveCheckpoint(String agentId, AgentCheckpoint checkpoint) {
-            if ("CANCELLED".equals(checkpoint.metadata().get("queue.kind")) && held.compareAndSet(false, true)) {
+            if ("CANCELLED".equals(checkpoint.metadata().get("queue.kind"))) {
+                holdOnce();
+            }
+            super.saveCheckpoint(agentId, checkpoint);
+        }
+
+        /** The store's native queues, whose write of a cancellation is held like the log's. */
+        @Override
+        public Optional<QueueStore> queues() {
+            return delegate().queues().map(queues -> new QueueStore() {
+                @Override
+                public List<QueueItem> items(String queue) {
+                    return queues.items(queue);
+                }
+
+                @Override
+                public Optional<QueueItem> item(String queue, String id) {
+                    return queues.item(queue, id);
+                }
+
+                @Override
+                public List<QueueItem> runnable(String queue, Instant now, int limit) {
+                    return queues.runnable(queue, now, limit);
+                }
+
+                @Override
+                public boolean write(String queue, QueueItem item) {
+                    if (new String(item.body(), StandardCharsets.UTF_8).contains("\"CANCELLED\"")) {
+                        holdOnce();
+                    }
+                    return queues.write(queue, item);
+                }
+
+                @Override
+                public int deleteFinished(String queue, int keep) {
+                    return queues.deleteFinished(queue, keep);
+                }
+            });
+        }
+
+        /** The first time: tells that the cancellation was decided, then waits until the run completed. */
+        private void holdOnce() {
+            if (held.compareAndSet(false, true)) {
                 cancelRead.countDown();
                 try {
                     assertThat(completed.await(60, TimeUnit.SECONDS)).isTrue();
@@ -187,7 +234,6 @@ class QueueRacesTest {
                     throw new IllegalStateException(e);
                 }
             }
-            super.saveCheckpoint(agentId, checkpoint);
         }
 
         @Override

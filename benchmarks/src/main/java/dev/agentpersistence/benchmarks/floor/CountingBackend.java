@@ -11,6 +11,7 @@ import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -110,6 +111,11 @@ final class CountingBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return segments;
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return backend.queues();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.queue.QueueStore;
 import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Objects;
@@ -106,6 +107,11 @@ public final class UnreliableNetwork<F> implements PersistenceStorageProvider<F>
     @Override
     public Optional<StoredForm> storedForm() {
         return backend.storedForm();
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return backend.queues();
     }
 
     @Override

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * trimming freed lies below two snapshots, so a writer that read the head just before its write cannot reuse it.
  * Thread-safe.
  */
-public final class RunQueue {
+public final class RunQueue implements RunStore {
     /** The namespace of queue logs. */
     public static final AgentNamespace NAMESPACE = AgentNamespace.of("queue");
 
@@ -156,6 +156,7 @@ public final class RunQueue {
     }
 
     /** Every run of the queue, in the order they were submitted, as the log's head leaves them now. */
+    @Override
     public List<Run> runs() {
         synchronized (lock) {
             refresh();
@@ -164,6 +165,7 @@ public final class RunQueue {
     }
 
     /** The runs a worker may run at {@code now}, in the order they were submitted, as the log's head leaves them. */
+    @Override
     public List<Run> runnable(Instant now) {
         synchronized (lock) {
             refresh();
@@ -175,6 +177,7 @@ public final class RunQueue {
      * The runs a worker may run at {@code now} as this object last read the log, without reading it: candidates only,
      * which a worker checks again with {@link #run} once it holds the run's lease.
      */
+    @Override
     public List<Run> lastReadRunnable(Instant now) {
         synchronized (lock) {
             return runnable(fold.runs(), now);
@@ -192,6 +195,7 @@ public final class RunQueue {
     }
 
     /** The run {@code runId} as the log's head leaves it now. */
+    @Override
     public Optional<Run> run(String runId) {
         synchronized (lock) {
             refresh();
@@ -206,6 +210,7 @@ public final class RunQueue {
      * @return the result of the decision whose entry was saved (or that appended nothing)
      * @throws CheckpointConflictException when other writers kept appending first
      */
+    @Override
     public <R> R update(String runId, Function<Optional<Run>, Decision<R>> decide) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(decide, "decide");

@@ -1,0 +1,48 @@
+package dev.agentpersistence.pipeline.internal;
+
+import dev.agentpersistence.PersistenceStorageProvider;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Where one pipeline's queue of runs is kept: the store's native queue ({@link RunItems}) when the provider has one,
+ * else a log of checkpoints ({@link RunQueue}). Both decide every change on the run as the store holds it and write it
+ * by compare-and-set, so any number of workers in any number of processes share one queue. Thread-safe.
+ */
+public interface RunStore {
+
+    /** The queue of {@code pipeline} in {@code storage}: native where the provider has queues. */
+    static RunStore of(PersistenceStorageProvider<?> storage, String pipeline, Clock clock) {
+        var log = new RunQueue(storage, pipeline, clock);
+        return storage.queues()
+                .<RunStore>map(queues -> new RunItems(queues, pipeline, log, clock))
+                .orElse(log);
+    }
+
+    /** Every run of the queue, in the order they were submitted. */
+    List<RunQueue.Run> runs();
+
+    /** The runs a worker may run at {@code now}, in the order they were submitted. */
+    List<RunQueue.Run> runnable(Instant now);
+
+    /**
+     * The runs a worker may run at {@code now} as this object last read them, without reading: candidates only, which a
+     * worker checks again with {@link #run} once it holds the run's lease.
+     */
+    List<RunQueue.Run> lastReadRunnable(Instant now);
+
+    /** The run {@code runId} as the store holds it now. */
+    Optional<RunQueue.Run> run(String runId);
+
+    /**
+     * Decides on run {@code runId} as the store holds it (empty: not in the queue) and writes the change decided only
+     * if the run is still as read; when another writer wrote first, reads again and decides again.
+     *
+     * @return the result of the decision whose change was written (or that changed nothing)
+     * @throws dev.agentpersistence.CheckpointConflictException when other writers kept writing first
+     */
+    <R> R update(String runId, Function<Optional<RunQueue.Run>, RunQueue.Decision<R>> decide);
+}
