@@ -25,8 +25,30 @@ public record QueueItem(
         if (version < 1) {
             throw new IllegalArgumentException("A queue item's version starts at 1 but was " + version);
         }
-        Objects.requireNonNull(submittedAt, "submittedAt");
+        toEpochNanos(Objects.requireNonNull(submittedAt, "submittedAt"));
+        if (runnableAt != null) {
+            toEpochNanos(runnableAt);
+        }
         Objects.requireNonNull(body, "body");
+    }
+
+    /**
+     * {@code time} in nanoseconds since the epoch, the form stores keep a queue item's times in: exact, for every time
+     * between the years 1677 and 2262 (the only times an item accepts).
+     *
+     * @throws IllegalArgumentException for a time outside that range
+     */
+    public static long toEpochNanos(Instant time) {
+        try {
+            return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("A queue item's time must lie between the years 1677 and 2262: " + time);
+        }
+    }
+
+    /** The time {@code nanos} nanoseconds after the epoch: the inverse of {@link #toEpochNanos}. */
+    public static Instant ofEpochNanos(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
     }
 
     /** Whether a worker may take the item at {@code now}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.StorageNotFoundException;
+import dev.agentpersistence.jdbc.internal.SchemaDdl;
 import dev.agentpersistence.tck.Checkpoints;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -79,12 +80,24 @@ class JdbcReadOnlySchemaTest {
 
     @Test
     void anOlderSchemaNamesBothVersionsAndIsNotMigrated() throws Exception {
-        int newest = newestVersion();
-        execute("DELETE FROM " + database.tables().schemaVersion() + " WHERE version = " + newest);
+        int needed = SchemaDdl.READERS_NEED;
+        execute("DELETE FROM " + database.tables().schemaVersion() + " WHERE version >= " + needed);
         assertThat(readOnlyFailure())
-                .hasMessageContaining("schema version " + (newest - 1))
-                .hasMessageContaining("older than version " + newest);
-        assertThat(newestVersion()).isEqualTo(newest - 1);
+                .hasMessageContaining("schema version " + (needed - 1))
+                .hasMessageContaining("older than version " + needed);
+        assertThat(newestVersion()).isEqualTo(needed - 1);
+    }
+
+    @Test
+    void aSchemaWithoutTheQueueTableReadsWithEmptyQueuesAndIsNotMigrated() throws Exception {
+        execute("DELETE FROM " + database.tables().schemaVersion() + " WHERE version = 5");
+        execute("DROP TABLE " + database.tables().queueItems());
+        try (var reader = JdbcStorage.builder(database.config()).readOnly().build()) {
+            assertThat(reader.getLatestCheckpoint("agent")).contains(Checkpoints.simple("agent", 0));
+            assertThat(reader.queues().orElseThrow().items("@queue/jobs")).isEmpty();
+            assertThat(reader.queues().orElseThrow().item("@queue/jobs", "run")).isEmpty();
+        }
+        assertThat(newestVersion()).isEqualTo(SchemaDdl.READERS_NEED);
     }
 
     @Test

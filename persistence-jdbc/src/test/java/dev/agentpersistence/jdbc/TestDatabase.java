@@ -178,6 +178,7 @@ final class TestDatabase implements AutoCloseable {
         Tables t = tables();
         try (var connection = connect();
                 var statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + t.queueItems());
             statement.execute("DROP TABLE IF EXISTS " + t.historySegments());
             statement.execute("DROP TABLE IF EXISTS " + t.checkpointExpiry());
             statement.execute("DROP TABLE IF EXISTS " + t.metadata());

@@ -17,7 +17,7 @@ import org.jdbi.v3.core.Handle;
  * writes with a message that says how to add it.
  */
 final class JdbcQueues implements QueueStore {
-    private static final String COLUMNS = "item_id, version, submitted_at, runnable_at, finished, body";
+    private static final String COLUMNS = "item_id, version, submitted_at, runnable_at, finished, payload";
     private static final int DELETE_BATCH = 500;
 
     private final JdbcDatabase database;
@@ -70,7 +70,7 @@ final class JdbcQueues implements QueueStore {
                                 + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now"
                                 + " ORDER BY submitted_at, item_id LIMIT :limit")
                         .bind("queue", queue)
-                        .bind("now", nanos(now))
+                        .bind("now", QueueItem.toEpochNanos(now))
                         .bind("limit", limit)
                         .map((rs, ctx) -> item(rs))
                         .list());
@@ -88,8 +88,10 @@ final class JdbcQueues implements QueueStore {
                             .bind("queue", queue)
                             .bind("id", item.id())
                             .bind("version", item.version())
-                            .bind("submittedAt", nanos(item.submittedAt()))
-                            .bind("runnableAt", item.runnableAt() == null ? null : nanos(item.runnableAt()))
+                            .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
+                            .bind(
+                                    "runnableAt",
+                                    item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
                             .bind("finished", item.finished() ? 1 : 0)
                             .bind("body", item.body())
                             .execute());
@@ -99,14 +101,16 @@ final class JdbcQueues implements QueueStore {
                         true,
                         h -> h.createUpdate("UPDATE " + tables.queueItems()
                                         + " SET version = :version, submitted_at = :submittedAt, runnable_at = :runnableAt,"
-                                        + " finished = :finished, body = :body"
+                                        + " finished = :finished, payload = :body"
                                         + " WHERE queue_name = :queue AND item_id = :id AND version = :expected")
                                 .bind("queue", queue)
                                 .bind("id", item.id())
                                 .bind("version", item.version())
                                 .bind("expected", item.version() - 1)
-                                .bind("submittedAt", nanos(item.submittedAt()))
-                                .bind("runnableAt", item.runnableAt() == null ? null : nanos(item.runnableAt()))
+                                .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
+                                .bind(
+                                        "runnableAt",
+                                        item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
                                 .bind("finished", item.finished() ? 1 : 0)
                                 .bind("body", item.body())
                                 .execute())
@@ -166,26 +170,13 @@ final class JdbcQueues implements QueueStore {
 
     private static QueueItem item(ResultSet rs) throws SQLException {
         long runnableAt = rs.getLong("runnable_at");
-        Instant runnable = rs.wasNull() ? null : instant(runnableAt);
+        Instant runnable = rs.wasNull() ? null : QueueItem.ofEpochNanos(runnableAt);
         return new QueueItem(
                 rs.getString("item_id"),
                 rs.getLong("version"),
-                instant(rs.getLong("submitted_at")),
+                QueueItem.ofEpochNanos(rs.getLong("submitted_at")),
                 runnable,
                 rs.getInt("finished") != 0,
-                rs.getBytes("body"));
-    }
-
-    /** Epoch nanoseconds: exact, and in range until the year 2262. */
-    private static long nanos(Instant instant) {
-        try {
-            return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("A queue time must lie between the years 1677 and 2262: " + instant, e);
-        }
-    }
-
-    private static Instant instant(long nanos) {
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+                rs.getBytes("payload"));
     }
 }

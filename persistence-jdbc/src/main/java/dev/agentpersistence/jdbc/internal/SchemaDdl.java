@@ -148,7 +148,7 @@ public record SchemaDdl(
                 + "submitted_at BIGINT NOT NULL, "
                 + "runnable_at BIGINT, "
                 + "finished SMALLINT NOT NULL, "
-                + "body " + binaryType + " NOT NULL, "
+                + "payload " + binaryType + " NOT NULL, "
                 + (inlineIndexes ? "KEY " + t.queueOrderIndex() + " (queue_name, submitted_at, item_id), " : "")
                 + "CONSTRAINT " + t.queueItems() + "_pk PRIMARY KEY (queue_name, item_id)"
                 + ")" + tableOptions);

@@ -9,6 +9,7 @@ import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,7 @@ public final class RedisStorageBackend implements StorageBackend {
     private final Clock clock;
     private final RedisErrors errors;
     private final String description;
+    private final RedisQueues queues;
 
     /**
      * @param ttl the lifetime of an agent's segment keys, or {@code null}; checkpoint keys follow each record's expiry
@@ -64,6 +66,7 @@ public final class RedisStorageBackend implements StorageBackend {
         this.cluster = cluster;
         this.clock = clock;
         this.description = errors.endpoint() + ", keyPrefix '" + keyPrefix + "'" + (cluster ? ", cluster" : "");
+        this.queues = new RedisQueues(client, keyPrefix, errors);
     }
 
     @Override
@@ -139,6 +142,11 @@ public final class RedisStorageBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return Optional.of(segments);
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return Optional.of(queues);
     }
 
     /** {@code PING}. */
