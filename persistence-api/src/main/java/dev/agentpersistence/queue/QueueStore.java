@@ -23,10 +23,24 @@ public interface QueueStore {
     Optional<QueueItem> item(String queue, String id);
 
     /**
-     * Up to {@code limit} items of {@code queue} that a worker may take at {@code now}
-     * ({@link QueueItem#isRunnableAt}), in the order of {@link #items}.
+     * Up to {@code limit} items of {@code queue} that a worker may take at {@code now} ({@link QueueItem#isRunnableAt})
+     * and that nobody {@link #hold holds} at {@code now}, in the order of {@link #items}.
      */
     List<QueueItem> runnable(String queue, Instant now, int limit);
+
+    /**
+     * Takes up to {@code limit} of the items {@link #runnable} would answer and holds each until {@code until}, in one
+     * step: of callers claiming at once, each gets items no other got (PostgreSQL and MariaDB skip the rows another
+     * claim has locked, {@code FOR UPDATE SKIP LOCKED}). A hold only spreads workers over the queue: it changes no
+     * version and owns nothing (a lease does).
+     */
+    List<QueueItem> claim(String queue, Instant now, Instant until, int limit);
+
+    /**
+     * Holds item {@code id} until {@code until} (a time not after now ends the hold), so that {@link #runnable} and
+     * {@link #claim} pass it over until then; changes no version. Does nothing for an unknown item.
+     */
+    void hold(String queue, String id, Instant until);
 
     /**
      * Stores {@code item} when it is the next version of what is stored: version 1 only while the queue has no item of

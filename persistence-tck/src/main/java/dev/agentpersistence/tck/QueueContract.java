@@ -13,6 +13,8 @@ import dev.agentpersistence.queue.QueueStore;
 import dev.agentpersistence.storage.StorageSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
@@ -119,6 +121,63 @@ abstract class QueueContract extends Contract {
     }
 
     @Test
+    @DisplayName("a claim takes the oldest runnable items nobody holds and hides them until its hold ends")
+    void claimsAndHolds() {
+        String queue = agent("queue-claims");
+        for (int i = 0; i < 8; i++) {
+            queues().write(queue, item("c" + i, 1, T0.plusSeconds(i), T0, "run " + i));
+        }
+        Instant now = T0.plusSeconds(10);
+        Instant until = now.plusSeconds(60);
+        assertThat(queues().claim(queue, now, until, 3))
+                .extracting(QueueItem::id)
+                .containsExactly("c0", "c1", "c2");
+        assertThat(queues().runnable(queue, now, 10))
+                .extracting(QueueItem::id)
+                .containsExactly("c3", "c4", "c5", "c6", "c7");
+        assertThat(queues().claim(queue, now, until, 3))
+                .extracting(QueueItem::id)
+                .containsExactly("c3", "c4", "c5");
+        assertThat(queues().item(queue, "c0").orElseThrow().version())
+                .as("a hold changes no version")
+                .isEqualTo(1);
+        queues().hold(queue, "c1", now);
+        queues().hold(queue, "unknown", until);
+        assertThat(queues().item(queue, "unknown")).isEmpty();
+        assertThat(queues().runnable(queue, now, 10)).extracting(QueueItem::id).containsExactly("c1", "c6", "c7");
+        assertThat(queues().runnable(queue, until, 10))
+                .as("when the holds ended")
+                .hasSize(8);
+        queues().hold(queue, "c7", until);
+        assertThat(queues().claim(queue, now, until, 10))
+                .extracting(QueueItem::id)
+                .containsExactly("c1", "c6");
+        assertThat(queues().claim(queue, now, until, 10)).isEmpty();
+        if (sharesStorage()) {
+            assertThat(queues(newProvider()).runnable(queue, now, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("of 12 workers claiming one item each at once, no two get the same item")
+    void racingClaimers() {
+        String queue = agent("queue-claim-race");
+        for (int i = 0; i < 12; i++) {
+            queues().write(queue, item("r" + i, 1, T0.plusSeconds(i), T0, "run " + i));
+        }
+        var claimed = Collections.synchronizedList(new ArrayList<String>());
+        var outcomes = Race.run(12, racer -> {
+            var provider = sharesStorage() && racer % 2 == 1 ? newProvider() : provider();
+            queues(provider)
+                    .claim(queue, T0.plusSeconds(60), T0.plusSeconds(600), 1)
+                    .forEach(item -> claimed.add(item.id()));
+        });
+        assertThat(outcomes).allMatch(Race.Outcome::succeeded);
+        assertThat(claimed).isNotEmpty().doesNotHaveDuplicates();
+        assertThat(queues().runnable(queue, T0.plusSeconds(60), 12)).hasSize(12 - claimed.size());
+    }
+
+    @Test
     @DisplayName("deleteFinished keeps the finished items submitted last and every item not finished")
     void deleteFinished() {
         String queue = agent("queue-trim");
@@ -192,6 +251,13 @@ abstract class QueueContract extends Contract {
         assertThatThrownBy(() -> queues(reader).write(queue, item("run", 2, T0, T0, "changed")))
                 .isInstanceOf(ReadOnlyStorageException.class);
         assertThatThrownBy(() -> queues(reader).deleteFinished(queue, 0)).isInstanceOf(ReadOnlyStorageException.class);
+        assertThatThrownBy(() -> queues(reader).claim(queue, T0, T0.plusSeconds(60), 1))
+                .isInstanceOf(ReadOnlyStorageException.class);
+        assertThatThrownBy(() -> queues(reader).hold(queue, "run", T0.plusSeconds(60)))
+                .isInstanceOf(ReadOnlyStorageException.class);
+        assertThat(queues(writer).claim(queue, T0, T0.plusSeconds(1), 1))
+                .as("nothing was held")
+                .hasSize(1);
         assertThat(queues(writer).item(queue, "run")).map(QueueContract::body).contains("kept");
     }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
 /** Queues on the heap for the kit's own tests; with {@code checksVersion} off, a write overwrites whatever is there. */
 final class TestHeapQueues implements QueueStore {
     final Map<String, Map<String, QueueItem>> queues = new HashMap<>();
+    private final Map<List<String>, Instant> holds = new HashMap<>();
     private final boolean checksVersion;
 
     TestHeapQueues(boolean checksVersion) {
@@ -35,8 +36,24 @@ final class TestHeapQueues implements QueueStore {
     public synchronized List<QueueItem> runnable(String queue, Instant now, int limit) {
         return items(queue).stream()
                 .filter(item -> item.isRunnableAt(now))
+                .filter(item -> !holds.getOrDefault(List.of(queue, item.id()), Instant.MIN)
+                        .isAfter(now))
                 .limit(limit)
                 .toList();
+    }
+
+    @Override
+    public synchronized List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+        var claimed = runnable(queue, now, limit);
+        claimed.forEach(item -> hold(queue, item.id(), until));
+        return claimed;
+    }
+
+    @Override
+    public synchronized void hold(String queue, String id, Instant until) {
+        if (item(queue, id).isPresent()) {
+            holds.put(List.of(queue, id), until);
+        }
     }
 
     @Override

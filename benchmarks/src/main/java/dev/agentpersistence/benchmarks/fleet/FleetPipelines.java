@@ -16,7 +16,12 @@ public final class FleetPipelines {
 
     /** The pipeline over {@code storage}; {@code hook} runs at the start of every node. */
     public static Pipeline<Integer> fiveSteps(PersistenceStorageProvider<?> storage, StepHook hook) {
-        var builder = Pipeline.builder(NAME, StateCodec.jackson(Integer.class)).storage(storage);
+        return fiveSteps(storage, hook, NAME);
+    }
+
+    /** As {@link #fiveSteps(PersistenceStorageProvider, StepHook)}, named {@code name}. */
+    public static Pipeline<Integer> fiveSteps(PersistenceStorageProvider<?> storage, StepHook hook, String name) {
+        var builder = Pipeline.builder(name, StateCodec.jackson(Integer.class)).storage(storage);
         for (int step = 1; step <= STEPS; step++) {
             int number = step;
             builder.node(Node.<Integer>of("step-" + step, context -> {

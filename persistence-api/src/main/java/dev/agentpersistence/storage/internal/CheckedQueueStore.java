@@ -57,11 +57,30 @@ public final class CheckedQueueStore implements QueueStore {
     public List<QueueItem> runnable(String queue, Instant now, int limit) {
         requireOpen.run();
         requireQueue(queue);
-        Objects.requireNonNull(now, "now");
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1 but was " + limit);
-        }
+        QueueItem.toEpochNanos(Objects.requireNonNull(now, "now"));
+        requireLimit(limit);
         return unwrapAll(queue, backend.runnable(queue, now, limit));
+    }
+
+    @Override
+    public List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+        requireOpen.run();
+        requireWritable.accept("queue claim");
+        requireQueue(queue);
+        QueueItem.toEpochNanos(Objects.requireNonNull(now, "now"));
+        QueueItem.toEpochNanos(Objects.requireNonNull(until, "until"));
+        requireLimit(limit);
+        return unwrapAll(queue, backend.claim(queue, now, until, limit));
+    }
+
+    @Override
+    public void hold(String queue, String id, Instant until) {
+        requireOpen.run();
+        requireWritable.accept("queue hold");
+        requireQueue(queue);
+        Identifiers.requireValid(id, "queue item id");
+        QueueItem.toEpochNanos(Objects.requireNonNull(until, "until"));
+        backend.hold(queue, id, until);
     }
 
     @Override
@@ -99,6 +118,12 @@ public final class CheckedQueueStore implements QueueStore {
         var where =
                 new CheckpointLocation(queue, stored.id(), "queue item '" + stored.id() + "' of queue '" + queue + "'");
         return stored.withBody(layers.unwrap(stored.body(), where, maxSize));
+    }
+
+    private static void requireLimit(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1 but was " + limit);
+        }
     }
 
     private static void requireQueue(String queue) {

@@ -17,6 +17,8 @@ final class InMemoryQueues implements QueueStore {
             Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id);
 
     private final Map<String, Map<String, QueueItem>> queues = new HashMap<>();
+    /** Per queue, item id to the end of its hold. */
+    private final Map<String, Map<String, Instant>> holds = new HashMap<>();
 
     @Override
     public synchronized List<QueueItem> items(String queue) {
@@ -37,11 +39,30 @@ final class InMemoryQueues implements QueueStore {
             if (runnable.size() == limit) {
                 break;
             }
-            if (item.isRunnableAt(now)) {
+            if (item.isRunnableAt(now) && !heldAt(queue, item.id(), now)) {
                 runnable.add(item);
             }
         }
         return runnable;
+    }
+
+    @Override
+    public synchronized List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+        List<QueueItem> claimed = runnable(queue, now, limit);
+        claimed.forEach(item -> hold(queue, item.id(), until));
+        return claimed;
+    }
+
+    @Override
+    public synchronized void hold(String queue, String id, Instant until) {
+        if (item(queue, id).isPresent()) {
+            holds.computeIfAbsent(queue, q -> new HashMap<>()).put(id, until);
+        }
+    }
+
+    private boolean heldAt(String queue, String id, Instant now) {
+        Instant until = holds.getOrDefault(queue, Map.of()).get(id);
+        return until != null && until.isAfter(now);
     }
 
     @Override
@@ -65,7 +86,10 @@ final class InMemoryQueues implements QueueStore {
             }
         }
         List<QueueItem> deleted = finished.subList(0, Math.max(0, finished.size() - keep));
-        deleted.forEach(item -> queues.get(queue).remove(item.id()));
+        deleted.forEach(item -> {
+            queues.get(queue).remove(item.id());
+            holds.getOrDefault(queue, new HashMap<>()).remove(item.id());
+        });
         return deleted.size();
     }
 }

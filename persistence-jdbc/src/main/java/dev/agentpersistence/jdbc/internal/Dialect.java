@@ -37,6 +37,15 @@ public interface Dialect {
         return " FOR UPDATE";
     }
 
+    /**
+     * What ends a read that locks its rows like {@link #lockingRead()} but passes over rows another transaction has
+     * locked ({@code " FOR UPDATE SKIP LOCKED"} on PostgreSQL and MariaDB), so that concurrent claimers of queue items
+     * take different ones; the default waits for them instead.
+     */
+    default String skippingLockedRead() {
+        return lockingRead();
+    }
+
     /** Whether all writes of one provider must go through one lock (SQLite allows a single writer). */
     default boolean serializesWrites() {
         return false;

@@ -214,6 +214,12 @@ public final class JdbcDatabase implements AutoCloseable {
         return identity.dialect().ddl().plannedForeignKeys();
     }
 
+    /** The dialect's {@link Dialect#skippingLockedRead()}. */
+    public String skippingLockedRead() {
+        readiness.ensureReady();
+        return identity.dialect().skippingLockedRead();
+    }
+
     /** The dialect's {@link Dialect#lockingRead()}. */
     public String lockingRead() {
         readiness.ensureReady();

@@ -6,6 +6,7 @@ import dev.agentpersistence.queue.QueueStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -19,6 +20,7 @@ import org.jdbi.v3.core.Handle;
 final class JdbcQueues implements QueueStore {
     private static final String COLUMNS = "item_id, version, submitted_at, runnable_at, finished, payload";
     private static final int DELETE_BATCH = 500;
+    private static final String NOT_HELD = " AND (held_until IS NULL OR held_until <= :now)";
 
     private final JdbcDatabase database;
     private final Tables tables;
@@ -67,13 +69,65 @@ final class JdbcQueues implements QueueStore {
         return database.read(
                 "queueRunnable",
                 h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
-                                + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now"
+                                + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now" + NOT_HELD
                                 + " ORDER BY submitted_at, item_id LIMIT :limit")
                         .bind("queue", queue)
                         .bind("now", QueueItem.toEpochNanos(now))
                         .bind("limit", limit)
                         .map((rs, ctx) -> item(rs))
                         .list());
+    }
+
+    /**
+     * One transaction: the oldest runnable rows nobody holds, read with the dialect's
+     * {@link Dialect#skippingLockedRead()} (rows another claim has locked are passed over on PostgreSQL and MariaDB),
+     * then each held by an {@code UPDATE} that checks again that nobody holds it; only the rows it changed are claimed.
+     */
+    @Override
+    public List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+        requireTable();
+        long at = QueueItem.toEpochNanos(now);
+        long end = QueueItem.toEpochNanos(until);
+        String lock = database.skippingLockedRead();
+        return database.write("queueClaim", false, h -> {
+            List<QueueItem> candidates = h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                            + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now" + NOT_HELD
+                            + " ORDER BY submitted_at, item_id LIMIT :limit" + lock)
+                    .bind("queue", queue)
+                    .bind("now", at)
+                    .bind("limit", limit)
+                    .map((rs, ctx) -> item(rs))
+                    .list();
+            var claimed = new ArrayList<QueueItem>();
+            for (QueueItem candidate : candidates) {
+                int held = h.createUpdate("UPDATE " + tables.queueItems() + " SET held_until = :until"
+                                + " WHERE queue_name = :queue AND item_id = :id" + NOT_HELD)
+                        .bind("until", end)
+                        .bind("queue", queue)
+                        .bind("id", candidate.id())
+                        .bind("now", at)
+                        .execute();
+                if (held == 1) {
+                    claimed.add(candidate);
+                }
+            }
+            return claimed;
+        });
+    }
+
+    @Override
+    public void hold(String queue, String id, Instant until) {
+        requireTable();
+        long end = QueueItem.toEpochNanos(until);
+        database.write(
+                "queueHold",
+                true,
+                h -> h.createUpdate("UPDATE " + tables.queueItems()
+                                + " SET held_until = :until WHERE queue_name = :queue AND item_id = :id")
+                        .bind("until", end)
+                        .bind("queue", queue)
+                        .bind("id", id)
+                        .execute());
     }
 
     @Override

@@ -166,4 +166,9 @@ final class MariaDbDialect implements Dialect {
                 && message.contains(PACKET_SETTING)
                 && ("08S01".equals(e.getSQLState()) || SqlStates.isConnectionFailure(e));
     }
+
+    @Override
+    public String skippingLockedRead() {
+        return " FOR UPDATE SKIP LOCKED";
+    }
 }

@@ -76,4 +76,9 @@ final class PostgresDialect implements Dialect {
             throw new IllegalStateException("SHA-256 is not available", e);
         }
     }
+
+    @Override
+    public String skippingLockedRead() {
+        return " FOR UPDATE SKIP LOCKED";
+    }
 }

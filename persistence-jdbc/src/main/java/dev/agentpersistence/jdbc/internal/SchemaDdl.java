@@ -135,9 +135,9 @@ public record SchemaDdl(
     }
 
     /**
-     * Version 5: the table of native queues, one row per item keyed by {@code (queue_name, item_id)}, with the times in
-     * epoch nanoseconds and an index in the queue's order. Readers do not need it ({@link #READERS_NEED}): a queue of a
-     * store without it is empty.
+     * Version 5: the table of native queues, one row per item keyed by {@code (queue_name, item_id)}, with the times
+     * (and the end of a claim's hold, outside the item's version) in epoch nanoseconds and an index in the queue's
+     * order. Readers do not need it ({@link #READERS_NEED}): a queue of a store without it is empty.
      */
     public List<String> version5(Tables t) {
         var statements = new ArrayList<String>();
@@ -148,6 +148,7 @@ public record SchemaDdl(
                 + "submitted_at BIGINT NOT NULL, "
                 + "runnable_at BIGINT, "
                 + "finished SMALLINT NOT NULL, "
+                + "held_until BIGINT, "
                 + "payload " + binaryType + " NOT NULL, "
                 + (inlineIndexes ? "KEY " + t.queueOrderIndex() + " (queue_name, submitted_at, item_id), " : "")
                 + "CONSTRAINT " + t.queueItems() + "_pk PRIMARY KEY (queue_name, item_id)"

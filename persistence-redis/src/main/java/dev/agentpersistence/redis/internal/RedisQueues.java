@@ -25,6 +25,8 @@ final class RedisQueues implements QueueStore {
     private static final RedisScript WRITE = RedisScript.load("queue_write");
     private static final RedisScript READ = RedisScript.load("queue_read");
     private static final RedisScript TRIM = RedisScript.load("queue_trim");
+    private static final RedisScript CLAIM = RedisScript.load("queue_claim");
+    private static final RedisScript HOLD = RedisScript.load("queue_hold");
     private static final Base64.Encoder TAG = Base64.getUrlEncoder().withoutPadding();
     private static final byte[] ALL = new byte[0];
     private static final Comparator<QueueItem> ORDER =
@@ -40,11 +42,16 @@ final class RedisQueues implements QueueStore {
         this.errors = errors;
     }
 
-    /** Items, versions, order, runnable, finished: the keys of {@code queue}, in the scripts' order. */
+    /** Items, versions, order, runnable, finished, holds: the keys of {@code queue}, in the scripts' order. */
     private List<byte[]> keys(String queue) {
         String base = prefix + "{q:" + TAG.encodeToString(queue.getBytes(StandardCharsets.UTF_8)) + "}:";
         return List.of(
-                bytes(base + "qi"), bytes(base + "qv"), bytes(base + "qo"), bytes(base + "qr"), bytes(base + "qf"));
+                bytes(base + "qi"),
+                bytes(base + "qv"),
+                bytes(base + "qo"),
+                bytes(base + "qr"),
+                bytes(base + "qf"),
+                bytes(base + "qh"));
     }
 
     @Override
@@ -66,6 +73,29 @@ final class RedisQueues implements QueueStore {
                 .sorted(ORDER)
                 .limit(limit)
                 .toList();
+    }
+
+    /** One script: the runnable items nobody holds, the oldest submitted first, each held until {@code until}. */
+    @Override
+    public List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+        var keys = keys(queue);
+        Object answer = run(
+                "queue claim",
+                () -> CLAIM.run(
+                        client,
+                        List.of(keys.get(0), keys.get(1), keys.get(3), keys.get(5)),
+                        List.of(millis(now), millis(until), bytes(Integer.toString(limit)))));
+        return decodeAll(queue, answer);
+    }
+
+    @Override
+    public void hold(String queue, String id, Instant until) {
+        var keys = keys(queue);
+        run("queue hold", () -> HOLD.run(client, List.of(keys.get(0), keys.get(5)), List.of(bytes(id), millis(until))));
+    }
+
+    private static byte[] millis(Instant time) {
+        return bytes(Long.toString(Math.floorDiv(QueueItem.toEpochNanos(time), 1_000_000L)));
     }
 
     @Override
@@ -99,7 +129,12 @@ final class RedisQueues implements QueueStore {
     private List<QueueItem> read(String queue, byte[] until) {
         var keys = keys(queue);
         Object answer = run(
-                "queue read", () -> READ.run(client, List.of(keys.get(0), keys.get(2), keys.get(3)), List.of(until)));
+                "queue read",
+                () -> READ.run(client, List.of(keys.get(0), keys.get(2), keys.get(3), keys.get(5)), List.of(until)));
+        return decodeAll(queue, answer);
+    }
+
+    private List<QueueItem> decodeAll(String queue, Object answer) {
         var items = new ArrayList<QueueItem>();
         for (Object value : (List<?>) answer) {
             if (value instanceof byte[] stored) {

@@ -1,5 +1,6 @@
--- Reads queue items in one step: every item in the queue's order, or (ARGV[1] a time in ms) the items runnable by then.
--- KEYS: 1 items, 2 order, 3 runnable (as in queue_write.lua)
+-- Reads queue items in one step: every item in the queue's order, or (ARGV[1] a time in ms) the items runnable by then
+-- that nobody holds at that time.
+-- KEYS: 1 items, 2 order, 3 runnable, 4 holds (hash id -> end of the hold in ms), as in queue_write.lua
 -- ARGV: 1 "" for every item, else the time in ms
 -- Returns the encoded items (an item deleted meanwhile cannot be missing: one atomic step).
 local ids = {}
@@ -8,7 +9,13 @@ if ARGV[1] == '' then
     ids[#ids + 1] = string.sub(member, 22)
   end
 else
-  ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  local now = tonumber(ARGV[1])
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])) do
+    local held = redis.call('HGET', KEYS[4], id)
+    if not held or tonumber(held) <= now then
+      ids[#ids + 1] = id
+    end
+  end
 end
 if #ids == 0 then
   return {}

@@ -1,5 +1,5 @@
 -- Deletes the finished items of a queue except the ARGV[1] submitted last, in one step.
--- KEYS: as in queue_write.lua
+-- KEYS: as in queue_write.lua, then 6 holds
 -- Returns how many were deleted.
 local excess = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[1])
 if excess <= 0 then
@@ -13,5 +13,6 @@ for _, member in ipairs(doomed) do
   redis.call('ZREM', KEYS[3], member)
   redis.call('ZREM', KEYS[4], id)
   redis.call('ZREM', KEYS[5], member)
+  redis.call('HDEL', KEYS[6], id)
 end
 return #doomed

@@ -1,6 +1,7 @@
 -- Writes one queue item when it is the next version of what is stored (compare-and-set on the item's version).
 -- KEYS: 1 items (hash id -> item), 2 versions (hash id -> "<version> <order member>"), 3 order (zset, lex members
---       "<20-digit submission time>:<id>"), 4 runnable (zset id by runnable time in ms), 5 finished (zset, lex members)
+--       "<20-digit submission time>:<id>"), 4 runnable (zset id by runnable time in ms), 5 finished (zset, lex members);
+--       a sixth key, the holds (hash id -> end of a claim's hold in ms), is not versioned and not touched here
 -- ARGV: 1 id, 2 version, 3 order member, 4 runnable score or "", 5 "1" when finished, 6 the encoded item
 -- Returns 1 when written, 0 when another writer wrote first.
 local stored = redis.call('HGET', KEYS[2], ARGV[1])

@@ -111,6 +111,7 @@ final class RunItems implements RunStore {
                             version));
             Instant submittedAt = stored.map(QueueItem::submittedAt).orElse(now);
             if (items.write(queue, encode(next, submittedAt, now))) {
+                remember(next);
                 if (RunQueue.isFinished(next.status()) && finishes.incrementAndGet() % RunQueue.SNAPSHOT_EVERY == 0) {
                     items.deleteFinished(queue, QueueFold.MAX_FINISHED);
                 }
@@ -124,6 +125,15 @@ final class RunItems implements RunStore {
                 -1,
                 "Run '" + runId + "' of queue '" + queue + "' kept changing under " + MAX_WRITE_ATTEMPTS
                         + " writes in a row; nothing was written");
+    }
+
+    /** Puts {@code written} in place of its older state among the candidates last read, so they stay current. */
+    private void remember(RunQueue.Run written) {
+        var candidates = new ArrayList<RunQueue.Run>(lastRunnable.size());
+        for (RunQueue.Run run : lastRunnable) {
+            candidates.add(run.runId().equals(written.runId()) ? written : run);
+        }
+        lastRunnable = List.copyOf(candidates);
     }
 
     private QueueItem encode(RunQueue.Run run, Instant submittedAt, Instant now) {
