@@ -186,13 +186,15 @@ public final class PipelineWorkers<S> implements AutoCloseable {
 
     /**
      * Runs the oldest runnable run this worker can lease: first the oldest the queue showed when last read (no read
-     * while earlier runs are left), else the oldest of those it shows now; {@code false} when there was none. Only one
-     * candidate is taken from the last read, which other workers may have made stale.
+     * while earlier runs are left), else the oldest of those it shows now, which a native queue claims for this worker
+     * (held from other claimers for a lease time); {@code false} when there was none. Only one candidate is taken from
+     * the last read, which other workers may have made stale.
      */
     private boolean runNext(String owner) {
         List<RunQueue.Run> lastRead = queue.log().lastReadRunnable(clock.instant());
-        return !lastRead.isEmpty() && runNext(owner, clock.instant(), lastRead.subList(0, 1))
-                || runNext(owner, clock.instant(), queue.log().runnable(clock.instant()));
+        Instant now = clock.instant();
+        return !lastRead.isEmpty() && runNext(owner, now, lastRead.subList(0, 1))
+                || runNext(owner, now, queue.log().claim(now, now.plus(leaseTime)));
     }
 
     private boolean runNext(String owner, Instant now, List<RunQueue.Run> runnable) {
@@ -202,23 +204,29 @@ public final class PipelineWorkers<S> implements AutoCloseable {
         }
         Optional<Lease> slot = maxRunning > 0 ? slot(owner) : Optional.empty();
         if (maxRunning > 0 && slot.isEmpty()) {
+            unhold(runnable); // a claim this worker cannot use now goes back at once
             return false;
         }
         try {
-            for (RunQueue.Run candidate : runnable) {
+            for (int i = 0; i < runnable.size(); i++) {
+                RunQueue.Run candidate = runnable.get(i);
                 if (closed) {
+                    unhold(runnable.subList(i, runnable.size()));
                     return false;
                 }
                 LeaseGrant grant;
                 try {
                     grant = leases.grant(leaseName(candidate.runId()), owner, leaseTime);
                 } catch (LeaseHeldException e) {
+                    hold(candidate.runId(), e.expiresAt()); // claimers pass it over while its holder's lease lasts
                     continue;
                 }
                 Lease lease = grant.lease();
+                hold(candidate.runId(), lease.expiresAt());
                 Optional<Lease> previous = grant.previous();
                 Optional<RunQueue.Run> fresh = queue.log().run(candidate.runId());
                 if (fresh.isEmpty() || !fresh.get().isRunnable(clock.instant())) {
+                    hold(candidate.runId(), clock.instant());
                     releaseQuietly(lease); // another worker finished it between our read and our lease
                     continue;
                 }
@@ -281,6 +289,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
             renewal.future.cancel(false);
             inFlight.remove(run.runId());
             if (recorded.map(now -> now.status() != RunQueue.Kind.COMPLETED).orElse(true)) {
+                hold(run.runId(), clock.instant()); // claimable again at once, as its lease is given back
                 releaseQuietly(renewal.lease); // a completed run is never taken again: its lease just runs out
             }
             publish(new WorkerEvent.RunReleased(
@@ -388,11 +397,27 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     private boolean stillHeld(Renewal renewal) {
         try {
             renewal.lease = leases.renew(renewal.lease, leaseTime);
+            hold(runIdOf(renewal.lease), renewal.lease.expiresAt());
             return true;
         } catch (LeaseLostException e) {
             LOG.warn(
                     "Lost the lease of '{}' while running it; its new owner records the outcome", renewal.lease.name());
             return false;
+        }
+    }
+
+    /** Ends the holds of claimed runs this worker does not try. */
+    private void unhold(List<RunQueue.Run> runs) {
+        Instant now = clock.instant();
+        runs.forEach(run -> hold(run.runId(), now));
+    }
+
+    /** Holds the run from other claimers of a native queue until {@code until}; a hint, so a failure is only logged. */
+    private void hold(String runId, Instant until) {
+        try {
+            queue.log().hold(runId, until);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not hold run '{}' until {}: {}", runId, until, e.toString());
         }
     }
 
@@ -428,6 +453,7 @@ public final class PipelineWorkers<S> implements AutoCloseable {
                     slot = leases.renew(slot, leaseTime);
                 }
                 lease = leases.renew(lease, leaseTime);
+                hold(runIdOf(lease), lease.expiresAt());
                 inFlight.computeIfPresent(runIdOf(lease), (id, old) -> lease);
                 publish(new WorkerEvent.LeaseRenewed(pipeline.name(), owner, clock.instant(), runIdOf(lease)));
             } catch (LeaseLostException e) {

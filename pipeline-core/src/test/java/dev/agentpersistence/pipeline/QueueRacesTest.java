@@ -209,6 +209,16 @@ class QueueRacesTest {
                 }
 
                 @Override
+                public List<QueueItem> claim(String queue, Instant now, Instant until, int limit) {
+                    return queues.claim(queue, now, until, limit);
+                }
+
+                @Override
+                public void hold(String queue, String id, Instant until) {
+                    queues.hold(queue, id, until);
+                }
+
+                @Override
                 public boolean write(String queue, QueueItem item) {
                     if (new String(item.body(), StandardCharsets.UTF_8).contains("\"CANCELLED\"")) {
                         holdOnce();

@@ -36,7 +36,6 @@ final class RunItems implements RunStore {
     private final RunQueue log;
     private final Clock clock;
     private final AtomicInteger finishes = new AtomicInteger();
-    private volatile List<RunQueue.Run> lastRunnable = List.of();
 
     RunItems(QueueStore items, String pipeline, RunQueue log, Clock clock) {
         this.items = Objects.requireNonNull(items, "items");
@@ -58,18 +57,30 @@ final class RunItems implements RunStore {
     public List<RunQueue.Run> runnable(Instant now) {
         var runnable = new ArrayList<>(log.runnable(now));
         for (QueueItem item : items.runnable(queue, now, MAX_RUNNABLE)) {
-            RunQueue.Run run = decode(item);
-            if (run.isRunnable(now)) {
-                runnable.add(run);
-            }
+            runnable.add(decode(item));
         }
-        lastRunnable = List.copyOf(runnable);
-        return lastRunnable;
+        return List.copyOf(runnable);
+    }
+
+    /** None without a read: a claim reads the oldest run nobody holds. */
+    @Override
+    public List<RunQueue.Run> lastReadRunnable(Instant now) {
+        return List.of();
+    }
+
+    /** The log's runnable runs (a store written before native queues), then the oldest item nobody holds. */
+    @Override
+    public List<RunQueue.Run> claim(Instant now, Instant holdUntil) {
+        var claimed = new ArrayList<>(log.runnable(now));
+        for (QueueItem item : items.claim(queue, now, holdUntil, 1)) {
+            claimed.add(decode(item));
+        }
+        return List.copyOf(claimed);
     }
 
     @Override
-    public List<RunQueue.Run> lastReadRunnable(Instant now) {
-        return lastRunnable.stream().filter(run -> run.isRunnable(now)).toList();
+    public void hold(String runId, Instant until) {
+        items.hold(queue, runId, until);
     }
 
     @Override
@@ -111,7 +122,6 @@ final class RunItems implements RunStore {
                             version));
             Instant submittedAt = stored.map(QueueItem::submittedAt).orElse(now);
             if (items.write(queue, encode(next, submittedAt, now))) {
-                remember(next);
                 if (RunQueue.isFinished(next.status()) && finishes.incrementAndGet() % RunQueue.SNAPSHOT_EVERY == 0) {
                     items.deleteFinished(queue, QueueFold.MAX_FINISHED);
                 }
@@ -125,15 +135,6 @@ final class RunItems implements RunStore {
                 -1,
                 "Run '" + runId + "' of queue '" + queue + "' kept changing under " + MAX_WRITE_ATTEMPTS
                         + " writes in a row; nothing was written");
-    }
-
-    /** Puts {@code written} in place of its older state among the candidates last read, so they stay current. */
-    private void remember(RunQueue.Run written) {
-        var candidates = new ArrayList<RunQueue.Run>(lastRunnable.size());
-        for (RunQueue.Run run : lastRunnable) {
-            candidates.add(run.runId().equals(written.runId()) ? written : run);
-        }
-        lastRunnable = List.copyOf(candidates);
     }
 
     private QueueItem encode(RunQueue.Run run, Instant submittedAt, Instant now) {

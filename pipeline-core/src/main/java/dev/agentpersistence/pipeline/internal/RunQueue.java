@@ -251,6 +251,16 @@ public final class RunQueue implements RunStore {
         throw last;
     }
 
+    /** Every runnable run: a log holds no claims. */
+    @Override
+    public List<Run> claim(Instant now, Instant holdUntil) {
+        return runnable(now);
+    }
+
+    /** Nothing: a log holds no claims. */
+    @Override
+    public void hold(String runId, Instant until) {}
+
     /** Whether an entry of this kind finishes its run. */
     public static boolean isFinished(Kind kind) {
         return kind == Kind.COMPLETED || kind == Kind.FAILED || kind == Kind.CANCELLED;

@@ -34,6 +34,19 @@ public interface RunStore {
      */
     List<RunQueue.Run> lastReadRunnable(Instant now);
 
+    /**
+     * The runs this worker may take at {@code now}: where the store holds runs (native queues), the oldest runnable run
+     * nobody holds, held from other claimers until {@code holdUntil}; elsewhere every runnable run, as
+     * {@link #runnable} answers. Candidates only: the run's lease decides who runs it.
+     */
+    List<RunQueue.Run> claim(Instant now, Instant holdUntil);
+
+    /**
+     * Holds run {@code runId} from other claimers until {@code until} (a time not after now ends the hold) where the
+     * store holds runs; elsewhere does nothing. A hint that follows the run's lease, never a lock.
+     */
+    void hold(String runId, Instant until);
+
     /** The run {@code runId} as the store holds it now. */
     Optional<RunQueue.Run> run(String runId);
 
