@@ -154,7 +154,8 @@ final class JdbcQueues implements QueueStore {
                         "queueWrite",
                         true,
                         h -> h.createUpdate("UPDATE " + tables.queueItems()
-                                        + " SET version = :version, submitted_at = :submittedAt, runnable_at = :runnableAt,"
+                                        + " SET version = :version, submitted_at = :submittedAt,"
+                                        + " runnable_at = :runnableAt,"
                                         + " finished = :finished, payload = :body"
                                         + " WHERE queue_name = :queue AND item_id = :id AND version = :expected")
                                 .bind("queue", queue)
