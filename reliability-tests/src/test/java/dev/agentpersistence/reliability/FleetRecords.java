@@ -2,19 +2,23 @@ package dev.agentpersistence.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.pipeline.Pipeline;
+import dev.agentpersistence.queue.QueueItem;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What a fleet left in its store, read straight from the provider: the entries of a pipeline's queue log (the
- * {@code queue} namespace, one checkpoint per entry with its kind and run in the metadata) and the checkpoints of a run
- * (in the runs' namespace), with the claims a resuming runner saves told apart from node checkpoints.
+ * What a fleet left in its store, read straight from the provider: what a pipeline's queue holds (the entries of its
+ * log in the {@code queue} namespace, one checkpoint per entry with its kind and run in the metadata, and where the
+ * store has native queues its run items) and the checkpoints of a run (in the runs' namespace), with the claims a
+ * resuming runner saves told apart from node checkpoints.
  */
 final class FleetRecords {
     private static final String QUEUE_KIND = "queue.kind";
@@ -22,28 +26,59 @@ final class FleetRecords {
     private static final String CLAIMED = "pipeline.claimed";
     private static final String ATTEMPTS = "pipeline.attempts";
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private FleetRecords() {}
 
-    /** How many entries of {@code kind} (for example {@code COMPLETED}) the queue log holds per run. */
+    /**
+     * How many records of {@code kind} (for example {@code COMPLETED}) the pipeline's queue holds per run: the entries
+     * of its log, and where the store has native queues, the run items whose status is {@code kind} (one per run).
+     */
     static Map<String, Integer> queueEntries(PersistenceStorageProvider<?> storage, String pipeline, String kind) {
         var counts = new HashMap<String, Integer>();
-        for (AgentCheckpoint entry :
-                storage.getCheckpoints(AgentNamespace.of("queue").agentId(pipeline))) {
+        for (AgentCheckpoint entry : storage.getCheckpoints(queueName(pipeline))) {
             if (kind.equals(entry.metadata().get(QUEUE_KIND))) {
                 counts.merge(entry.metadata().get(QUEUE_RUN), 1, Integer::sum);
+            }
+        }
+        for (QueueItem item : items(storage, pipeline)) {
+            if (kind.equals(status(item))) {
+                counts.merge(item.id(), 1, Integer::sum);
             }
         }
         return counts;
     }
 
-    /** The queue log's entries, oldest first, as {@code KIND run}. */
+    /**
+     * What the pipeline's queue holds, oldest first: its log's entries as {@code KIND run}, then where the store has
+     * native queues its run items as {@code run vN STATUS} (a write to an item changes its version).
+     */
     static List<String> queueLog(PersistenceStorageProvider<?> storage, String pipeline) {
         var log = new ArrayList<String>();
-        for (AgentCheckpoint entry :
-                storage.getCheckpoints(AgentNamespace.of("queue").agentId(pipeline))) {
+        for (AgentCheckpoint entry : storage.getCheckpoints(queueName(pipeline))) {
             log.add(entry.metadata().get(QUEUE_KIND) + " " + entry.metadata().get(QUEUE_RUN));
         }
+        for (QueueItem item : items(storage, pipeline)) {
+            log.add(item.id() + " v" + item.version() + " " + status(item));
+        }
         return log;
+    }
+
+    private static String queueName(String pipeline) {
+        return AgentNamespace.of("queue").agentId(pipeline);
+    }
+
+    private static List<QueueItem> items(PersistenceStorageProvider<?> storage, String pipeline) {
+        return storage.queues().map(queues -> queues.items(queueName(pipeline))).orElse(List.of());
+    }
+
+    /** The status a run item's body (the pipeline's JSON) names. */
+    private static String status(QueueItem item) {
+        try {
+            return JSON.readTree(item.body()).path("status").asText();
+        } catch (IOException e) {
+            throw new AssertionError("run item '" + item.id() + "' is not JSON: " + e, e);
+        }
     }
 
     /** Every checkpoint of run {@code runId}, oldest first. */
