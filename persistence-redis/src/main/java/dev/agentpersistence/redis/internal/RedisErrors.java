@@ -4,6 +4,7 @@ import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.StorageAuthenticationException;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.redaction.Redactor;
+import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisClusterException;
@@ -41,6 +42,15 @@ public final class RedisErrors {
     /** The endpoint, password hidden. */
     public String endpoint() {
         return endpoint;
+    }
+
+    /** Runs {@code action}, turning a Redis failure into the provider's typed error for {@code operation}. */
+    public <T> T run(String operation, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisException e) {
+            throw translate(e, operation);
+        }
     }
 
     /** The exception to throw for {@code e}, raised while doing {@code operation}. */

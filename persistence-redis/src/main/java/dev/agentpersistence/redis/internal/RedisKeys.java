@@ -2,6 +2,7 @@ package dev.agentpersistence.redis.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -34,6 +35,22 @@ public final class RedisKeys {
     public SegmentKeys segments(String agentId) {
         String base = prefix + "{" + TAG.encodeToString(agentId.getBytes(StandardCharsets.UTF_8)) + "}:";
         return new SegmentKeys(agentId, bytes(base + "s"), bytes(base + "t"));
+    }
+
+    /**
+     * The keys of native queue {@code queue}, in the order its scripts take them: items, versions, order, runnable,
+     * finished, holds. They carry the hash tag <code>{q:base64url(utf8(queue))}</code>, which no agent's tag can be
+     * (base64url has no colon), so a queue lives in one slot apart from every agent.
+     */
+    public List<byte[]> queue(String queue) {
+        String base = prefix + "{q:" + TAG.encodeToString(queue.getBytes(StandardCharsets.UTF_8)) + "}:";
+        return List.of(
+                bytes(base + "qi"),
+                bytes(base + "qv"),
+                bytes(base + "qo"),
+                bytes(base + "qr"),
+                bytes(base + "qf"),
+                bytes(base + "qh"));
     }
 
     /** The set of agent ids that have (or recently had) history segments. */

@@ -7,19 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Native queues in Redis: per queue five keys in one slot (hash tag {@code {q:<base64url(name)>}}, which no agent's tag
- * can be): the items, their versions, the queue's order, the runnable items by time and the finished ones. A write is
- * one script that compares the stored version before it writes anything ({@code queue_write.lua}); reads of several
- * items are one script too, so they see one state. Redis failures are translated into the provider's typed errors.
+ * Native queues in Redis: per queue six keys in one slot ({@link RedisKeys#queue}): the items, their versions, the
+ * queue's order, the runnable items by time, the finished ones and the holds of claims. A write is one script that
+ * compares the stored version before it writes anything ({@code queue_write.lua}); reads of several items are one
+ * script too, so they see one state. Redis failures are translated into the provider's typed errors.
  */
 final class RedisQueues implements QueueStore {
     private static final RedisScript WRITE = RedisScript.load("queue_write");
@@ -27,31 +25,22 @@ final class RedisQueues implements QueueStore {
     private static final RedisScript TRIM = RedisScript.load("queue_trim");
     private static final RedisScript CLAIM = RedisScript.load("queue_claim");
     private static final RedisScript HOLD = RedisScript.load("queue_hold");
-    private static final Base64.Encoder TAG = Base64.getUrlEncoder().withoutPadding();
     private static final byte[] ALL = new byte[0];
     private static final Comparator<QueueItem> ORDER =
             Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id);
 
     private final UnifiedJedis client;
-    private final String prefix;
+    private final RedisKeys keys;
     private final RedisErrors errors;
 
-    RedisQueues(UnifiedJedis client, String prefix, RedisErrors errors) {
+    RedisQueues(UnifiedJedis client, RedisKeys keys, RedisErrors errors) {
         this.client = client;
-        this.prefix = prefix;
+        this.keys = keys;
         this.errors = errors;
     }
 
-    /** Items, versions, order, runnable, finished, holds: the keys of {@code queue}, in the scripts' order. */
     private List<byte[]> keys(String queue) {
-        String base = prefix + "{q:" + TAG.encodeToString(queue.getBytes(StandardCharsets.UTF_8)) + "}:";
-        return List.of(
-                bytes(base + "qi"),
-                bytes(base + "qv"),
-                bytes(base + "qo"),
-                bytes(base + "qr"),
-                bytes(base + "qf"),
-                bytes(base + "qh"));
+        return keys.queue(queue);
     }
 
     @Override
@@ -189,11 +178,7 @@ final class RedisQueues implements QueueStore {
     }
 
     private <T> T run(String operation, Supplier<T> action) {
-        try {
-            return action.get();
-        } catch (JedisException e) {
-            throw errors.translate(e, operation);
-        }
+        return errors.run(operation, action);
     }
 
     private static byte[] bytes(String text) {

@@ -22,7 +22,6 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Records in Redis, standalone or Redis Cluster: each agent's keys share one hash tag, so an agent lives in one slot
@@ -66,7 +65,7 @@ public final class RedisStorageBackend implements StorageBackend {
         this.cluster = cluster;
         this.clock = clock;
         this.description = errors.endpoint() + ", keyPrefix '" + keyPrefix + "'" + (cluster ? ", cluster" : "");
-        this.queues = new RedisQueues(client, keyPrefix, errors);
+        this.queues = new RedisQueues(client, keys, errors);
     }
 
     @Override
@@ -179,11 +178,7 @@ public final class RedisStorageBackend implements StorageBackend {
     }
 
     private <T> T run(String operation, Supplier<T> action) {
-        try {
-            return action.get();
-        } catch (JedisException e) {
-            throw errors.translate(e, operation);
-        }
+        return errors.run(operation, action);
     }
 
     /** Two hashes in the agent's slot, expiring with its keys, as the backend's segment area. */
