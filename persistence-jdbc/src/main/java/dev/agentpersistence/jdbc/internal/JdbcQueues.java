@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Update;
 
 /**
  * Native queues in the table {@code <prefix>queue_items} (schema version 5): one row per item, a write one conditional
@@ -130,46 +131,49 @@ final class JdbcQueues implements QueueStore {
                         .execute());
     }
 
+    /**
+     * Version 1: an {@code INSERT} the primary key refuses when the item exists; later versions: an {@code UPDATE} that
+     * changes the row only while it has the version before.
+     */
     @Override
     public boolean write(String queue, QueueItem item) {
         requireTable();
         if (item.version() == 1) {
             return database.insert(
                     "queueWrite",
-                    h -> h.createUpdate("INSERT INTO " + tables.queueItems()
-                                    + " (queue_name, " + COLUMNS + ") VALUES"
-                                    + " (:queue, :id, :version, :submittedAt, :runnableAt, :finished, :body)")
-                            .bind("queue", queue)
-                            .bind("id", item.id())
-                            .bind("version", item.version())
-                            .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
-                            .bind(
-                                    "runnableAt",
-                                    item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
-                            .bind("finished", item.finished() ? 1 : 0)
-                            .bind("body", item.body())
+                    h -> bindItem(
+                                    h.createUpdate("INSERT INTO " + tables.queueItems() + " (queue_name, " + COLUMNS
+                                            + ") VALUES (:queue, :id, :version, :submittedAt, :runnableAt, :finished,"
+                                            + " :body)"),
+                                    queue,
+                                    item)
                             .execute());
         }
         return database.write(
                         "queueWrite",
                         true,
-                        h -> h.createUpdate("UPDATE " + tables.queueItems()
-                                        + " SET version = :version, submitted_at = :submittedAt,"
-                                        + " runnable_at = :runnableAt,"
-                                        + " finished = :finished, payload = :body"
-                                        + " WHERE queue_name = :queue AND item_id = :id AND version = :expected")
-                                .bind("queue", queue)
-                                .bind("id", item.id())
-                                .bind("version", item.version())
+                        h -> bindItem(
+                                        h.createUpdate("UPDATE " + tables.queueItems()
+                                                + " SET version = :version, submitted_at = :submittedAt,"
+                                                + " runnable_at = :runnableAt, finished = :finished, payload = :body"
+                                                + " WHERE queue_name = :queue AND item_id = :id"
+                                                + " AND version = :expected"),
+                                        queue,
+                                        item)
                                 .bind("expected", item.version() - 1)
-                                .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
-                                .bind(
-                                        "runnableAt",
-                                        item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
-                                .bind("finished", item.finished() ? 1 : 0)
-                                .bind("body", item.body())
                                 .execute())
                 == 1;
+    }
+
+    /** Binds the queue and every column of {@code item}. */
+    private static Update bindItem(Update update, String queue, QueueItem item) {
+        return update.bind("queue", queue)
+                .bind("id", item.id())
+                .bind("version", item.version())
+                .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
+                .bind("runnableAt", item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
+                .bind("finished", item.finished() ? 1 : 0)
+                .bind("body", item.body());
     }
 
     /** Reads the ids of the finished items in the queue's order, then deletes all but the last {@code keep}. */
