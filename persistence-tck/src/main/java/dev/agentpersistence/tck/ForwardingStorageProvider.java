@@ -2,12 +2,17 @@ package dev.agentpersistence.tck;
 
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.SaveResult;
+import dev.agentpersistence.backend.StoredForm;
+import dev.agentpersistence.queue.QueueStore;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A provider that forwards every SPI method to another provider, the optional ones included ({@code getCheckpoint},
- * {@code saveCheckpointAfter}, both deletions, {@code listAgents} and {@code close}).
+ * {@code saveCheckpointAfter}, {@code saveCheckpoints}, both deletions, {@code deleteExpired}, {@code listAgents},
+ * {@code checkHealth}, {@code storedForm}, {@code queues} and {@code close}), so that it hides no capability of the
+ * delegate.
  *
  * <p>Subclass it and override only the method a test wants to change, for example to fail one agent's reads or to let
  * another writer win a race; everything else behaves like the delegate. The one-argument {@code getCheckpoints} and
@@ -50,6 +55,11 @@ public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
     }
 
     @Override
+    public List<SaveResult> saveCheckpoints(List<AgentCheckpoint> checkpoints) {
+        return delegate().saveCheckpoints(checkpoints);
+    }
+
+    @Override
     public int deleteCheckpoints(String agentId) {
         return delegate().deleteCheckpoints(agentId);
     }
@@ -62,6 +72,26 @@ public class ForwardingStorageProvider<F> extends RequiredMethodsProvider<F> {
     @Override
     public List<String> listAgents() {
         return delegate().listAgents();
+    }
+
+    @Override
+    public int deleteExpired() {
+        return delegate().deleteExpired();
+    }
+
+    @Override
+    public void checkHealth() {
+        delegate().checkHealth();
+    }
+
+    @Override
+    public Optional<StoredForm> storedForm() {
+        return delegate().storedForm();
+    }
+
+    @Override
+    public Optional<QueueStore> queues() {
+        return delegate().queues();
     }
 
     @Override
