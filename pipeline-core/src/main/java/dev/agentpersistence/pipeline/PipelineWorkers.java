@@ -198,7 +198,8 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     }
 
     private boolean runNext(String owner, Instant now, List<RunQueue.Run> runnable) {
-        publish(new WorkerEvent.QueuePolled(pipeline.name(), owner, now, runnable.size(), inFlight.size()));
+        publish(new WorkerEvent.QueuePolled(
+                pipeline.name(), owner, now, queue.log().depth(now), inFlight.size()));
         if (runnable.isEmpty()) {
             return false;
         }

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <table>
  *   <caption>Meters (every one tagged {@code pipeline})</caption>
  *   <tr><th>name</th><th>type</th><th>other tags</th><th>recorded</th></tr>
- *   <tr><td>{@value #QUEUE_DEPTH}</td><td>gauge</td><td></td><td>runs a worker may take, at the last poll</td></tr>
+ *   <tr><td>{@value #QUEUE_DEPTH}</td><td>gauge</td><td></td><td>runs waiting for a worker, at the last poll
+ *       ({@link WorkerEvent.QueuePolled#runnable})</td></tr>
  *   <tr><td>{@value #IN_FLIGHT}</td><td>gauge</td><td></td><td>runs the workers of this registry run now</td></tr>
  *   <tr><td>{@value #CLAIMS}</td><td>counter</td><td>{@code recovery} ({@code true}|{@code false})</td>
  *       <td>per run taken</td></tr>

@@ -18,7 +18,9 @@ public sealed interface WorkerEvent {
     /**
      * A worker thread read the queue.
      *
-     * @param runnable runs a worker may take now
+     * @param runnable runs waiting for a worker now: runnable and held by no claim (a queue kept as a log of
+     *     checkpoints holds no claims, so there runs in flight count too; a native queue's count may be up to a second
+     *     old)
      * @param inFlight runs this worker runs now
      */
     record QueuePolled(String pipeline, String worker, Instant at, int runnable, int inFlight) implements WorkerEvent {}

@@ -9,6 +9,7 @@ import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -30,12 +31,16 @@ final class RunItems implements RunStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_WRITE_ATTEMPTS = 50;
     private static final int MAX_RUNNABLE = 1_000;
+    /** How often {@link #depth} counts the runnable items. */
+    static final Duration DEPTH_EVERY = Duration.ofSeconds(1);
 
     private final QueueStore items;
     private final String queue;
     private final RunQueue log;
     private final Clock clock;
     private final AtomicInteger finishes = new AtomicInteger();
+    /** The last count of {@link #depth} and when it was made. */
+    private volatile Count lastCount = new Count(0, Instant.MIN);
 
     RunItems(QueueStore items, String pipeline, RunQueue log, Clock clock) {
         this.items = Objects.requireNonNull(items, "items");
@@ -61,6 +66,19 @@ final class RunItems implements RunStore {
         }
         return List.copyOf(runnable);
     }
+
+    /** The log's runnable runs as last read, and the runnable items nobody holds, counted at most once a second. */
+    @Override
+    public int depth(Instant now) {
+        Count count = lastCount;
+        if (count.at().plus(DEPTH_EVERY).isBefore(now) || count.at().isAfter(now)) {
+            count = new Count(items.runnable(queue, now, MAX_RUNNABLE).size(), now);
+            lastCount = count;
+        }
+        return log.depth(now) + count.items();
+    }
+
+    private record Count(int items, Instant at) {}
 
     /** None without a read: a claim reads the oldest run nobody holds. */
     @Override

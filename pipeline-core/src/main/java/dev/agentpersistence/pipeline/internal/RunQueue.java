@@ -184,6 +184,12 @@ public final class RunQueue implements RunStore {
         }
     }
 
+    /** The runnable runs as this object last read the log. */
+    @Override
+    public int depth(Instant now) {
+        return lastReadRunnable(now).size();
+    }
+
     private static List<Run> runnable(List<Run> runs, Instant now) {
         var runnable = new ArrayList<Run>();
         for (Run run : runs) {

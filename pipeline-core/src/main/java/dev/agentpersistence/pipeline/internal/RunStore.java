@@ -35,6 +35,13 @@ public interface RunStore {
     List<RunQueue.Run> lastReadRunnable(Instant now);
 
     /**
+     * How many runs wait for a worker at {@code now}: runnable runs nobody holds. A log is not read for it (every claim
+     * reads the log, and a log holds no claims, so runs in flight count too); a native queue counts its runnable items
+     * at most once per {@link RunItems#DEPTH_EVERY} and answers its last count in between.
+     */
+    int depth(Instant now);
+
+    /**
      * The runs this worker may take at {@code now}: where the store holds runs (native queues), the oldest runnable run
      * nobody holds, held from other claimers until {@code holdUntil}; elsewhere every runnable run, as
      * {@link #runnable} answers. Candidates only: the run's lease decides who runs it.
