@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-/** A JVM on this JVM's class path running {@link RecoveryChildMain}, its standard output read line by line. */
+/** A JVM on this JVM's class path running one of the fleet benchmark's child mains, its output read line by line. */
 final class ChildProcess implements AutoCloseable {
     private final Process process;
     private final List<String> lines = new CopyOnWriteArrayList<>();
@@ -35,12 +35,18 @@ final class ChildProcess implements AutoCloseable {
         reader.start();
     }
 
+    /** A child running {@link RecoveryChildMain}. */
     static ChildProcess start(List<String> jvmArguments, String... args) throws IOException {
+        return start(RecoveryChildMain.class, jvmArguments, args);
+    }
+
+    /** A child running {@code main}'s {@code main} method with {@code args}. */
+    static ChildProcess start(Class<?> main, List<String> jvmArguments, String... args) throws IOException {
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
         command.addAll(jvmArguments);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RecoveryChildMain.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         return new ChildProcess(new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -57,6 +63,16 @@ final class ChildProcess implements AutoCloseable {
             }
             Thread.sleep(2);
         }
+    }
+
+    /** The lines printed so far that start with {@code prefix}. */
+    List<String> lines(String prefix) {
+        return lines.stream().filter(line -> line.startsWith(prefix)).toList();
+    }
+
+    /** Whether the process still runs. */
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     /** SIGKILL, waiting until the process is gone. */

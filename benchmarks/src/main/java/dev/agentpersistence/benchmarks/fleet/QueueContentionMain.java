@@ -11,6 +11,7 @@ import dev.agentpersistence.pipeline.QueuedRun;
 import dev.agentpersistence.pipeline.WorkerEvent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * PostgreSQL (or {@code --backend=sqlite|redis|…} of the benchmarks' backends). Each round measures the queue kept in
  * the store's native queue and the queue kept in the log of checkpoints (the same store behind a provider that offers
  * no native queues), alternating, {@code --rounds=N} times; prints the time from the first submission to the last
- * completion per run and runs per second.
+ * completion per run and runs per second. With {@code --jvms=N} the workers run in N child JVMs instead
+ * ({@link ContentionChildMain}, {@code --threads} each, started and polling before the first submission), and this JVM
+ * only submits.
  */
 public final class QueueContentionMain {
     private QueueContentionMain() {}
@@ -37,6 +40,7 @@ public final class QueueContentionMain {
         defaults.put("threads", 2);
         defaults.put("rounds", 3);
         defaults.put("poll-ms", 10);
+        defaults.put("jvms", 0);
         var options = GrowthOptions.parse(args, defaults, List.of("postgresql"));
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         String backendId = options.backends().get(0);
@@ -47,7 +51,9 @@ public final class QueueContentionMain {
         var rows = new ArrayList<String>();
         for (int round = 1; round <= options.number("rounds"); round++) {
             for (boolean nativeQueue : new boolean[] {true, false}) {
-                double perRun = drain(backend, settings, options, nativeQueue);
+                double perRun = options.number("jvms") > 0
+                        ? drainInJvms(backend, settings, options, nativeQueue)
+                        : drain(backend, settings, options, nativeQueue);
                 rows.add(String.format(
                         Locale.ROOT,
                         "| %d | %s | %.2f | %.0f |",
@@ -59,11 +65,12 @@ public final class QueueContentionMain {
         }
         System.out.printf(
                 Locale.ROOT,
-                "%n%s, %d runs of %d steps, %d workers × %d threads, poll %d ms%n%n",
+                "%n%s, %d runs of %d steps, %d %s × %d threads, poll %d ms%n%n",
                 backend.id(),
                 options.number("runs"),
                 FleetPipelines.STEPS,
-                options.number("workers"),
+                options.number("jvms") > 0 ? options.number("jvms") : options.number("workers"),
+                options.number("jvms") > 0 ? "worker JVMs" : "workers",
                 options.number("threads"),
                 options.number("poll-ms"));
         System.out.println("| round | queue | ms per run (first submission → last completion) | runs/s |");
@@ -111,5 +118,61 @@ public final class QueueContentionMain {
             workers.forEach(PipelineWorkers::close);
             stores.forEach(PersistenceStorageProvider::close);
         }
+    }
+
+    /**
+     * The same drain with the workers in child JVMs, until they printed as many completions as runs were submitted;
+     * fails when a run completed twice.
+     */
+    private static double drainInJvms(
+            Backend backend, BenchSettings settings, GrowthOptions options, boolean nativeQueue) throws Exception {
+        int runs = options.number("runs");
+        String name = "contention-" + UUID.randomUUID().toString().substring(0, 8);
+        var children = new ArrayList<ChildProcess>();
+        try (PersistenceStorageProvider<CheckpointFilter> store =
+                backend.driver().open(settings, FleetBenchmarkMain.NAMESPACE, false)) {
+            for (int j = 0; j < options.number("jvms"); j++) {
+                children.add(ChildProcess.start(
+                        ContentionChildMain.class,
+                        settings.jvmArguments(),
+                        backend.id(),
+                        name,
+                        nativeQueue ? "native" : "log",
+                        Integer.toString(options.number("threads")),
+                        Integer.toString(options.number("poll-ms"))));
+            }
+            for (ChildProcess child : children) {
+                child.await("READY", Duration.ofMinutes(2));
+            }
+            var submitter = PipelineWorkers.builder(FleetPipelines.fiveSteps(
+                            nativeQueue ? store : new LogOnlyStorage(store), StepHook.NONE, name))
+                    .build();
+            long start = System.nanoTime();
+            for (int i = 0; i < runs; i++) {
+                submitter.submit(name + "-" + i, 0);
+            }
+            long deadline = start + TimeUnit.MINUTES.toNanos(30);
+            while (completions(children).size() < runs) {
+                if (System.nanoTime() > deadline || children.stream().noneMatch(ChildProcess::isAlive)) {
+                    throw new IllegalStateException("the runs did not complete in the child JVMs");
+                }
+                Thread.sleep(1);
+            }
+            double perRun = (System.nanoTime() - start) / 1e6 / runs;
+            List<String> done = completions(children);
+            if (new HashSet<>(done).size() != runs) {
+                throw new IllegalStateException("a run completed twice: " + done.size() + " completions of "
+                        + new HashSet<>(done).size() + " runs");
+            }
+            return perRun;
+        } finally {
+            for (ChildProcess child : children) {
+                child.close();
+            }
+        }
+    }
+
+    private static List<String> completions(List<ChildProcess> children) {
+        return children.stream().flatMap(child -> child.lines("DONE ").stream()).toList();
     }
 }
