@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Many workers on one queue: {@code --workers=N} worker objects (each over a provider of its own, as processes would
  * be) with {@code --threads=N} threads each drain {@code --runs=N} runs of the five-node pipeline submitted at once, on
- * PostgreSQL (or {@code --backend=sqlite|redis|…} of the benchmarks' backends). Each round measures the queue kept in
+ * PostgreSQL (or {@code --backends=sqlite|redis|…} of the benchmarks' backends). Each round measures the queue kept in
  * the store's native queue and the queue kept in the log of checkpoints (the same store behind a provider that offers
  * no native queues), alternating, {@code --rounds=N} times; prints the time from the first submission to the last
  * completion per run and runs per second. With {@code --jvms=N} the workers run in N child JVMs instead
