@@ -16,6 +16,10 @@ import dev.agentpersistence.backend.SortableDigits;
  * P/n/A                   the agent id, for agents whose segment is a digest
  * P/h/A/S                 history segment S (the segment id's key segment): the id, a newline, the bytes
  * P/h/A/n                 the agent id, for agents with history segments whose segment is a digest
+ * P/q/Q/I                 queue item I of queue Q (their key parts): a header, then the body ({@link QueueFormat})
+ * P/qo/Q/&lt;marker&gt;        open-item marker, empty: an unfinished version of an item ({@link QueueMarker})
+ * P/qh/Q/I                hold of item I by a claim ({@link QueueFormat#hold})
+ * P/qf/Q/&lt;entry&gt;         finished-index entry, empty: a finished item by submission time ({@link FinishedEntry})
  * </pre>
  */
 public final class KeyLayout {
@@ -26,6 +30,11 @@ public final class KeyLayout {
     private static final String POINTERS = "l/";
     private static final String HISTORY = "h/";
     private static final String HISTORY_NAME = "n";
+    private static final String QUEUE_ITEMS = "q/";
+    private static final String QUEUE_MARKERS = "qo/";
+    private static final String QUEUE_HOLDS = "qh/";
+    private static final String QUEUE_FINISHED = "qf/";
+    private static final int TIME_DIGITS = 20;
 
     private final String root;
 
@@ -50,6 +59,23 @@ public final class KeyLayout {
             }
         }
         return Long.MAX_VALUE - Long.parseLong(inverted);
+    }
+
+    /**
+     * {@code nanos} (which may be negative) as 20 digits that sort like the numbers: {@code nanos - Long.MIN_VALUE},
+     * unsigned and zero-padded.
+     */
+    public static String sortableTime(long nanos) {
+        String digits = Long.toUnsignedString(nanos ^ Long.MIN_VALUE);
+        return digits.length() == TIME_DIGITS ? digits : "0".repeat(TIME_DIGITS - digits.length()) + digits;
+    }
+
+    /** The number {@link #sortableTime} wrote. */
+    public static long ofSortableTime(String digits) {
+        if (digits.length() != TIME_DIGITS || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new NumberFormatException("not " + TIME_DIGITS + " digits: " + digits);
+        }
+        return Long.parseUnsignedLong(digits) ^ Long.MIN_VALUE;
     }
 
     /** The folder whose sub-folders are the agents with at least one body. */
@@ -160,5 +186,38 @@ public final class KeyLayout {
     /** The key holding the agent id of a digest-named agent with history segments. */
     public String segmentNameKey(String agent) {
         return segmentFolder(agent) + HISTORY_NAME;
+    }
+
+    /** The items of queue {@code queue} (its key part). */
+    public String queueItemFolder(String queue) {
+        return root + QUEUE_ITEMS + queue + "/";
+    }
+
+    /** Item {@code item} (its key part) of queue {@code queue}. */
+    public String queueItemKey(String queue, String item) {
+        return queueItemFolder(queue) + item;
+    }
+
+    /** The open-item markers of {@code queue}, ascending by submission time. */
+    public String queueMarkerFolder(String queue) {
+        return root + QUEUE_MARKERS + queue + "/";
+    }
+
+    public String queueMarkerKey(String queue, QueueMarker marker) {
+        return queueMarkerFolder(queue) + marker.leaf();
+    }
+
+    /** The hold of item {@code item} of {@code queue}. */
+    public String queueHoldKey(String queue, String item) {
+        return root + QUEUE_HOLDS + queue + "/" + item;
+    }
+
+    /** The finished index of {@code queue}, ascending by submission time. */
+    public String queueFinishedFolder(String queue) {
+        return root + QUEUE_FINISHED + queue + "/";
+    }
+
+    public String queueFinishedKey(String queue, FinishedEntry entry) {
+        return queueFinishedFolder(queue) + entry.leaf();
     }
 }

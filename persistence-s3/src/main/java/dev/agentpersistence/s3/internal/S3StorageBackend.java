@@ -10,6 +10,7 @@ import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
+import dev.agentpersistence.queue.QueueStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -36,6 +37,7 @@ public final class S3StorageBackend implements StorageBackend {
     private final AgentDirectory agents;
     private final Segments segments;
     private final OverlappedRequests requests;
+    private final S3Queues queues;
 
     /**
      * @param endpoint how messages name the store (no secrets)
@@ -68,6 +70,22 @@ public final class S3StorageBackend implements StorageBackend {
         this.deletions = new CheckpointDeletions(store);
         this.agents = new AgentDirectory(store);
         this.segments = new Segments(new SegmentObjects(objects, layout));
+        this.queues = conditionalWrites
+                ? new S3Queues(new QueueObjects(
+                        new S3Objects(client, bucket, endpoint, true, queueObjectLimit(maxDocumentSize)),
+                        layout,
+                        requests,
+                        clock))
+                : null;
+    }
+
+    /**
+     * The largest queue object read: the maximum checkpoint size bounds an item's body before the shell's layers
+     * wrap it, so its object may hold a little more (the layers' and the item's headers).
+     */
+    private static long queueObjectLimit(long maxDocumentSize) {
+        long slack = 64 * 1024;
+        return maxDocumentSize > Long.MAX_VALUE - slack ? Long.MAX_VALUE : maxDocumentSize + slack;
     }
 
     @Override
@@ -113,6 +131,15 @@ public final class S3StorageBackend implements StorageBackend {
     @Override
     public Optional<HistorySegmentStore> segments() {
         return Optional.of(segments);
+    }
+
+    /**
+     * Native queues ({@link S3Queues}) when conditional writes are on; without them no write can compare and set, so
+     * pipelines keep their queues in a log of checkpoints.
+     */
+    @Override
+    public Optional<QueueStore> queues() {
+        return Optional.ofNullable(queues);
     }
 
     /** One {@code HeadBucket}. */
