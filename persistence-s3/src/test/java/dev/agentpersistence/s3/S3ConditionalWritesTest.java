@@ -15,8 +15,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * What the save protocol relies on: S3Proxy 4.1.0 honours {@code If-None-Match: *} and {@code If-Match} on PUT,
- * atomically under concurrency; and the fallback for stores that do not still detects sequential conflicts.
+ * What the save protocol and the native queues rely on: S3Proxy 4.1.0 honours {@code If-None-Match: *} and
+ * {@code If-Match} on PUT, {@code If-None-Match} atomically under concurrency, {@code If-Match} so in the tests' store
+ * ({@link AtomicIfMatchBlobStore}); and the fallback for stores without them still detects sequential conflicts.
  */
 class S3ConditionalWritesTest {
     @RegisterExtension
@@ -60,6 +61,48 @@ class S3ConditionalWritesTest {
                                     .putObject(
                                             b -> b.bucket(bucket).key(key).ifNoneMatch("*"),
                                             RequestBody.fromString(body));
+                            return true;
+                        } catch (S3Exception e) {
+                            if (e.statusCode() == 412 || e.statusCode() == 409) {
+                                return false;
+                            }
+                            throw e;
+                        }
+                    }));
+                }
+                start.countDown();
+                int winners = 0;
+                for (var result : results) {
+                    winners += result.get() ? 1 : 0;
+                }
+                assertThat(winners).as("round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theTestStoreLetsExactlyOneOfSixteenConcurrentReplacesOfOneVersionWin() throws Exception {
+        String bucket = S3.server().newBucket();
+        var pool = Executors.newFixedThreadPool(16);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String key = "cas-" + round;
+                String etag = S3.server()
+                        .admin()
+                        .putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("first"))
+                        .eTag();
+                var start = new CountDownLatch(1);
+                var results = new ArrayList<Future<Boolean>>();
+                for (int i = 0; i < 16; i++) {
+                    String body = "writer-" + i;
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        try {
+                            S3.server()
+                                    .admin()
+                                    .putObject(b -> b.bucket(bucket).key(key).ifMatch(etag), RequestBody.fromString(body));
                             return true;
                         } catch (S3Exception e) {
                             if (e.statusCode() == 412 || e.statusCode() == 409) {

@@ -12,8 +12,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * S3Proxy serving the real S3 protocol (AWS signature V4 checked) on a random loopback port, over an in-memory store.
- * One per test class; {@link #newBucket()} gives each test its own bucket.
+ * S3Proxy serving the real S3 protocol (AWS signature V4 checked) on a random loopback port, over an in-memory store
+ * that applies {@code If-Match} atomically ({@link AtomicIfMatchBlobStore}). One per test class; {@link #newBucket()}
+ * gives each test its own bucket.
  */
 final class S3ProxyServer implements AutoCloseable {
     static final String ACCESS_KEY = "test-access-key";
@@ -40,7 +41,7 @@ final class S3ProxyServer implements AutoCloseable {
     /** A server over {@code store} (to restart one with its data) on {@code port} (0: any free port). */
     static S3ProxyServer start(TransientNio2BlobStore store, int port) throws Exception {
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(store)
+                .blobStore(new AtomicIfMatchBlobStore(store))
                 .endpoint(URI.create("http://127.0.0.1:" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
