@@ -116,4 +116,30 @@ class KeyLayoutTest {
         }
         assertThat(rejected).as("non-matches rejected from the key alone").isGreaterThan(1_000);
     }
+
+    @Test
+    void queueTimesSortLikeTheNumbersAndLeavesReadBack() {
+        long[] times = {Long.MIN_VALUE, -1_000_000_000L, -1, 0, 1, 1_767_323_045_123_456_789L, Long.MAX_VALUE};
+        for (int i = 0; i < times.length; i++) {
+            String digits = KeyLayout.sortableTime(times[i]);
+            assertThat(digits).hasSize(20).containsOnlyDigits();
+            assertThat(KeyLayout.ofSortableTime(digits)).isEqualTo(times[i]);
+            if (i > 0) {
+                assertThat(digits).isGreaterThan(KeyLayout.sortableTime(times[i - 1]));
+            }
+        }
+        var marker = new QueueMarker(-5, KeyParts.encode("run"), "0123456789abcdef", 3, null);
+        assertThat(QueueMarker.parse(marker.leaf())).contains(marker);
+        var runnable = new QueueMarker(7, KeyParts.encode("a".repeat(200)), "fedcba9876543210", 1, 9L);
+        assertThat(QueueMarker.parse(runnable.leaf())).contains(runnable);
+        assertThat(QueueMarker.parse("garbage")).isEmpty();
+        assertThat(QueueMarker.parse(marker.leaf().replace("0123456789abcdef", "short"))).isEmpty();
+        var entry = new FinishedEntry(-5, KeyParts.encode("run"));
+        assertThat(FinishedEntry.parse(entry.leaf())).contains(entry);
+        assertThat(FinishedEntry.parse("12.x")).isEmpty();
+        assertThat(layout.queueMarkerKey("eq", marker)).isEqualTo("p/qo/eq/" + marker.leaf());
+        assertThat(layout.queueFinishedKey("eq", entry)).isEqualTo("p/qf/eq/" + entry.leaf());
+        assertThat(layout.queueItemKey("eq", "ei")).isEqualTo("p/q/eq/ei");
+        assertThat(layout.queueHoldKey("eq", "ei")).isEqualTo("p/qh/eq/ei");
+    }
 }
