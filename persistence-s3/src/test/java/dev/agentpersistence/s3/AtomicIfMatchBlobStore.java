@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 /**
  * S3Proxy's store with {@code If-Match} on PUT applied atomically, as AWS S3 and MinIO apply it. S3Proxy 4.1.0 checks
  * the entity tag before its store writes, without a lock, so two PUTs on one tag that arrive together can both succeed
- * (of 16 at once, two or three did in about one round in five); its {@code If-None-Match: *} is atomic already. Here every write and
- * delete of a key runs under that key's lock, and a PUT with {@code If-Match} checks the tag again under it.
+ * (of 16 at once, two or three did in about one round in five); its {@code If-None-Match: *} is atomic already. Here
+ * every write and delete of a key runs under that key's lock, and a PUT with {@code If-Match} checks the tag again
+ * under it.
  */
 final class AtomicIfMatchBlobStore extends ForwardingBlobStore {
     private static final int STRIPES = 64;

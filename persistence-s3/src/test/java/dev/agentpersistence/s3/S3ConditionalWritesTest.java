@@ -102,7 +102,8 @@ class S3ConditionalWritesTest {
                         try {
                             S3.server()
                                     .admin()
-                                    .putObject(b -> b.bucket(bucket).key(key).ifMatch(etag), RequestBody.fromString(body));
+                                    .putObject(
+                                            b -> b.bucket(bucket).key(key).ifMatch(etag), RequestBody.fromString(body));
                             return true;
                         } catch (S3Exception e) {
                             if (e.statusCode() == 412 || e.statusCode() == 409) {

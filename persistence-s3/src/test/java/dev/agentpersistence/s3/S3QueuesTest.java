@@ -26,8 +26,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * What the kit's queue group cannot see: the objects beside the items (open-item markers, holds, the finished index)
- * as laid out, what each call costs, leftovers of interrupted writes, a trim racing a retry, tombstones, corrupt items.
+ * What the kit's queue group cannot see: the objects beside the items (open-item markers, holds, the finished index) as
+ * laid out, what each call costs, leftovers of interrupted writes, a trim racing a retry, tombstones, corrupt items.
  */
 class S3QueuesTest {
     private static final String PREFIX = "app";
@@ -63,7 +63,12 @@ class S3QueuesTest {
 
     private List<String> keys(String folder) {
         String prefix = PREFIX + "/" + folder + "/" + Q + "/";
-        return S3.server().admin().listObjectsV2Paginator(b -> b.bucket(s3.bucket()).prefix(prefix)).contents().stream()
+        return S3
+                .server()
+                .admin()
+                .listObjectsV2Paginator(b -> b.bucket(s3.bucket()).prefix(prefix))
+                .contents()
+                .stream()
                 .map(S3Object::key)
                 .map(key -> key.substring(prefix.length()))
                 .toList();
@@ -121,11 +126,12 @@ class S3QueuesTest {
         assertThat(s3.log().take()).containsExactly("GetObject", "PutObject", "PutObject", "DeleteObjects");
         assertThat(keys("qo")).containsExactly(marker("a", generation, 2, null));
         assertThat(queues.runnable(QUEUE, now, 10)).isEmpty();
-        assertThat(s3.log().take()).as("no item read: its marker says it is not runnable").containsExactly("ListObjectsV2");
+        assertThat(s3.log().take())
+                .as("no item read: its marker says it is not runnable")
+                .containsExactly("ListObjectsV2");
 
         assertThat(queues.write(QUEUE, item("a", 3, null, true))).isTrue();
-        assertThat(s3.log().take())
-                .containsExactlyInAnyOrder("GetObject", "PutObject", "DeleteObjects", "PutObject");
+        assertThat(s3.log().take()).containsExactlyInAnyOrder("GetObject", "PutObject", "DeleteObjects", "PutObject");
         assertThat(keys("qo")).isEmpty();
         assertThat(keys("qf")).containsExactly(KeyLayout.sortableTime(QueueItem.toEpochNanos(T0)) + "." + a);
 
@@ -247,8 +253,9 @@ class S3QueuesTest {
         assertThat(queues.write(QUEUE, item("gone", 2, null, true))).isTrue();
         String generation = generation("gone");
         // a trim cut after its tombstone
-        plant(PREFIX + "/q/" + Q + "/" + KeyParts.encode("gone"), "queue-item-deleted 1\ngone\n" + generation
-                + " 2 00112233aabbccdd\n");
+        plant(
+                PREFIX + "/q/" + Q + "/" + KeyParts.encode("gone"),
+                "queue-item-deleted 1\ngone\n" + generation + " 2 00112233aabbccdd\n");
         assertThat(queues.item(QUEUE, "gone")).isEmpty();
         assertThat(queues.items(QUEUE)).isEmpty();
         assertThat(queues.runnable(QUEUE, T0, 10)).isEmpty();
@@ -291,8 +298,11 @@ class S3QueuesTest {
 
     @Test
     void withoutConditionalWritesThereAreNoQueues() {
-        var withoutConditions = s3.open(
-                S3.server().config(s3.bucket()).prefix(PREFIX).conditionalWrites(false).build());
+        var withoutConditions = s3.open(S3.server()
+                .config(s3.bucket())
+                .prefix(PREFIX)
+                .conditionalWrites(false)
+                .build());
         assertThat(withoutConditions.queues()).isEmpty();
         assertThat(provider.queues()).isPresent();
     }

@@ -22,7 +22,8 @@ record FinishedEntry(long submittedAt, String item) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new FinishedEntry(KeyLayout.ofSortableTime(leaf.substring(0, dot)), leaf.substring(dot + 1)));
+            return Optional.of(
+                    new FinishedEntry(KeyLayout.ofSortableTime(leaf.substring(0, dot)), leaf.substring(dot + 1)));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

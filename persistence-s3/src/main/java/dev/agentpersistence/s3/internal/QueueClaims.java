@@ -7,20 +7,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@code runnable} and {@code claim} of {@link S3Queues}: one listing of the queue's open-item markers (one request
- * per 1,000), which come in submission order and name each marked version's runnable time, so only items whose marker
- * says they may be runnable are read: their item and hold, side by side, in submission order, until {@code limit} are
- * found. An item counts when it is runnable and no hold of its generation lasts beyond {@code now}.
+ * {@code runnable} and {@code claim} of {@link S3Queues}: one listing of the queue's open-item markers (one request per
+ * 1,000), which come in submission order and name each marked version's runnable time, so only items whose marker says
+ * they may be runnable are read: their item and hold, side by side, in submission order, until {@code limit} are found.
+ * An item counts when it is runnable and no hold of its generation lasts beyond {@code now}.
  *
  * <p>A claim then takes each such item by a conditional write of its hold ({@code If-None-Match: *} when it has none,
- * {@code If-Match} on the ended hold read), so of claimers racing for one item exactly one gets it and the others go
- * on to the next; the item is read once more after its hold is written, so the claim answers it as it was while held.
- * A claim also deletes the markers it found stale: of a version below the item's, of the item's version when that is
+ * {@code If-Match} on the ended hold read), so of claimers racing for one item exactly one gets it and the others go on
+ * to the next; the item is read once more after its hold is written, so the claim answers it as it was while held. A
+ * claim also deletes the markers it found stale: of a version below the item's, of the item's version when that is
  * finished or was written with other times, of a generation that is gone (an item deleted), and markers of a first
  * write older than the leftover age ({@link QueueObjects#LEFTOVER_AGE}) whose item never appeared.
  */
@@ -86,7 +85,8 @@ final class QueueClaims {
                                 objects.start(() -> objects.read(queue, q, item)),
                                 objects.start(() -> objects.readHold(q, item))));
                     }
-                    Optional<QueueObjects.Stored> stored = looks.get(index).item().join();
+                    Optional<QueueObjects.Stored> stored =
+                            looks.get(index).item().join();
                     Optional<StoredObject> hold = looks.get(index).hold().join();
                     if (until != null) {
                         stale.addAll(staleMarkers(markers.get(items.get(index)), stored));
@@ -95,9 +95,11 @@ final class QueueClaims {
                             .filter(live -> live.item().isRunnableAt(now) && !held(hold, live.generation(), at))
                             .ifPresent(live -> found.add(new Found(live, hold)));
                 }
-                found.sort((a, b) -> S3Queues.ORDER.compare(a.live().item(), b.live().item()));
+                found.sort((a, b) ->
+                        S3Queues.ORDER.compare(a.live().item(), b.live().item()));
                 for (int i = 0; i < found.size() && result.size() < limit; i++) {
-                    QueueItem item = until == null ? found.get(i).live().item() : take(queue, q, found.get(i), now, until);
+                    QueueItem item =
+                            until == null ? found.get(i).live().item() : take(queue, q, found.get(i), now, until);
                     if (item != null) {
                         result.add(item);
                     }

@@ -27,8 +27,8 @@ import java.util.Optional;
  * ({@link QueueItem#toEpochNanos}). The generation is 16 random hex digits chosen by an item's first write and kept by
  * every later one: it tells the markers and holds of an item apart from those of an earlier item of the same id that
  * was deleted. The write, and the token, are 16 random hex digits of each write: a writer whose conditional PUT was
- * refused (its first attempt may have been stored, its answer lost, and the client's retry refused) reads the item
- * and knows its own write, and tombstones and holds never repeat an entity tag.
+ * refused (its first attempt may have been stored, its answer lost, and the client's retry refused) reads the item and
+ * knows its own write, and tombstones and holds never repeat an entity tag.
  */
 final class QueueFormat {
     private static final String ITEM = "queue-item 1";

@@ -48,8 +48,8 @@ record QueueMarker(long submittedAt, String item, String generation, long versio
             Long runnable = parts[4].equals("-") ? null : KeyLayout.ofSortableTime(parts[4]);
             return version < 1
                     ? Optional.empty()
-                    : Optional.of(new QueueMarker(
-                            KeyLayout.ofSortableTime(parts[0]), parts[1], parts[2], version, runnable));
+                    : Optional.of(
+                            new QueueMarker(KeyLayout.ofSortableTime(parts[0]), parts[1], parts[2], version, runnable));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -9,17 +9,17 @@ import java.util.Optional;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@code deleteFinished} of {@link S3Queues}, from the queue's finished index ({@link FinishedEntry}): one listing
- * (one request per 1,000 entries, oldest first); the newest {@code keep} entries are kept unread, and the item of each
- * older one is read (side by side). An item still finished as its entry names it is first overwritten with a
- * tombstone by {@code If-Match} on the entity tag read: a retry that wrote the item since makes that write fail, and
- * the item is kept; otherwise no writer can store the item any more (a first write finds the tombstone, a later one
- * finds no version before), and the deletion goes on: its hold and the markers of its generation (one listing of the
- * markers), then the item, then its entry, each step one {@code DeleteObjects} for every item of the call.
+ * {@code deleteFinished} of {@link S3Queues}, from the queue's finished index ({@link FinishedEntry}): one listing (one
+ * request per 1,000 entries, oldest first); the newest {@code keep} entries are kept unread, and the item of each older
+ * one is read (side by side). An item still finished as its entry names it is first overwritten with a tombstone by
+ * {@code If-Match} on the entity tag read: a retry that wrote the item since makes that write fail, and the item is
+ * kept; otherwise no writer can store the item any more (a first write finds the tombstone, a later one finds no
+ * version before), and the deletion goes on: its hold and the markers of its generation (one listing of the markers),
+ * then the item, then its entry, each step one {@code DeleteObjects} for every item of the call.
  *
  * <p>An entry whose item is gone, or finished with another submission time (it has another entry), is deleted; one
- * whose item is not finished is left, for when it finishes again. A tombstone older than
- * the leftover age ({@link QueueObjects#LEFTOVER_AGE}), left by a deletion that stopped, is taken over (replaced by a tombstone of this
+ * whose item is not finished is left, for when it finishes again. A tombstone older than the leftover age
+ * ({@link QueueObjects#LEFTOVER_AGE}), left by a deletion that stopped, is taken over (replaced by a tombstone of this
  * call, conditionally) and its deletion finished.
  */
 final class QueueTrim {
@@ -65,10 +65,12 @@ final class QueueTrim {
         }
         // of the doomed, those this call tombstoned; a refused write means another writer got there first
         var tombstoned = new ArrayList<Candidate>();
-        var written = objects.each(doomed, candidate -> objects.replaceIfUnchanged(
-                layout.queueItemKey(q, candidate.entry().item()),
-                candidate.stored().orElseThrow().eTag(),
-                QueueFormat.tombstone(candidate.stored().orElseThrow().content())));
+        var written = objects.each(
+                doomed,
+                candidate -> objects.replaceIfUnchanged(
+                        layout.queueItemKey(q, candidate.entry().item()),
+                        candidate.stored().orElseThrow().eTag(),
+                        QueueFormat.tombstone(candidate.stored().orElseThrow().content())));
         for (int i = 0; i < doomed.size(); i++) {
             if (written.get(i)) {
                 tombstoned.add(doomed.get(i));
@@ -112,7 +114,8 @@ final class QueueTrim {
         var keys = new ArrayList<String>();
         for (Candidate candidate : tombstoned) {
             generations.put(
-                    candidate.entry().item(), candidate.stored().orElseThrow().content().generation());
+                    candidate.entry().item(),
+                    candidate.stored().orElseThrow().content().generation());
             keys.add(layout.queueHoldKey(q, candidate.entry().item()));
         }
         String folder = layout.queueMarkerFolder(q);

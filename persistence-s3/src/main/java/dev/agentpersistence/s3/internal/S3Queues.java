@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the entity tag of the version before, so of two writers of one version exactly one stores. Beside the items: an
  * open-item marker per unfinished version ({@link QueueMarker}), which claims list instead of every item, a hold per
  * claimed item ({@link QueueClaims}), and a finished index for {@link QueueTrim}. The item is always the truth; the
- * other objects only point at it, so leftovers of interrupted calls are read, found stale and cleaned. Failures are
- * the module's typed errors ({@link S3Failures}).
+ * other objects only point at it, so leftovers of interrupted calls are read, found stale and cleaned. Failures are the
+ * module's typed errors ({@link S3Failures}).
  */
 final class S3Queues implements QueueStore {
     /** The order of {@link #items}: by submission time, then id. */
@@ -86,8 +86,7 @@ final class S3Queues implements QueueStore {
      * {@code If-Match} on the entity tag read. A refused PUT reads the item once, in case it holds this very write (its
      * answer lost, the client's retry refused); else a first write deletes its marker again (its generation is its
      * own). After the item, side by side: the marker of the version before is deleted, and a finished item gets its
-     * entry in the finished index (the entry of a finished version before is deleted when it no longer names the
-     * item).
+     * entry in the finished index (the entry of a finished version before is deleted when it no longer names the item).
      */
     @Override
     public boolean write(String queue, QueueItem item) {

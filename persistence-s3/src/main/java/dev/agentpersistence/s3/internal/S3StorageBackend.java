@@ -80,8 +80,8 @@ public final class S3StorageBackend implements StorageBackend {
     }
 
     /**
-     * The largest queue object read: the maximum checkpoint size bounds an item's body before the shell's layers
-     * wrap it, so its object may hold a little more (the layers' and the item's headers).
+     * The largest queue object read: the maximum checkpoint size bounds an item's body before the shell's layers wrap
+     * it, so its object may hold a little more (the layers' and the item's headers).
      */
     private static long queueObjectLimit(long maxDocumentSize) {
         long slack = 64 * 1024;

@@ -133,7 +133,8 @@ class KeyLayoutTest {
         var runnable = new QueueMarker(7, KeyParts.encode("a".repeat(200)), "fedcba9876543210", 1, 9L);
         assertThat(QueueMarker.parse(runnable.leaf())).contains(runnable);
         assertThat(QueueMarker.parse("garbage")).isEmpty();
-        assertThat(QueueMarker.parse(marker.leaf().replace("0123456789abcdef", "short"))).isEmpty();
+        assertThat(QueueMarker.parse(marker.leaf().replace("0123456789abcdef", "short")))
+                .isEmpty();
         var entry = new FinishedEntry(-5, KeyParts.encode("run"));
         assertThat(FinishedEntry.parse(entry.leaf())).contains(entry);
         assertThat(FinishedEntry.parse("12.x")).isEmpty();

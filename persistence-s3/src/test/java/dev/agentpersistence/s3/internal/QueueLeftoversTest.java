@@ -76,7 +76,9 @@ class QueueLeftoversTest {
         var stored = QueueFormat.decode(objects.get(key).orElseThrow().bytes());
         objects.put(key, QueueFormat.tombstone(stored), Map.of());
 
-        assertThat(queues.deleteFinished("queue", 0)).as("young: another trim's").isZero();
+        assertThat(queues.deleteFinished("queue", 0))
+                .as("young: another trim's")
+                .isZero();
         assertThat(queues.write("queue", item("run", 1, false))).isFalse();
         Thread.sleep(2_100); // Last-Modified and Date have one-second resolution
         assertThat(queues.deleteFinished("queue", 0)).isEqualTo(1);
