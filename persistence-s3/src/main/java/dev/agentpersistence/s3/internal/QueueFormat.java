@@ -14,7 +14,7 @@ import java.util.Optional;
  * <pre>
  * item       queue-item 1
  *            &lt;id&gt;
- *            &lt;generation&gt; &lt;write&gt; &lt;version&gt; &lt;submitted&gt; &lt;runnable, or -&gt; &lt;finished: 0 or 1&gt;
+ *            &lt;generation&gt; &lt;write&gt; &lt;version&gt; &lt;submitted&gt; &lt;runnable or -&gt; &lt;finished&gt;
  *            &lt;the body's bytes&gt;
  * tombstone  queue-item-deleted 1
  *            &lt;id&gt;
@@ -23,12 +23,12 @@ import java.util.Optional;
  *            &lt;generation&gt; &lt;until&gt; &lt;token&gt;
  * </pre>
  *
- * <p>Fields are separated by one space, lines end with a newline. Times are epoch nanoseconds
- * ({@link QueueItem#toEpochNanos}). The generation is 16 random hex digits chosen by an item's first write and kept by
- * every later one: it tells the markers and holds of an item apart from those of an earlier item of the same id that
- * was deleted. The write, and the token, are 16 random hex digits of each write: a writer whose conditional PUT was
- * refused (its first attempt may have been stored, its answer lost, and the client's retry refused) reads the item and
- * knows its own write, and tombstones and holds never repeat an entity tag.
+ * <p>Fields are separated by one space, lines end with a newline; finished is {@code 0} or {@code 1}. Times are epoch
+ * nanoseconds ({@link QueueItem#toEpochNanos}). The generation is 16 random hex digits chosen by an item's first write
+ * and kept by every later one: it tells the markers and holds of an item apart from those of an earlier item of the
+ * same id that was deleted. The write, and the token, are 16 random hex digits of each write: a writer whose
+ * conditional PUT was refused (its first attempt may have been stored, its answer lost, and the client's retry refused)
+ * reads the item and knows its own write, and tombstones and holds never repeat an entity tag.
  */
 final class QueueFormat {
     private static final String ITEM = "queue-item 1";
