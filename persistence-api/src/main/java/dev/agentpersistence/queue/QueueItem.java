@@ -3,6 +3,7 @@ package dev.agentpersistence.queue;
 import dev.agentpersistence.Identifiers;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -20,6 +21,10 @@ import java.util.Objects;
  */
 public record QueueItem(
         String id, long version, Instant submittedAt, Instant runnableAt, boolean finished, byte[] body) {
+    /** The order of a queue's items ({@link QueueStore#items}): by submission time, then by id. */
+    public static final Comparator<QueueItem> ORDER =
+            Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id);
+
     public QueueItem {
         Identifiers.requireValid(id, "queue item id");
         if (version < 1) {

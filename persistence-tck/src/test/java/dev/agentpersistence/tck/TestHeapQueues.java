@@ -4,7 +4,6 @@ import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,7 @@ final class TestHeapQueues implements QueueStore {
     @Override
     public synchronized List<QueueItem> items(String queue) {
         var items = new ArrayList<>(queues.getOrDefault(queue, Map.of()).values());
-        items.sort(Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id));
+        items.sort(QueueItem.ORDER);
         return items;
     }
 

@@ -4,7 +4,6 @@ import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +11,6 @@ import java.util.Optional;
 
 /** Queues on the heap: one map of items per queue, every call under one lock. */
 final class InMemoryQueues implements QueueStore {
-    /** The order of {@link #items}: by submission time, then id. */
-    static final Comparator<QueueItem> ORDER =
-            Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id);
-
     private final Map<String, Map<String, QueueItem>> queues = new HashMap<>();
     /** Per queue, item id to the end of its hold. */
     private final Map<String, Map<String, Instant>> holds = new HashMap<>();
@@ -23,7 +18,7 @@ final class InMemoryQueues implements QueueStore {
     @Override
     public synchronized List<QueueItem> items(String queue) {
         var items = new ArrayList<>(queues.getOrDefault(queue, Map.of()).values());
-        items.sort(ORDER);
+        items.sort(QueueItem.ORDER);
         return items;
     }
 

@@ -96,7 +96,7 @@ final class QueueClaims {
                             .ifPresent(live -> found.add(new Found(live, hold)));
                 }
                 found.sort((a, b) ->
-                        S3Queues.ORDER.compare(a.live().item(), b.live().item()));
+                        QueueItem.ORDER.compare(a.live().item(), b.live().item()));
                 for (int i = 0; i < found.size() && result.size() < limit; i++) {
                     QueueItem item =
                             until == null ? found.get(i).live().item() : take(queue, q, found.get(i), now, until);

@@ -4,7 +4,6 @@ import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -19,10 +18,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * module's typed errors ({@link S3Failures}).
  */
 final class S3Queues implements QueueStore {
-    /** The order of {@link #items}: by submission time, then id. */
-    static final Comparator<QueueItem> ORDER =
-            Comparator.comparing(QueueItem::submittedAt).thenComparing(QueueItem::id);
-
     private final QueueObjects objects;
     private final KeyLayout layout;
     private final QueueClaims claims;
@@ -48,7 +43,7 @@ final class S3Queues implements QueueStore {
         for (var stored : objects.each(parts, part -> objects.read(queue, q, part))) {
             stored.flatMap(QueueObjects.Stored::live).ifPresent(live -> items.add(live.item()));
         }
-        items.sort(ORDER);
+        items.sort(QueueItem.ORDER);
         return items;
     }
 
