@@ -7,6 +7,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.SaveResult;
 import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.cli.internal.Copier;
 import dev.agentpersistence.cli.internal.Progress;
@@ -218,6 +219,18 @@ class ResumedCopyTest {
                         "the target went away", new java.io.IOException("connection reset"));
             }
             super.saveCheckpoint(agentId, checkpoint);
+        }
+
+        /** A batch goes through too, up to the saves left; then the store goes away. */
+        @Override
+        public List<SaveResult> saveCheckpoints(List<AgentCheckpoint> checkpoints) {
+            int allowed = Math.max(0, Math.min(checkpoints.size(), savesLeft.getAndAdd(-checkpoints.size())));
+            if (allowed < checkpoints.size()) {
+                super.saveCheckpoints(checkpoints.subList(0, allowed));
+                throw new StorageUnavailableException(
+                        "the target went away", new java.io.IOException("connection reset"));
+            }
+            return super.saveCheckpoints(checkpoints);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.backend.StoredForm;
 import dev.agentpersistence.cli.internal.Store;
 import dev.agentpersistence.cli.internal.StoreVerifier;
 import dev.agentpersistence.spi.ProviderConfig;
@@ -13,6 +14,7 @@ import dev.agentpersistence.spi.StorageUri;
 import dev.agentpersistence.tck.ForwardingStorageProvider;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +62,12 @@ class StoreVerifierTest {
                 throw new CorruptCheckpointException(agentId, "support-cp-1", "custom://support/1", "bad bytes", null);
             }
             return super.getCheckpoints(agentId, filter);
+        }
+
+        /** A provider of its own has no stored form: the verifier reads it through the SPI. */
+        @Override
+        public Optional<StoredForm> storedForm() {
+            return Optional.empty();
         }
 
         /** The test closes the SQLite provider itself. */
