@@ -193,13 +193,13 @@ public final class PipelineWorkers<S> implements AutoCloseable {
     private boolean runNext(String owner) {
         List<RunQueue.Run> lastRead = queue.log().lastReadRunnable(clock.instant());
         Instant now = clock.instant();
-        return !lastRead.isEmpty() && runNext(owner, now, lastRead.subList(0, 1))
-                || runNext(owner, now, queue.log().claim(now, now.plus(leaseTime)));
+        int depth = queue.log().depth(now); // before this poll's claim, which holds the run it takes
+        return !lastRead.isEmpty() && runNext(owner, now, depth, lastRead.subList(0, 1))
+                || runNext(owner, now, depth, queue.log().claim(now, now.plus(leaseTime)));
     }
 
-    private boolean runNext(String owner, Instant now, List<RunQueue.Run> runnable) {
-        publish(new WorkerEvent.QueuePolled(
-                pipeline.name(), owner, now, queue.log().depth(now), inFlight.size()));
+    private boolean runNext(String owner, Instant now, int depth, List<RunQueue.Run> runnable) {
+        publish(new WorkerEvent.QueuePolled(pipeline.name(), owner, now, depth, inFlight.size()));
         if (runnable.isEmpty()) {
             return false;
         }
