@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -45,81 +47,60 @@ class S3ConditionalWritesTest {
     @Test
     void s3ProxyLetsExactlyOneOfSixteenConcurrentCreatesWin() throws Exception {
         String bucket = S3.server().newBucket();
-        var pool = Executors.newFixedThreadPool(16);
-        try {
-            for (int round = 0; round < 5; round++) {
-                String key = "race-" + round;
-                var start = new CountDownLatch(1);
-                var results = new ArrayList<Future<Boolean>>();
-                for (int i = 0; i < 16; i++) {
-                    String body = "writer-" + i;
-                    results.add(pool.submit(() -> {
-                        start.await();
-                        try {
-                            S3.server()
-                                    .admin()
-                                    .putObject(
-                                            b -> b.bucket(bucket).key(key).ifNoneMatch("*"),
-                                            RequestBody.fromString(body));
-                            return true;
-                        } catch (S3Exception e) {
-                            if (e.statusCode() == 412 || e.statusCode() == 409) {
-                                return false;
-                            }
-                            throw e;
-                        }
-                    }));
-                }
-                start.countDown();
-                int winners = 0;
-                for (var result : results) {
-                    winners += result.get() ? 1 : 0;
-                }
-                assertThat(winners).as("round %d", round).isEqualTo(1);
-            }
-        } finally {
-            pool.shutdownNow();
+        for (int round = 0; round < 5; round++) {
+            String key = "race-" + round;
+            assertThat(winnersOfSixteen(bucket, key, put -> put.ifNoneMatch("*")))
+                    .as("round %d", round)
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void theTestStoreLetsExactlyOneOfSixteenConcurrentReplacesOfOneVersionWin() throws Exception {
         String bucket = S3.server().newBucket();
+        for (int round = 0; round < 20; round++) {
+            String key = "cas-" + round;
+            String etag = S3.server()
+                    .admin()
+                    .putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("first"))
+                    .eTag();
+            assertThat(winnersOfSixteen(bucket, key, put -> put.ifMatch(etag)))
+                    .as("round %d", round)
+                    .isEqualTo(1);
+        }
+    }
+
+    /** How many of 16 PUTs of {@code key} with {@code condition}, released at once, were stored. */
+    private static int winnersOfSixteen(String bucket, String key, Consumer<PutObjectRequest.Builder> condition)
+            throws Exception {
         var pool = Executors.newFixedThreadPool(16);
         try {
-            for (int round = 0; round < 20; round++) {
-                String key = "cas-" + round;
-                String etag = S3.server()
-                        .admin()
-                        .putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("first"))
-                        .eTag();
-                var start = new CountDownLatch(1);
-                var results = new ArrayList<Future<Boolean>>();
-                for (int i = 0; i < 16; i++) {
-                    String body = "writer-" + i;
-                    results.add(pool.submit(() -> {
-                        start.await();
-                        try {
-                            S3.server()
-                                    .admin()
-                                    .putObject(
-                                            b -> b.bucket(bucket).key(key).ifMatch(etag), RequestBody.fromString(body));
-                            return true;
-                        } catch (S3Exception e) {
-                            if (e.statusCode() == 412 || e.statusCode() == 409) {
-                                return false;
-                            }
-                            throw e;
+            var start = new CountDownLatch(1);
+            var results = new ArrayList<Future<Boolean>>();
+            for (int i = 0; i < 16; i++) {
+                String body = "writer-" + i;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    try {
+                        S3.server()
+                                .admin()
+                                .putObject(
+                                        b -> condition.accept(b.bucket(bucket).key(key)), RequestBody.fromString(body));
+                        return true;
+                    } catch (S3Exception e) {
+                        if (e.statusCode() == 412 || e.statusCode() == 409) {
+                            return false;
                         }
-                    }));
-                }
-                start.countDown();
-                int winners = 0;
-                for (var result : results) {
-                    winners += result.get() ? 1 : 0;
-                }
-                assertThat(winners).as("round %d", round).isEqualTo(1);
+                        throw e;
+                    }
+                }));
             }
+            start.countDown();
+            int winners = 0;
+            for (var result : results) {
+                winners += result.get() ? 1 : 0;
+            }
+            return winners;
         } finally {
             pool.shutdownNow();
         }
