@@ -1,5 +1,6 @@
 package dev.agentpersistence.codec;
 
+import dev.agentpersistence.CorruptCheckpointException;
 import java.util.Objects;
 
 /**
@@ -14,5 +15,10 @@ public record CheckpointLocation(String agentId, String checkpointId, String des
     public CheckpointLocation {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(description, "description");
+    }
+
+    /** A {@link CorruptCheckpointException} naming this location. */
+    CorruptCheckpointException corrupt(String problem, Throwable cause) {
+        return new CorruptCheckpointException(agentId, checkpointId, description, problem, cause);
     }
 }

@@ -44,19 +44,13 @@ final class CompressionLayer {
     static void checkDeclaredLength(
             long declared, long compressed, long maxRatio, CheckpointLocation where, long limit, String limitLabel) {
         if (declared > limit) {
-            throw new CorruptCheckpointException(
-                    where.agentId(),
-                    where.checkpointId(),
-                    where.description(),
+            throw where.corrupt(
                     "the compressed document declares " + declared + " bytes uncompressed, over " + limitLabel + " of "
                             + limit + " bytes",
                     null);
         }
         if (declared > compressed * maxRatio) {
-            throw new CorruptCheckpointException(
-                    where.agentId(),
-                    where.checkpointId(),
-                    where.description(),
+            throw where.corrupt(
                     "the compressed document declares " + declared + " bytes uncompressed, more than its " + compressed
                             + " compressed bytes can hold (the document is truncated or its header altered)",
                     null);
@@ -74,12 +68,7 @@ final class CompressionLayer {
     static byte[] decompress(
             byte[] stored, int start, boolean verified, CheckpointLocation where, long limit, String limitLabel) {
         if (stored.length - start <= MAGIC.length) {
-            throw new CorruptCheckpointException(
-                    where.agentId(),
-                    where.checkpointId(),
-                    where.description(),
-                    "the compressed document is truncated (no header)",
-                    null);
+            throw where.corrupt("the compressed document is truncated (no header)", null);
         }
         int format = stored[start + MAGIC.length] & 0xFF;
         return switch (format) {
@@ -92,10 +81,7 @@ final class CompressionLayer {
             case Lz4Layer.FORMAT -> Lz4Layer.decompress(stored, start, verified, where, limit, limitLabel);
             case RecordDictionary.FORMAT -> RecordDictionary.inflate(stored, start, where, limit, limitLabel);
             default ->
-                throw new CorruptCheckpointException(
-                        where.agentId(),
-                        where.checkpointId(),
-                        where.description(),
+                throw where.corrupt(
                         "compression layer version " + format + " is not one this library reads ("
                                 + DeflateLayer.VERSION + ": deflate, " + Lz4Layer.FORMAT + ": LZ4, "
                                 + RecordDictionary.FORMAT + ": deflate against the record dictionary)",

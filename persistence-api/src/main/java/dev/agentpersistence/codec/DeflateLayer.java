@@ -81,7 +81,7 @@ final class DeflateLayer {
      */
     static byte[] inflate(byte[] payload, CheckpointLocation where, long limit, String limitLabel) {
         if (payload.length < HEADER) {
-            throw corrupt(where, "the compressed document is truncated (no header)", null);
+            throw where.corrupt("the compressed document is truncated (no header)", null);
         }
         long declared = Integer.toUnsignedLong(Bytes.readInt(payload, CompressionLayer.MAGIC.length + 1));
         long compressed = payload.length - HEADER;
@@ -110,8 +110,7 @@ final class DeflateLayer {
                 long consumed = inflater.getBytesRead();
                 int n = inflater.inflate(out, filled, out.length - filled);
                 if (n == 0 && inflater.finished()) {
-                    throw corrupt(
-                            where,
+                    throw where.corrupt(
                             "the compressed document holds " + filled + " bytes, fewer than the " + declared
                                     + " it declares",
                             null);
@@ -120,8 +119,7 @@ final class DeflateLayer {
                         && (inflater.needsInput()
                                 || inflater.needsDictionary()
                                 || inflater.getBytesRead() == consumed)) {
-                    throw corrupt(
-                            where,
+                    throw where.corrupt(
                             "the compressed document is truncated: " + filled + " of the " + declared
                                     + " bytes it declares came out",
                             null);
@@ -131,7 +129,7 @@ final class DeflateLayer {
             expectEnd(inflater, where, declared);
             return out;
         } catch (DataFormatException e) {
-            throw corrupt(where, "the compressed data is damaged (" + e.getMessage() + ")", e);
+            throw where.corrupt("the compressed data is damaged (" + e.getMessage() + ")", e);
         }
     }
 
@@ -142,20 +140,15 @@ final class DeflateLayer {
         while (!inflater.finished()) {
             long consumed = inflater.getBytesRead();
             if (inflater.inflate(probe) > 0) {
-                throw corrupt(
-                        where, "the compressed document holds more than the " + declared + " bytes it declares", null);
+                throw where.corrupt(
+                        "the compressed document holds more than the " + declared + " bytes it declares", null);
             }
             if (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == consumed) {
-                throw corrupt(where, "the compressed document is truncated (the stream does not end)", null);
+                throw where.corrupt("the compressed document is truncated (the stream does not end)", null);
             }
         }
         if (inflater.getRemaining() > 0) {
-            throw corrupt(where, inflater.getRemaining() + " bytes follow the end of the compressed stream", null);
+            throw where.corrupt(inflater.getRemaining() + " bytes follow the end of the compressed stream", null);
         }
-    }
-
-    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(
-                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 }

@@ -248,13 +248,13 @@ public final class DocumentLayers {
     public byte[] unwrap(byte[] stored, CheckpointLocation where, long maxDocumentSize) {
         Objects.requireNonNull(where, "where");
         if (stored == null) {
-            throw corrupt(where, "the stored document is missing", null);
+            throw where.corrupt("the stored document is missing", null);
         }
         byte[] result = stored;
         if (startsWith(result, ENCRYPTED_MAGIC)) {
             result = decrypt(result, where);
         } else if (requireEncryption) {
-            throw corrupt(where, "the document is not encrypted, but encryption is required", null);
+            throw where.corrupt("the document is not encrypted, but encryption is required", null);
         }
         int start = 0;
         if (startsWith(result, CHECKSUM_PREFIX)) {
@@ -315,20 +315,19 @@ public final class DocumentLayers {
     /** Checks the checksum header of {@code stored} against the bytes after it. */
     private static void verifyChecksum(byte[] stored, CheckpointLocation where) {
         if (stored.length < CHECKSUM_HEADER || stored[CHECKSUM_HEADER - 1] != '\n') {
-            throw corrupt(where, "the checksum header is truncated or malformed", null);
+            throw where.corrupt("the checksum header is truncated or malformed", null);
         }
         String hex = new String(stored, CHECKSUM_PREFIX.length, 8, StandardCharsets.US_ASCII);
         long expected;
         try {
             expected = HexFormat.fromHexDigitsToLong(hex);
         } catch (IllegalArgumentException e) {
-            throw corrupt(where, "the checksum header is malformed", e);
+            throw where.corrupt("the checksum header is malformed", e);
         }
         var crc = new CRC32C();
         crc.update(stored, CHECKSUM_HEADER, stored.length - CHECKSUM_HEADER);
         if (crc.getValue() != expected) {
-            throw corrupt(
-                    where,
+            throw where.corrupt(
                     "checksum mismatch: stored crc32c " + hex + ", computed " + String.format("%08x", crc.getValue())
                             + " (the document was altered or truncated)",
                     null);
@@ -362,12 +361,11 @@ public final class DocumentLayers {
     private byte[] decrypt(byte[] stored, CheckpointLocation where) {
         int fixed = ENCRYPTED_MAGIC.length + 2;
         if (stored.length < fixed) {
-            throw corrupt(where, "the encrypted document is truncated (no header)", null);
+            throw where.corrupt("the encrypted document is truncated (no header)", null);
         }
         int version = stored[ENCRYPTED_MAGIC.length] & 0xFF;
         if (version != ENCRYPTION_VERSION) {
-            throw corrupt(
-                    where,
+            throw where.corrupt(
                     "encryption layer version " + version + " is not one this library reads (" + ENCRYPTION_VERSION
                             + ")",
                     null);
@@ -375,11 +373,11 @@ public final class DocumentLayers {
         int idLength = stored[ENCRYPTED_MAGIC.length + 1] & 0xFF;
         int headerLength = fixed + idLength + NONCE_LENGTH;
         if (idLength == 0 || stored.length < headerLength + TAG_BITS / 8) {
-            throw corrupt(where, "the encrypted document is truncated", null);
+            throw where.corrupt("the encrypted document is truncated", null);
         }
         String keyId = new String(stored, fixed, idLength, StandardCharsets.US_ASCII);
         if (!EncryptionKeys.isValidKeyId(keyId)) {
-            throw corrupt(where, "the encrypted document's key id is malformed", null);
+            throw where.corrupt("the encrypted document's key id is malformed", null);
         }
         DerivedKey key = derived.get(keyId);
         if (key == null) {
@@ -418,11 +416,6 @@ public final class DocumentLayers {
 
     private static boolean startsWith(byte[] bytes, byte[] prefix) {
         return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
-    }
-
-    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(
-                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 
     /** The cipher key and nonce key derived from one configured key. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.ContentPart;
-import dev.agentpersistence.CorruptCheckpointException;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.ToolCall;
@@ -200,14 +199,14 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
     @Override
     public AgentCheckpoint decode(byte[] document, CheckpointLocation where) {
         if (document == null || document.length == 0) {
-            throw corrupt(where, "the stored document is empty", null);
+            throw where.corrupt("the stored document is empty", null);
         }
         AgentCheckpoint checkpoint = fastPath.read(document).orElseGet(() -> readTree(document, where));
         if (!checkpoint.agentId().equals(where.agentId())) {
-            throw corrupt(where, "the document belongs to agent '" + checkpoint.agentId() + "'", null);
+            throw where.corrupt("the document belongs to agent '" + checkpoint.agentId() + "'", null);
         }
         if (where.checkpointId() != null && !checkpoint.checkpointId().equals(where.checkpointId())) {
-            throw corrupt(where, "the document holds checkpoint '" + checkpoint.checkpointId() + "'", null);
+            throw where.corrupt("the document holds checkpoint '" + checkpoint.checkpointId() + "'", null);
         }
         return checkpoint;
     }
@@ -225,20 +224,19 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         try {
             root = JsonTrees.mapper().readTree(document);
         } catch (JsonProcessingException e) {
-            throw corrupt(where, "not valid JSON (" + e.getOriginalMessage() + ")", e);
+            throw where.corrupt("not valid JSON (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
-            throw corrupt(where, "unreadable (" + e.getMessage() + ")", e);
+            throw where.corrupt("unreadable (" + e.getMessage() + ")", e);
         }
         if (root == null || !root.isObject()) {
-            throw corrupt(where, "expected a JSON object", null);
+            throw where.corrupt("expected a JSON object", null);
         }
         JsonNode format = root.get("formatVersion");
         if (format == null || !format.canConvertToInt()) {
-            throw corrupt(where, "no formatVersion field", null);
+            throw where.corrupt("no formatVersion field", null);
         }
         if (format.intValue() > FORMAT_VERSION) {
-            throw corrupt(
-                    where,
+            throw where.corrupt(
                     "format version " + format.intValue() + " is newer than this library reads (" + FORMAT_VERSION
                             + "); upgrade agent-persistence to read it",
                     null);
@@ -246,7 +244,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
         try {
             return read(root, format.intValue() == 1);
         } catch (PersistenceException | IllegalArgumentException | NullPointerException | DateTimeParseException e) {
-            throw corrupt(where, e.getMessage(), e);
+            throw where.corrupt(e.getMessage(), e);
         }
     }
 
@@ -361,11 +359,6 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeStringField(entry.getKey(), entry.getValue());
         }
         g.writeEndObject();
-    }
-
-    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(
-                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 
     /** Helper for providers: whether two checkpoints have the same stored form. */

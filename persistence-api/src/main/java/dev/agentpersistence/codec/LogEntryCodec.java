@@ -269,7 +269,6 @@ public final class LogEntryCodec {
     }
 
     private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem) {
-        return new CorruptCheckpointException(
-                where.agentId(), where.checkpointId(), where.description(), problem, null);
+        return where.corrupt(problem, null);
     }
 }

@@ -69,7 +69,7 @@ final class Lz4Layer {
     static byte[] decompress(
             byte[] stored, int start, boolean verified, CheckpointLocation where, long limit, String limitLabel) {
         if (stored.length - start < HEADER) {
-            throw corrupt(where, "the LZ4-compressed document is truncated (no header)", null);
+            throw where.corrupt("the LZ4-compressed document is truncated (no header)", null);
         }
         long declared = Integer.toUnsignedLong(Bytes.readInt(stored, start + CompressionLayer.MAGIC.length + 1));
         int expectedCrc = Bytes.readInt(stored, start + CompressionLayer.MAGIC.length + 5);
@@ -80,17 +80,14 @@ final class Lz4Layer {
         try {
             produced = DECOMPRESSOR.decompress(stored, start + HEADER, (int) compressed, out, 0, out.length);
         } catch (LZ4Exception e) {
-            throw corrupt(
-                    where,
+            throw where.corrupt(
                     "the compressed document's LZ4 block is damaged or truncated, or holds more than the " + declared
                             + " bytes it declares (" + e.getMessage() + ")",
                     e);
         }
         if (produced != declared) {
-            throw corrupt(
-                    where,
-                    "the compressed document holds " + produced + " bytes, not the " + declared + " it declares",
-                    null);
+            throw where.corrupt(
+                    "the compressed document holds " + produced + " bytes, not the " + declared + " it declares", null);
         }
         if (verified) {
             return out;
@@ -107,8 +104,7 @@ final class Lz4Layer {
     static void verifyCrc(byte[] out, int expectedCrc, CheckpointLocation where) {
         int actualCrc = crc32c(out, out.length);
         if (actualCrc != expectedCrc) {
-            throw corrupt(
-                    where,
+            throw where.corrupt(
                     String.format(
                             "the decompressed document's crc32c %08x is not the stored %08x"
                                     + " (the document was altered)",
@@ -121,10 +117,5 @@ final class Lz4Layer {
         var crc = new CRC32C();
         crc.update(bytes, 0, length);
         return (int) crc.getValue();
-    }
-
-    private static CorruptCheckpointException corrupt(CheckpointLocation where, String problem, Throwable cause) {
-        return new CorruptCheckpointException(
-                where.agentId(), where.checkpointId(), where.description(), problem, cause);
     }
 }

@@ -1,6 +1,5 @@
 package dev.agentpersistence.codec;
 
-import dev.agentpersistence.CorruptCheckpointException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -68,12 +67,7 @@ final class RecordDictionary {
     /** The document inside a payload of this format starting at {@code start} of {@code stored}. */
     static byte[] inflate(byte[] stored, int start, CheckpointLocation where, long limit, String limitLabel) {
         if (stored.length - start < HEADER) {
-            throw new CorruptCheckpointException(
-                    where.agentId(),
-                    where.checkpointId(),
-                    where.description(),
-                    "the compressed document is truncated (no header)",
-                    null);
+            throw where.corrupt("the compressed document is truncated (no header)", null);
         }
         long declared = Integer.toUnsignedLong(Bytes.readInt(stored, start + CompressionLayer.MAGIC.length + 1));
         int data = start + HEADER;
