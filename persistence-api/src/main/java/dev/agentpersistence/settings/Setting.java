@@ -68,15 +68,25 @@ public final class Setting<T> {
         }
     }
 
+    private static <T> Setting<T> plain(
+            String key,
+            String type,
+            T defaultValue,
+            String description,
+            String expected,
+            Function<String, T> parser,
+            Function<T, String> problem,
+            Function<T, String> formatter) {
+        return new Setting<>(key, type, defaultValue, description, false, false, expected, parser, problem, formatter);
+    }
+
     /** {@code true} or {@code false}; {@code defaultValue} may be null (no default). */
     public static Setting<Boolean> bool(String key, Boolean defaultValue, String description) {
-        return new Setting<>(
+        return plain(
                 key,
                 "boolean",
                 defaultValue,
                 description,
-                false,
-                false,
                 "true or false",
                 Setting::parseBoolean,
                 v -> null,
@@ -85,13 +95,11 @@ public final class Setting<T> {
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Integer> integer(String key, Integer defaultValue, int min, int max, String description) {
-        return new Setting<>(
+        return plain(
                 key,
                 "integer",
                 defaultValue,
                 description,
-                false,
-                false,
                 bounds("an integer", min, max),
                 s -> Integer.parseInt(s.strip()),
                 v -> v < min || v > max ? bounds("an integer", min, max) : null,
@@ -100,13 +108,11 @@ public final class Setting<T> {
 
     /** A whole number from {@code min} to {@code max}. */
     public static Setting<Long> longInteger(String key, Long defaultValue, long min, long max, String description) {
-        return new Setting<>(
+        return plain(
                 key,
                 "integer",
                 defaultValue,
                 description,
-                false,
-                false,
                 bounds("an integer", min, max),
                 s -> Long.parseLong(s.strip()),
                 v -> v < min || v > max ? bounds("an integer", min, max) : null,
@@ -119,13 +125,11 @@ public final class Setting<T> {
      */
     public static Setting<Long> size(String key, Long defaultValue, long min, String description) {
         String expected = "a size of at least " + Sizes.format(min) + " such as 1048576, 512KiB, 16MiB or 10MB";
-        return new Setting<>(
+        return plain(
                 key,
                 "size",
                 defaultValue,
                 description,
-                false,
-                false,
                 expected,
                 Sizes::parse,
                 v -> v < min ? expected : null,
@@ -138,13 +142,11 @@ public final class Setting<T> {
      */
     public static Setting<Duration> duration(String key, Duration defaultValue, String description) {
         String expected = "a positive duration such as 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(
+        return plain(
                 key,
                 "duration",
                 defaultValue,
                 description,
-                false,
-                false,
                 expected,
                 Durations::parse,
                 v -> v.isZero() || v.isNegative() ? expected : null,
@@ -154,13 +156,11 @@ public final class Setting<T> {
     /** As {@link #duration}, also accepting zero. */
     public static Setting<Duration> durationOrZero(String key, Duration defaultValue, String description) {
         String expected = "a duration of zero or more such as 0s, 30s, 5m, 2h, 7d or PT30S";
-        return new Setting<>(
+        return plain(
                 key,
                 "duration",
                 defaultValue,
                 description,
-                false,
-                false,
                 expected,
                 Durations::parse,
                 v -> v.isNegative() ? expected : null,
@@ -170,13 +170,11 @@ public final class Setting<T> {
     /** A comma-separated list of positive integers (possibly empty). */
     public static Setting<List<Integer>> integers(String key, List<Integer> defaultValue, String description) {
         String expected = "a comma-separated list of positive integers";
-        return new Setting<>(
+        return plain(
                 key,
                 "list of integers",
                 defaultValue == null ? null : List.copyOf(defaultValue),
                 description,
-                false,
-                false,
                 expected,
                 Setting::parseIntegers,
                 v -> v.stream().allMatch(i -> i != null && i > 0) ? null : expected,
@@ -185,13 +183,11 @@ public final class Setting<T> {
 
     /** A comma-separated list of non-blank texts, each stripped (possibly empty). */
     public static Setting<List<String>> texts(String key, String description) {
-        return new Setting<>(
+        return plain(
                 key,
                 "list of strings",
                 null,
                 description,
-                false,
-                false,
                 "a comma-separated list",
                 Setting::parseTexts,
                 v -> v.stream().allMatch(t -> t != null && !t.isBlank()) ? null : "a list of non-blank texts",
@@ -200,13 +196,11 @@ public final class Setting<T> {
 
     /** Free text, not blank. */
     public static Setting<String> text(String key, String defaultValue, String description) {
-        return new Setting<>(
+        return plain(
                 key,
                 "string",
                 defaultValue,
                 description,
-                false,
-                false,
                 "a non-blank text",
                 String::strip,
                 v -> v.isBlank() ? "a non-blank text" : null,
@@ -217,13 +211,11 @@ public final class Setting<T> {
     public static Setting<String> choice(String key, String defaultValue, List<String> choices, String description) {
         List<String> allowed = List.copyOf(choices);
         String expected = "one of " + String.join(", ", allowed);
-        return new Setting<>(
+        return plain(
                 key,
                 String.join("|", allowed),
                 defaultValue,
                 description,
-                false,
-                false,
                 expected,
                 s -> allowed.stream()
                         .filter(c -> c.equalsIgnoreCase(s.strip()))
@@ -242,8 +234,7 @@ public final class Setting<T> {
             Function<String, T> parser,
             Function<T, String> formatter,
             String description) {
-        return new Setting<>(
-                key, type, defaultValue, description, false, false, expected, parser, v -> null, formatter);
+        return plain(key, type, defaultValue, description, expected, parser, v -> null, formatter);
     }
 
     /** This setting with its value never shown: not in messages, {@code toString} or documentation. */
@@ -396,13 +387,10 @@ public final class Setting<T> {
     }
 
     private static List<Integer> parseIntegers(String text) {
-        var values = new java.util.ArrayList<Integer>();
-        for (String part : text.split(",")) {
-            if (!part.isBlank()) {
-                values.add(Integer.parseInt(part.strip()));
-            }
-        }
-        return List.copyOf(values);
+        return java.util.Arrays.stream(text.split(","))
+                .filter(part -> !part.isBlank())
+                .map(part -> Integer.parseInt(part.strip()))
+                .toList();
     }
 
     private static List<String> parseTexts(String text) {
