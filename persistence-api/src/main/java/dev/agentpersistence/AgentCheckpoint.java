@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The complete state of an agent at one point of its run.
@@ -168,9 +167,7 @@ public record AgentCheckpoint(
 
         /** Puts one state entry. */
         public Builder state(String key, JsonNode value) {
-            var copy = new TreeMap<>(state);
-            copy.put(Objects.requireNonNull(key, "key"), value);
-            this.state = copy;
+            this.state = Maps.with(state, Objects.requireNonNull(key, "key"), value);
             return this;
         }
 
@@ -181,9 +178,8 @@ public record AgentCheckpoint(
 
         /** Puts one metadata entry. */
         public Builder metadata(String key, String value) {
-            var copy = new TreeMap<>(metadata);
-            copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-            this.metadata = copy;
+            this.metadata =
+                    Maps.with(metadata, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
         }
 

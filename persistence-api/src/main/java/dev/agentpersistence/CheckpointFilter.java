@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * Selects checkpoints of one agent. Every field that is set must match; {@code null} means "any". Built-in providers
@@ -145,9 +144,8 @@ public record CheckpointFilter(
 
         /** Requires one metadata entry. */
         public Builder metadata(String key, String value) {
-            var copy = new TreeMap<>(metadata);
-            copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-            this.metadata = copy;
+            this.metadata =
+                    Maps.with(metadata, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
         }
 

@@ -25,6 +25,13 @@ public final class Maps {
         return new UnmodifiableSorted<>(copy);
     }
 
+    /** A sorted, modifiable copy of {@code source} with {@code key} set to {@code value}. */
+    public static <V> Map<String, V> with(Map<String, V> source, String key, V value) {
+        var copy = new TreeMap<>(source);
+        copy.put(key, value);
+        return copy;
+    }
+
     /** Copies a state map; {@code null} values become JSON {@code null}. */
     public static Map<String, JsonNode> sortedJsonMap(Map<String, JsonNode> source, String what) {
         if (source == null || source.isEmpty()) {
