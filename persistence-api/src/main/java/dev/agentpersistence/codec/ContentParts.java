@@ -101,7 +101,8 @@ final class ContentParts {
         return value.textValue();
     }
 
-    private static void writeOptional(JsonGenerator g, String field, String value) throws IOException {
+    /** Writes {@code field} unless {@code value} is null. */
+    static void writeOptional(JsonGenerator g, String field, String value) throws IOException {
         if (value != null) {
             g.writeStringField(field, value);
         }

@@ -111,13 +111,13 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeStringField("agentId", checkpoint.agentId());
             g.writeNumberField("version", checkpoint.version());
             g.writeStringField("createdAt", checkpoint.createdAt().toString());
-            writeOptional(g, "nodeId", checkpoint.nodeId());
+            ContentParts.writeOptional(g, "nodeId", checkpoint.nodeId());
             if (checkpoint.lastInput() != null) {
                 g.writeFieldName("lastInput");
                 JsonTrees.mapper().writeTree(g, checkpoint.lastInput());
             }
-            writeOptional(g, "lastInputType", checkpoint.lastInputType());
-            writeOptional(g, "parentCheckpointId", checkpoint.parentCheckpointId());
+            ContentParts.writeOptional(g, "lastInputType", checkpoint.lastInputType());
+            ContentParts.writeOptional(g, "parentCheckpointId", checkpoint.parentCheckpointId());
             writeStrings(g, "metadata", checkpoint.metadata());
             g.writeObjectFieldStart("state");
             for (var entry : checkpoint.state().entrySet()) {
@@ -345,12 +345,6 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             map.put(e.getKey(), e.getValue().textValue());
         });
         return map;
-    }
-
-    private static void writeOptional(JsonGenerator g, String field, String value) throws IOException {
-        if (value != null) {
-            g.writeStringField(field, value);
-        }
     }
 
     private static void writeStrings(JsonGenerator g, String field, Map<String, String> values) throws IOException {
