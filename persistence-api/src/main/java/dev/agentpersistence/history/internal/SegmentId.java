@@ -31,11 +31,6 @@ public record SegmentId(SegmentSpan span, String chain) {
         return span.from() + "-" + span.to() + "-" + chain;
     }
 
-    /** The chain value at the end of the range. */
-    public byte[] chainBytes() {
-        return HEX.parseHex(chain);
-    }
-
     /**
      * Reads an id written by {@link #text()}.
      *
