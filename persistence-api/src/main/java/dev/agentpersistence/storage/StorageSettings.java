@@ -113,11 +113,7 @@ public final class StorageSettings {
 
     @SafeVarargs
     private static List<Setting<?>> concat(List<Setting<?>>... lists) {
-        var all = new java.util.ArrayList<Setting<?>>();
-        for (List<Setting<?>> list : lists) {
-            all.addAll(list);
-        }
-        return List.copyOf(all);
+        return java.util.stream.Stream.of(lists).flatMap(List::stream).toList();
     }
 
     /** The defaults: those of {@link #from(ProviderConfig)} with no key set. */

@@ -282,11 +282,9 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     /** The agent's stored checkpoints, decoded without resolving the parts they hold by reference. */
     private List<AgentCheckpoint> storedForms(String agentId) {
-        var decoded = new ArrayList<AgentCheckpoint>();
-        for (StoredDocument record : backend.list(agentId, CheckpointFilter.ALL)) {
-            decoded.add(storedForms.decode(agentId, record));
-        }
-        return decoded;
+        return backend.list(agentId, CheckpointFilter.ALL).stream()
+                .map(record -> storedForms.decode(agentId, record))
+                .toList();
     }
 
     /** The backend's class name without a {@code StorageBackend} or {@code Backend} suffix, in lower case. */
@@ -812,12 +810,9 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     }
 
     private List<AgentCheckpoint> assemble(String agentId, List<AgentCheckpoint> storedForms) {
-        var assembled = reader.assemble(agentId, storedForms);
-        var result = new ArrayList<AgentCheckpoint>(assembled.size());
-        for (var one : assembled) {
-            result.add(one.checkpoint());
-        }
-        return List.copyOf(result);
+        return reader.assemble(agentId, storedForms).stream()
+                .map(HistoryReader.Assembled::checkpoint)
+                .toList();
     }
 
     /**
@@ -854,11 +849,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     }
 
     private List<AgentCheckpoint> decodeStrictly(String agentId, List<StoredDocument> records) {
-        var decoded = new ArrayList<AgentCheckpoint>(records.size());
-        for (StoredDocument record : records) {
-            decoded.add(documents.decode(agentId, record));
-        }
-        return decoded;
+        return records.stream().map(record -> documents.decode(agentId, record)).toList();
     }
 
     private void collectQuietly(String agentId) {

@@ -37,11 +37,7 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
 
     /** The segment ids as stored. */
     public List<String> segmentIds() {
-        var ids = new ArrayList<String>(segments.size());
-        for (SegmentId segment : segments) {
-            ids.add(segment.text());
-        }
-        return ids;
+        return segments.stream().map(SegmentId::text).toList();
     }
 
     /** The JSON text. */

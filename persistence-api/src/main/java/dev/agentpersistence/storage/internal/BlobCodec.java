@@ -205,11 +205,7 @@ public final class BlobCodec implements CheckpointCodec, SegmentCodec.PartsByRef
     }
 
     private static List<Message> resolved(List<Message> messages, Map<String, byte[]> bytes, CheckpointLocation where) {
-        var resolved = new ArrayList<Message>(messages.size());
-        for (Message message : messages) {
-            resolved.add(resolved(message, bytes, where));
-        }
-        return resolved;
+        return messages.stream().map(message -> resolved(message, bytes, where)).toList();
     }
 
     /** The references a stored checkpoint document holds: its messages' parts and its state values. */

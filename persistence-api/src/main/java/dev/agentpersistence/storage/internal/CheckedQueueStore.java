@@ -7,7 +7,6 @@ import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -107,11 +106,7 @@ public final class CheckedQueueStore implements QueueStore {
     }
 
     private List<QueueItem> unwrapAll(String queue, List<QueueItem> stored) {
-        var items = new ArrayList<QueueItem>(stored.size());
-        for (QueueItem item : stored) {
-            items.add(unwrap(queue, item));
-        }
-        return List.copyOf(items);
+        return stored.stream().map(item -> unwrap(queue, item)).toList();
     }
 
     private QueueItem unwrap(String queue, QueueItem stored) {
