@@ -151,15 +151,6 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     private final Optional<CandidateScan> candidateScan;
     private final AgentSummaries summaries;
 
-    protected StorageShell(
-            StorageBackend backend,
-            StorageSettings settings,
-            Clock clock,
-            ObservationRegistry observations,
-            String providerName) {
-        this(backend, settings, clock, observations, providerName, null, null);
-    }
-
     private StorageShell(
             StorageBackend backend,
             StorageSettings settings,
