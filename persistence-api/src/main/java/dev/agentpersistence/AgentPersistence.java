@@ -217,10 +217,7 @@ public final class AgentPersistence {
         Objects.requireNonNull(expectedHead, "expectedHead");
         Objects.requireNonNull(context, "context");
         String agentId = writable(context.agentId(), "agentId");
-        Head head = requireHeadOf(agentId, expectedHead);
-        var tombstone = AgentCheckpoint.tombstone(agentId, head.version() + 1, clock.instant()).toBuilder()
-                .parentCheckpointId(head.checkpointId())
-                .build();
+        var tombstone = tombstoneAfter(Optional.of(requireHeadOf(agentId, expectedHead)), agentId);
         return observations.create(
                 "tombstone", observation -> saveAfter(agentId, Optional.of(expectedHead), tombstone));
     }
@@ -250,12 +247,16 @@ public final class AgentPersistence {
     public AgentCheckpoint markRunCompleted(AgentContext context) {
         Objects.requireNonNull(context, "context");
         String agentId = writable(context.agentId(), "agentId");
-        return saveNext(agentId, "tombstone", latest -> {
-            long version = latest.map(cp -> cp.version() + 1).orElse(0L);
-            return AgentCheckpoint.tombstone(agentId, version, clock.instant()).toBuilder()
-                    .parentCheckpointId(latest.map(Head::checkpointId).orElse(null))
-                    .build();
-        });
+        return saveNext(agentId, "tombstone", latest -> tombstoneAfter(latest, agentId));
+    }
+
+    /** A tombstone of {@code agentId} right after {@code parent}: its next version, with it as parent. */
+    private AgentCheckpoint tombstoneAfter(Optional<Head> parent, String agentId) {
+        return AgentCheckpoint.tombstone(
+                        agentId, parent.map(head -> head.version() + 1).orElse(0L), clock.instant())
+                .toBuilder()
+                .parentCheckpointId(parent.map(Head::checkpointId).orElse(null))
+                .build();
     }
 
     /**
