@@ -146,12 +146,7 @@ final class LogReading {
             text.add(read.text());
             chain = hasher.next(chain, messages);
             if (!entry.endsWith(chain)) {
-                throw new CorruptCheckpointException(
-                        agentId,
-                        stored.checkpointId(),
-                        where(entry),
-                        "the message log entry does not hold the messages its id names",
-                        null);
+                throw corrupt(stored, entry, "the message log entry does not hold the messages its id names", null);
             }
             entries.add(entry);
             chains.add(chain);
@@ -182,10 +177,9 @@ final class LogReading {
         }
         byte[] bytes = fetched.get(id);
         if (bytes == null) {
-            throw new CorruptCheckpointException(
-                    agentId,
-                    stored.checkpointId(),
-                    where(entry),
+            throw corrupt(
+                    stored,
+                    entry,
                     "the message log entry holding messages " + entry.from() + " to " + (entry.to() - 1)
                             + " of the history is missing",
                     null);
@@ -193,18 +187,12 @@ final class LogReading {
         try {
             read = codec.decodeEntry(agentId, id, bytes, where(entry), text.dictionary());
         } catch (CorruptCheckpointException e) {
-            throw new CorruptCheckpointException(
-                    agentId,
-                    stored.checkpointId(),
-                    where(entry),
-                    "the message log entry is unreadable: " + e.getMessage(),
-                    e);
+            throw corrupt(stored, entry, "the message log entry is unreadable: " + e.getMessage(), e);
         }
         if (read.messages().size() != entry.length()) {
-            throw new CorruptCheckpointException(
-                    agentId,
-                    stored.checkpointId(),
-                    where(entry),
+            throw corrupt(
+                    stored,
+                    entry,
                     "the entry holds " + read.messages().size() + " messages instead of " + entry.length(),
                     null);
         }
@@ -214,6 +202,11 @@ final class LogReading {
 
     private String where(LogEntryId entry) {
         return "message log entry '" + entry + "' in " + storeName;
+    }
+
+    private CorruptCheckpointException corrupt(
+            AgentCheckpoint stored, LogEntryId entry, String problem, Throwable cause) {
+        return new CorruptCheckpointException(agentId, stored.checkpointId(), where(entry), problem, cause);
     }
 
     private CorruptCheckpointException corrupt(AgentCheckpoint stored, String problem) {

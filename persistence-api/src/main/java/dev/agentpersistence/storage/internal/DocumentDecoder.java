@@ -31,32 +31,34 @@ public final class DocumentDecoder {
     public AgentCheckpoint decode(String agentId, StoredDocument record) {
         String where = record.location() != null ? record.location() : backend.location(agentId, record.checkpointId());
         if (!record.agentId().equals(agentId)) {
-            throw new CorruptCheckpointException(
+            throw corrupt(
                     agentId,
                     record.checkpointId(),
                     where,
-                    "the backend returned a record of agent '" + record.agentId() + "'",
-                    null);
+                    "the backend returned a record of agent '" + record.agentId() + "'");
         }
         if (record.size() > maxSize) {
-            throw new CorruptCheckpointException(
+            throw corrupt(
                     agentId,
                     record.checkpointId(),
                     where,
                     "the stored document has " + record.size() + " bytes, more than the maximum checkpoint size of "
-                            + maxSize,
-                    null);
+                            + maxSize);
         }
         AgentCheckpoint stored =
                 codec.decode(record.document(), new CheckpointLocation(agentId, record.checkpointId(), where));
         if (stored.version() != record.version()) {
-            throw new CorruptCheckpointException(
+            throw corrupt(
                     agentId,
                     stored.checkpointId(),
                     where,
-                    "the document holds version " + stored.version() + " but is filed as version " + record.version(),
-                    null);
+                    "the document holds version " + stored.version() + " but is filed as version " + record.version());
         }
         return stored;
+    }
+
+    private static CorruptCheckpointException corrupt(
+            String agentId, String checkpointId, String where, String problem) {
+        return new CorruptCheckpointException(agentId, checkpointId, where, problem, null);
     }
 }
