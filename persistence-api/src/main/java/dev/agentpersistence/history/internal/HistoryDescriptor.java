@@ -42,7 +42,7 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
 
     /** The JSON text. */
     public String toJson() {
-        if (!isHex(digest)) {
+        if (!SegmentId.isLowerHex(digest, digest.length())) {
             return jacksonJson();
         }
         // numbers, segment ids (digits, '-' and hex) and a hex digest need no escaping: the text is the one Jackson
@@ -73,16 +73,6 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
         }
         root.put("digest", digest);
         return root.toString();
-    }
-
-    private static boolean isHex(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

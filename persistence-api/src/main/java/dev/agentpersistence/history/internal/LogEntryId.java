@@ -33,7 +33,7 @@ public final class LogEntryId {
         if (from < 0 || to <= from) {
             throw new IllegalArgumentException("not a log range: [" + from + ", " + to + ")");
         }
-        if (!isHex(chain, CHAIN_DIGITS) || !isHex(link, LINK_DIGITS)) {
+        if (!SegmentId.isLowerHex(chain, CHAIN_DIGITS) || !SegmentId.isLowerHex(link, LINK_DIGITS)) {
             throw new IllegalArgumentException(
                     "not a log entry chain and link in lower-case hex: " + chain + ", " + link);
         }
@@ -149,19 +149,6 @@ public final class LogEntryId {
         }
         for (int i = 0; i < text.length(); i++) {
             if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean isHex(String text, int digits) {
-        if (text.length() != digits) {
-            return false;
-        }
-        for (int i = 0; i < digits; i++) {
-            char c = text.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
                 return false;
             }
         }

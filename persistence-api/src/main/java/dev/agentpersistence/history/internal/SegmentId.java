@@ -16,7 +16,7 @@ public record SegmentId(SegmentSpan span, String chain) {
     public SegmentId {
         Objects.requireNonNull(span, "span");
         Objects.requireNonNull(chain, "chain");
-        if (chain.length() != 64 || !chain.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        if (!isLowerHex(chain, 64)) {
             throw new IllegalArgumentException("not a SHA-256 value in lower-case hex: '" + chain + "'");
         }
     }
@@ -29,6 +29,20 @@ public record SegmentId(SegmentSpan span, String chain) {
     /** The id as stored. */
     public String text() {
         return span.from() + "-" + span.to() + "-" + chain;
+    }
+
+    /** Whether {@code text} is exactly {@code digits} lower-case hex digits. */
+    static boolean isLowerHex(String text, int digits) {
+        if (text.length() != digits) {
+            return false;
+        }
+        for (int i = 0; i < digits; i++) {
+            char c = text.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
