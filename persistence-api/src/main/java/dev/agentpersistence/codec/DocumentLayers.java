@@ -262,17 +262,14 @@ public final class DocumentLayers {
             start = CHECKSUM_HEADER;
         }
         if (CompressionLayer.isCompressed(result, start)) {
-            boolean verified = start > 0;
-            return maxDocumentSize < CompressionLayer.MAX_LENGTH
-                    ? CompressionLayer.decompress(
-                            result, start, verified, where, maxDocumentSize, "the maximum checkpoint size")
-                    : CompressionLayer.decompress(
-                            result,
-                            start,
-                            verified,
-                            where,
-                            CompressionLayer.MAX_LENGTH,
-                            "the largest document this library reads");
+            boolean bounded = maxDocumentSize < CompressionLayer.MAX_LENGTH;
+            return CompressionLayer.decompress(
+                    result,
+                    start,
+                    start > 0,
+                    where,
+                    bounded ? maxDocumentSize : CompressionLayer.MAX_LENGTH,
+                    bounded ? "the maximum checkpoint size" : "the largest document this library reads");
         }
         return start == 0 ? result : Arrays.copyOfRange(result, start, result.length);
     }
