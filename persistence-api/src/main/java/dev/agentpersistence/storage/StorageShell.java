@@ -392,7 +392,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         StoredCheckpoint record = prepared.record();
         Map<String, byte[]> logEntries = prepared.logEntries();
         InsertResult first = insert.into(backend, record, logEntries);
-        prepared.stored();
+        stored(prepared);
         Outcome outcome = first.staleHead()
                 ? refusedOnHead(checkpoint, insert.expected())
                 : settle(checkpoint, record, first, insert);
@@ -422,7 +422,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         for (AgentCheckpoint checkpoint : checkpoints) {
             PreparedSave prepared = prepare(checkpoint.agentId(), checkpoint);
             prepared.logEntries().forEach((id, content) -> segments.putSegment(checkpoint.agentId(), id, content));
-            prepared.stored(); // the next checkpoint of the batch extends it
+            stored(prepared); // the next checkpoint of the batch extends it
             records.add(prepared.record());
         }
         List<InsertResult> inserted = records.isEmpty() ? List.of() : backend.insertAll(records);
@@ -469,23 +469,11 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     /**
      * A save ready to write: the record and the message log entries to store with it (before it or in the same write),
-     * after which {@link #stored()} tells the log writer.
+     * after which {@link #stored(PreparedSave)} tells the log writer.
+     *
+     * @param log what the log writer prepared, or {@code null} when the history is not in the log
      */
-    private final class PreparedSave {
-        private final String agentId;
-        private final StoredCheckpoint record;
-        private final LogWriter.Prepared log;
-
-        PreparedSave(String agentId, StoredCheckpoint record, LogWriter.Prepared log) {
-            this.agentId = agentId;
-            this.record = record;
-            this.log = log;
-        }
-
-        StoredCheckpoint record() {
-            return record;
-        }
-
+    private record PreparedSave(String agentId, StoredCheckpoint record, LogWriter.Prepared log) {
         Map<String, byte[]> logEntries() {
             return log == null ? Map.of() : log.segments();
         }
@@ -493,11 +481,12 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         int cachedMessages() {
             return log == null ? 0 : log.cachedMessages();
         }
+    }
 
-        void stored() {
-            if (log != null) {
-                logWriter.stored(agentId, log);
-            }
+    /** Tells the log writer that {@code prepared} is stored. */
+    private void stored(PreparedSave prepared) {
+        if (prepared.log() != null) {
+            logWriter.stored(prepared.agentId(), prepared.log());
         }
     }
 
