@@ -114,6 +114,13 @@ public final class HistoryReader {
         return result;
     }
 
+    /** {@code stored} with its whole {@code history} and without the descriptor entry {@code descriptorKey}. */
+    static AgentCheckpoint complete(AgentCheckpoint stored, List<Message> history, String descriptorKey) {
+        var metadata = new TreeMap<>(stored.metadata());
+        metadata.remove(descriptorKey);
+        return stored.toBuilder().messageHistory(history).metadata(metadata).build();
+    }
+
     /** The descriptor of a stored checkpoint, or {@code null} when its whole history is inline. */
     public HistoryReference descriptor(AgentCheckpoint stored) {
         String text = stored.metadata().get(descriptorKey);
@@ -168,7 +175,7 @@ public final class HistoryReader {
                 // a cached segment's messages exist; a fetched one is decoded to count them
                 plausible += known != null && known.holds(segment, blockSize)
                         ? segment.span().to() - segment.span().from()
-                        : messagesBound(stored, segment);
+                        : messages(stored, segment).size();
             }
             if (descriptor.size() > plausible) {
                 throw corrupt(
@@ -207,18 +214,7 @@ public final class HistoryReader {
                         "the messages kept in the checkpoint do not match the history digest of its descriptor");
             }
             history.addAll(tail);
-            var metadata = new TreeMap<>(stored.metadata());
-            metadata.remove(descriptorKey);
-            var complete = stored.toBuilder()
-                    .messageHistory(history)
-                    .metadata(metadata)
-                    .build();
-            return new Assembled(complete, blockSize, chain);
-        }
-
-        /** How many messages a segment holds, decoded (its bytes are bounded, unlike what a descriptor claims). */
-        private long messagesBound(AgentCheckpoint stored, SegmentId segment) {
-            return messages(stored, segment).size();
+            return new Assembled(complete(stored, history, descriptorKey), blockSize, chain);
         }
 
         private List<Message> messages(AgentCheckpoint stored, SegmentId segment) {

@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Assembles the histories of one read that are kept in the agent's message log. Each history's path is followed back
@@ -158,11 +157,8 @@ final class LogReading {
                     stored,
                     "the descriptor counts " + descriptor.size() + " messages but the log holds " + history.size());
         }
-        var metadata = new TreeMap<>(stored.metadata());
-        metadata.remove(descriptorKey);
-        var complete =
-                stored.toBuilder().messageHistory(history).metadata(metadata).build();
-        return new HistoryReader.Assembled(complete, 0, null, new LogPath(entries, chains, written));
+        return new HistoryReader.Assembled(
+                HistoryReader.complete(stored, history, descriptorKey), 0, null, new LogPath(entries, chains, written));
     }
 
     /**
