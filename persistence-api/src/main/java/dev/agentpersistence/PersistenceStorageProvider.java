@@ -128,12 +128,9 @@ public interface PersistenceStorageProvider<F> extends AutoCloseable {
 
     /** One checkpoint by id. The default scans {@link #getCheckpoints(String)}; built-ins look it up directly. */
     default Optional<AgentCheckpoint> getCheckpoint(String agentId, String checkpointId) {
-        for (var checkpoint : getCheckpoints(agentId)) {
-            if (checkpoint.checkpointId().equals(checkpointId)) {
-                return Optional.of(checkpoint);
-            }
-        }
-        return Optional.empty();
+        return getCheckpoints(agentId).stream()
+                .filter(checkpoint -> checkpoint.checkpointId().equals(checkpointId))
+                .findFirst();
     }
 
     /**

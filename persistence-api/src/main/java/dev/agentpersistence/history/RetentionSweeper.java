@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,10 +129,8 @@ public final class RetentionSweeper {
      */
     public SweepReport sweep(Collection<String> agentIds) {
         Objects.requireNonNull(agentIds, "agentIds");
-        var agents = new TreeSet<String>();
-        for (String agentId : agentIds) {
-            agents.add(StorageChecks.requireAgentId(agentId));
-        }
+        var agents =
+                agentIds.stream().map(StorageChecks::requireAgentId).collect(Collectors.toCollection(TreeSet::new));
         return sweep(clock.instant(), agents, 0);
     }
 

@@ -11,8 +11,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.Observation;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -146,11 +144,9 @@ public final class AgentMeterHandler implements MeterObservationHandler<AgentObs
     }
 
     private static Tags tags(KeyValues keys) {
-        List<Tag> tags = new ArrayList<>();
-        for (KeyValue keyValue : keys) {
-            tags.add(Tag.of(keyValue.getKey(), keyValue.getValue()));
-        }
-        return Tags.of(tags);
+        return Tags.of(keys.stream()
+                .map(keyValue -> Tag.of(keyValue.getKey(), keyValue.getValue()))
+                .toList());
     }
 
     private record MeterKey(String name, KeyValues keys) {}
