@@ -68,9 +68,7 @@ public record HistoryDescriptor(int size, int blockSize, List<SegmentId> segment
         root.put("size", size);
         root.put("blockSize", blockSize);
         var array = root.putArray("segments");
-        for (SegmentId segment : segments) {
-            array.add(segment.text());
-        }
+        segments.forEach(segment -> array.add(segment.text()));
         root.put("digest", digest);
         return root.toString();
     }
