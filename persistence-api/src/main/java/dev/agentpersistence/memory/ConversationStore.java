@@ -83,8 +83,7 @@ public final class ConversationStore {
     private final Clock clock;
     private final int maxConflictRetries;
     private final Supplier<String> checkpointIds;
-    private final String agentIdPrefix;
-    private final AgentNamespace namespace;
+    private final AgentIdMapping ids;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
     private final ConversationObservations observations;
 
@@ -93,8 +92,7 @@ public final class ConversationStore {
         this.clock = builder.clock;
         this.maxConflictRetries = builder.maxConflictRetries;
         this.checkpointIds = builder.checkpointIds;
-        this.agentIdPrefix = builder.agentIdPrefix;
-        this.namespace = builder.namespace;
+        this.ids = AgentIdMapping.of("conversation", "conversationId", builder.namespace, builder.agentIdPrefix, "");
         this.observations = new ConversationObservations(builder.observations);
         for (int i = 0; i < LOCK_STRIPES; i++) {
             locks[i] = new ReentrantLock();
@@ -225,11 +223,7 @@ public final class ConversationStore {
      *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
      */
     public String agentId(String conversationId) {
-        Objects.requireNonNull(conversationId, "conversationId");
-        String localId = agentIdPrefix + conversationId;
-        return namespace == null
-                ? AgentNamespace.requireUnreserved(localId, "conversation agent id")
-                : namespace.agentId(localId, "conversation id");
+        return ids.agentId(conversationId);
     }
 
     /**
@@ -237,17 +231,12 @@ public final class ConversationStore {
      * (another namespace, another prefix).
      */
     public Optional<String> conversationIdOf(String agentId) {
-        Objects.requireNonNull(agentId, "agentId");
-        Optional<String> local = namespace == null
-                ? AgentNamespace.isReserved(agentId) ? Optional.empty() : Optional.of(agentId)
-                : namespace.localId(agentId);
-        return local.filter(id -> id.startsWith(agentIdPrefix) && id.length() > agentIdPrefix.length())
-                .map(id -> id.substring(agentIdPrefix.length()));
+        return ids.idOf(agentId);
     }
 
     /** The namespace conversations are stored in; empty when their agent ids carry none. */
     public Optional<AgentNamespace> namespace() {
-        return Optional.ofNullable(namespace);
+        return ids.namespace();
     }
 
     /** The storage conversations are kept in. */
@@ -257,8 +246,9 @@ public final class ConversationStore {
 
     @Override
     public String toString() {
-        return "ConversationStore[storage=" + storage + (namespace == null ? "" : ", namespace=" + namespace)
-                + ", agentIdPrefix='" + agentIdPrefix + "', maxConflictRetries=" + maxConflictRetries + "]";
+        return "ConversationStore[storage=" + storage
+                + ids.namespace().map(namespace -> ", namespace=" + namespace).orElse("")
+                + ", agentIdPrefix='" + ids.prefix() + "', maxConflictRetries=" + maxConflictRetries + "]";
     }
 
     /**
