@@ -7,6 +7,7 @@ import dev.agentpersistence.AgentCheckpoint;
 import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.memory.AgentIdMapping;
 import dev.agentpersistence.memory.WriterHeads;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,18 +65,15 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
     public static final String DEFAULT_AGENT_ID_PREFIX = "koog:";
 
     private final PersistenceStorageProvider<?> storage;
-    private final String agentIdPrefix;
+    private final AgentIdMapping ids;
     private final Executor executor;
-    private final AgentNamespace namespace;
     private final MessageMemo memo = new MessageMemo();
     private final WriterHeads heads = WriterHeads.bounded(WriterHeads.DEFAULT_CAPACITY);
 
     private KoogCheckpointStorage(Builder builder) {
         this.storage = builder.storage;
-        this.namespace = builder.namespace;
-        this.agentIdPrefix = builder.agentIdPrefix != null
-                ? builder.agentIdPrefix
-                : namespace == null ? DEFAULT_AGENT_ID_PREFIX : "";
+        this.ids = AgentIdMapping.of(
+                "Koog session", "sessionId", builder.namespace, builder.agentIdPrefix, DEFAULT_AGENT_ID_PREFIX);
         this.executor = builder.executor;
     }
 
@@ -96,10 +94,7 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
      *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
      */
     public String agentId(String sessionId) {
-        Objects.requireNonNull(sessionId, "sessionId");
-        return namespace == null
-                ? AgentNamespace.requireUnreserved(agentIdPrefix + sessionId, "Koog session agent id")
-                : namespace.agentId(agentIdPrefix + sessionId, "Koog session id");
+        return ids.agentId(sessionId);
     }
 
     /** The store the checkpoints go to. */
@@ -221,8 +216,9 @@ public final class KoogCheckpointStorage extends AsyncPersistenceStorageProvider
 
     @Override
     public String toString() {
-        return "KoogCheckpointStorage[" + storage + (namespace == null ? "" : ", namespace=" + namespace)
-                + ", agentIdPrefix=" + agentIdPrefix + "]";
+        return "KoogCheckpointStorage[" + storage
+                + ids.namespace().map(namespace -> ", namespace=" + namespace).orElse("")
+                + ", agentIdPrefix=" + ids.prefix() + "]";
     }
 
     /** Options of a {@link KoogCheckpointStorage}. */

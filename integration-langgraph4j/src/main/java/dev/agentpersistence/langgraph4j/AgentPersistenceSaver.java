@@ -7,6 +7,7 @@ import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.CheckpointConflictException;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.memory.AgentIdMapping;
 import dev.agentpersistence.memory.WriterHeads;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -101,17 +102,16 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
     public static final String SERIALIZER = "langgraph4j.serializer";
 
     private final PersistenceStorageProvider<CheckpointFilter> provider;
-    private final String prefix;
+    private final AgentIdMapping ids;
     private final Clock clock;
     private final String messagesKey;
-    private final AgentNamespace namespace;
     private final StateEncoding encoding;
     private final WriterHeads heads = WriterHeads.bounded(WriterHeads.DEFAULT_CAPACITY);
 
     private AgentPersistenceSaver(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider");
-        this.namespace = builder.namespace;
-        this.prefix = builder.prefix != null ? builder.prefix : namespace == null ? DEFAULT_PREFIX : "";
+        this.ids =
+                AgentIdMapping.of("LangGraph4j thread", "threadId", builder.namespace, builder.prefix, DEFAULT_PREFIX);
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.messagesKey = builder.messagesKey;
         this.encoding = new StateEncoding(builder.jsonOnly ? null : builder.serializer);
@@ -134,10 +134,7 @@ public final class AgentPersistenceSaver implements BaseCheckpointSaver {
      *     namespace, or (without a namespace) starts with a prefix reserved for namespaces
      */
     public String agentId(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return namespace == null
-                ? AgentNamespace.requireUnreserved(prefix + threadId, "LangGraph4j thread agent id")
-                : namespace.agentId(prefix + threadId, "LangGraph4j thread id");
+        return ids.agentId(threadId);
     }
 
     /** The checkpoints of the config's thread, newest first. */

@@ -2,6 +2,7 @@ package dev.agentpersistence.springai;
 
 import dev.agentpersistence.AgentNamespace;
 import dev.agentpersistence.PersistenceStorageProvider;
+import dev.agentpersistence.memory.AgentIdMapping;
 import dev.agentpersistence.memory.ConversationConflictException;
 import dev.agentpersistence.memory.ConversationStore;
 import dev.agentpersistence.memory.ReadThenReplace;
@@ -64,15 +65,15 @@ public final class AgentPersistenceChatMemoryRepository implements ChatMemoryRep
     private final String prefix;
 
     private AgentPersistenceChatMemoryRepository(Builder builder) {
-        this.prefix = builder.prefix != null ? builder.prefix : builder.namespace == null ? DEFAULT_PREFIX : "";
+        var ids =
+                AgentIdMapping.of("conversation", "conversationId", builder.namespace, builder.prefix, DEFAULT_PREFIX);
+        this.prefix = ids.prefix();
         var conversations = ConversationStore.builder(builder.provider)
                 .agentIdPrefix(prefix)
                 .clock(builder.clock)
                 .maxConflictRetries(builder.maxConflictRetries)
                 .observationRegistry(builder.observations);
-        if (builder.namespace != null) {
-            conversations.namespace(builder.namespace);
-        }
+        ids.namespace().ifPresent(conversations::namespace);
         this.store = conversations.build();
         this.reads = ReadThenReplace.over(store);
     }
