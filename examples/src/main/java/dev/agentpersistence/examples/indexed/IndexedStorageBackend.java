@@ -1,17 +1,14 @@
 package dev.agentpersistence.examples.indexed;
 
-import static dev.agentpersistence.examples.indexed.Sql.query;
-import static dev.agentpersistence.examples.indexed.Sql.update;
-
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.CorruptCheckpointException;
-import dev.agentpersistence.backend.ExpectedHead;
+import dev.agentpersistence.StorageUnavailableException;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.InsertResult;
+import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.backend.StorageBackend;
 import dev.agentpersistence.backend.StoredCheckpoint;
 import dev.agentpersistence.backend.StoredDocument;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,222 +16,245 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import org.h2.jdbcx.JdbcConnectionPool;
 
 /**
- * A backend over an indexed store, the model to copy for a database with secondary indexes (MongoDB, DynamoDB, a SQL
- * database): one row per checkpoint with the filter attributes as indexed columns, one row per metadata entry and one
- * per history segment ({@link IndexedSegmentStore}); every filter is one indexed query. Written against H2 through
- * plain JDBC ({@link Sql}); the storage shell does everything else (ids, the stored form, conflicts, incremental
- * history, observation).
+ * A backend over an indexed store (MongoDB, DynamoDB, a SQL database), written against H2 through plain JDBC: one row
+ * per checkpoint with the filter attributes as columns, its metadata an array of entries (a multikey index in MongoDB,
+ * a GIN index in PostgreSQL), so that every filter is one query. The storage shell does everything else.
+ *
+ * <p>Of the optional capabilities it keeps the history segment area, one row per segment: without it incremental
+ * history and media parts by reference are off. It leaves the others to the shell's defaults: no expiry (a time to live
+ * is refused), no candidate scan (the queries evaluate every filter field), no native queues, and an
+ * {@code insertAfter} that reads the head and then inserts (a transaction holding the head row would make it one step).
  */
-public final class IndexedStorageBackend implements StorageBackend {
+public final class IndexedStorageBackend implements StorageBackend, HistorySegmentStore {
     private static final String[] SCHEMA = {
         "CREATE TABLE IF NOT EXISTS checkpoints (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,"
-                + " version BIGINT NOT NULL, created_at NUMERIC(30) NOT NULL, node_id VARCHAR,"
-                + " tombstone BOOLEAN NOT NULL, size BIGINT NOT NULL, document VARBINARY NOT NULL,"
-                + " PRIMARY KEY (agent_id, version),"
-                + " UNIQUE (agent_id, checkpoint_id))",
-        "CREATE TABLE IF NOT EXISTS checkpoint_metadata (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,"
-                + " name VARCHAR NOT NULL, val VARCHAR NOT NULL, PRIMARY KEY (agent_id, checkpoint_id, name),"
-                + " FOREIGN KEY (agent_id, checkpoint_id) REFERENCES checkpoints (agent_id, checkpoint_id)"
-                + " ON DELETE CASCADE)",
-        "CREATE INDEX IF NOT EXISTS metadata_by_value ON checkpoint_metadata (agent_id, name, val)",
-        IndexedSegmentStore.SCHEMA
+                + " version BIGINT NOT NULL, created_at TIMESTAMP(9) WITH TIME ZONE NOT NULL, node_id VARCHAR,"
+                + " tombstone BOOLEAN NOT NULL, metadata VARCHAR ARRAY NOT NULL, document VARBINARY NOT NULL,"
+                + " PRIMARY KEY (agent_id, version), UNIQUE (agent_id, checkpoint_id))",
+        "CREATE TABLE IF NOT EXISTS segments (agent_id VARCHAR NOT NULL, segment_id VARCHAR NOT NULL,"
+                + " content VARBINARY NOT NULL, written_at TIMESTAMP(9) WITH TIME ZONE NOT NULL,"
+                + " PRIMARY KEY (agent_id, segment_id))"
     };
     /** The columns a read selects: a document over the size limit is left unread (null). */
-    private static final String SELECT = "SELECT checkpoint_id, version, CASE WHEN size <= ? THEN document END, size"
-            + " FROM checkpoints c WHERE agent_id = ?";
+    private static final String SELECT = "SELECT checkpoint_id, version, CASE WHEN OCTET_LENGTH(document) <= ?"
+            + " THEN document END FROM checkpoints WHERE agent_id = ?";
 
-    private final Sql sql;
+    private static final String DUPLICATE_KEY = "23505";
+    private static final String TOUCH = "UPDATE segments SET written_at = ? WHERE agent_id = ? AND segment_id = ?";
+
+    private final String url;
+    private final JdbcConnectionPool pool;
+    private final Clock clock;
     private final long maxDocumentSize;
-    private final IndexedSegmentStore segments;
 
     /** Opens (and creates) the H2 database at {@code url}, e.g. {@code jdbc:h2:file:/data/checkpoints}. */
     public IndexedStorageBackend(String url, Clock clock, long maxDocumentSize) {
-        this.sql = new Sql(url);
+        this.url = Objects.requireNonNull(url, "url");
+        this.pool = JdbcConnectionPool.create(url, "", "");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.maxDocumentSize = maxDocumentSize;
-        this.segments = new IndexedSegmentStore(sql, clock);
-        sql.run("creating the schema", connection -> {
-            for (String ddl : SCHEMA) {
-                update(connection, ddl);
-            }
-            return null;
-        });
+        for (String table : SCHEMA) {
+            update(table);
+        }
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint r) {
-        return insert(null, r);
-    }
-
-    /** The newest row read {@code FOR UPDATE} in the insert's transaction: no save or deletion comes in between. */
-    @Override
-    public InsertResult insertAfter(Optional<ExpectedHead> expected, StoredCheckpoint r, Map<String, byte[]> segments) {
-        segments.forEach((id, content) -> this.segments.putSegment(r.agentId(), id, content));
-        return insert(expected, r);
-    }
-
-    /** {@code expected}: {@code null} for a plain insert. */
-    private InsertResult insert(Optional<ExpectedHead> expected, StoredCheckpoint r) {
-        return sql.run("saving " + r.checkpointId(), connection -> {
-            connection.setAutoCommit(false);
-            try {
-                if (expected != null && !headIs(connection, r.agentId(), expected)) {
-                    connection.rollback();
-                    return InsertResult.headMoved();
-                }
-                Object[] row = {
-                    r.agentId(),
-                    r.checkpointId(),
-                    r.version(),
-                    nanos(r.createdAt()),
-                    r.nodeId(),
-                    r.tombstone(),
-                    r.document().length,
-                    r.document()
-                };
-                update(connection, "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row);
-                for (var entry : r.metadata().entrySet()) {
-                    Object[] metadata = {r.agentId(), r.checkpointId(), entry.getKey(), entry.getValue()};
-                    update(connection, "INSERT INTO checkpoint_metadata VALUES (?, ?, ?, ?)", metadata);
-                }
-                connection.commit();
-                return InsertResult.stored();
-            } catch (SQLException e) {
-                connection.rollback();
-                if (!Sql.DUPLICATE_KEY.equals(e.getSQLState())) {
-                    throw e;
-                }
-            } finally {
-                connection.setAutoCommit(true);
-            }
-            // the records holding its version or id; none when they were deleted meanwhile (the shell tries again)
-            String clashing = " AND (version = ? OR checkpoint_id = ?) ORDER BY version";
-            return InsertResult.clashedWith(read(connection, r.agentId(), clashing, r.version(), r.checkpointId()));
-        });
-    }
-
-    private static boolean headIs(Connection connection, String agentId, Optional<ExpectedHead> expected)
-            throws SQLException {
-        String newest = "SELECT checkpoint_id, version FROM checkpoints WHERE agent_id = ? ORDER BY version DESC"
-                + " LIMIT 1 FOR UPDATE";
-        try (PreparedStatement statement = connection.prepareStatement(newest)) {
-            statement.setString(1, agentId);
-            try (ResultSet rows = statement.executeQuery()) {
-                return rows.next()
-                        ? ExpectedHead.holds(expected, rows.getString(1), rows.getLong(2))
-                        : expected.isEmpty();
-            }
+        String[] metadata = r.metadata().entrySet().stream()
+                .map(IndexedStorageBackend::entry)
+                .toArray(String[]::new);
+        int inserted = update(
+                "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                r.agentId(),
+                r.checkpointId(),
+                r.version(),
+                r.createdAt(),
+                r.nodeId(),
+                r.tombstone(),
+                metadata,
+                r.document());
+        if (inserted == 1) {
+            return InsertResult.stored();
         }
+        // the rows holding its version or id; none when they were deleted meanwhile (the shell tries again)
+        String clashing = " AND (version = ? OR checkpoint_id = ?) ORDER BY version";
+        return InsertResult.clashedWith(read(r.agentId(), clashing, r.version(), r.checkpointId()));
     }
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return sql
-                .run("reading " + checkpointId, c -> read(c, agentId, " AND checkpoint_id = ?", checkpointId))
-                .stream()
-                .findFirst();
+        return read(agentId, " AND checkpoint_id = ?", checkpointId).stream().findFirst();
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        var where = new StringBuilder();
+        var where = new StringBuilder(filter.includeTombstones() ? "" : " AND NOT tombstone");
         var values = new ArrayList<Object>();
-        when(filter.nodeId() != null, " AND node_id = ?", filter.nodeId(), where, values);
-        when(filter.createdAfter() != null, " AND created_at >= ?", nanos(filter.createdAfter()), where, values);
-        when(filter.createdBefore() != null, " AND created_at < ?", nanos(filter.createdBefore()), where, values);
-        when(filter.maxVersion() != null, " AND version <= ?", filter.maxVersion(), where, values);
-        where.append(filter.includeTombstones() ? "" : " AND NOT tombstone");
-        filter.metadata().forEach((name, value) -> {
-            where.append(" AND EXISTS (SELECT 1 FROM checkpoint_metadata m WHERE m.agent_id = c.agent_id"
-                    + " AND m.checkpoint_id = c.checkpoint_id AND m.name = ? AND m.val = ?)");
-            values.addAll(List.of(name, value));
-        });
+        when(filter.nodeId(), " AND node_id = ?", where, values);
+        when(filter.createdAfter(), " AND created_at >= ?", where, values);
+        when(filter.createdBefore(), " AND created_at < ?", where, values);
+        when(filter.maxVersion(), " AND version <= ?", where, values);
+        filter.metadata().entrySet().forEach(e -> when(entry(e), " AND ARRAY_CONTAINS(metadata, ?)", where, values));
         where.append(" ORDER BY version DESC");
-        when(filter.limit() != null, " LIMIT ?", filter.limit(), where, values);
-        var newestFirst = sql.run("listing " + agentId, c -> read(c, agentId, where.toString(), values.toArray()));
-        var ascending = new ArrayList<>(newestFirst);
-        Collections.reverse(ascending);
-        return ascending;
+        when(filter.limit(), " LIMIT ?", where, values);
+        var newestFirst = read(agentId, where.toString(), values.toArray());
+        Collections.reverse(newestFirst);
+        return newestFirst;
     }
 
     @Override
     public int deleteAll(String agentId) {
-        return sql.run("deleting " + agentId, c -> update(c, "DELETE FROM checkpoints WHERE agent_id = ?", agentId));
+        return update("DELETE FROM checkpoints WHERE agent_id = ?", agentId);
     }
 
     @Override
     public int deleteBefore(String agentId, long version) {
-        String before = "DELETE FROM checkpoints WHERE agent_id = ? AND version < ?";
-        return sql.run("deleting " + agentId, c -> update(c, before, agentId, version));
+        return update("DELETE FROM checkpoints WHERE agent_id = ? AND version < ?", agentId, version);
     }
 
     @Override
     public List<String> listAgents() {
-        return sql.strings("listing agents", "SELECT DISTINCT agent_id FROM checkpoints");
+        return query("SELECT DISTINCT agent_id FROM checkpoints ORDER BY agent_id", rows -> rows.getString(1));
     }
 
     @Override
     public Optional<HistorySegmentStore> segments() {
-        return Optional.of(segments);
+        return Optional.of(this);
+    }
+
+    /** A second put of an id only records the new write time. */
+    @Override
+    public void putSegment(String agentId, String segmentId, byte[] content) {
+        Instant now = clock.instant();
+        if (update(TOUCH, now, agentId, segmentId) == 0
+                && update("INSERT INTO segments VALUES (?, ?, ?, ?)", agentId, segmentId, content, now) == 0) {
+            update(TOUCH, now, agentId, segmentId); // another writer inserted it meanwhile
+        }
+    }
+
+    /** One query for all the ids, as the contract asks. */
+    @Override
+    public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
+        String select = "SELECT segment_id, content FROM segments WHERE agent_id = ? AND segment_id = ANY(?)";
+        var found =
+                query(select, rows -> Map.entry(rows.getString(1), rows.getBytes(2)), agentId, segmentIds.toArray());
+        return found.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    @Override
+    public List<SegmentInfo> listSegments(String agentId) {
+        String select = "SELECT segment_id, written_at FROM segments WHERE agent_id = ? ORDER BY segment_id";
+        return query(select, rows -> new SegmentInfo(rows.getString(1), rows.getObject(2, Instant.class)), agentId);
+    }
+
+    @Override
+    public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
+        String delete = "DELETE FROM segments WHERE agent_id = ? AND segment_id = ANY(?) AND written_at < ?";
+        return update(delete, agentId, segmentIds.toArray(), writtenBefore);
+    }
+
+    @Override
+    public List<String> listSegmentAgents() {
+        return query("SELECT DISTINCT agent_id FROM segments ORDER BY agent_id", rows -> rows.getString(1));
     }
 
     @Override
     public void checkHealth() {
-        sql.run("checking health", c -> update(c, "SELECT 1"));
+        query("SELECT 1", rows -> rows.getInt(1));
     }
 
     @Override
     public String location(String agentId, String checkpointId) {
-        return sql + " checkpoints(" + agentId + ", " + checkpointId + ")";
+        return url + " checkpoints(" + agentId + ", " + checkpointId + ")";
     }
 
     @Override
     public void close() {
-        sql.close();
-    }
-
-    @Override
-    public String toString() {
-        return "IndexedStorageBackend[" + sql + "]";
+        pool.dispose();
     }
 
     /** The agent's rows matching {@code where}; a document over the size limit is refused before it is read. */
-    private List<StoredDocument> read(Connection connection, String agentId, String where, Object... values)
-            throws SQLException {
+    private List<StoredDocument> read(String agentId, String where, Object... values) {
         var parameters = new ArrayList<Object>(List.of(maxDocumentSize, agentId));
         parameters.addAll(List.of(values));
-        var found = new ArrayList<StoredDocument>();
-        try (ResultSet rows = query(connection, SELECT + where, parameters.toArray())) {
-            while (rows.next()) {
-                String id = rows.getString(1);
-                byte[] document = rows.getBytes(3);
-                if (document == null) {
-                    String reason = "the stored document (" + rows.getLong(4) + " bytes) is over the size limit";
-                    throw new CorruptCheckpointException(agentId, id, location(agentId, id), reason, null);
-                }
-                found.add(new StoredDocument(agentId, id, rows.getLong(2), document, location(agentId, id)));
-            }
-        }
-        return found;
+        return query(SELECT + where, rows -> document(agentId, rows), parameters.toArray());
     }
 
-    /** Appends {@code clause} and its {@code value} when {@code applies}. */
-    private static void when(boolean applies, String clause, Object value, StringBuilder where, List<Object> values) {
-        if (applies) {
+    private StoredDocument document(String agentId, ResultSet rows) throws SQLException {
+        String id = rows.getString(1);
+        byte[] document = rows.getBytes(3);
+        if (document == null) {
+            String reason = "the stored document is over the size limit of " + maxDocumentSize + " bytes";
+            throw new CorruptCheckpointException(agentId, id, location(agentId, id), reason, null);
+        }
+        return new StoredDocument(agentId, id, rows.getLong(2), document, null);
+    }
+
+    /** Every row of a query, each read by {@code row}. */
+    private <T> List<T> query(String sql, JdbcFunction<ResultSet, T> row, Object... values) {
+        return run(sql, values, statement -> {
+            ResultSet rows = statement.executeQuery();
+            var found = new ArrayList<T>();
+            while (rows.next()) {
+                found.add(row.apply(rows));
+            }
+            return found;
+        });
+    }
+
+    /** Runs an insert, update or delete; returns its row count, 0 for an insert of a key that is taken. */
+    private int update(String sql, Object... values) {
+        return run(sql, values, statement -> {
+            try {
+                return statement.executeUpdate();
+            } catch (SQLException e) {
+                if (DUPLICATE_KEY.equals(e.getSQLState())) {
+                    return 0;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Runs {@code sql} with {@code values} bound on a pooled connection; a failing database is unavailable storage. */
+    private <T> T run(String sql, Object[] values, JdbcFunction<PreparedStatement, T> action) {
+        try (Connection connection = pool.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                statement.setObject(i + 1, values[i]);
+            }
+            return action.apply(statement);
+        } catch (SQLException e) {
+            throw new StorageUnavailableException("H2 at " + url + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends {@code clause} and binds {@code value} unless it is {@code null}. */
+    private static void when(Object value, String clause, StringBuilder where, List<Object> values) {
+        if (value != null) {
             where.append(clause);
             values.add(value);
         }
     }
 
-    /** Nanoseconds since the epoch, exact for every {@link Instant}. */
-    private static BigDecimal nanos(Instant time) {
-        return time == null
-                ? null
-                : BigDecimal.valueOf(time.getEpochSecond(), -9).add(BigDecimal.valueOf(time.getNano()));
+    /** One metadata entry as an array element; the length prefix keeps every name and value apart. */
+    private static String entry(Map.Entry<String, String> entry) {
+        return entry.getKey().length() + ":" + entry.getKey() + "=" + entry.getValue();
+    }
+
+    /** A step of JDBC work, which may fail with an {@link SQLException}. */
+    @FunctionalInterface
+    private interface JdbcFunction<A, T> {
+        T apply(A input) throws SQLException;
     }
 }
