@@ -26,31 +26,28 @@ import java.util.stream.Collectors;
 import org.h2.jdbcx.JdbcConnectionPool;
 
 /**
- * A backend over an indexed store (MongoDB, DynamoDB, a SQL database), written against H2 through plain JDBC: one row
- * per checkpoint with the filter attributes as columns, its metadata an array of entries (a multikey index in MongoDB,
- * a GIN index in PostgreSQL), so that every filter is one query. The storage shell does everything else.
- *
- * <p>Of the optional capabilities it keeps the history segment area, one row per segment: without it incremental
- * history and media parts by reference are off. It leaves the others to the shell's defaults: no expiry (a time to live
- * is refused), no candidate scan (the queries evaluate every filter field), no native queues, and an
- * {@code insertAfter} that reads the head and then inserts (a transaction holding the head row would make it one step).
+ * A backend over an indexed store (MongoDB, DynamoDB, a SQL database), written against H2 through plain JDBC. A row per
+ * checkpoint holds the filter attributes as columns, its metadata as an array of entries (what MongoDB indexes as a
+ * multikey field), so every filter is one query; a row per history segment makes the backend its own segment area, the
+ * one optional capability it keeps: without it incremental history and media parts by reference are off. The rest is
+ * the shell's: no expiry (a time to live is refused), no candidate scan (the queries evaluate every filter field), and
+ * the default {@code insertAfter} (read the head, then insert; a transaction holding the head row makes it one step).
  */
 public final class IndexedStorageBackend implements StorageBackend, HistorySegmentStore {
-    private static final String[] SCHEMA = {
-        "CREATE TABLE IF NOT EXISTS checkpoints (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,"
-                + " version BIGINT NOT NULL, created_at TIMESTAMP(9) WITH TIME ZONE NOT NULL, node_id VARCHAR,"
-                + " tombstone BOOLEAN NOT NULL, metadata VARCHAR ARRAY NOT NULL, document VARBINARY NOT NULL,"
-                + " PRIMARY KEY (agent_id, version), UNIQUE (agent_id, checkpoint_id))",
-        "CREATE TABLE IF NOT EXISTS segments (agent_id VARCHAR NOT NULL, segment_id VARCHAR NOT NULL,"
-                + " content VARBINARY NOT NULL, written_at TIMESTAMP(9) WITH TIME ZONE NOT NULL,"
-                + " PRIMARY KEY (agent_id, segment_id))"
-    };
-    /** The columns a read selects: a document over the size limit is left unread (null). */
+    private static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS checkpoints (agent_id VARCHAR NOT NULL, checkpoint_id VARCHAR NOT NULL,
+                version BIGINT NOT NULL, created_at TIMESTAMP(9) WITH TIME ZONE NOT NULL, node_id VARCHAR,
+                tombstone BOOLEAN NOT NULL, metadata VARCHAR ARRAY NOT NULL, document VARBINARY NOT NULL,
+                PRIMARY KEY (agent_id, version), UNIQUE (agent_id, checkpoint_id));
+            CREATE TABLE IF NOT EXISTS segments (agent_id VARCHAR NOT NULL, segment_id VARCHAR NOT NULL,
+                content VARBINARY NOT NULL, written_at TIMESTAMP(9) WITH TIME ZONE NOT NULL,
+                PRIMARY KEY (agent_id, segment_id))""";
+    /** A read leaves a document over the size limit unread (null). */
     private static final String SELECT = "SELECT checkpoint_id, version, CASE WHEN OCTET_LENGTH(document) <= ?"
             + " THEN document END FROM checkpoints WHERE agent_id = ?";
 
-    private static final String DUPLICATE_KEY = "23505";
     private static final String TOUCH = "UPDATE segments SET written_at = ? WHERE agent_id = ? AND segment_id = ?";
+    private static final String DUPLICATE_KEY = "23505";
 
     private final String url;
     private final JdbcConnectionPool pool;
@@ -63,16 +60,11 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
         this.pool = JdbcConnectionPool.create(url, "", "");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.maxDocumentSize = maxDocumentSize;
-        for (String table : SCHEMA) {
-            update(table);
-        }
+        update(SCHEMA);
     }
 
     @Override
     public InsertResult insert(StoredCheckpoint r) {
-        String[] metadata = r.metadata().entrySet().stream()
-                .map(IndexedStorageBackend::entry)
-                .toArray(String[]::new);
         int inserted = update(
                 "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 r.agentId(),
@@ -81,19 +73,19 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
                 r.createdAt(),
                 r.nodeId(),
                 r.tombstone(),
-                metadata,
+                entries(r.metadata()),
                 r.document());
-        if (inserted == 1) {
-            return InsertResult.stored();
-        }
-        // the rows holding its version or id; none when they were deleted meanwhile (the shell tries again)
+        // else the rows holding its version or id; none when they were deleted meanwhile (the shell tries again)
         String clashing = " AND (version = ? OR checkpoint_id = ?) ORDER BY version";
-        return InsertResult.clashedWith(read(r.agentId(), clashing, r.version(), r.checkpointId()));
+        return inserted == 1
+                ? InsertResult.stored()
+                : InsertResult.clashedWith(read(r.agentId(), clashing, r.version(), r.checkpointId()));
     }
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return read(agentId, " AND checkpoint_id = ?", checkpointId).stream().findFirst();
+        List<StoredDocument> found = read(agentId, " AND checkpoint_id = ?", checkpointId);
+        return found.stream().findFirst();
     }
 
     @Override
@@ -104,7 +96,9 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
         when(filter.createdAfter(), " AND created_at >= ?", where, values);
         when(filter.createdBefore(), " AND created_at < ?", where, values);
         when(filter.maxVersion(), " AND version <= ?", where, values);
-        filter.metadata().entrySet().forEach(e -> when(entry(e), " AND ARRAY_CONTAINS(metadata, ?)", where, values));
+        for (String entry : entries(filter.metadata())) {
+            when(entry, " AND ARRAY_CONTAINS(metadata, ?)", where, values);
+        }
         where.append(" ORDER BY version DESC");
         when(filter.limit(), " LIMIT ?", where, values);
         var newestFirst = read(agentId, where.toString(), values.toArray());
@@ -136,13 +130,12 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
     @Override
     public void putSegment(String agentId, String segmentId, byte[] content) {
         Instant now = clock.instant();
-        if (update(TOUCH, now, agentId, segmentId) == 0
-                && update("INSERT INTO segments VALUES (?, ?, ?, ?)", agentId, segmentId, content, now) == 0) {
+        String insert = "INSERT INTO segments VALUES (?, ?, ?, ?)";
+        if (update(TOUCH, now, agentId, segmentId) == 0 && update(insert, agentId, segmentId, content, now) == 0) {
             update(TOUCH, now, agentId, segmentId); // another writer inserted it meanwhile
         }
     }
 
-    /** One query for all the ids, as the contract asks. */
     @Override
     public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
         String select = "SELECT segment_id, content FROM segments WHERE agent_id = ? AND segment_id = ANY(?)";
@@ -200,43 +193,42 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
         return new StoredDocument(agentId, id, rows.getLong(2), document, null);
     }
 
-    /** Every row of a query, each read by {@code row}. */
-    private <T> List<T> query(String sql, JdbcFunction<ResultSet, T> row, Object... values) {
-        return run(sql, values, statement -> {
-            ResultSet rows = statement.executeQuery();
+    private <T> List<T> query(String sql, Row<T> row, Object... values) {
+        try (Connection connection = pool.getConnection();
+                PreparedStatement statement = bind(connection.prepareStatement(sql), values);
+                ResultSet rows = statement.executeQuery()) {
             var found = new ArrayList<T>();
             while (rows.next()) {
-                found.add(row.apply(rows));
+                found.add(row.read(rows));
             }
             return found;
-        });
-    }
-
-    /** Runs an insert, update or delete; returns its row count, 0 for an insert of a key that is taken. */
-    private int update(String sql, Object... values) {
-        return run(sql, values, statement -> {
-            try {
-                return statement.executeUpdate();
-            } catch (SQLException e) {
-                if (DUPLICATE_KEY.equals(e.getSQLState())) {
-                    return 0;
-                }
-                throw e;
-            }
-        });
-    }
-
-    /** Runs {@code sql} with {@code values} bound on a pooled connection; a failing database is unavailable storage. */
-    private <T> T run(String sql, Object[] values, JdbcFunction<PreparedStatement, T> action) {
-        try (Connection connection = pool.getConnection();
-                PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < values.length; i++) {
-                statement.setObject(i + 1, values[i]);
-            }
-            return action.apply(statement);
         } catch (SQLException e) {
-            throw new StorageUnavailableException("H2 at " + url + " failed: " + e.getMessage(), e);
+            throw unavailable(e);
         }
+    }
+
+    /** Runs a statement that changes rows; returns the row count, 0 for an insert of a key that is taken. */
+    private int update(String sql, Object... values) {
+        try (Connection connection = pool.getConnection();
+                PreparedStatement statement = bind(connection.prepareStatement(sql), values)) {
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            if (DUPLICATE_KEY.equals(e.getSQLState())) {
+                return 0;
+            }
+            throw unavailable(e);
+        }
+    }
+
+    private static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
+        for (int i = 0; i < values.length; i++) {
+            statement.setObject(i + 1, values[i]);
+        }
+        return statement;
+    }
+
+    private StorageUnavailableException unavailable(SQLException e) {
+        return new StorageUnavailableException("H2 at " + url + " failed: " + e.getMessage(), e);
     }
 
     /** Appends {@code clause} and binds {@code value} unless it is {@code null}. */
@@ -247,14 +239,16 @@ public final class IndexedStorageBackend implements StorageBackend, HistorySegme
         }
     }
 
-    /** One metadata entry as an array element; the length prefix keeps every name and value apart. */
-    private static String entry(Map.Entry<String, String> entry) {
-        return entry.getKey().length() + ":" + entry.getKey() + "=" + entry.getValue();
+    /** The metadata as array elements; the length prefix keeps every name and value apart. */
+    private static String[] entries(Map<String, String> metadata) {
+        return metadata.entrySet().stream()
+                .map(e -> e.getKey().length() + ":" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
     }
 
-    /** A step of JDBC work, which may fail with an {@link SQLException}. */
+    /** Reads one row of a result. */
     @FunctionalInterface
-    private interface JdbcFunction<A, T> {
-        T apply(A input) throws SQLException;
+    private interface Row<T> {
+        T read(ResultSet rows) throws SQLException;
     }
 }

@@ -8,10 +8,7 @@ import dev.agentpersistence.spi.ProviderConfig;
 import dev.agentpersistence.storage.StorageShell;
 import java.util.List;
 
-/**
- * Makes {@link IndexedStorageBackend} discoverable under the name {@value #NAME}: the shell's builder with an opener
- * that hands the backend the shell's clock and size limit, and the settings every provider shares.
- */
+/** Makes {@link IndexedStorageBackend} discoverable as {@value #NAME}, opened with the shell's clock and size limit. */
 public final class IndexedStorageProviderFactory implements PersistenceStorageProviderFactory {
     /** The provider name. */
     public static final String NAME = "indexed";
@@ -19,7 +16,7 @@ public final class IndexedStorageProviderFactory implements PersistenceStoragePr
     public static final Setting<String> URL = Setting.text(
             "agent.persistence.indexed.url",
             "jdbc:h2:file:./agent-checkpoints-indexed",
-            "H2 database of the example indexed backend: one row per checkpoint, metadata entry and segment.");
+            "H2 database of the example indexed backend: one row per checkpoint and per history segment.");
 
     @Override
     public String name() {
