@@ -10,7 +10,9 @@ import java.util.Optional;
  * Creates a storage provider from configuration; the {@link java.util.ServiceLoader} service through which
  * {@link PersistenceStorageProviders} discovers backends. Each provider module lists its factory in
  * {@code META-INF/services/dev.agentpersistence.spi.PersistenceStorageProviderFactory}. Implementations need a public
- * no-argument constructor.
+ * no-argument constructor. A factory made of a name, settings, a function from {@link ProviderConfig} to the provider
+ * and {@link UriForm}s extends {@link DeclaredStorageProviderFactory}, as the built-in ones do; implementing this
+ * interface directly works as well.
  */
 public interface PersistenceStorageProviderFactory {
 

@@ -14,7 +14,8 @@ import java.util.Optional;
  * providers are on the class path. The demo's {@code --storage} option and the command line both take these forms.
  *
  * <p>Each provider factory declares the URI forms it opens ({@link PersistenceStorageProviderFactory#parseUri},
- * {@link PersistenceStorageProviderFactory#uriForms}): the built-in ones take {@code jdbc:<any JDBC URL>},
+ * {@link PersistenceStorageProviderFactory#uriForms}, usually as {@link UriForm}s of a
+ * {@link DeclaredStorageProviderFactory}): the built-in ones take {@code jdbc:<any JDBC URL>},
  * {@code file:<directory>}, {@code redis://host:port[/db]} (and {@code rediss://}) and
  * {@code s3://bucket[/prefix][?setting=value…]}. A bare provider name selects that provider with the base settings
  * only. Other settings (a JDBC password, S3 credentials, encryption keys) come from the base settings, usually

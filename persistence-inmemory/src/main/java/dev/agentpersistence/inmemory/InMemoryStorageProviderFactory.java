@@ -1,26 +1,21 @@
 package dev.agentpersistence.inmemory;
 
-import dev.agentpersistence.CheckpointFilter;
-import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.spi.PersistenceStorageProviderFactory;
-import dev.agentpersistence.spi.ProviderConfig;
+import dev.agentpersistence.spi.DeclaredStorageProviderFactory;
+import java.util.List;
 
 /**
  * Discovers the in-memory provider under the name {@value #NAME}: {@link InMemoryStorage#builder()} with the keys every
- * provider shares.
+ * provider shares; each {@code create} returns a new, empty, independent store.
  */
-public final class InMemoryStorageProviderFactory implements PersistenceStorageProviderFactory {
+public final class InMemoryStorageProviderFactory extends DeclaredStorageProviderFactory {
     /** The name that selects this provider. */
     public static final String NAME = "inmemory";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    /** A new, empty store; each call returns an independent one. */
-    @Override
-    public PersistenceStorageProvider<CheckpointFilter> create(ProviderConfig config) {
-        return InMemoryStorage.builder().config(config).build();
+    /** Used by {@link java.util.ServiceLoader}. */
+    public InMemoryStorageProviderFactory() {
+        super(
+                NAME,
+                List.of(),
+                config -> InMemoryStorage.builder().config(config).build());
     }
 }
