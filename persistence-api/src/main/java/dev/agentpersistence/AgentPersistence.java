@@ -329,9 +329,11 @@ public final class AgentPersistence {
     /**
      * Forks an agent: creates {@code newAgentId} whose first checkpoint (version 0) is a copy of checkpoint
      * {@code checkpointId} of {@code agentId} (history, state, input, node, metadata), stamped now and recording its
-     * origin ({@link ForkOrigin}) in its metadata. The parent is not touched; the two agents go on independently. Works
-     * on every provider: the copy is an ordinary save (with incremental history, the shell stores the copied messages
-     * in the new agent's own segments). Retention that deletes the fork's version 0 also deletes its recorded origin.
+     * origin ({@link ForkOrigin}) in its metadata. The parent's checkpoints are not touched; the two agents go on
+     * independently. Works on every provider: the copy is an ordinary save. Where the storage shell keeps the parent's
+     * history in its message log, the fork's checkpoints reference the parent's entries instead of copying them (a
+     * marker in the parent's log names the fork, so collecting the parent's log keeps what the fork needs, also after
+     * the parent is deleted). Retention that deletes the fork's version 0 also deletes its recorded origin.
      *
      * @return the fork's first checkpoint
      * @throws CheckpointNotFoundException when {@code agentId} has no such checkpoint

@@ -31,6 +31,7 @@ import dev.agentpersistence.codec.DocumentLayers;
 import dev.agentpersistence.codec.LayeredCheckpointCodec;
 import dev.agentpersistence.history.internal.ChainCache;
 import dev.agentpersistence.history.internal.ChainHasher;
+import dev.agentpersistence.history.internal.ForkStart;
 import dev.agentpersistence.history.internal.HistoryReader;
 import dev.agentpersistence.history.internal.HistoryWriter;
 import dev.agentpersistence.history.internal.LogWriter;
@@ -140,6 +141,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     private final HistoryWriter writer;
     private final LogWriter logWriter;
+    private final ForkStart forkStart;
     private final boolean logLayout;
     private final HistoryReader reader;
     private final SegmentCollector collector;
@@ -249,6 +251,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         this.reader =
                 new HistoryReader(segments, cache, segmentCodec, new ChainHasher(), DESCRIPTOR_KEY, backend.toString());
         this.collector = new SegmentCollector(new UndecodedView(), segments, reader);
+        this.forkStart = new ForkStart(cache, this::checkpoint);
         this.blobCollector = blobs == null
                 ? null
                 : new BlobCollector(
@@ -391,6 +394,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         requireUnreservedMessages(checkpoint.messageHistory(), prepared.cachedMessages());
         StoredCheckpoint record = prepared.record();
         Map<String, byte[]> logEntries = prepared.logEntries();
+        putBaseSegments(prepared);
         InsertResult first = insert.into(backend, record, logEntries);
         stored(prepared);
         Outcome outcome = first.staleHead()
@@ -421,6 +425,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         var records = new ArrayList<StoredCheckpoint>(checkpoints.size());
         for (AgentCheckpoint checkpoint : checkpoints) {
             PreparedSave prepared = prepare(checkpoint.agentId(), checkpoint);
+            putBaseSegments(prepared);
             prepared.logEntries().forEach((id, content) -> segments.putSegment(checkpoint.agentId(), id, content));
             stored(prepared); // the next checkpoint of the batch extends it
             records.add(prepared.record());
@@ -483,6 +488,16 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         }
     }
 
+    /** Puts what {@code prepared} stores in other agents' logs (a fork's bases), before its own record. */
+    private void putBaseSegments(PreparedSave prepared) {
+        if (prepared.log() != null) {
+            prepared.log()
+                    .baseSegments()
+                    .forEach((owner, stored) ->
+                            stored.forEach((id, content) -> segments.putSegment(owner, id, content)));
+        }
+    }
+
     /** Tells the log writer that {@code prepared} is stored. */
     private void stored(PreparedSave prepared) {
         if (prepared.log() != null) {
@@ -498,7 +513,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         AgentCheckpoint storedForm = checkpoint;
         LogWriter.Prepared log = null;
         if (writesSegments && logLayout) {
-            log = logWriter.prepare(agentId, checkpoint);
+            ForkStart.Parent parent = forkStart.parent(agentId, checkpoint);
+            log = parent == null
+                    ? logWriter.prepare(agentId, checkpoint)
+                    : logWriter.prepareFork(agentId, checkpoint, parent.agentId(), parent.log());
             storedForm = log.storedForm();
         } else if (writesSegments) {
             storedForm = writer.prepare(agentId, checkpoint);

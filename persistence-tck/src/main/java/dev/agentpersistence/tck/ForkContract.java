@@ -9,6 +9,7 @@ import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.CheckpointNotFoundException;
 import dev.agentpersistence.ForkOrigin;
 import dev.agentpersistence.SimpleAgentContext;
+import dev.agentpersistence.history.RetentionPolicy;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -140,5 +141,81 @@ abstract class ForkContract extends Contract {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tombstone");
         assertThat(provider().getCheckpoints(taken)).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("a fork of a long run reads exactly after its parent is deleted and swept, and goes on from there")
+    void forkOutlivesItsParent() {
+        String parent = agent("fork-long-parent");
+        String child = agent("fork-long-child");
+        var run = new GrowingRun(parent).save(provider(), 120);
+        AgentCheckpoint first = lookingUp(() -> persistence().fork(parent, "step-100", child));
+        var forked = GrowingRun.resume(first).save(provider(), 20);
+
+        assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(parent)))
+                .isEqualTo(120);
+        optional(
+                "deleteCheckpointsBefore",
+                () -> RetentionContract.eagerSweeper(provider(), RetentionPolicy.keepAll())
+                        .sweep(List.of(parent, child)));
+
+        assertThat(first.messageHistory()).isEqualTo(run.saved().get(100).messageHistory());
+        assertThat(provider().getCheckpoints(child)).containsExactlyElementsOf(forked.saved());
+        if (sharesStorage()) {
+            assertThat(newProvider().getCheckpoints(child)).containsExactlyElementsOf(forked.saved());
+        }
+        forked.save(provider(), 5);
+        assertThat(provider().getCheckpoints(child)).containsExactlyElementsOf(forked.saved());
+    }
+
+    @Test
+    @DisplayName("a fork of a fork reads exactly after its parent keeps only its latest and its root is deleted")
+    void forkOfAForkOutlivesItsAncestors() {
+        String root = agent("fork-chain-root");
+        String child = agent("fork-chain-child");
+        String grandchild = agent("fork-chain-grandchild");
+        new GrowingRun(root).save(provider(), 60);
+        var persistence = persistence();
+        AgentCheckpoint childFirst = lookingUp(() -> persistence.fork(root, "step-50", child));
+        var childRun = GrowingRun.resume(childFirst).save(provider(), 30);
+        AgentCheckpoint grandchildFirst = persistence.fork(child, "step-20", grandchild);
+        var grandchildRun = GrowingRun.resume(grandchildFirst).save(provider(), 10);
+
+        optional("deleteCheckpoints", () -> provider().deleteCheckpoints(root));
+        optional(
+                "deleteCheckpointsBefore",
+                () -> RetentionContract.eagerSweeper(
+                                provider(),
+                                RetentionPolicy.custom().keepLatest(1).build())
+                        .sweep(List.of(root, child, grandchild)));
+
+        assertThat(grandchildFirst.messageHistory())
+                .isEqualTo(childRun.saved().get(20).messageHistory());
+        assertThat(provider().getCheckpoints(child))
+                .containsExactly(childRun.saved().get(30));
+        assertThat(provider().getCheckpoints(grandchild))
+                .containsExactly(grandchildRun.saved().get(10));
+        if (sharesStorage()) {
+            assertThat(newProvider().getCheckpoints(grandchild))
+                    .containsExactly(grandchildRun.saved().get(10));
+        }
+    }
+
+    @Test
+    @DisplayName("deleting a fork and sweeping leaves its parent exact")
+    void deletedForkLeavesTheParent() {
+        String parent = agent("fork-gone-parent");
+        String child = agent("fork-gone-child");
+        var run = new GrowingRun(parent).save(provider(), 80);
+        lookingUp(() -> persistence().fork(parent, "step-60", child));
+
+        optional("deleteCheckpoints", () -> provider().deleteCheckpoints(child));
+        optional(
+                "deleteCheckpointsBefore",
+                () -> RetentionContract.eagerSweeper(provider(), RetentionPolicy.keepAll())
+                        .sweep(List.of(parent, child)));
+
+        assertThat(provider().getCheckpoints(child)).isEmpty();
+        assertThat(provider().getCheckpoints(parent)).containsExactlyElementsOf(run.saved());
     }
 }

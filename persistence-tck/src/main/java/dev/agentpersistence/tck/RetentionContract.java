@@ -3,6 +3,8 @@ package dev.agentpersistence.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpersistence.AgentCheckpoint;
+import dev.agentpersistence.CheckpointFilter;
+import dev.agentpersistence.PersistenceStorageProvider;
 import dev.agentpersistence.history.RetentionPolicy;
 import dev.agentpersistence.history.RetentionSweeper;
 import dev.agentpersistence.history.SweepReport;
@@ -37,9 +39,14 @@ abstract class RetentionContract extends Contract {
         return optional("deleteCheckpointsBefore", () -> sweeper.sweep(List.of(agent)));
     }
 
-    /** A sweeper for which every segment not referenced is garbage: nothing else writes to this agent meanwhile. */
     private RetentionSweeper eagerSweeper(RetentionPolicy policy) {
-        return RetentionSweeper.builder(provider())
+        return eagerSweeper(provider(), policy);
+    }
+
+    /** A sweeper for which every segment not referenced is garbage: nothing else writes to these agents meanwhile. */
+    static RetentionSweeper eagerSweeper(
+            PersistenceStorageProvider<CheckpointFilter> provider, RetentionPolicy policy) {
+        return RetentionSweeper.builder(provider)
                 .policy(policy)
                 .gracePeriod(Duration.ZERO)
                 .clock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))

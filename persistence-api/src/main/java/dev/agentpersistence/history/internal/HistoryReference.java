@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * What a stored checkpoint keeps in its reserved metadata entry about a history stored outside it, in one of two
  * formats: {@link HistoryDescriptor} (format 1: tiered segments plus the newest messages inline) and
- * {@link LogDescriptor} (format 2: the last entry of the agent's message log). Every reader reads both.
+ * {@link LogDescriptor} (format 2: the last entry of the agent's message log; format 3: the same for a fork, with the
+ * parents' logs that hold its first messages). Every reader reads all three.
  */
 public sealed interface HistoryReference permits HistoryDescriptor, LogDescriptor {
     /** Messages in the whole history. */
@@ -36,11 +37,12 @@ public sealed interface HistoryReference permits HistoryDescriptor, LogDescripto
         if (format == HistoryDescriptor.FORMAT) {
             return HistoryDescriptor.parse(root, text);
         }
-        if (format == LogDescriptor.FORMAT) {
-            return LogDescriptor.parse(root, text);
+        if (format == LogDescriptor.FORMAT || format == LogDescriptor.FORKED_FORMAT) {
+            return LogDescriptor.parse(root, text, format == LogDescriptor.FORKED_FORMAT);
         }
-        throw new IllegalArgumentException("history descriptor format " + format + " is not " + HistoryDescriptor.FORMAT
-                + " or " + LogDescriptor.FORMAT + "; upgrade agent-persistence to read it");
+        throw new IllegalArgumentException("history descriptor format " + format + " is not "
+                + HistoryDescriptor.FORMAT + ", " + LogDescriptor.FORMAT + " or " + LogDescriptor.FORKED_FORMAT
+                + "; upgrade agent-persistence to read it");
     }
 
     /** The mapper both formats read with. */

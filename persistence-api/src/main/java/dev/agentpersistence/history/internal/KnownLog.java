@@ -3,6 +3,7 @@ package dev.agentpersistence.history.internal;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.codec.LogEntryCodec;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.List;
 /**
  * What the cache remembers of an agent's latest history in the message log: its messages, the path of log entries
  * holding them (contiguous from 0), the chain value after each entry and when the store last recorded a write of each
- * entry, where known. Entries are found by where they end (binary search), so nothing is built per entry.
+ * entry, where known, and which agent's log holds each entry (a fork's first entries are in its parents' logs). Entries
+ * are found by where they end (binary search), so nothing is built per entry.
  *
  * <p>A log is a prefix of {@link LogArrays} it may share with the logs it was extended from and to: {@link #append}
  * writes the new entry in place when no other log extended these arrays first, so a save that extends the history costs
@@ -31,9 +33,15 @@ public final class KnownLog implements CachedHistory {
      * @param entries the log entries holding it, in order
      * @param chains the chain value after each entry
      * @param written the last write time of each entry, {@code null} where unknown
+     * @param owners the agent whose log holds each entry, {@code null} for the agent's own
      */
-    public KnownLog(List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
-        this(copy(messages, entries, chains, written), entries.size(), messages.size(), oldest(written), null);
+    public KnownLog(
+            List<Message> messages,
+            List<LogEntryId> entries,
+            List<byte[]> chains,
+            List<Instant> written,
+            List<String> owners) {
+        this(copy(messages, entries, chains, written, owners), entries.size(), messages.size(), oldest(written), null);
     }
 
     private KnownLog(LogArrays arrays, int entryCount, int messageCount, Instant oldestWrite, byte[] endDictionary) {
@@ -71,6 +79,7 @@ public final class KnownLog implements CachedHistory {
         target.entries[entryCount] = entry;
         target.chains[entryCount] = chain;
         target.written[entryCount] = writtenAt;
+        target.owners[entryCount] = null;
         Instant oldest = oldestWrite == null || writtenAt == null
                 ? null
                 : writtenAt.isBefore(oldestWrite) ? writtenAt : oldestWrite;
@@ -88,6 +97,40 @@ public final class KnownLog implements CachedHistory {
             System.arraycopy(written, 0, copy.written, 0, keep);
         }
         return new KnownLog(copy, keep, end, oldest(Arrays.asList(copy.written).subList(0, keep)), null);
+    }
+
+    /**
+     * This log as the start of a fork of {@code parentAgentId}: the same entries, those of the parent's own log now
+     * owned by the parent, in arrays of its own.
+     */
+    public KnownLog asBaseOf(String parentAgentId) {
+        LogArrays copy = LogArrays.copyOf(arrays, entryCount, messageCount, messageCount, entryCount);
+        for (int i = 0; i < entryCount; i++) {
+            if (copy.owners[i] == null) {
+                copy.owners[i] = parentAgentId;
+            }
+        }
+        return new KnownLog(copy, entryCount, messageCount, oldestWrite, endDictionary);
+    }
+
+    /** The agent whose log holds entry {@code index} of the path, {@code null} for the agent's own log. */
+    public String owner(int index) {
+        if (index >= entryCount) {
+            throw new IndexOutOfBoundsException(index + " of " + entryCount + " entries");
+        }
+        return arrays.owners[index];
+    }
+
+    /** The other agents' logs holding the path's first entries, oldest first: the last entry of each run of them. */
+    public List<LogBase> bases() {
+        var bases = new ArrayList<LogBase>();
+        for (int i = 0; i < entryCount; i++) {
+            String owner = arrays.owners[i];
+            if (owner != null && (i + 1 == entryCount || !owner.equals(arrays.owners[i + 1]))) {
+                bases.add(new LogBase(owner, arrays.entries[i]));
+            }
+        }
+        return bases;
     }
 
     /** The {@linkplain LogEntryCodec#dictionary dictionary} of an entry starting at message {@code position}. */
@@ -205,9 +248,16 @@ public final class KnownLog implements CachedHistory {
     }
 
     private static LogArrays copy(
-            List<Message> messages, List<LogEntryId> entries, List<byte[]> chains, List<Instant> written) {
+            List<Message> messages,
+            List<LogEntryId> entries,
+            List<byte[]> chains,
+            List<Instant> written,
+            List<String> owners) {
         int end = entries.isEmpty() ? 0 : entries.get(entries.size() - 1).to();
-        if (chains.size() != entries.size() || written.size() != entries.size() || end != messages.size()) {
+        if (chains.size() != entries.size()
+                || written.size() != entries.size()
+                || owners.size() != entries.size()
+                || end != messages.size()) {
             throw new IllegalArgumentException(entries.size() + " log entries ending at " + end + " with "
                     + chains.size() + " chain values and " + written.size() + " write times do not hold "
                     + messages.size() + " messages");
@@ -220,6 +270,7 @@ public final class KnownLog implements CachedHistory {
             arrays.entries[i] = entries.get(i);
             arrays.chains[i] = chains.get(i);
             arrays.written[i] = written.get(i);
+            arrays.owners[i] = owners.get(i);
         }
         return arrays;
     }

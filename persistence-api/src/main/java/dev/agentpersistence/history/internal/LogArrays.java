@@ -18,6 +18,9 @@ final class LogArrays {
     final LogEntryId[] entries;
     final byte[][] chains;
     final Instant[] written;
+    /** The agent whose log holds the entry in the same slot, {@code null} for the agent's own log. */
+    final String[] owners;
+
     private final AtomicInteger claimedEntries;
 
     private LogArrays(int messageCapacity, int entryCapacity, int claimedEntries) {
@@ -26,6 +29,7 @@ final class LogArrays {
         this.entries = new LogEntryId[entryCapacity];
         this.chains = new byte[entryCapacity][];
         this.written = new Instant[entryCapacity];
+        this.owners = new String[entryCapacity];
         this.claimedEntries = new AtomicInteger(claimedEntries);
     }
 
@@ -42,6 +46,7 @@ final class LogArrays {
             System.arraycopy(from.entries, 0, copy.entries, 0, entryCount);
             System.arraycopy(from.chains, 0, copy.chains, 0, entryCount);
             System.arraycopy(from.written, 0, copy.written, 0, entryCount);
+            System.arraycopy(from.owners, 0, copy.owners, 0, entryCount);
         }
         return copy;
     }

@@ -57,28 +57,50 @@ public final class LogWriter {
 
     /**
      * A checkpoint's stored form, the log entries to store with it (new, or put again to refresh them) in write order,
-     * what the cache learns once they are stored ({@code null} when there is nothing to learn) and how many of the
-     * history's first messages are the cache's (equal to messages saved or read before).
+     * the segments to put into other agents' logs before it (entries of a fork's bases put again, and the markers
+     * naming the fork, by agent), what the cache learns once they are stored ({@code null} when there is nothing to
+     * learn) and how many of the history's first messages are the cache's (equal to messages saved or read before).
      */
     public record Prepared(
-            AgentCheckpoint storedForm, Map<String, byte[]> segments, KnownLog next, int cachedMessages) {
+            AgentCheckpoint storedForm,
+            Map<String, byte[]> segments,
+            Map<String, Map<String, byte[]>> baseSegments,
+            KnownLog next,
+            int cachedMessages) {
         public Prepared {
             segments = Collections.unmodifiableMap(new LinkedHashMap<>(segments));
+            baseSegments = Collections.unmodifiableMap(new LinkedHashMap<>(baseSegments));
         }
     }
 
     /** The stored form of {@code checkpoint} (itself for short histories) and the log entries it needs. */
     public Prepared prepare(String agentId, AgentCheckpoint checkpoint) {
+        return prepare(agentId, checkpoint, cache.log(agentId), false);
+    }
+
+    /**
+     * The stored form of the first checkpoint of a fork of {@code parentAgentId}, whose history is exactly
+     * {@code parentLog}'s: it references the parent's log entries instead of copying them, and a marker naming the fork
+     * is put into the log of every agent that holds some of them.
+     */
+    public Prepared prepareFork(String agentId, AgentCheckpoint checkpoint, String parentAgentId, KnownLog parentLog) {
+        return prepare(agentId, checkpoint, parentLog.asBaseOf(parentAgentId), true);
+    }
+
+    private Prepared prepare(String agentId, AgentCheckpoint checkpoint, KnownLog known, boolean fork) {
         List<Message> history = checkpoint.messageHistory();
         int size = history.size();
         if (size < inlineBelow || size == 0) {
-            return new Prepared(checkpoint, Map.of(), null, 0);
+            return new Prepared(checkpoint, Map.of(), Map.of(), null, 0);
         }
         var segments = new LinkedHashMap<String, byte[]>();
-        KnownLog known = cache.log(agentId);
+        var baseSegments = new LinkedHashMap<String, Map<String, byte[]>>();
         int shared = known == null ? 0 : known.sharedEntries(history);
         Instant now = clock.instant();
-        KnownLog next = shared == 0 ? KnownLog.empty() : kept(agentId, known, shared, now, segments);
+        KnownLog next = shared == 0 ? KnownLog.empty() : kept(agentId, known, shared, now, segments, baseSegments);
+        if (fork) {
+            next.bases().forEach(base -> marker(baseSegments, base.agentId(), agentId));
+        }
         int from = next.messageCount();
         if (from < size) {
             List<Message> added = history.subList(from, size);
@@ -93,16 +115,30 @@ public final class LogWriter {
         }
         var storedForm = checkpoint.toBuilder()
                 .messageHistory(List.of())
-                .metadata(descriptorKey, new LogDescriptor(size, next.lastEntry()).toJson())
+                .metadata(descriptorKey, new LogDescriptor(size, next.lastEntry(), next.bases()).toJson())
                 .build();
-        return new Prepared(storedForm, segments, next, from);
+        return new Prepared(storedForm, segments, baseSegments, next, from);
+    }
+
+    /** Adds the marker naming {@code fork} to what is put into {@code owner}'s log. */
+    private static void marker(Map<String, Map<String, byte[]>> baseSegments, String owner, String fork) {
+        baseSegments
+                .computeIfAbsent(owner, o -> new LinkedHashMap<>())
+                .put(ForkMarker.id(fork), ForkMarker.content(fork));
     }
 
     /**
      * The first {@code shared} entries of {@code known}, the ones a save keeps; when this process does not know every
-     * one of them to be written recently, each it does not know so is put again (added to {@code segments}).
+     * one of them to be written recently, each it does not know so is put again (added to {@code segments}, or for an
+     * entry of another agent's log to {@code baseSegments}, with the marker naming this agent).
      */
-    private KnownLog kept(String agentId, KnownLog known, int shared, Instant now, Map<String, byte[]> segments) {
+    private KnownLog kept(
+            String agentId,
+            KnownLog known,
+            int shared,
+            Instant now,
+            Map<String, byte[]> segments,
+            Map<String, Map<String, byte[]>> baseSegments) {
         if (!stale(known.oldestWrite(), now)) {
             return shared == known.entryCount() ? known : known.prefix(shared, null);
         }
@@ -114,8 +150,15 @@ public final class LogWriter {
             List<Message> held = known.messages(entry.from(), entry.to());
             written[i] = known.writtenAt(i);
             if (stale(written[i], now)) {
-                var put = codec.encodeEntry(agentId, entry.text(), held, refreshed.dictionary());
-                segments.put(entry.text(), put.stored());
+                String owner = known.owner(i);
+                var put =
+                        codec.encodeEntry(owner == null ? agentId : owner, entry.text(), held, refreshed.dictionary());
+                if (owner == null) {
+                    segments.put(entry.text(), put.stored());
+                } else {
+                    marker(baseSegments, owner, agentId);
+                    baseSegments.get(owner).put(entry.text(), put.stored());
+                }
                 refreshed.add(put.text());
                 written[i] = now;
             } else {
@@ -144,7 +187,9 @@ public final class LogWriter {
             return; // already known, with the times this process wrote its entries
         }
         List<Message> history = assembled.checkpoint().messageHistory();
-        cache.put(agentId, new KnownLog(Isolation.copy(history), path.entries(), path.chains(), path.written()));
+        cache.put(
+                agentId,
+                new KnownLog(Isolation.copy(history), path.entries(), path.chains(), path.written(), path.owners()));
     }
 
     private boolean stale(Instant last, Instant now) {

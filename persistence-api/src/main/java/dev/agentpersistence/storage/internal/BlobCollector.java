@@ -5,6 +5,7 @@ import dev.agentpersistence.backend.BlobArea;
 import dev.agentpersistence.backend.HistorySegmentStore;
 import dev.agentpersistence.backend.SegmentInfo;
 import dev.agentpersistence.codec.CheckpointLocation;
+import dev.agentpersistence.history.internal.ForkMarker;
 import dev.agentpersistence.history.internal.SegmentCodec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,7 +88,9 @@ public final class BlobCollector {
     private void markSegments(String agentId, Set<String> referenced) {
         var ids = new ArrayList<String>();
         for (SegmentInfo segment : segments.listSegments(agentId)) {
-            ids.add(segment.segmentId());
+            if (!ForkMarker.isMarker(segment.segmentId())) {
+                ids.add(segment.segmentId());
+            }
         }
         for (int from = 0; from < ids.size(); from += SEGMENTS_PER_READ) {
             List<String> batch = ids.subList(from, Math.min(ids.size(), from + SEGMENTS_PER_READ));

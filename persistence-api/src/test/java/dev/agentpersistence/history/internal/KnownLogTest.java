@@ -77,8 +77,11 @@ class KnownLogTest {
     void aLogReadBackWithUnknownWriteTimesHasNoOldestWrite() {
         KnownLog built = extend(KnownLog.empty(), T0, "a");
         var known = new KnownLog(
-                built.messages(0, 1), built.entries(), List.of(built.chainAfter(1)), java.util.Arrays.asList((Instant)
-                        null));
+                built.messages(0, 1),
+                built.entries(),
+                List.of(built.chainAfter(1)),
+                java.util.Arrays.asList((Instant) null),
+                java.util.Arrays.asList((String) null));
 
         assertThat(known.oldestWrite()).isNull();
         assertThat(extend(known, T0, "b").oldestWrite()).isNull();
