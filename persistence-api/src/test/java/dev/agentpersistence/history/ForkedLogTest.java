@@ -28,14 +28,7 @@ class ForkedLogTest {
     private final StorageShell storage = shell();
 
     private StorageShell shell() {
-        return StorageShell.builder(backend)
-                .clock(clock)
-                .settings(StorageSettings.custom()
-                        .history(IncrementalHistoryConfig.custom()
-                                .gracePeriod(Duration.ofMinutes(5))
-                                .build())
-                        .build())
-                .build();
+        return MessageLogTest.logShell(backend, clock);
     }
 
     private AgentPersistence persistence(StorageShell shell) {

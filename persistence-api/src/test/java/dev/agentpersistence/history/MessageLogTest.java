@@ -29,6 +29,11 @@ class MessageLogTest {
     private final StorageShell storage = shell();
 
     private StorageShell shell() {
+        return logShell(backend, clock);
+    }
+
+    /** A shell in the message log layout over {@code backend}, with a grace period of 5 minutes. */
+    static StorageShell logShell(MapBackend backend, java.time.Clock clock) {
         return StorageShell.builder(backend)
                 .clock(clock)
                 .settings(StorageSettings.custom()

@@ -154,10 +154,7 @@ abstract class ForkContract extends Contract {
 
         assertThat(optional("deleteCheckpoints", () -> provider().deleteCheckpoints(parent)))
                 .isEqualTo(120);
-        optional(
-                "deleteCheckpointsBefore",
-                () -> RetentionContract.eagerSweeper(provider(), RetentionPolicy.keepAll())
-                        .sweep(List.of(parent, child)));
+        sweep(RetentionPolicy.keepAll(), parent, child);
 
         assertThat(first.messageHistory()).isEqualTo(run.saved().get(100).messageHistory());
         assertThat(provider().getCheckpoints(child)).containsExactlyElementsOf(forked.saved());
@@ -182,12 +179,7 @@ abstract class ForkContract extends Contract {
         var grandchildRun = GrowingRun.resume(grandchildFirst).save(provider(), 10);
 
         optional("deleteCheckpoints", () -> provider().deleteCheckpoints(root));
-        optional(
-                "deleteCheckpointsBefore",
-                () -> RetentionContract.eagerSweeper(
-                                provider(),
-                                RetentionPolicy.custom().keepLatest(1).build())
-                        .sweep(List.of(root, child, grandchild)));
+        sweep(RetentionPolicy.custom().keepLatest(1).build(), root, child, grandchild);
 
         assertThat(grandchildFirst.messageHistory())
                 .isEqualTo(childRun.saved().get(20).messageHistory());
@@ -210,12 +202,16 @@ abstract class ForkContract extends Contract {
         lookingUp(() -> persistence().fork(parent, "step-60", child));
 
         optional("deleteCheckpoints", () -> provider().deleteCheckpoints(child));
-        optional(
-                "deleteCheckpointsBefore",
-                () -> RetentionContract.eagerSweeper(provider(), RetentionPolicy.keepAll())
-                        .sweep(List.of(parent, child)));
+        sweep(RetentionPolicy.keepAll(), parent, child);
 
         assertThat(provider().getCheckpoints(child)).isEmpty();
         assertThat(provider().getCheckpoints(parent)).containsExactlyElementsOf(run.saved());
+    }
+
+    /** Sweeps {@code agents} with {@code policy}, every unreferenced segment counting as garbage. */
+    private void sweep(RetentionPolicy policy, String... agents) {
+        optional(
+                "deleteCheckpointsBefore",
+                () -> RetentionContract.eagerSweeper(provider(), policy).sweep(List.of(agents)));
     }
 }
