@@ -27,6 +27,8 @@ public final class KnownLog implements CachedHistory {
     private final Instant oldestWrite;
     private final DerivedIdMemo derivedIds;
     private volatile byte[] endDictionary;
+    /** {@link #bases()}, once computed; an appended entry is the agent's own, so it is handed on by {@link #append}. */
+    private volatile List<LogBase> bases;
 
     /**
      * @param messages the whole history, the cache's own objects
@@ -83,7 +85,9 @@ public final class KnownLog implements CachedHistory {
         Instant oldest = oldestWrite == null || writtenAt == null
                 ? null
                 : writtenAt.isBefore(oldestWrite) ? writtenAt : oldestWrite;
-        return new KnownLog(target, entryCount + 1, end, oldest, endDictionary);
+        var next = new KnownLog(target, entryCount + 1, end, oldest, endDictionary);
+        next.bases = bases();
+        return next;
     }
 
     /**
@@ -121,16 +125,25 @@ public final class KnownLog implements CachedHistory {
         return arrays.owners[index];
     }
 
-    /** The other agents' logs holding the path's first entries, oldest first: the last entry of each run of them. */
+    /**
+     * The other agents' logs holding the path's first entries, oldest first: the last entry of each run of them. Only a
+     * path's first entries are ever in other agents' logs (what a fork adds is its own).
+     */
     public List<LogBase> bases() {
-        var bases = new ArrayList<LogBase>();
-        for (int i = 0; i < entryCount; i++) {
+        List<LogBase> known = bases;
+        if (known != null) {
+            return known;
+        }
+        var found = new ArrayList<LogBase>();
+        for (int i = 0; i < entryCount && arrays.owners[i] != null; i++) {
             String owner = arrays.owners[i];
-            if (owner != null && (i + 1 == entryCount || !owner.equals(arrays.owners[i + 1]))) {
-                bases.add(new LogBase(owner, arrays.entries[i]));
+            if (i + 1 == entryCount || !owner.equals(arrays.owners[i + 1])) {
+                found.add(new LogBase(owner, arrays.entries[i]));
             }
         }
-        return bases;
+        known = List.copyOf(found);
+        bases = known;
+        return known;
     }
 
     /** The {@linkplain LogEntryCodec#dictionary dictionary} of an entry starting at message {@code position}. */
