@@ -75,6 +75,14 @@ public interface BackendDriver {
      */
     default void compact(BenchSettings settings, String namespace) {}
 
+    /**
+     * Bytes the namespace holds once compacted as a user would compact it: {@link #compact}, then {@link #bytesStored}.
+     */
+    default long bytesHeld(BenchSettings settings, String namespace) {
+        compact(settings, namespace);
+        return bytesStored(settings, namespace);
+    }
+
     /** Why the backend cannot be used right now (server not answering), or empty when it can. */
     default java.util.Optional<String> unavailable(BenchSettings settings) {
         return java.util.Optional.empty();

@@ -5,7 +5,6 @@ import dev.agentpersistence.AgentPersistence;
 import dev.agentpersistence.CheckpointFilter;
 import dev.agentpersistence.Message;
 import dev.agentpersistence.PersistenceStorageProvider;
-import dev.agentpersistence.benchmarks.backend.Backend;
 import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.BenchmarkedForm;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Bytes a fork adds to each store: the peer workload's agent ({@code --steps} steps, default 200: two messages of 1,024
@@ -56,12 +54,10 @@ public final class ForkBytesMain {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         var rows = new ArrayList<String>();
         GrowthResults.withNewRun(options.keepData(), settings -> {
-            for (String id : options.backends()) {
-                Optional<Backend> backend = GrowthResults.available(id, settings);
-                if (backend.isEmpty()) {
-                    continue;
-                }
-                BackendDriver driver = backend.get().driver();
+            for (var available :
+                    GrowthResults.availableDrivers(options.backends(), settings).entrySet()) {
+                String id = available.getKey();
+                BackendDriver driver = available.getValue();
                 long alone = run(driver, settings, "forknone", turns, Second.NONE);
                 long copy = run(driver, settings, "forkcopy", turns, Second.COPY);
                 long fork = run(driver, settings, "forkshared", turns, Second.FORK);
@@ -78,7 +74,7 @@ public final class ForkBytesMain {
                 System.err.println(rows.get(rows.size() - 1));
             }
         });
-        var table = new StringBuilder(String.format(
+        String header = String.format(
                 Locale.ROOT,
                 "### Bytes a fork adds: a fork of the last of %d checkpoints (%d messages of 1,024 characters)%n%n"
                         + "Machine load average at the end: %s%n%n"
@@ -86,10 +82,8 @@ public final class ForkBytesMain {
                         + "|---|---:|---:|---:|---:|%n",
                 turns.size() / 2,
                 turns.size(),
-                GrowthResults.loadAverage()));
-        rows.forEach(row -> table.append(row).append('\n'));
-        System.out.print(table);
-        GrowthResults.write("fork-bytes", table.toString());
+                GrowthResults.loadAverage());
+        GrowthResults.publish("fork-bytes", header, rows);
     }
 
     /** The parent's run, the second agent stored as {@code second}, and the bytes held afterwards. */
@@ -131,7 +125,6 @@ public final class ForkBytesMain {
         } catch (Exception e) {
             throw new IllegalStateException("The fork benchmark failed on " + namespace, e);
         }
-        driver.compact(settings, namespace);
-        return driver.bytesStored(settings, namespace);
+        return driver.bytesHeld(settings, namespace);
     }
 }

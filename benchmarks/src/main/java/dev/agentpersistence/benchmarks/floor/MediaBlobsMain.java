@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -55,12 +54,10 @@ public final class MediaBlobsMain {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         var rows = new ArrayList<String>();
         GrowthResults.withNewRun(options.keepData(), settings -> {
-            for (String id : options.backends()) {
-                Optional<Backend> backend = GrowthResults.available(id, settings);
-                if (backend.isEmpty()) {
-                    continue;
-                }
-                BackendDriver driver = backend.get().driver();
+            for (var available :
+                    GrowthResults.availableDrivers(options.backends(), settings).entrySet()) {
+                String id = available.getKey();
+                BackendDriver driver = available.getValue();
                 Held inline = run(driver, settings, "mediainline", 0, null, image, copies);
                 Held byReference = run(
                         driver,
@@ -82,7 +79,7 @@ public final class MediaBlobsMain {
                             s3Driver.open(settings, "mediablobstore", false, true),
                             image,
                             copies);
-                    long bucket = held(s3Driver, settings, "mediablobstore");
+                    long bucket = s3Driver.bytesHeld(settings, "mediablobstore");
                     rows.add(row(
                             "redis, blob store s3",
                             image.length,
@@ -94,7 +91,7 @@ public final class MediaBlobsMain {
                 }
             }
         });
-        var table = new StringBuilder(String.format(
+        String header = String.format(
                 Locale.ROOT,
                 "### Media parts by reference: %d copies of one %,d-byte image, one checkpoint per copy%n%n"
                         + "Machine load average at the end: %s%n%n"
@@ -102,10 +99,8 @@ public final class MediaBlobsMain {
                         + " | note |%n|---|---:|---:|---:|---:|---|%n",
                 copies,
                 image.length,
-                GrowthResults.loadAverage()));
-        rows.forEach(row -> table.append(row).append('\n'));
-        System.out.print(table);
-        GrowthResults.write("media-blobs", table.toString());
+                GrowthResults.loadAverage());
+        GrowthResults.publish("media-blobs", header, rows);
     }
 
     /**
@@ -165,7 +160,7 @@ public final class MediaBlobsMain {
                     provider.saveCheckpoint(AGENT, last);
                 } catch (CheckpointTooLargeException e) {
                     provider.close();
-                    return new Held(held(driver, settings, namespace), copy + 1, e.limit());
+                    return new Held(driver.bytesHeld(settings, namespace), copy + 1, e.limit());
                 }
             }
             if (!provider.getLatestCheckpoint(AGENT).orElseThrow().equals(last)) {
@@ -174,12 +169,7 @@ public final class MediaBlobsMain {
         } catch (Exception e) {
             throw new IllegalStateException("The media benchmark failed on " + namespace, e);
         }
-        return new Held(held(driver, settings, namespace), 0, 0);
-    }
-
-    private static long held(BackendDriver driver, BenchSettings settings, String namespace) {
-        driver.compact(settings, namespace);
-        return driver.bytesStored(settings, namespace);
+        return new Held(driver.bytesHeld(settings, namespace), 0, 0);
     }
 
     private static String row(String store, int imageBytes, int copies, Held inline, long byReference, String note) {

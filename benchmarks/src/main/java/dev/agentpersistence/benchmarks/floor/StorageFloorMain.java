@@ -152,16 +152,16 @@ public final class StorageFloorMain {
             try (var store = new OurPeerStore(driver.open(settings, "floorpeer", false, true), AGENT, () -> -1, "")) {
                 peer = FloorWorkloads.peer(store, steps, LATEST_CALLS);
             }
-            long peerBytes = held(driver, settings, "floorpeer");
+            long peerBytes = driver.bytesHeld(settings, "floorpeer");
             FloorWorkloads.Timed chat;
             try (var provider = driver.open(settings, "floorchat", false, true)) {
                 chat = chat(provider, turns, LATEST_CALLS);
             }
-            long chatBytes = held(driver, settings, "floorchat");
+            long chatBytes = driver.bytesHeld(settings, "floorchat");
             try (var empty = driver.open(settings, "floorempty", false, true)) {
                 empty.listAgents();
             }
-            long emptyBytes = held(driver, settings, "floorempty");
+            long emptyBytes = driver.bytesHeld(settings, "floorempty");
             String store = "ours, " + backend.id();
             return List.of(
                     new FloorRow(store, PEER, peer, peerBytes, emptyBytes, peerFloor, trips),
@@ -185,11 +185,6 @@ public final class StorageFloorMain {
     }
 
     /** What {@code namespace} holds once its providers are closed and the store is compacted. */
-    private static long held(BackendDriver driver, BenchSettings settings, String namespace) {
-        driver.compact(settings, namespace);
-        return driver.bytesStored(settings, namespace);
-    }
-
     /** A peer framework's file store on the peer workload; its bytes are read after it is closed. */
     private static FloorRow peer(String id, BenchSettings settings, int steps, StorageFloor floor) throws Exception {
         try (PeerStore warm = PeerStores.open(id, settings, true)) {

@@ -1,6 +1,7 @@
 package dev.agentpersistence.benchmarks.history;
 
 import dev.agentpersistence.benchmarks.backend.Backend;
+import dev.agentpersistence.benchmarks.backend.BackendDriver;
 import dev.agentpersistence.benchmarks.backend.BenchSettings;
 import dev.agentpersistence.benchmarks.backend.Directories;
 import dev.agentpersistence.benchmarks.backend.S3Server;
@@ -11,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -75,6 +79,26 @@ public final class GrowthResults {
             return Optional.empty();
         }
         return Optional.of(backend);
+    }
+
+    /**
+     * Prints {@code header} followed by {@code rows}, one a line, and writes them to a results file named after
+     * {@code prefix}.
+     */
+    public static void publish(String prefix, String header, List<String> rows) throws IOException, URISyntaxException {
+        var table = new StringBuilder(header);
+        rows.forEach(row -> table.append(row).append('\n'));
+        System.out.print(table);
+        write(prefix, table.toString());
+    }
+
+    /** The drivers of those of {@code ids} whose servers answer, in order; the others named on standard error. */
+    public static Map<String, BackendDriver> availableDrivers(List<String> ids, BenchSettings settings) {
+        var drivers = new LinkedHashMap<String, BackendDriver>();
+        for (String id : ids) {
+            available(id, settings).ifPresent(backend -> drivers.put(id, backend.driver()));
+        }
+        return drivers;
     }
 
     /**
