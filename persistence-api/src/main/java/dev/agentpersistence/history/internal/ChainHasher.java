@@ -73,7 +73,8 @@ public final class ChainHasher {
         }
     }
 
-    private static MessageDigest sha256() {
+    /** A new SHA-256 digest. */
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -1,8 +1,6 @@
 package dev.agentpersistence.history.internal;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -19,12 +17,8 @@ public final class ForkMarker {
 
     /** The id of the marker naming {@code forkAgentId}. */
     public static String id(String forkAgentId) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(forkAgentId.getBytes(StandardCharsets.UTF_8));
-            return PREFIX + HexFormat.of().formatHex(digest, 0, DIGITS / 2);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        byte[] digest = ChainHasher.sha256().digest(forkAgentId.getBytes(StandardCharsets.UTF_8));
+        return PREFIX + HexFormat.of().formatHex(digest, 0, DIGITS / 2);
     }
 
     /** The stored content of the marker naming {@code forkAgentId}. */

@@ -35,12 +35,14 @@ public final class ForkStart {
 
     /** The parent whose log holds the history of the fork's first checkpoint {@code checkpoint}, or {@code null}. */
     public Parent parent(String agentId, AgentCheckpoint checkpoint) {
+        if (checkpoint.version() != 0) {
+            return null; // every save but an agent's first: nothing more to look at
+        }
         String parent = checkpoint.metadata().get(ForkOrigin.PARENT_AGENT_KEY);
         String parentCheckpoint = checkpoint.metadata().get(ForkOrigin.PARENT_CHECKPOINT_KEY);
-        if (checkpoint.version() != 0
-                || !checkpoint.checkpointId().equals(Forks.originCheckpointId(agentId))
-                || parent == null
+        if (parent == null
                 || parentCheckpoint == null
+                || !checkpoint.checkpointId().equals(Forks.originCheckpointId(agentId))
                 || parent.equals(agentId)
                 || !Identifiers.isValid(parent)
                 || !Identifiers.isValid(parentCheckpoint)

@@ -69,7 +69,9 @@ public final class LogWriter {
             int cachedMessages) {
         public Prepared {
             segments = Collections.unmodifiableMap(new LinkedHashMap<>(segments));
-            baseSegments = Collections.unmodifiableMap(new LinkedHashMap<>(baseSegments));
+            baseSegments = baseSegments.isEmpty()
+                    ? Map.of() // every save but a fork's or one refreshing a fork's bases
+                    : Collections.unmodifiableMap(new LinkedHashMap<>(baseSegments));
         }
     }
 
