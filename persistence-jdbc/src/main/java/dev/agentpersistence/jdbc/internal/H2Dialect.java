@@ -39,9 +39,13 @@ final class H2Dialect implements Dialect {
         return "23505".equals(e.getSQLState());
     }
 
+    /**
+     * Lock timeouts, and 23503: a deletion of checkpoints whose metadata rows a save committed between the deletion's
+     * statements ({@link CheckpointStatements#deleteBefore}). The deletion rolled back whole, so it is run again.
+     */
     @Override
     public boolean isTransient(SQLException e) {
-        return "HYT00".equals(e.getSQLState()) || Dialect.super.isTransient(e);
+        return "HYT00".equals(e.getSQLState()) || "23503".equals(e.getSQLState()) || Dialect.super.isTransient(e);
     }
 
     @Override
