@@ -5,10 +5,9 @@ import dev.agentpersistence.jdbc.internal.JdbcStorageBackend;
 import dev.agentpersistence.storage.StorageShell;
 import java.util.Objects;
 import javax.sql.DataSource;
-import org.jdbi.v3.core.Jdbi;
 
 /**
- * Entry point of the JDBC provider: checkpoints in a relational database through JDBI — SQLite (the embedded default),
+ * Entry point of the JDBC provider: checkpoints in a relational database through plain JDBC — SQLite (the embedded default),
  * PostgreSQL, MariaDB/MySQL or H2, chosen from the JDBC URL. Each method returns the shell's builder over the JDBC
  * backend; {@code build()} gives the provider.
  *
@@ -50,15 +49,9 @@ public final class JdbcStorage {
      * {@code config} only the table prefix, migration and busy timeout apply.
      */
     public static StorageShell.Builder builder(JdbcStorageConfig config, DataSource dataSource) {
-        Objects.requireNonNull(dataSource, "dataSource");
-        return builder(config, Jdbi.create(dataSource));
-    }
-
-    /** As {@link #builder(JdbcStorageConfig, DataSource)}, over the application's {@code Jdbi}. */
-    public static StorageShell.Builder builder(JdbcStorageConfig config, Jdbi jdbi) {
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(jdbi, "jdbi");
-        return StorageShell.builder(context ->
-                new JdbcStorageBackend(JdbcDatabase.external(jdbi, config, context.readOnly()), context.clock()));
+        Objects.requireNonNull(dataSource, "dataSource");
+        return StorageShell.builder(context -> new JdbcStorageBackend(
+                JdbcDatabase.external(dataSource, config, context.readOnly()), context.clock()));
     }
 }

@@ -16,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -87,15 +86,18 @@ class ConcurrentMigrationTest {
             var both = new ArrayList<>(first);
             both.add(extra);
             try {
-                assertThat(new SchemaMigrator(dialect, tables, config, first).migrate(Jdbi.create(database.url())))
-                        .containsExactlyElementsOf(versions(first));
+                try (var connection = database.connect()) {
+                    assertThat(new SchemaMigrator(dialect, tables, config, first).migrate(connection))
+                            .containsExactlyElementsOf(versions(first));
+                }
                 var barrier = new CyclicBarrier(CONTENDERS);
                 var contenders = new ArrayList<Callable<List<Integer>>>();
                 for (int i = 0; i < CONTENDERS; i++) {
-                    Jdbi own = Jdbi.create(database.url());
                     contenders.add(() -> {
-                        barrier.await(10, TimeUnit.SECONDS);
-                        return new SchemaMigrator(dialect, tables, config, both).migrate(own);
+                        try (var own = database.connect()) {
+                            barrier.await(10, TimeUnit.SECONDS);
+                            return new SchemaMigrator(dialect, tables, config, both).migrate(own);
+                        }
                     });
                 }
                 List<List<Integer>> applied = race(contenders);

@@ -6,12 +6,11 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import org.h2.jdbcx.JdbcDataSource;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A provider over a data source or {@code Jdbi} the application owns: the dialect is detected, the source stays open.
+ * A provider over a data source the application owns: the dialect is detected, the source stays open.
  */
 class ExternalDataSourceTest {
     @TempDir
@@ -39,25 +38,6 @@ class ExternalDataSourceTest {
                             .isEqualTo(database.config().busyTimeout().toMillis());
                 }
             }
-        }
-    }
-
-    @Test
-    void overAnApplicationsJdbi() throws Exception {
-        try (TestDatabase database = TestDatabase.h2(dir)) {
-            var source = new JdbcDataSource();
-            source.setURL(database.url());
-            Jdbi jdbi = Jdbi.create(source);
-            try (var provider = JdbcStorage.builder(database.config(), jdbi).build()) {
-                provider.saveCheckpoint("app", JdbcProviderTestBase.checkpoint("app", 0));
-                assertThat(provider.getCheckpoints("app")).hasSize(1);
-                assertThat(provider.toString()).contains("H2");
-            }
-            int rows = jdbi.withHandle(h -> h.createQuery(
-                            "SELECT COUNT(*) FROM " + database.tables().checkpoints())
-                    .mapTo(Integer.class)
-                    .one());
-            assertThat(rows).as("the application's Jdbi still works").isEqualTo(1);
         }
     }
 }

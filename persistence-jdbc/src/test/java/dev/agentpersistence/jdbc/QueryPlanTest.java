@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
@@ -34,8 +33,8 @@ class QueryPlanTest {
             var source = new SQLiteDataSource();
             source.setUrl(database.url());
             var executed = new CopyOnWriteArrayList<String>();
-            Jdbi jdbi = Jdbi.create(recording(source, executed));
-            try (var provider = JdbcStorage.builder(database.config(), jdbi).build()) {
+            try (var provider = JdbcStorage.builder(database.config(), recording(source, executed))
+                    .build()) {
                 String agent = "planned";
                 for (long v = 0; v < 5; v++) {
                     provider.saveCheckpoint(agent, JdbcProviderTestBase.checkpoint(agent, v));

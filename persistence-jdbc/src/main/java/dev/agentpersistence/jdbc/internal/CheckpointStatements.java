@@ -14,11 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * The SQL of every provider operation, run on a handle the caller owns. Every statement names one agent in its
+ * The SQL of every provider operation, run on a connection the caller owns. Every statement names one agent in its
  * {@code WHERE} clause, so each is served by the primary key or the {@code (agent_id, version DESC)} index; ids and
  * values are always bound, never spliced.
  */
@@ -177,8 +175,8 @@ public final class CheckpointStatements {
      * Deletes every row of the agent; the caller provides the transaction. Returns the checkpoints deleted.
      * {@code inOneStatement}: see {@link #deleteBefore}.
      */
-    public int deleteAll(Handle handle, String agentId, boolean inOneStatement) {
-        return delete(handle, agentId, null, inOneStatement);
+    public int deleteAll(Connection connection, String agentId, boolean inOneStatement) throws SQLException {
+        return delete(connection, agentId, null, inOneStatement);
     }
 
     /**
@@ -191,57 +189,41 @@ public final class CheckpointStatements {
      * exactly those checkpoints, all seen in one snapshot, where the metadata of a checkpoint is always committed with
      * it.
      */
-    public int deleteBefore(Handle handle, String agentId, long version, boolean inOneStatement) {
-        return delete(handle, agentId, version, inOneStatement);
+    public int deleteBefore(Connection connection, String agentId, long version, boolean inOneStatement)
+            throws SQLException {
+        return delete(connection, agentId, version, inOneStatement);
     }
 
     /** Deletes the agent's checkpoints below {@code version} (all when null) with their other rows. */
-    private int delete(Handle handle, String agentId, Long version, boolean inOneStatement) {
-        String below = version == null ? "" : " AND version < :version";
+    private int delete(Connection connection, String agentId, Long version, boolean inOneStatement)
+            throws SQLException {
+        String below = version == null ? "" : " AND version < ?";
         if (inOneStatement) {
-            return bound(
-                            handle.createQuery("WITH d AS (DELETE FROM " + tables.checkpoints()
-                                    + " WHERE agent_id = :agentId" + below + " RETURNING checkpoint_id), "
-                                    + "m AS (DELETE FROM " + tables.metadata()
-                                    + " x USING d WHERE x.agent_id = :agentId"
-                                    + " AND x.checkpoint_id = d.checkpoint_id), "
-                                    + "e AS (DELETE FROM " + tables.checkpointExpiry()
-                                    + " x USING d WHERE x.agent_id = :agentId"
-                                    + " AND x.checkpoint_id = d.checkpoint_id) "
-                                    + "SELECT COUNT(*) FROM d"),
-                            agentId,
-                            version)
-                    .mapTo(Integer.class)
-                    .one();
+            String sql = "WITH d AS (DELETE FROM " + tables.checkpoints() + " WHERE agent_id = ?" + below
+                    + " RETURNING checkpoint_id), "
+                    + "m AS (DELETE FROM " + tables.metadata() + " x USING d WHERE x.agent_id = ?"
+                    + " AND x.checkpoint_id = d.checkpoint_id), "
+                    + "e AS (DELETE FROM " + tables.checkpointExpiry() + " x USING d WHERE x.agent_id = ?"
+                    + " AND x.checkpoint_id = d.checkpoint_id) "
+                    + "SELECT COUNT(*) FROM d";
+            Object[] values = version == null
+                    ? new Object[] {agentId, agentId, agentId}
+                    : new Object[] {agentId, version, agentId, agentId};
+            return Sql.number(connection, sql, values).orElseThrow().intValue();
         }
         String ofDeleted = version == null
                 ? ""
                 : " AND checkpoint_id IN (SELECT c.checkpoint_id FROM " + tables.checkpoints()
-                        + " c WHERE c.agent_id = :agentId AND c.version < :version)";
-        bound(
-                        handle.createUpdate(
-                                "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = :agentId" + ofDeleted),
-                        agentId,
-                        version)
-                .execute();
-        bound(
-                        handle.createUpdate(
-                                "DELETE FROM " + tables.metadata() + " WHERE agent_id = :agentId" + ofDeleted),
-                        agentId,
-                        version)
-                .execute();
-        return bound(
-                        handle.createUpdate(
-                                "DELETE FROM " + tables.checkpoints() + " WHERE agent_id = :agentId" + below),
-                        agentId,
-                        version)
-                .execute();
-    }
-
-    /** {@code statement} with the agent and, when not null, the version bound. */
-    private static <T extends SqlStatement<T>> T bound(T statement, String agentId, Long version) {
-        statement.bind("agentId", agentId);
-        return version == null ? statement : statement.bind("version", version);
+                        + " c WHERE c.agent_id = ? AND c.version < ?)";
+        Object[] ofAgent = version == null ? new Object[] {agentId} : new Object[] {agentId, version};
+        Object[] ofAgentAndDeleted =
+                version == null ? new Object[] {agentId} : new Object[] {agentId, agentId, version};
+        Sql.update(
+                connection,
+                "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ?" + ofDeleted,
+                ofAgentAndDeleted);
+        Sql.update(connection, "DELETE FROM " + tables.metadata() + " WHERE agent_id = ?" + ofDeleted, ofAgentAndDeleted);
+        return Sql.update(connection, "DELETE FROM " + tables.checkpoints() + " WHERE agent_id = ?" + below, ofAgent);
     }
 
     /**
@@ -249,35 +231,29 @@ public final class CheckpointStatements {
      * through the {@code expires_at} index, with their metadata and expiry rows; returns how many expired checkpoints
      * it found (the caller repeats while that equals {@code batch}).
      */
-    public int deleteExpired(Handle handle, long now, int batch) {
-        List<Map.Entry<String, String>> expired = handle.createQuery("SELECT agent_id, checkpoint_id FROM "
-                        + tables.checkpointExpiry() + " WHERE expires_at <= :now ORDER BY expires_at LIMIT :batch")
-                .bind("now", now)
-                .bind("batch", batch)
-                .map((rs, ctx) -> Map.entry(rs.getString("agent_id"), rs.getString("checkpoint_id")))
-                .list();
-        for (String table : List.of(tables.metadata(), tables.checkpoints())) {
-            var delete = handle.prepareBatch(
-                    "DELETE FROM " + table + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId");
-            expired.forEach(key -> delete.bind("agentId", key.getKey())
-                    .bind("checkpointId", key.getValue())
-                    .add());
-            if (!expired.isEmpty()) {
-                delete.execute();
+    public int deleteExpired(Connection connection, long now, int batch) throws SQLException {
+        List<Map.Entry<String, String>> expired = Sql.list(
+                connection,
+                "SELECT agent_id, checkpoint_id FROM " + tables.checkpointExpiry()
+                        + " WHERE expires_at <= ? ORDER BY expires_at LIMIT ?",
+                rows -> Map.entry(rows.getString(1), rows.getString(2)),
+                now,
+                batch);
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        for (String table : List.of(tables.metadata(), tables.checkpoints(), tables.checkpointExpiry())) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM " + table + " WHERE agent_id = ? AND checkpoint_id = ?")) {
+                for (var key : expired) {
+                    delete.setString(1, key.getKey());
+                    delete.setString(2, key.getValue());
+                    delete.addBatch();
+                }
+                delete.executeBatch();
             }
         }
-        for (var key : expired) {
-            deleteExpiry(handle, key.getKey(), key.getValue());
-        }
         return expired.size();
-    }
-
-    private void deleteExpiry(Handle handle, String agentId, String checkpointId) {
-        handle.createUpdate("DELETE FROM " + tables.checkpointExpiry()
-                        + " WHERE agent_id = :agentId AND checkpoint_id = :checkpointId")
-                .bind("agentId", agentId)
-                .bind("checkpointId", checkpointId)
-                .execute();
     }
 
     /**
@@ -285,24 +261,21 @@ public final class CheckpointStatements {
      * particular order: one grouped pass over the table joined back to each agent's newest row through the unique
      * {@code (agent_id, version)} index.
      */
-    public List<StoredAgentSummary> summaries(Handle handle) {
+    public List<StoredAgentSummary> summaries(Connection connection) throws SQLException {
         String table = tables.checkpoints();
-        return handle.createQuery("SELECT c.agent_id, c.checkpoint_id, c.version, c.payload, s.records, s.bytes FROM "
-                        + table + " c JOIN (SELECT agent_id, COUNT(*) AS records, SUM(OCTET_LENGTH(payload)) AS bytes,"
-                        + " MAX(version) AS newest FROM " + table + " GROUP BY agent_id) s"
-                        + " ON c.agent_id = s.agent_id AND c.version = s.newest")
-                .map((rows, context) -> {
-                    String agentId = rows.getString(1);
-                    var newest = new StoredDocument(agentId, rows.getString(2), rows.getLong(3), rows.getBytes(4));
-                    return new StoredAgentSummary(agentId, rows.getLong(5), rows.getLong(6), newest);
-                })
-                .list();
+        String sql = "SELECT c.agent_id, c.checkpoint_id, c.version, c.payload, s.records, s.bytes FROM " + table
+                + " c JOIN (SELECT agent_id, COUNT(*) AS records, SUM(OCTET_LENGTH(payload)) AS bytes,"
+                + " MAX(version) AS newest FROM " + table + " GROUP BY agent_id) s"
+                + " ON c.agent_id = s.agent_id AND c.version = s.newest";
+        return Sql.list(connection, sql, rows -> {
+            String agentId = rows.getString(1);
+            var newest = new StoredDocument(agentId, rows.getString(2), rows.getLong(3), rows.getBytes(4));
+            return new StoredAgentSummary(agentId, rows.getLong(5), rows.getLong(6), newest);
+        });
     }
 
     /** Every agent id with at least one row, in no particular order. */
-    public List<String> agentIds(Handle handle) {
-        return handle.createQuery("SELECT DISTINCT agent_id FROM " + tables.checkpoints())
-                .mapTo(String.class)
-                .list();
+    public List<String> agentIds(Connection connection) throws SQLException {
+        return Sql.list(connection, "SELECT DISTINCT agent_id FROM " + tables.checkpoints(), rows -> rows.getString(1));
     }
 }

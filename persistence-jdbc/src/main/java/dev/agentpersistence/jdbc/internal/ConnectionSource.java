@@ -6,24 +6,21 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
-import org.jdbi.v3.core.ConnectionException;
-import org.jdbi.v3.core.HandleCallback;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import javax.sql.DataSource;
 
 /**
- * Where connections come from: the pool the provider owns, or the application's {@code Jdbi}. A connection that cannot
- * be obtained fails as JDBI's {@link ConnectionException} and a failed statement as its
- * {@link UnableToExecuteStatementException}, so both are classified like every other failure.
+ * Where connections come from: the pool the provider owns, or the application's data source. A connection that cannot
+ * be obtained fails as {@link SqlFailure#connecting} and a failed statement as {@link SqlFailure#statement}, so both are
+ * classified like every other failure.
  */
 final class ConnectionSource {
-    private final Jdbi jdbi;
+    private final DataSource dataSource;
     private final HikariDataSource ownedPool;
     private final SessionSetup sessionSetup = new SessionSetup();
 
-    /** Over {@code jdbi}; {@code ownedPool} is the pool behind it when the provider created it, else {@code null}. */
-    ConnectionSource(Jdbi jdbi, HikariDataSource ownedPool) {
-        this.jdbi = jdbi;
+    /** Over {@code dataSource}; {@code ownedPool} is the same pool when the provider created it, else {@code null}. */
+    ConnectionSource(DataSource dataSource, HikariDataSource ownedPool) {
+        this.dataSource = dataSource;
         this.ownedPool = ownedPool;
     }
 
@@ -32,55 +29,31 @@ final class ConnectionSource {
         return ownedPool != null;
     }
 
-    /** The application's {@code Jdbi} or one over the owned pool. */
-    Jdbi jdbi() {
-        return jdbi;
-    }
-
     /** The session statements run on each connection of an application's data source. */
     SessionSetup sessionSetup() {
         return sessionSetup;
     }
 
-    /** Runs {@code work} on a JDBI handle whose session is set up. */
-    <T> T withHandle(HandleCallback<T, RuntimeException> work) {
-        return jdbi.withHandle(handle -> {
-            sessionSetup.apply(handle);
-            return work.withHandle(handle);
-        });
-    }
-
-    /**
-     * Runs {@code work} on a connection of the owned pool (no JDBI handle around it), or on the connection of a handle
-     * of the application's {@code Jdbi}.
-     */
+    /** Runs {@code work} on a connection whose session is set up, closed (returned to its pool) afterwards. */
     <T> T withConnection(ConnectionCall<T> work) {
-        if (ownedPool == null) {
-            return withHandle(handle -> {
-                try {
-                    return work.call(handle.getConnection());
-                } catch (SQLException e) {
-                    throw new UnableToExecuteStatementException(e, null);
-                }
-            });
-        }
         Connection connection;
         try {
-            connection = ownedPool.getConnection();
+            connection = dataSource.getConnection();
         } catch (SQLException e) {
-            throw new ConnectionException(e);
+            throw SqlFailure.connecting(e);
         }
         try (connection) {
+            sessionSetup.apply(connection);
             return work.call(connection);
         } catch (SQLException e) {
-            throw new UnableToExecuteStatementException(e, null);
+            throw SqlFailure.statement(e);
         }
     }
 
     /**
      * Opens and closes one connection of the owned pool's settings straight through the driver, outside the pool, so
      * that an answer the pool would keep retrying until its timeout (credentials refused, no such database) comes back
-     * at once; does nothing for an application's data source. Fails as JDBI's {@link ConnectionException}.
+     * at once; does nothing for an application's data source. Fails as {@link SqlFailure#connecting}.
      */
     void probe() {
         if (ownedPool == null) {
@@ -103,7 +76,7 @@ final class ConnectionSource {
                 }
             }
         } catch (SQLException e) {
-            throw new ConnectionException(e);
+            throw SqlFailure.connecting(e);
         }
     }
 

@@ -2,10 +2,10 @@ package dev.agentpersistence.jdbc.internal;
 
 import com.zaxxer.hikari.HikariConfig;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.OptionalLong;
-import org.jdbi.v3.core.Handle;
 
 /** What differs between the supported databases: DDL, locking, error codes and connection set-up. */
 public interface Dialect {
@@ -20,14 +20,14 @@ public interface Dialect {
     boolean transactionalDdl();
 
     /**
-     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional DDL the handle is
+     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional DDL the connection is
      * inside the migration's transaction and the lock ends with it; otherwise it is a session lock released by
      * {@link #unlockSchema}. May do nothing when the database serializes schema changes itself.
      */
-    void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config);
+    void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) throws SQLException;
 
     /** Releases a session lock taken by {@link #lockSchema}. */
-    default void unlockSchema(Handle handle, Tables tables) {}
+    default void unlockSchema(Connection connection, Tables tables) throws SQLException {}
 
     /**
      * What ends a read whose rows stay locked until the transaction ends, so no other transaction changes or deletes
@@ -102,10 +102,10 @@ public interface Dialect {
     }
 
     /**
-     * The largest statement the server accepts, in bytes, read on {@code handle}; empty when the database has no limit
+     * The largest statement the server accepts, in bytes, read on {@code connection}; empty when the database has no limit
      * a checkpoint document could reach.
      */
-    default OptionalLong maxStatementBytes(Handle handle) {
+    default OptionalLong maxStatementBytes(Connection connection) throws SQLException {
         return OptionalLong.empty();
     }
 

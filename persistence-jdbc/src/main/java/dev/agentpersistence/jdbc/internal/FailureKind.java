@@ -2,7 +2,6 @@ package dev.agentpersistence.jdbc.internal;
 
 import java.sql.SQLException;
 import java.util.Optional;
-import org.jdbi.v3.core.ConnectionException;
 
 /** How the provider reacts to a failed database call. */
 enum FailureKind {
@@ -26,7 +25,7 @@ enum FailureKind {
     /** Classifies {@code failure} with {@code dialect}'s error codes. */
     static FailureKind of(RuntimeException failure, Dialect dialect) {
         Optional<SQLException> found = SqlStates.find(failure);
-        boolean acquiring = failure instanceof ConnectionException;
+        boolean acquiring = failure instanceof SqlFailure sql && sql.connecting();
         if (found.isEmpty()) {
             return acquiring ? UNAVAILABLE : OTHER;
         }

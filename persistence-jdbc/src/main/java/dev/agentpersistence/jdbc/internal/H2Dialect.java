@@ -1,9 +1,9 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
-import org.jdbi.v3.core.Handle;
 
 /**
  * H2 2.x: DDL commits implicitly and H2 serializes schema changes itself, so migrations rely on idempotent {@code IF
@@ -30,7 +30,7 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+    public void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) {
         // H2 takes an exclusive schema lock for each DDL statement.
     }
 

@@ -6,11 +6,7 @@ import dev.agentpersistence.redaction.Redactor;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.HandleCallback;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +31,7 @@ public final class JdbcDatabase implements AutoCloseable {
     private final PreparedStatements preparedStatements;
 
     private JdbcDatabase(
-            Jdbi jdbi,
+            DataSource dataSource,
             HikariDataSource ownedPool,
             JdbcStorageConfig config,
             Dialect dialect,
@@ -43,7 +39,7 @@ public final class JdbcDatabase implements AutoCloseable {
             boolean readOnly) {
         Redactor redactor = Redactor.forCredentialsIn(config.url())
                 .andSecret(config.password().orElse(null));
-        this.source = new ConnectionSource(jdbi, ownedPool);
+        this.source = new ConnectionSource(dataSource, ownedPool);
         this.identity = new DatabaseIdentity(dialect, endpoint, redactor);
         this.tables = new Tables(config.tablePrefix());
         this.retrier = new Retrier(identity);
@@ -51,7 +47,7 @@ public final class JdbcDatabase implements AutoCloseable {
         this.readiness = new SchemaReadiness(source, identity, config, tables, retrier, writes, readOnly);
         this.saveForms = new SaveFormChoice(identity);
         this.statementLimit = new StatementLimit(() -> read(
-                "reading the statement size limit", handle -> identity.dialect().maxStatementBytes(handle)));
+                "reading the statement size limit", connection -> identity.dialect().maxStatementBytes(connection)));
         this.preparedStatements = new PreparedStatements(() ->
                 source.ownsPool() && identity.known() && identity.dialect().keepsPreparedStatements());
     }
@@ -77,13 +73,13 @@ public final class JdbcDatabase implements AutoCloseable {
         Dialect dialect = Dialects.forUrl(config.url());
         Dialects.requireDriver(config.url());
         HikariDataSource pool = PoolFactory.create(config, dialect, readOnly);
-        return new JdbcDatabase(Jdbi.create(pool), pool, config, dialect, config.url(), readOnly);
+        return new JdbcDatabase(pool, pool, config, dialect, config.url(), readOnly);
     }
 
-    /** A database reached through the application's {@code Jdbi}; the dialect is detected on first use. */
-    public static JdbcDatabase external(Jdbi jdbi, JdbcStorageConfig config, boolean readOnly) {
+    /** A database reached through the application's data source; the dialect is detected on first use. */
+    public static JdbcDatabase external(DataSource dataSource, JdbcStorageConfig config, boolean readOnly) {
         return new JdbcDatabase(
-                Objects.requireNonNull(jdbi, "jdbi"),
+                Objects.requireNonNull(dataSource, "dataSource"),
                 null,
                 Objects.requireNonNull(config, "config"),
                 null,
@@ -130,8 +126,8 @@ public final class JdbcDatabase implements AutoCloseable {
         return identity.dialect().statementBytes(value);
     }
 
-    /** Runs a read. Broken connections are retried, as reads are idempotent. */
-    public <T> T read(String operation, HandleCallback<T, RuntimeException> work) {
+    /** Runs a read in autocommit. Broken connections are retried, as reads are idempotent. */
+    public <T> T read(String operation, ConnectionCall<T> work) {
         return run(operation, false, true, work);
     }
 
@@ -140,35 +136,17 @@ public final class JdbcDatabase implements AutoCloseable {
      *
      * @param idempotent whether repeating it after a connection broke mid-way gives the same result
      */
-    public <T> T write(String operation, boolean idempotent, HandleCallback<T, RuntimeException> work) {
-        return run(operation, true, idempotent, handle -> handle.inTransaction(work::withHandle));
+    public <T> T write(String operation, boolean idempotent, ConnectionCall<T> work) {
+        return run(operation, true, idempotent, connection -> Transactions.call(connection, work));
     }
 
     /**
-     * Runs an insert in one transaction; returns {@code false} instead of failing when it hit a duplicate key. Safe to
-     * repeat after a broken connection: the repeat finds its own row.
-     */
-    public boolean insert(String operation, Consumer<Handle> work) {
-        return run(operation, true, true, handle -> {
-            try {
-                handle.useTransaction(work::accept);
-                return true;
-            } catch (RuntimeException e) {
-                if (FailureKind.of(e, identity.dialect()) == FailureKind.UNIQUE_VIOLATION) {
-                    return false;
-                }
-                throw e;
-            }
-        });
-    }
-
-    /**
-     * Runs an insert on a plain connection; returns {@code false} instead of failing when it hit a duplicate key. With
+     * Runs an insert; returns {@code false} instead of failing when it hit a duplicate key. With
      * {@code oneStatement} the work is a single statement run in autocommit (the database makes it atomic); otherwise
      * it runs in one transaction. Safe to repeat after a broken connection: the repeat finds its own row.
      */
     public boolean insert(String operation, boolean oneStatement, ConnectionWork work) {
-        return runOnConnection(operation, true, true, connection -> {
+        return run(operation, true, true, connection -> {
             try {
                 if (oneStatement) {
                     work.run(connection);
@@ -177,18 +155,12 @@ public final class JdbcDatabase implements AutoCloseable {
                 }
                 return true;
             } catch (SQLException e) {
-                if (FailureKind.of(new UnableToExecuteStatementException(e, null), identity.dialect())
-                        == FailureKind.UNIQUE_VIOLATION) {
+                if (FailureKind.of(SqlFailure.statement(e), identity.dialect()) == FailureKind.UNIQUE_VIOLATION) {
                     return false;
                 }
                 throw e;
             }
         });
-    }
-
-    /** Runs a read on a plain connection in autocommit. Broken connections are retried, as reads are idempotent. */
-    public <T> T readOnConnection(String operation, ConnectionCall<T> work) {
-        return runOnConnection(operation, false, true, work);
     }
 
     /** How saves write their rows: the dialect's form, or {@link SaveForm#STATEMENTS} once the server refused it. */
@@ -240,12 +212,7 @@ public final class JdbcDatabase implements AutoCloseable {
         }
     }
 
-    private <T> T run(String operation, boolean write, boolean idempotent, HandleCallback<T, RuntimeException> work) {
-        readiness.ensureReady();
-        return retrier.run(operation, idempotent, () -> writes.run(write, () -> source.withHandle(work)));
-    }
-
-    private <T> T runOnConnection(String operation, boolean write, boolean idempotent, ConnectionCall<T> work) {
+    private <T> T run(String operation, boolean write, boolean idempotent, ConnectionCall<T> work) {
         readiness.ensureReady();
         return retrier.run(operation, idempotent, () -> writes.run(write, () -> source.withConnection(work)));
     }

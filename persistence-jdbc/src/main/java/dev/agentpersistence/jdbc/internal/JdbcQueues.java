@@ -3,14 +3,13 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.queue.QueueItem;
 import dev.agentpersistence.queue.QueueStore;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.Update;
 
 /**
  * Native queues in the table {@code <prefix>queue_items} (schema version 5): one row per item, a write one conditional
@@ -21,7 +20,7 @@ import org.jdbi.v3.core.statement.Update;
 final class JdbcQueues implements QueueStore {
     private static final String COLUMNS = "item_id, version, submitted_at, runnable_at, finished, payload";
     private static final int DELETE_BATCH = 500;
-    private static final String NOT_HELD = " AND (held_until IS NULL OR held_until <= :now)";
+    private static final String NOT_HELD = " AND (held_until IS NULL OR held_until <= ?)";
 
     private final JdbcDatabase database;
     private final Tables tables;
@@ -40,11 +39,12 @@ final class JdbcQueues implements QueueStore {
         }
         return database.read(
                 "queueItems",
-                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
-                                + " WHERE queue_name = :queue ORDER BY submitted_at, item_id")
-                        .bind("queue", queue)
-                        .map((rs, ctx) -> item(rs))
-                        .list());
+                c -> Sql.list(
+                        c,
+                        "SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                                + " WHERE queue_name = ? ORDER BY submitted_at, item_id",
+                        JdbcQueues::item,
+                        queue));
     }
 
     @Override
@@ -54,12 +54,12 @@ final class JdbcQueues implements QueueStore {
         }
         return database.read(
                 "queueItem",
-                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
-                                + " WHERE queue_name = :queue AND item_id = :id")
-                        .bind("queue", queue)
-                        .bind("id", id)
-                        .map((rs, ctx) -> item(rs))
-                        .findOne());
+                c -> Sql.first(
+                        c,
+                        "SELECT " + COLUMNS + " FROM " + tables.queueItems() + " WHERE queue_name = ? AND item_id = ?",
+                        JdbcQueues::item,
+                        queue,
+                        id));
     }
 
     @Override
@@ -67,16 +67,23 @@ final class JdbcQueues implements QueueStore {
         if (!tableExists()) {
             return List.of();
         }
-        return database.read(
-                "queueRunnable",
-                h -> h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
-                                + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now" + NOT_HELD
-                                + " ORDER BY submitted_at, item_id LIMIT :limit")
-                        .bind("queue", queue)
-                        .bind("now", QueueItem.toEpochNanos(now))
-                        .bind("limit", limit)
-                        .map((rs, ctx) -> item(rs))
-                        .list());
+        long at = QueueItem.toEpochNanos(now);
+        return database.read("queueRunnable", c -> runnable(c, queue, at, limit, ""));
+    }
+
+    /** The oldest runnable items nobody holds, read with {@code lock} at the end of the query. */
+    private List<QueueItem> runnable(Connection connection, String queue, long now, int limit, String lock)
+            throws SQLException {
+        return Sql.list(
+                connection,
+                "SELECT " + COLUMNS + " FROM " + tables.queueItems()
+                        + " WHERE queue_name = ? AND finished = 0 AND runnable_at <= ?" + NOT_HELD
+                        + " ORDER BY submitted_at, item_id LIMIT ?" + lock,
+                JdbcQueues::item,
+                queue,
+                now,
+                now,
+                limit);
     }
 
     /**
@@ -90,24 +97,17 @@ final class JdbcQueues implements QueueStore {
         long at = QueueItem.toEpochNanos(now);
         long end = QueueItem.toEpochNanos(until);
         String lock = database.skippingLockedRead();
-        return database.write("queueClaim", false, h -> {
-            List<QueueItem> candidates = h.createQuery("SELECT " + COLUMNS + " FROM " + tables.queueItems()
-                            + " WHERE queue_name = :queue AND finished = 0 AND runnable_at <= :now" + NOT_HELD
-                            + " ORDER BY submitted_at, item_id LIMIT :limit" + lock)
-                    .bind("queue", queue)
-                    .bind("now", at)
-                    .bind("limit", limit)
-                    .map((rs, ctx) -> item(rs))
-                    .list();
+        return database.write("queueClaim", false, c -> {
             var claimed = new ArrayList<QueueItem>();
-            for (QueueItem candidate : candidates) {
-                int held = h.createUpdate("UPDATE " + tables.queueItems() + " SET held_until = :until"
-                                + " WHERE queue_name = :queue AND item_id = :id" + NOT_HELD)
-                        .bind("until", end)
-                        .bind("queue", queue)
-                        .bind("id", candidate.id())
-                        .bind("now", at)
-                        .execute();
+            for (QueueItem candidate : runnable(c, queue, at, limit, lock)) {
+                int held = Sql.update(
+                        c,
+                        "UPDATE " + tables.queueItems() + " SET held_until = ? WHERE queue_name = ? AND item_id = ?"
+                                + NOT_HELD,
+                        end,
+                        queue,
+                        candidate.id(),
+                        at);
                 if (held == 1) {
                     claimed.add(candidate);
                 }
@@ -123,12 +123,12 @@ final class JdbcQueues implements QueueStore {
         database.write(
                 "queueHold",
                 true,
-                h -> h.createUpdate("UPDATE " + tables.queueItems()
-                                + " SET held_until = :until WHERE queue_name = :queue AND item_id = :id")
-                        .bind("until", end)
-                        .bind("queue", queue)
-                        .bind("id", id)
-                        .execute());
+                c -> Sql.update(
+                        c,
+                        "UPDATE " + tables.queueItems() + " SET held_until = ? WHERE queue_name = ? AND item_id = ?",
+                        end,
+                        queue,
+                        id));
     }
 
     /**
@@ -138,42 +138,42 @@ final class JdbcQueues implements QueueStore {
     @Override
     public boolean write(String queue, QueueItem item) {
         requireTable();
+        Object runnableAt = item.runnableAt() == null ? Sql.NULL_BIGINT : QueueItem.toEpochNanos(item.runnableAt());
+        long submittedAt = QueueItem.toEpochNanos(item.submittedAt());
+        int finished = item.finished() ? 1 : 0;
         if (item.version() == 1) {
             return database.insert(
                     "queueWrite",
-                    h -> bindItem(
-                                    h.createUpdate("INSERT INTO " + tables.queueItems() + " (queue_name, " + COLUMNS
-                                            + ") VALUES (:queue, :id, :version, :submittedAt, :runnableAt, :finished,"
-                                            + " :body)"),
-                                    queue,
-                                    item)
-                            .execute());
+                    true,
+                    c -> Sql.update(
+                            c,
+                            "INSERT INTO " + tables.queueItems() + " (queue_name, " + COLUMNS
+                                    + ") VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            queue,
+                            item.id(),
+                            item.version(),
+                            submittedAt,
+                            runnableAt,
+                            finished,
+                            item.body()));
         }
         return database.write(
                         "queueWrite",
                         true,
-                        h -> bindItem(
-                                        h.createUpdate("UPDATE " + tables.queueItems()
-                                                + " SET version = :version, submitted_at = :submittedAt,"
-                                                + " runnable_at = :runnableAt, finished = :finished, payload = :body"
-                                                + " WHERE queue_name = :queue AND item_id = :id"
-                                                + " AND version = :expected"),
-                                        queue,
-                                        item)
-                                .bind("expected", item.version() - 1)
-                                .execute())
+                        c -> Sql.update(
+                                c,
+                                "UPDATE " + tables.queueItems() + " SET version = ?, submitted_at = ?, runnable_at = ?,"
+                                        + " finished = ?, payload = ? WHERE queue_name = ? AND item_id = ?"
+                                        + " AND version = ?",
+                                item.version(),
+                                submittedAt,
+                                runnableAt,
+                                finished,
+                                item.body(),
+                                queue,
+                                item.id(),
+                                item.version() - 1))
                 == 1;
-    }
-
-    /** Binds the queue and every column of {@code item}. */
-    private static Update bindItem(Update update, String queue, QueueItem item) {
-        return update.bind("queue", queue)
-                .bind("id", item.id())
-                .bind("version", item.version())
-                .bind("submittedAt", QueueItem.toEpochNanos(item.submittedAt()))
-                .bind("runnableAt", item.runnableAt() == null ? null : QueueItem.toEpochNanos(item.runnableAt()))
-                .bind("finished", item.finished() ? 1 : 0)
-                .bind("body", item.body());
     }
 
     /** Reads the ids of the finished items in the queue's order, then deletes all but the last {@code keep}. */
@@ -182,27 +182,30 @@ final class JdbcQueues implements QueueStore {
         requireTable();
         List<String> finished = database.read(
                 "queueFinished",
-                h -> h.createQuery("SELECT item_id FROM "
-                                + tables.queueItems() + " WHERE queue_name = :queue AND finished = 1"
-                                + " ORDER BY submitted_at, item_id")
-                        .bind("queue", queue)
-                        .mapTo(String.class)
-                        .list());
+                c -> Sql.list(
+                        c,
+                        "SELECT item_id FROM " + tables.queueItems()
+                                + " WHERE queue_name = ? AND finished = 1 ORDER BY submitted_at, item_id",
+                        rows -> rows.getString(1),
+                        queue));
         List<String> doomed = finished.subList(0, Math.max(0, finished.size() - keep));
         int deleted = 0;
         for (int from = 0; from < doomed.size(); from += DELETE_BATCH) {
             var batch = doomed.subList(from, Math.min(doomed.size(), from + DELETE_BATCH));
-            deleted += database.write("queueDeleteFinished", true, h -> delete(h, queue, batch));
+            deleted += database.write("queueDeleteFinished", true, c -> delete(c, queue, batch));
         }
         return deleted;
     }
 
-    private int delete(Handle handle, String queue, List<String> ids) {
-        return handle.createUpdate("DELETE FROM " + tables.queueItems()
-                        + " WHERE queue_name = :queue AND finished = 1 AND item_id IN (<ids>)")
-                .bind("queue", queue)
-                .bindList("ids", ids)
-                .execute();
+    private int delete(Connection connection, String queue, List<String> ids) throws SQLException {
+        var values = new ArrayList<Object>(ids.size() + 1);
+        values.add(queue);
+        values.addAll(ids);
+        return Sql.update(
+                connection,
+                "DELETE FROM " + tables.queueItems() + " WHERE queue_name = ? AND finished = 1 AND item_id IN ("
+                        + Sql.placeholders(ids.size()) + ")",
+                values.toArray());
     }
 
     private boolean tableExists() {
@@ -210,9 +213,8 @@ final class JdbcQueues implements QueueStore {
         if (exists == null) {
             exists = database.read(
                     "queueTable",
-                    h -> h.createQuery("SELECT COUNT(*) FROM " + tables.schemaVersion() + " WHERE version = 5")
-                                    .mapTo(Integer.class)
-                                    .one()
+                    c -> Sql.number(c, "SELECT COUNT(*) FROM " + tables.schemaVersion() + " WHERE version = 5")
+                                    .orElse(0L)
                             > 0);
             tableExists = exists;
         }

@@ -59,12 +59,12 @@ public final class JdbcSegmentStore implements HistorySegmentStore {
     /** One {@code SELECT … IN (…)} per 500 ids. */
     @Override
     public Map<String, byte[]> getSegments(String agentId, Collection<String> segmentIds) {
-        return database.read("getSegments", h -> statements.select(h, agentId, segmentIds));
+        return database.read("getSegments", c -> statements.select(c, agentId, segmentIds));
     }
 
     @Override
     public List<SegmentInfo> listSegments(String agentId) {
-        var infos = new ArrayList<>(database.read("listSegments", h -> statements.list(h, agentId)));
+        var infos = new ArrayList<>(database.read("listSegments", c -> statements.list(c, agentId)));
         infos.sort(Comparator.comparing(SegmentInfo::segmentId));
         return List.copyOf(infos);
     }
@@ -74,7 +74,7 @@ public final class JdbcSegmentStore implements HistorySegmentStore {
     public int deleteSegments(String agentId, Collection<String> segmentIds, Instant writtenBefore) {
         // a write time in whole milliseconds is before the cutoff exactly when it is before the cutoff rounded up
         long cutoff = writtenBefore.toEpochMilli() + (writtenBefore.getNano() % 1_000_000 == 0 ? 0 : 1);
-        return database.write("deleteSegments", true, h -> statements.delete(h, agentId, segmentIds, cutoff));
+        return database.write("deleteSegments", true, c -> statements.delete(c, agentId, segmentIds, cutoff));
     }
 
     @Override

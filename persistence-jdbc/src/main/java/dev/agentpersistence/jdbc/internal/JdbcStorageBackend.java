@@ -98,7 +98,7 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     /** The stored records holding the version or the id of {@code record}, which a save found taken. */
     private InsertResult clashOf(StoredCheckpoint record) {
-        return InsertResult.clashedWith(database.readOnConnection(
+        return InsertResult.clashedWith(database.read(
                 "saveCheckpoint",
                 connection ->
                         statements.colliding(connection, record.agentId(), record.version(), record.checkpointId())));
@@ -300,23 +300,23 @@ public final class JdbcStorageBackend implements StorageBackend {
 
     @Override
     public Optional<StoredDocument> find(String agentId, String checkpointId) {
-        return database.readOnConnection("getCheckpoint", c -> statements.byId(c, agentId, checkpointId));
+        return database.read("getCheckpoint", c -> statements.byId(c, agentId, checkpointId));
     }
 
     @Override
     public Optional<StoredDocument> latest(String agentId, CheckpointFilter filter) {
-        return database.readOnConnection("getLatestCheckpoint", c -> statements.latest(c, agentId, filter));
+        return database.read("getLatestCheckpoint", c -> statements.latest(c, agentId, filter));
     }
 
     @Override
     public List<StoredDocument> list(String agentId, CheckpointFilter filter) {
-        return database.readOnConnection("getCheckpoints", c -> statements.select(c, agentId, filter));
+        return database.read("getCheckpoints", c -> statements.select(c, agentId, filter));
     }
 
     @Override
     public int deleteAll(String agentId) {
         return database.write(
-                "deleteCheckpoints", false, h -> statements.deleteAll(h, agentId, database.deletesThroughCte()));
+                "deleteCheckpoints", false, c -> statements.deleteAll(c, agentId, database.deletesThroughCte()));
     }
 
     @Override
@@ -324,7 +324,7 @@ public final class JdbcStorageBackend implements StorageBackend {
         return database.write(
                 "deleteCheckpointsBefore",
                 false,
-                h -> statements.deleteBefore(h, agentId, version, database.deletesThroughCte()));
+                c -> statements.deleteBefore(c, agentId, version, database.deletesThroughCte()));
     }
 
     @Override
@@ -353,7 +353,7 @@ public final class JdbcStorageBackend implements StorageBackend {
         long cutoff = now.toEpochMilli();
         int total = 0;
         while (true) {
-            int deleted = database.write("deleteExpired", true, h -> statements.deleteExpired(h, cutoff, EXPIRY_BATCH));
+            int deleted = database.write("deleteExpired", true, c -> statements.deleteExpired(c, cutoff, EXPIRY_BATCH));
             total += deleted;
             if (deleted < EXPIRY_BATCH) {
                 return total;
@@ -374,9 +374,7 @@ public final class JdbcStorageBackend implements StorageBackend {
     /** {@code SELECT 1} on a pooled connection. */
     @Override
     public void checkHealth() {
-        database.read(
-                "checkHealth",
-                h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+        database.read("checkHealth", connection -> Sql.number(connection, "SELECT 1"));
     }
 
     /** The same text for every row; built again only when the endpoint became known (an application's data source). */

@@ -3,9 +3,10 @@ package dev.agentpersistence.jdbc.internal;
 import com.zaxxer.hikari.HikariConfig;
 import dev.agentpersistence.PersistenceException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.OptionalLong;
-import org.jdbi.v3.core.Handle;
 
 /**
  * MariaDB and MySQL (InnoDB): DDL commits implicitly, so migrations are idempotent and serialized by a named
@@ -99,25 +100,18 @@ final class MariaDbDialect implements Dialect {
     }
 
     @Override
-    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+    public void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) throws SQLException {
         long seconds = Math.max(10, config.connectionTimeout().toSeconds() * 6);
-        Integer got = handle.createQuery("SELECT GET_LOCK(:name, :seconds)")
-                .bind("name", tables.lockName())
-                .bind("seconds", seconds)
-                .mapTo(Integer.class)
-                .one();
-        if (got == null || got != 1) {
+        Optional<Long> got = Sql.number(connection, "SELECT GET_LOCK(?, ?)", tables.lockName(), seconds);
+        if (got.isEmpty() || got.get() != 1) {
             throw new PersistenceException("Could not take the schema lock '" + tables.lockName() + "' within "
                     + seconds + "s; another process may be migrating the same tables");
         }
     }
 
     @Override
-    public void unlockSchema(Handle handle, Tables tables) {
-        handle.createQuery("SELECT RELEASE_LOCK(:name)")
-                .bind("name", tables.lockName())
-                .mapTo(Integer.class)
-                .one();
+    public void unlockSchema(Connection connection, Tables tables) throws SQLException {
+        Sql.number(connection, "SELECT RELEASE_LOCK(?)", tables.lockName());
     }
 
     @Override
@@ -137,11 +131,9 @@ final class MariaDbDialect implements Dialect {
     }
 
     @Override
-    public OptionalLong maxStatementBytes(Handle handle) {
-        Long limit = handle.createQuery("SELECT @@max_allowed_packet")
-                .mapTo(Long.class)
-                .one();
-        return limit == null ? OptionalLong.empty() : OptionalLong.of(limit);
+    public OptionalLong maxStatementBytes(Connection connection) throws SQLException {
+        Optional<Long> limit = Sql.number(connection, "SELECT @@max_allowed_packet");
+        return limit.isEmpty() ? OptionalLong.empty() : OptionalLong.of(limit.get());
     }
 
     /** The bytes plus one backslash per byte the driver escapes in its text protocol ({@code NUL ' " \}). */

@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
 import java.sql.SQLException;
-import org.jdbi.v3.core.Handle;
 
 /**
  * PostgreSQL: transactional DDL guarded by a transaction-scoped advisory lock; the document is stored as {@code bytea}
@@ -42,11 +42,8 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
-        handle.createQuery("SELECT pg_advisory_xact_lock(:key)")
-                .bind("key", advisoryKey(tables.lockName()))
-                .mapTo(String.class)
-                .one();
+    public void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) throws SQLException {
+        Sql.first(connection, "SELECT pg_advisory_xact_lock(?)", rows -> rows.getString(1), advisoryKey(tables.lockName()));
     }
 
     /** Data-modifying {@code WITH} queries: a checkpoint and its metadata rows in one statement. */

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and load path, where
- * JDBI's handle and statement machinery cost more than the database's own work on an embedded database. The query
+ * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and load path, each
+ * statement prepared once per connection where the dialect keeps them ({@link PreparedStatements}). The query
  * selects {@code checkpoint_id, version, payload} in that order, of one agent's rows (the agent's id is not read back:
  * every query names it). Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
@@ -25,7 +25,7 @@ final class RowQuery {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {
-            bind(statement, values);
+            Sql.bind(statement, values);
             var documents = new ArrayList<StoredDocument>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -46,7 +46,7 @@ final class RowQuery {
         PreparedStatement statement = statements.prepare(connection, sql);
         boolean failed = true;
         try {
-            bind(statement, values);
+            Sql.bind(statement, values);
             Optional<StoredDocument> first;
             try (ResultSet rows = statement.executeQuery()) {
                 first = rows.next() ? Optional.of(row(agentId, rows)) : Optional.empty();
@@ -55,17 +55,6 @@ final class RowQuery {
             return first;
         } finally {
             statements.release(connection, sql, statement, failed);
-        }
-    }
-
-    private static void bind(PreparedStatement statement, List<Object> values) throws SQLException {
-        for (int i = 0; i < values.size(); i++) {
-            Object value = values.get(i);
-            if (value instanceof byte[] bytes) {
-                statement.setBytes(i + 1, bytes);
-            } else {
-                statement.setObject(i + 1, value);
-            }
         }
     }
 

@@ -1,16 +1,13 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,25 +35,24 @@ public final class SchemaMigrator {
         this.migrations = List.copyOf(migrations);
     }
 
-    /** Brings the schema up to the newest migration; returns the versions this call applied. */
-    public List<Integer> migrate(Jdbi jdbi) {
+    /**
+     * Brings the schema up to the newest migration on {@code connection}, which is in autocommit and stays so; returns
+     * the versions this call applied.
+     */
+    public List<Integer> migrate(Connection connection) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
                 if (dialect.transactionalDdl()) {
-                    return jdbi.inTransaction(this::apply);
+                    return Transactions.call(connection, this::apply);
                 }
-                return jdbi.withHandle(handle -> {
-                    dialect.lockSchema(handle, tables, config);
-                    try {
-                        return applyEach(handle);
-                    } finally {
-                        dialect.unlockSchema(handle, tables);
-                    }
-                });
-            } catch (JdbiException e) {
-                Optional<SQLException> sql = SqlStates.find(e);
-                boolean retry = attempt < MAX_ATTEMPTS && sql.isPresent() && !dialect.isConnectionFailure(sql.get());
-                if (!retry) {
+                dialect.lockSchema(connection, tables, config);
+                try {
+                    return applyEach(connection);
+                } finally {
+                    dialect.unlockSchema(connection, tables);
+                }
+            } catch (SQLException e) {
+                if (attempt >= MAX_ATTEMPTS || dialect.isConnectionFailure(e)) {
                     throw e;
                 }
                 LOG.debug(
@@ -69,25 +65,24 @@ public final class SchemaMigrator {
         }
     }
 
-    private List<Integer> apply(Handle handle) {
-        dialect.lockSchema(handle, tables, config);
-        return applyEach(handle);
+    private List<Integer> apply(Connection connection) throws SQLException {
+        dialect.lockSchema(connection, tables, config);
+        return applyEach(connection);
     }
 
-    private List<Integer> applyEach(Handle handle) {
-        handle.execute(dialect.ddl().schemaVersionTable(tables));
-        Set<Integer> applied = new HashSet<>(handle.createQuery("SELECT version FROM " + tables.schemaVersion())
-                .map((rs, ctx) -> rs.getInt(1))
-                .list());
+    private List<Integer> applyEach(Connection connection) throws SQLException {
+        Sql.execute(connection, dialect.ddl().schemaVersionTable(tables));
+        Set<Integer> applied =
+                new HashSet<>(Sql.list(connection, "SELECT version FROM " + tables.schemaVersion(), rows -> rows.getInt(1)));
         var done = new ArrayList<Integer>();
         for (Migration migration : migrations) {
             if (applied.contains(migration.version())) {
                 continue;
             }
             for (String statement : migration.statements()) {
-                handle.execute(statement);
+                Sql.execute(connection, statement);
             }
-            if (recordVersion(handle, migration)) {
+            if (recordVersion(connection, migration)) {
                 done.add(migration.version());
                 LOG.info(
                         "Applied schema migration {} ({}) to tables '{}*'",
@@ -100,16 +95,16 @@ public final class SchemaMigrator {
     }
 
     /** Inserts the version row; {@code false} when another process recorded it first (non-transactional DDL only). */
-    private boolean recordVersion(Handle handle, Migration migration) {
+    private boolean recordVersion(Connection connection, Migration migration) throws SQLException {
         try {
-            handle.createUpdate("INSERT INTO " + tables.schemaVersion() + " (version, description) VALUES (:v, :d)")
-                    .bind("v", migration.version())
-                    .bind("d", migration.description())
-                    .execute();
+            Sql.update(
+                    connection,
+                    "INSERT INTO " + tables.schemaVersion() + " (version, description) VALUES (?, ?)",
+                    migration.version(),
+                    migration.description());
             return true;
-        } catch (JdbiException e) {
-            Optional<SQLException> sql = SqlStates.find(e);
-            if (!dialect.transactionalDdl() && sql.isPresent() && dialect.isUniqueViolation(sql.get())) {
+        } catch (SQLException e) {
+            if (!dialect.transactionalDdl() && dialect.isUniqueViolation(e)) {
                 return false;
             }
             throw e;

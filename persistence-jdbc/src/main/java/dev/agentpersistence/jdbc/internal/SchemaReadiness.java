@@ -3,13 +3,10 @@ package dev.agentpersistence.jdbc.internal;
 import dev.agentpersistence.StorageConfigurationException;
 import dev.agentpersistence.StorageNotFoundException;
 import dev.agentpersistence.jdbc.JdbcStorageConfig;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jdbi.v3.core.ConnectionException;
-import org.jdbi.v3.core.JdbiException;
 
 /**
  * Makes the database ready before the first operation, once: connects once outside the pool it owns (so refused
@@ -68,7 +65,7 @@ final class SchemaReadiness {
                 retrier.run(
                         "schema migration",
                         () -> writes.run(true, () -> {
-                            migrator.migrate(source.jdbi());
+                            source.withConnection(migrator::migrate);
                             return null;
                         }));
             }
@@ -86,12 +83,10 @@ final class SchemaReadiness {
         Dialect dialect = identity.dialect();
         Set<Integer> applied;
         try {
-            List<Integer> rows = source.jdbi()
-                    .withHandle(handle -> handle.createQuery("SELECT version FROM " + tables.schemaVersion())
-                            .map((rs, ctx) -> rs.getInt(1))
-                            .list());
+            List<Integer> rows = source.withConnection(connection ->
+                    Sql.list(connection, "SELECT version FROM " + tables.schemaVersion(), found -> found.getInt(1)));
             applied = new TreeSet<Integer>(rows);
-        } catch (JdbiException e) {
+        } catch (SqlFailure e) {
             if (FailureKind.of(e, dialect) != FailureKind.OTHER) {
                 throw e;
             }
@@ -124,19 +119,13 @@ final class SchemaReadiness {
     private void detectDialect() {
         retrier.run(
                 "database detection",
-                () -> source.jdbi().useHandle(handle -> {
-                    String url;
-                    String product;
-                    try {
-                        var meta = handle.getConnection().getMetaData();
-                        url = meta.getURL();
-                        product = meta.getDatabaseProductName();
-                    } catch (SQLException e) {
-                        throw new ConnectionException(e);
-                    }
-                    Dialect detected = Dialects.forConnection(url, product);
+                () -> source.withConnection(connection -> {
+                    var meta = connection.getMetaData();
+                    String url = meta.getURL();
+                    Dialect detected = Dialects.forConnection(url, meta.getDatabaseProductName());
                     source.sessionSetup().use(detected.sessionSetup(config));
                     identity.detected(detected, url);
+                    return null;
                 }));
     }
 }

@@ -1,6 +1,8 @@
 package dev.agentpersistence.jdbc.internal;
 
 import dev.agentpersistence.backend.SegmentInfo;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,10 +10,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.jdbi.v3.core.Handle;
 
 /**
- * The SQL of the history segment table, run on a handle the caller owns. Reads of several segments are one {@code IN}
+ * The SQL of the history segment table, run on a connection the caller owns. Reads of several segments are one {@code IN}
  * query per {@value #BATCH} ids; ids and values are always bound.
  */
 public final class SegmentStatements {
@@ -25,49 +26,58 @@ public final class SegmentStatements {
     }
 
     /** The contents of the given segments that exist. */
-    public Map<String, byte[]> select(Handle handle, String agentId, Collection<String> segmentIds) {
+    public Map<String, byte[]> select(Connection connection, String agentId, Collection<String> segmentIds)
+            throws SQLException {
         var found = new HashMap<String, byte[]>();
         var ids = List.copyOf(segmentIds);
         for (int from = 0; from < ids.size(); from += BATCH) {
-            handle.createQuery("SELECT segment_id, content FROM " + tables.historySegments()
-                            + " WHERE agent_id = :agentId AND segment_id IN (<ids>)")
-                    .bind("agentId", agentId)
-                    .bindList("ids", ids.subList(from, Math.min(ids.size(), from + BATCH)))
-                    .map((rs, ctx) -> Map.entry(rs.getString("segment_id"), rs.getBytes("content")))
+            List<String> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
+            var values = new ArrayList<Object>(batch.size() + 1);
+            values.add(agentId);
+            values.addAll(batch);
+            Sql.list(
+                            connection,
+                            "SELECT segment_id, content FROM " + tables.historySegments()
+                                    + " WHERE agent_id = ? AND segment_id IN (" + Sql.placeholders(batch.size()) + ")",
+                            rows -> Map.entry(rows.getString(1), rows.getBytes(2)),
+                            values.toArray())
                     .forEach(entry -> found.put(entry.getKey(), entry.getValue()));
         }
         return found;
     }
 
     /** The agent's segments with their write times, in no particular order. */
-    public List<SegmentInfo> list(Handle handle, String agentId) {
-        return handle.createQuery(
-                        "SELECT segment_id, written_at FROM " + tables.historySegments() + " WHERE agent_id = :agentId")
-                .bind("agentId", agentId)
-                .map((rs, ctx) ->
-                        new SegmentInfo(rs.getString("segment_id"), Instant.ofEpochMilli(rs.getLong("written_at"))))
-                .list();
+    public List<SegmentInfo> list(Connection connection, String agentId) throws SQLException {
+        return Sql.list(
+                connection,
+                "SELECT segment_id, written_at FROM " + tables.historySegments() + " WHERE agent_id = ?",
+                rows -> new SegmentInfo(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2))),
+                agentId);
     }
 
     /** Deletes the given segments written before {@code writtenBefore} (epoch milliseconds); returns how many. */
-    public int delete(Handle handle, String agentId, Collection<String> segmentIds, long writtenBefore) {
+    public int delete(Connection connection, String agentId, Collection<String> segmentIds, long writtenBefore)
+            throws SQLException {
         var ids = List.copyOf(segmentIds);
         int deleted = 0;
         for (int from = 0; from < ids.size(); from += BATCH) {
-            deleted += handle.createUpdate("DELETE FROM " + tables.historySegments()
-                            + " WHERE agent_id = :agentId AND segment_id IN (<ids>) AND written_at < :writtenBefore")
-                    .bind("agentId", agentId)
-                    .bindList("ids", ids.subList(from, Math.min(ids.size(), from + BATCH)))
-                    .bind("writtenBefore", writtenBefore)
-                    .execute();
+            List<String> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
+            var values = new ArrayList<Object>(batch.size() + 2);
+            values.add(agentId);
+            values.addAll(batch);
+            values.add(writtenBefore);
+            deleted += Sql.update(
+                    connection,
+                    "DELETE FROM " + tables.historySegments() + " WHERE agent_id = ? AND segment_id IN ("
+                            + Sql.placeholders(batch.size()) + ") AND written_at < ?",
+                    values.toArray());
         }
         return deleted;
     }
 
     /** Every agent with at least one segment, in no particular order. */
-    public List<String> agentIds(Handle handle) {
-        return new ArrayList<>(handle.createQuery("SELECT DISTINCT agent_id FROM " + tables.historySegments())
-                .mapTo(String.class)
-                .list());
+    public List<String> agentIds(Connection connection) throws SQLException {
+        return Sql.list(
+                connection, "SELECT DISTINCT agent_id FROM " + tables.historySegments(), rows -> rows.getString(1));
     }
 }

@@ -1,11 +1,11 @@
 package dev.agentpersistence.jdbc.internal;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import org.jdbi.v3.core.Handle;
 
 /**
  * The dialect's session statements for connections of an application's data source, run once per physical connection (a
@@ -21,18 +21,18 @@ final class SessionSetup {
         statements = List.copyOf(setup);
     }
 
-    /** Runs the statements on {@code handle}'s connection unless they already ran there. */
-    void apply(Handle handle) {
+    /** Runs the statements on {@code connection} unless they already ran on its physical connection. */
+    void apply(Connection connection) throws SQLException {
         List<String> setup = statements;
         if (setup.isEmpty()) {
             return;
         }
-        Connection physical = Connections.physical(handle.getConnection());
+        Connection physical = Connections.physical(connection);
         if (prepared.containsKey(physical)) {
             return;
         }
         for (String statement : setup) {
-            handle.execute(statement);
+            Sql.execute(connection, statement);
         }
         prepared.put(physical, Boolean.TRUE);
     }

@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import org.jdbi.v3.core.Handle;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -50,7 +50,7 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
-    public void lockSchema(Handle handle, Tables tables, JdbcStorageConfig config) {
+    public void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) {
         // The migration transaction holds SQLite's database-wide write lock from its first write on;
         // a deadlock between two processes surfaces as SQLITE_BUSY and the migrator retries.
     }

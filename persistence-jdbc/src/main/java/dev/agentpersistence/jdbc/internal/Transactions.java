@@ -12,11 +12,20 @@ final class Transactions {
      * added to the original failure, never thrown instead of it.
      */
     static void run(Connection connection, ConnectionWork work) throws SQLException {
+        call(connection, c -> {
+            work.run(c);
+            return null;
+        });
+    }
+
+    /** As {@link #run}, returning what {@code work} returns. */
+    static <T> T call(Connection connection, ConnectionCall<T> work) throws SQLException {
         connection.setAutoCommit(false);
         Throwable failure = null;
         try {
-            work.run(connection);
+            T answer = work.call(connection);
             connection.commit();
+            return answer;
         } catch (SQLException | RuntimeException | Error e) {
             failure = e;
             try {
