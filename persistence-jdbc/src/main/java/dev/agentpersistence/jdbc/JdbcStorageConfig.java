@@ -12,7 +12,7 @@ import java.util.Optional;
  * clock are the shell's ({@link dev.agentpersistence.storage.StorageSettings}). Build with {@link #custom()}, start
  * from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
- * <p>When the provider is built over a {@code DataSource} or {@code Jdbi} the application already has, only
+ * <p>When the provider is built over a {@code DataSource} the application already has, only
  * {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
  */
 public final class JdbcStorageConfig {
