@@ -7,9 +7,9 @@ import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
- * Entry point of the JDBC provider: checkpoints in a relational database through plain JDBC — SQLite (the embedded default),
- * PostgreSQL, MariaDB/MySQL or H2, chosen from the JDBC URL. Each method returns the shell's builder over the JDBC
- * backend; {@code build()} gives the provider.
+ * Entry point of the JDBC provider: checkpoints in a relational database through plain JDBC — SQLite (the embedded
+ * default), PostgreSQL, MariaDB/MySQL or H2, chosen from the JDBC URL. Each method returns the shell's builder over the
+ * JDBC backend; {@code build()} gives the provider.
  *
  * <pre>{@code
  * PersistenceStorageProvider<CheckpointFilter> storage =
@@ -51,7 +51,7 @@ public final class JdbcStorage {
     public static StorageShell.Builder builder(JdbcStorageConfig config, DataSource dataSource) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(dataSource, "dataSource");
-        return StorageShell.builder(context -> new JdbcStorageBackend(
-                JdbcDatabase.external(dataSource, config, context.readOnly()), context.clock()));
+        return StorageShell.builder(context ->
+                new JdbcStorageBackend(JdbcDatabase.external(dataSource, config, context.readOnly()), context.clock()));
     }
 }

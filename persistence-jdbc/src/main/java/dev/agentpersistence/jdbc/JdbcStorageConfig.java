@@ -12,8 +12,8 @@ import java.util.Optional;
  * clock are the shell's ({@link dev.agentpersistence.storage.StorageSettings}). Build with {@link #custom()}, start
  * from {@link #ofDefaults()}, or read the keys with {@link #from(ProviderConfig)}.
  *
- * <p>When the provider is built over a {@code DataSource} the application already has, only
- * {@link #tablePrefix()}, {@link #migrate()} and {@link #busyTimeout()} apply.
+ * <p>When the provider is built over a {@code DataSource} the application already has, only {@link #tablePrefix()},
+ * {@link #migrate()} and {@link #busyTimeout()} apply.
  */
 public final class JdbcStorageConfig {
     /** JDBC URL; the dialect is chosen from it. */

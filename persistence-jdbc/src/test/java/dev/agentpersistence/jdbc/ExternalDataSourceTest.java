@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * A provider over a data source the application owns: the dialect is detected, the source stays open.
- */
+/** A provider over a data source the application owns: the dialect is detected, the source stays open. */
 class ExternalDataSourceTest {
     @TempDir
     Path dir;

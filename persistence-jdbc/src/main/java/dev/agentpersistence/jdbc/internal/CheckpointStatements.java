@@ -222,7 +222,8 @@ public final class CheckpointStatements {
                 connection,
                 "DELETE FROM " + tables.checkpointExpiry() + " WHERE agent_id = ?" + ofDeleted,
                 ofAgentAndDeleted);
-        Sql.update(connection, "DELETE FROM " + tables.metadata() + " WHERE agent_id = ?" + ofDeleted, ofAgentAndDeleted);
+        Sql.update(
+                connection, "DELETE FROM " + tables.metadata() + " WHERE agent_id = ?" + ofDeleted, ofAgentAndDeleted);
         return Sql.update(connection, "DELETE FROM " + tables.checkpoints() + " WHERE agent_id = ?" + below, ofAgent);
     }
 
@@ -243,8 +244,8 @@ public final class CheckpointStatements {
             return 0;
         }
         for (String table : List.of(tables.metadata(), tables.checkpoints(), tables.checkpointExpiry())) {
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM " + table + " WHERE agent_id = ? AND checkpoint_id = ?")) {
+            try (PreparedStatement delete =
+                    connection.prepareStatement("DELETE FROM " + table + " WHERE agent_id = ? AND checkpoint_id = ?")) {
                 for (var key : expired) {
                     delete.setString(1, key.getKey());
                     delete.setString(2, key.getValue());

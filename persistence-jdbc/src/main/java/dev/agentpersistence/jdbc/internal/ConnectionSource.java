@@ -10,8 +10,8 @@ import javax.sql.DataSource;
 
 /**
  * Where connections come from: the pool the provider owns, or the application's data source. A connection that cannot
- * be obtained fails as {@link SqlFailure#connecting} and a failed statement as {@link SqlFailure#statement}, so both are
- * classified like every other failure.
+ * be obtained fails as {@link SqlFailure#connecting} and a failed statement as {@link SqlFailure#statement}, so both
+ * are classified like every other failure.
  */
 final class ConnectionSource {
     private final DataSource dataSource;

@@ -20,8 +20,8 @@ public interface Dialect {
     boolean transactionalDdl();
 
     /**
-     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional DDL the connection is
-     * inside the migration's transaction and the lock ends with it; otherwise it is a session lock released by
+     * Takes the lock that keeps two processes from migrating this prefix at once. With transactional DDL the connection
+     * is inside the migration's transaction and the lock ends with it; otherwise it is a session lock released by
      * {@link #unlockSchema}. May do nothing when the database serializes schema changes itself.
      */
     void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) throws SQLException;
@@ -102,8 +102,8 @@ public interface Dialect {
     }
 
     /**
-     * The largest statement the server accepts, in bytes, read on {@code connection}; empty when the database has no limit
-     * a checkpoint document could reach.
+     * The largest statement the server accepts, in bytes, read on {@code connection}; empty when the database has no
+     * limit a checkpoint document could reach.
      */
     default OptionalLong maxStatementBytes(Connection connection) throws SQLException {
         return OptionalLong.empty();

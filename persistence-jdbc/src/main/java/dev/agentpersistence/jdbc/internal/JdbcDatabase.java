@@ -47,7 +47,8 @@ public final class JdbcDatabase implements AutoCloseable {
         this.readiness = new SchemaReadiness(source, identity, config, tables, retrier, writes, readOnly);
         this.saveForms = new SaveFormChoice(identity);
         this.statementLimit = new StatementLimit(() -> read(
-                "reading the statement size limit", connection -> identity.dialect().maxStatementBytes(connection)));
+                "reading the statement size limit",
+                connection -> identity.dialect().maxStatementBytes(connection)));
         this.preparedStatements = new PreparedStatements(() ->
                 source.ownsPool() && identity.known() && identity.dialect().keepsPreparedStatements());
     }
@@ -141,9 +142,9 @@ public final class JdbcDatabase implements AutoCloseable {
     }
 
     /**
-     * Runs an insert; returns {@code false} instead of failing when it hit a duplicate key. With
-     * {@code oneStatement} the work is a single statement run in autocommit (the database makes it atomic); otherwise
-     * it runs in one transaction. Safe to repeat after a broken connection: the repeat finds its own row.
+     * Runs an insert; returns {@code false} instead of failing when it hit a duplicate key. With {@code oneStatement}
+     * the work is a single statement run in autocommit (the database makes it atomic); otherwise it runs in one
+     * transaction. Safe to repeat after a broken connection: the repeat finds its own row.
      */
     public boolean insert(String operation, boolean oneStatement, ConnectionWork work) {
         return run(operation, true, true, connection -> {

@@ -43,7 +43,11 @@ final class PostgresDialect implements Dialect {
 
     @Override
     public void lockSchema(Connection connection, Tables tables, JdbcStorageConfig config) throws SQLException {
-        Sql.first(connection, "SELECT pg_advisory_xact_lock(?)", rows -> rows.getString(1), advisoryKey(tables.lockName()));
+        Sql.first(
+                connection,
+                "SELECT pg_advisory_xact_lock(?)",
+                rows -> rows.getString(1),
+                advisoryKey(tables.lockName()));
     }
 
     /** Data-modifying {@code WITH} queries: a checkpoint and its metadata rows in one statement. */

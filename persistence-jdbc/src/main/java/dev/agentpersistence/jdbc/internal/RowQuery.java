@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * Checkpoint rows read with plain JDBC on a connection the caller owns: the reads on every save and load path, each
- * statement prepared once per connection where the dialect keeps them ({@link PreparedStatements}). The query
- * selects {@code checkpoint_id, version, payload} in that order, of one agent's rows (the agent's id is not read back:
- * every query names it). Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
+ * statement prepared once per connection where the dialect keeps them ({@link PreparedStatements}). The query selects
+ * {@code checkpoint_id, version, payload} in that order, of one agent's rows (the agent's id is not read back: every
+ * query names it). Failures are thrown as they come; {@link JdbcDatabase} classifies and retries them.
  */
 final class RowQuery {
     private RowQuery() {}

@@ -72,8 +72,8 @@ public final class SchemaMigrator {
 
     private List<Integer> applyEach(Connection connection) throws SQLException {
         Sql.execute(connection, dialect.ddl().schemaVersionTable(tables));
-        Set<Integer> applied =
-                new HashSet<>(Sql.list(connection, "SELECT version FROM " + tables.schemaVersion(), rows -> rows.getInt(1)));
+        Set<Integer> applied = new HashSet<>(
+                Sql.list(connection, "SELECT version FROM " + tables.schemaVersion(), rows -> rows.getInt(1)));
         var done = new ArrayList<Integer>();
         for (Migration migration : migrations) {
             if (applied.contains(migration.version())) {

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The SQL of the history segment table, run on a connection the caller owns. Reads of several segments are one {@code IN}
- * query per {@value #BATCH} ids; ids and values are always bound.
+ * The SQL of the history segment table, run on a connection the caller owns. Reads of several segments are one
+ * {@code IN} query per {@value #BATCH} ids; ids and values are always bound.
  */
 public final class SegmentStatements {
     /** Ids per {@code IN} list, well below every database's parameter limit. */

@@ -68,12 +68,18 @@ final class Sql {
         }
     }
 
-    /** The number in the first column of the first row {@code sql} selects; empty when there is no row or it is null. */
+    /**
+     * The number in the first column of the first row {@code sql} selects; empty when there is no row or it is null.
+     */
     static Optional<Long> number(Connection connection, String sql, Object... values) throws SQLException {
-        return first(connection, sql, rows -> {
-            long value = rows.getLong(1);
-            return rows.wasNull() ? null : value;
-        }, values);
+        return first(
+                connection,
+                sql,
+                rows -> {
+                    long value = rows.getLong(1);
+                    return rows.wasNull() ? null : value;
+                },
+                values);
     }
 
     /** {@code count} placeholders separated by commas, for an {@code IN} list. */
