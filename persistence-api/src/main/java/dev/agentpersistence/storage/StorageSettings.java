@@ -9,6 +9,7 @@ import dev.agentpersistence.history.IncrementalHistoryConfig;
 import dev.agentpersistence.settings.Setting;
 import dev.agentpersistence.spi.ProviderConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -75,7 +76,10 @@ public final class StorageSettings {
     /** The {@link #BLOB_STORE} value naming this store. */
     public static final String MAIN_STORE = "main";
 
-    private static final StorageSettings DEFAULTS = from(ProviderConfig.empty());
+    /** Holds the defaults; the JVM computes them when first asked for, which a provider found by discovery never is. */
+    private static final class Defaults {
+        static final StorageSettings INSTANCE = from(ProviderConfig.empty());
+    }
 
     private final int formatVersion;
     private final DocumentLayers layers;
@@ -113,17 +117,21 @@ public final class StorageSettings {
 
     @SafeVarargs
     private static List<Setting<?>> concat(List<Setting<?>>... lists) {
-        return java.util.stream.Stream.of(lists).flatMap(List::stream).toList();
+        var all = new ArrayList<Setting<?>>();
+        for (List<Setting<?>> list : lists) {
+            all.addAll(list);
+        }
+        return List.copyOf(all);
     }
 
     /** The defaults: those of {@link #from(ProviderConfig)} with no key set. */
     public static StorageSettings ofDefaults() {
-        return DEFAULTS;
+        return Defaults.INSTANCE;
     }
 
     /** A builder starting from {@link #ofDefaults()}. */
     public static Builder custom() {
-        return new Builder(DEFAULTS);
+        return new Builder(Defaults.INSTANCE);
     }
 
     /** A builder starting from {@code settings}. */

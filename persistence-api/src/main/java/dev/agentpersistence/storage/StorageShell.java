@@ -1014,7 +1014,8 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
     /** Builds {@link StorageShell}s. */
     public static final class Builder {
         private final BackendOpener opener;
-        private StorageSettings settings = StorageSettings.ofDefaults();
+        /** Null until set: then the build takes {@link StorageSettings#ofDefaults()}. */
+        private StorageSettings settings;
         private Clock clock = Clock.systemUTC();
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private String providerName;
@@ -1100,9 +1101,10 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
          *     exist (some backends find out at first use instead)
          */
         public StorageShell build() {
-            StorageSettings settings = readOnly && !this.settings.readOnly()
-                    ? StorageSettings.from(this.settings).readOnly(true).build()
-                    : this.settings;
+            StorageSettings chosen = this.settings != null ? this.settings : StorageSettings.ofDefaults();
+            StorageSettings settings = readOnly && !chosen.readOnly()
+                    ? StorageSettings.from(chosen).readOnly(true).build()
+                    : chosen;
             var context = new BackendContext(
                     clock,
                     settings.maxCheckpointSize(),
