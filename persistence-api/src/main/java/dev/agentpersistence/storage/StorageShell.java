@@ -283,8 +283,18 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
 
     /** The backend's class name without a {@code StorageBackend} or {@code Backend} suffix, in lower case. */
     private static String defaultName(StorageBackend backend) {
-        String name = backend.getClass().getSimpleName().replaceFirst("(Storage)?Backend$", "");
+        String name = withoutSuffix(backend.getClass().getSimpleName());
         return name.isEmpty() ? "custom" : name.toLowerCase(Locale.ROOT);
+    }
+
+    /** {@code name} without a final {@code StorageBackend}, else without a final {@code Backend}. */
+    private static String withoutSuffix(String name) {
+        for (String suffix : new String[] {"StorageBackend", "Backend"}) {
+            if (name.endsWith(suffix)) {
+                return name.substring(0, name.length() - suffix.length());
+            }
+        }
+        return name;
     }
 
     /**

@@ -28,8 +28,12 @@ import java.util.regex.Pattern;
 record WriterProcess(String host, long pid, long startMillis) {
     static final int HOST_LENGTH = 12;
     private static final char SEPARATOR = '_';
-    private static final Pattern NAME = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{"
-            + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
+
+    /** Holds the pattern of owned temporary names, compiled when a name is first read: writing one never needs it. */
+    private static final class Names {
+        static final Pattern OWNED = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{"
+                + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
+    }
     /**
      * This JVM, when its host and start time are known; computed on first use (it asks the platform and hashes, which a
      * provider that writes only journals never needs), never changes.
@@ -65,7 +69,7 @@ record WriterProcess(String host, long pid, long startMillis) {
 
     /** The owner recorded in a temporary file name; empty for other names and for older, unowned ones. */
     static Optional<WriterProcess> ofTempName(String fileName) {
-        var matcher = NAME.matcher(fileName);
+        var matcher = Names.OWNED.matcher(fileName);
         if (!matcher.matches()) {
             return Optional.empty();
         }
