@@ -110,7 +110,7 @@ public final class JsonCheckpointCodec implements CheckpointCodec {
             g.writeStringField("checkpointId", checkpoint.checkpointId());
             g.writeStringField("agentId", checkpoint.agentId());
             g.writeNumberField("version", checkpoint.version());
-            g.writeStringField("createdAt", checkpoint.createdAt().toString());
+            g.writeStringField("createdAt", InstantText.of(checkpoint.createdAt()));
             ContentParts.writeOptional(g, "nodeId", checkpoint.nodeId());
             if (checkpoint.lastInput() != null) {
                 g.writeFieldName("lastInput");
