@@ -120,7 +120,6 @@ public final class AgentHead {
     private final Clock clock;
     private final Duration gracePeriod;
     private final Path realRoot;
-    private final String boot;
     private final WriterLiveness liveness = new WriterLiveness();
 
     /**
@@ -133,7 +132,6 @@ public final class AgentHead {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.gracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
         this.realRoot = Objects.requireNonNull(realRoot, "realRoot");
-        this.boot = BootId.read().orElse(UNKNOWN_BOOT);
     }
 
     /** The link step of a save, run by {@link #publish} under the lock. */
@@ -171,7 +169,7 @@ public final class AgentHead {
             }
             garble(state, stored.length);
             files.deleteIfExists(paths.head());
-            if (boot.equals(UNKNOWN_BOOT)) {
+            if (boot().equals(UNKNOWN_BOOT)) {
                 // no boot id to discard a stale head after a crash: make the removal durable before the link
                 files.syncDirectory(paths.directory());
             }
@@ -207,7 +205,7 @@ public final class AgentHead {
     public Reading read(AgentPaths paths) {
         Optional<HeadState> parsed = parse(readHead(paths));
         if (parsed.isEmpty()
-                || !parsed.get().boot().equals(boot)
+                || !parsed.get().boot().equals(boot())
                 || !parsed.get().writers().isEmpty()
                 || !parsed.get().latestKnown()) {
             return new Reading(false, HeadState.UNKNOWN);
@@ -275,8 +273,8 @@ public final class AgentHead {
     private HeadState forUpdate(AgentPaths paths, byte[] stored) {
         HeadState head = HeadFormat.parse(stored)
                 .map(found ->
-                        found.boot().equals(boot) ? found : new HeadState(boot, HeadState.UNKNOWN, found.writers()))
-                .orElseGet(() -> new HeadState(boot, HeadState.UNKNOWN, List.of()));
+                        found.boot().equals(boot()) ? found : new HeadState(boot(), HeadState.UNKNOWN, found.writers()))
+                .orElseGet(() -> new HeadState(boot(), HeadState.UNKNOWN, List.of()));
         Instant now = clock.instant();
         for (HeadState.Writer writer : head.writers()) {
             if (abandoned(writer, now)) {
@@ -394,5 +392,15 @@ public final class AgentHead {
     /** Looked up when a line is logged: binding SLF4J takes a fresh JVM tens of milliseconds; most runs log nothing. */
     private static Logger log() {
         return LoggerFactory.getLogger(AgentHead.class);
+    }
+
+    /** This boot's id, {@code UNKNOWN_BOOT} where the platform does not tell it. */
+    private static String boot() {
+        return CurrentBoot.ID;
+    }
+
+    /** Holds this boot's id, read when a head is first written or judged (a journal's save reads none). */
+    private static final class CurrentBoot {
+        static final String ID = BootId.read().orElse(UNKNOWN_BOOT);
     }
 }
