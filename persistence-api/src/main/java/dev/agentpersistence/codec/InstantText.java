@@ -6,9 +6,9 @@ import java.time.ZoneOffset;
 
 /**
  * The text of {@link Instant#toString()}, character for character: for the years 0 to 9999 written here, without
- * {@link java.time.format.DateTimeFormatter} (whose class initialisation a short program's first encode would
- * otherwise wait for), for other years by {@code toString()} itself. The fraction of a second is left out when zero and
- * otherwise written in groups of three digits, as {@link java.time.format.DateTimeFormatter#ISO_INSTANT} writes it.
+ * {@link java.time.format.DateTimeFormatter} (whose class initialisation a short program's first encode would otherwise
+ * wait for), for other years by {@code toString()} itself. The fraction of a second is left out when zero and otherwise
+ * written in groups of three digits, as {@link java.time.format.DateTimeFormatter#ISO_INSTANT} writes it.
  */
 final class InstantText {
     /** {@code 0000-01-01T00:00:00Z}. */

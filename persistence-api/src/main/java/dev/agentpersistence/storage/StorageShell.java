@@ -1026,6 +1026,7 @@ public final class StorageShell implements PersistenceStorageProvider<Checkpoint
         private final BackendOpener opener;
         /** Null until set: then the build takes {@link StorageSettings#ofDefaults()}. */
         private StorageSettings settings;
+
         private Clock clock = Clock.systemUTC();
         private ObservationRegistry observations = ObservationRegistry.NOOP;
         private String providerName;

@@ -12,11 +12,45 @@ class InstantTextTest {
 
     @Test
     void writesWhatToStringWritesAtTheEdgesOfEveryFieldAndFraction() {
-        long[] seconds = {FIRST, FIRST - 1, FIRST + 1, LAST, LAST + 1, LAST - 1, 0, -1, 1, 59, 60, 3_599, 86_399,
-            951_782_400 /* 2000-02-29 */, -2_203_891_200L /* 1900-03-01 */, Instant.MIN.getEpochSecond(),
-            Instant.MAX.getEpochSecond()};
-        int[] nanos = {0, 1, 9, 10, 999, 1_000, 1_001, 100_000, 999_999, 1_000_000, 1_000_001, 10_000_000,
-            100_000_000, 120_000_000, 123_456_789, 999_000_000, 999_999_000, 999_999_999};
+        long[] seconds = {
+            FIRST,
+            FIRST - 1,
+            FIRST + 1,
+            LAST,
+            LAST + 1,
+            LAST - 1,
+            0,
+            -1,
+            1,
+            59,
+            60,
+            3_599,
+            86_399,
+            951_782_400 /* 2000-02-29 */,
+            -2_203_891_200L /* 1900-03-01 */,
+            Instant.MIN.getEpochSecond(),
+            Instant.MAX.getEpochSecond()
+        };
+        int[] nanos = {
+            0,
+            1,
+            9,
+            10,
+            999,
+            1_000,
+            1_001,
+            100_000,
+            999_999,
+            1_000_000,
+            1_000_001,
+            10_000_000,
+            100_000_000,
+            120_000_000,
+            123_456_789,
+            999_000_000,
+            999_999_000,
+            999_999_999
+        };
         for (long second : seconds) {
             for (int nano : nanos) {
                 Instant instant = Instant.ofEpochSecond(second, nano);

@@ -31,8 +31,8 @@ record WriterProcess(String host, long pid, long startMillis) {
 
     /** Holds the pattern of owned temporary names, compiled when a name is first read: writing one never needs it. */
     private static final class Names {
-        static final Pattern OWNED = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{"
-                + HOST_LENGTH + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
+        static final Pattern OWNED = Pattern.compile(Pattern.quote(FileNames.TEMP_PREFIX) + "([0-9a-f]{" + HOST_LENGTH
+                + "})_([0-9]{1,19})_([0-9]{1,19})_[0-9a-f-]+");
     }
     /**
      * This JVM, when its host and start time are known; computed on first use (it asks the platform and hashes, which a
