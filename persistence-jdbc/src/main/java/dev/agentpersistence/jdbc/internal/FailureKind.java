@@ -23,7 +23,7 @@ enum FailureKind {
     OTHER;
 
     /** Classifies {@code failure} with {@code dialect}'s error codes. */
-    static FailureKind of(RuntimeException failure, Dialect dialect) {
+    static FailureKind of(Throwable failure, Dialect dialect) {
         Optional<SQLException> found = SqlStates.find(failure);
         boolean acquiring = failure instanceof SqlFailure sql && sql.connecting();
         if (found.isEmpty()) {

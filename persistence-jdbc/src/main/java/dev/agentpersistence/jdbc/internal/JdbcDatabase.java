@@ -156,7 +156,7 @@ public final class JdbcDatabase implements AutoCloseable {
                 }
                 return true;
             } catch (SQLException e) {
-                if (FailureKind.of(SqlFailure.statement(e), identity.dialect()) == FailureKind.UNIQUE_VIOLATION) {
+                if (FailureKind.of(e, identity.dialect()) == FailureKind.UNIQUE_VIOLATION) {
                     return false;
                 }
                 throw e;

@@ -198,14 +198,11 @@ final class JdbcQueues implements QueueStore {
     }
 
     private int delete(Connection connection, String queue, List<String> ids) throws SQLException {
-        var values = new ArrayList<Object>(ids.size() + 1);
-        values.add(queue);
-        values.addAll(ids);
         return Sql.update(
                 connection,
                 "DELETE FROM " + tables.queueItems() + " WHERE queue_name = ? AND finished = 1 AND item_id IN ("
                         + Sql.placeholders(ids.size()) + ")",
-                values.toArray());
+                Sql.values(queue, ids));
     }
 
     private boolean tableExists() {

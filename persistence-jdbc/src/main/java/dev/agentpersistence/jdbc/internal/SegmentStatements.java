@@ -4,7 +4,6 @@ import dev.agentpersistence.backend.SegmentInfo;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -32,15 +31,12 @@ public final class SegmentStatements {
         var ids = List.copyOf(segmentIds);
         for (int from = 0; from < ids.size(); from += BATCH) {
             List<String> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
-            var values = new ArrayList<Object>(batch.size() + 1);
-            values.add(agentId);
-            values.addAll(batch);
             Sql.list(
                             connection,
                             "SELECT segment_id, content FROM " + tables.historySegments()
                                     + " WHERE agent_id = ? AND segment_id IN (" + Sql.placeholders(batch.size()) + ")",
                             rows -> Map.entry(rows.getString(1), rows.getBytes(2)),
-                            values.toArray())
+                            Sql.values(agentId, batch))
                     .forEach(entry -> found.put(entry.getKey(), entry.getValue()));
         }
         return found;
@@ -62,15 +58,11 @@ public final class SegmentStatements {
         int deleted = 0;
         for (int from = 0; from < ids.size(); from += BATCH) {
             List<String> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
-            var values = new ArrayList<Object>(batch.size() + 2);
-            values.add(agentId);
-            values.addAll(batch);
-            values.add(writtenBefore);
             deleted += Sql.update(
                     connection,
                     "DELETE FROM " + tables.historySegments() + " WHERE agent_id = ? AND segment_id IN ("
                             + Sql.placeholders(batch.size()) + ") AND written_at < ?",
-                    values.toArray());
+                    Sql.values(agentId, batch, writtenBefore));
         }
         return deleted;
     }

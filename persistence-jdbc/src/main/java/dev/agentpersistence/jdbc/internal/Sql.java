@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +40,7 @@ final class Sql {
     /** Runs an {@code INSERT}, {@code UPDATE} or {@code DELETE}; returns the rows it changed. */
     static int update(Connection connection, String sql, Object... values) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            bind(statement, List.of(values));
+            bind(statement, Arrays.asList(values));
             return statement.executeUpdate();
         }
     }
@@ -47,7 +48,7 @@ final class Sql {
     /** Every row {@code sql} selects, read by {@code row}. */
     static <T> List<T> list(Connection connection, String sql, Row<T> row, Object... values) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            bind(statement, List.of(values));
+            bind(statement, Arrays.asList(values));
             var found = new ArrayList<T>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -61,7 +62,7 @@ final class Sql {
     /** The first row {@code sql} selects, read by {@code row}. */
     static <T> Optional<T> first(Connection connection, String sql, Row<T> row, Object... values) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            bind(statement, List.of(values));
+            bind(statement, Arrays.asList(values));
             try (ResultSet rows = statement.executeQuery()) {
                 return rows.next() ? Optional.ofNullable(row.map(rows)) : Optional.empty();
             }
@@ -80,6 +81,17 @@ final class Sql {
                     return rows.wasNull() ? null : value;
                 },
                 values);
+    }
+
+    /** {@code first}, every element of {@code list}, then {@code after}: the values of a statement with an IN list. */
+    static Object[] values(Object first, List<?> list, Object... after) {
+        var all = new Object[1 + list.size() + after.length];
+        all[0] = first;
+        for (int i = 0; i < list.size(); i++) {
+            all[1 + i] = list.get(i);
+        }
+        System.arraycopy(after, 0, all, 1 + list.size(), after.length);
+        return all;
     }
 
     /** {@code count} placeholders separated by commas, for an {@code IN} list. */
